@@ -1,0 +1,148 @@
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { MODEL_VERSIONS, type Account, type AccountsRepository, type ApiKeyRecord } from '../../domain/accounts/accounts';
+import { AlreadyExistsError } from '../../domain/errors';
+import type { IdSource } from '../../domain/shared/ids';
+import { cancellationReasons, isConditionalCheckFailure, keys, SORT_KEY_PREFIX, transactWrite, type Table } from './table';
+
+const AccountItem = v.object({
+  accountId: v.string(),
+  name: v.string(),
+  balanceMicros: v.pipe(v.number(), v.safeInteger()),
+  defaultModelVersion: v.picklist(MODEL_VERSIONS),
+  createdAt: v.number(),
+});
+
+const ApiKeyItem = v.object({
+  keyId: v.string(),
+  accountId: v.string(),
+  keyHash: v.string(),
+  createdAt: v.number(),
+  revokedAt: v.optional(v.nullable(v.number()), null),
+});
+
+const WebhookSecretItem = v.object({ secret: v.string() });
+
+export class DynamoAccounts implements AccountsRepository {
+  constructor(
+    private readonly table: Table,
+    private readonly newId: IdSource,
+  ) {}
+
+  async create(account: Account, openingCreditNote: string): Promise<void> {
+    const entryId = this.newId('led');
+    const key = keys.account(account.accountId);
+    try {
+      await transactWrite(this.table, [
+        { Put: { TableName: this.table.name, Item: { ...key, type: 'account', ...account }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        {
+          Put: {
+            TableName: this.table.name,
+            Item: {
+              ...keys.ledgerEntry(account.accountId, entryId),
+              type: 'ledger',
+              accountId: account.accountId,
+              kind: 'credit',
+              amountMicros: account.balanceMicros,
+              note: openingCreditNote,
+              createdAt: account.createdAt,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      ]);
+    } catch (error) {
+      if (cancellationReasons(error)?.[0]?.Code === 'ConditionalCheckFailed') throw new AlreadyExistsError(key.sk);
+      throw error;
+    }
+  }
+
+  async get(accountId: string): Promise<Account | undefined> {
+    const result = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.account(accountId) }));
+    return result.Item ? v.parse(AccountItem, result.Item) : undefined;
+  }
+
+  async createKey(key: ApiKeyRecord): Promise<void> {
+    const record = { keyId: key.keyId, accountId: key.accountId, keyHash: key.keyHash, createdAt: key.createdAt, revokedAt: key.revokedAt };
+    await transactWrite(this.table, [
+      {
+        Put: {
+          TableName: this.table.name,
+          Item: { ...keys.apiKeyLookup(key.keyHash), type: 'apiKeyLookup', ...record },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          TableName: this.table.name,
+          Item: { ...keys.apiKey(key.accountId, key.keyId), type: 'apiKey', ...record },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ]);
+  }
+
+  async findKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const result = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.apiKeyLookup(keyHash) }));
+    return result.Item ? v.parse(ApiKeyItem, result.Item) : undefined;
+  }
+
+  async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
+    const records: ApiKeyRecord[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.table.doc.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.accountPk(accountId), ':prefix': SORT_KEY_PREFIX.key },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      records.push(...(page.Items ?? []).map((item) => v.parse(ApiKeyItem, item)));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return records;
+  }
+
+  async revokeKey(accountId: string, keyId: string, at: number): Promise<boolean> {
+    const found = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.apiKey(accountId, keyId), ConsistentRead: true }),
+    );
+    if (!found.Item) return false;
+    const key = v.parse(ApiKeyItem, found.Item);
+    if (key.revokedAt !== null) return true;
+    const revoke = (itemKey: { pk: string; sk: string }) => ({
+      Update: {
+        TableName: this.table.name,
+        Key: itemKey,
+        UpdateExpression: 'SET revokedAt = :at',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':at': at },
+      },
+    });
+    await transactWrite(this.table, [revoke(keys.apiKeyLookup(key.keyHash)), revoke(keys.apiKey(accountId, keyId))]);
+    return true;
+  }
+
+  async getOrCreateWebhookSecret(accountId: string, candidate: string, at: number): Promise<string> {
+    const key = keys.webhookSecret(accountId);
+    const existing = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: key }));
+    if (existing.Item) return v.parse(WebhookSecretItem, existing.Item).secret;
+    try {
+      await this.table.doc.send(
+        new PutCommand({
+          TableName: this.table.name,
+          Item: { ...key, type: 'webhookSecret', accountId, secret: candidate, createdAt: at },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return candidate;
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+      // Two first uses raced: the stored secret wins, read it back strongly.
+      const stored = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }));
+      return v.parse(WebhookSecretItem, stored.Item).secret;
+    }
+  }
+}

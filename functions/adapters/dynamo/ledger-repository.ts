@@ -1,0 +1,267 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import {
+  CHARGE_OWNER_KINDS,
+  CHARGE_STATES,
+  LEDGER_ENTRY_KINDS,
+  type ChargeOwner,
+  type ChargeOutcome,
+  type LedgerEntry,
+  type LedgerEntryKind,
+  type LedgerPort,
+  type ReleaseInput,
+  type ReserveInput,
+  type SettleInput,
+} from '../../domain/billing/ledger';
+import { AlreadyExistsError, InsufficientBalanceError, NotFoundError } from '../../domain/errors';
+import type { IdSource } from '../../domain/shared/ids';
+import { cancellationReasons, keys, SORT_KEY_PREFIX, transactWrite, type Table, type TransactItem } from './table';
+
+const LedgerItem = v.object({
+  sk: v.string(),
+  accountId: v.string(),
+  kind: v.picklist(LEDGER_ENTRY_KINDS),
+  amountMicros: v.pipe(v.number(), v.safeInteger()),
+  ownerKind: v.optional(v.picklist(CHARGE_OWNER_KINDS)),
+  ownerId: v.optional(v.string()),
+  note: v.optional(v.string()),
+  createdAt: v.number(),
+});
+
+const toEntry = (raw: unknown): LedgerEntry => {
+  const item = v.parse(LedgerItem, raw);
+  return {
+    entryId: item.sk.slice(SORT_KEY_PREFIX.ledger.length),
+    accountId: item.accountId,
+    kind: item.kind,
+    amountMicros: item.amountMicros,
+    owner: item.ownerKind && item.ownerId ? { kind: item.ownerKind, id: item.ownerId } : null,
+    note: item.note ?? null,
+    createdAt: item.createdAt,
+  };
+};
+
+const ChargedOwnerItem = v.object({
+  chargeState: v.picklist(CHARGE_STATES),
+  reservedMicros: v.pipe(v.number(), v.safeInteger()),
+});
+
+/** Builds `SET #a0 = :a0, …` for a patch, with names and values that cannot collide with ours. */
+const patchExpression = (patch: Readonly<Record<string, unknown>>) => {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = Object.entries(patch)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value], index) => {
+      names[`#p${index}`] = name;
+      values[`:p${index}`] = value;
+      return `#p${index} = :p${index}`;
+    });
+  return { sets, names, values };
+};
+
+export class DynamoLedger implements LedgerPort {
+  constructor(
+    private readonly table: Table,
+    private readonly newId: IdSource,
+  ) {}
+
+  private entryPut(accountId: string, kind: LedgerEntryKind, amountMicros: number, at: number, owner?: ChargeOwner, note?: string): {
+    item: TransactItem;
+    entry: LedgerEntry;
+  } {
+    const entryId = this.newId('led');
+    return {
+      entry: { entryId, accountId, kind, amountMicros, owner: owner ?? null, note: note ?? null, createdAt: at },
+      item: {
+        Put: {
+          TableName: this.table.name,
+          Item: {
+            ...keys.ledgerEntry(accountId, entryId),
+            type: 'ledger',
+            accountId,
+            kind,
+            amountMicros,
+            ownerKind: owner?.kind,
+            ownerId: owner?.id,
+            note,
+            createdAt: at,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    };
+  }
+
+  private balanceChange(accountId: string, deltaMicros: number, guard?: 'covers'): TransactItem {
+    return {
+      Update: {
+        TableName: this.table.name,
+        Key: keys.account(accountId),
+        UpdateExpression: 'SET balanceMicros = balanceMicros + :delta',
+        ConditionExpression:
+          guard === 'covers' ? 'attribute_exists(pk) AND balanceMicros >= :needed' : 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':delta': deltaMicros, ...(guard === 'covers' ? { ':needed': -deltaMicros } : {}) },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    };
+  }
+
+  async credit(input: { accountId: string; amountMicros: number; note: string; at: number }): Promise<LedgerEntry> {
+    const { item, entry } = this.entryPut(input.accountId, 'credit', input.amountMicros, input.at, undefined, input.note);
+    try {
+      await transactWrite(this.table, [this.balanceChange(input.accountId, input.amountMicros), item]);
+    } catch (error) {
+      if (cancellationReasons(error)?.[0]?.Code === 'ConditionalCheckFailed') {
+        throw new NotFoundError(`Account ${input.accountId} not found.`);
+      }
+      throw error;
+    }
+    return entry;
+  }
+
+  async reserve(input: ReserveInput): Promise<LedgerEntry> {
+    const { item, entry } = this.entryPut(input.accountId, 'reserve', -input.amountMicros, input.at, input.owner);
+    const ownerKey = keys.chargeOwner(input.accountId, input.owner);
+    const companions = input.companions ?? [];
+    const creates: TransactItem[] = [
+      {
+        Put: {
+          TableName: this.table.name,
+          Item: { ...input.ownerAttributes, ...ownerKey, chargeState: 'reserved', reservedMicros: input.amountMicros },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      ...companions.map(
+        (companion): TransactItem => ({
+          Put: {
+            TableName: this.table.name,
+            Item: { ...companion.attributes, ...keys.accountItem(input.accountId, companion.sortKey) },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        }),
+      ),
+    ];
+    try {
+      await transactWrite(this.table, [this.balanceChange(input.accountId, -input.amountMicros, 'covers'), ...creates, item]);
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (!reasons) throw error;
+      // A create that collides wins over the balance: a replayed submit must not be reported as 402.
+      const collided = reasons.slice(1, 1 + creates.length).findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      if (collided === 0) throw new AlreadyExistsError(ownerKey.sk);
+      if (collided > 0) throw new AlreadyExistsError(companions[collided - 1]!.sortKey);
+      const balanceReason = reasons[0];
+      if (balanceReason?.Code === 'ConditionalCheckFailed') {
+        if (!balanceReason.Item) throw new NotFoundError(`Account ${input.accountId} not found.`);
+        const available = balanceReason.Item['balanceMicros'];
+        throw new InsufficientBalanceError(input.amountMicros, available && 'N' in available ? Number(available.N) : undefined);
+      }
+      throw error;
+    }
+    return entry;
+  }
+
+  settle(input: SettleInput): Promise<ChargeOutcome> {
+    return this.close(input, 'settle', 'settled', (reserved) => ({
+      delta: reserved - input.finalMicros,
+      patch: { ...input.ownerPatch, finalMicros: input.finalMicros },
+    }));
+  }
+
+  release(input: ReleaseInput): Promise<ChargeOutcome> {
+    return this.close(input, 'release', 'released', (reserved) => ({
+      delta: reserved,
+      patch: { ...input.ownerPatch, finalMicros: 0 },
+    }));
+  }
+
+  /** Settle and release share one shape: read the reservation, then move money only if still `reserved`. */
+  private async close(
+    input: { accountId: string; owner: ChargeOwner; at: number },
+    kind: 'settle' | 'release',
+    to: 'settled' | 'released',
+    amounts: (reservedMicros: number) => { delta: number; patch: Record<string, unknown> },
+  ): Promise<ChargeOutcome> {
+    const ownerKey = keys.chargeOwner(input.accountId, input.owner);
+    const current = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: ownerKey, ConsistentRead: true }));
+    if (!current.Item) throw new NotFoundError(`No charge recorded for ${input.owner.kind} ${input.owner.id}.`);
+    const owner = v.parse(ChargedOwnerItem, current.Item);
+    if (owner.chargeState !== 'reserved') return { applied: false, chargeState: owner.chargeState };
+
+    const { delta, patch } = amounts(owner.reservedMicros);
+    const { sets, names, values } = patchExpression(patch);
+    const { item } = this.entryPut(input.accountId, kind, delta, input.at, input.owner);
+    try {
+      await transactWrite(this.table, [
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: ownerKey,
+            UpdateExpression: ['SET chargeState = :to', ...sets].join(', '),
+            ConditionExpression: 'chargeState = :reserved AND reservedMicros = :reservedMicros',
+            ExpressionAttributeNames: Object.keys(names).length > 0 ? names : undefined,
+            ExpressionAttributeValues: {
+              ...values,
+              ':to': to,
+              ':reserved': 'reserved',
+              ':reservedMicros': owner.reservedMicros,
+            },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+        this.balanceChange(input.accountId, delta),
+        item,
+      ]);
+    } catch (error) {
+      const reason = cancellationReasons(error)?.[0];
+      if (reason?.Code === 'ConditionalCheckFailed') {
+        const state = reason.Item?.['chargeState'];
+        return { applied: false, chargeState: state && 'S' in state ? v.parse(v.picklist(CHARGE_STATES), state.S) : null };
+      }
+      throw error;
+    }
+    return { applied: true, chargeState: to };
+  }
+
+  async balance(accountId: string): Promise<number> {
+    const result = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.account(accountId), ConsistentRead: true }),
+    );
+    if (!result.Item) throw new NotFoundError(`Account ${accountId} not found.`);
+    return v.parse(v.object({ balanceMicros: v.number() }), result.Item).balanceMicros;
+  }
+
+  async recentEntries(accountId: string, limit: number): Promise<LedgerEntry[]> {
+    const result = await this.table.doc.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.accountPk(accountId), ':prefix': SORT_KEY_PREFIX.ledger },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    return (result.Items ?? []).map(toEntry);
+  }
+
+  /** Every entry of the account, oldest first, paging through the table (for audits and tests). */
+  async allEntries(accountId: string): Promise<LedgerEntry[]> {
+    const entries: LedgerEntry[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.table.doc.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.accountPk(accountId), ':prefix': SORT_KEY_PREFIX.ledger },
+          ExclusiveStartKey: startKey,
+          ConsistentRead: true,
+        }),
+      );
+      entries.push(...(page.Items ?? []).map(toEntry));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return entries;
+  }
+}

@@ -1,0 +1,19 @@
+/** Money is integer micro-USD everywhere inside the service; dollars appear only at the edges. */
+export const MICROS_PER_USD = 1_000_000;
+
+/** Parses a dollar amount written as a decimal string ("10", "2.90", "0.000001") without floats. */
+export const parseUsd = (text: string): number | undefined => {
+  const match = /^(\d{1,9})(?:\.(\d{1,6}))?$/.exec(text.trim());
+  if (!match) return undefined;
+  const [, whole, fraction = ''] = match;
+  return Number(whole) * MICROS_PER_USD + Number(fraction.padEnd(6, '0'));
+};
+
+/** Shows micro-USD as dollars with at least two decimals: 1_490_000 → "1.49 USD". */
+export const formatUsd = (micros: number): string => {
+  const sign = micros < 0 ? '-' : '';
+  const abs = Math.abs(micros);
+  const whole = Math.floor(abs / MICROS_PER_USD);
+  const fraction = String(abs % MICROS_PER_USD).padStart(6, '0').replace(/0{1,4}$/, '');
+  return `${sign}${whole}.${fraction.padEnd(2, '0')} USD`;
+};

@@ -1,0 +1,83 @@
+import { formatUsd } from './billing/money';
+
+/**
+ * The one error hierarchy. Domain errors carry a stable `code` and a message that is safe to show to
+ * the caller; `functions/shared/http/error-mapping.ts` is the only place that turns a code into an
+ * HTTP status. Anything that is not a DomainError is an internal error and is never shown.
+ */
+export type ErrorCode =
+  | 'INVALID_REQUEST'
+  | 'MISSING_API_KEY'
+  | 'INVALID_API_KEY'
+  | 'INSUFFICIENT_BALANCE'
+  | 'NOT_FOUND'
+  | 'JOB_EXPIRED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'CONTENT_MODERATION'
+  | 'MIXED_PROFILE_MODEL_VERSIONS'
+  | 'PROFILE_NOT_READY'
+  | 'NO_IMAGE_GENERATED'
+  | 'INTERNAL_ERROR'
+  | 'SERVICE_UNAVAILABLE'
+  | 'TIMEOUT';
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class InvalidRequestError extends DomainError {
+  constructor(message: string) {
+    super('INVALID_REQUEST', message);
+  }
+}
+
+export class MissingApiKeyError extends DomainError {
+  constructor() {
+    super('MISSING_API_KEY', 'The X-API-Key header is required.');
+  }
+}
+
+export class InvalidApiKeyError extends DomainError {
+  constructor() {
+    super('INVALID_API_KEY', 'The API key is not valid.');
+  }
+}
+
+export class InsufficientBalanceError extends DomainError {
+  constructor(
+    readonly requiredMicros: number,
+    readonly availableMicros?: number,
+  ) {
+    super('INSUFFICIENT_BALANCE', `Insufficient prepaid balance: this request needs ${formatUsd(requiredMicros)}.`);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(message: string) {
+    super('NOT_FOUND', message);
+  }
+}
+
+export class PayloadTooLargeError extends DomainError {
+  constructor(limitBytes: number) {
+    super('PAYLOAD_TOO_LARGE', `The request body exceeds ${limitBytes} bytes; send large images by URL.`);
+  }
+}
+
+
+/**
+ * A record that must be new already exists (a create lost a race, or a retry repeats a create).
+ * Not shown to callers as such: use cases turn it into their own answer (e.g. an idempotent replay).
+ */
+export class AlreadyExistsError extends Error {
+  constructor(readonly sortKey: string) {
+    super(`record ${sortKey} already exists`);
+    this.name = 'AlreadyExistsError';
+  }
+}

@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Identifiers: a readable prefix, then a ULID (48-bit millisecond time + 80 random bits, Crockford
+ * base32, lower case). Time-ordered so that ledger entries and jobs sort by creation, unguessable,
+ * URL-safe and valid inside `[[…]]` profile references.
+ */
+export type IdPrefix = 'acc' | 'key' | 'job' | 'prf' | 'led' | 'dlv';
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+export type IdSource = (prefix: IdPrefix) => string;
+
+export const ulid = (epochMs: number, random: Buffer = randomBytes(10)): string => {
+  let time = '';
+  let remaining = epochMs;
+  for (let i = 0; i < 10; i += 1) {
+    time = ALPHABET[remaining % 32] + time;
+    remaining = Math.floor(remaining / 32);
+  }
+  let bits = 0n;
+  for (const byte of random) bits = (bits << 8n) | BigInt(byte);
+  let tail = '';
+  for (let i = 0; i < 16; i += 1) {
+    tail = ALPHABET[Number(bits & 31n)] + tail;
+    bits >>= 5n;
+  }
+  return time + tail;
+};
+
+export const newId: IdSource = (prefix) => `${prefix}_${ulid(Date.now())}`;
+
+/** A long random secret (256 bits), base64url, with a readable prefix. */
+export const newSecret = (prefix: string): string => `${prefix}_${randomBytes(32).toString('base64url')}`;

@@ -1,0 +1,17 @@
+/**
+ * Jest runs TypeScript through SWC (type-checking is `npm run typecheck`, separately).
+ * @middy/* ships only ES modules, so it is transformed too.
+ */
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  testTimeout: 30000,
+  setupFiles: ['<rootDir>/test/setup-env.ts'],
+};

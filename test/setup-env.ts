@@ -1,0 +1,5 @@
+// Tests run quiet and offline: no AWS credentials or network are ever needed.
+process.env.LOG_LEVEL ??= 'silent';
+process.env.AWS_REGION ??= 'us-east-1';
+process.env.AWS_ACCESS_KEY_ID ??= 'local';
+process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
