@@ -1,0 +1,30 @@
+/**
+ * The route table: every HTTP route is declared once, here. The CDK stack creates one function per row
+ * and mounts it under every API version prefix; the local runtime serves the same rows.
+ */
+export const API_VERSIONS = ['v2', 'v1'] as const;
+export type ApiVersion = (typeof API_VERSIONS)[number];
+export const CURRENT_API_VERSION: ApiVersion = 'v2';
+
+export interface RouteDefinition {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path after `/<version>/service`, with `{name}` path parameters. */
+  path: string;
+  /** Handler module under `functions/api/`, without extension; it exports `handler`. */
+  handler: string;
+  /** Long-running or large responses: API Gateway STREAM integration with a 15-minute timeout. */
+  stream?: boolean;
+  /** The function needs sharp (and the HEIC decoder) installed as linux node modules. */
+  images?: boolean;
+  /** `none` only where the URL itself is the credential (download tokens). */
+  auth?: 'api-key' | 'none';
+  memoryMb?: number;
+}
+
+export const ROUTES: readonly RouteDefinition[] = [
+  { method: 'GET', path: '/webhook-secret', handler: 'webhook-secret' },
+];
+
+/** The full public path of a route under a version prefix, e.g. `/v2/service/webhook-secret`. */
+export const routePath = (version: ApiVersion, route: Pick<RouteDefinition, 'path'>): string =>
+  `/${version}/service${route.path}`;

@@ -1,0 +1,68 @@
+/**
+ * The image engine port: one operation in, images out, or a typed refusal. The sandbox engine
+ * (functions/adapters/engine/sandbox.ts) does real image work on sharp; the HTTP adapter forwards
+ * the same request to a GPU backend. Engines never see money, accounts or HTTP.
+ */
+export const OPERATIONS = ['edit', 'generate', 'enhance', 'remix'] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+export const OUTPUT_FORMATS = ['png', 'jpg'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export type InputFormat = 'jpeg' | 'png' | 'webp' | 'heif';
+
+/** An input image after decoding: bytes sharp can read (HEIC already converted), at most 4096 px a side. */
+export interface DecodedImage {
+  data: Buffer;
+  format: InputFormat;
+  width: number;
+  height: number;
+}
+
+/** A READY profile the request may match, with the signature its training produced. */
+export interface CandidateProfile {
+  profileId: string;
+  signature: string;
+}
+
+export interface EngineRequest {
+  operation: Operation;
+  prompt: string;
+  /** edit: the inputs; enhance: [image]; remix: [input, reference]; generate: none. */
+  images: DecodedImage[];
+  /** Output size, decided by the domain from the model, resolution, aspect ratio or size. */
+  width: number;
+  height: number;
+  outputFormat: OutputFormat;
+  numOutputImages: number;
+  baseModel: string;
+  quality?: string;
+  /** Profiles the request references (profile_ids merged with prompt references). */
+  candidates: CandidateProfile[];
+  /** The subset of candidate ids named as `[[id]]` in the prompt: those are generated. */
+  namedInPrompt: string[];
+}
+
+export interface EngineUsage {
+  /** Output tokens, for token-metered models. */
+  outputTokens: number;
+  /** Output megapixels summed over all images, for megapixel-metered models. */
+  megapixels: number;
+}
+
+export type EngineOutcome =
+  | {
+      kind: 'images';
+      /** Encoded in `outputFormat`, exactly `numOutputImages` of them. */
+      images: Buffer[];
+      /** profile id → times that subject appears, summed over all outputs. */
+      knownSubjects: Record<string, number>;
+      usage: EngineUsage;
+    }
+  | { kind: 'moderated'; message: string }
+  | { kind: 'no_image'; message: string };
+
+export interface ImageEngine {
+  /** Throws on an engine failure; a refusal is an outcome, not an error. Honours `signal` (abort). */
+  run(request: EngineRequest, signal: AbortSignal): Promise<EngineOutcome>;
+}

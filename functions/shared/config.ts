@@ -1,0 +1,45 @@
+/**
+ * Configuration is read once, from the environment, validated here, and handed on as a typed object.
+ * The CDK stack sets these variables (lib/constructs/function-defaults.ts names them in one place);
+ * the local runtime sets them before it loads any handler.
+ */
+import * as v from 'valibot';
+
+const flag = v.pipe(
+  v.optional(v.picklist(['true', 'false', '1', '0']), 'false'),
+  v.transform((value) => value === 'true' || value === '1'),
+);
+const seconds = (fallback: string) =>
+  v.pipe(v.optional(v.string(), fallback), v.transform(Number), v.number(), v.minValue(0));
+const optionalUrl = v.optional(v.pipe(v.string(), v.url()));
+
+export const ConfigSchema = v.object({
+  AWS_REGION: v.optional(v.string(), 'us-east-1'),
+  SERVICE_TABLE_NAME: v.pipe(v.string(), v.minLength(1)),
+  SERVICE_BUCKET_NAME: v.optional(v.string(), ''),
+  /** Endpoints of the embedded back ends; unset on AWS. */
+  DYNAMODB_ENDPOINT: optionalUrl,
+  S3_ENDPOINT: optionalUrl,
+  SFN_ENDPOINT: optionalUrl,
+  SQS_ENDPOINT: optionalUrl,
+  CALLBACK_QUEUE_URL: v.optional(v.string(), ''),
+  LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
+  /** How long a resolved API key is trusted before it is read again (revocation delay). */
+  API_KEY_CACHE_SECONDS: seconds('30'),
+  /** Development only: let fetched and callback URLs point at loopback addresses. */
+  ALLOW_LOOPBACK_URLS: flag,
+});
+
+export type ServiceConfig = v.InferOutput<typeof ConfigSchema>;
+
+let cached: ServiceConfig | undefined;
+
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig => v.parse(ConfigSchema, env);
+
+/** The configuration of this process, parsed on first use and then kept. */
+export const config = (): ServiceConfig => (cached ??= loadConfig());
+
+/** For the local runtime and tests that change the environment between runtimes. */
+export const resetConfig = (): void => {
+  cached = undefined;
+};

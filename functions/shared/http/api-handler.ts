@@ -1,0 +1,178 @@
+/**
+ * The middleware stack every API handler shares, in a fixed order:
+ * request id → logger → error mapper (last to run) → body size limit → auth → JSON body → validation.
+ * A handler receives a typed request and returns an ApiResult; it never builds a response itself.
+ */
+import middy, { type MiddlewareObj } from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import * as v from 'valibot';
+import { authenticate, type Caller } from '../../domain/accounts/accounts';
+import { PayloadTooLargeError } from '../../domain/errors';
+import { services, type Services } from '../services';
+import { errorAnswer } from './error-mapping';
+import type { Logger } from './logger';
+import type { ApiResult } from './responses';
+import { parseOrThrow, RequestValidationError } from './validation';
+
+/** The Lambda request payload limit; larger bodies are answered 413 in both homes. */
+export const MAX_BODY_BYTES = 6 * 1024 * 1024;
+
+export interface ApiRequest<B = undefined, Q = undefined, P = undefined> {
+  body: B;
+  query: Q;
+  params: P;
+  caller: Caller;
+  requestId: string;
+  services: Services;
+  log: Logger;
+  headers: Readonly<Record<string, string>>;
+}
+
+interface Schemas<B extends v.GenericSchema | undefined, Q extends v.GenericSchema | undefined, P extends v.GenericSchema | undefined> {
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** `none` only for routes whose URL is the credential (download tokens). */
+  auth?: 'api-key' | 'none';
+}
+
+type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
+
+interface Internal extends Record<string, unknown> {
+  requestId: string;
+  log: Logger;
+  caller?: Caller;
+  headers: Record<string, string>;
+}
+
+type Request = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal>;
+
+const NO_CALLER: Caller = { accountId: '', keyId: '' };
+
+const lowerCaseHeaders = (event: APIGatewayProxyEvent): Record<string, string> =>
+  Object.fromEntries(Object.entries(event.headers ?? {}).flatMap(([name, value]) => (value === undefined ? [] : [[name.toLowerCase(), value]])));
+
+const bodyBytes = (event: APIGatewayProxyEvent): number =>
+  event.body === null || event.body === undefined
+    ? 0
+    : event.isBase64Encoded
+      ? Math.floor((event.body.length * 3) / 4)
+      : Buffer.byteLength(event.body, 'utf8');
+
+/** Headers every answer carries: the request id, and the deprecation notice on /v1. */
+const commonHeaders = (event: APIGatewayProxyEvent, requestId: string): Record<string, string> => {
+  const headers: Record<string, string> = { 'X-Request-Id': requestId };
+  const path = event.path ?? '';
+  if (path.startsWith('/v1/')) {
+    headers['Deprecation'] = 'true';
+    headers['Link'] = `<${path.replace(/^\/v1\//, '/v2/')}>; rel="successor-version"`;
+  }
+  return headers;
+};
+
+const serialise = (result: ApiResult, base: Record<string, string>): APIGatewayProxyResult => {
+  switch (result.kind) {
+    case 'json':
+      return {
+        statusCode: result.status,
+        headers: { 'Content-Type': 'application/json', ...base, ...result.headers },
+        body: JSON.stringify(result.body),
+      };
+    case 'binary':
+      return {
+        statusCode: result.status,
+        headers: { 'Content-Type': result.contentType, ...base, ...result.headers },
+        body: result.body.toString('base64'),
+        isBase64Encoded: true,
+      };
+    case 'redirect':
+      return { statusCode: 302, headers: { Location: result.location, 'Cache-Control': 'no-store', ...base }, body: '' };
+  }
+};
+
+const requestContext = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => ({
+  before: (request: Request) => {
+    const requestId = request.event.requestContext?.requestId || randomUUID();
+    request.internal.requestId = requestId;
+    request.internal.headers = lowerCaseHeaders(request.event);
+    request.internal.log = services().log.child({ request_id: requestId, method: request.event.httpMethod, path: request.event.path });
+  },
+});
+
+const errorMapper = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => ({
+  onError: (request: Request) => {
+    const requestId = request.internal.requestId ?? request.event.requestContext?.requestId ?? randomUUID();
+    const log = request.internal.log ?? services().log.child({ request_id: requestId });
+    const answer = errorAnswer(request.error, requestId, log);
+    request.response = serialise({ kind: 'json', status: answer.statusCode, body: answer.body }, commonHeaders(request.event, requestId));
+  },
+});
+
+const bodyLimit = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => ({
+  before: (request: Request) => {
+    if (bodyBytes(request.event) > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+  },
+});
+
+const apiKeyAuth = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => ({
+  before: async (request: Request) => {
+    const caller = await authenticate(services().keyLookup, request.internal.headers['x-api-key']);
+    request.internal.caller = caller;
+    request.internal.log = request.internal.log.child({ account_id: caller.accountId });
+  },
+});
+
+/** A body that is absent or not JSON is a 422 in the validation shape, never a 500. */
+const jsonBody = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => {
+  // Parse JSON whatever the Content-Type says (its typings lag behind this runtime option).
+  const options = { disableContentTypeCheck: true, disableContentTypeError: false };
+  const parser = httpJsonBodyParser(options);
+  return {
+    before: async (request: Request) => {
+      if (request.event.body === null || request.event.body === undefined || request.event.body === '') {
+        throw new RequestValidationError([{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
+      }
+      try {
+        await parser.before!(request as never);
+      } catch (error) {
+        const reason = error instanceof Error && error.cause && typeof error.cause === 'object' && 'message' in error.cause ? String(error.cause.message) : 'invalid JSON';
+        throw new RequestValidationError([{ loc: ['body'], msg: `JSON decode error: ${reason}`, type: 'json_invalid' }]);
+      }
+    },
+  };
+};
+
+export const apiHandler = <
+  B extends v.GenericSchema | undefined = undefined,
+  Q extends v.GenericSchema | undefined = undefined,
+  P extends v.GenericSchema | undefined = undefined,
+>(
+  fn: (request: ApiRequest<Out<B>, Out<Q>, Out<P>>) => Promise<ApiResult>,
+  schemas: Schemas<B, Q, P> = {},
+) => {
+  const core = async (event: APIGatewayProxyEvent, _context: Context, { internal }: { internal: Internal }): Promise<APIGatewayProxyResult> => {
+    const body = (schemas.body ? parseOrThrow('body', schemas.body, event.body) : undefined) as Out<B>;
+    const query = (schemas.query ? parseOrThrow('query', schemas.query, event.queryStringParameters ?? {}) : undefined) as Out<Q>;
+    const params = (schemas.params ? parseOrThrow('path', schemas.params, event.pathParameters ?? {}) : undefined) as Out<P>;
+    const result = await fn({
+      body,
+      query,
+      params,
+      caller: internal.caller ?? NO_CALLER,
+      requestId: internal.requestId,
+      services: services(),
+      log: internal.log,
+      headers: internal.headers,
+    });
+    return serialise(result, commonHeaders(event, internal.requestId));
+  };
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal>()
+    .use(requestContext())
+    .use(errorMapper())
+    .use(bodyLimit());
+  if (schemas.auth !== 'none') chain.use(apiKeyAuth());
+  if (schemas.body) chain.use(jsonBody());
+  return chain.handler(core as never);
+};

@@ -1,0 +1,47 @@
+/**
+ * The one place where errors become HTTP answers. Domain errors map by their stable code; a validation
+ * failure is a 422 in the FastAPI shape; anything else is logged with its stack and answered with a
+ * generic 500 that leaks nothing.
+ */
+import { DomainError, type ErrorCode } from '../../domain/errors';
+import { errorFields, type Logger } from './logger';
+import { RequestValidationError } from './validation';
+
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  INVALID_REQUEST: 400,
+  CONTENT_MODERATION: 400,
+  MIXED_PROFILE_MODEL_VERSIONS: 400,
+  PROFILE_NOT_READY: 400,
+  INVALID_API_KEY: 401,
+  INSUFFICIENT_BALANCE: 402,
+  MISSING_API_KEY: 403,
+  NOT_FOUND: 404,
+  JOB_EXPIRED: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  NO_IMAGE_GENERATED: 422,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+  TIMEOUT: 504,
+};
+
+export interface ErrorAnswer {
+  statusCode: number;
+  body: unknown;
+}
+
+export const errorAnswer = (error: unknown, requestId: string, log: Logger): ErrorAnswer => {
+  if (error instanceof RequestValidationError) {
+    log.info('request rejected', { status: 422, detail: error.detail });
+    return { statusCode: 422, body: { detail: error.detail } };
+  }
+  if (error instanceof DomainError) {
+    const statusCode = STATUS_BY_CODE[error.code];
+    (statusCode >= 500 ? log.error : log.info)('request failed', { status: statusCode, code: error.code, ...(statusCode >= 500 ? errorFields(error) : {}) });
+    return { statusCode, body: { detail: error.message, code: error.code, request_id: requestId } };
+  }
+  log.error('unhandled error', { status: 500, ...errorFields(error) });
+  return {
+    statusCode: 500,
+    body: { detail: 'Internal error. Quote the request id when you contact support.', code: 'INTERNAL_ERROR', request_id: requestId },
+  };
+};

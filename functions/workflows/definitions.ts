@@ -1,0 +1,14 @@
+/**
+ * The state machines: each ASL file under `statemachines/` and, for every `${Substitution}` a Task
+ * names as its Resource, the handler module that runs it. The CDK stack turns each binding into a
+ * function and a definition substitution; the local runtime binds the same Task to the same handler
+ * in process. A Task without a binding is an error in both homes.
+ */
+export interface WorkflowDefinition {
+  /** ASL file, relative to the repository root. */
+  file: string;
+  /** Substitution variable → handler module (relative to the repository root, exporting `handler`). */
+  tasks: Readonly<Record<string, { handler: string; images?: boolean; timeoutSeconds?: number }>>;
+}
+
+export const WORKFLOWS: Readonly<Record<string, WorkflowDefinition>> = {};

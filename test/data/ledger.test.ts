@@ -1,0 +1,187 @@
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoAccounts } from '../../functions/adapters/dynamo/accounts-repository';
+import { DynamoLedger } from '../../functions/adapters/dynamo/ledger-repository';
+import { cancellationReasons } from '../../functions/adapters/dynamo/table';
+import { AlreadyExistsError, InsufficientBalanceError, NotFoundError } from '../../functions/domain/errors';
+import { newId } from '../../functions/domain/shared/ids';
+import { startDataBackend, type DataBackend } from '../support/data-backend';
+
+let backend: DataBackend;
+let ledger: DynamoLedger;
+let accounts: DynamoAccounts;
+
+beforeAll(async () => {
+  backend = await startDataBackend();
+  ledger = new DynamoLedger(backend.table, newId);
+  accounts = new DynamoAccounts(backend.table, newId);
+});
+afterAll(() => backend.close());
+
+const openAccount = async (balanceMicros: number) => {
+  const accountId = newId('acc');
+  await accounts.create({ accountId, name: 'test', balanceMicros, defaultModelVersion: 'v2', createdAt: Date.now() }, 'opening credit');
+  return accountId;
+};
+
+const job = () => ({ kind: 'job' as const, id: newId('job') });
+
+const reserve = (accountId: string, amountMicros: number, owner = job()) =>
+  ledger.reserve({ accountId, owner, amountMicros, ownerAttributes: { type: 'job', status: 'pending' }, at: Date.now() }).then(() => owner);
+
+const expectLedgerMatchesBalance = async (accountId: string) => {
+  const entries = await ledger.allEntries(accountId);
+  expect(entries.reduce((sum, entry) => sum + entry.amountMicros, 0)).toBe(await ledger.balance(accountId));
+};
+
+describe('ledger', () => {
+  it('opens an account with its credit recorded as the first entry', async () => {
+    const accountId = await openAccount(5_000_000);
+    expect(await ledger.balance(accountId)).toBe(5_000_000);
+    const [entry] = await ledger.recentEntries(accountId, 10);
+    expect(entry).toMatchObject({ kind: 'credit', amountMicros: 5_000_000, note: 'opening credit' });
+  });
+
+  it('lets exactly 50 of 100 concurrent reservations through against credit for 50', async () => {
+    const accountId = await openAccount(50 * 120_000);
+    const outcomes = await Promise.allSettled(Array.from({ length: 100 }, () => reserve(accountId, 120_000)));
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(50);
+    expect(refused).toHaveLength(50);
+    for (const outcome of refused) expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(InsufficientBalanceError);
+    expect(await ledger.balance(accountId)).toBe(0);
+    await expectLedgerMatchesBalance(accountId);
+  });
+
+  it('refuses a reservation that does not fit and moves nothing', async () => {
+    const accountId = await openAccount(100_000);
+    await expect(reserve(accountId, 120_000)).rejects.toBeInstanceOf(InsufficientBalanceError);
+    expect(await ledger.balance(accountId)).toBe(100_000);
+    expect(await ledger.recentEntries(accountId, 10)).toHaveLength(1);
+  });
+
+  it('settles to the final amount once; a retried settle is a no-op', async () => {
+    const accountId = await openAccount(1_000_000);
+    const owner = await reserve(accountId, 300_000);
+    const settle = () => ledger.settle({ accountId, owner, finalMicros: 200_000, ownerPatch: { status: 'succeeded' }, at: Date.now() });
+    expect(await settle()).toEqual({ applied: true, chargeState: 'settled' });
+    expect(await settle()).toEqual({ applied: false, chargeState: 'settled' });
+    expect(await ledger.balance(accountId)).toBe(800_000);
+    const kinds = (await ledger.allEntries(accountId)).map((entry) => entry.kind);
+    expect(kinds.filter((kind) => kind === 'settle')).toHaveLength(1);
+    await expectLedgerMatchesBalance(accountId);
+  });
+
+  it('releases a reservation once; a retried release is a no-op', async () => {
+    const accountId = await openAccount(1_000_000);
+    const owner = await reserve(accountId, 300_000);
+    const release = () => ledger.release({ accountId, owner, ownerPatch: { status: 'failed' }, at: Date.now() });
+    expect((await release()).applied).toBe(true);
+    expect((await release()).applied).toBe(false);
+    expect(await ledger.balance(accountId)).toBe(1_000_000);
+    await expectLedgerMatchesBalance(accountId);
+  });
+
+  it('never both settles and releases one charge, even when both race', async () => {
+    const accountId = await openAccount(1_000_000);
+    const owner = await reserve(accountId, 300_000);
+    const outcomes = await Promise.all([
+      ledger.settle({ accountId, owner, finalMicros: 300_000, ownerPatch: {}, at: Date.now() }),
+      ledger.release({ accountId, owner, ownerPatch: {}, at: Date.now() }),
+      ledger.settle({ accountId, owner, finalMicros: 300_000, ownerPatch: {}, at: Date.now() }),
+    ]);
+    expect(outcomes.filter((outcome) => outcome.applied)).toHaveLength(1);
+    const balance = await ledger.balance(accountId);
+    expect([700_000, 1_000_000]).toContain(balance);
+    await expectLedgerMatchesBalance(accountId);
+  });
+
+  it('records a settlement surcharge above the reservation, even past zero', async () => {
+    const accountId = await openAccount(300_000);
+    const owner = await reserve(accountId, 300_000);
+    await ledger.settle({ accountId, owner, finalMicros: 450_000, ownerPatch: {}, at: Date.now() });
+    expect(await ledger.balance(accountId)).toBe(-150_000);
+    const [settle] = await ledger.recentEntries(accountId, 1);
+    expect(settle).toMatchObject({ kind: 'settle', amountMicros: -150_000, owner });
+    await expectLedgerMatchesBalance(accountId);
+  });
+
+  it('writes the owner record with its patch in the same transaction as the money', async () => {
+    const accountId = await openAccount(1_000_000);
+    const owner = await reserve(accountId, 300_000);
+    await ledger.settle({ accountId, owner, finalMicros: 250_000, ownerPatch: { status: 'succeeded', 'odd name': 1 }, at: Date.now() });
+    const { Item } = await backend.table.doc.send(
+      new (await import('@aws-sdk/lib-dynamodb')).GetCommand({ TableName: backend.table.name, Key: { pk: `ACCOUNT#${accountId}`, sk: `JOB#${owner.id}` } }),
+    );
+    expect(Item).toMatchObject({ status: 'succeeded', 'odd name': 1, chargeState: 'settled', reservedMicros: 300_000, finalMicros: 250_000 });
+  });
+
+  it('refuses to reserve twice for one owner and moves nothing the second time', async () => {
+    const accountId = await openAccount(1_000_000);
+    const owner = await reserve(accountId, 100_000);
+    await expect(reserve(accountId, 100_000, owner)).rejects.toBeInstanceOf(AlreadyExistsError);
+    expect(await ledger.balance(accountId)).toBe(900_000);
+  });
+
+  it('reports a colliding companion record by its sort key, before any balance check', async () => {
+    const accountId = await openAccount(0);
+    const companion = { sortKey: 'IDEMPOTENCY#abc', attributes: { type: 'idempotency' } };
+    await backend.table.doc.send(new PutCommand({ TableName: backend.table.name, Item: { pk: `ACCOUNT#${accountId}`, sk: companion.sortKey } }));
+    const attempt = ledger.reserve({ accountId, owner: job(), amountMicros: 100_000, ownerAttributes: {}, companions: [companion], at: Date.now() });
+    await expect(attempt).rejects.toEqual(new AlreadyExistsError('IDEMPOTENCY#abc'));
+  });
+
+  it('refuses to credit or reserve on an unknown account', async () => {
+    await expect(ledger.credit({ accountId: 'acc_missing', amountMicros: 1, note: 'x', at: Date.now() })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(reserve('acc_missing', 1)).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('transactions', () => {
+  const key = () => ({ pk: `T#${newId('led')}`, sk: 'X' });
+
+  it('write nothing when any condition fails, and say which one', async () => {
+    const [a, b] = [key(), key()];
+    await backend.table.doc.send(new PutCommand({ TableName: backend.table.name, Item: { ...b, n: 1 } }));
+    const attempt = backend.table.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: backend.table.name, Item: { ...a, n: 1 } } },
+          { Update: { TableName: backend.table.name, Key: b, UpdateExpression: 'SET n = n + :one', ConditionExpression: 'n = :two', ExpressionAttributeValues: { ':one': 1, ':two': 2 }, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
+        ],
+      }),
+    );
+    const error = await attempt.catch((e: unknown) => e);
+    expect(cancellationReasons(error)?.map((r) => r.Code)).toEqual(['None', 'ConditionalCheckFailed']);
+    expect(cancellationReasons(error)?.[1]?.Item).toMatchObject({ n: { N: '1' } });
+    const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
+    expect((await backend.table.doc.send(new GetCommand({ TableName: backend.table.name, Key: a }))).Item).toBeUndefined();
+  });
+
+  it('refuse two operations on one item', async () => {
+    const a = key();
+    const attempt = backend.table.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: backend.table.name, Item: { ...a, n: 1 } } },
+          { Update: { TableName: backend.table.name, Key: a, UpdateExpression: 'SET n = :one', ExpressionAttributeValues: { ':one': 1 } } },
+        ],
+      }),
+    );
+    await expect(attempt).rejects.toMatchObject({ name: 'ValidationException' });
+  });
+
+  it('check a condition on an absent item without creating it', async () => {
+    const [a, b] = [key(), key()];
+    await backend.table.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { ConditionCheck: { TableName: backend.table.name, Key: a, ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: backend.table.name, Item: { ...b, n: 1 } } },
+        ],
+      }),
+    );
+    const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
+    expect((await backend.table.doc.send(new GetCommand({ TableName: backend.table.name, Key: a }))).Item).toBeUndefined();
+    expect((await backend.table.doc.send(new GetCommand({ TableName: backend.table.name, Key: b }))).Item).toMatchObject({ n: 1 });
+  });
+});
