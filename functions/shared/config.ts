@@ -26,6 +26,8 @@ export const ConfigSchema = v.object({
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
   /** How long a resolved API key is trusted before it is read again (revocation delay). */
   API_KEY_CACHE_SECONDS: seconds('30'),
+  /** Multiplies callback retry delays (tests use 0 so that six attempts take no hour). */
+  CALLBACK_RETRY_SCALE: v.pipe(v.optional(v.string(), '1'), v.transform(Number), v.number(), v.minValue(0), v.maxValue(1)),
   /** Development only: let fetched and callback URLs point at loopback addresses. */
   ALLOW_LOOPBACK_URLS: flag,
 });

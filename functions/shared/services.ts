@@ -2,7 +2,13 @@
  * The composition root: builds the adapters the domain needs from the configuration, once per
  * process (Lambda cold start, or the local runtime), and hands them to handlers as one typed object.
  */
+import { SQSClient } from '@aws-sdk/client-sqs';
 import type { AccountsRepository } from '../domain/accounts/accounts';
+import type { DeliveryDeps } from '../domain/callbacks/deliver';
+import { newSecret } from '../domain/shared/ids';
+import { WEBHOOK_SECRET_PREFIX } from '../domain/accounts/accounts';
+import { recordCallbackAttempt } from '../adapters/dynamo/callback-attempts';
+import { postCallback } from '../adapters/net/post-callback';
 import { systemClock, type Clock } from '../domain/shared/clock';
 import { newId, type IdSource } from '../domain/shared/ids';
 import { DynamoAccounts } from '../adapters/dynamo/accounts-repository';
@@ -22,11 +28,17 @@ export interface Services {
   /** Key resolution with a short cache: a warm function reads the key once per cache period. */
   keyLookup: Pick<AccountsRepository, 'findKeyByHash'>;
   ledger: DynamoLedger;
+  sqs: SQSClient;
+  callbacks: DeliveryDeps;
 }
+
+const localCredentials = (endpoint: string | undefined) =>
+  endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {};
 
 export const buildServices = (settings: ServiceConfig, clock: Clock = systemClock): Services => {
   const table = openTable({ tableName: settings.SERVICE_TABLE_NAME, region: settings.AWS_REGION, endpoint: settings.DYNAMODB_ENDPOINT });
   const accounts = new DynamoAccounts(table, newId);
+  const sqs = new SQSClient({ region: settings.AWS_REGION, ...localCredentials(settings.SQS_ENDPOINT) });
   return {
     config: settings,
     clock,
@@ -36,6 +48,14 @@ export const buildServices = (settings: ServiceConfig, clock: Clock = systemCloc
     accounts,
     keyLookup: cachedKeyLookup(accounts, settings.API_KEY_CACHE_SECONDS * 1000, clock),
     ledger: new DynamoLedger(table, newId),
+    sqs,
+    callbacks: {
+      webhookSecret: (accountId) => accounts.getOrCreateWebhookSecret(accountId, newSecret(WEBHOOK_SECRET_PREFIX), clock()),
+      post: postCallback({ allowLoopback: settings.ALLOW_LOOPBACK_URLS }),
+      recordAttempt: recordCallbackAttempt(table),
+      clock,
+      random: Math.random,
+    },
   };
 };
 

@@ -82,17 +82,15 @@ const occurrences = (knownSubjects: Record<string, number>): number[] =>
   Object.values(knownSubjects).filter((count) => Number.isInteger(count) && count > 0);
 
 /** The reservation taken at submit. */
-export const floorPrice = (request: PricedRequest): number => {
-  if (request.operation === 'enhance' || request.operation === 'remix') {
-    return PINNED_PRICES.perImageMicros * request.numOutputImages;
-  }
-  return modelFloor(modelOf(request.output.baseModel), request.output, request.numOutputImages);
-};
+export const floorPrice = (request: PricedRequest): number =>
+  'output' in request
+    ? modelFloor(modelOf(request.output.baseModel), request.output, request.numOutputImages)
+    : PINNED_PRICES.perImageMicros * request.numOutputImages;
 
 /** The settled price of a finished run; never below `floorPrice(request)`. */
 export const finalPrice = (request: PricedRequest, outcome: PricedOutcome): number => {
   const counts = occurrences(outcome.knownSubjects);
-  if (request.operation === 'enhance' || request.operation === 'remix') {
+  if (!('output' in request)) {
     // Counts are summed over outputs, and a subject appears at most once per image, so the largest
     // count is the number of images provably showing a recognised profile.
     const withProfile = Math.min(request.numOutputImages, Math.max(0, ...counts));

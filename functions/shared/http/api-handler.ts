@@ -49,6 +49,9 @@ interface Internal extends Record<string, unknown> {
 
 type Request = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal>;
 
+/** What the middlewares learned about a request, for the handler (middy passes it only the event). */
+const learned = new WeakMap<APIGatewayProxyEvent, Internal>();
+
 const NO_CALLER: Caller = { accountId: '', keyId: '' };
 
 const lowerCaseHeaders = (event: APIGatewayProxyEvent): Record<string, string> =>
@@ -98,6 +101,7 @@ const requestContext = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
     request.internal.requestId = requestId;
     request.internal.headers = lowerCaseHeaders(request.event);
     request.internal.log = services().log.child({ request_id: requestId, method: request.event.httpMethod, path: request.event.path });
+    learned.set(request.event, request.internal);
   },
 });
 
@@ -152,7 +156,8 @@ export const apiHandler = <
   fn: (request: ApiRequest<Out<B>, Out<Q>, Out<P>>) => Promise<ApiResult>,
   schemas: Schemas<B, Q, P> = {},
 ) => {
-  const core = async (event: APIGatewayProxyEvent, _context: Context, { internal }: { internal: Internal }): Promise<APIGatewayProxyResult> => {
+  const core = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+    const internal = learned.get(event)!;
     const body = (schemas.body ? parseOrThrow('body', schemas.body, event.body) : undefined) as Out<B>;
     const query = (schemas.query ? parseOrThrow('query', schemas.query, event.queryStringParameters ?? {}) : undefined) as Out<Q>;
     const params = (schemas.params ? parseOrThrow('path', schemas.params, event.pathParameters ?? {}) : undefined) as Out<P>;
@@ -174,5 +179,5 @@ export const apiHandler = <
     .use(bodyLimit());
   if (schemas.auth !== 'none') chain.use(apiKeyAuth());
   if (schemas.body) chain.use(jsonBody());
-  return chain.handler(core as never);
+  return chain.handler(core);
 };

@@ -1,0 +1,167 @@
+/**
+ * `npm run admin -- <command> [flags]`: operate accounts, keys and balances, locally or on AWS.
+ *
+ *   create-account --name NAME [--credit USD] [--model-version v1|v2]
+ *   create-key     --account ACCOUNT_ID
+ *   revoke-key     --account ACCOUNT_ID --key KEY_ID
+ *   list-keys      --account ACCOUNT_ID
+ *   credit         --account ACCOUNT_ID --amount USD [--note TEXT]
+ *   show           --account ACCOUNT_ID [--entries N]
+ *
+ * Target: --table NAME (or SERVICE_TABLE_NAME) and --region (or AWS_REGION) for AWS; the local runtime
+ * with --local (the default when no table is named): the running `npm start` if there is one, else the
+ * data directory (--data-dir, default .data) opened directly.
+ */
+// The local tools run on Node 20 (the deployed functions on Node 22): the SDK's notice is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { DynamoAccounts } from '../functions/adapters/dynamo/accounts-repository';
+import { DynamoLedger } from '../functions/adapters/dynamo/ledger-repository';
+import { openTable } from '../functions/adapters/dynamo/table';
+import * as Accounts from '../functions/domain/accounts/accounts';
+import { formatUsd, parseUsd } from '../functions/domain/billing/money';
+import { DomainError, NotFoundError } from '../functions/domain/errors';
+import { systemClock } from '../functions/domain/shared/clock';
+import { newId } from '../functions/domain/shared/ids';
+import { startLocalDynamo } from './local/dynamo';
+import { ROOT_DIR } from './local/runtime';
+import { ensureTable } from './local/table';
+
+class UsageError extends Error {}
+
+const USAGE = `usage: npm run admin -- <command> [flags]
+  create-account --name NAME [--credit USD] [--model-version v1|v2]
+  create-key     --account ACCOUNT_ID
+  revoke-key     --account ACCOUNT_ID --key KEY_ID
+  list-keys      --account ACCOUNT_ID
+  credit         --account ACCOUNT_ID --amount USD [--note TEXT]
+  show           --account ACCOUNT_ID [--entries N]
+target: --table NAME --region REGION [--endpoint URL] for AWS, or --local [--data-dir DIR] (default)`;
+
+const required = (value: string | undefined, flag: string): string => {
+  if (!value) throw new UsageError(`--${flag} is required`);
+  return value;
+};
+
+const usd = (value: string, flag: string): number => {
+  const micros = parseUsd(value);
+  if (micros === undefined) throw new UsageError(`--${flag} must be an amount in dollars such as 10 or 2.90, not "${value}"`);
+  return micros;
+};
+
+/** Where the table is: AWS, the running local runtime, or the local data directory opened directly. */
+const openTarget = async (values: Record<string, string | boolean | undefined>) => {
+  const tableName = (values.table as string | undefined) ?? process.env.SERVICE_TABLE_NAME;
+  if (tableName && !values.local) {
+    const region = (values.region as string | undefined) ?? process.env.AWS_REGION;
+    if (!region) throw new UsageError('--region (or AWS_REGION) is required with --table');
+    return { table: openTable({ tableName, region, endpoint: values.endpoint as string | undefined }), close: async () => undefined };
+  }
+  const dataDir = path.resolve(ROOT_DIR, (values['data-dir'] as string | undefined) ?? '.data');
+  const runtimeFile = path.join(dataDir, 'runtime.json');
+  if (fs.existsSync(runtimeFile)) {
+    const { dynamodbEndpoint, pid } = JSON.parse(fs.readFileSync(runtimeFile, 'utf8')) as { dynamodbEndpoint: string; pid: number };
+    if (isAlive(pid)) return { table: openTable({ tableName: 'service', region: 'us-east-1', endpoint: dynamodbEndpoint }), close: async () => undefined };
+  }
+  const dynamo = await startLocalDynamo({ dataDir: path.join(dataDir, 'dynamodb') });
+  await ensureTable(dynamo.endpoint, 'service');
+  return { table: openTable({ tableName: 'service', region: 'us-east-1', endpoint: dynamo.endpoint }), close: dynamo.close };
+};
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const main = async (argv: string[]): Promise<void> => {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      credit: { type: 'string' },
+      'model-version': { type: 'string' },
+      account: { type: 'string' },
+      key: { type: 'string' },
+      amount: { type: 'string' },
+      note: { type: 'string' },
+      entries: { type: 'string' },
+      table: { type: 'string' },
+      region: { type: 'string' },
+      endpoint: { type: 'string' },
+      local: { type: 'boolean' },
+      'data-dir': { type: 'string' },
+    },
+  });
+  const [command] = positionals;
+  if (!command) throw new UsageError('a command is required');
+  const commands = ['create-account', 'create-key', 'revoke-key', 'list-keys', 'credit', 'show'];
+  if (!commands.includes(command)) throw new UsageError(`unknown command "${command}"`);
+  const modelVersion = values['model-version'];
+  if (modelVersion !== undefined && modelVersion !== 'v1' && modelVersion !== 'v2') throw new UsageError('--model-version must be v1 or v2');
+  const entries = Number(values.entries ?? 10);
+  if (!Number.isInteger(entries) || entries < 1 || entries > 1000) throw new UsageError('--entries must be a whole number from 1 to 1000');
+
+  const target = await openTarget(values);
+  try {
+    const accounts = new DynamoAccounts(target.table, newId);
+    const ledger = new DynamoLedger(target.table, newId);
+    const deps = { accounts, ledger, clock: systemClock, newId };
+    const print = (value: unknown): void => {
+      process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    };
+    switch (command) {
+      case 'create-account': {
+        const { account, key } = await Accounts.openAccount(deps, {
+          name: required(values.name, 'name'),
+          openingCreditMicros: values.credit === undefined ? 0 : usd(values.credit, 'credit'),
+          defaultModelVersion: modelVersion,
+        });
+        return print({ account_id: account.accountId, balance: formatUsd(account.balanceMicros), default_model_version: account.defaultModelVersion, key_id: key.keyId, api_key: key.apiKey, note: 'The API key is shown once; only its hash is stored.' });
+      }
+      case 'create-key': {
+        const key = await Accounts.issueKey(deps, required(values.account, 'account'));
+        return print({ key_id: key.keyId, api_key: key.apiKey, note: 'The API key is shown once; only its hash is stored.' });
+      }
+      case 'revoke-key':
+        await Accounts.revokeKey(deps, required(values.account, 'account'), required(values.key, 'key'));
+        return print({ revoked: values.key });
+      case 'list-keys':
+        return print((await accounts.listKeys(required(values.account, 'account'))).map((k) => ({ key_id: k.keyId, created_at: new Date(k.createdAt).toISOString(), revoked_at: k.revokedAt ? new Date(k.revokedAt).toISOString() : null })));
+      case 'credit': {
+        const entry = await Accounts.creditBalance(deps, { accountId: required(values.account, 'account'), amountMicros: usd(required(values.amount, 'amount'), 'amount'), note: values.note ?? 'admin credit' });
+        return print({ entry_id: entry.entryId, credited: formatUsd(entry.amountMicros), balance: formatUsd(await ledger.balance(entry.accountId)) });
+      }
+      case 'show': {
+        const accountId = required(values.account, 'account');
+        const account = await accounts.get(accountId);
+        if (!account) throw new NotFoundError(`Account ${accountId} not found.`);
+        const recent = await ledger.recentEntries(accountId, entries);
+        return print({
+          account_id: account.accountId,
+          name: account.name,
+          balance: formatUsd(await ledger.balance(accountId)),
+          default_model_version: account.defaultModelVersion,
+          recent_entries: recent.map((e) => ({ entry_id: e.entryId, kind: e.kind, amount: formatUsd(e.amountMicros), owner: e.owner, note: e.note, at: new Date(e.createdAt).toISOString() })),
+        });
+      }
+    }
+  } finally {
+    await target.close();
+  }
+};
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+    console.error(`error: ${error.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(`error: ${error instanceof DomainError ? error.message : error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,82 @@
+/**
+ * `npm start`: the service on this machine, no AWS account needed.
+ * Configuration (flags win over environment): --port / PORT (default 3000), --data-dir / DATA_DIR
+ * (default .data), --host / HOST (default 127.0.0.1), --log-level / LOG_LEVEL (default info),
+ * --time-scale / TIME_SCALE (multiplies state machine waits, default 1).
+ */
+// The local tools run on Node 20 (the deployed functions on Node 22): the SDK's notice is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startLocalRuntime, ROOT_DIR } from './local/runtime';
+
+const DEV_ACCOUNT_CREDIT_MICROS = 100_000_000;
+
+const main = async () => {
+  const startedAt = performance.now();
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      host: { type: 'string' },
+      'log-level': { type: 'string' },
+      'time-scale': { type: 'string' },
+    },
+  });
+  const port = Number(values.port ?? process.env.PORT ?? 3000);
+  const timeScale = Number(values['time-scale'] ?? process.env.TIME_SCALE ?? 1);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not ${values.port ?? process.env.PORT}`);
+  if (!(timeScale > 0)) throw new Error('--time-scale must be a positive number');
+  const logLevel = values['log-level'] ?? process.env.LOG_LEVEL ?? 'info';
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) throw new Error(`--log-level must be debug, info, warn, error or silent`);
+  const dataDir = path.resolve(ROOT_DIR, values['data-dir'] ?? process.env.DATA_DIR ?? '.data');
+
+  const runtime = await startLocalRuntime({
+    dataDir,
+    port,
+    host: values.host ?? process.env.HOST ?? '127.0.0.1',
+    logLevel: logLevel as 'info',
+    timeScale,
+    devAccountCreditMicros: DEV_ACCOUNT_CREDIT_MICROS,
+  });
+  // Lets `npm run admin` find this runtime's DynamoDB while it runs (the data directory is locked).
+  const runtimeFile = path.join(dataDir, 'runtime.json');
+  fs.writeFileSync(runtimeFile, `${JSON.stringify({ pid: process.pid, url: runtime.url, dynamodbEndpoint: runtime.endpoints.dynamodb }, null, 2)}\n`);
+  const key = runtime.devAccount!.apiKey;
+  process.stdout.write(
+    [
+      '',
+      `Service ready on ${runtime.url} in ${Math.round(performance.now() - startedAt)} ms (data in ${dataDir})`,
+      `Development account ${runtime.devAccount!.accountId}`,
+      `API key: ${key}`,
+      '',
+      `  curl -s -H 'X-API-Key: ${key}' ${runtime.url}/v2/service/webhook-secret`,
+      '',
+      'Ctrl-C stops every back end.',
+      '',
+    ].join('\n'),
+  );
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal}: stopping…\n`);
+    fs.rmSync(runtimeFile, { force: true });
+    runtime.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+};
+
+main().catch((error: unknown) => {
+  console.error(`npm start failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,164 @@
+/**
+ * The local runtime: the same handlers and state machines as on AWS, against embedded back ends
+ * (dynalite + transaction shim, s3rver, aws-local-stepfunctions, local-aws-sqs), configured through the
+ * same environment variables the CDK stack sets. Used by `npm start` and by the integration tests.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROUTES } from '../../functions/api/routes';
+import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
+import * as Accounts from '../../functions/domain/accounts/accounts';
+import { WORKFLOWS } from '../../functions/workflows/definitions';
+import { resetConfig } from '../../functions/shared/config';
+import { resetServices, services } from '../../functions/shared/services';
+import { startLocalDynamo } from './dynamo';
+import { startLocalGateway } from './gateway';
+import { loadHandler } from './lambda-context';
+import { startLocalS3 } from './s3';
+import { startLocalSqs, startQueuePoller, type QueueConsumer } from './sqs';
+import { startLocalStepFunctions, type LocalStepFunctions } from './step-functions';
+import { ensureTable } from './table';
+
+export const ROOT_DIR = path.resolve(__dirname, '../..');
+const TABLE_NAME = 'service';
+const BUCKET_NAME = 'service-local';
+
+export interface LocalRuntimeOptions {
+  /** Where dynalite and s3rver keep their data; a restart with the same directory keeps everything. */
+  dataDir: string;
+  port?: number;
+  host?: string;
+  logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Multiplies state machine waits and retry intervals (tests and development use less than 1). */
+  timeScale?: number;
+  /** Opening credit of the development account, micro-USD; no development account when undefined. */
+  devAccountCreditMicros?: number;
+  /** Extra environment for the handlers (e.g. shorter budgets in tests). */
+  env?: Record<string, string>;
+}
+
+export interface DevAccount {
+  accountId: string;
+  keyId: string;
+  apiKey: string;
+}
+
+export interface LocalRuntime {
+  url: string;
+  endpoints: { dynamodb: string; s3: string; stepFunctions: string; sqs: string };
+  queueUrls: Record<string, string>;
+  stepFunctions: LocalStepFunctions;
+  devAccount?: DevAccount;
+  close(): Promise<void>;
+}
+
+const ensureDevAccount = async (dataDir: string, creditMicros: number): Promise<DevAccount> => {
+  const file = path.join(dataDir, 'dev-account.json');
+  const deps = services();
+  if (fs.existsSync(file)) {
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as DevAccount;
+    if (await deps.accounts.get(saved.accountId)) return saved;
+  }
+  const { account, key } = await Accounts.openAccount(deps, { name: 'development', openingCreditMicros: creditMicros });
+  const devAccount = { accountId: account.accountId, keyId: key.keyId, apiKey: key.apiKey };
+  // Development only: the key is kept in plain text under the (git-ignored) data directory so that
+  // every start can print a working curl line. The service itself stores only its hash.
+  fs.writeFileSync(file, `${JSON.stringify(devAccount, null, 2)}\n`, { mode: 0o600 });
+  return devAccount;
+};
+
+export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<LocalRuntime> => {
+  const host = options.host ?? '127.0.0.1';
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const closers: Array<() => Promise<void>> = [];
+  const closeAll = async () => {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+  };
+  try {
+    const dynamo = await startLocalDynamo({ dataDir: path.join(options.dataDir, 'dynamodb'), host });
+    closers.push(dynamo.close);
+    await ensureTable(dynamo.endpoint, TABLE_NAME);
+
+    const s3 = await startLocalS3({ dataDir: path.join(options.dataDir, 's3'), bucket: BUCKET_NAME, host });
+    closers.push(s3.close);
+
+    const sqs = await startLocalSqs({
+      host,
+      queues: [
+        { name: CALLBACK_QUEUE.deadLetterName, visibilityTimeoutSeconds: CALLBACK_QUEUE.visibilityTimeoutSeconds },
+        {
+          name: CALLBACK_QUEUE.name,
+          visibilityTimeoutSeconds: CALLBACK_QUEUE.visibilityTimeoutSeconds,
+          deadLetter: { queueName: CALLBACK_QUEUE.deadLetterName, maxReceiveCount: CALLBACK_QUEUE.maxReceiveCount },
+        },
+      ],
+    });
+    closers.push(sqs.close);
+
+    // Handlers read their configuration on first use, not when loaded, so the machines can be built
+    // before the environment that names their endpoint is set.
+    const stepFunctions = await startLocalStepFunctions({
+      workflows: WORKFLOWS,
+      rootDir: ROOT_DIR,
+      substitutions: { TableName: TABLE_NAME, CallbackQueueUrl: sqs.queueUrls[CALLBACK_QUEUE.name]! },
+      timeScale: options.timeScale,
+      host,
+    });
+    closers.push(stepFunctions.close);
+
+    Object.assign(process.env, {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
+      AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
+      SERVICE_TABLE_NAME: TABLE_NAME,
+      SERVICE_BUCKET_NAME: BUCKET_NAME,
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      S3_ENDPOINT: s3.endpoint,
+      SFN_ENDPOINT: stepFunctions.endpoint,
+      SQS_ENDPOINT: sqs.endpoint,
+      CALLBACK_QUEUE_URL: sqs.queueUrls[CALLBACK_QUEUE.name],
+      ALLOW_LOOPBACK_URLS: 'true',
+      LOG_LEVEL: options.logLevel ?? 'info',
+      ...Object.fromEntries(
+        Object.keys(WORKFLOWS).map((name) => [`${name.toUpperCase().replace(/-/g, '_')}_STATE_MACHINE_ARN`, `arn:aws:states:us-east-1:000000000000:stateMachine:${name}`]),
+      ),
+      ...options.env,
+    });
+    resetConfig();
+    resetServices();
+
+    const poller = startQueuePoller({
+      client: sqs.client,
+      queueUrl: sqs.queueUrls[CALLBACK_QUEUE.name]!,
+      consumer: loadHandler<QueueConsumer>(path.join(ROOT_DIR, CALLBACK_QUEUE.handler)),
+      functionName: 'deliver-callback',
+      batchSize: CALLBACK_QUEUE.batchSize,
+      onError: (error) => services().log.error('callback consumer failed', { error: String(error) }),
+    });
+    closers.push(poller.stop);
+
+    const gateway = await startLocalGateway({
+      routes: ROUTES,
+      rootDir: ROOT_DIR,
+      port: options.port,
+      host,
+      onError: (error) => services().log.error('handler crashed', { error: String(error) }),
+    });
+    closers.push(gateway.close);
+
+    const devAccount =
+      options.devAccountCreditMicros === undefined ? undefined : await ensureDevAccount(options.dataDir, options.devAccountCreditMicros);
+
+    return {
+      url: gateway.url,
+      endpoints: { dynamodb: dynamo.endpoint, s3: s3.endpoint, stepFunctions: stepFunctions.endpoint, sqs: sqs.endpoint },
+      queueUrls: sqs.queueUrls,
+      stepFunctions,
+      devAccount,
+      close: closeAll,
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+};

@@ -1,0 +1,275 @@
+/**
+ * Read first: Step Functions for the local runtime.
+ *
+ * An HTTP endpoint speaking the Step Functions API (the calls our code makes: StartExecution,
+ * DescribeExecution, StopExecution, SendTaskSuccess/Failure/Heartbeat) so the service's SFN client is
+ * the same in both homes. Executions run in process in `aws-local-stepfunctions`, on the very ASL files
+ * the CDK stack deploys; every Task whose Resource is `${Substitution}` is bound to the handler module
+ * that the stack binds to that substitution (functions/workflows/definitions.ts). A Task left unbound
+ * is refused at start-up: it would otherwise call real Lambda.
+ *
+ * Wait states and retry intervals can be scaled down by configuration, never skipped.
+ * Executions are kept in memory: a restart forgets running executions (their records in the table
+ * remain), which is a local-only limitation.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { WorkflowDefinition } from '../../functions/workflows/definitions';
+import { lambdaContext, loadHandler } from './lambda-context';
+
+// aws-local-stepfunctions 3 targets Node 22; on Node 20 it needs this one function.
+if (!('withResolvers' in Promise)) {
+  Object.defineProperty(Promise, 'withResolvers', {
+    value: <T>() => {
+      let resolve!: (value: T | PromiseLike<T>) => void;
+      let reject!: (reason?: unknown) => void;
+      const promise = new Promise<T>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      return { promise, resolve, reject };
+    },
+  });
+}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { StateMachine } = require('aws-local-stepfunctions') as typeof import('aws-local-stepfunctions');
+
+const REGION = 'us-east-1';
+const ACCOUNT = '000000000000';
+
+type TaskHandler = (input: unknown, context: ReturnType<typeof lambdaContext>) => Promise<unknown>;
+type ExecutionStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED';
+
+interface Execution {
+  executionArn: string;
+  stateMachineArn: string;
+  name: string;
+  input: string;
+  status: ExecutionStatus;
+  startDate: Date;
+  stopDate?: Date;
+  output?: string;
+  error?: string;
+  cause?: string;
+  abort: () => void;
+  done: Promise<void>;
+}
+
+interface AslState {
+  Type: string;
+  Resource?: string;
+  Seconds?: number;
+  Retry?: Array<{ IntervalSeconds?: number }>;
+  Branches?: Array<{ States: Record<string, AslState> }>;
+  Iterator?: { States: Record<string, AslState> };
+  ItemProcessor?: { States: Record<string, AslState> };
+}
+
+/** Every state of a definition, nested ones included, by name. */
+const allStates = (states: Record<string, AslState>): Array<[string, AslState]> =>
+  Object.entries(states).flatMap(([name, state]) => [
+    [name, state] as [string, AslState],
+    ...(state.Branches ?? []).flatMap((branch) => allStates(branch.States)),
+    ...(state.Iterator ? allStates(state.Iterator.States) : []),
+    ...(state.ItemProcessor ? allStates(state.ItemProcessor.States) : []),
+  ]);
+
+export interface LocalStepFunctionsOptions {
+  workflows: Readonly<Record<string, WorkflowDefinition>>;
+  /** Repository root that workflow files and handler modules are relative to. */
+  rootDir: string;
+  /** Substitutions other than task functions (e.g. TableName). */
+  substitutions?: Record<string, string>;
+  /** Multiplies Wait state durations and retry intervals (1 = as written). */
+  timeScale?: number;
+  port?: number;
+  host?: string;
+}
+
+export interface LocalStepFunctions {
+  endpoint: string;
+  stateMachineArn(name: string): string;
+  /** Resolves when the named execution (of any machine) has stopped, with its record. */
+  waitForExecution(name: string): Promise<Execution>;
+  close(): Promise<void>;
+}
+
+class SfnError extends Error {
+  constructor(
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const stateMachineArnFor = (name: string) => `arn:aws:states:${REGION}:${ACCOUNT}:stateMachine:${name}`;
+
+export const startLocalStepFunctions = async (options: LocalStepFunctionsOptions): Promise<LocalStepFunctions> => {
+  const scale = options.timeScale ?? 1;
+  const machines = new Map<string, { machine: InstanceType<typeof StateMachine>; run: (input: unknown) => ReturnType<InstanceType<typeof StateMachine>['run']> }>();
+
+  for (const [name, workflow] of Object.entries(options.workflows)) {
+    let text = fs.readFileSync(path.join(options.rootDir, workflow.file), 'utf8');
+    for (const [key, value] of Object.entries({ ...options.substitutions, ...Object.fromEntries(Object.keys(workflow.tasks).map((v) => [v, `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${v}`])) })) {
+      text = text.split(`\${${key}}`).join(value);
+    }
+    const unresolved = /\$\{([A-Za-z0-9_]+)\}/.exec(text);
+    if (unresolved) throw new Error(`${workflow.file}: no value for substitution \${${unresolved[1]}}`);
+    const definition = JSON.parse(text) as { States: Record<string, AslState> };
+    const rawStates = allStates((JSON.parse(fs.readFileSync(path.join(options.rootDir, workflow.file), 'utf8')) as { States: Record<string, AslState> }).States);
+
+    const taskHandlers: Record<string, (input: unknown) => Promise<unknown>> = {};
+    const waitTimeOverrides: Record<string, number> = {};
+    const retryIntervalOverrides: Record<string, number[]> = {};
+    for (const [stateName, state] of rawStates) {
+      if (state.Type === 'Task') {
+        const variable = /^\$\{([A-Za-z0-9_]+)\}$/.exec(state.Resource ?? '')?.[1];
+        const binding = variable ? workflow.tasks[variable] : undefined;
+        if (!binding) throw new Error(`${workflow.file}: Task ${stateName} (${state.Resource}) is not bound to a handler`);
+        const handler = loadHandler<TaskHandler>(path.join(options.rootDir, binding.handler));
+        taskHandlers[stateName] = async (input) => {
+          const result = await handler(input, lambdaContext(variable!, (binding.timeoutSeconds ?? 900) * 1000));
+          return result === undefined ? null : result;
+        };
+      }
+      if (state.Type === 'Wait' && typeof state.Seconds === 'number') waitTimeOverrides[stateName] = state.Seconds * 1000 * scale;
+      if (state.Retry && scale !== 1) retryIntervalOverrides[stateName] = state.Retry.map((r) => (r.IntervalSeconds ?? 1) * 1000 * scale);
+    }
+    const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false } });
+    machines.set(stateMachineArnFor(name), {
+      machine,
+      run: (input) =>
+        machine.run(input as never, {
+          overrides: { taskResourceLocalHandlers: taskHandlers as never, waitTimeOverrides, retryIntervalOverrides },
+        }),
+    });
+  }
+
+  const executions = new Map<string, Execution>();
+  const waiters = new Map<string, Array<(execution: Execution) => void>>();
+
+  const startExecution = (request: { stateMachineArn?: string; name?: string; input?: string }) => {
+    const entry = machines.get(request.stateMachineArn ?? '');
+    if (!entry) throw new SfnError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${request.stateMachineArn}'`);
+    const name = request.name ?? randomUUID();
+    const executionArn = `arn:aws:states:${REGION}:${ACCOUNT}:execution:${request.stateMachineArn!.split(':').pop()}:${name}`;
+    const input = request.input ?? '{}';
+    const existing = executions.get(executionArn);
+    if (existing) {
+      // Standard workflows: the same name and input while running is an idempotent start.
+      if (existing.status === 'RUNNING' && existing.input === input) return { executionArn, startDate: existing.startDate.getTime() / 1000 };
+      throw new SfnError('ExecutionAlreadyExists', `Execution Already Exists: '${executionArn}'`);
+    }
+    const run = entry.run(JSON.parse(input));
+    const execution: Execution = {
+      executionArn,
+      stateMachineArn: request.stateMachineArn!,
+      name,
+      input,
+      status: 'RUNNING',
+      startDate: new Date(),
+      abort: run.abort,
+      done: Promise.resolve(),
+    };
+    execution.done = run.result.then(
+      (output) => {
+        if (execution.status !== 'RUNNING') return;
+        execution.status = 'SUCCEEDED';
+        execution.output = JSON.stringify(output);
+      },
+      (error: unknown) => {
+        if (execution.status !== 'RUNNING') return;
+        const failure = error as { name?: string; message?: string; cause?: unknown };
+        const name = failure?.name ?? 'Error';
+        execution.status = name === 'ExecutionTimeoutError' ? 'TIMED_OUT' : name === 'ExecutionAbortedError' ? 'ABORTED' : 'FAILED';
+        const cause = failure?.cause as { name?: string; message?: string } | undefined;
+        execution.error = cause?.name ?? name;
+        execution.cause = cause?.message ?? failure?.message;
+      },
+    ).finally(() => {
+      execution.stopDate ??= new Date();
+      for (const resolve of waiters.get(name) ?? []) resolve(execution);
+      waiters.delete(name);
+    });
+    executions.set(executionArn, execution);
+    return { executionArn, startDate: execution.startDate.getTime() / 1000 };
+  };
+
+  const describe = (execution: Execution | undefined) => {
+    if (!execution) throw new SfnError('ExecutionDoesNotExist', 'Execution Does Not Exist');
+    return {
+      executionArn: execution.executionArn,
+      stateMachineArn: execution.stateMachineArn,
+      name: execution.name,
+      status: execution.status,
+      startDate: execution.startDate.getTime() / 1000,
+      stopDate: execution.stopDate ? execution.stopDate.getTime() / 1000 : undefined,
+      input: execution.input,
+      output: execution.output,
+      error: execution.error,
+      cause: execution.cause,
+    };
+  };
+
+  const stopExecution = (request: { executionArn?: string; error?: string; cause?: string }) => {
+    const execution = executions.get(request.executionArn ?? '');
+    if (!execution) throw new SfnError('ExecutionDoesNotExist', 'Execution Does Not Exist');
+    if (execution.status === 'RUNNING') {
+      execution.status = 'ABORTED';
+      execution.error = request.error;
+      execution.cause = request.cause;
+      execution.stopDate = new Date();
+      execution.abort();
+    }
+    return { stopDate: execution.stopDate!.getTime() / 1000 };
+  };
+
+  const actions: Record<string, (request: never) => unknown> = {
+    StartExecution: startExecution,
+    DescribeExecution: (request: { executionArn?: string }) => describe(executions.get(request.executionArn ?? '')),
+    StopExecution: stopExecution,
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const action = String(req.headers['x-amz-target'] ?? '').replace(/^AWSStepFunctions\./, '');
+      let status = 200;
+      let payload: unknown;
+      try {
+        const handler = actions[action];
+        if (!handler) throw new SfnError('UnknownOperationException', `Operation ${action} is not supported by the local runtime`);
+        payload = handler(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as never);
+      } catch (error) {
+        status = 400;
+        payload = error instanceof SfnError ? { __type: error.type, message: error.message } : { __type: 'InternalFailure', message: String(error) };
+      }
+      const text = JSON.stringify(payload);
+      res.writeHead(status, { 'Content-Type': 'application/x-amz-json-1.0', 'Content-Length': Buffer.byteLength(text) });
+      res.end(text);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    endpoint: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    stateMachineArn: stateMachineArnFor,
+    waitForExecution: (name) => {
+      const found = [...executions.values()].find((execution) => execution.name === name);
+      if (found && found.status !== 'RUNNING') return Promise.resolve(found);
+      return new Promise((resolve) => waiters.set(name, [...(waiters.get(name) ?? []), resolve]));
+    },
+    close: async () => {
+      for (const execution of executions.values()) if (execution.status === 'RUNNING') stopExecution({ executionArn: execution.executionArn, error: 'RuntimeStopped' });
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+};

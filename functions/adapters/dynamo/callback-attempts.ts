@@ -1,0 +1,27 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { DeliveryAttempt } from '../../domain/callbacks/deliver';
+import { epochSeconds, keys, type Table } from './table';
+
+/** Callback attempts are kept as long as the job: 24 h after completion, plus the TTL's clean-up week. */
+const ATTEMPT_RETENTION_MS = (24 + 7 * 24) * 3600 * 1000;
+
+/** One item per attempt (sk CALLBACK#<jobId>#<attempt>): status or failure, latency, time. */
+export const recordCallbackAttempt = (table: Table) => async (attempt: DeliveryAttempt) => {
+  await table.doc.send(
+    new PutCommand({
+      TableName: table.name,
+      Item: {
+        ...keys.accountItem(attempt.accountId, `CALLBACK#${attempt.jobId}#${String(attempt.attempt).padStart(3, '0')}`),
+        type: 'callbackAttempt',
+        deliveryId: attempt.deliveryId,
+        jobId: attempt.jobId,
+        attempt: attempt.attempt,
+        status: typeof attempt.result === 'number' ? attempt.result : undefined,
+        failure: typeof attempt.result === 'string' ? attempt.result : undefined,
+        latencyMs: Math.round(attempt.latencyMs),
+        at: attempt.at,
+        ttl: epochSeconds(attempt.at + ATTEMPT_RETENTION_MS),
+      },
+    }),
+  );
+};

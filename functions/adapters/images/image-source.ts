@@ -1,0 +1,74 @@
+/**
+ * Turns the three forms of an image input into bytes, without looking at the bytes themselves:
+ *
+ * | form                               | example                          | bytes from                 |
+ * |------------------------------------|----------------------------------|----------------------------|
+ * | `http://` or `https://` URL        | `https://cdn.example/a.jpg`      | the injected fetcher       |
+ * | data URI `data:image/<t>;base64,`  | `data:image/png;base64,iVBOR…`   | its base64 payload         |
+ * | anything else                      | `iVBORw0KGgo…`                   | bare base64                |
+ *
+ * Base64 is strict: the standard alphabet (`+/`) or the URL-safe one (`-_`), not both in one string,
+ * padding optional but, when present, complete. ASCII spaces, tabs and line breaks are ignored because
+ * `base64` tools and MIME/PEM wrap lines at 64 or 76 columns; any other character is refused (Node's
+ * decoder would silently skip it and hand us different bytes). The declared type of a data URI is
+ * ignored: the format is read from the bytes later.
+ */
+import { DomainError, InvalidRequestError } from '../../domain/errors';
+
+export type FetchBytes = (url: string) => Promise<Buffer>;
+
+const HTTP_URL = /^https?:\/\//i;
+const DATA_IMAGE_BASE64 = /^data:image\/[a-z0-9.+-]+(?:;[a-z0-9.+-]+=[^;,]*)*;base64,/i;
+const ANY_SCHEME = /^([a-z][a-z0-9+.-]{0,31}):/i;
+const BASE64_WHITESPACE = /[\t\n\r ]+/g;
+const STANDARD_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const URL_SAFE_BASE64 = /^[A-Za-z0-9_-]*={0,2}$/;
+
+const tooLarge = (label: string, maxInputBytes: number) =>
+  new InvalidRequestError(`${label} is larger than ${maxInputBytes} bytes; send a smaller image.`);
+
+/** The bytes of an image input; refuses empty, malformed and oversized inputs with a 400 naming `label`. */
+export const readImageSource = async (value: string, label: string, fetchBytes: FetchBytes, maxInputBytes: number): Promise<Buffer> => {
+  if (value.trim() === '') throw new InvalidRequestError(`${label} is empty.`);
+  if (HTTP_URL.test(value)) {
+    if (!URL.canParse(value)) throw new InvalidRequestError(`${label} is not a valid URL.`);
+    const bytes = await fetchSource(value, label, fetchBytes);
+    if (bytes.length > maxInputBytes) throw tooLarge(label, maxInputBytes);
+    return bytes;
+  }
+  const dataUri = DATA_IMAGE_BASE64.exec(value);
+  if (dataUri) return decodeBase64(value.slice(dataUri[0].length), label, maxInputBytes);
+  if (/^data:/i.test(value)) throw new InvalidRequestError(`${label} is a data URI but not of the form data:image/<type>;base64,<data>.`);
+  const scheme = ANY_SCHEME.exec(value);
+  if (scheme) throw new InvalidRequestError(`${label} uses the unsupported scheme "${scheme[1]}:"; send an http(s) URL or base64.`);
+  return decodeBase64(value, label, maxInputBytes);
+};
+
+/**
+ * The fetcher does not know which input it serves, so its refusals (domain errors, safe to show) are
+ * re-issued with the label and the same code. Anything else is a fault of ours and stays a 500.
+ */
+const fetchSource = async (url: string, label: string, fetchBytes: FetchBytes): Promise<Buffer> => {
+  try {
+    return await fetchBytes(url);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    const message = `${label} could not be fetched: ${error.message}`;
+    throw error instanceof InvalidRequestError ? new InvalidRequestError(message) : new DomainError(error.code, message);
+  }
+};
+
+const decodeBase64 = (text: string, label: string, maxInputBytes: number): Buffer => {
+  const compact = text.replace(BASE64_WHITESPACE, '');
+  if (compact === '') throw new InvalidRequestError(`${label} is empty.`);
+  const alphabetOk = STANDARD_BASE64.test(compact) || URL_SAFE_BASE64.test(compact);
+  const padded = compact.endsWith('=');
+  if (!alphabetOk || compact.length % 4 === 1 || (padded && compact.length % 4 !== 0)) {
+    throw new InvalidRequestError(`${label} is neither an http(s) URL nor valid base64.`);
+  }
+  // Checked before decoding so that an oversized string never becomes a second, larger allocation.
+  const unpaddedLength = compact.length - (compact.endsWith('==') ? 2 : padded ? 1 : 0);
+  if (Math.floor((unpaddedLength * 3) / 4) > maxInputBytes) throw tooLarge(label, maxInputBytes);
+  // Node's 'base64' decoder reads both alphabets, with or without padding.
+  return Buffer.from(compact, 'base64');
+};
