@@ -43,10 +43,10 @@ const compile = (route: RouteDefinition, resource: string, rootDir: string): Com
   };
 };
 
-const errorResponse = (res: http.ServerResponse, status: number, code: string, detail: string) => {
+const errorResponse = (res: http.ServerResponse, status: number, code: string, detail: string, extraHeaders: Record<string, string> = {}) => {
   const requestId = randomUUID();
   const body = JSON.stringify({ detail, code, request_id: requestId });
-  res.writeHead(status, { 'Content-Type': 'application/json', 'X-Request-Id': requestId, 'Content-Length': Buffer.byteLength(body) });
+  res.writeHead(status, { 'Content-Type': 'application/json', 'X-Request-Id': requestId, 'Content-Length': Buffer.byteLength(body), ...extraHeaders });
   res.end(body);
 };
 
@@ -64,11 +64,13 @@ export const startLocalGateway = async (options: { routes: readonly RouteDefinit
     let size = 0;
     let refused = false;
     req.on('data', (chunk: Buffer) => {
+      if (refused) return;
       size += chunk.length;
       if (size > GATEWAY_MAX_BODY_BYTES) {
-        if (!refused) errorResponse(res, 413, 'PAYLOAD_TOO_LARGE', `The request body exceeds ${GATEWAY_MAX_BODY_BYTES} bytes.`);
+        // Answer at once and discard the rest of the upload, then close the connection.
         refused = true;
-        req.destroy();
+        chunks.length = 0;
+        errorResponse(res, 413, 'PAYLOAD_TOO_LARGE', `The request body exceeds ${GATEWAY_MAX_BODY_BYTES} bytes.`, { Connection: 'close' });
         return;
       }
       chunks.push(chunk);

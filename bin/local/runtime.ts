@@ -117,6 +117,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       SFN_ENDPOINT: stepFunctions.endpoint,
       SQS_ENDPOINT: sqs.endpoint,
       CALLBACK_QUEUE_URL: sqs.queueUrls[CALLBACK_QUEUE.name],
+      CALLBACK_DLQ_URL: sqs.queueUrls[CALLBACK_QUEUE.deadLetterName],
       ALLOW_LOOPBACK_URLS: 'true',
       LOG_LEVEL: options.logLevel ?? 'info',
       ...Object.fromEntries(

@@ -1,13 +1,15 @@
 /**
- * The callback queue as both homes create it. The deliverer backs off with ChangeMessageVisibility and
- * gives up itself after the last attempt; the redrive policy is the safety net for a deliverer that
- * keeps crashing, sized so it never cuts the deliverer's own schedule short.
+ * The callback queue as both homes create it. The deliverer backs off with ChangeMessageVisibility,
+ * counts attempts from its own records and moves an exhausted message to the DLQ itself. The redrive
+ * policy is only the safety net for a deliverer that keeps crashing, sized well above the attempt
+ * budget so it never cuts the deliverer's schedule short (the local emulator also counts visibility
+ * changes as receives).
  */
 export const CALLBACK_QUEUE = {
   name: 'callbacks',
   deadLetterName: 'callbacks-dlq',
   visibilityTimeoutSeconds: 60,
-  maxReceiveCount: 10,
+  maxReceiveCount: 20,
   handler: 'functions/callbacks/deliver-callback',
   batchSize: 10,
 } as const;

@@ -10,20 +10,9 @@ const CallbackMessageSchema = v.object({
   body: v.string(),
 });
 
-/**
- * The SQS-fed deliverer: one signed POST per message and receive. The receive count is the attempt
- * number; an exhausted delivery is released at once so that SQS's redrive moves it to the DLQ.
- */
-export const handler = queueHandler(CallbackMessageSchema, async (message, record, deps) => {
-  const attempt = Number(record.attributes.ApproximateReceiveCount);
-  const decision = await deliverCallback(deps.callbacks, message, attempt);
-  deps.log.info('callback attempt', { job_id: message.jobId, delivery_id: message.deliveryId, attempt, decision: decision.kind });
-  switch (decision.kind) {
-    case 'done':
-      return { kind: 'done' };
-    case 'retry':
-      return { kind: 'retry', delaySeconds: decision.delaySeconds * deps.config.CALLBACK_RETRY_SCALE };
-    case 'exhausted':
-      return { kind: 'retry', delaySeconds: 0 };
-  }
+/** The SQS-fed deliverer: one signed POST per receive; backoff through the message's visibility. */
+export const handler = queueHandler(CallbackMessageSchema, async (message, _record, deps) => {
+  const decision = await deliverCallback(deps.callbacks, message);
+  deps.log.info('callback attempt', { job_id: message.jobId, delivery_id: message.deliveryId, decision });
+  return decision.kind === 'done' ? { kind: 'done' } : { kind: 'retry', delaySeconds: decision.delaySeconds * deps.config.CALLBACK_RETRY_SCALE };
 });

@@ -23,6 +23,7 @@ export const ConfigSchema = v.object({
   SFN_ENDPOINT: optionalUrl,
   SQS_ENDPOINT: optionalUrl,
   CALLBACK_QUEUE_URL: v.optional(v.string(), ''),
+  CALLBACK_DLQ_URL: v.optional(v.string(), ''),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
   /** How long a resolved API key is trusted before it is read again (revocation delay). */
   API_KEY_CACHE_SECONDS: seconds('30'),

@@ -2,12 +2,12 @@
  * The composition root: builds the adapters the domain needs from the configuration, once per
  * process (Lambda cold start, or the local runtime), and hands them to handlers as one typed object.
  */
-import { SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { AccountsRepository } from '../domain/accounts/accounts';
 import type { DeliveryDeps } from '../domain/callbacks/deliver';
 import { newSecret } from '../domain/shared/ids';
 import { WEBHOOK_SECRET_PREFIX } from '../domain/accounts/accounts';
-import { recordCallbackAttempt } from '../adapters/dynamo/callback-attempts';
+import { countCallbackAttempts, recordCallbackAttempt } from '../adapters/dynamo/callback-attempts';
 import { postCallback } from '../adapters/net/post-callback';
 import { systemClock, type Clock } from '../domain/shared/clock';
 import { newId, type IdSource } from '../domain/shared/ids';
@@ -51,6 +51,16 @@ export const buildServices = (settings: ServiceConfig, clock: Clock = systemCloc
     sqs,
     callbacks: {
       webhookSecret: (accountId) => accounts.getOrCreateWebhookSecret(accountId, newSecret(WEBHOOK_SECRET_PREFIX), clock()),
+      attemptsSoFar: countCallbackAttempts(table),
+      deadLetter: async (message, attempts) => {
+        await sqs.send(
+          new SendMessageCommand({
+            QueueUrl: settings.CALLBACK_DLQ_URL,
+            MessageBody: JSON.stringify(message),
+            MessageAttributes: { attempts: { DataType: 'Number', StringValue: String(attempts) } },
+          }),
+        );
+      },
       post: postCallback({ allowLoopback: settings.ALLOW_LOOPBACK_URLS }),
       recordAttempt: recordCallbackAttempt(table),
       clock,

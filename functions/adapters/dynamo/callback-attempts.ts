@@ -1,9 +1,26 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeliveryAttempt } from '../../domain/callbacks/deliver';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { CallbackMessage, DeliveryAttempt } from '../../domain/callbacks/deliver';
 import { epochSeconds, keys, type Table } from './table';
 
 /** Callback attempts are kept as long as the job: 24 h after completion, plus the TTL's clean-up week. */
 const ATTEMPT_RETENTION_MS = (24 + 7 * 24) * 3600 * 1000;
+
+const attemptPrefix = (jobId: string) => `CALLBACK#${jobId}#`;
+
+/** How many attempts were recorded for the message's delivery (a strongly consistent count). */
+export const countCallbackAttempts = (table: Table) => async (message: CallbackMessage) => {
+  const result = await table.doc.send(
+    new QueryCommand({
+      TableName: table.name,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      FilterExpression: 'deliveryId = :deliveryId',
+      ExpressionAttributeValues: { ':pk': keys.accountPk(message.accountId), ':prefix': attemptPrefix(message.jobId), ':deliveryId': message.deliveryId },
+      Select: 'COUNT',
+      ConsistentRead: true,
+    }),
+  );
+  return result.Count ?? 0;
+};
 
 /** One item per attempt (sk CALLBACK#<jobId>#<attempt>): status or failure, latency, time. */
 export const recordCallbackAttempt = (table: Table) => async (attempt: DeliveryAttempt) => {
@@ -11,7 +28,7 @@ export const recordCallbackAttempt = (table: Table) => async (attempt: DeliveryA
     new PutCommand({
       TableName: table.name,
       Item: {
-        ...keys.accountItem(attempt.accountId, `CALLBACK#${attempt.jobId}#${String(attempt.attempt).padStart(3, '0')}`),
+        ...keys.accountItem(attempt.accountId, `${attemptPrefix(attempt.jobId)}${String(attempt.attempt).padStart(3, '0')}`),
         type: 'callbackAttempt',
         deliveryId: attempt.deliveryId,
         jobId: attempt.jobId,

@@ -5,7 +5,11 @@
  * ended), so the signature covers what the receiver gets and every retry sends the same bytes under
  * the same delivery id. One attempt: sign, POST with a 10 s timeout, record the attempt, decide:
  * 2xx → delivered; 410 → the receiver asked us to stop; anything else → retry after a jittered
- * backoff, until MAX_CALLBACK_ATTEMPTS, after which the message is left to SQS's redrive into the DLQ.
+ * backoff, until MAX_CALLBACK_ATTEMPTS, after which the message is moved to the dead-letter queue.
+ *
+ * The attempt number comes from the attempts already recorded, not from SQS's receive count: a receive
+ * count also moves with redeliveries that never reached our code (and, in the local emulator, with
+ * visibility changes), while the record is what the receiver actually saw.
  */
 import type { Clock } from '../shared/clock';
 import { toIso } from '../shared/clock';
@@ -42,6 +46,10 @@ export interface DeliveryAttempt {
 
 export interface DeliveryDeps {
   webhookSecret(accountId: string): Promise<string>;
+  /** How many attempts of this delivery were recorded before. */
+  attemptsSoFar(message: CallbackMessage): Promise<number>;
+  /** Parks an undeliverable message in the dead-letter queue. */
+  deadLetter(message: CallbackMessage, attempts: number): Promise<void>;
   post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<{ result: DeliveryResult; latencyMs: number }>;
   recordAttempt(attempt: DeliveryAttempt): Promise<void>;
   clock: Clock;
@@ -49,12 +57,13 @@ export interface DeliveryDeps {
 }
 
 export type DeliveryDecision =
-  | { kind: 'done'; outcome: 'delivered' | 'gone' }
-  | { kind: 'retry'; delaySeconds: number }
-  /** The last attempt failed: hand the message to the dead-letter queue. */
-  | { kind: 'exhausted' };
+  | { kind: 'done'; outcome: 'delivered' | 'gone' | 'dead-lettered' | 'already-exhausted' }
+  | { kind: 'retry'; delaySeconds: number; attempt: number };
 
-export const deliverCallback = async (deps: DeliveryDeps, message: CallbackMessage, attempt: number): Promise<DeliveryDecision> => {
+export const deliverCallback = async (deps: DeliveryDeps, message: CallbackMessage): Promise<DeliveryDecision> => {
+  const attempt = (await deps.attemptsSoFar(message)) + 1;
+  // A redelivery of a message that was already dead-lettered (SQS is at-least-once): nothing to do.
+  if (attempt > MAX_CALLBACK_ATTEMPTS) return { kind: 'done', outcome: 'already-exhausted' };
   const secret = await deps.webhookSecret(message.accountId);
   const at = deps.clock();
   const headers = {
@@ -68,6 +77,8 @@ export const deliverCallback = async (deps: DeliveryDeps, message: CallbackMessa
   await deps.recordAttempt({ deliveryId: message.deliveryId, accountId: message.accountId, jobId: message.jobId, attempt, result, latencyMs, at });
   const outcome = deliveryOutcome(result);
   if (outcome === 'delivered' || outcome === 'gone') return { kind: 'done', outcome };
-  const delaySeconds = attempt < MAX_CALLBACK_ATTEMPTS ? retryDelaySeconds(attempt, deps.random) : undefined;
-  return delaySeconds === undefined ? { kind: 'exhausted' } : { kind: 'retry', delaySeconds };
+  const delaySeconds = retryDelaySeconds(attempt, deps.random);
+  if (delaySeconds !== undefined) return { kind: 'retry', delaySeconds, attempt };
+  await deps.deadLetter(message, attempt);
+  return { kind: 'done', outcome: 'dead-lettered' };
 };

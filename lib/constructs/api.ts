@@ -1,0 +1,155 @@
+/**
+ * The REST API, built from the one route table (functions/api/routes.ts): one function per row, mounted
+ * under every version prefix. Authentication is the handlers' job (X-API-Key, or the signed token of a
+ * download link), so API Gateway itself authorises nothing.
+ */
+import * as path from 'node:path';
+import { Duration, Stack } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { ErrorCode } from '../../functions/domain/errors';
+import { API_VERSIONS, routePath, type RouteDefinition } from '../../functions/api/routes';
+import { acknowledge } from './acknowledgements';
+import { constructId, LOG_RETENTION, serviceFunction } from './function-defaults';
+
+/** The longest a buffered REST integration may take. */
+export const BUFFERED_TIMEOUT = Duration.seconds(29);
+/** A streamed integration may run 15 minutes; the handlers enforce their own 600 s budget inside it. */
+export const STREAM_TIMEOUT = Duration.minutes(15);
+
+/**
+ * Errors that API Gateway answers itself, before or instead of a handler, in the service's error shape.
+ * Throttling answers 503 because the interface lists 503, not 429. Without `detail`, API Gateway's own
+ * message is shown.
+ */
+const GATEWAY_ERRORS: readonly {
+  type: apigateway.ResponseType;
+  statusCode?: number;
+  code: ErrorCode;
+  detail?: string;
+}[] = [
+  {
+    type: apigateway.ResponseType.REQUEST_TOO_LARGE,
+    statusCode: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    detail: 'The request body is too large; send large images by URL.',
+  },
+  {
+    // What a REST API answers for a path or method that no route matches.
+    type: apigateway.ResponseType.MISSING_AUTHENTICATION_TOKEN,
+    statusCode: 404,
+    code: 'NOT_FOUND',
+    detail: 'No route matches this method and path.',
+  },
+  {
+    type: apigateway.ResponseType.THROTTLED,
+    statusCode: 503,
+    code: 'SERVICE_UNAVAILABLE',
+    detail: 'Too many requests right now; retry later.',
+  },
+  {
+    type: apigateway.ResponseType.INTEGRATION_TIMEOUT,
+    statusCode: 504,
+    code: 'TIMEOUT',
+    detail: 'The request did not finish in time.',
+  },
+  { type: apigateway.ResponseType.DEFAULT_4XX, code: 'INVALID_REQUEST' },
+  { type: apigateway.ResponseType.DEFAULT_5XX, code: 'INTERNAL_ERROR', detail: 'Internal error.' },
+];
+
+export interface ApiProps {
+  readonly routes: readonly RouteDefinition[];
+  /** Where the routes' handler modules live, relative to the repository root. */
+  readonly handlerDir: string;
+  readonly environment: Record<string, string>;
+}
+
+export class Api extends Construct {
+  readonly restApi: apigateway.RestApi;
+  /** One per route. */
+  readonly functions: NodejsFunction[] = [];
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+
+    this.restApi = new apigateway.RestApi(this, 'RestApi', {
+      restApiName: Stack.of(this).stackName,
+      description: 'Identity-preserving image service',
+      endpointConfiguration: { types: [apigateway.EndpointType.REGIONAL] },
+      // Buffered handlers return images base64-encoded; API Gateway sends them as bytes.
+      binaryMediaTypes: ['image/*'],
+      // Stage and access logging need the account's API Gateway CloudWatch role.
+      cloudWatchRole: true,
+      deployOptions: {
+        accessLogDestination: new apigateway.LogGroupLogDestination(
+          new logs.LogGroup(this, 'AccessLogs', { retention: LOG_RETENTION }),
+        ),
+        accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields(),
+        loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+        metricsEnabled: true,
+      },
+    });
+
+    for (const route of props.routes) {
+      const fn = serviceFunction(this, constructId(route.method, route.path), {
+        entry: path.posix.join(props.handlerDir, route.handler),
+        description: `${route.method} /{${API_VERSIONS.join(',')}}/service${route.path}`,
+        timeout: route.stream ? STREAM_TIMEOUT : BUFFERED_TIMEOUT,
+        environment: props.environment,
+        images: route.images,
+        memoryMb: route.memoryMb,
+      });
+      const integration = new apigateway.LambdaIntegration(
+        fn,
+        route.stream ? { responseTransferMode: apigateway.ResponseTransferMode.STREAM, timeout: STREAM_TIMEOUT } : {},
+      );
+      for (const version of API_VERSIONS) {
+        this.restApi.root.resourceForPath(routePath(version, route)).addMethod(route.method, integration);
+      }
+      this.functions.push(fn);
+    }
+
+    for (const { type, statusCode, code, detail } of GATEWAY_ERRORS) {
+      this.restApi.addGatewayResponse(`${constructId(type.responseType)}Response`, {
+        type,
+        statusCode: statusCode?.toString(),
+        responseHeaders: { 'X-Request-Id': 'context.requestId' },
+        templates: {
+          'application/json': `{"detail":${detail === undefined ? '$context.error.messageString' : JSON.stringify(detail)},"code":"${code}","request_id":"$context.requestId"}`,
+        },
+      });
+    }
+
+    acknowledge(
+      this,
+      'AwsSolutions-APIG2',
+      'Requests are validated by the handlers with the valibot schemas, which answer 422 in the FastAPI ' +
+        'shape the interface requires; an API Gateway validator would answer 400 in its own shape first.',
+    );
+    acknowledge(
+      this,
+      'AwsSolutions-APIG3',
+      'No WAF web ACL in this stack: every route needs an API key checked by the handler, or a signed ' +
+        'download token; an operator can attach a web ACL to the stage per deployment.',
+    );
+    acknowledge(
+      this,
+      'AwsSolutions-APIG4',
+      'Authentication is by X-API-Key, checked by each handler against the SHA-256 of the key in the table ' +
+        '(the interface requires 401/403 in the service error shape), and by a signed token on the download route.',
+    );
+    acknowledge(
+      this,
+      'AwsSolutions-COG4',
+      'The service has no user pool: callers are developer accounts identified by API keys (see APIG4).',
+    );
+    acknowledge(
+      this.restApi,
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      'The AWS managed policy for the API Gateway account role is the documented way to let API Gateway ' +
+        'write stage and access logs.',
+    );
+  }
+}

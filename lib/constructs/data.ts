@@ -1,0 +1,80 @@
+/**
+ * The service's state: one DynamoDB table (generic keys, one GSI, TTL) and one S3 bucket (inputs, outputs,
+ * profile photos and pictures).
+ */
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { acknowledge, acknowledgeWildcardResource } from './acknowledgements';
+
+/** Download links live 24 h; the objects behind them one day longer, so a link never outlives its object. */
+export const OUTPUT_EXPIRY_DAYS = 2;
+export const OUTPUTS_PREFIX = 'outputs/';
+
+export class Data extends Construct {
+  readonly table: dynamodb.Table;
+  readonly bucket: s3.Bucket;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+
+    this.table = new dynamodb.Table(this, 'Table', {
+      partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },
+      sortKey: { name: 'sk', type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: 'ttl',
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.table.addGlobalSecondaryIndex({
+      indexName: 'gsi1',
+      partitionKey: { name: 'gsi1pk', type: dynamodb.AttributeType.STRING },
+      sortKey: { name: 'gsi1sk', type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType.ALL,
+    });
+
+    this.bucket = new s3.Bucket(this, 'Bucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [
+        { id: 'expire-outputs', prefix: OUTPUTS_PREFIX, expiration: Duration.days(OUTPUT_EXPIRY_DAYS) },
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+    });
+    acknowledge(
+      this.bucket,
+      'AwsSolutions-S1',
+      'No server access log bucket: only the service functions touch objects, and every download goes ' +
+        'through GET /downloads/{token}, which the API access log records before it redirects to a ' +
+        'short-lived presigned URL.',
+    );
+
+    acknowledgeWildcardResource(
+      this,
+      `${this.table.tableArn}/index/*`,
+      'Queries by tag use the gsi1 index; the wildcard is confined to the indexes of this one table.',
+    );
+    acknowledgeWildcardResource(
+      this,
+      this.bucket.arnForObjects('*'),
+      'Object keys are made per account, job and profile at run time (inputs/, outputs/, profiles/); ' +
+        'access is confined to the objects of this one bucket.',
+    );
+  }
+
+  /** Items of the table and objects of the bucket: read, write and delete. */
+  grantReadWrite(grantee: iam.IGrantable): void {
+    this.table.grantReadWriteData(grantee);
+    iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+      resourceArns: [this.bucket.arnForObjects('*')],
+    });
+    // Without ListBucket a missing key answers 403 instead of 404, and the code could not tell them apart.
+    iam.Grant.addToPrincipal({ grantee, actions: ['s3:ListBucket'], resourceArns: [this.bucket.bucketArn] });
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The state machines, built from the same ASL files the local runtime runs (statemachines/*.asl.json).
+ * Each Task's Resource is a `${Substitution}` that the workflow table binds to a handler module; here
+ * every binding becomes a function and a definition substitution holding its ARN. `${TableName}` and
+ * `${CallbackQueueUrl}` are supplied too, for states that call DynamoDB or SQS directly.
+ */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import type { WorkflowDefinition } from '../../functions/workflows/definitions';
+import { acknowledge, acknowledgeWildcardResource } from './acknowledgements';
+import {
+  constructId,
+  LOG_RETENTION,
+  REPOSITORY_ROOT,
+  serviceEnvironment,
+  serviceFunction,
+  type ServiceResources,
+} from './function-defaults';
+
+export const DEFAULT_TASK_TIMEOUT_SECONDS = 60;
+
+export interface WorkflowsProps {
+  readonly definitions: Readonly<Record<string, WorkflowDefinition>>;
+  readonly resources: ServiceResources;
+}
+
+export class Workflows extends Construct {
+  /** Workflow name → its state machine. */
+  readonly stateMachines = new Map<string, sfn.StateMachine>();
+  /** The functions that run the Tasks. */
+  readonly functions: NodejsFunction[] = [];
+
+  constructor(scope: Construct, id: string, props: WorkflowsProps) {
+    super(scope, id);
+    const { table, callbackQueue } = props.resources;
+
+    for (const [name, definition] of Object.entries(props.definitions)) {
+      const machineId = constructId(name);
+      const asl = readFileSync(path.join(REPOSITORY_ROOT, definition.file), 'utf8');
+
+      const tasks = Object.entries(definition.tasks).map(([variable, task]) => {
+        const fn = serviceFunction(this, constructId(name, variable.replace(/(Function)?Arn$/, '')), {
+          entry: task.handler,
+          description: `${name} workflow: ${variable}`,
+          timeout: Duration.seconds(task.timeoutSeconds ?? DEFAULT_TASK_TIMEOUT_SECONDS),
+          environment: serviceEnvironment(props.resources),
+          images: task.images,
+        });
+        this.functions.push(fn);
+        return { variable, fn };
+      });
+
+      const substitutions: Record<string, string> = {
+        TableName: table.tableName,
+        CallbackQueueUrl: callbackQueue.queueUrl,
+        ...Object.fromEntries(tasks.map(({ variable, fn }) => [variable, fn.functionArn])),
+      };
+      checkSubstitutions(definition, asl, substitutions);
+
+      const machine = new sfn.StateMachine(this, machineId, {
+        stateMachineType: sfn.StateMachineType.STANDARD,
+        definitionBody: sfn.DefinitionBody.fromString(asl),
+        definitionSubstitutions: substitutions,
+        logs: {
+          destination: new logs.LogGroup(this, `${machineId}Logs`, { retention: LOG_RETENTION }),
+          level: sfn.LogLevel.ERROR,
+          includeExecutionData: true,
+        },
+      });
+      this.stateMachines.set(name, machine);
+
+      for (const { fn } of tasks) {
+        // The Task invokes the unqualified ARN, so no version or alias wildcard is needed.
+        iam.Grant.addToPrincipal({ grantee: machine, actions: ['lambda:InvokeFunction'], resourceArns: [fn.functionArn] });
+      }
+      if (asl.includes('${TableName}')) table.grantReadWriteData(machine);
+      if (asl.includes('${CallbackQueueUrl}')) callbackQueue.grantSendMessages(machine);
+
+      acknowledgeWildcardResource(
+        this,
+        this.executionsArn(machine),
+        'Execution names are job and profile ids made at run time; the wildcard covers the executions of ' +
+          'this one state machine.',
+      );
+      acknowledge(
+        machine,
+        'AwsSolutions-SF1',
+        'Logs ERROR events with their data, so every failed state is recorded; a Standard workflow keeps the ' +
+          'full event history of each execution for 90 days, and ALL would only copy it at a cost per transition.',
+      );
+      acknowledge(
+        machine,
+        'AwsSolutions-SF2',
+        'No X-Ray: executions are named by their job or profile id, which every log line of the API and ' +
+          'the Task functions carries, and the execution history shows each step.',
+      );
+      acknowledge(
+        machine,
+        'AwsSolutions-IAM5[Resource::*]',
+        "CDK's statement for delivering execution logs (logs:CreateLogDelivery, PutResourcePolicy, " +
+          "DescribeLogGroups, ...): CloudWatch Logs authorises these actions only on '*'.",
+      );
+    }
+  }
+
+  /** Start executions (named by job or profile id), read their state and stop them. */
+  grantControl(grantee: iam.IGrantable): void {
+    for (const machine of this.stateMachines.values()) {
+      machine.grantStartExecution(grantee);
+      iam.Grant.addToPrincipal({
+        grantee,
+        actions: ['states:DescribeExecution', 'states:StopExecution'],
+        resourceArns: [this.executionsArn(machine)],
+      });
+    }
+  }
+
+  private executionsArn(machine: sfn.StateMachine): string {
+    return Stack.of(this).formatArn({
+      service: 'states',
+      resource: 'execution',
+      resourceName: `${machine.stateMachineName}:*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+  }
+}
+
+/**
+ * A Task without a binding is an error in both homes, and a binding no Task names would deploy a function
+ * that never runs.
+ */
+const checkSubstitutions = (definition: WorkflowDefinition, asl: string, substitutions: Record<string, string>) => {
+  const named = new Set([...asl.matchAll(/\$\{([A-Za-z0-9_]+)\}/g)].map((match) => match[1]));
+  const unbound = [...named].filter((variable) => !(variable in substitutions));
+  if (unbound.length > 0) {
+    throw new Error(`${definition.file} names ${unbound.map((v) => `\${${v}}`).join(', ')}, which nothing binds`);
+  }
+  const unused = Object.keys(definition.tasks).filter((variable) => !named.has(variable));
+  if (unused.length > 0) {
+    throw new Error(`${definition.file} names no \${${unused.join('}, ${')}}, though the workflow table binds it`);
+  }
+};

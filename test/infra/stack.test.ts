@@ -1,0 +1,415 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { API_VERSIONS, ROUTES, routePath } from '../../functions/api/routes';
+import { WORKFLOWS } from '../../functions/workflows/definitions';
+import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
+import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
+import { stateMachineArnVariable } from '../../lib/constructs/function-defaults';
+import { ServiceStack } from '../../lib/service-stack';
+import {
+  FIXTURE_ROUTES,
+  FIXTURE_WORKFLOWS,
+  fixtureStack,
+  missingRealSources,
+  testApp,
+} from '../fixtures/infra/service-stack';
+
+// aws-cdk-lib's own template validation adds seconds per synth and checks nothing these tests assert.
+process.env.CDK_VALIDATION = 'false';
+
+type Resource = { [key: string]: any };
+
+const template = Template.fromStack(fixtureStack());
+const resourcesOf = (t: Template, type: string): Record<string, Resource> => t.findResources(type);
+const onlyId = (t: Template, type: string, props: object = {}): string => {
+  const ids = Object.keys(t.findResources(type, { Properties: props }));
+  expect(ids).toHaveLength(1);
+  return ids[0];
+};
+
+const tableId = onlyId(template, 'AWS::DynamoDB::Table');
+const bucketId = onlyId(template, 'AWS::S3::Bucket');
+const queueId = onlyId(template, 'AWS::SQS::Queue', { RedrivePolicy: Match.anyValue() });
+const deadLetterQueueId = onlyId(template, 'AWS::SQS::Queue', { RedrivePolicy: Match.absent() });
+const machineId = onlyId(template, 'AWS::StepFunctions::StateMachine');
+const functionIdByDescription = (description: string) =>
+  onlyId(template, 'AWS::Lambda::Function', { Description: description });
+const delivererId = functionIdByDescription('Delivers signed job callbacks from the callback queue');
+const firstTaskId = functionIdByDescription('image-job workflow: FirstFunctionArn');
+const secondTaskId = functionIdByDescription('image-job workflow: SecondFunctionArn');
+
+/** Every API method as `METHOD /full/path`, with the function its integration invokes. */
+const apiMethods = (t: Template) => {
+  const parts = resourcesOf(t, 'AWS::ApiGateway::Resource');
+  const pathOf = (resourceId: { Ref?: string }): string =>
+    resourceId.Ref ? `${pathOf(parts[resourceId.Ref].Properties.ParentId)}/${parts[resourceId.Ref].Properties.PathPart}` : '';
+  return Object.values(resourcesOf(t, 'AWS::ApiGateway::Method')).map(({ Properties: method }) => ({
+    route: `${method.HttpMethod} ${pathOf(method.ResourceId)}`,
+    functionId: JSON.stringify(method.Integration.Uri).match(/"Fn::GetAtt":\["([^"]+)","Arn"\]/)?.[1],
+    integration: method.Integration,
+    authorizationType: method.AuthorizationType,
+  }));
+};
+
+const methods = apiMethods(template);
+const methodFor = (version: (typeof API_VERSIONS)[number], route: (typeof FIXTURE_ROUTES)[number]) => {
+  const found = methods.find((m) => m.route === `${route.method} ${routePath(version, route)}`);
+  if (!found) throw new Error(`no method for ${route.method} ${routePath(version, route)}`);
+  return found;
+};
+const routeFunctionId = (route: (typeof FIXTURE_ROUTES)[number]) => methodFor('v2', route).functionId!;
+
+/** The (action, resource) pairs a role's policies allow, resources as JSON text. */
+const allowed = (roleId: string): { action: string; resource: string }[] =>
+  Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
+    .filter(({ Properties: policy }) => JSON.stringify(policy.Roles).includes(`"${roleId}"`))
+    .flatMap(({ Properties: policy }) => policy.PolicyDocument.Statement)
+    .filter((statement) => statement.Effect === 'Allow')
+    .flatMap((statement) =>
+      [statement.Action].flat().flatMap((action: string) =>
+        [statement.Resource].flat().map((resource: unknown) => ({ action, resource: JSON.stringify(resource) })),
+      ),
+    );
+const roleOfFunction = (functionId: string) =>
+  resourcesOf(template, 'AWS::Lambda::Function')[functionId].Properties.Role['Fn::GetAtt'][0];
+const arn = (id: string) => JSON.stringify({ 'Fn::GetAtt': [id, 'Arn'] });
+
+describe('data', () => {
+  test('the table has pk/sk keys, the gsi1 index, a ttl attribute, on-demand billing, PITR, and is retained', () => {
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: {
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        AttributeDefinitions: Match.arrayWith(
+          ['pk', 'sk', 'gsi1pk', 'gsi1sk'].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+        ),
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: 'gsi1',
+            KeySchema: [
+              { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+              { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ],
+        BillingMode: 'PAY_PER_REQUEST',
+        TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      },
+    });
+  });
+
+  test('the bucket is private, S3-encrypted, TLS-only, and expires outputs/ after 2 days', () => {
+    template.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      Properties: {
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        },
+        LifecycleConfiguration: {
+          Rules: Match.arrayWith([Match.objectLike({ Prefix: 'outputs/', ExpirationInDays: 2, Status: 'Enabled' })]),
+        },
+      },
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: bucketId },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+});
+
+describe('api', () => {
+  test('the API is a Regional REST API whose stage writes access logs and error logs', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { EndpointConfiguration: { Types: ['REGIONAL'] } });
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
+      MethodSettings: Match.arrayWith([Match.objectLike({ LoggingLevel: 'ERROR', ResourcePath: '/*', HttpMethod: '*' })]),
+    });
+  });
+
+  test('every route is mounted under /v2/service and /v1/service, both on the one function of its row', () => {
+    expect(methods).toHaveLength(FIXTURE_ROUTES.length * API_VERSIONS.length);
+    for (const route of FIXTURE_ROUTES) {
+      expect(methodFor('v1', route).functionId).toBe(routeFunctionId(route));
+    }
+    expect(new Set(FIXTURE_ROUTES.map(routeFunctionId)).size).toBe(FIXTURE_ROUTES.length);
+  });
+
+  test('there is one function per route, per workflow task, and the deliverer, and no other', () => {
+    const taskCount = Object.values(FIXTURE_WORKFLOWS).reduce((sum, w) => sum + Object.keys(w.tasks).length, 0);
+    template.resourceCountIs('AWS::Lambda::Function', FIXTURE_ROUTES.length + taskCount + 1);
+  });
+
+  test('a stream route uses a STREAM integration with a 15-minute timeout, and its function may run as long', () => {
+    const streamed = FIXTURE_ROUTES.find((route) => route.stream)!;
+    for (const version of API_VERSIONS) {
+      expect(methodFor(version, streamed).integration).toMatchObject({
+        Type: 'AWS_PROXY',
+        ResponseTransferMode: 'STREAM',
+        TimeoutInMillis: 900_000,
+        Uri: { 'Fn::Join': ['', expect.arrayContaining([expect.stringMatching(/response-streaming-invocations$/)])] },
+      });
+    }
+    template.hasResourceProperties('AWS::Lambda::Function', { Description: 'POST /{v2,v1}/service/edit', Timeout: 900 });
+  });
+
+  test('a buffered route keeps the default transfer mode and the 29 s integration timeout', () => {
+    for (const route of FIXTURE_ROUTES.filter((r) => !r.stream)) {
+      const { integration } = methodFor('v2', route);
+      expect(integration.ResponseTransferMode).toBeUndefined();
+      expect(integration.TimeoutInMillis).toBeUndefined();
+    }
+  });
+
+  test('API Gateway authorises nothing itself, including for the auth: none route', () => {
+    for (const method of methods) expect(method.authorizationType).toBe('NONE');
+    template.resourceCountIs('AWS::ApiGateway::Authorizer', 0);
+    template.resourceCountIs('AWS::ApiGateway::ApiKey', 0);
+  });
+
+  test('errors API Gateway answers itself use the service error shape and carry X-Request-Id', () => {
+    const responses = Object.values(resourcesOf(template, 'AWS::ApiGateway::GatewayResponse')).map((r) => r.Properties);
+    expect(responses.map((r) => r.ResponseType)).toEqual(
+      expect.arrayContaining(['REQUEST_TOO_LARGE', 'DEFAULT_4XX', 'DEFAULT_5XX']),
+    );
+    for (const response of responses) {
+      expect(response.ResponseParameters).toEqual({ 'gatewayresponse.header.X-Request-Id': 'context.requestId' });
+      const body = JSON.parse(
+        response.ResponseTemplates['application/json']
+          .replace('$context.error.messageString', '"Missing Authentication Token"')
+          .replace('$context.requestId', 'req-1'),
+      );
+      expect(Object.keys(body)).toEqual(['detail', 'code', 'request_id']);
+      expect(body.request_id).toBe('req-1');
+    }
+    const byType = (type: string) => responses.find((r) => r.ResponseType === type)!;
+    expect(byType('REQUEST_TOO_LARGE').StatusCode).toBe('413');
+    expect(byType('REQUEST_TOO_LARGE').ResponseTemplates['application/json']).toContain('"code":"PAYLOAD_TOO_LARGE"');
+    expect(byType('DEFAULT_5XX').ResponseTemplates['application/json']).toContain('"code":"INTERNAL_ERROR"');
+  });
+});
+
+describe('functions', () => {
+  const functions = Object.entries(resourcesOf(template, 'AWS::Lambda::Function'));
+
+  test('every function runs Node 22 on arm64 and logs to a log group kept one month', () => {
+    const logGroups = resourcesOf(template, 'AWS::Logs::LogGroup');
+    for (const [, { Properties: fn }] of functions) {
+      expect(fn.Runtime).toBe('nodejs22.x');
+      expect(fn.Architectures).toEqual(['arm64']);
+      expect(logGroups[fn.LoggingConfig.LogGroup.Ref].Properties.RetentionInDays).toBe(30);
+    }
+    for (const { Properties: group } of Object.values(logGroups)) expect(group.RetentionInDays).toBe(30);
+  });
+
+  test('every function is told the table, the bucket and the callback queue', () => {
+    for (const [, { Properties: fn }] of functions) {
+      expect(fn.Environment.Variables).toMatchObject({
+        SERVICE_TABLE_NAME: { Ref: tableId },
+        SERVICE_BUCKET_NAME: { Ref: bucketId },
+        CALLBACK_QUEUE_URL: { Ref: queueId },
+        LOG_LEVEL: 'info',
+      });
+    }
+  });
+
+  test('every function may read and write the table and the bucket', () => {
+    for (const [functionId] of functions) {
+      const grants = allowed(roleOfFunction(functionId));
+      expect(grants).toContainEqual({ action: 'dynamodb:PutItem', resource: arn(tableId) });
+      expect(grants).toContainEqual({ action: 'dynamodb:Query', resource: expect.stringContaining('/index/*') });
+      for (const action of ['s3:GetObject', 's3:PutObject', 's3:DeleteObject']) {
+        expect(grants).toContainEqual({ action, resource: expect.stringContaining(`"${bucketId}","Arn"]},"/*"`) });
+      }
+    }
+  });
+
+  test('route and task functions may send to the callback queue', () => {
+    for (const functionId of [...FIXTURE_ROUTES.map(routeFunctionId), firstTaskId, secondTaskId]) {
+      expect(allowed(roleOfFunction(functionId))).toContainEqual({ action: 'sqs:SendMessage', resource: arn(queueId) });
+    }
+  });
+
+  test('route functions know each state machine ARN and may start, describe and stop its executions', () => {
+    expect(stateMachineArnVariable('image-job')).toBe('IMAGE_JOB_STATE_MACHINE_ARN');
+    expect(stateMachineArnVariable('profile-training')).toBe('PROFILE_TRAINING_STATE_MACHINE_ARN');
+    for (const route of FIXTURE_ROUTES) {
+      const functionId = routeFunctionId(route);
+      const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionId].Properties;
+      expect(fn.Environment.Variables.IMAGE_JOB_STATE_MACHINE_ARN).toEqual({ Ref: machineId });
+      const grants = allowed(roleOfFunction(functionId));
+      expect(grants).toContainEqual({ action: 'states:StartExecution', resource: JSON.stringify({ Ref: machineId }) });
+      for (const action of ['states:DescribeExecution', 'states:StopExecution']) {
+        expect(grants).toContainEqual({
+          action,
+          resource: expect.stringMatching(new RegExp(`:execution:.*"${machineId}","Name".*:\\*`)),
+        });
+      }
+    }
+    for (const functionId of [firstTaskId, secondTaskId, delivererId]) {
+      const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionId].Properties;
+      expect(fn.Environment.Variables.IMAGE_JOB_STATE_MACHINE_ARN).toBeUndefined();
+    }
+  });
+
+  test('memory comes from the row, else 2048 MB for image work, else 512 MB', () => {
+    const memory = (functionId: string) =>
+      resourcesOf(template, 'AWS::Lambda::Function')[functionId].Properties.MemorySize;
+    expect(memory(routeFunctionId(FIXTURE_ROUTES.find((r) => r.memoryMb)!))).toBe(3008);
+    expect(memory(secondTaskId)).toBe(2048);
+    expect(memory(firstTaskId)).toBe(512);
+  });
+});
+
+describe('workflows', () => {
+  const machine = resourcesOf(template, 'AWS::StepFunctions::StateMachine')[machineId].Properties;
+
+  test('a workflow is a STANDARD state machine made from its ASL file, each Task bound to its function', () => {
+    const workflow = FIXTURE_WORKFLOWS['image-job'];
+    expect(machine.StateMachineType).toBe('STANDARD');
+    expect(machine.DefinitionString).toBe(readFileSync(path.resolve(__dirname, '../..', workflow.file), 'utf8'));
+    expect(machine.DefinitionSubstitutions).toEqual({
+      FirstFunctionArn: { 'Fn::GetAtt': [firstTaskId, 'Arn'] },
+      SecondFunctionArn: { 'Fn::GetAtt': [secondTaskId, 'Arn'] },
+      TableName: { Ref: tableId },
+      CallbackQueueUrl: { Ref: queueId },
+    });
+  });
+
+  test('a task function takes its timeout from the workflow table, else 60 s', () => {
+    const timeout = (functionId: string) => resourcesOf(template, 'AWS::Lambda::Function')[functionId].Properties.Timeout;
+    expect(timeout(secondTaskId)).toBe(300);
+    expect(timeout(firstTaskId)).toBe(60);
+  });
+
+  test('the state machine logs errors with their data to a log group kept one month', () => {
+    expect(machine.LoggingConfiguration).toMatchObject({ Level: 'ERROR', IncludeExecutionData: true });
+    const groupId = machine.LoggingConfiguration.Destinations[0].CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0];
+    expect(resourcesOf(template, 'AWS::Logs::LogGroup')[groupId].Properties.RetentionInDays).toBe(30);
+  });
+
+  test('the state machine may invoke its Task functions, read the table and send to the callback queue', () => {
+    const grants = allowed(machine.RoleArn['Fn::GetAtt'][0]);
+    expect(grants).toContainEqual({ action: 'lambda:InvokeFunction', resource: arn(firstTaskId) });
+    expect(grants).toContainEqual({ action: 'lambda:InvokeFunction', resource: arn(secondTaskId) });
+    expect(grants).toContainEqual({ action: 'dynamodb:GetItem', resource: arn(tableId) });
+    expect(grants).toContainEqual({ action: 'sqs:SendMessage', resource: arn(queueId) });
+  });
+
+  test('a Task whose substitution nothing binds fails the synth', () => {
+    const { SecondFunctionArn: _unbound, ...tasks } = FIXTURE_WORKFLOWS['image-job'].tasks;
+    expect(() => fixtureStack({ workflows: { 'image-job': { ...FIXTURE_WORKFLOWS['image-job'], tasks } } })).toThrow(
+      /\$\{SecondFunctionArn\}, which nothing binds/,
+    );
+  });
+
+  test('a binding that no Task names fails the synth', () => {
+    const workflow = FIXTURE_WORKFLOWS['image-job'];
+    const tasks = { ...workflow.tasks, ThirdFunctionArn: { handler: 'test/fixtures/infra/handler.ts' } };
+    expect(() => fixtureStack({ workflows: { 'image-job': { ...workflow, tasks } } })).toThrow(/ThirdFunctionArn/);
+  });
+});
+
+describe('callbacks', () => {
+  test('the callback queue is encrypted, TLS-only, and takes visibility and redrive from the shared definition', () => {
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: CALLBACK_QUEUE.visibilityTimeoutSeconds,
+      RedrivePolicy: {
+        deadLetterTargetArn: { 'Fn::GetAtt': [deadLetterQueueId, 'Arn'] },
+        maxReceiveCount: CALLBACK_QUEUE.maxReceiveCount,
+      },
+    });
+    template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true, MessageRetentionPeriod: 1_209_600 });
+    for (const id of [queueId, deadLetterQueueId]) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: id }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
+    }
+  });
+
+  test('the redrive never cuts the retry schedule short', () => {
+    expect(CALLBACK_QUEUE.maxReceiveCount).toBeGreaterThanOrEqual(MAX_CALLBACK_ATTEMPTS);
+  });
+
+  test('the deliverer takes batches, reports partial failures, and may delay a message', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      FunctionName: { Ref: delivererId },
+      BatchSize: CALLBACK_QUEUE.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: 'Delivers signed job callbacks from the callback queue',
+      Timeout: 30,
+    });
+    const grants = allowed(roleOfFunction(delivererId));
+    for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']) {
+      expect(grants).toContainEqual({ action, resource: arn(queueId) });
+    }
+  });
+});
+
+describe('alarms', () => {
+  test('an alarm fires as soon as a callback is in the dead-letter queue', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [deadLetterQueueId, 'QueueName'] } }],
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+      Period: 300,
+    });
+  });
+
+  test('an alarm fires on any API 5xx within 5 minutes', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5XXError',
+      Statistic: 'Sum',
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+      Period: 300,
+    });
+  });
+});
+
+describe('the real tables', () => {
+  const missing = missingRealSources();
+  const whenReady = missing.length === 0 ? test : test.skip;
+
+  whenReady(
+    `make one function per route on both prefixes and one state machine per workflow${
+      missing.length > 0 ? ` (skipped until these exist: ${missing.join(', ')})` : ''
+    }`,
+    () => {
+      const real = Template.fromStack(new ServiceStack(testApp(), 'Service'));
+      const realMethods = apiMethods(real).map((m) => m.route);
+      for (const route of ROUTES) {
+        for (const version of API_VERSIONS) expect(realMethods).toContain(`${route.method} ${routePath(version, route)}`);
+      }
+      real.resourceCountIs('AWS::StepFunctions::StateMachine', Object.keys(WORKFLOWS).length);
+    },
+  );
+});

@@ -1,0 +1,112 @@
+import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
+import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
+import { services } from '../../functions/shared/services';
+import { octokitVerify } from '../support/octokit-verify';
+import { startReceiver } from '../support/receiver';
+import { startTestRuntime, type TestRuntime } from '../support/runtime';
+
+let runtime: TestRuntime;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime({ env: { CALLBACK_RETRY_SCALE: '0' } });
+});
+afterAll(() => runtime.close());
+
+let deliveries = 0;
+const enqueue = async (accountId: string, callbackUrl: string) => {
+  deliveries += 1;
+  const message = {
+    deliveryId: `dlv_test${deliveries}`,
+    accountId,
+    jobId: `job_test${deliveries}`,
+    callbackUrl,
+    body: JSON.stringify({ job_id: `job_test${deliveries}`, status: 'succeeded', note: 'bytes  as sent' }),
+  };
+  await services().sqs.send(new SendMessageCommand({ QueueUrl: runtime.queueUrls[CALLBACK_QUEUE.name], MessageBody: JSON.stringify(message) }));
+  return message;
+};
+
+const recordedAttempts = async (accountId: string, jobId: string) => {
+  const { Items = [] } = await services().table.doc.send(
+    new QueryCommand({
+      TableName: services().table.name,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}`, ':prefix': `CALLBACK#${jobId}#` },
+      ConsistentRead: true,
+    }),
+  );
+  return Items;
+};
+
+const dlqMessages = async () => {
+  const { Attributes } = await services().sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: runtime.queueUrls[CALLBACK_QUEUE.deadLetterName], AttributeNames: ['ApproximateNumberOfMessages'] }),
+  );
+  return Number(Attributes?.['ApproximateNumberOfMessages'] ?? 0);
+};
+
+const until = async (check: () => Promise<boolean>, timeoutMs = 15_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+describe('callback delivery', () => {
+  it('POSTs the exact body, signed with the account secret, verifiable by a GitHub-style verifier', async () => {
+    const receiver = await startReceiver([204]);
+    const account = await runtime.newAccount();
+    const message = await enqueue(account.accountId, receiver.url);
+    await receiver.waitFor(1);
+    const [callback] = receiver.received;
+    expect(callback!.body).toBe(message.body);
+    expect(callback!.headers['content-type']).toBe('application/json');
+    expect(callback!.headers['x-service-delivery-id']).toBe(message.deliveryId);
+    expect(new Date(String(callback!.headers['x-service-timestamp'])).getTime()).not.toBeNaN();
+    const secret = ((await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey: account.apiKey })).json()) as { webhook_signing_secret: string }).webhook_signing_secret;
+    const signature = String(callback!.headers['x-service-signature']);
+    expect(octokitVerify([{ secret, payload: callback!.body, signature }, { secret: `${secret}x`, payload: callback!.body, signature }])).toEqual([true, false]);
+    await until(async () => (await recordedAttempts(account.accountId, message.jobId)).length === 1);
+    expect((await recordedAttempts(account.accountId, message.jobId))[0]).toMatchObject({ attempt: 1, status: 204, deliveryId: message.deliveryId });
+    await receiver.close();
+  });
+
+  it('retries a failing receiver and stops at the first success: 3 failures, then 1 success', async () => {
+    const receiver = await startReceiver([500, 503, 429, 200]);
+    const account = await runtime.newAccount();
+    const message = await enqueue(account.accountId, receiver.url);
+    await receiver.waitFor(4);
+    await until(async () => (await recordedAttempts(account.accountId, message.jobId)).length === 4);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(receiver.received).toHaveLength(4);
+    expect(new Set(receiver.received.map((r) => r.headers['x-service-delivery-id']))).toEqual(new Set([message.deliveryId]));
+    expect((await recordedAttempts(account.accountId, message.jobId)).map((a) => a['status'])).toEqual([500, 503, 429, 200]);
+    await receiver.close();
+  });
+
+  it(`gives up after ${MAX_CALLBACK_ATTEMPTS} attempts and leaves the message in the dead-letter queue`, async () => {
+    const receiver = await startReceiver([500]);
+    const account = await runtime.newAccount();
+    const before = await dlqMessages();
+    const message = await enqueue(account.accountId, receiver.url);
+    await until(async () => (await dlqMessages()) === before + 1, 30_000);
+    expect(receiver.received).toHaveLength(MAX_CALLBACK_ATTEMPTS);
+    expect(await recordedAttempts(account.accountId, message.jobId)).toHaveLength(MAX_CALLBACK_ATTEMPTS);
+    const { Messages = [] } = await services().sqs.send(new ReceiveMessageCommand({ QueueUrl: runtime.queueUrls[CALLBACK_QUEUE.deadLetterName], MaxNumberOfMessages: 10 }));
+    expect(Messages.map((m) => JSON.parse(m.Body!).deliveryId)).toContain(message.deliveryId);
+    await receiver.close();
+  });
+
+  it('stops at once when the receiver answers 410 Gone', async () => {
+    const receiver = await startReceiver([410]);
+    const account = await runtime.newAccount();
+    const message = await enqueue(account.accountId, receiver.url);
+    await until(async () => (await recordedAttempts(account.accountId, message.jobId)).length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(receiver.received).toHaveLength(1);
+    await receiver.close();
+  });
+});
