@@ -1,0 +1,263 @@
+/**
+ * Read first: the image engine port over HTTPS to a real inference backend. The JSON contract is written
+ * down in docs/engine-contract.md; the schemas below are its executable half.
+ *
+ * One `run` is one POST {baseUrl}/v1/run, repeated at most `maxAttempts` times with one Idempotency-Key
+ * while the failure is worth retrying (network error, attempt timeout, 429, 5xx) and the overall deadline
+ * allows, with jittered exponential backoff (or the backend's Retry-After). A 4xx other than 429 and a
+ * response that breaks the contract are not retried. Every failure is an HttpEngineError, which callers
+ * answer as an internal error; the caller's AbortSignal cancels at once, with its own reason.
+ *
+ * The backend URL is operator configuration, so it is not passed through the SSRF guard.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import * as v from 'valibot';
+import type { EngineOutcome, EngineRequest, ImageEngine, OutputFormat } from '../../domain/images/engine';
+import { type Clock, systemClock } from '../../domain/shared/clock';
+
+export type Fetch = typeof globalThis.fetch;
+
+/** Waits, rejecting as soon as `signal` aborts. */
+export type Wait = (milliseconds: number, signal: AbortSignal) => Promise<void>;
+
+export interface HttpEngineOptions {
+  /** e.g. https://gpu.example.com or https://gpu.example.com/prefix; the run path is appended. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <token>`. */
+  token: string;
+  fetch?: Fetch;
+  maxAttempts?: number;
+  attemptTimeoutSeconds?: number;
+  /** Bounds all attempts and backoffs of one run together. */
+  deadlineSeconds?: number;
+  /** Backoff before attempt n+1 is about base * 2^(n-1), jittered to between half and all of it. */
+  retryBaseDelaySeconds?: number;
+  /** Longest wait honoured from a Retry-After header. */
+  maxRetryAfterSeconds?: number;
+  wait?: Wait;
+  /** Uniform in [0, 1), for the jitter. */
+  random?: () => number;
+  clock?: Clock;
+}
+
+export const HTTP_ENGINE_DEFAULTS = {
+  maxAttempts: 3,
+  attemptTimeoutSeconds: 300,
+  deadlineSeconds: 900,
+  retryBaseDelaySeconds: 1,
+  maxRetryAfterSeconds: 30,
+} as const;
+
+/** An engine failure: the backend could not be reached, refused the request, or broke the contract. */
+export class HttpEngineError extends Error {
+  readonly retryable: boolean;
+  readonly status?: number;
+  readonly retryAfterSeconds?: number;
+
+  constructor(message: string, details: { retryable: boolean; status?: number; retryAfterSeconds?: number; cause?: unknown }) {
+    super(message, { cause: details.cause });
+    this.name = 'HttpEngineError';
+    this.retryable = details.retryable;
+    this.status = details.status;
+    this.retryAfterSeconds = details.retryAfterSeconds;
+  }
+}
+
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+export const EngineResponseSchema = v.variant('status', [
+  v.object({
+    status: v.literal('ok'),
+    images: v.pipe(
+      v.array(v.object({ format: v.picklist(['png', 'jpg']), data_base64: v.pipe(v.string(), v.minLength(4), v.base64()) })),
+      v.minLength(1),
+    ),
+    known_subjects: v.record(v.string(), count),
+    usage: v.object({ output_tokens: count, megapixels: v.pipe(v.number(), v.minValue(0)) }),
+  }),
+  v.object({ status: v.picklist(['moderated', 'no_image']), message: v.string() }),
+]);
+export type EngineResponse = v.InferOutput<typeof EngineResponseSchema>;
+
+/** The body POSTed to {baseUrl}/v1/run. */
+export interface EngineRunBody {
+  operation: EngineRequest['operation'];
+  prompt: string;
+  inputs: { format: string; width: number; height: number; data_base64: string }[];
+  params: {
+    width: number;
+    height: number;
+    output_format: OutputFormat;
+    num_output_images: number;
+    base_model: string;
+    quality: string | null;
+  };
+  candidates: { profile_id: string; signature: string }[];
+  named_in_prompt: string[];
+}
+
+export const RUN_PATH = 'v1/run';
+
+const MAGIC: Record<OutputFormat, Buffer> = {
+  png: Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+  jpg: Buffer.from([0xff, 0xd8, 0xff]),
+};
+
+const defaultWait: Wait = async (milliseconds, signal) => {
+  await delay(milliseconds, undefined, { signal });
+};
+
+export class HttpEngine implements ImageEngine {
+  private readonly runUrl: URL;
+  private readonly settings: Required<Omit<HttpEngineOptions, 'baseUrl'>>;
+
+  constructor({ baseUrl, ...options }: HttpEngineOptions) {
+    this.runUrl = new URL(RUN_PATH, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+    this.settings = {
+      token: options.token,
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      maxAttempts: options.maxAttempts ?? HTTP_ENGINE_DEFAULTS.maxAttempts,
+      attemptTimeoutSeconds: options.attemptTimeoutSeconds ?? HTTP_ENGINE_DEFAULTS.attemptTimeoutSeconds,
+      deadlineSeconds: options.deadlineSeconds ?? HTTP_ENGINE_DEFAULTS.deadlineSeconds,
+      retryBaseDelaySeconds: options.retryBaseDelaySeconds ?? HTTP_ENGINE_DEFAULTS.retryBaseDelaySeconds,
+      maxRetryAfterSeconds: options.maxRetryAfterSeconds ?? HTTP_ENGINE_DEFAULTS.maxRetryAfterSeconds,
+      wait: options.wait ?? defaultWait,
+      random: options.random ?? Math.random,
+      clock: options.clock ?? systemClock,
+    };
+  }
+
+  async run(request: EngineRequest, signal: AbortSignal): Promise<EngineOutcome> {
+    signal.throwIfAborted();
+    const { maxAttempts, attemptTimeoutSeconds, deadlineSeconds, clock } = this.settings;
+    const body = JSON.stringify(toRunBody(request));
+    const idempotencyKey = randomUUID();
+    const deadlineAt = clock() + deadlineSeconds * 1000;
+    for (let attempt = 1; ; attempt += 1) {
+      const remainingMs = deadlineAt - clock();
+      try {
+        const response = await this.post(body, idempotencyKey, Math.min(attemptTimeoutSeconds * 1000, remainingMs), signal);
+        return toOutcome(response, request);
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        if (!(error instanceof HttpEngineError) || !error.retryable) throw error;
+        const backoffMs = this.backoffMs(attempt, error.retryAfterSeconds);
+        if (attempt >= maxAttempts || clock() + backoffMs >= deadlineAt) {
+          const why = attempt >= maxAttempts ? `gave up after ${attempt} attempts` : `no time left for another attempt before the deadline`;
+          throw new HttpEngineError(`${error.message} (${why})`, { retryable: false, status: error.status, cause: error });
+        }
+        await this.settings.wait(backoffMs, signal);
+      }
+    }
+  }
+
+  private backoffMs(attempt: number, retryAfterSeconds: number | undefined): number {
+    const { retryBaseDelaySeconds, maxRetryAfterSeconds, random } = this.settings;
+    if (retryAfterSeconds !== undefined) return Math.min(retryAfterSeconds, maxRetryAfterSeconds) * 1000;
+    const ceilingMs = retryBaseDelaySeconds * 1000 * 2 ** (attempt - 1);
+    return ceilingMs / 2 + random() * (ceilingMs / 2);
+  }
+
+  /** One attempt: the parsed, schema-valid response, or an HttpEngineError saying whether to retry. */
+  private async post(body: string, idempotencyKey: string, timeoutMs: number, signal: AbortSignal): Promise<EngineResponse> {
+    const attempt = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      attempt.abort();
+    }, Math.max(0, timeoutMs));
+    const cancel = () => attempt.abort(signal.reason);
+    signal.addEventListener('abort', cancel, { once: true });
+    try {
+      const response = await this.settings.fetch(this.runUrl, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${this.settings.token}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'idempotency-key': idempotencyKey,
+        },
+        body,
+        signal: attempt.signal,
+      });
+      const text = await response.text();
+      if (!response.ok) throw statusError(response, text);
+      return parseResponse(text);
+    } catch (error) {
+      if (error instanceof HttpEngineError || signal.aborted) throw error;
+      if (timedOut) {
+        throw new HttpEngineError(`engine attempt timed out after ${(timeoutMs / 1000).toFixed(1)} s`, { retryable: true, cause: error });
+      }
+      throw new HttpEngineError(`engine unreachable: ${error instanceof Error ? error.message : String(error)}`, { retryable: true, cause: error });
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', cancel);
+    }
+  }
+}
+
+const toRunBody = (request: EngineRequest): EngineRunBody => ({
+  operation: request.operation,
+  prompt: request.prompt,
+  inputs: request.images.map(({ format, width, height, data }) => ({ format, width, height, data_base64: data.toString('base64') })),
+  params: {
+    width: request.width,
+    height: request.height,
+    output_format: request.outputFormat,
+    num_output_images: request.numOutputImages,
+    base_model: request.baseModel,
+    quality: request.quality ?? null,
+  },
+  candidates: request.candidates.map(({ profileId, signature }) => ({ profile_id: profileId, signature })),
+  named_in_prompt: request.namedInPrompt,
+});
+
+const statusError = (response: Response, text: string): HttpEngineError => {
+  const retryable = response.status === 429 || response.status >= 500;
+  const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
+  return new HttpEngineError(`engine answered HTTP ${response.status}: ${text.slice(0, 200)}`, {
+    retryable,
+    status: response.status,
+    retryAfterSeconds: retryable && Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined,
+  });
+};
+
+const malformed = (reason: string, cause?: unknown) =>
+  new HttpEngineError(`engine response breaks the contract: ${reason}`, { retryable: false, cause });
+
+const parseResponse = (text: string): EngineResponse => {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw malformed('not JSON', error);
+  }
+  const parsed = v.safeParse(EngineResponseSchema, json);
+  if (!parsed.success) throw malformed(v.summarize(parsed.issues));
+  return parsed.output;
+};
+
+/** Checks what the schema cannot (the response answers this request) and speaks the port's language. */
+const toOutcome = (response: EngineResponse, request: EngineRequest): EngineOutcome => {
+  if (response.status !== 'ok') return { kind: response.status === 'moderated' ? 'moderated' : 'no_image', message: response.message };
+  if (response.images.length !== request.numOutputImages) {
+    throw malformed(`${response.images.length} images for ${request.numOutputImages} asked`);
+  }
+  const images = response.images.map(({ format, data_base64 }, index) => {
+    const data = Buffer.from(data_base64, 'base64');
+    if (format !== request.outputFormat || !data.subarray(0, MAGIC[request.outputFormat].length).equals(MAGIC[request.outputFormat])) {
+      throw malformed(`image ${index} is not ${request.outputFormat}`);
+    }
+    return data;
+  });
+  const candidateIds = new Set(request.candidates.map((candidate) => candidate.profileId));
+  const strangers = Object.keys(response.known_subjects).filter((id) => !candidateIds.has(id));
+  if (strangers.length > 0) throw malformed(`known_subjects names non-candidates ${strangers.join(', ')}`);
+  return {
+    kind: 'images',
+    images,
+    knownSubjects: Object.fromEntries(Object.entries(response.known_subjects).filter(([, times]) => times > 0)),
+    usage: { outputTokens: response.usage.output_tokens, megapixels: response.usage.megapixels },
+  };
+};

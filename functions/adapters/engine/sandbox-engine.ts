@@ -1,0 +1,334 @@
+/**
+ * Read first: the sandbox engine, the default engine locally and on AWS. It does real image work on
+ * sharp, so a caller sees outputs that answer the request, and it is deterministic: the same request
+ * (prompt, parameters, input bytes) gives the same bytes. Outputs of one request differ by a small
+ * per-output colour offset, applied last as one `linear` step.
+ *
+ * Performance is part of the contract (bench/ compares enhance and remix at 2K with a bare sharp
+ * pipeline): each input is decoded once for the output, plus once at a small size (JPEG shrink-on-load
+ * makes that cheap) when statistics are needed; one pipeline per request and one encode per output.
+ * With several outputs the shared work is rendered to raw pixels once and each output encodes from them.
+ *
+ * Identity: a candidate is recognised when an input's signature matches the candidate's (signature.ts)
+ * or when the prompt names it; it then appears once in every output. Sandbox prompt tokens
+ * (sandbox-prompts.ts) select moderation, no image, failure and slowness.
+ */
+import { createHash } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import sharp, { type Sharp } from 'sharp';
+import type { DecodedImage, EngineOutcome, EngineRequest, EngineUsage, ImageEngine, OutputFormat } from '../../domain/images/engine';
+import { parseSandboxPrompt } from './sandbox-prompts';
+import { imageSignature, signaturesMatch } from './signature';
+
+/** Waits, rejecting with an AbortError as soon as `signal` aborts. */
+export type Wait = (milliseconds: number, signal: AbortSignal) => Promise<void>;
+
+export interface SandboxEngineOptions {
+  /** How `sandbox:slow=<seconds>` waits; tests pass a recorder instead of sleeping. */
+  wait?: Wait;
+}
+
+/** What `sandbox:fail` throws: an engine failure, answered as an internal error. */
+export class SandboxEngineFailure extends Error {
+  constructor() {
+    super('The sandbox engine failed because the prompt asked it to (sandbox:fail).');
+    this.name = 'SandboxEngineFailure';
+  }
+}
+
+export const MODERATED_MESSAGE = 'The request was blocked by content moderation (sandbox:moderation).';
+export const NO_IMAGE_MESSAGE = 'The model finished without producing an image (sandbox:no-image).';
+
+/** Output tokens per image scale with pixels and with the requested quality (token-metered models). */
+const PIXELS_PER_OUTPUT_TOKEN = 750;
+const QUALITY_TOKEN_FACTOR: Record<string, number> = { low: 0.25, medium: 0.5, high: 1, auto: 1, xhigh: 1.5, max: 2 };
+
+/** Long edge of the copy that colour statistics are computed on. */
+const STATS_EDGE_PX = 128;
+const WHITE = '#ffffff';
+const PNG_OPTIONS = { compressionLevel: 3, adaptiveFiltering: false } as const;
+const JPEG_OPTIONS = { quality: 90, mozjpeg: false } as const;
+
+const waitFor: Wait = async (milliseconds, signal) => {
+  await delay(milliseconds, undefined, { signal });
+};
+
+export class SandboxEngine implements ImageEngine {
+  private readonly wait: Wait;
+
+  constructor(options: SandboxEngineOptions = {}) {
+    this.wait = options.wait ?? waitFor;
+  }
+
+  async run(request: EngineRequest, signal: AbortSignal): Promise<EngineOutcome> {
+    signal.throwIfAborted();
+    assertRenderable(request);
+    const directives = parseSandboxPrompt(request.prompt);
+    if (directives.slowSeconds > 0) await this.wait(directives.slowSeconds * 1000, signal);
+    signal.throwIfAborted();
+    if (directives.moderation) return { kind: 'moderated', message: MODERATED_MESSAGE };
+    if (directives.fail) throw new SandboxEngineFailure();
+    if (directives.noImage) return { kind: 'no_image', message: NO_IMAGE_MESSAGE };
+
+    const [images, knownSubjects] = await Promise.all([render(request, signal), recogniseSubjects(request, signal)]);
+    return { kind: 'images', images, knownSubjects, usage: usageOf(request) };
+  }
+}
+
+const assertRenderable = ({ operation, images, width, height, numOutputImages }: EngineRequest): void => {
+  const needed = { enhance: 1, remix: 2, edit: 0, generate: 0 }[operation];
+  if (images.length < needed) throw new Error(`sandbox engine: ${operation} needs ${needed} input image(s), got ${images.length}`);
+  for (const value of [width, height, numOutputImages]) {
+    if (!Number.isInteger(value) || value < 1) throw new Error(`sandbox engine: bad output shape ${width}x${height}, ${numOutputImages} image(s)`);
+  }
+};
+
+const usageOf = ({ width, height, numOutputImages, quality }: EngineRequest): EngineUsage => {
+  const pixels = width * height;
+  const factor = QUALITY_TOKEN_FACTOR[quality ?? 'auto'] ?? 1;
+  return {
+    outputTokens: Math.ceil((pixels * factor) / PIXELS_PER_OUTPUT_TOKEN) * numOutputImages,
+    megapixels: (pixels * numOutputImages) / 1e6,
+  };
+};
+
+// ---- identity ----
+
+/** The inputs whose likeness is looked for: remix matches its content image, never the style reference. */
+const matchableInputs = ({ operation, images }: EngineRequest): DecodedImage[] =>
+  operation === 'generate' ? [] : operation === 'edit' ? images : images.slice(0, 1);
+
+const recogniseSubjects = async (request: EngineRequest, signal: AbortSignal): Promise<Record<string, number>> => {
+  const candidateIds = new Set(request.candidates.map((candidate) => candidate.profileId));
+  const recognised = new Set(request.namedInPrompt.filter((id) => candidateIds.has(id)));
+  const unresolved = request.candidates.filter((candidate) => !recognised.has(candidate.profileId));
+  const inputs = matchableInputs(request);
+  if (unresolved.length > 0 && inputs.length > 0) {
+    signal.throwIfAborted();
+    const signatures = await Promise.all(inputs.map((input) => imageSignature(input.data)));
+    for (const candidate of unresolved) {
+      if (signatures.some((signature) => signaturesMatch(signature, candidate.signature))) recognised.add(candidate.profileId);
+    }
+  }
+  return Object.fromEntries(
+    request.candidates.filter((candidate) => recognised.has(candidate.profileId)).map((candidate) => [candidate.profileId, request.numOutputImages]),
+  );
+};
+
+// ---- rendering ----
+
+/** Per-channel `a * value + b`, the last step of every output. */
+interface ChannelLinear {
+  a: number[];
+  b: number[];
+}
+
+const IDENTITY: ChannelLinear = { a: [1, 1, 1], b: [0, 0, 0] };
+
+interface Seeds {
+  /** Deterministic numbers in [0, 1) for one purpose (`label`) of this request. */
+  random(label: string): () => number;
+}
+
+const render = (request: EngineRequest, signal: AbortSignal): Promise<Buffer[]> => {
+  const seeds = requestSeeds(request);
+  switch (request.operation) {
+    case 'enhance':
+      return renderEnhance(request, seeds, signal);
+    case 'remix':
+      return renderRemix(request, seeds, signal);
+    case 'edit':
+      return request.images.length > 0 ? renderEdit(request, seeds, signal) : renderGenerate(request, seeds, signal);
+    case 'generate':
+      return renderGenerate(request, seeds, signal);
+  }
+};
+
+/** Normalise (contrast stretch from the small copy's luminance), sharpen, resize to the 2K size asked. */
+const renderEnhance = async (request: EngineRequest, seeds: Seeds, signal: AbortSignal): Promise<Buffer[]> => {
+  const [image] = request.images;
+  signal.throwIfAborted();
+  const levels = contrastStretch(await smallCopy(image));
+  const base = load(image).resize(request.width, request.height, { fit: 'cover' }).sharpen();
+  return renderOutputs(base, outputLinears(request, seeds, levels), request.outputFormat, signal);
+};
+
+/** The reference's per-channel mean and standard deviation, moved onto the input at the size asked. */
+const renderRemix = async (request: EngineRequest, seeds: Seeds, signal: AbortSignal): Promise<Buffer[]> => {
+  const [input, reference] = request.images;
+  signal.throwIfAborted();
+  const [inputPixels, referencePixels] = await Promise.all([smallCopy(input), smallCopy(reference)]);
+  const transfer = colourTransfer(channelMoments(inputPixels), channelMoments(referencePixels));
+  const base = load(input).resize(request.width, request.height, { fit: 'cover' });
+  return renderOutputs(base, outputLinears(request, seeds, transfer), request.outputFormat, signal);
+};
+
+/** The first input covering the frame, the others as thumbnails along the bottom, under a prompt-seeded tint. */
+const renderEdit = async (request: EngineRequest, seeds: Seeds, signal: AbortSignal): Promise<Buffer[]> => {
+  const [first, ...others] = request.images;
+  const { width, height } = request;
+  const edgePx = Math.max(1, Math.floor(Math.min(width, height) / 5));
+  const marginPx = Math.max(1, Math.floor(edgePx / 8));
+  const fitting = Math.max(0, Math.floor((width - marginPx) / (edgePx + marginPx)));
+  const top = Math.max(0, height - edgePx - marginPx);
+  signal.throwIfAborted();
+  const thumbnails = await Promise.all(
+    others.slice(0, fitting).map((image) => load(image).resize(edgePx, edgePx, { fit: 'cover' }).raw().toBuffer()),
+  );
+  const base = load(first)
+    .resize(width, height, { fit: 'cover' })
+    .composite(
+      thumbnails.map((input, index) => ({
+        input,
+        raw: { width: edgePx, height: edgePx, channels: 3 as const },
+        left: marginPx + index * (edgePx + marginPx),
+        top,
+      })),
+    )
+    .removeAlpha();
+  const random = seeds.random('edit-tint');
+  const tint: ChannelLinear = { a: [0, 1, 2].map(() => 0.85 + random() * 0.3), b: [0, 1, 2].map(() => -16 + random() * 32) };
+  return renderOutputs(base, outputLinears(request, seeds, tint), request.outputFormat, signal);
+};
+
+/** A smooth field of seeded colours: a small grid of random colours, upscaled with a cubic kernel. */
+const renderGenerate = async (request: EngineRequest, seeds: Seeds, signal: AbortSignal): Promise<Buffer[]> => {
+  const gridWidth = 4;
+  const gridHeight = 3;
+  return Promise.all(
+    Array.from({ length: request.numOutputImages }, (_, index) => {
+      signal.throwIfAborted();
+      const random = seeds.random(`generate:${index}`);
+      const grid = Buffer.from(Array.from({ length: gridWidth * gridHeight * 3 }, () => Math.floor(random() * 256)));
+      const field = sharp(grid, { raw: { width: gridWidth, height: gridHeight, channels: 3 } }).resize(request.width, request.height, {
+        fit: 'fill',
+        kernel: 'cubic',
+      });
+      return encode(field, request.outputFormat);
+    }),
+  );
+};
+
+/**
+ * Output i gets `finish` plus an offset of i times a seeded direction (2 to 4 levels a channel), so the
+ * outputs are distinct and output 0 is the plain result.
+ */
+const outputLinears = (request: EngineRequest, seeds: Seeds, finish: ChannelLinear): ChannelLinear[] => {
+  if (request.numOutputImages === 1) return [finish];
+  const random = seeds.random('variation');
+  const direction = [0, 1, 2].map(() => (random() < 0.5 ? -1 : 1) * (2 + random() * 2));
+  return Array.from({ length: request.numOutputImages }, (_, index) => ({
+    a: finish.a,
+    b: finish.b.map((offset, channel) => offset + index * direction[channel]),
+  }));
+};
+
+/** Runs `base` once and encodes one output per linear finish. */
+const renderOutputs = async (base: Sharp, finishes: ChannelLinear[], format: OutputFormat, signal: AbortSignal): Promise<Buffer[]> => {
+  signal.throwIfAborted();
+  if (finishes.length === 1) return [await encode(withLinear(base, finishes[0]), format)];
+  const { data, info } = await base.raw().toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3) throw new Error(`sandbox engine: expected RGB pixels, got ${info.channels} channels`);
+  signal.throwIfAborted();
+  const raw = { width: info.width, height: info.height, channels: 3 as const };
+  return Promise.all(finishes.map((finish) => encode(withLinear(sharp(data, { raw }), finish), format)));
+};
+
+/** One decode of an input: upright, transparency on white, RGB. */
+const load = (image: DecodedImage): Sharp => sharp(image.data).autoOrient().flatten({ background: WHITE }).toColourspace('srgb');
+
+const withLinear = (image: Sharp, { a, b }: ChannelLinear): Sharp =>
+  a.every((value) => value === 1) && b.every((value) => value === 0) ? image : image.linear(a, b);
+
+const encode = (image: Sharp, format: OutputFormat): Promise<Buffer> =>
+  format === 'png' ? image.png(PNG_OPTIONS).toBuffer() : image.jpeg(JPEG_OPTIONS).toBuffer();
+
+// ---- statistics on a small copy ----
+
+/** Interleaved RGB pixels of the image shrunk to at most STATS_EDGE_PX a side. */
+const smallCopy = async (image: DecodedImage): Promise<Buffer> =>
+  sharp(image.data)
+    .flatten({ background: WHITE })
+    .resize(STATS_EDGE_PX, STATS_EDGE_PX, { fit: 'inside', withoutEnlargement: true })
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer();
+
+interface ChannelMoments {
+  mean: number[];
+  deviation: number[];
+}
+
+const channelMoments = (pixels: Buffer): ChannelMoments => {
+  const count = pixels.length / 3;
+  const sums = [0, 0, 0];
+  const squares = [0, 0, 0];
+  for (let index = 0; index < pixels.length; index += 1) {
+    const value = pixels[index];
+    sums[index % 3] += value;
+    squares[index % 3] += value * value;
+  }
+  const mean = sums.map((sum) => sum / count);
+  return { mean, deviation: squares.map((square, channel) => Math.sqrt(Math.max(0, square / count - mean[channel] ** 2))) };
+};
+
+/** Reinhard-style transfer per RGB channel; the gain is bounded so a flat input does not explode. */
+const colourTransfer = (input: ChannelMoments, reference: ChannelMoments): ChannelLinear => {
+  const a = [0, 1, 2].map((channel) => clamp(reference.deviation[channel] / Math.max(input.deviation[channel], 1), 0.25, 4));
+  return { a, b: a.map((gain, channel) => reference.mean[channel] - gain * input.mean[channel]) };
+};
+
+/** Stretches luminance so its 0.5th to 99.5th percentiles span the full range (gain at most 2.5). */
+const contrastStretch = (pixels: Buffer): ChannelLinear => {
+  const histogram = new Array<number>(256).fill(0);
+  for (let index = 0; index + 2 < pixels.length; index += 3) {
+    histogram[Math.round(0.299 * pixels[index] + 0.587 * pixels[index + 1] + 0.114 * pixels[index + 2])] += 1;
+  }
+  const count = pixels.length / 3;
+  const percentile = (fraction: number): number => {
+    let seen = 0;
+    for (let level = 0; level < 256; level += 1) {
+      seen += histogram[level];
+      if (seen >= fraction * count) return level;
+    }
+    return 255;
+  };
+  const low = percentile(0.005);
+  const high = percentile(0.995);
+  if (high - low < 16 || (low <= 2 && high >= 253)) return IDENTITY;
+  const gain = Math.min(255 / (high - low), 2.5);
+  const offset = 127.5 - ((low + high) / 2) * gain;
+  return { a: [gain, gain, gain], b: [offset, offset, offset] };
+};
+
+const clamp = (value: number, low: number, high: number): number => Math.min(high, Math.max(low, value));
+
+// ---- seeds ----
+
+/** Seeds derive from a hash of the request, computed on first use (enhance and remix with one output never need it). */
+const requestSeeds = (request: EngineRequest): Seeds => {
+  let seed: Buffer | undefined;
+  const requestHash = (): Buffer => {
+    const { operation, prompt, width, height, outputFormat, numOutputImages, baseModel, quality } = request;
+    const hash = createHash('sha256').update(JSON.stringify([operation, prompt, width, height, outputFormat, numOutputImages, baseModel, quality ?? null]));
+    for (const image of request.images) hash.update(`${image.data.length}:`).update(image.data);
+    return hash.digest();
+  };
+  return {
+    random: (label) => {
+      seed ??= requestHash();
+      return mulberry32(createHash('sha256').update(seed).update(label).digest().readUInt32BE(0));
+    },
+  };
+};
+
+const mulberry32 = (state: number): (() => number) => {
+  let current = state >>> 0;
+  return () => {
+    current = (current + 0x6d2b79f5) >>> 0;
+    let t = current;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+};
