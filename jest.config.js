@@ -14,4 +14,5 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   testTimeout: 30000,
   setupFiles: ['<rootDir>/test/setup-env.ts'],
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };
