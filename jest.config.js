@@ -1,5 +1,5 @@
 /**
- * Jest runs TypeScript through SWC (type-checking is `npm run typecheck`, separately).
+ * Jest runs TypeScript through esbuild (type-checking is `npm run typecheck`, separately).
  * @middy/* ships only ES modules, so it is transformed too.
  */
 /** @type {import('jest').Config} */
@@ -7,9 +7,7 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  transform: {
-    '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
-  },
+  transform: { '^.+\\.(t|j|mj)s$': '<rootDir>/test/support/esbuild-transform.js' },
   transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   testTimeout: 30000,
