@@ -92,6 +92,13 @@ export const startLocalGateway = async (options: { routes: readonly RouteDefinit
         headers[name] = value;
         (multiValueHeaders[name] ??= []).push(value);
       }
+      // As API Gateway does: tell the function how the caller reached it.
+      for (const [name, value] of [['X-Forwarded-Proto', 'http'], ['X-Forwarded-For', req.socket.remoteAddress ?? '127.0.0.1']] as const) {
+        if (!Object.keys(headers).some((existing) => existing.toLowerCase() === name.toLowerCase())) {
+          headers[name] = value;
+          multiValueHeaders[name] = [value];
+        }
+      }
       const query: Record<string, string> = {};
       const multiQuery: Record<string, string[]> = {};
       for (const [name, value] of url.searchParams) {

@@ -3,6 +3,7 @@
  * (dynalite + transaction shim, s3rver, aws-local-stepfunctions, local-aws-sqs), configured through the
  * same environment variables the CDK stack sets. Used by `npm start` and by the integration tests.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROUTES } from '../../functions/api/routes';
@@ -67,6 +68,15 @@ const ensureDevAccount = async (dataDir: string, creditMicros: number): Promise<
   return devAccount;
 };
 
+/** Secrets the service needs, made once per data directory so that links survive restarts. */
+const localSecrets = (dataDir: string): { downloadTokenSecret: string } => {
+  const file = path.join(dataDir, 'secrets.json');
+  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as { downloadTokenSecret: string };
+  const secrets = { downloadTokenSecret: randomBytes(32).toString('base64url') };
+  fs.writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+  return secrets;
+};
+
 export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<LocalRuntime> => {
   const host = options.host ?? '127.0.0.1';
   fs.mkdirSync(options.dataDir, { recursive: true });
@@ -119,6 +129,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       CALLBACK_QUEUE_URL: sqs.queueUrls[CALLBACK_QUEUE.name],
       CALLBACK_DLQ_URL: sqs.queueUrls[CALLBACK_QUEUE.deadLetterName],
       ALLOW_LOOPBACK_URLS: 'true',
+      DOWNLOAD_TOKEN_SECRET: localSecrets(options.dataDir).downloadTokenSecret,
       LOG_LEVEL: options.logLevel ?? 'info',
       ...Object.fromEntries(
         Object.keys(WORKFLOWS).map((name) => [`${name.toUpperCase().replace(/-/g, '_')}_STATE_MACHINE_ARN`, `arn:aws:states:us-east-1:000000000000:stateMachine:${name}`]),

@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'INSUFFICIENT_BALANCE'
   | 'NOT_FOUND'
   | 'JOB_EXPIRED'
+  | 'DOWNLOAD_EXPIRED'
   | 'PAYLOAD_TOO_LARGE'
   | 'CONTENT_MODERATION'
   | 'MIXED_PROFILE_MODEL_VERSIONS'
@@ -70,6 +71,36 @@ export class PayloadTooLargeError extends DomainError {
   }
 }
 
+
+export class ContentModerationError extends DomainError {
+  constructor(message = 'The request was blocked by content moderation.') {
+    super('CONTENT_MODERATION', message);
+  }
+}
+
+export class NoImageGeneratedError extends DomainError {
+  constructor(message = 'The model finished without producing an image. This was not charged; retrying may succeed.') {
+    super('NO_IMAGE_GENERATED', message);
+  }
+}
+
+export class RequestTimeoutError extends DomainError {
+  constructor(budgetSeconds: number) {
+    super('TIMEOUT', `The request exceeded ${budgetSeconds} s; the reserved cost was refunded. Resubmit with async: true.`);
+  }
+}
+
+export class JobExpiredError extends DomainError {
+  constructor(jobId: string) {
+    super('JOB_EXPIRED', `Job ${jobId} completed more than 24 hours ago; its result has expired.`);
+  }
+}
+
+export class DownloadExpiredError extends DomainError {
+  constructor() {
+    super('DOWNLOAD_EXPIRED', 'This download link has expired (links are valid for 24 hours).');
+  }
+}
 
 /**
  * A record that must be new already exists (a create lost a race, or a retry repeats a create).

@@ -29,6 +29,17 @@ export const ConfigSchema = v.object({
   API_KEY_CACHE_SECONDS: seconds('30'),
   /** Multiplies callback retry delays (tests use 0 so that six attempts take no hour). */
   CALLBACK_RETRY_SCALE: v.pipe(v.optional(v.string(), '1'), v.transform(Number), v.number(), v.minValue(0), v.maxValue(1)),
+  /** Synchronous image operations answer 504 TIMEOUT (and refund) past this budget. */
+  SYNC_BUDGET_SECONDS: v.pipe(v.optional(v.string(), '600'), v.transform(Number), v.number(), v.minValue(0.001)),
+  /** From this instant the default output_format is jpg (png before). */
+  OUTPUT_FORMAT_SWITCH_AT: v.pipe(v.optional(v.string(), '2026-05-08T00:00:00Z'), v.isoTimestamp(), v.transform(Date.parse)),
+  /** The image engine: the sandbox on sharp, or a GPU backend over HTTPS. */
+  ENGINE: v.optional(v.picklist(['sandbox', 'http']), 'sandbox'),
+  ENGINE_URL: optionalUrl,
+  ENGINE_TOKEN: v.optional(v.string(), ''),
+  /** The HMAC key of download links: given directly (local), or the ARN of a Secrets Manager secret (AWS). */
+  DOWNLOAD_TOKEN_SECRET: v.optional(v.pipe(v.string(), v.minLength(32))),
+  DOWNLOAD_TOKEN_SECRET_ARN: v.optional(v.string()),
   /** Development only: let fetched and callback URLs point at loopback addresses. */
   ALLOW_LOOPBACK_URLS: flag,
 });

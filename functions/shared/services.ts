@@ -1,20 +1,29 @@
 /**
  * The composition root: builds the adapters the domain needs from the configuration, once per
  * process (Lambda cold start, or the local runtime), and hands them to handlers as one typed object.
+ * Clients are created here but connect on first use, so a handler pays only for what it touches.
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { AccountsRepository } from '../domain/accounts/accounts';
+import { WEBHOOK_SECRET_PREFIX, type AccountsRepository } from '../domain/accounts/accounts';
 import type { DeliveryDeps } from '../domain/callbacks/deliver';
-import { newSecret } from '../domain/shared/ids';
-import { WEBHOOK_SECRET_PREFIX } from '../domain/accounts/accounts';
-import { countCallbackAttempts, recordCallbackAttempt } from '../adapters/dynamo/callback-attempts';
-import { postCallback } from '../adapters/net/post-callback';
+import { signDownloadToken } from '../domain/images/download-token';
+import type { ImageEngine } from '../domain/images/engine';
+import { contentTypeOf, type ImageDeps } from '../domain/images/operations';
 import { systemClock, type Clock } from '../domain/shared/clock';
-import { newId, type IdSource } from '../domain/shared/ids';
+import { newId, newSecret, type IdSource } from '../domain/shared/ids';
 import { DynamoAccounts } from '../adapters/dynamo/accounts-repository';
-import { DynamoLedger } from '../adapters/dynamo/ledger-repository';
-import { openTable, type Table } from '../adapters/dynamo/table';
+import { countCallbackAttempts, recordCallbackAttempt } from '../adapters/dynamo/callback-attempts';
 import { cachedKeyLookup } from '../adapters/dynamo/key-cache';
+import { DynamoLedger } from '../adapters/dynamo/ledger-repository';
+import { DynamoProfiles } from '../adapters/dynamo/profiles-repository';
+import { openTable, type Table } from '../adapters/dynamo/table';
+import { HttpEngine } from '../adapters/engine/http-engine';
+import { SandboxEngine } from '../adapters/engine/sandbox-engine';
+import { imageFetcher } from '../adapters/images/image-fetch';
+import { decodeImageInput } from '../adapters/images/image-input';
+import { postCallback } from '../adapters/net/post-callback';
+import { createObjectStore, type ObjectStore } from '../adapters/s3/object-store';
+import { lazySecret } from '../adapters/secrets';
 import { config, type ServiceConfig } from './config';
 import { createLogger, type Logger } from './http/logger';
 
@@ -28,17 +37,34 @@ export interface Services {
   /** Key resolution with a short cache: a warm function reads the key once per cache period. */
   keyLookup: Pick<AccountsRepository, 'findKeyByHash'>;
   ledger: DynamoLedger;
+  profiles: DynamoProfiles;
+  objects: ObjectStore;
   sqs: SQSClient;
+  downloadSecret: () => Promise<string>;
+  images: ImageDeps;
   callbacks: DeliveryDeps;
 }
 
 const localCredentials = (endpoint: string | undefined) =>
   endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {};
 
+const OUTPUT_EXTENSION = { png: 'png', jpg: 'jpg' } as const;
+
+const engineFor = (settings: ServiceConfig): ImageEngine => {
+  if (settings.ENGINE === 'sandbox') return new SandboxEngine();
+  if (!settings.ENGINE_URL) throw new Error('ENGINE=http needs ENGINE_URL');
+  return new HttpEngine({ baseUrl: settings.ENGINE_URL, token: settings.ENGINE_TOKEN });
+};
+
 export const buildServices = (settings: ServiceConfig, clock: Clock = systemClock): Services => {
   const table = openTable({ tableName: settings.SERVICE_TABLE_NAME, region: settings.AWS_REGION, endpoint: settings.DYNAMODB_ENDPOINT });
   const accounts = new DynamoAccounts(table, newId);
+  const ledger = new DynamoLedger(table, newId);
+  const profiles = new DynamoProfiles(table);
+  const objects = createObjectStore({ bucket: settings.SERVICE_BUCKET_NAME, region: settings.AWS_REGION, endpoint: settings.S3_ENDPOINT });
   const sqs = new SQSClient({ region: settings.AWS_REGION, ...localCredentials(settings.SQS_ENDPOINT) });
+  const downloadSecret = lazySecret({ value: settings.DOWNLOAD_TOKEN_SECRET, arn: settings.DOWNLOAD_TOKEN_SECRET_ARN, region: settings.AWS_REGION, name: 'the download token secret' });
+  let engine: ImageEngine | undefined;
   return {
     config: settings,
     clock,
@@ -47,8 +73,33 @@ export const buildServices = (settings: ServiceConfig, clock: Clock = systemCloc
     table,
     accounts,
     keyLookup: cachedKeyLookup(accounts, settings.API_KEY_CACHE_SECONDS * 1000, clock),
-    ledger: new DynamoLedger(table, newId),
+    ledger,
+    profiles,
+    objects,
     sqs,
+    downloadSecret,
+    images: {
+      clock,
+      newId,
+      ledger,
+      profiles,
+      get engine() {
+        return (engine ??= engineFor(settings));
+      },
+      decodeInput: (value, label, signal) => decodeImageInput(value, label, { fetchBytes: imageFetcher({ allowLoopback: settings.ALLOW_LOOPBACK_URLS, signal }) }),
+      outputs: {
+        save: (accountId, jobId, images, format) =>
+          Promise.all(
+            images.map(async (image, index) => {
+              const key = `outputs/${accountId}/${jobId}/${index + 1}.${OUTPUT_EXTENSION[format]}`;
+              await objects.put(key, image, contentTypeOf(format));
+              return key;
+            }),
+          ),
+        link: async (baseUrl, grant) => `${baseUrl}/v2/service/downloads/${signDownloadToken(grant, await downloadSecret())}`,
+      },
+      settings: { syncBudgetMs: settings.SYNC_BUDGET_SECONDS * 1000, outputFormatSwitchAt: settings.OUTPUT_FORMAT_SWITCH_AT },
+    },
     callbacks: {
       webhookSecret: (accountId) => accounts.getOrCreateWebhookSecret(accountId, newSecret(WEBHOOK_SECRET_PREFIX), clock()),
       attemptsSoFar: countCallbackAttempts(table),

@@ -4,10 +4,9 @@
  * issues fits). Anything else between double brackets, such as `[[ not an id ]]`, is plain prompt text.
  * Checks run in order: unknown ids (404), then ids not READY (400), then mixed model versions (400).
  */
+import type { ModelVersion } from '../accounts/accounts';
 import { DomainError, NotFoundError } from '../errors';
-
-export type ProfileStatus = 'VALIDATING' | 'QUEUING' | 'IN_PROGRESS' | 'READY' | 'ERROR';
-export type ModelVersion = 'v1' | 'v2';
+import type { ProfileStatus } from '../profiles/profile';
 
 export interface ReferencedProfile {
   profileId: string;

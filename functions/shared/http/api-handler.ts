@@ -28,6 +28,8 @@ export interface ApiRequest<B = undefined, Q = undefined, P = undefined> {
   services: Services;
   log: Logger;
   headers: Readonly<Record<string, string>>;
+  /** The API's public base URL as the caller reached it (scheme, host and stage), for links. */
+  baseUrl: string;
 }
 
 interface Schemas<B extends v.GenericSchema | undefined, Q extends v.GenericSchema | undefined, P extends v.GenericSchema | undefined> {
@@ -36,6 +38,8 @@ interface Schemas<B extends v.GenericSchema | undefined, Q extends v.GenericSche
   params?: P;
   /** `none` only for routes whose URL is the credential (download tokens). */
   auth?: 'api-key' | 'none';
+  /** Headers on every answer of the route, errors included. */
+  headers?: Record<string, string>;
 }
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
@@ -64,9 +68,18 @@ const bodyBytes = (event: APIGatewayProxyEvent): number =>
       ? Math.floor((event.body.length * 3) / 4)
       : Buffer.byteLength(event.body, 'utf8');
 
-/** Headers every answer carries: the request id, and the deprecation notice on /v1. */
-const commonHeaders = (event: APIGatewayProxyEvent, requestId: string): Record<string, string> => {
-  const headers: Record<string, string> = { 'X-Request-Id': requestId };
+/** The public base URL: scheme and host as the caller used them, plus the stage prefix on AWS. */
+const baseUrlOf = (event: APIGatewayProxyEvent, headers: Record<string, string>): string => {
+  const proto = headers['x-forwarded-proto']?.split(',')[0]?.trim() || 'https';
+  const host = headers['host'] ?? 'localhost';
+  const fullPath = event.requestContext?.path ?? event.path;
+  const stagePrefix = fullPath && fullPath.endsWith(event.path) ? fullPath.slice(0, fullPath.length - event.path.length) : '';
+  return `${proto}://${host}${stagePrefix}`;
+};
+
+/** Headers every answer carries: the request id, the route's own, and the deprecation notice on /v1. */
+const commonHeaders = (event: APIGatewayProxyEvent, requestId: string, routeHeaders: Record<string, string> = {}): Record<string, string> => {
+  const headers: Record<string, string> = { 'X-Request-Id': requestId, ...routeHeaders };
   const path = event.path ?? '';
   if (path.startsWith('/v1/')) {
     headers['Deprecation'] = 'true';
@@ -105,12 +118,12 @@ const requestContext = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
   },
 });
 
-const errorMapper = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => ({
+const errorMapper = (routeHeaders?: Record<string, string>): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => ({
   onError: (request: Request) => {
     const requestId = request.internal.requestId ?? request.event.requestContext?.requestId ?? randomUUID();
     const log = request.internal.log ?? services().log.child({ request_id: requestId });
     const answer = errorAnswer(request.error, requestId, log);
-    request.response = serialise({ kind: 'json', status: answer.statusCode, body: answer.body }, commonHeaders(request.event, requestId));
+    request.response = serialise({ kind: 'json', status: answer.statusCode, body: answer.body }, commonHeaders(request.event, requestId, routeHeaders));
   },
 });
 
@@ -170,12 +183,13 @@ export const apiHandler = <
       services: services(),
       log: internal.log,
       headers: internal.headers,
+      baseUrl: baseUrlOf(event, internal.headers),
     });
-    return serialise(result, commonHeaders(event, internal.requestId));
+    return serialise(result, commonHeaders(event, internal.requestId, schemas.headers));
   };
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal>()
     .use(requestContext())
-    .use(errorMapper())
+    .use(errorMapper(schemas.headers))
     .use(bodyLimit());
   if (schemas.auth !== 'none') chain.use(apiKeyAuth());
   if (schemas.body) chain.use(jsonBody());

@@ -1,0 +1,56 @@
+/**
+ * The bucket, in the domain's words. The client is configured for both homes: path-style addressing
+ * and checksums only when required, with Buffers as bodies (newer SDK checksums otherwise make s3rver
+ * store corrupted objects, DESIGN.md §2).
+ */
+import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+
+export interface ObjectStore {
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /** Undefined when there is no such object. */
+  get(key: string): Promise<{ body: Buffer; contentType: string | undefined } | undefined>;
+  /** A short-lived GET URL for the object. */
+  presignGet(key: string, expiresInSeconds: number): Promise<string>;
+  /** Deletes every object under `prefix`; returns how many. */
+  deletePrefix(prefix: string): Promise<number>;
+}
+
+export const createObjectStore = (config: { bucket: string; region: string; endpoint?: string }): ObjectStore => {
+  const client = new S3Client({
+    region: config.region,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    // s3rver accepts its own well-known development key pair.
+    ...(config.endpoint ? { endpoint: config.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } } : {}),
+  });
+  return {
+    async put(key, body, contentType) {
+      await client.send(new PutObjectCommand({ Bucket: config.bucket, Key: key, Body: body, ContentType: contentType }));
+    },
+    async get(key) {
+      try {
+        const result = await client.send(new GetObjectCommand({ Bucket: config.bucket, Key: key }));
+        return { body: Buffer.from(await result.Body!.transformToByteArray()), contentType: result.ContentType };
+      } catch (error) {
+        if (error instanceof Error && (error.name === 'NoSuchKey' || error.name === 'NotFound')) return undefined;
+        throw error;
+      }
+    },
+    presignGet: (key, expiresInSeconds) => getSignedUrl(client, new GetObjectCommand({ Bucket: config.bucket, Key: key }), { expiresIn: expiresInSeconds }),
+    async deletePrefix(prefix) {
+      let deleted = 0;
+      let token: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: config.bucket, Prefix: prefix, ContinuationToken: token }));
+        const objects = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
+        if (objects.length > 0) {
+          await client.send(new DeleteObjectsCommand({ Bucket: config.bucket, Delete: { Objects: objects, Quiet: true } }));
+          deleted += objects.length;
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      return deleted;
+    },
+  };
+};

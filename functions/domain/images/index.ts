@@ -1,0 +1,2 @@
+export { runSync, prepare } from './operations';
+export { presignDownload } from './downloads';

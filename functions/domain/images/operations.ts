@@ -1,0 +1,238 @@
+/**
+ * Read first: one image operation, from a validated request to its answer.
+ *
+ * 1. Rules that need no I/O (base model, resolution, quality, aspect ratio, size) → 400.
+ * 2. Profile references: unknown → 404, not READY → 400, mixed versions → 400.
+ * 3. Inputs decoded (fetched through the SSRF guard) → 400 naming the input.
+ * 4. The floor price reserved together with the job record → 402 with nothing created.
+ * 5. The engine runs under the deadline; the outcome settles (success) or releases (refusal, failure,
+ *    timeout) the reservation, exactly once, through the ledger's guarded transitions.
+ * Everything before step 4 fails without a job or a charge.
+ */
+import type { Caller } from '../accounts/accounts';
+import type { LedgerPort } from '../billing/ledger';
+import { ContentModerationError, DomainError, NoImageGeneratedError, RequestTimeoutError } from '../errors';
+import type { ProfilesReader } from '../profiles/profile';
+import type { Clock } from '../shared/clock';
+import type { IdSource } from '../shared/ids';
+import { DOWNLOAD_LINK_LIFETIME_MS, type DownloadGrant } from './download-token';
+import type { DecodedImage, EngineOutcome, EngineRequest, ImageEngine, Operation, OutputFormat } from './engine';
+import type { AspectRatio, Quality, Resolution } from './catalog';
+import { pinnedTwoK, resolveOutputSpec } from './output-spec';
+import { finalPrice, floorPrice, type PricedRequest } from './pricing';
+import { checkReferencedProfiles, mergeReferences } from './profile-references';
+import { JOB_RETENTION_MS, type JobError } from '../jobs/job';
+
+export interface OutputChoice {
+  baseModel?: string;
+  resolution?: Resolution;
+  aspectRatio?: AspectRatio;
+  quality?: Quality;
+  size?: string;
+}
+
+/** A validated request of any of the four operations, in the domain's terms. */
+export interface ImageCommand {
+  operation: Operation;
+  prompt: string;
+  /** Image inputs in the engine's order, each with the name errors use (`images[3]`, `input_image`). */
+  inputs: ReadonlyArray<{ label: string; value: string }>;
+  profileIds: readonly string[];
+  /** Edit and generate only; enhance and remix are pinned to 2K on the default model. */
+  output: OutputChoice | 'pinned';
+  numOutputImages: number;
+  outputFormat?: OutputFormat;
+  responseMode: 'bytes' | 'urls';
+}
+
+export interface ImageResultBody {
+  known_subjects: { counts: Record<string, number> };
+  images: string[];
+  download_urls: string[];
+}
+
+export interface ImageDeps {
+  clock: Clock;
+  newId: IdSource;
+  ledger: LedgerPort;
+  profiles: ProfilesReader;
+  engine: ImageEngine;
+  decodeInput(value: string, label: string, signal: AbortSignal): Promise<DecodedImage>;
+  outputs: {
+    /** Stores the outputs under the account's prefix; returns their object keys. */
+    save(accountId: string, jobId: string, images: Buffer[], format: OutputFormat): Promise<string[]>;
+    /** The public download link for a grant, on the API's base URL. */
+    link(baseUrl: string, grant: DownloadGrant): Promise<string>;
+  };
+  settings: {
+    syncBudgetMs: number;
+    /** Epoch ms from which the default output format is jpg (png before). */
+    outputFormatSwitchAt: number;
+  };
+}
+
+/** What is known once a request has passed every check and its inputs are decoded. */
+export interface PreparedOperation {
+  engineRequest: EngineRequest;
+  priced: PricedRequest;
+  floorMicros: number;
+}
+
+const CONTENT_TYPE: Record<OutputFormat, string> = { png: 'image/png', jpg: 'image/jpeg' };
+export const contentTypeOf = (format: OutputFormat) => CONTENT_TYPE[format];
+
+export const defaultOutputFormat = (now: number, switchAt: number): OutputFormat => (now < switchAt ? 'png' : 'jpg');
+
+/** Steps 1-3: checks and decoding, nothing created, nothing charged. */
+export const prepare = async (deps: ImageDeps, caller: Caller, command: ImageCommand, signal: AbortSignal): Promise<PreparedOperation> => {
+  const choice = command.output;
+  if (choice !== 'pinned') resolveOutputSpec(editOrGenerate(command.operation), choice);
+
+  const { referenced, namedInPrompt } = mergeReferences(command.profileIds, command.prompt);
+  const profiles = referenced.length > 0 ? await deps.profiles.findMany(caller.accountId, referenced) : [];
+  checkReferencedProfiles(referenced, profiles);
+
+  const images = await Promise.all(command.inputs.map((input) => deps.decodeInput(input.value, input.label, signal)));
+  const first = images[0];
+  const outputFormat = command.outputFormat ?? defaultOutputFormat(deps.clock(), deps.settings.outputFormatSwitchAt);
+
+  let size: { width: number; height: number };
+  let priced: PricedRequest;
+  let baseModel: string;
+  let quality: string | undefined;
+  if (choice === 'pinned') {
+    if (!first) throw new Error(`${command.operation} needs an input image`);
+    size = pinnedTwoK(first.width, first.height);
+    priced = { operation: pinnedOperation(command.operation), numOutputImages: command.numOutputImages };
+    baseModel = 'base-c-2';
+  } else {
+    const spec = resolveOutputSpec(editOrGenerate(command.operation), { ...choice, inputAspect: first ? first.width / first.height : undefined });
+    size = { width: spec.width, height: spec.height };
+    priced = { operation: editOrGenerate(command.operation), output: spec, numOutputImages: command.numOutputImages };
+    baseModel = spec.baseModel;
+    quality = spec.quality;
+  }
+  const bySignature = profiles.flatMap((profile) => (profile.signature ? [{ profileId: profile.profileId, signature: profile.signature }] : []));
+  return {
+    engineRequest: {
+      operation: command.operation,
+      prompt: command.prompt,
+      images,
+      width: size.width,
+      height: size.height,
+      outputFormat,
+      numOutputImages: command.numOutputImages,
+      baseModel,
+      quality,
+      candidates: bySignature,
+      namedInPrompt: namedInPrompt.filter((id) => referenced.includes(id)),
+    },
+    priced,
+    floorMicros: floorPrice(priced),
+  };
+};
+
+const editOrGenerate = (operation: Operation): 'edit' | 'generate' => {
+  if (operation !== 'edit' && operation !== 'generate') throw new Error(`${operation} takes no output choice`);
+  return operation;
+};
+const pinnedOperation = (operation: Operation): 'enhance' | 'remix' => {
+  if (operation !== 'enhance' && operation !== 'remix') throw new Error(`${operation} is not pinned`);
+  return operation;
+};
+
+/** A refusal or failure as the job records it and as the caller sees it. */
+export const outcomeError = (outcome: Exclude<EngineOutcome, { kind: 'images' }>): DomainError =>
+  outcome.kind === 'moderated' ? new ContentModerationError(outcome.message) : new NoImageGeneratedError(outcome.message);
+
+export const jobErrorOf = (error: unknown): JobError =>
+  error instanceof DomainError ? { code: error.code, message: error.message } : { code: 'INTERNAL_ERROR', message: 'The image engine failed. The reserved cost was refunded.' };
+
+/** Runs the engine until it answers or `signal` aborts, whichever is first (an engine that ignores aborts is left behind). */
+export const runEngine = (engine: ImageEngine, request: EngineRequest, signal: AbortSignal): Promise<EngineOutcome> =>
+  new Promise<EngineOutcome>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    engine.run(request, signal).then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+
+class DeadlineReached extends Error {}
+
+/**
+ * A synchronous operation: prepare, reserve, run under the deadline, settle or release, answer.
+ * The budget covers the whole request (fetching inputs included).
+ */
+export const runSync = async (deps: ImageDeps, caller: Caller, command: ImageCommand, context: { baseUrl: string }): Promise<ImageResultBody> => {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new DeadlineReached()), deps.settings.syncBudgetMs);
+  const budgetSeconds = Math.round(deps.settings.syncBudgetMs / 1000);
+  try {
+    const prepared = await prepare(deps, caller, command, deadline.signal).catch((error: unknown) => {
+      throw error instanceof DeadlineReached ? new RequestTimeoutError(budgetSeconds) : error;
+    });
+    const jobId = deps.newId('job');
+    const owner = { kind: 'job' as const, id: jobId };
+    const startedAt = deps.clock();
+    await deps.ledger.reserve({
+      accountId: caller.accountId,
+      owner,
+      amountMicros: prepared.floorMicros,
+      ownerAttributes: { type: 'job', jobId, accountId: caller.accountId, operation: command.operation, mode: 'sync', status: 'running', createdAt: startedAt },
+      at: startedAt,
+    });
+
+    const fail = async (error: DomainError | Error): Promise<never> => {
+      const at = deps.clock();
+      await deps.ledger.release({
+        accountId: caller.accountId,
+        owner,
+        ownerPatch: { status: 'failed', error: jobErrorOf(error), completedAt: at, expiresAt: at + JOB_RETENTION_MS },
+        at,
+      });
+      throw error;
+    };
+
+    let outcome: EngineOutcome;
+    try {
+      outcome = await runEngine(deps.engine, prepared.engineRequest, deadline.signal);
+    } catch (error) {
+      return await fail(error instanceof DeadlineReached || deadline.signal.aborted ? new RequestTimeoutError(budgetSeconds) : (error as Error));
+    }
+    if (outcome.kind !== 'images') return await fail(outcomeError(outcome));
+
+    const { outputFormat } = prepared.engineRequest;
+    let outputKeys: string[];
+    try {
+      outputKeys = await deps.outputs.save(caller.accountId, jobId, outcome.images, outputFormat);
+    } catch (error) {
+      return await fail(error as Error);
+    }
+    const completedAt = deps.clock();
+    const knownSubjects = outcome.knownSubjects;
+    await deps.ledger.settle({
+      accountId: caller.accountId,
+      owner,
+      finalMicros: finalPrice(prepared.priced, outcome),
+      ownerPatch: {
+        status: 'succeeded',
+        result: { outputKeys, outputFormat, knownSubjects },
+        completedAt,
+        expiresAt: completedAt + JOB_RETENTION_MS,
+      },
+      at: completedAt,
+    });
+    return {
+      known_subjects: { counts: knownSubjects },
+      images: command.responseMode === 'bytes' ? outcome.images.map((image) => image.toString('base64')) : [],
+      download_urls:
+        command.responseMode === 'urls'
+          ? await Promise.all(
+              outputKeys.map((objectKey) => deps.outputs.link(context.baseUrl, { objectKey, accountId: caller.accountId, expiresAt: completedAt + DOWNLOAD_LINK_LIFETIME_MS })),
+            )
+          : [],
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+};

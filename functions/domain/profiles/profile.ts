@@ -1,0 +1,33 @@
+/** A profile: a learned representation of one subject, trained from reference photos. */
+import type { ModelVersion } from '../accounts/accounts';
+
+export const PROFILE_STATUSES = ['VALIDATING', 'QUEUING', 'IN_PROGRESS', 'READY', 'ERROR'] as const;
+export type ProfileStatus = (typeof PROFILE_STATUSES)[number];
+
+export const TRAINING_TIERS = ['standard', 'fast'] as const;
+export type TrainingTier = (typeof TRAINING_TIERS)[number];
+
+export interface Profile {
+  profileId: string;
+  accountId: string;
+  status: ProfileStatus;
+  /** What the status means for the user; failure details when ERROR. */
+  message: string;
+  tag: string | null;
+  trainingTier: TrainingTier;
+  modelVersion: ModelVersion;
+  /** The identity signature training produced (READY profiles only). */
+  signature: string | null;
+  /** Object key of the profile picture, once chosen. */
+  pictureKey: string | null;
+  /** Object keys of the prepared training photos. */
+  photoKeys: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ProfilesReader {
+  /** The caller's profiles among `ids` (others' and unknown ids are simply absent). */
+  findMany(accountId: string, ids: readonly string[]): Promise<Profile[]>;
+  get(accountId: string, profileId: string): Promise<Profile | undefined>;
+}

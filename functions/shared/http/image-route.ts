@@ -1,0 +1,11 @@
+import type * as v from 'valibot';
+import { apiHandler, type ApiRequest } from './api-handler';
+import type { ApiResult } from './responses';
+import { streamingOnAws } from './streaming';
+
+/** Announced switch of the default output format; every image-operation answer carries it (spec). */
+export const DEPRECATION_HEADERS = { 'X-Service-Deprecation-Date': '2026-05-08' } as const;
+
+/** An image operation: a JSON body, the deprecation header on every answer, streamed on AWS. */
+export const imageOperationHandler = <B extends v.GenericSchema>(fn: (request: ApiRequest<v.InferOutput<B>>) => Promise<ApiResult>, body: B) =>
+  streamingOnAws(apiHandler(fn, { body, headers: DEPRECATION_HEADERS }));

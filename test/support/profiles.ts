@@ -1,0 +1,32 @@
+/** Seeds profiles straight into the table, as training would leave them (for tests of their use). */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { profileKey } from '../../functions/adapters/dynamo/profiles-repository';
+import type { Profile } from '../../functions/domain/profiles/profile';
+import { newId } from '../../functions/domain/shared/ids';
+import { services } from '../../functions/shared/services';
+
+export const seedProfile = async (accountId: string, overrides: Partial<Profile> = {}): Promise<Profile> => {
+  const now = Date.now();
+  const profile: Profile = {
+    profileId: newId('prf'),
+    accountId,
+    status: 'READY',
+    message: 'Training completed.',
+    tag: null,
+    trainingTier: 'fast',
+    modelVersion: 'v2',
+    signature: null,
+    pictureKey: null,
+    photoKeys: [],
+    createdAt: now,
+    updatedAt: now,
+    ...overrides,
+  };
+  await services().table.doc.send(
+    new PutCommand({
+      TableName: services().table.name,
+      Item: { ...profileKey(accountId, profile.profileId), type: 'profile', ...profile, chargeState: 'settled', reservedMicros: 0 },
+    }),
+  );
+  return profile;
+};
