@@ -1,12 +1,11 @@
 import { Images } from '../domain';
 import type { ApiRequest } from '../shared/http/api-handler';
-import { imageOperationHandler } from '../shared/http/image-route';
-import { ok } from '../shared/http/responses';
+import { imageOperationHandler, submitAnswer } from '../shared/http/image-route';
 import { enhanceCommand } from './image-commands';
 import { EnhanceRequestSchema, type EnhanceRequest } from './schemas/images';
 
 /** POST /v2/service/enhance */
 const lambdaHandler = async ({ body, caller, services, baseUrl }: ApiRequest<EnhanceRequest>) =>
-  ok(await Images.runSync(services.images, caller, enhanceCommand(body), { baseUrl }));
+  submitAnswer(await Images.submit(services.images, caller, enhanceCommand(body), { baseUrl }));
 
 export const handler = imageOperationHandler(lambdaHandler, EnhanceRequestSchema);

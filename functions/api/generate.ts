@@ -1,12 +1,11 @@
 import { Images } from '../domain';
 import type { ApiRequest } from '../shared/http/api-handler';
-import { imageOperationHandler } from '../shared/http/image-route';
-import { ok } from '../shared/http/responses';
+import { imageOperationHandler, submitAnswer } from '../shared/http/image-route';
 import { generateCommand } from './image-commands';
 import { GenerateRequestSchema, type GenerateRequest } from './schemas/images';
 
 /** POST /v2/service/generate */
 const lambdaHandler = async ({ body, caller, services, baseUrl }: ApiRequest<GenerateRequest>) =>
-  ok(await Images.runSync(services.images, caller, generateCommand(body), { baseUrl }));
+  submitAnswer(await Images.submit(services.images, caller, generateCommand(body), { baseUrl }));
 
 export const handler = imageOperationHandler(lambdaHandler, GenerateRequestSchema);

@@ -2,9 +2,16 @@
 import type { ImageCommand, OutputChoice } from '../domain/images/operations';
 import type { EditRequest, EnhanceRequest, GenerateRequest, RemixRequest } from './schemas/images';
 
-type Common = Pick<EditRequest, 'num_output_images' | 'output_format' | 'response_mode'>;
+type Common = Pick<EditRequest, 'num_output_images' | 'output_format' | 'response_mode' | 'async' | 'callback_url' | 'client_request_id'>;
 
-const common = (body: Common) => ({ numOutputImages: body.num_output_images, outputFormat: body.output_format, responseMode: body.response_mode });
+const common = (body: Common) => ({
+  numOutputImages: body.num_output_images,
+  outputFormat: body.output_format,
+  responseMode: body.response_mode,
+  async: body.async,
+  callbackUrl: body.callback_url,
+  clientRequestId: body.client_request_id,
+});
 
 const outputChoice = (body: Pick<EditRequest, 'base_model' | 'resolution' | 'aspect_ratio' | 'quality' | 'size'>): OutputChoice => ({
   baseModel: body.base_model,

@@ -1,12 +1,11 @@
 import { Images } from '../domain';
 import type { ApiRequest } from '../shared/http/api-handler';
-import { imageOperationHandler } from '../shared/http/image-route';
-import { ok } from '../shared/http/responses';
+import { imageOperationHandler, submitAnswer } from '../shared/http/image-route';
 import { remixCommand } from './image-commands';
 import { RemixRequestSchema, type RemixRequest } from './schemas/images';
 
 /** POST /v2/service/remix */
 const lambdaHandler = async ({ body, caller, services, baseUrl }: ApiRequest<RemixRequest>) =>
-  ok(await Images.runSync(services.images, caller, remixCommand(body), { baseUrl }));
+  submitAnswer(await Images.submit(services.images, caller, remixCommand(body), { baseUrl }));
 
 export const handler = imageOperationHandler(lambdaHandler, RemixRequestSchema);

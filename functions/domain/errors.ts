@@ -5,22 +5,24 @@ import { formatUsd } from './billing/money';
  * the caller; `functions/shared/http/error-mapping.ts` is the only place that turns a code into an
  * HTTP status. Anything that is not a DomainError is an internal error and is never shown.
  */
-export type ErrorCode =
-  | 'INVALID_REQUEST'
-  | 'MISSING_API_KEY'
-  | 'INVALID_API_KEY'
-  | 'INSUFFICIENT_BALANCE'
-  | 'NOT_FOUND'
-  | 'JOB_EXPIRED'
-  | 'DOWNLOAD_EXPIRED'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'CONTENT_MODERATION'
-  | 'MIXED_PROFILE_MODEL_VERSIONS'
-  | 'PROFILE_NOT_READY'
-  | 'NO_IMAGE_GENERATED'
-  | 'INTERNAL_ERROR'
-  | 'SERVICE_UNAVAILABLE'
-  | 'TIMEOUT';
+export const ERROR_CODES = [
+  'INVALID_REQUEST',
+  'MISSING_API_KEY',
+  'INVALID_API_KEY',
+  'INSUFFICIENT_BALANCE',
+  'NOT_FOUND',
+  'JOB_EXPIRED',
+  'DOWNLOAD_EXPIRED',
+  'PAYLOAD_TOO_LARGE',
+  'CONTENT_MODERATION',
+  'MIXED_PROFILE_MODEL_VERSIONS',
+  'PROFILE_NOT_READY',
+  'NO_IMAGE_GENERATED',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+  'TIMEOUT',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export class DomainError extends Error {
   constructor(
@@ -87,6 +89,12 @@ export class NoImageGeneratedError extends DomainError {
 export class RequestTimeoutError extends DomainError {
   constructor(budgetSeconds: number) {
     super('TIMEOUT', `The request exceeded ${budgetSeconds} s; the reserved cost was refunded. Resubmit with async: true.`);
+  }
+}
+
+export class ServiceUnavailableError extends DomainError {
+  constructor(message: string) {
+    super('SERVICE_UNAVAILABLE', message);
   }
 }
 

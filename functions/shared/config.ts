@@ -31,6 +31,10 @@ export const ConfigSchema = v.object({
   CALLBACK_RETRY_SCALE: v.pipe(v.optional(v.string(), '1'), v.transform(Number), v.number(), v.minValue(0), v.maxValue(1)),
   /** Synchronous image operations answer 504 TIMEOUT (and refund) past this budget. */
   SYNC_BUDGET_SECONDS: v.pipe(v.optional(v.string(), '600'), v.transform(Number), v.number(), v.minValue(0.001)),
+  /** Asynchronous jobs fail with TIMEOUT (and are refunded) past this budget. */
+  ASYNC_BUDGET_SECONDS: v.pipe(v.optional(v.string(), '1800'), v.transform(Number), v.number(), v.minValue(0.001)),
+  IMAGE_JOB_STATE_MACHINE_ARN: v.optional(v.string(), ''),
+  PROFILE_TRAINING_STATE_MACHINE_ARN: v.optional(v.string(), ''),
   /** From this instant the default output_format is jpg (png before). */
   OUTPUT_FORMAT_SWITCH_AT: v.pipe(v.optional(v.string(), '2026-05-08T00:00:00Z'), v.isoTimestamp(), v.transform(Date.parse)),
   /** The image engine: the sandbox on sharp, or a GPU backend over HTTPS. */

@@ -3,18 +3,21 @@
  * process (Lambda cold start, or the local runtime), and hands them to handlers as one typed object.
  * Clients are created here but connect on first use, so a handler pays only for what it touches.
  */
+import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { WEBHOOK_SECRET_PREFIX, type AccountsRepository } from '../domain/accounts/accounts';
 import type { DeliveryDeps } from '../domain/callbacks/deliver';
 import { signDownloadToken } from '../domain/images/download-token';
 import type { ImageEngine } from '../domain/images/engine';
 import { contentTypeOf, type ImageDeps } from '../domain/images/operations';
+import type { WorkflowDeps } from '../domain/jobs/workflow';
 import { systemClock, type Clock } from '../domain/shared/clock';
 import { newId, newSecret, type IdSource } from '../domain/shared/ids';
 import { DynamoAccounts } from '../adapters/dynamo/accounts-repository';
 import { countCallbackAttempts, recordCallbackAttempt } from '../adapters/dynamo/callback-attempts';
 import { cachedKeyLookup } from '../adapters/dynamo/key-cache';
 import { DynamoLedger } from '../adapters/dynamo/ledger-repository';
+import { DynamoJobs } from '../adapters/dynamo/jobs-repository';
 import { DynamoProfiles } from '../adapters/dynamo/profiles-repository';
 import { openTable, type Table } from '../adapters/dynamo/table';
 import { HttpEngine } from '../adapters/engine/http-engine';
@@ -38,10 +41,13 @@ export interface Services {
   keyLookup: Pick<AccountsRepository, 'findKeyByHash'>;
   ledger: DynamoLedger;
   profiles: DynamoProfiles;
+  jobs: DynamoJobs;
   objects: ObjectStore;
   sqs: SQSClient;
+  sfn: SFNClient;
   downloadSecret: () => Promise<string>;
   images: ImageDeps;
+  workflow: WorkflowDeps;
   callbacks: DeliveryDeps;
 }
 
@@ -49,6 +55,16 @@ const localCredentials = (endpoint: string | undefined) =>
   endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {};
 
 const OUTPUT_EXTENSION = { png: 'png', jpg: 'jpg' } as const;
+const INPUT_CONTENT_TYPE = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', heif: 'image/heif' } as const;
+
+/** Starts an execution named after the job; a start that already happened is not an error. */
+const startExecution = async (sfn: SFNClient, stateMachineArn: string, name: string, input: unknown) => {
+  try {
+    await sfn.send(new StartExecutionCommand({ stateMachineArn, name, input: JSON.stringify(input) }));
+  } catch (error) {
+    if (!(error instanceof Error && error.name === 'ExecutionAlreadyExists')) throw error;
+  }
+};
 
 const engineFor = (settings: ServiceConfig): ImageEngine => {
   if (settings.ENGINE === 'sandbox') return new SandboxEngine();
@@ -63,31 +79,48 @@ export const buildServices = (settings: ServiceConfig, clock: Clock = systemCloc
   const profiles = new DynamoProfiles(table);
   const objects = createObjectStore({ bucket: settings.SERVICE_BUCKET_NAME, region: settings.AWS_REGION, endpoint: settings.S3_ENDPOINT });
   const sqs = new SQSClient({ region: settings.AWS_REGION, ...localCredentials(settings.SQS_ENDPOINT) });
+  const sfn = new SFNClient({ region: settings.AWS_REGION, ...localCredentials(settings.SFN_ENDPOINT) });
+  const jobs = new DynamoJobs(table);
   const downloadSecret = lazySecret({ value: settings.DOWNLOAD_TOKEN_SECRET, arn: settings.DOWNLOAD_TOKEN_SECRET_ARN, region: settings.AWS_REGION, name: 'the download token secret' });
   let engine: ImageEngine | undefined;
-  return {
-    config: settings,
-    clock,
-    newId,
-    log: createLogger(settings.LOG_LEVEL),
-    table,
-    accounts,
-    keyLookup: cachedKeyLookup(accounts, settings.API_KEY_CACHE_SECONDS * 1000, clock),
-    ledger,
-    profiles,
-    objects,
-    sqs,
-    downloadSecret,
-    images: {
+  function imageDeps(): ImageDeps {
+    return {
       clock,
       newId,
       ledger,
       profiles,
+      jobs,
       get engine() {
         return (engine ??= engineFor(settings));
       },
       decodeInput: (value, label, signal) => decodeImageInput(value, label, { fetchBytes: imageFetcher({ allowLoopback: settings.ALLOW_LOOPBACK_URLS, signal }) }),
+      inputs: {
+        save: (accountId, jobId, images) =>
+          Promise.all(
+            images.map(async (image, index) => {
+              const key = `inputs/${accountId}/${jobId}/${index + 1}`;
+              await objects.put(key, image.data, INPUT_CONTENT_TYPE[image.format]);
+              return { key, format: image.format, width: image.width, height: image.height };
+            }),
+          ),
+        load: (inputs) =>
+          Promise.all(
+            inputs.map(async (input) => {
+              const stored = await objects.get(input.key);
+              if (!stored) throw new Error(`input ${input.key} is missing`);
+              return { data: stored.body, format: input.format, width: input.width, height: input.height };
+            }),
+          ),
+      },
       outputs: {
+        load: (keys) =>
+          Promise.all(
+            keys.map(async (key) => {
+              const stored = await objects.get(key);
+              if (!stored) throw new Error(`output ${key} is missing`);
+              return stored.body;
+            }),
+          ),
         save: (accountId, jobId, images, format) =>
           Promise.all(
             images.map(async (image, index) => {
@@ -98,7 +131,49 @@ export const buildServices = (settings: ServiceConfig, clock: Clock = systemCloc
           ),
         link: async (baseUrl, grant) => `${baseUrl}/v2/service/downloads/${signDownloadToken(grant, await downloadSecret())}`,
       },
-      settings: { syncBudgetMs: settings.SYNC_BUDGET_SECONDS * 1000, outputFormatSwitchAt: settings.OUTPUT_FORMAT_SWITCH_AT },
+      workflows: {
+        startImageJob: (input) => startExecution(sfn, settings.IMAGE_JOB_STATE_MACHINE_ARN, input.jobId, input),
+      },
+      settings: {
+        syncBudgetMs: settings.SYNC_BUDGET_SECONDS * 1000,
+        asyncBudgetMs: settings.ASYNC_BUDGET_SECONDS * 1000,
+        outputFormatSwitchAt: settings.OUTPUT_FORMAT_SWITCH_AT,
+        replayPollMs: 200,
+      },
+    
+    };
+  }
+  const images = imageDeps();
+  return {
+    config: settings,
+    clock,
+    newId,
+    log: createLogger(settings.LOG_LEVEL),
+    table,
+    accounts,
+    keyLookup: cachedKeyLookup(accounts, settings.API_KEY_CACHE_SECONDS * 1000, clock),
+    ledger,
+    profiles,
+    jobs,
+    objects,
+    sqs,
+    sfn,
+    downloadSecret,
+    images,
+    workflow: {
+      clock,
+      jobs,
+      ledger,
+      get engine() {
+        return images.engine;
+      },
+      inputs: images.inputs,
+      outputs: images.outputs,
+      link: images.outputs.link,
+      enqueueCallback: async (message) => {
+        await sqs.send(new SendMessageCommand({ QueueUrl: settings.CALLBACK_QUEUE_URL, MessageBody: JSON.stringify(message) }));
+      },
+      settings: { asyncBudgetMs: settings.ASYNC_BUDGET_SECONDS * 1000 },
     },
     callbacks: {
       webhookSecret: (accountId) => accounts.getOrCreateWebhookSecret(accountId, newSecret(WEBHOOK_SECRET_PREFIX), clock()),

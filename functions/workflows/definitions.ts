@@ -11,4 +11,15 @@ export interface WorkflowDefinition {
   tasks: Readonly<Record<string, { handler: string; images?: boolean; timeoutSeconds?: number }>>;
 }
 
-export const WORKFLOWS: Readonly<Record<string, WorkflowDefinition>> = {};
+export const WORKFLOWS: Readonly<Record<string, WorkflowDefinition>> = {
+  'image-job': {
+    file: 'statemachines/image-job.asl.json',
+    tasks: {
+      MarkRunningFunctionArn: { handler: 'functions/workflows/image-job/mark-running' },
+      RunEngineFunctionArn: { handler: 'functions/workflows/image-job/run-engine', images: true, timeoutSeconds: 900 },
+      SettleChargeFunctionArn: { handler: 'functions/workflows/image-job/settle-charge' },
+      ReleaseChargeFunctionArn: { handler: 'functions/workflows/image-job/release-charge' },
+      QueueCallbackFunctionArn: { handler: 'functions/workflows/image-job/queue-callback' },
+    },
+  },
+};

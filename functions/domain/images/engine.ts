@@ -1,6 +1,6 @@
 /**
  * The image engine port: one operation in, images out, or a typed refusal. The sandbox engine
- * (functions/adapters/engine/sandbox.ts) does real image work on sharp; the HTTP adapter forwards
+ * (functions/adapters/engine/sandbox-engine.ts) does real image work on sharp; the HTTP adapter forwards
  * the same request to a GPU backend. Engines never see money, accounts or HTTP.
  */
 export const OPERATIONS = ['edit', 'generate', 'enhance', 'remix'] as const;
@@ -9,7 +9,8 @@ export type Operation = (typeof OPERATIONS)[number];
 export const OUTPUT_FORMATS = ['png', 'jpg'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-export type InputFormat = 'jpeg' | 'png' | 'webp' | 'heif';
+export const INPUT_FORMATS = ['jpeg', 'png', 'webp', 'heif'] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
 
 /** An input image after decoding: bytes sharp can read (HEIC already converted), at most 4096 px a side. */
 export interface DecodedImage {

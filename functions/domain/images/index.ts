@@ -1,2 +1,2 @@
-export { runSync, prepare } from './operations';
+export { prepare, runSync, submit } from './operations';
 export { presignDownload } from './downloads';

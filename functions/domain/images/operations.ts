@@ -11,7 +11,7 @@
  */
 import type { Caller } from '../accounts/accounts';
 import type { LedgerPort } from '../billing/ledger';
-import { ContentModerationError, DomainError, NoImageGeneratedError, RequestTimeoutError } from '../errors';
+import { AlreadyExistsError, ContentModerationError, DomainError, NoImageGeneratedError, RequestTimeoutError, ServiceUnavailableError } from '../errors';
 import type { ProfilesReader } from '../profiles/profile';
 import type { Clock } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
@@ -21,7 +21,7 @@ import type { AspectRatio, Quality, Resolution } from './catalog';
 import { pinnedTwoK, resolveOutputSpec } from './output-spec';
 import { finalPrice, floorPrice, type PricedRequest } from './pricing';
 import { checkReferencedProfiles, mergeReferences } from './profile-references';
-import { JOB_RETENTION_MS, type JobError } from '../jobs/job';
+import { completion, idempotencySortKey, isTerminal, type Job, type JobError, type JobsRepository, type StoredInput } from '../jobs/job';
 
 export interface OutputChoice {
   baseModel?: string;
@@ -43,6 +43,9 @@ export interface ImageCommand {
   numOutputImages: number;
   outputFormat?: OutputFormat;
   responseMode: 'bytes' | 'urls';
+  async: boolean;
+  callbackUrl?: string;
+  clientRequestId?: string;
 }
 
 export interface ImageResultBody {
@@ -56,18 +59,32 @@ export interface ImageDeps {
   newId: IdSource;
   ledger: LedgerPort;
   profiles: ProfilesReader;
+  jobs: JobsRepository;
   engine: ImageEngine;
   decodeInput(value: string, label: string, signal: AbortSignal): Promise<DecodedImage>;
+  inputs: {
+    /** Keeps an async job's decoded inputs for its workflow, under the account's prefix. */
+    save(accountId: string, jobId: string, images: DecodedImage[]): Promise<StoredInput[]>;
+    load(inputs: StoredInput[]): Promise<DecodedImage[]>;
+  };
   outputs: {
     /** Stores the outputs under the account's prefix; returns their object keys. */
     save(accountId: string, jobId: string, images: Buffer[], format: OutputFormat): Promise<string[]>;
+    load(keys: string[]): Promise<Buffer[]>;
     /** The public download link for a grant, on the API's base URL. */
     link(baseUrl: string, grant: DownloadGrant): Promise<string>;
   };
+  workflows: {
+    /** Starts the image-job workflow for a job; starting it again is harmless. */
+    startImageJob(input: { accountId: string; jobId: string; hasCallback: boolean }): Promise<void>;
+  };
   settings: {
     syncBudgetMs: number;
+    asyncBudgetMs: number;
     /** Epoch ms from which the default output format is jpg (png before). */
     outputFormatSwitchAt: number;
+    /** How often a replayed synchronous request looks for its original's result. */
+    replayPollMs: number;
   };
 }
 
@@ -88,7 +105,11 @@ export const prepare = async (deps: ImageDeps, caller: Caller, command: ImageCom
   const choice = command.output;
   if (choice !== 'pinned') resolveOutputSpec(editOrGenerate(command.operation), choice);
 
-  const { referenced, namedInPrompt } = mergeReferences(command.profileIds, command.prompt);
+  // Edit and generate name subjects in the prompt; for enhance and remix the prompt only guides (spec).
+  const { referenced, namedInPrompt } =
+    command.operation === 'edit' || command.operation === 'generate'
+      ? mergeReferences(command.profileIds, command.prompt)
+      : { referenced: [...new Set(command.profileIds)], namedInPrompt: [] };
   const profiles = referenced.length > 0 ? await deps.profiles.findMany(caller.accountId, referenced) : [];
   checkReferencedProfiles(referenced, profiles);
 
@@ -112,7 +133,8 @@ export const prepare = async (deps: ImageDeps, caller: Caller, command: ImageCom
     baseModel = spec.baseModel;
     quality = spec.quality;
   }
-  const bySignature = profiles.flatMap((profile) => (profile.signature ? [{ profileId: profile.profileId, signature: profile.signature }] : []));
+  // Every referenced profile is a candidate; one without a signature can only be named, not matched.
+  const candidates = profiles.map((profile) => ({ profileId: profile.profileId, signature: profile.signature ?? '' }));
   return {
     engineRequest: {
       operation: command.operation,
@@ -124,8 +146,8 @@ export const prepare = async (deps: ImageDeps, caller: Caller, command: ImageCom
       numOutputImages: command.numOutputImages,
       baseModel,
       quality,
-      candidates: bySignature,
-      namedInPrompt: namedInPrompt.filter((id) => referenced.includes(id)),
+      candidates,
+      namedInPrompt,
     },
     priced,
     floorMicros: floorPrice(priced),
@@ -163,6 +185,25 @@ class DeadlineReached extends Error {}
  * A synchronous operation: prepare, reserve, run under the deadline, settle or release, answer.
  * The budget covers the whole request (fetching inputs included).
  */
+/** The job record's own fields, as the reservation creates it. */
+const jobAttributes = (jobId: string, caller: Caller, command: ImageCommand, context: { baseUrl: string }, at: number, mode: Job['mode']) => ({
+  type: 'job',
+  jobId,
+  accountId: caller.accountId,
+  operation: command.operation,
+  mode,
+  status: mode === 'sync' ? 'running' : 'pending',
+  createdAt: at,
+  startedAt: mode === 'sync' ? at : null,
+  responseMode: command.responseMode,
+  callbackUrl: command.callbackUrl ?? null,
+  clientRequestId: command.clientRequestId ?? null,
+  baseUrl: context.baseUrl,
+});
+
+const idempotencyCompanions = (command: ImageCommand, jobId: string) =>
+  command.clientRequestId ? [{ sortKey: idempotencySortKey(command.clientRequestId), attributes: { type: 'idempotency', jobId, clientRequestId: command.clientRequestId } }] : [];
+
 export const runSync = async (deps: ImageDeps, caller: Caller, command: ImageCommand, context: { baseUrl: string }): Promise<ImageResultBody> => {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new DeadlineReached()), deps.settings.syncBudgetMs);
@@ -178,7 +219,8 @@ export const runSync = async (deps: ImageDeps, caller: Caller, command: ImageCom
       accountId: caller.accountId,
       owner,
       amountMicros: prepared.floorMicros,
-      ownerAttributes: { type: 'job', jobId, accountId: caller.accountId, operation: command.operation, mode: 'sync', status: 'running', createdAt: startedAt },
+      ownerAttributes: jobAttributes(jobId, caller, command, context, startedAt, 'sync'),
+      companions: idempotencyCompanions(command, jobId),
       at: startedAt,
     });
 
@@ -187,7 +229,7 @@ export const runSync = async (deps: ImageDeps, caller: Caller, command: ImageCom
       await deps.ledger.release({
         accountId: caller.accountId,
         owner,
-        ownerPatch: { status: 'failed', error: jobErrorOf(error), completedAt: at, expiresAt: at + JOB_RETENTION_MS },
+        ownerPatch: { status: 'failed', error: jobErrorOf(error), ...completion(at) },
         at,
       });
       throw error;
@@ -217,8 +259,7 @@ export const runSync = async (deps: ImageDeps, caller: Caller, command: ImageCom
       ownerPatch: {
         status: 'succeeded',
         result: { outputKeys, outputFormat, knownSubjects },
-        completedAt,
-        expiresAt: completedAt + JOB_RETENTION_MS,
+        ...completion(completedAt),
       },
       at: completedAt,
     });
@@ -234,5 +275,112 @@ export const runSync = async (deps: ImageDeps, caller: Caller, command: ImageCom
     };
   } finally {
     clearTimeout(timer);
+  }
+};
+
+export interface JobHandle {
+  job_id: string;
+  status: 'pending';
+  poll_url: string;
+}
+
+/** What a submit answers: a result (synchronous) or a job handle (asynchronous), possibly replayed. */
+export type SubmitOutcome = { kind: 'result'; body: ImageResultBody; replayed: boolean } | { kind: 'accepted'; body: JobHandle; replayed: boolean };
+
+const handleOf = (jobId: string): JobHandle => ({ job_id: jobId, status: 'pending', poll_url: `/v2/service/jobs/${jobId}` });
+
+/** The answer the original request got (or will get), for a repeated client_request_id. */
+const replayOf = async (deps: ImageDeps, caller: Caller, jobId: string): Promise<SubmitOutcome> => {
+  const deadline = deps.clock() + deps.settings.syncBudgetMs;
+  for (;;) {
+    const job = await deps.jobs.get(caller.accountId, jobId);
+    if (!job) throw new Error(`idempotency record names job ${jobId}, which does not exist`);
+    if (job.mode === 'async') return { kind: 'accepted', body: handleOf(jobId), replayed: true };
+    if (isTerminal(job.status)) {
+      if (job.status === 'failed' || !job.result) throw new DomainError(job.error?.code ?? 'INTERNAL_ERROR', job.error?.message ?? 'The original request failed.');
+      const result = job.result;
+      return {
+        kind: 'result',
+        replayed: true,
+        body: {
+          known_subjects: { counts: result.knownSubjects },
+          images: job.responseMode === 'bytes' ? (await deps.outputs.load(result.outputKeys)).map((image) => image.toString('base64')) : [],
+          download_urls:
+            job.responseMode === 'urls'
+              ? await Promise.all(
+                  result.outputKeys.map((objectKey) =>
+                    deps.outputs.link(job.baseUrl, { objectKey, accountId: job.accountId, expiresAt: (job.completedAt ?? job.createdAt) + DOWNLOAD_LINK_LIFETIME_MS }),
+                  ),
+                )
+              : [],
+        },
+      };
+    }
+    if (deps.clock() >= deadline) throw new RequestTimeoutError(Math.round(deps.settings.syncBudgetMs / 1000));
+    await new Promise((resolve) => setTimeout(resolve, deps.settings.replayPollMs));
+  }
+};
+
+/** An earlier job for this client_request_id that still counts (its record is freed once the job expired). */
+const earlierJob = async (deps: ImageDeps, caller: Caller, clientRequestId: string): Promise<string | undefined> => {
+  const jobId = await deps.jobs.findByClientRequestId(caller.accountId, clientRequestId);
+  if (!jobId) return undefined;
+  const job = await deps.jobs.get(caller.accountId, jobId);
+  if (job?.expiresAt != null && deps.clock() >= job.expiresAt) {
+    await deps.jobs.forgetClientRequestId(caller.accountId, clientRequestId, jobId);
+    return undefined;
+  }
+  return jobId;
+};
+
+/**
+ * Asynchronous submit: the same checks and decoding as a synchronous call, then the inputs kept for the
+ * workflow, the floor reserved in the transaction that creates the job, and the workflow started
+ * (execution name = job id). If the workflow cannot be started the reservation is released at once.
+ */
+const submitAsync = async (deps: ImageDeps, caller: Caller, command: ImageCommand, context: { baseUrl: string }): Promise<SubmitOutcome> => {
+  const prepared = await prepare(deps, caller, command, new AbortController().signal);
+  const jobId = deps.newId('job');
+  const inputs = await deps.inputs.save(caller.accountId, jobId, prepared.engineRequest.images);
+  const { images: _decoded, ...engine } = prepared.engineRequest;
+  const at = deps.clock();
+  await deps.ledger.reserve({
+    accountId: caller.accountId,
+    owner: { kind: 'job', id: jobId },
+    amountMicros: prepared.floorMicros,
+    ownerAttributes: { ...jobAttributes(jobId, caller, command, context, at, 'async'), work: { engine, inputs, priced: prepared.priced } },
+    companions: idempotencyCompanions(command, jobId),
+    at,
+  });
+  try {
+    await deps.workflows.startImageJob({ accountId: caller.accountId, jobId, hasCallback: command.callbackUrl !== undefined });
+  } catch (error) {
+    const failedAt = deps.clock();
+    const unavailable = new ServiceUnavailableError('The job could not be started; nothing was charged. Please retry.');
+    await deps.ledger.release({ accountId: caller.accountId, owner: { kind: 'job', id: jobId }, ownerPatch: { status: 'failed', error: jobErrorOf(unavailable), ...completion(failedAt) }, at: failedAt });
+    throw Object.assign(unavailable, { cause: error });
+  }
+  return { kind: 'accepted', body: handleOf(jobId), replayed: false };
+};
+
+/**
+ * Every image operation enters here. A repeated client_request_id returns the original job (or, for a
+ * synchronous call, its result once ready) and creates and charges nothing; concurrent repeats race on
+ * the idempotency record, which the reservation creates, so exactly one of them creates the job.
+ */
+export const submit = async (deps: ImageDeps, caller: Caller, command: ImageCommand, context: { baseUrl: string }): Promise<SubmitOutcome> => {
+  const clientRequestId = command.clientRequestId;
+  if (clientRequestId) {
+    const jobId = await earlierJob(deps, caller, clientRequestId);
+    if (jobId) return replayOf(deps, caller, jobId);
+  }
+  try {
+    return command.async ? await submitAsync(deps, caller, command, context) : { kind: 'result', body: await runSync(deps, caller, command, context), replayed: false };
+  } catch (error) {
+    if (clientRequestId && error instanceof AlreadyExistsError && error.sortKey === idempotencySortKey(clientRequestId)) {
+      const jobId = await deps.jobs.findByClientRequestId(caller.accountId, clientRequestId);
+      if (jobId) return replayOf(deps, caller, jobId);
+    }
+    throw error;
   }
 };

@@ -1,10 +1,11 @@
 /**
  * An image job: every image operation, synchronous or not, is a job record that owns its charge
- * (the ledger's reserve/settle/release are guarded by its charge state). A synchronous call simply
- * waits for its job to finish within the request.
+ * (the ledger's reserve/settle/release are guarded by its charge state). A synchronous call waits for
+ * its job within the request; an asynchronous one is run by the image-job workflow and polled.
  */
 import type { ErrorCode } from '../errors';
-import type { Operation, OutputFormat } from '../images/engine';
+import type { EngineRequest, EngineUsage, InputFormat, Operation, OutputFormat } from '../images/engine';
+import type { PricedRequest } from '../images/pricing';
 
 export const JOB_STATUSES = ['pending', 'running', 'succeeded', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -14,6 +15,8 @@ export type JobMode = (typeof JOB_MODES)[number];
 
 /** A job's result and its download links stay available this long after completion. */
 export const JOB_RETENTION_MS = 24 * 3600 * 1000;
+/** DynamoDB TTL only cleans up, a week after our code stopped answering for the item. */
+export const TTL_GRACE_MS = 7 * 24 * 3600 * 1000;
 
 export interface JobError {
   code: ErrorCode;
@@ -26,6 +29,21 @@ export interface JobResult {
   knownSubjects: Record<string, number>;
 }
 
+/** An input image the workflow reads back from the bucket. */
+export interface StoredInput {
+  key: string;
+  format: InputFormat;
+  width: number;
+  height: number;
+}
+
+/** What an asynchronous job's workflow needs to run the engine and price the outcome. */
+export interface JobWork {
+  engine: Omit<EngineRequest, 'images'>;
+  inputs: StoredInput[];
+  priced: PricedRequest;
+}
+
 export interface Job {
   jobId: string;
   accountId: string;
@@ -33,9 +51,38 @@ export interface Job {
   mode: JobMode;
   status: JobStatus;
   createdAt: number;
+  startedAt: number | null;
   completedAt: number | null;
   /** completedAt + 24 h: past it, polling answers 410. Decided by our code, never by TTL timing. */
   expiresAt: number | null;
   result: JobResult | null;
   error: JobError | null;
+  responseMode: 'bytes' | 'urls';
+  callbackUrl: string | null;
+  clientRequestId: string | null;
+  /** The API base URL the job was submitted on, for its download links. */
+  baseUrl: string;
+  work: JobWork | null;
 }
+
+/** What the engine step hands to settlement or release. */
+export type RunOutcome =
+  | { outcome: 'succeeded'; outputKeys: string[]; knownSubjects: Record<string, number>; usage: EngineUsage }
+  | { outcome: 'failed'; error: JobError };
+
+export interface JobsRepository {
+  get(accountId: string, jobId: string): Promise<Job | undefined>;
+  /** pending → running; a no-op for a job already past pending (a retried step). */
+  markRunning(accountId: string, jobId: string, at: number): Promise<void>;
+  /** The job a client_request_id was first used for, if any. */
+  findByClientRequestId(accountId: string, clientRequestId: string): Promise<string | undefined>;
+  /** Frees a client_request_id whose job has expired. */
+  forgetClientRequestId(accountId: string, clientRequestId: string, jobId: string): Promise<void>;
+}
+
+export const isTerminal = (status: JobStatus): boolean => status === 'succeeded' || status === 'failed';
+
+export const idempotencySortKey = (clientRequestId: string) => `IDEMPOTENCY#${clientRequestId}`;
+
+/** The fields a terminal transition writes, TTL included (clean-up only). */
+export const completion = (at: number) => ({ completedAt: at, expiresAt: at + JOB_RETENTION_MS, ttl: Math.floor((at + JOB_RETENTION_MS + TTL_GRACE_MS) / 1000) });

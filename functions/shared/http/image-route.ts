@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import { apiHandler, type ApiRequest } from './api-handler';
-import type { ApiResult } from './responses';
+import type { SubmitOutcome } from '../../domain/images/operations';
+import { accepted, ok, type ApiResult } from './responses';
 import { streamingOnAws } from './streaming';
 
 /** Announced switch of the default output format; every image-operation answer carries it (spec). */
@@ -9,3 +10,9 @@ export const DEPRECATION_HEADERS = { 'X-Service-Deprecation-Date': '2026-05-08' 
 /** An image operation: a JSON body, the deprecation header on every answer, streamed on AWS. */
 export const imageOperationHandler = <B extends v.GenericSchema>(fn: (request: ApiRequest<v.InferOutput<B>>) => Promise<ApiResult>, body: B) =>
   streamingOnAws(apiHandler(fn, { body, headers: DEPRECATION_HEADERS }));
+
+/** 200 with the result, or 202 with the job handle; a replay of a client_request_id says so. */
+export const submitAnswer = (outcome: SubmitOutcome): ApiResult => {
+  const headers = outcome.replayed ? { 'Idempotent-Replayed': 'true' } : undefined;
+  return outcome.kind === 'accepted' ? accepted(outcome.body, headers) : ok(outcome.body, headers);
+};

@@ -1,0 +1,111 @@
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { ERROR_CODES } from '../../domain/errors';
+import { RESOLUTIONS } from '../../domain/images/catalog';
+import { INPUT_FORMATS, OPERATIONS, OUTPUT_FORMATS } from '../../domain/images/engine';
+import { idempotencySortKey, JOB_MODES, JOB_STATUSES, type Job, type JobsRepository } from '../../domain/jobs/job';
+import { isConditionalCheckFailure, keys, type Table } from './table';
+
+const JobErrorItem = v.object({ code: v.picklist(ERROR_CODES), message: v.string() });
+
+const EngineParamsItem = v.object({
+  operation: v.picklist(OPERATIONS),
+  prompt: v.string(),
+  width: v.number(),
+  height: v.number(),
+  outputFormat: v.picklist(OUTPUT_FORMATS),
+  numOutputImages: v.number(),
+  baseModel: v.string(),
+  quality: v.optional(v.string()),
+  candidates: v.array(v.object({ profileId: v.string(), signature: v.string() })),
+  namedInPrompt: v.array(v.string()),
+});
+
+const PricedItem = v.variant('operation', [
+  v.object({
+    operation: v.picklist(['edit', 'generate']),
+    output: v.object({ baseModel: v.string(), resolution: v.picklist(RESOLUTIONS), width: v.number(), height: v.number() }),
+    numOutputImages: v.number(),
+  }),
+  v.object({ operation: v.picklist(['enhance', 'remix']), numOutputImages: v.number() }),
+]);
+
+const JobWorkItem = v.object({
+  engine: EngineParamsItem,
+  inputs: v.array(v.object({ key: v.string(), format: v.picklist(INPUT_FORMATS), width: v.number(), height: v.number() })),
+  priced: PricedItem,
+});
+
+const JobItem = v.object({
+  jobId: v.string(),
+  accountId: v.string(),
+  operation: v.picklist(OPERATIONS),
+  mode: v.picklist(JOB_MODES),
+  status: v.picklist(JOB_STATUSES),
+  createdAt: v.number(),
+  startedAt: v.optional(v.nullable(v.number()), null),
+  completedAt: v.optional(v.nullable(v.number()), null),
+  expiresAt: v.optional(v.nullable(v.number()), null),
+  result: v.optional(
+    v.nullable(v.object({ outputKeys: v.array(v.string()), outputFormat: v.picklist(OUTPUT_FORMATS), knownSubjects: v.record(v.string(), v.number()) })),
+    null,
+  ),
+  error: v.optional(v.nullable(JobErrorItem), null),
+  responseMode: v.optional(v.picklist(['bytes', 'urls']), 'bytes'),
+  callbackUrl: v.optional(v.nullable(v.string()), null),
+  clientRequestId: v.optional(v.nullable(v.string()), null),
+  baseUrl: v.optional(v.string(), ''),
+  work: v.optional(v.nullable(JobWorkItem), null),
+});
+
+const toJob = (item: unknown): Job => v.parse(JobItem, item);
+
+export const jobKey = (accountId: string, jobId: string) => keys.chargeOwner(accountId, { kind: 'job', id: jobId });
+
+export class DynamoJobs implements JobsRepository {
+  constructor(private readonly table: Table) {}
+
+  async get(accountId: string, jobId: string): Promise<Job | undefined> {
+    const result = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: jobKey(accountId, jobId), ConsistentRead: true }));
+    return result.Item ? toJob(result.Item) : undefined;
+  }
+
+  async markRunning(accountId: string, jobId: string, at: number): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: jobKey(accountId, jobId),
+          UpdateExpression: 'SET #status = :running, startedAt = :at',
+          ConditionExpression: '#status = :pending',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':running': 'running', ':pending': 'pending', ':at': at },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+    }
+  }
+
+  async findByClientRequestId(accountId: string, clientRequestId: string): Promise<string | undefined> {
+    const result = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.accountItem(accountId, idempotencySortKey(clientRequestId)), ConsistentRead: true }),
+    );
+    return result.Item ? v.parse(v.object({ jobId: v.string() }), result.Item).jobId : undefined;
+  }
+
+  async forgetClientRequestId(accountId: string, clientRequestId: string, jobId: string): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new DeleteCommand({
+          TableName: this.table.name,
+          Key: keys.accountItem(accountId, idempotencySortKey(clientRequestId)),
+          ConditionExpression: 'jobId = :jobId',
+          ExpressionAttributeValues: { ':jobId': jobId },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+    }
+  }
+}

@@ -1,0 +1,2 @@
+export { jobStatus, jobStatusBody } from './status';
+export * from './workflow';

@@ -1,0 +1,48 @@
+/** The job-status body, identical for polling and for the callback (the callback signs these bytes). */
+import type { Caller } from '../accounts/accounts';
+import { JobExpiredError, NotFoundError } from '../errors';
+import type { Clock } from '../shared/clock';
+import { toIso } from '../shared/clock';
+import { DOWNLOAD_LINK_LIFETIME_MS, type DownloadGrant } from '../images/download-token';
+import type { Job, JobsRepository } from './job';
+
+export interface JobStatusBody {
+  job_id: string;
+  status: Job['status'];
+  operation: Job['operation'];
+  created_at: string;
+  result: { known_subjects: { counts: Record<string, number> }; images: string[]; download_urls: string[] } | null;
+  error: { code: string; message: string } | null;
+  completed_at: string | null;
+}
+
+export type LinkMaker = (baseUrl: string, grant: DownloadGrant) => Promise<string>;
+
+export const jobStatusBody = async (job: Job, link: LinkMaker): Promise<JobStatusBody> => ({
+  job_id: job.jobId,
+  status: job.status,
+  operation: job.operation,
+  created_at: toIso(job.createdAt),
+  result:
+    job.status === 'succeeded' && job.result
+      ? {
+          known_subjects: { counts: job.result.knownSubjects },
+          images: [],
+          download_urls: await Promise.all(
+            job.result.outputKeys.map((objectKey) =>
+              link(job.baseUrl, { objectKey, accountId: job.accountId, expiresAt: (job.completedAt ?? job.createdAt) + DOWNLOAD_LINK_LIFETIME_MS }),
+            ),
+          ),
+        }
+      : null,
+  error: job.status === 'failed' && job.error ? { code: job.error.code, message: job.error.message } : null,
+  completed_at: job.completedAt === null ? null : toIso(job.completedAt),
+});
+
+/** GET /jobs/{job_id}: the caller's job (another account's is not found); 410 past its expiry. */
+export const jobStatus = async (deps: { jobs: JobsRepository; clock: Clock; link: LinkMaker }, caller: Caller, jobId: string): Promise<JobStatusBody> => {
+  const job = await deps.jobs.get(caller.accountId, jobId);
+  if (!job) throw new NotFoundError(`Job ${jobId} not found.`);
+  if (job.expiresAt !== null && deps.clock() >= job.expiresAt) throw new JobExpiredError(jobId);
+  return jobStatusBody(job, deps.link);
+};

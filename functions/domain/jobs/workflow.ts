@@ -1,0 +1,138 @@
+/**
+ * Read first: the steps of the image-job workflow (statemachines/image-job.asl.json).
+ *
+ * Step Functions retries a step after a failure that may have happened before or after its write, so
+ * every step is safe to run again: MarkRunning is conditional on `pending`; RunEngine writes only
+ * objects under keys fixed by the job; SettleCharge and ReleaseCharge go through the ledger, whose
+ * transitions are guarded by the job's charge state (the second attempt is a no-op); QueueCallback may
+ * send twice, under one delivery id that receivers deduplicate by. Whatever fails, the job ends
+ * terminal once and the money moves once.
+ */
+import type { LedgerPort } from '../billing/ledger';
+import type { CallbackMessage } from '../callbacks/deliver';
+import { ERROR_CODES, NotFoundError, type ErrorCode } from '../errors';
+import type { DecodedImage, ImageEngine, OutputFormat } from '../images/engine';
+import { runEngine as runUntil } from '../images/operations';
+import { finalPrice } from '../images/pricing';
+import type { Clock } from '../shared/clock';
+import { completion, type Job, type JobError, type JobsRepository, type RunOutcome, type StoredInput } from './job';
+import { jobStatusBody, type LinkMaker } from './status';
+
+export interface JobStep {
+  accountId: string;
+  jobId: string;
+}
+
+export interface WorkflowDeps {
+  clock: Clock;
+  jobs: JobsRepository;
+  ledger: LedgerPort;
+  engine: ImageEngine;
+  inputs: { load(inputs: StoredInput[]): Promise<DecodedImage[]> };
+  outputs: { save(accountId: string, jobId: string, images: Buffer[], format: OutputFormat): Promise<string[]> };
+  link: LinkMaker;
+  enqueueCallback(message: CallbackMessage): Promise<void>;
+  settings: { asyncBudgetMs: number };
+}
+
+/** An engine error worth another try (the workflow's Retry names it). */
+export class TransientEngineError extends Error {
+  override name = 'TransientEngineError';
+}
+
+/** The engine failed for good: the workflow releases the charge and reports INTERNAL_ERROR. */
+export class EngineFailedError extends Error {
+  override name = 'EngineFailed';
+}
+
+/** Time kept back from the function's own deadline to record the outcome. */
+const STEP_MARGIN_MS = 15_000;
+
+const loadJob = async (deps: Pick<WorkflowDeps, 'jobs'>, step: JobStep): Promise<Job> => {
+  const job = await deps.jobs.get(step.accountId, step.jobId);
+  if (!job) throw new NotFoundError(`Job ${step.jobId} not found.`);
+  return job;
+};
+
+const timeoutError = (budgetMs: number): JobError => ({
+  code: 'TIMEOUT',
+  message: `The job did not finish within ${Math.round(budgetMs / 1000)} s; the reserved cost was refunded.`,
+});
+
+export const markRunning = async (deps: Pick<WorkflowDeps, 'jobs' | 'clock'>, step: JobStep): Promise<void> => {
+  await deps.jobs.markRunning(step.accountId, step.jobId, deps.clock());
+};
+
+/** Runs the engine on the stored inputs within the job's budget; a refusal is an outcome, not an error. */
+export const runJobEngine = async (deps: WorkflowDeps, step: JobStep, functionRemainingMs: number): Promise<RunOutcome> => {
+  const job = await loadJob(deps, step);
+  if (!job.work) throw new EngineFailedError(`job ${job.jobId} has no stored work`);
+  const budgetLeftMs = job.createdAt + deps.settings.asyncBudgetMs - deps.clock();
+  if (budgetLeftMs <= 0) return { outcome: 'failed', error: timeoutError(deps.settings.asyncBudgetMs) };
+
+  const images = await deps.inputs.load(job.work.inputs);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error('deadline')), Math.max(0, Math.min(budgetLeftMs, functionRemainingMs - STEP_MARGIN_MS)));
+  try {
+    const outcome = await runUntil(deps.engine, { ...job.work.engine, images }, controller.signal).catch((error: unknown) => {
+      if (controller.signal.aborted) return 'timeout' as const;
+      if (error instanceof Error && 'retryable' in error && error.retryable === true) throw new TransientEngineError(error.message);
+      throw new EngineFailedError(error instanceof Error ? error.message : String(error));
+    });
+    if (outcome === 'timeout') return { outcome: 'failed', error: timeoutError(deps.settings.asyncBudgetMs) };
+    if (outcome.kind === 'moderated') return { outcome: 'failed', error: { code: 'CONTENT_MODERATION', message: outcome.message } };
+    if (outcome.kind === 'no_image') return { outcome: 'failed', error: { code: 'NO_IMAGE_GENERATED', message: outcome.message } };
+    const outputKeys = await deps.outputs.save(job.accountId, job.jobId, outcome.images, job.work.engine.outputFormat);
+    return { outcome: 'succeeded', outputKeys, knownSubjects: outcome.knownSubjects, usage: outcome.usage };
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+export const settleJob = async (deps: Pick<WorkflowDeps, 'jobs' | 'ledger' | 'clock'>, step: JobStep & { run: RunOutcome }): Promise<void> => {
+  if (step.run.outcome !== 'succeeded') throw new Error('only a succeeded run is settled');
+  const job = await loadJob(deps, step);
+  if (!job.work) throw new Error(`job ${job.jobId} has no stored work`);
+  const at = deps.clock();
+  await deps.ledger.settle({
+    accountId: job.accountId,
+    owner: { kind: 'job', id: job.jobId },
+    finalMicros: finalPrice(job.work.priced, step.run),
+    ownerPatch: {
+      status: 'succeeded',
+      result: { outputKeys: step.run.outputKeys, outputFormat: job.work.engine.outputFormat, knownSubjects: step.run.knownSubjects },
+      ...completion(at),
+    },
+    at,
+  });
+};
+
+/** How a failure caught by the workflow ({Error, Cause}) is reported on the job. */
+export const failureError = (failure: { Error?: string; Cause?: string } | undefined, budgetMs: number): JobError => {
+  if (failure?.Error === 'States.Timeout') return timeoutError(budgetMs);
+  const code = ERROR_CODES.find((candidate): candidate is ErrorCode => candidate === failure?.Error);
+  if (code && code !== 'INTERNAL_ERROR') return { code, message: failure?.Cause ?? code };
+  return { code: 'INTERNAL_ERROR', message: 'The image engine failed. The reserved cost was refunded.' };
+};
+
+export const releaseJob = async (
+  deps: Pick<WorkflowDeps, 'jobs' | 'ledger' | 'clock' | 'settings'>,
+  step: JobStep & { run?: RunOutcome; failure?: { Error?: string; Cause?: string } },
+): Promise<void> => {
+  const error = step.run?.outcome === 'failed' ? step.run.error : failureError(step.failure, deps.settings.asyncBudgetMs);
+  const at = deps.clock();
+  await deps.ledger.release({ accountId: step.accountId, owner: { kind: 'job', id: step.jobId }, ownerPatch: { status: 'failed', error, ...completion(at) }, at });
+};
+
+/** The callback carries the bytes a poll would answer at this moment; its delivery id is fixed by the job. */
+export const queueCallback = async (deps: Pick<WorkflowDeps, 'jobs' | 'link' | 'enqueueCallback'>, step: JobStep): Promise<void> => {
+  const job = await loadJob(deps, step);
+  if (!job.callbackUrl) return;
+  await deps.enqueueCallback({
+    deliveryId: `dlv_${job.jobId.replace(/^job_/, '')}`,
+    accountId: job.accountId,
+    jobId: job.jobId,
+    callbackUrl: job.callbackUrl,
+    body: JSON.stringify(await jobStatusBody(job, deps.link)),
+  });
+};
