@@ -31,11 +31,12 @@ export class ServiceStack extends Stack {
     const callbacks = new Callbacks(this, 'Callbacks', {
       table: data.table,
       bucket: data.bucket,
+      downloadTokenSecret: data.downloadTokenSecret,
       delivererEntry: props.callbackDelivererEntry,
     });
     data.grantReadWrite(callbacks.deliverer);
 
-    const resources = { table: data.table, bucket: data.bucket, callbackQueue: callbacks.queue };
+    const resources = { table: data.table, bucket: data.bucket, callbackQueue: callbacks.queue, downloadTokenSecret: data.downloadTokenSecret };
 
     const workflows = new Workflows(this, 'Workflows', { definitions: props.workflows ?? WORKFLOWS, resources });
     for (const fn of workflows.functions) {

@@ -14,6 +14,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
@@ -25,6 +26,7 @@ export const DELIVERER_TIMEOUT_SECONDS = 30;
 export interface CallbacksProps {
   readonly table: dynamodb.ITable;
   readonly bucket: s3.IBucket;
+  readonly downloadTokenSecret: secretsmanager.ISecret;
   /** The deliverer's handler module, relative to the repository root; CALLBACK_QUEUE.handler by default. */
   readonly delivererEntry?: string;
 }
@@ -55,7 +57,7 @@ export class Callbacks extends Construct {
       description: 'Delivers signed job callbacks from the callback queue',
       timeout: Duration.seconds(DELIVERER_TIMEOUT_SECONDS),
       environment: {
-        ...serviceEnvironment({ table: props.table, bucket: props.bucket, callbackQueue: this.queue }),
+        ...serviceEnvironment({ table: props.table, bucket: props.bucket, callbackQueue: this.queue, downloadTokenSecret: props.downloadTokenSecret }),
         [ENV.callbackDeadLetterQueueUrl]: this.deadLetterQueue.queueUrl,
       },
     });

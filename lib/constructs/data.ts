@@ -6,6 +6,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { acknowledge, acknowledgeWildcardResource } from './acknowledgements';
 
@@ -16,9 +17,21 @@ export const OUTPUTS_PREFIX = 'outputs/';
 export class Data extends Construct {
   readonly table: dynamodb.Table;
   readonly bucket: s3.Bucket;
+  /** The HMAC key of download links (functions read it once per cold start). */
+  readonly downloadTokenSecret: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
+
+    this.downloadTokenSecret = new secretsmanager.Secret(this, 'DownloadTokenSecret', {
+      description: 'HMAC key that signs download links (GET /v2/service/downloads/{token})',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    acknowledge(
+      this.downloadTokenSecret,
+      'AwsSolutions-SMG4',
+      'Rotating this key would invalidate every outstanding 24-hour download link at once; it is an internal HMAC key (no credential to a third party), read only by this stack\'s functions, and rotated by replacing the secret during a maintenance window.',
+    );
 
     this.table = new dynamodb.Table(this, 'Table', {
       partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },
@@ -69,6 +82,7 @@ export class Data extends Construct {
   /** Items of the table and objects of the bucket: read, write and delete. */
   grantReadWrite(grantee: iam.IGrantable): void {
     this.table.grantReadWriteData(grantee);
+    this.downloadTokenSecret.grantRead(grantee);
     iam.Grant.addToPrincipal({
       grantee,
       actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],

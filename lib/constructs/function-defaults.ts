@@ -10,6 +10,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -31,6 +32,7 @@ export const ENV = {
   bucketName: 'SERVICE_BUCKET_NAME',
   callbackQueueUrl: 'CALLBACK_QUEUE_URL',
   callbackDeadLetterQueueUrl: 'CALLBACK_DLQ_URL',
+  downloadTokenSecretArn: 'DOWNLOAD_TOKEN_SECRET_ARN',
   logLevel: 'LOG_LEVEL',
   nodeOptions: 'NODE_OPTIONS',
 } as const;
@@ -46,6 +48,7 @@ export interface ServiceResources {
   readonly table: dynamodb.ITable;
   readonly bucket: s3.IBucket;
   readonly callbackQueue: sqs.IQueue;
+  readonly downloadTokenSecret: secretsmanager.ISecret;
   /** Workflow name → state machine, for the functions that start and stop executions. */
   readonly stateMachines?: ReadonlyMap<string, sfn.IStateMachine>;
 }
@@ -54,6 +57,7 @@ export const serviceEnvironment = (resources: ServiceResources): Record<string, 
   [ENV.tableName]: resources.table.tableName,
   [ENV.bucketName]: resources.bucket.bucketName,
   [ENV.callbackQueueUrl]: resources.callbackQueue.queueUrl,
+  [ENV.downloadTokenSecretArn]: resources.downloadTokenSecret.secretArn,
   [ENV.logLevel]: 'info',
   [ENV.nodeOptions]: '--enable-source-maps',
   ...Object.fromEntries(
