@@ -11,6 +11,7 @@ import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import * as Accounts from '../../functions/domain/accounts/accounts';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
 import { resetConfig } from '../../functions/shared/config';
+import type { Clock } from '../../functions/domain/shared/clock';
 import { resetServices, services } from '../../functions/shared/services';
 import { startLocalDynamo } from './dynamo';
 import { startLocalGateway } from './gateway';
@@ -36,6 +37,8 @@ export interface LocalRuntimeOptions {
   devAccountCreditMicros?: number;
   /** Extra environment for the handlers (e.g. shorter budgets in tests). */
   env?: Record<string, string>;
+  /** The clock every handler uses (tests move it instead of sleeping). */
+  clock?: Clock;
 }
 
 export interface DevAccount {
@@ -137,7 +140,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       ...options.env,
     });
     resetConfig();
-    resetServices();
+    resetServices(options.clock);
 
     const poller = startQueuePoller({
       client: sqs.client,

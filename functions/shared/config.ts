@@ -44,6 +44,8 @@ export const ConfigSchema = v.object({
   /** The HMAC key of download links: given directly (local), or the ARN of a Secrets Manager secret (AWS). */
   DOWNLOAD_TOKEN_SECRET: v.optional(v.pipe(v.string(), v.minLength(32))),
   DOWNLOAD_TOKEN_SECRET_ARN: v.optional(v.string()),
+  /** Development and tests only: a PEM file of one more CA that callback deliveries trust. */
+  EXTRA_TRUSTED_CA_FILE: v.optional(v.string()),
   /** Development only: let fetched and callback URLs point at loopback addresses. */
   ALLOW_LOOPBACK_URLS: flag,
 });

@@ -3,6 +3,7 @@
  * process (Lambda cold start, or the local runtime), and hands them to handlers as one typed object.
  * Clients are created here but connect on first use, so a handler pays only for what it touches.
  */
+import { readFileSync } from 'node:fs';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { WEBHOOK_SECRET_PREFIX, type AccountsRepository } from '../domain/accounts/accounts';
@@ -187,7 +188,10 @@ export const buildServices = (settings: ServiceConfig, clock: Clock = systemCloc
           }),
         );
       },
-      post: postCallback({ allowLoopback: settings.ALLOW_LOOPBACK_URLS }),
+      post: postCallback({
+        allowLoopback: settings.ALLOW_LOOPBACK_URLS,
+        extraCa: settings.EXTRA_TRUSTED_CA_FILE ? readFileSync(settings.EXTRA_TRUSTED_CA_FILE, 'utf8') : undefined,
+      }),
       recordAttempt: recordCallbackAttempt(table),
       clock,
       random: Math.random,
@@ -196,10 +200,15 @@ export const buildServices = (settings: ServiceConfig, clock: Clock = systemCloc
 };
 
 let current: Services | undefined;
+let clockOfProcess: Clock = systemClock;
 
-export const services = (): Services => (current ??= buildServices(config()));
+export const services = (): Services => (current ??= buildServices(config(), clockOfProcess));
 
-/** Forget the built services (the local runtime rebuilds them after changing the environment). */
-export const resetServices = (): void => {
+/**
+ * Forget the built services: the local runtime rebuilds them after changing the environment, and
+ * tests may hand in a clock of their own.
+ */
+export const resetServices = (clock: Clock = systemClock): void => {
   current = undefined;
+  clockOfProcess = clock;
 };

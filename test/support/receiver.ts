@@ -1,16 +1,24 @@
-import http from 'node:http';
+import fs from 'node:fs';
+import type http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+
+const TLS_DIR = path.join(__dirname, '../fixtures/tls');
+/** The receiver's certificate, which test runtimes trust (EXTRA_TRUSTED_CA_FILE): callback URLs are https. */
+export const RECEIVER_CA_FILE = path.join(TLS_DIR, 'receiver-cert.pem');
 
 export interface ReceivedCallback {
   headers: http.IncomingHttpHeaders;
   body: string;
 }
 
-/** A callback receiver on loopback that answers with the statuses it is given, in order (the last repeats). */
+/** An https callback receiver on loopback that answers with the statuses it is given, in order (the last repeats). */
 export const startReceiver = async (statuses: number[]) => {
   const received: ReceivedCallback[] = [];
   const waiters: Array<{ count: number; resolve: () => void }> = [];
-  const server = http.createServer((req, res) => {
+  const tls = { key: fs.readFileSync(path.join(TLS_DIR, 'receiver-key.pem')), cert: fs.readFileSync(RECEIVER_CA_FILE) };
+  const server = https.createServer(tls, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -21,7 +29,7 @@ export const startReceiver = async (statuses: number[]) => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     received,
     /** Resolves once `count` requests have arrived. */
     waitFor: (count: number) => (received.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve }))),

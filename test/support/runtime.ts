@@ -8,6 +8,7 @@ import path from 'node:path';
 import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../bin/local/runtime';
 import * as Accounts from '../../functions/domain/accounts/accounts';
 import { services } from '../../functions/shared/services';
+import { RECEIVER_CA_FILE } from './receiver';
 
 export interface TestRuntime extends LocalRuntime {
   dataDir: string;
@@ -19,7 +20,14 @@ export interface TestRuntime extends LocalRuntime {
 
 export const startTestRuntime = async (options: Partial<LocalRuntimeOptions> = {}): Promise<TestRuntime> => {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'service-test-'));
-  const runtime = await startLocalRuntime({ logLevel: 'silent', devAccountCreditMicros: 10_000_000, timeScale: 0.001, ...options, dataDir });
+  const runtime = await startLocalRuntime({
+    logLevel: 'silent',
+    devAccountCreditMicros: 10_000_000,
+    timeScale: 0.001,
+    ...options,
+    env: { EXTRA_TRUSTED_CA_FILE: RECEIVER_CA_FILE, ...options.env },
+    dataDir,
+  });
   return {
     ...runtime,
     dataDir,

@@ -6,7 +6,7 @@ const MAX_RECEIVER_RESPONSE_BYTES = 64 * 1024;
 
 /** POST through the SSRF guard: an answer is its status; no answer is `timeout` or `network`. */
 export const postCallback =
-  (options: { allowLoopback: boolean }): DeliveryDeps['post'] =>
+  (options: { allowLoopback: boolean; extraCa?: string }): DeliveryDeps['post'] =>
   async (url, body, headers, timeoutMs) => {
     const started = performance.now();
     try {
@@ -18,7 +18,8 @@ export const postCallback =
         timeoutMs,
         maxResponseBytes: MAX_RECEIVER_RESPONSE_BYTES,
         allowLoopback: options.allowLoopback,
-        requireHttps: !options.allowLoopback,
+        requireHttps: true,
+        extraCa: options.extraCa,
         maxRedirects: 0,
       });
       return { result: response.status, latencyMs: response.latencyMs };

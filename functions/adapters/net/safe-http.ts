@@ -10,6 +10,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import type { LookupFunction } from 'node:net';
 import { assertUrlAllowed, BlockedAddressError, createGuardedLookup, type ResolveAll } from './ssrf-guard';
@@ -29,6 +30,8 @@ export interface SafeRequestOptions {
   /** Default 3 for GET, 0 for POST. When the budget is spent the redirect response itself is returned. */
   maxRedirects?: number;
   requireHttps?: boolean;
+  /** Development and tests only: one more CA to trust for https (e.g. a loopback receiver's own). */
+  extraCa?: string;
   signal?: AbortSignal;
   /** Replaces DNS resolution (tests). The guard still checks every address it returns. */
   resolve?: ResolveAll;
@@ -108,7 +111,7 @@ export async function safeRequest(options: SafeRequestOptions): Promise<SafeResp
 
   try {
     for (let redirects = 0; ; redirects += 1) {
-      const response = await exchange(url, hop, lookup, options.maxResponseBytes, controller.signal);
+      const response = await exchange(url, hop, lookup, options.maxResponseBytes, controller.signal, options.extraCa);
       const location = response.headers.location;
       if (!REDIRECT_STATUSES.has(response.status) || location === undefined || redirects >= maxRedirects) {
         return { ...response, latencyMs: performance.now() - startedAt };
@@ -197,6 +200,7 @@ function exchange(
   lookup: LookupFunction,
   maxResponseBytes: number,
   signal: AbortSignal,
+  extraCa?: string,
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
@@ -238,7 +242,7 @@ function exchange(
 
     const headers = { ...hop.headers };
     if (hop.body !== undefined) headers['content-length'] = String(Buffer.byteLength(hop.body));
-    const requestOptions: http.RequestOptions = { method: hop.method, headers, lookup, agent: false };
+    const requestOptions: https.RequestOptions = { method: hop.method, headers, lookup, agent: false, ...(extraCa ? { ca: [...tls.rootCertificates, extraCa] } : {}) };
     const request =
       url.protocol === 'https:' ? https.request(url, requestOptions, onResponse) : http.request(url, requestOptions, onResponse);
     signal.addEventListener('abort', onAbort, { once: true });

@@ -1,0 +1,209 @@
+import { PINNED_PRICES } from '../../functions/domain/images/catalog';
+import { services } from '../../functions/shared/services';
+import { base64Jpeg } from '../support/images';
+import { entriesOfJob, jobCount } from '../support/ledger';
+import { octokitVerify } from '../support/octokit-verify';
+import { startReceiver } from '../support/receiver';
+import { startTestRuntime, type TestRuntime } from '../support/runtime';
+
+const DAY_MS = 24 * 3600 * 1000;
+let runtime: TestRuntime;
+let clockOffsetMs = 0;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime({ env: { CALLBACK_RETRY_SCALE: '0', ASYNC_BUDGET_SECONDS: '3' }, clock: () => Date.now() + clockOffsetMs });
+});
+afterAll(() => runtime.close());
+afterEach(() => {
+  clockOffsetMs = 0;
+});
+
+interface JobStatus {
+  job_id: string;
+  status: string;
+  operation: string;
+  created_at: string;
+  result: { known_subjects: { counts: Record<string, number> }; images: string[]; download_urls: string[] } | null;
+  error: { code: string; message: string } | null;
+  completed_at: string | null;
+}
+
+const submit = async (apiKey: string, body: Record<string, unknown>, operation = 'enhance') =>
+  runtime.call('POST', `/v2/service/${operation}`, { apiKey, body: { image: await base64Jpeg(), async: true, ...body } });
+
+/** Polls like a client until the job is terminal; returns the last answer's raw text too. */
+const pollUntilDone = async (apiKey: string, pollUrl: string): Promise<{ body: JobStatus; text: string }> => {
+  for (let i = 0; i < 200; i += 1) {
+    const response = await runtime.call('GET', pollUrl, { apiKey });
+    const text = await response.text();
+    const body = JSON.parse(text) as JobStatus;
+    if (body.status === 'succeeded' || body.status === 'failed') return { body, text };
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('job did not finish');
+};
+
+describe('asynchronous submit', () => {
+  it('answers 202 with a pending job handle and reserves the floor', async () => {
+    const account = await runtime.newAccount();
+    const response = await submit(account.apiKey, { num_output_images: 2 });
+    expect(response.status).toBe(202);
+    const handle = (await response.json()) as { job_id: string; status: string; poll_url: string };
+    expect(handle).toEqual({ job_id: expect.stringMatching(/^job_/), status: 'pending', poll_url: `/v2/service/jobs/${handle.job_id}` });
+    const [reserve] = await entriesOfJob(account.accountId, handle.job_id);
+    expect(reserve).toMatchObject({ kind: 'reserve', amountMicros: -2 * PINNED_PRICES.perImageMicros });
+  });
+
+  it('runs to succeeded with download links only, signs the callback with the exact bytes a poll answers', async () => {
+    const receiver = await startReceiver([200]);
+    const account = await runtime.newAccount();
+    const handle = (await (await submit(account.apiKey, { callback_url: receiver.url })).json()) as { poll_url: string };
+    const { body, text } = await pollUntilDone(account.apiKey, handle.poll_url);
+    expect(body).toMatchObject({ status: 'succeeded', operation: 'enhance', error: null });
+    expect(body.result!.images).toEqual([]);
+    expect(body.result!.download_urls).toHaveLength(1);
+    expect(Date.parse(body.completed_at!)).toBeGreaterThanOrEqual(Date.parse(body.created_at));
+    await receiver.waitFor(1);
+    const [callback] = receiver.received;
+    expect(callback!.body).toBe(text);
+    const secret = ((await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey: account.apiKey })).json()) as { webhook_signing_secret: string })
+      .webhook_signing_secret;
+    expect(octokitVerify([{ secret, payload: callback!.body, signature: String(callback!.headers['x-service-signature']) }])).toEqual([true]);
+    await receiver.close();
+  });
+
+  it('reports an engine failure as failed INTERNAL_ERROR and refunds the reservation', async () => {
+    const account = await runtime.newAccount(1_000_000);
+    const handle = (await (await submit(account.apiKey, { prompt: 'sandbox:fail' })).json()) as { job_id: string; poll_url: string };
+    const { body } = await pollUntilDone(account.apiKey, handle.poll_url);
+    expect(body).toMatchObject({ status: 'failed', result: null, error: { code: 'INTERNAL_ERROR', message: expect.any(String) } });
+    expect(await services().ledger.balance(account.accountId)).toBe(1_000_000);
+    expect((await entriesOfJob(account.accountId, handle.job_id)).map((e) => e.kind)).toEqual(['reserve', 'release']);
+  });
+
+  it.each([
+    ['sandbox:moderation', 'CONTENT_MODERATION'],
+    ['sandbox:no-image', 'NO_IMAGE_GENERATED'],
+  ])('reports %s as failed %s, not charged', async (prompt, code) => {
+    const account = await runtime.newAccount(1_000_000);
+    const handle = (await (await submit(account.apiKey, { prompt })).json()) as { poll_url: string };
+    expect((await pollUntilDone(account.apiKey, handle.poll_url)).body.error).toMatchObject({ code });
+    expect(await services().ledger.balance(account.accountId)).toBe(1_000_000);
+  });
+
+  it('fails a job past its time budget with TIMEOUT and refunds it', async () => {
+    const account = await runtime.newAccount(1_000_000);
+    const handle = (await (await submit(account.apiKey, { prompt: 'sandbox:slow=10' })).json()) as { poll_url: string };
+    expect((await pollUntilDone(account.apiKey, handle.poll_url)).body.error).toMatchObject({ code: 'TIMEOUT' });
+    expect(await services().ledger.balance(account.accountId)).toBe(1_000_000);
+  });
+
+  it('settles work that is never polled', async () => {
+    const account = await runtime.newAccount(1_000_000);
+    const handle = (await (await submit(account.apiKey, {})).json()) as { job_id: string };
+    await runtime.stepFunctions.waitForExecution(handle.job_id);
+    expect((await entriesOfJob(account.accountId, handle.job_id)).map((e) => e.kind)).toEqual(['reserve', 'settle']);
+    expect(await services().ledger.balance(account.accountId)).toBe(1_000_000 - PINNED_PRICES.perImageMicros);
+  });
+
+  it('refuses async with response_mode bytes (422 at response_mode)', async () => {
+    const response = await submit(devKey(), { response_mode: 'bytes' });
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as { detail: Array<{ loc: unknown[] }> }).detail[0]!.loc).toEqual(['body', 'response_mode']);
+  });
+
+  it('refuses callback_url without async (422 at callback_url)', async () => {
+    const response = await submit(devKey(), { async: false, callback_url: 'https://example.com/hook' });
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as { detail: Array<{ loc: unknown[] }> }).detail[0]!.loc).toEqual(['body', 'callback_url']);
+  });
+
+  it('refuses a callback_url that is not https (422)', async () => {
+    const response = await submit(devKey(), { callback_url: 'http://example.com/hook' });
+    expect(response.status).toBe(422);
+  });
+
+  it('answers 402 and creates no job when the floor does not fit', async () => {
+    const account = await runtime.newAccount(PINNED_PRICES.perImageMicros - 1);
+    const response = await submit(account.apiKey, {});
+    expect(response.status).toBe(402);
+    expect(await response.json()).toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
+    expect(await jobCount(account.accountId)).toBe(0);
+    expect(await services().ledger.balance(account.accountId)).toBe(PINNED_PRICES.perImageMicros - 1);
+  });
+});
+
+const devKey = () => runtime.devAccount!.apiKey;
+
+describe('client_request_id', () => {
+  it('makes 20 concurrent identical submits one job and one charge', async () => {
+    const account = await runtime.newAccount(1_000_000);
+    const image = await base64Jpeg();
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body: { image, async: true, client_request_id: 'order-42' } })),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(202));
+    const jobIds = new Set(await Promise.all(responses.map(async (r) => ((await r.json()) as { job_id: string }).job_id)));
+    expect(jobIds.size).toBe(1);
+    expect(responses.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(19);
+    expect(await jobCount(account.accountId)).toBe(1);
+    const [jobId] = [...jobIds];
+    await runtime.stepFunctions.waitForExecution(jobId!);
+    expect((await entriesOfJob(account.accountId, jobId!)).map((e) => e.kind)).toEqual(['reserve', 'settle']);
+  });
+
+  it('returns the original result to a repeated synchronous call, charging once', async () => {
+    const account = await runtime.newAccount(1_000_000);
+    const body = { image: await base64Jpeg(), client_request_id: 'sync-1' };
+    const first = await runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body });
+    const second = await runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body });
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(await second.json()).toEqual(await first.json());
+    expect(await jobCount(account.accountId)).toBe(1);
+    expect(await services().ledger.balance(account.accountId)).toBe(1_000_000 - PINNED_PRICES.perImageMicros);
+  });
+
+  it('is scoped to the account: another account with the same id gets its own job', async () => {
+    const [a, b] = [await runtime.newAccount(), await runtime.newAccount()];
+    const jobOf = async (apiKey: string) => ((await (await submit(apiKey, { client_request_id: 'shared-id' })).json()) as { job_id: string }).job_id;
+    expect(await jobOf(a.apiKey)).not.toBe(await jobOf(b.apiKey));
+  });
+});
+
+describe('polling', () => {
+  it("answers 404 for an unknown job and for another account's job", async () => {
+    const [owner, stranger] = [await runtime.newAccount(), await runtime.newAccount()];
+    const handle = (await (await submit(owner.apiKey, {})).json()) as { poll_url: string };
+    for (const [apiKey, path] of [
+      [owner.apiKey, '/v2/service/jobs/job_unknown'],
+      [stranger.apiKey, handle.poll_url],
+    ] as const) {
+      const response = await runtime.call('GET', path, { apiKey });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ code: 'NOT_FOUND' });
+    }
+  });
+
+  it('answers 200 until 24 h after completion, and 410 JOB_EXPIRED one second later', async () => {
+    const account = await runtime.newAccount();
+    const handle = (await (await submit(account.apiKey, {})).json()) as { poll_url: string };
+    const { body } = await pollUntilDone(account.apiKey, handle.poll_url);
+    const completedAt = Date.parse(body.completed_at!);
+    clockOffsetMs = completedAt + DAY_MS - 1000 - Date.now();
+    expect((await runtime.call('GET', handle.poll_url, { apiKey: account.apiKey })).status).toBe(200);
+    clockOffsetMs = completedAt + DAY_MS + 1000 - Date.now();
+    const expired = await runtime.call('GET', handle.poll_url, { apiKey: account.apiKey });
+    expect(expired.status).toBe(410);
+    expect(await expired.json()).toMatchObject({ code: 'JOB_EXPIRED' });
+  });
+
+  it('is served under /v1 as well', async () => {
+    const account = await runtime.newAccount();
+    const handle = (await (await submit(account.apiKey, {})).json()) as { job_id: string };
+    const response = await runtime.call('GET', `/v1/service/jobs/${handle.job_id}`, { apiKey: account.apiKey });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('deprecation')).toBe('true');
+  });
+});

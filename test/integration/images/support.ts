@@ -1,0 +1,139 @@
+/**
+ * Shared pieces of the black-box image-operation tests: small input images, an HTTP server that serves
+ * bytes on 127.0.0.1, and assertions on the answers every image operation gives (the deprecation
+ * header and the request id on success and on every error).
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import sharp from 'sharp';
+import { services } from '../../../functions/shared/services';
+
+export const DEPRECATION_DATE = '2026-05-08';
+
+export const HEIC_64x48 = fs.readFileSync(path.join(__dirname, '../../fixtures/images/small-64x48.heic'));
+
+type Rgb = { r: number; g: number; b: number };
+
+const RED: Rgb = { r: 200, g: 40, b: 40 };
+
+/** A flat image; flat images of colours far apart never match each other's identity signature. */
+export const flatImage = (width: number, height: number, format: 'png' | 'jpeg' | 'webp' | 'gif' | 'tiff' = 'png', colour: Rgb = RED): Promise<Buffer> =>
+  sharp({ create: { width, height, channels: 3, background: colour } })[format]().toBuffer();
+
+/** A horizontal gradient from `from` to `to`: an image with structure, for identity signatures. */
+export const gradientImage = async (width: number, height: number, from: Rgb, to: Rgb): Promise<Buffer> => {
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const t = x / Math.max(1, width - 1);
+      const offset = (y * width + x) * 3;
+      pixels[offset] = Math.round(from.r + (to.r - from.r) * t);
+      pixels[offset + 1] = Math.round(from.g + (to.g - from.g) * t);
+      pixels[offset + 2] = Math.round(from.b + (to.b - from.b) * t);
+    }
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } }).png().toBuffer();
+};
+
+export const COLOURS = {
+  red: RED,
+  blue: { r: 30, g: 60, b: 210 },
+  green: { r: 30, g: 190, b: 60 },
+  white: { r: 250, g: 250, b: 250 },
+  black: { r: 5, g: 5, b: 5 },
+} as const;
+
+export const b64 = (bytes: Buffer): string => bytes.toString('base64');
+
+export interface ImageAnswer {
+  known_subjects: { counts: Record<string, number> };
+  images: string[];
+  download_urls: string[];
+}
+
+export interface ErrorBody {
+  detail: string;
+  code: string;
+  request_id: string;
+}
+
+export interface ValidationBody {
+  detail: Array<{ loc: Array<string | number>; msg: string; type: string }>;
+}
+
+/** Every image-operation answer carries the deprecation date and a request id. */
+export const expectOperationHeaders = (response: Response): void => {
+  expect(response.headers.get('x-service-deprecation-date')).toBe(DEPRECATION_DATE);
+  expect(response.headers.get('x-request-id')).toBeTruthy();
+};
+
+export const expectOk = async (response: Response): Promise<ImageAnswer> => {
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`expected 200, got ${response.status}: ${text.slice(0, 500)}`);
+  expectOperationHeaders(response);
+  return JSON.parse(text) as ImageAnswer;
+};
+
+/** An error answer: the status, the code, `{detail, code, request_id}` and the operation headers. */
+export const expectError = async (response: Response, status: number, code: string): Promise<ErrorBody> => {
+  const text = await response.text();
+  expect({ status: response.status, body: text.slice(0, 500) }).toEqual({ status, body: expect.any(String) });
+  const body = JSON.parse(text) as ErrorBody;
+  expect(body).toEqual({ detail: expect.any(String), code, request_id: expect.any(String) });
+  expectOperationHeaders(response);
+  expect(response.headers.get('x-request-id')).toBe(body.request_id);
+  return body;
+};
+
+/** A 422 in the validation shape with an entry located exactly at `loc`. */
+export const expectValidation = async (response: Response, loc: Array<string | number>): Promise<ValidationBody['detail'][number]> => {
+  const text = await response.text();
+  expect({ status: response.status, body: text.slice(0, 500) }).toEqual({ status: 422, body: expect.any(String) });
+  const body = JSON.parse(text) as ValidationBody;
+  expect(body.detail).toEqual(expect.arrayContaining([{ loc, msg: expect.any(String), type: expect.any(String) }]));
+  expectOperationHeaders(response);
+  return body.detail.find((entry) => JSON.stringify(entry.loc) === JSON.stringify(loc))!;
+};
+
+export interface DecodedOutput {
+  format: string | undefined;
+  width: number | undefined;
+  height: number | undefined;
+}
+
+/** Decodes an output image with sharp. */
+export const decode = async (image: string | Buffer): Promise<DecodedOutput> => {
+  const { format, width, height } = await sharp(typeof image === 'string' ? Buffer.from(image, 'base64') : image).metadata();
+  return { format, width, height };
+};
+
+export const balanceOf = (accountId: string): Promise<number> => services().ledger.balance(accountId);
+
+/** A server on 127.0.0.1 that serves the given bytes at `/<name>`; anything else is 404. */
+export const startImageServer = async (files: Record<string, Buffer>): Promise<{ url(name: string): string; close(): Promise<void> }> => {
+  const server = http.createServer((request, response) => {
+    const body = files[(request.url ?? '/').slice(1)];
+    if (!body) {
+      response.writeHead(404).end('not found');
+      return;
+    }
+    response.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': body.length }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (name) => `http://127.0.0.1:${port}/${name}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+};
+
+/** A port on 127.0.0.1 that nothing listens on (bound, then released). */
+export const closedPort = async (): Promise<number> => {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+};

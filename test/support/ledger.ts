@@ -1,0 +1,20 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { services } from '../../functions/shared/services';
+
+/** The account's ledger entries that belong to one job, oldest first. */
+export const entriesOfJob = async (accountId: string, jobId: string) =>
+  (await services().ledger.allEntries(accountId)).filter((entry) => entry.owner?.id === jobId);
+
+/** How many job records the account has (to prove that a refused submit created none). */
+export const jobCount = async (accountId: string): Promise<number> => {
+  const result = await services().table.doc.send(
+    new QueryCommand({
+      TableName: services().table.name,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}`, ':prefix': 'JOB#' },
+      Select: 'COUNT',
+      ConsistentRead: true,
+    }),
+  );
+  return result.Count ?? 0;
+};
