@@ -133,6 +133,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       CALLBACK_DLQ_URL: sqs.queueUrls[CALLBACK_QUEUE.deadLetterName],
       ALLOW_LOOPBACK_URLS: 'true',
       DOWNLOAD_TOKEN_SECRET: localSecrets(options.dataDir).downloadTokenSecret,
+      TRAINING_TIME_SCALE: String(options.timeScale ?? 1),
       LOG_LEVEL: options.logLevel ?? 'info',
       ...Object.fromEntries(
         Object.keys(WORKFLOWS).map((name) => [`${name.toUpperCase().replace(/-/g, '_')}_STATE_MACHINE_ARN`, `arn:aws:states:us-east-1:000000000000:stateMachine:${name}`]),

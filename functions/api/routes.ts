@@ -28,6 +28,12 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/remix', handler: 'remix', stream: true, images: true },
   { method: 'GET', path: '/jobs/{job_id}', handler: 'jobs' },
   { method: 'GET', path: '/downloads/{token}', handler: 'downloads', auth: 'none' },
+  { method: 'POST', path: '/profiles/add', handler: 'profiles-add' },
+  { method: 'GET', path: '/profiles/ids', handler: 'profiles-list' },
+  { method: 'POST', path: '/profiles/tags', handler: 'profiles-tags' },
+  { method: 'GET', path: '/profiles/{profile_id}/status', handler: 'profile-status' },
+  { method: 'GET', path: '/profiles/{profile_id}/profile_picture', handler: 'profile-picture', stream: true },
+  { method: 'DELETE', path: '/profiles/{profile_id}', handler: 'profile-delete' },
   { method: 'GET', path: '/webhook-secret', handler: 'webhook-secret' },
 ];
 

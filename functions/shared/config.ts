@@ -34,6 +34,8 @@ export const ConfigSchema = v.object({
   /** Asynchronous jobs fail with TIMEOUT (and are refunded) past this budget. */
   ASYNC_BUDGET_SECONDS: v.pipe(v.optional(v.string(), '1800'), v.transform(Number), v.number(), v.minValue(0.001)),
   IMAGE_JOB_STATE_MACHINE_ARN: v.optional(v.string(), ''),
+  /** Multiplies the trainer's durations (the spec's ~3 and ~8 minutes); the local runtime scales them down. */
+  TRAINING_TIME_SCALE: v.pipe(v.optional(v.string(), '1'), v.transform(Number), v.number(), v.minValue(0)),
   PROFILE_TRAINING_STATE_MACHINE_ARN: v.optional(v.string(), ''),
   /** From this instant the default output_format is jpg (png before). */
   OUTPUT_FORMAT_SWITCH_AT: v.pipe(v.optional(v.string(), '2026-05-08T00:00:00Z'), v.isoTimestamp(), v.transform(Date.parse)),

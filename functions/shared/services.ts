@@ -4,7 +4,7 @@
  * Clients are created here but connect on first use, so a handler pays only for what it touches.
  */
 import { readFileSync } from 'node:fs';
-import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { WEBHOOK_SECRET_PREFIX, type AccountsRepository } from '../domain/accounts/accounts';
 import type { DeliveryDeps } from '../domain/callbacks/deliver';
@@ -12,6 +12,11 @@ import { signDownloadToken } from '../domain/images/download-token';
 import type { ImageEngine } from '../domain/images/engine';
 import { contentTypeOf, type ImageDeps } from '../domain/images/operations';
 import type { WorkflowDeps } from '../domain/jobs/workflow';
+import type { ProfileDeps } from '../domain/profiles/profiles';
+import type { TagWriter } from '../domain/profiles/tags';
+import type { TrainingDeps } from '../domain/profiles/training';
+import { sandboxTrainer } from '../adapters/engine/sandbox-trainer';
+import { profilePhotos } from '../adapters/images/photos';
 import { systemClock, type Clock } from '../domain/shared/clock';
 import { newId, newSecret, type IdSource } from '../domain/shared/ids';
 import { DynamoAccounts } from '../adapters/dynamo/accounts-repository';
@@ -49,6 +54,9 @@ export interface Services {
   downloadSecret: () => Promise<string>;
   images: ImageDeps;
   workflow: WorkflowDeps;
+  profileDeps: ProfileDeps;
+  training: TrainingDeps;
+  tagDeps: { tags: TagWriter; writeConcurrency: number };
   callbacks: DeliveryDeps;
 }
 
@@ -57,6 +65,18 @@ const localCredentials = (endpoint: string | undefined) =>
 
 const OUTPUT_EXTENSION = { png: 'png', jpg: 'jpg' } as const;
 const INPUT_CONTENT_TYPE = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', heif: 'image/heif' } as const;
+
+/** The ARN of a machine's execution with this name. */
+const executionArn = (stateMachineArn: string, name: string) => `${stateMachineArn.replace(':stateMachine:', ':execution:')}:${name}`;
+
+/** Stops a running execution; one that is unknown or already over is not an error. */
+const stopExecution = async (sfn: SFNClient, stateMachineArn: string, name: string) => {
+  try {
+    await sfn.send(new StopExecutionCommand({ executionArn: executionArn(stateMachineArn, name), error: 'ProfileDeleted', cause: 'The profile was deleted.' }));
+  } catch (error) {
+    if (!(error instanceof Error && error.name === 'ExecutionDoesNotExist')) throw error;
+  }
+};
 
 /** Starts an execution named after the job; a start that already happened is not an error. */
 const startExecution = async (sfn: SFNClient, stateMachineArn: string, name: string, input: unknown) => {
@@ -145,6 +165,7 @@ export const buildServices = (settings: ServiceConfig, clock: Clock = systemCloc
     };
   }
   const images = imageDeps();
+  const photos = profilePhotos(objects);
   return {
     config: settings,
     clock,
@@ -176,6 +197,28 @@ export const buildServices = (settings: ServiceConfig, clock: Clock = systemCloc
       },
       settings: { asyncBudgetMs: settings.ASYNC_BUDGET_SECONDS * 1000 },
     },
+    profileDeps: {
+      clock,
+      newId,
+      ledger,
+      profiles,
+      accounts,
+      training: {
+        start: (input) => startExecution(sfn, settings.PROFILE_TRAINING_STATE_MACHINE_ARN, input.profileId, input),
+        stop: (profileId) => stopExecution(sfn, settings.PROFILE_TRAINING_STATE_MACHINE_ARN, profileId),
+      },
+      photos,
+    },
+    training: {
+      clock,
+      profiles,
+      ledger,
+      decodePhoto: (url, label) => images.decodeInput(url, label, new AbortController().signal),
+      photos,
+      trainer: sandboxTrainer,
+      settings: { trainingTimeScale: settings.TRAINING_TIME_SCALE, photoConcurrency: 4 },
+    },
+    tagDeps: { tags: profiles, writeConcurrency: 16 },
     callbacks: {
       webhookSecret: (accountId) => accounts.getOrCreateWebhookSecret(accountId, newSecret(WEBHOOK_SECRET_PREFIX), clock()),
       attemptsSoFar: countCallbackAttempts(table),

@@ -22,4 +22,13 @@ export const WORKFLOWS: Readonly<Record<string, WorkflowDefinition>> = {
       QueueCallbackFunctionArn: { handler: 'functions/workflows/image-job/queue-callback' },
     },
   },
+  'profile-training': {
+    file: 'statemachines/profile-training.asl.json',
+    tasks: {
+      ValidatePhotosFunctionArn: { handler: 'functions/workflows/profile-training/validate-photos', images: true, timeoutSeconds: 900 },
+      StartTrainingFunctionArn: { handler: 'functions/workflows/profile-training/start-training' },
+      CompleteTrainingFunctionArn: { handler: 'functions/workflows/profile-training/complete-training', images: true, timeoutSeconds: 900 },
+      FailTrainingFunctionArn: { handler: 'functions/workflows/profile-training/fail-training' },
+    },
+  },
 };

@@ -1,8 +1,10 @@
-import { BatchGetCommand, GetCommand, type BatchGetCommandInput, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type BatchGetCommandInput, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { MODEL_VERSIONS } from '../../domain/accounts/accounts';
 import { PROFILE_STATUSES, TRAINING_TIERS, type Profile, type ProfilesReader } from '../../domain/profiles/profile';
-import { keys, type Table } from './table';
+import { tagIndexKeys, tagPartition, type ProfilesRepository } from '../../domain/profiles/profiles';
+import type { TagWriter } from '../../domain/profiles/tags';
+import { isConditionalCheckFailure, keys, type Table } from './table';
 
 const BATCH_GET_LIMIT = 100;
 
@@ -25,7 +27,9 @@ export const toProfile = (item: unknown): Profile => v.parse(ProfileItem, item);
 
 export const profileKey = (accountId: string, profileId: string) => keys.chargeOwner(accountId, { kind: 'profile', id: profileId });
 
-export class DynamoProfiles implements ProfilesReader {
+const SummaryItem = v.object({ profileId: v.string(), status: v.picklist(PROFILE_STATUSES), tag: v.optional(v.nullable(v.string()), null) });
+
+export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWriter {
   constructor(private readonly table: Table) {}
 
   async get(accountId: string, profileId: string): Promise<Profile | undefined> {
@@ -48,4 +52,78 @@ export class DynamoProfiles implements ProfilesReader {
     }
     return found;
   }
+
+  /** All pages, never truncated: the account's profiles, or those with `tag` through the index. */
+  async list(accountId: string, tag?: string): Promise<Array<Pick<Profile, 'profileId' | 'status' | 'tag'>>> {
+    const summaries: Array<Pick<Profile, 'profileId' | 'status' | 'tag'>> = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.table.doc.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          ...(tag === undefined
+            ? {
+                KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+                ExpressionAttributeValues: { ':pk': keys.accountPk(accountId), ':prefix': 'PROFILE#' },
+              }
+            : {
+                IndexName: 'gsi1',
+                KeyConditionExpression: 'gsi1pk = :tagKey',
+                ExpressionAttributeValues: { ':tagKey': tagPartition(accountId, tag) },
+              }),
+          ProjectionExpression: 'profileId, #status, tag',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      summaries.push(...(page.Items ?? []).map((item) => v.parse(SummaryItem, item)));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return summaries;
+  }
+
+  async patch(accountId: string, profileId: string, changes: Partial<Pick<Profile, 'status' | 'message' | 'signature' | 'pictureKey' | 'photoKeys'>>, at: number): Promise<boolean> {
+    const entries = Object.entries({ ...changes, updatedAt: at }).filter(([, value]) => value !== undefined);
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: profileKey(accountId, profileId),
+          UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
+          ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async remove(accountId: string, profileId: string): Promise<void> {
+    await this.table.doc.send(new DeleteCommand({ TableName: this.table.name, Key: profileKey(accountId, profileId) }));
+  }
+
+  async setTagIfUntagged(accountId: string, profileId: string, tag: string) {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: profileKey(accountId, profileId),
+          UpdateExpression: 'SET tag = :tag, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(tag) OR attribute_type(tag, :null))',
+          ExpressionAttributeValues: { ':tag': tag, ':null': 'NULL', ...prefixed(tagIndexKeys(accountId, tag, profileId)) },
+        }),
+      );
+      return { outcome: 'updated' as const };
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+      const current = await this.get(accountId, profileId);
+      return current?.tag ? { outcome: 'tagged' as const, existing: current.tag } : { outcome: 'missing' as const };
+    }
+  }
 }
+
+const prefixed = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([name, value]) => [`:${name}`, value]));

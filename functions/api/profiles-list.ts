@@ -1,0 +1,11 @@
+import type * as v from 'valibot';
+import { Profiles } from '../domain';
+import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { ok } from '../shared/http/responses';
+import { ListProfilesQuerySchema } from './schemas/profiles';
+
+/** GET /v2/service/profiles/ids[?tag=]: every profile of the account, all pages. */
+const lambdaHandler = async ({ query, caller, services }: ApiRequest<undefined, v.InferOutput<typeof ListProfilesQuerySchema>>) =>
+  ok(await Profiles.listProfiles(services.profileDeps, caller, query.tag));
+
+export const handler = apiHandler(lambdaHandler, { query: ListProfilesQuerySchema });

@@ -1,0 +1,57 @@
+/** Request shapes of the profile endpoints: the request types, the 422 validation, and the docs. */
+import * as v from 'valibot';
+import { MODEL_VERSIONS } from '../../domain/accounts/accounts';
+import { TRAINING_TIERS } from '../../domain/profiles/profile';
+
+const Tag = v.pipe(v.string(), v.minLength(1, 'A tag must be 1 to 128 characters.'), v.maxLength(128, 'A tag must be 1 to 128 characters.'));
+
+/** Photos per request by tier (spec): standard (Full Train) 10-50, fast (Quick Train) 5-10. */
+export const PHOTO_COUNT_BY_TIER = { standard: { min: 10, max: 50 }, fast: { min: 5, max: 10 } } as const;
+
+const PhotoUrl = v.pipe(v.string(), v.url('Each image URL must be an absolute http(s) URL.'), v.regex(/^https?:\/\//i, 'Each image URL must be an absolute http(s) URL.'));
+
+export const AddProfileRequestSchema = v.pipe(
+  v.object({
+    image_urls: v.pipe(v.array(PhotoUrl), v.minLength(5, 'image_urls needs 5 to 50 photos.'), v.maxLength(50, 'image_urls needs 5 to 50 photos.')),
+    training_tier: v.optional(v.picklist(TRAINING_TIERS), 'standard'),
+    tag: v.optional(Tag),
+    model_version: v.optional(v.picklist(MODEL_VERSIONS)),
+  }),
+  v.forward(
+    v.check((body) => {
+      const range = PHOTO_COUNT_BY_TIER[body.training_tier];
+      return body.image_urls.length >= range.min && body.image_urls.length <= range.max;
+    }, 'The photo count is outside the tier range: standard takes 10 to 50 photos, fast 5 to 10.'),
+    ['image_urls'],
+  ),
+);
+export type AddProfileRequest = v.InferOutput<typeof AddProfileRequestSchema>;
+
+export const ListProfilesQuerySchema = v.object({ tag: v.optional(Tag) });
+
+export const ProfileParamsSchema = v.object({ profile_id: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) });
+
+export const TagProfilesRequestSchema = v.object({
+  tags: v.pipe(
+    v.array(v.object({ profile_id: v.pipe(v.string(), v.minLength(1, 'A profile id must not be empty.')), tag: Tag })),
+    v.minLength(1, 'tags needs 1 to 1000 entries.'),
+    v.maxLength(1000, 'tags needs 1 to 1000 entries.'),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      const seen = new Set<string>();
+      dataset.value.forEach((entry, index) => {
+        if (seen.has(entry.profile_id)) {
+          addIssue({
+            message: `Profile ${entry.profile_id} appears more than once; each profile may be tagged once per request.`,
+            path: [
+              { type: 'array', origin: 'value', input: dataset.value, key: index, value: entry },
+              { type: 'object', origin: 'value', input: entry, key: 'profile_id', value: entry.profile_id },
+            ],
+          });
+        }
+        seen.add(entry.profile_id);
+      });
+    }),
+  ),
+});
+export type TagProfilesRequest = v.InferOutput<typeof TagProfilesRequestSchema>;

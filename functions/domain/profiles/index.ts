@@ -1,0 +1,3 @@
+export { addProfile, deleteProfile, listProfiles, profilePicture, profileStatus } from './profiles';
+export { backfillTags } from './tags';
+export * from './training';

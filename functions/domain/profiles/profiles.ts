@@ -1,0 +1,136 @@
+/**
+ * Read first: profile creation, reads and deletion.
+ *
+ * Creation reserves the tier's price in the same transaction that creates the profile (VALIDATING),
+ * then starts the training workflow named after the profile. Training settles at READY and releases at
+ * ERROR; deletion releases a reservation that is still open, stops the training, removes the photos
+ * and the picture, then the record (with its tag index entry), after which every read and every
+ * reference answers 404. Every training write is conditional on the record still existing, so a
+ * training that finishes while its profile is deleted cannot bring it back.
+ */
+import type { Caller, ModelVersion } from '../accounts/accounts';
+import type { LedgerPort } from '../billing/ledger';
+import { NotFoundError, ServiceUnavailableError } from '../errors';
+import { TRAINING_PRICE_MICROS } from '../images/pricing';
+import type { Clock } from '../shared/clock';
+import type { IdSource } from '../shared/ids';
+import type { Profile, ProfileStatus, TrainingTier } from './profile';
+
+export interface ProfilesRepository {
+  get(accountId: string, profileId: string): Promise<Profile | undefined>;
+  findMany(accountId: string, ids: readonly string[]): Promise<Profile[]>;
+  /** Every profile of the account (all pages), optionally only those with `tag`. */
+  list(accountId: string, tag?: string): Promise<Array<Pick<Profile, 'profileId' | 'status' | 'tag'>>>;
+  /** Changes a profile that still exists; false when it is gone (deleted meanwhile). */
+  patch(accountId: string, profileId: string, changes: Partial<Pick<Profile, 'status' | 'message' | 'signature' | 'pictureKey' | 'photoKeys'>>, at: number): Promise<boolean>;
+  remove(accountId: string, profileId: string): Promise<void>;
+}
+
+export interface ProfileDeps {
+  clock: Clock;
+  newId: IdSource;
+  ledger: LedgerPort;
+  profiles: ProfilesRepository;
+  accounts: { get(accountId: string): Promise<{ defaultModelVersion: ModelVersion } | undefined> };
+  training: {
+    start(input: { accountId: string; profileId: string; imageUrls: string[] }): Promise<void>;
+    stop(profileId: string): Promise<void>;
+  };
+  photos: { deleteAll(accountId: string, profileId: string): Promise<void>; picture(key: string): Promise<Buffer | undefined> };
+}
+
+export interface AddProfileCommand {
+  imageUrls: string[];
+  trainingTier: TrainingTier;
+  tag?: string;
+  modelVersion?: ModelVersion;
+}
+
+const statusMessage: Record<ProfileStatus, string> = {
+  VALIDATING: 'The photos are being validated and prepared.',
+  QUEUING: 'The training job is queued.',
+  IN_PROGRESS: 'The model is training.',
+  READY: 'Training completed; the profile can be used in requests.',
+  ERROR: 'Training failed.',
+};
+export const defaultMessage = (status: ProfileStatus) => statusMessage[status];
+
+/** The tag index (gsi1): one partition per account and tag. */
+export const tagPartition = (accountId: string, tag: string) => `TAG#${accountId}#${tag}`;
+export const tagIndexKeys = (accountId: string, tag: string, profileId: string) => ({ gsi1pk: tagPartition(accountId, tag), gsi1sk: `PROFILE#${profileId}` });
+
+/** POST /profiles/add: reserve the tier's price with the new profile, then start its training. */
+export const addProfile = async (deps: ProfileDeps, caller: Caller, command: AddProfileCommand): Promise<{ profile_id: string }> => {
+  const account = await deps.accounts.get(caller.accountId);
+  if (!account) throw new NotFoundError('Account not found.');
+  const profileId = deps.newId('prf');
+  const at = deps.clock();
+  const profile: Profile = {
+    profileId,
+    accountId: caller.accountId,
+    status: 'VALIDATING',
+    message: defaultMessage('VALIDATING'),
+    tag: command.tag ?? null,
+    trainingTier: command.trainingTier,
+    modelVersion: command.modelVersion ?? account.defaultModelVersion,
+    signature: null,
+    pictureKey: null,
+    photoKeys: [],
+    createdAt: at,
+    updatedAt: at,
+  };
+  await deps.ledger.reserve({
+    accountId: caller.accountId,
+    owner: { kind: 'profile', id: profileId },
+    amountMicros: TRAINING_PRICE_MICROS[command.trainingTier],
+    // An untagged profile has no tag attribute at all (the backfill's condition looks for its absence).
+    ownerAttributes: { type: 'profile', ...profile, tag: command.tag, ...(command.tag ? tagIndexKeys(caller.accountId, command.tag, profileId) : {}) },
+    at,
+  });
+  try {
+    await deps.training.start({ accountId: caller.accountId, profileId, imageUrls: command.imageUrls });
+  } catch (error) {
+    const failedAt = deps.clock();
+    await deps.ledger.release({
+      accountId: caller.accountId,
+      owner: { kind: 'profile', id: profileId },
+      ownerPatch: { status: 'ERROR', message: 'Training could not be started; nothing was charged. Please create the profile again.', updatedAt: failedAt },
+      at: failedAt,
+    });
+    throw Object.assign(new ServiceUnavailableError('Training could not be started; nothing was charged. Please retry.'), { cause: error });
+  }
+  return { profile_id: profileId };
+};
+
+const ownProfile = async (deps: Pick<ProfileDeps, 'profiles'>, caller: Caller, profileId: string): Promise<Profile> => {
+  const profile = await deps.profiles.get(caller.accountId, profileId);
+  if (!profile) throw new NotFoundError(`Profile ${profileId} not found.`);
+  return profile;
+};
+
+export const profileStatus = async (deps: Pick<ProfileDeps, 'profiles'>, caller: Caller, profileId: string) => {
+  const profile = await ownProfile(deps, caller, profileId);
+  return { profile_id: profile.profileId, status: profile.status, message: profile.message };
+};
+
+export const listProfiles = async (deps: Pick<ProfileDeps, 'profiles'>, caller: Caller, tag?: string) => ({
+  profiles: (await deps.profiles.list(caller.accountId, tag)).map((p) => ({ profile_id: p.profileId, status: p.status, tag: p.tag })),
+});
+
+export const profilePicture = async (deps: Pick<ProfileDeps, 'profiles' | 'photos'>, caller: Caller, profileId: string): Promise<Buffer> => {
+  const profile = await ownProfile(deps, caller, profileId);
+  const picture = profile.pictureKey ? await deps.photos.picture(profile.pictureKey) : undefined;
+  if (!picture) throw new NotFoundError(`Profile ${profileId} has no picture yet (status ${profile.status}).`);
+  return picture;
+};
+
+/** DELETE /profiles/{id}: release what is still reserved, stop training, remove data, then the record. */
+export const deleteProfile = async (deps: ProfileDeps, caller: Caller, profileId: string): Promise<{ profile_id: string; status: 'deleted' }> => {
+  await ownProfile(deps, caller, profileId);
+  const at = deps.clock();
+  await deps.ledger.release({ accountId: caller.accountId, owner: { kind: 'profile', id: profileId }, ownerPatch: { status: 'ERROR', message: 'Deleted.', updatedAt: at }, at });
+  await deps.training.stop(profileId);
+  await deps.photos.deleteAll(caller.accountId, profileId);
+  await deps.profiles.remove(caller.accountId, profileId);
+  return { profile_id: profileId, status: 'deleted' };
+};

@@ -1,0 +1,12 @@
+/** The profile-training workflow's inputs, parsed at every step. */
+import * as v from 'valibot';
+
+export const TrainingStepSchema = v.object({ accountId: v.string(), profileId: v.string() });
+
+export const ValidateStepSchema = v.object({ ...TrainingStepSchema.entries, imageUrls: v.array(v.string()) });
+
+export const FailStepSchema = v.object({
+  ...TrainingStepSchema.entries,
+  validation: v.optional(v.variant('ok', [v.object({ ok: v.literal(true), photoCount: v.number() }), v.object({ ok: v.literal(false), message: v.string() })])),
+  failure: v.optional(v.object({ Error: v.optional(v.string()), Cause: v.optional(v.string()) })),
+});
