@@ -2,6 +2,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { profileKey } from '../../functions/adapters/dynamo/profiles-repository';
 import type { Profile } from '../../functions/domain/profiles/profile';
+import { tagIndexKeys } from '../../functions/domain/profiles/profiles';
 import { newId } from '../../functions/domain/shared/ids';
 import { services } from '../../functions/shared/services';
 
@@ -25,7 +26,14 @@ export const seedProfile = async (accountId: string, overrides: Partial<Profile>
   await services().table.doc.send(
     new PutCommand({
       TableName: services().table.name,
-      Item: { ...profileKey(accountId, profile.profileId), type: 'profile', ...profile, chargeState: 'settled', reservedMicros: 0 },
+      Item: {
+        ...profileKey(accountId, profile.profileId),
+        type: 'profile',
+        ...profile,
+        ...(profile.tag ? tagIndexKeys(accountId, profile.tag, profile.profileId) : {}),
+        chargeState: 'settled',
+        reservedMicros: 0,
+      },
     }),
   );
   return profile;
