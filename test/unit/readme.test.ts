@@ -1,0 +1,24 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { API_VERSIONS, ROUTES, routePath } from '../../functions/api/routes';
+import { SANDBOX_PROMPT_TOKENS } from '../../functions/adapters/engine/sandbox-prompts';
+
+const readme = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+
+describe('the README', () => {
+  it('starts with the two commands that work on a fresh machine', () => {
+    const firstBlock = readme.split('```')[1]!;
+    expect(firstBlock).toContain('npm ci && npm start');
+    expect(firstBlock).toContain('npm ci && npm test');
+  });
+
+  it('lists every sandbox prompt token with its effect', () => {
+    for (const { token, effect } of SANDBOX_PROMPT_TOKENS) expect(readme).toContain(`| \`${token}\` | ${effect} |`);
+  });
+
+  it('lists every public route with its method', () => {
+    for (const route of ROUTES.filter((r) => !r.path.startsWith('/internal/'))) {
+      expect(readme).toContain(`| \`${route.method} ${routePath(API_VERSIONS[0], route)}\` |`);
+    }
+  });
+});
