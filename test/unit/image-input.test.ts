@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { DomainError, InvalidRequestError, NotFoundError } from '../../functions/domain/errors';
-import { decodeImageInput, type FetchBytes } from '../../functions/adapters/images/image-input';
+import { decodeImageInput, previewOf, type FetchBytes } from '../../functions/adapters/images/image-input';
 
 afterEach(() => jest.restoreAllMocks());
 
@@ -59,7 +59,18 @@ beforeAll(async () => {
 
 describe('decodeImageInput: forms', () => {
   it('reads bare base64 and returns the original bytes untouched', async () => {
-    await expect(decode(png.toString('base64'))).resolves.toEqual({ data: png, format: 'png', width: 40, height: 30 });
+    const decoded = await decode(png.toString('base64'));
+    expect(decoded).toMatchObject({ format: 'png', width: 40, height: 30 });
+    expect(decoded.data).toEqual(png);
+  });
+
+  it('accepts standard base64 with complete padding, URL-safe with or without it, refuses incomplete padding', async () => {
+    // Bytes after a JPEG's end are ignored; these make the length 3k + 1 (padding "==") and encode to "/" or "_".
+    const bytes = Buffer.concat([jpeg, Buffer.alloc((((1 - jpeg.length) % 3) + 3) % 3 + 3, 0xff)]);
+    const urlSafe = bytes.toString('base64url');
+    expect(bytes.toString('base64')).toMatch(/\/.*==$/);
+    for (const encoded of [bytes.toString('base64'), urlSafe, `${urlSafe}==`]) expect((await decode(encoded)).data).toEqual(bytes);
+    await expect(decode(`${urlSafe}=`)).rejects.toEqual(refusal('images[3] is neither an http(s) URL nor valid base64.'));
   });
 
   it('reads URL-safe base64 without padding', async () => {
@@ -104,7 +115,8 @@ describe('decodeImageInput: forms', () => {
   });
 
   it('refuses characters outside the base64 alphabets', async () => {
-    for (const bad of ['abc$defg', 'ab+c-def', 'abcde', 'abc=defg', 'ab=']) {
+    const nonAscii = `${png.toString('base64').slice(0, 7)}\u0141`; // Node's decoder would read it as 'A'
+    for (const bad of ['abc$defg', 'ab+c-def', 'abcde', 'abc=defg', 'ab=', 'abc.', 'ab.=', 'a===', '====', 'ab==cdef', 'abc\u00e9', nonAscii]) {
       await expect(decode(bad)).rejects.toEqual(refusal('images[3] is neither an http(s) URL nor valid base64.'));
     }
   });
@@ -166,8 +178,51 @@ describe('decodeImageInput: formats', () => {
     await expect(decode(truncated.toString('base64'))).rejects.toEqual(refusal('images[3] could not be decoded: the image is corrupt or truncated.'));
   });
 
+  it.each(['jpeg', 'png', 'webp'] as const)('refuses a truncated or cut-short %s with a 400 naming the input', async (format) => {
+    const whole = await picture(400, 300)[format]().toBuffer();
+    // Cut inside the pixel data. (A file missing only its end marker, every pixel still there, may pass.)
+    for (const kept of [0.5, 0.9]) {
+      const truncated = whole.subarray(0, Math.floor(whole.length * kept));
+      const message = /^images\[3\] could not be decoded: the image (header )?is corrupt or truncated\.$/;
+      await expect(decode(truncated.toString('base64'))).rejects.toEqual(refusal(message));
+    }
+  });
+
+  it('refuses a PNG whose compressed pixels are corrupt', async () => {
+    const corrupt = Buffer.from(await picture(400, 300).png().toBuffer());
+    const middle = Math.floor(corrupt.length / 2);
+    corrupt.fill(0x55, middle, middle + 64);
+    await expect(decode(corrupt.toString('base64'))).rejects.toEqual(refusal('images[3] could not be decoded: the image is corrupt or truncated.'));
+  });
+
   it('refuses a file cut inside its header', async () => {
     await expect(decode(png.subarray(0, 20).toString('base64'))).rejects.toEqual(refusal(/^images\[3\] could not be decoded/));
+  });
+});
+
+describe('decodeImageInput: preview', () => {
+  it.each(['jpeg', 'png', 'webp'] as const)('leaves the preview of the untouched %s bytes, as a fresh decode makes it', async (format) => {
+    const bytes = await picture(400, 300)[format]().toBuffer();
+    const decoded = await decode(bytes.toString('base64'));
+    const fresh = await previewOf(bytes);
+    expect(decoded.data.equals(bytes)).toBe(true);
+    expect(decoded.preview).toMatchObject({ width: 128, height: 96 });
+    expect(fresh).toMatchObject({ width: 128, height: 96 });
+    expect(decoded.preview?.data.length).toBe(128 * 96 * 3);
+    expect(decoded.preview?.data.equals(fresh.data)).toBe(true);
+  });
+
+  it('flattens transparency on white and keeps a small image at its size', async () => {
+    const clear = await sharp({ create: { width: 8, height: 6, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
+    const { preview } = await decode(clear.toString('base64'));
+    expect(preview).toMatchObject({ width: 8, height: 6 });
+    expect([...new Set(preview?.data)]).toEqual([255]);
+  });
+
+  it('leaves no preview when the bytes were rebuilt, since it would not be that of the new bytes', async () => {
+    const rotated = await picture(40, 30).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    expect((await decode(rotated.toString('base64'))).preview).toBeUndefined();
+    expect((await decode(SMALL_HEIC.toString('base64'))).preview).toBeUndefined();
   });
 });
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import type { DecodedImage, EngineOutcome, EngineRequest } from '../../functions/domain/images/engine';
 import { SandboxEngine, SandboxEngineFailure, type Wait } from '../../functions/adapters/engine/sandbox-engine';
+import { decodeImageInput, previewOf } from '../../functions/adapters/images/image-input';
 import {
   parseSandboxPrompt,
   SANDBOX_PROMPT_TOKENS,
@@ -94,6 +95,33 @@ describe('sandbox engine outputs', () => {
     const asked = request({ numOutputImages: 2, images: [portrait, stranger] });
     const [first, second] = await Promise.all([engine.run(asked, live()), engine.run(asked, live())]);
     expect(imagesOf(second).images).toEqual(imagesOf(first).images);
+  });
+
+  it('gives the same bytes whether the inputs carry the input guard’s preview or not', async () => {
+    const dull = await photo(7, [100, 150]);
+    const noFetch = async (): Promise<Buffer> => {
+      throw new Error('no fetch');
+    };
+    const guard = (image: DecodedImage) => decodeImageInput(image.data.toString('base64'), 'image', { fetchBytes: noFetch });
+    const checked = await Promise.all([dull, stranger].map(guard));
+    expect(checked.map((image) => image.preview?.width)).toEqual([64, 64]);
+    for (const operation of ['enhance', 'remix'] as const) {
+      const [plain, previewed] = await Promise.all(
+        [[dull, stranger], checked].map((images) => engine.run(request({ operation, images, outputFormat: 'jpg' }), live())),
+      );
+      expect(imagesOf(previewed).images[0].equals(imagesOf(plain).images[0])).toBe(true);
+    }
+  });
+
+  it('reads the statistics from an input’s preview when it has one', async () => {
+    const dull = await photo(7, [100, 150]);
+    const flat = await sharp({ create: { width: 8, height: 6, channels: 3, background: '#808080' } }).png().toBuffer();
+    const misleading = { ...dull, preview: await previewOf(flat) }; // a flat preview: nothing to stretch
+    const [stretched, unstretched] = await Promise.all(
+      [dull, misleading].map((image) => engine.run(request({ operation: 'enhance', images: [image], outputFormat: 'jpg' }), live())),
+    );
+    const spread = async (image: Buffer) => (await sharp(image).greyscale().stats()).channels[0].stdev;
+    expect(await spread(imagesOf(unstretched).images[0])).toBeLessThan((await spread(imagesOf(stretched).images[0])) / 1.5);
   });
 
   it('generates a different image for a different prompt', async () => {

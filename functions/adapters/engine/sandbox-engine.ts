@@ -5,8 +5,10 @@
  * per-output colour offset, applied last as one `linear` step.
  *
  * Performance is part of the contract (bench/ compares enhance and remix at 2K with a bare sharp
- * pipeline): each input is decoded once for the output, plus once at a small size (JPEG shrink-on-load
- * makes that cheap) when statistics are needed; one pipeline per request and one encode per output.
+ * pipeline): each input is decoded once for the output; statistics are read from the small preview the
+ * input guard's verification decode left on the input (image-input.ts), or, for an input without one,
+ * from the same preview decoded here (JPEG shrink-on-load makes that cheap), so the outputs are the same
+ * bytes either way. One pipeline per request and one encode per output.
  * With several outputs the shared work is rendered to raw pixels once and each output encodes from them.
  *
  * Identity: a candidate is recognised when an input's signature matches the candidate's (signature.ts)
@@ -17,6 +19,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import sharp, { type Sharp } from 'sharp';
 import type { DecodedImage, EngineOutcome, EngineRequest, EngineUsage, ImageEngine, OutputFormat } from '../../domain/images/engine';
+import { previewOf } from '../images/image-input';
 import { parseSandboxPrompt } from './sandbox-prompts';
 import { imageSignature, signaturesMatch } from './signature';
 
@@ -43,8 +46,6 @@ export const NO_IMAGE_MESSAGE = 'The model finished without producing an image (
 const PIXELS_PER_OUTPUT_TOKEN = 750;
 const QUALITY_TOKEN_FACTOR: Record<string, number> = { low: 0.25, medium: 0.5, high: 1, auto: 1, xhigh: 1.5, max: 2 };
 
-/** Long edge of the copy that colour statistics are computed on. */
-const STATS_EDGE_PX = 128;
 const WHITE = '#ffffff';
 const PNG_OPTIONS = { compressionLevel: 3, adaptiveFiltering: false } as const;
 const JPEG_OPTIONS = { quality: 90, mozjpeg: false } as const;
@@ -245,14 +246,8 @@ const encode = (image: Sharp, format: OutputFormat): Promise<Buffer> =>
 
 // ---- statistics on a small copy ----
 
-/** Interleaved RGB pixels of the image shrunk to at most STATS_EDGE_PX a side. */
-const smallCopy = async (image: DecodedImage): Promise<Buffer> =>
-  sharp(image.data)
-    .flatten({ background: WHITE })
-    .resize(STATS_EDGE_PX, STATS_EDGE_PX, { fit: 'inside', withoutEnlargement: true })
-    .toColourspace('srgb')
-    .raw()
-    .toBuffer();
+/** Interleaved RGB pixels of the image on white, at most 128 px a side: the guard's preview, else decoded. */
+const smallCopy = async (image: DecodedImage): Promise<Buffer> => (image.preview ?? (await previewOf(image.data))).data;
 
 interface ChannelMoments {
   mean: number[];

@@ -8,6 +8,8 @@
  * 4. The pixels are decoded once: to verify them (fast path: the original bytes are returned untouched),
  *    or to auto-orient by EXIF and fit inside 4096 px, or because the input is HEIC/HEIF, which sharp's
  *    prebuilt libvips cannot decode (no HEVC): heic-decode (libheif in WASM) gives RGBA pixels instead.
+ *    The verifying decode is a small one (JPEG and WebP shrink on load, but every byte is still read),
+ *    and its product is kept as `preview`, so an engine that needs statistics does not decode again.
  *
  * Every refusal is an InvalidRequestError (400) naming the input. A file that fails to decode is the
  * caller's, so decoding errors become a 400 too, never a 500.
@@ -19,7 +21,7 @@
  */
 import sharp from 'sharp';
 import { InvalidRequestError } from '../../domain/errors';
-import type { DecodedImage, InputFormat } from '../../domain/images/engine';
+import type { DecodedImage, ImagePreview, InputFormat } from '../../domain/images/engine';
 import { readImageSource, type FetchBytes } from './image-source';
 
 export type { FetchBytes } from './image-source';
@@ -36,10 +38,22 @@ export const MAX_INPUT_EDGE_PX = 30_000;
 /** Inputs larger than this on either side are resized to fit inside it (spec: "resized to 4K"). */
 export const MAX_DECODED_EDGE_PX = 4096;
 
-/** The smallest decode that still reads every byte: JPEG and WebP shrink on load to about this size. */
-const VERIFY_EDGE_PX = 256;
+/** Long edge of the preview; JPEG and WebP shrink on load towards it, yet every byte is still read. */
+export const PREVIEW_EDGE_PX = 128;
 const SHARP_INPUT: sharp.SharpOptions = { limitInputPixels: MAX_INPUT_PIXELS };
 const FIT_INSIDE: sharp.ResizeOptions = { width: MAX_DECODED_EDGE_PX, height: MAX_DECODED_EDGE_PX, fit: 'inside', withoutEnlargement: true };
+
+
+/** The preview of encoded image bytes: flattened on white, shrunk to fit PREVIEW_EDGE_PX, sRGB, raw. */
+export const previewOf = async (data: Buffer, options?: sharp.SharpOptions): Promise<ImagePreview> => {
+  const { data: pixels, info } = await sharp(data, options)
+    .flatten({ background: '#ffffff' })
+    .resize(PREVIEW_EDGE_PX, PREVIEW_EDGE_PX, { fit: 'inside', withoutEnlargement: true })
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: pixels, width: info.width, height: info.height };
+};
 
 export interface ImageInputDeps {
   fetchBytes: FetchBytes;
@@ -124,8 +138,8 @@ const normalise = async (bytes: Buffer, format: InputFormat, header: Header): Pr
   if (format === 'heif') return encode(await decodeHeif(bytes, header.hasAlpha), format, header.hasAlpha);
   const fits = Math.max(header.width, header.height) <= MAX_DECODED_EDGE_PX;
   if (header.orientation === 1 && fits) {
-    await sharp(bytes, SHARP_INPUT).resize(VERIFY_EDGE_PX, VERIFY_EDGE_PX, { fit: 'inside' }).raw().toBuffer();
-    return { data: bytes, format, width: header.width, height: header.height };
+    const preview = await previewOf(bytes, SHARP_INPUT);
+    return { data: bytes, format, width: header.width, height: header.height, preview };
   }
   return encode(sharp(bytes, { ...SHARP_INPUT, autoOrient: true }), format, header.hasAlpha);
 };

@@ -18,6 +18,18 @@ export interface DecodedImage {
   format: InputFormat;
   width: number;
   height: number;
+  /**
+   * Optional: `data` decoded small (interleaved 8-bit sRGB on white, fit inside 128 px), left by the
+   * input guard's verification decode so that an engine needing statistics does not decode again.
+   * Absent when `data` was rebuilt or reloaded from storage.
+   */
+  preview?: ImagePreview;
+}
+
+export interface ImagePreview {
+  data: Buffer;
+  width: number;
+  height: number;
 }
 
 /** A READY profile the request may match, with the signature its training produced. */
