@@ -7,6 +7,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // Packaging tests install sharp for linux-arm64 from the npm registry: `npm run test:packaging`.
+  testPathIgnorePatterns: process.env.PACKAGING_TESTS === '1' ? [] : ['/test/packaging/'],
   transform: { '^.+\\.(t|j|mj)s$': '<rootDir>/test/support/esbuild-transform.js' },
   transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],

@@ -77,18 +77,25 @@ export const constructId = (...words: string[]): string =>
     .map((word) => word[0].toUpperCase() + (word === word.toUpperCase() ? word.slice(1).toLowerCase() : word.slice(1)))
     .join('');
 
+/** npm's name for a Lambda architecture. */
+const npmCpu = (architecture: lambda.Architecture): string =>
+  architecture.name === lambda.Architecture.X86_64.name ? 'x64' : 'arm64';
+
+/** The modules image work needs that esbuild cannot bundle: they are installed into the asset instead. */
+export const IMAGE_NODE_MODULES = ['sharp', 'heic-decode'] as const;
+
 /**
  * The AWS SDK v3 comes with the Node runtime. sharp carries a native libvips binary and heic-decode a
  * WASM file, so neither can be bundled: they are installed into the asset as node modules, and npm is
- * told to install the linux-arm64 (glibc) build whatever machine runs the synth.
+ * told to install the build for ARCHITECTURE on Lambda's linux (glibc), whatever machine runs the synth.
  */
-const bundling = (images: boolean): BundlingOptions => ({
+export const bundlingOptions = (images: boolean): BundlingOptions => ({
   externalModules: ['@aws-sdk/*'],
   sourceMap: true,
   sourcesContent: false,
   ...(images && {
-    nodeModules: ['sharp', 'heic-decode'],
-    environment: { npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc' },
+    nodeModules: [...IMAGE_NODE_MODULES],
+    environment: { npm_config_os: 'linux', npm_config_cpu: npmCpu(ARCHITECTURE), npm_config_libc: 'glibc' },
   }),
 });
 
@@ -116,7 +123,7 @@ export const serviceFunction = (scope: Construct, id: string, props: ServiceFunc
     timeout: props.timeout,
     environment: props.environment,
     logGroup: new logs.LogGroup(scope, `${id}Logs`, { retention: LOG_RETENTION }),
-    bundling: bundling(images),
+    bundling: bundlingOptions(images),
   });
   acknowledge(
     fn,

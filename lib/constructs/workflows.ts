@@ -85,8 +85,8 @@ export class Workflows extends Construct {
       acknowledgeWildcardResource(
         this,
         this.executionsArn(machine),
-        'Execution names are job and profile ids made at run time; the wildcard covers the executions of ' +
-          'this one state machine.',
+        `Executions of the ${name} workflow are named at run time (by job or profile id); the wildcard ` +
+          'covers the executions of this one state machine.',
       );
       acknowledge(
         machine,

@@ -1,32 +1,24 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { API_VERSIONS, ROUTES, routePath } from '../../functions/api/routes';
-import { WORKFLOWS } from '../../functions/workflows/definitions';
+import { API_VERSIONS, routePath } from '../../functions/api/routes';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
 import { stateMachineArnVariable } from '../../lib/constructs/function-defaults';
-import { ServiceStack } from '../../lib/service-stack';
+import { FIXTURE_ROUTES, FIXTURE_WORKFLOWS, fixtureStack } from '../fixtures/infra/service-stack';
 import {
-  FIXTURE_ROUTES,
-  FIXTURE_WORKFLOWS,
-  fixtureStack,
-  missingRealSources,
-  testApp,
-} from '../fixtures/infra/service-stack';
+  allowedToFunction,
+  allowed as allowedToRole,
+  apiMethods,
+  arn,
+  onlyId,
+  resourcesOf,
+} from '../fixtures/infra/template-queries';
 
 // aws-cdk-lib's own template validation adds seconds per synth and checks nothing these tests assert.
 process.env.CDK_VALIDATION = 'false';
 
-type Resource = { [key: string]: any };
-
 const template = Template.fromStack(fixtureStack());
-const resourcesOf = (t: Template, type: string): Record<string, Resource> => t.findResources(type);
-const onlyId = (t: Template, type: string, props: object = {}): string => {
-  const ids = Object.keys(t.findResources(type, { Properties: props }));
-  expect(ids).toHaveLength(1);
-  return ids[0];
-};
 
 const tableId = onlyId(template, 'AWS::DynamoDB::Table');
 const bucketId = onlyId(template, 'AWS::S3::Bucket');
@@ -39,19 +31,6 @@ const delivererId = functionIdByDescription('Delivers signed job callbacks from 
 const firstTaskId = functionIdByDescription('image-job workflow: FirstFunctionArn');
 const secondTaskId = functionIdByDescription('image-job workflow: SecondFunctionArn');
 
-/** Every API method as `METHOD /full/path`, with the function its integration invokes. */
-const apiMethods = (t: Template) => {
-  const parts = resourcesOf(t, 'AWS::ApiGateway::Resource');
-  const pathOf = (resourceId: { Ref?: string }): string =>
-    resourceId.Ref ? `${pathOf(parts[resourceId.Ref].Properties.ParentId)}/${parts[resourceId.Ref].Properties.PathPart}` : '';
-  return Object.values(resourcesOf(t, 'AWS::ApiGateway::Method')).map(({ Properties: method }) => ({
-    route: `${method.HttpMethod} ${pathOf(method.ResourceId)}`,
-    functionId: JSON.stringify(method.Integration.Uri).match(/"Fn::GetAtt":\["([^"]+)","Arn"\]/)?.[1],
-    integration: method.Integration,
-    authorizationType: method.AuthorizationType,
-  }));
-};
-
 const methods = apiMethods(template);
 const methodFor = (version: (typeof API_VERSIONS)[number], route: (typeof FIXTURE_ROUTES)[number]) => {
   const found = methods.find((m) => m.route === `${route.method} ${routePath(version, route)}`);
@@ -60,20 +39,7 @@ const methodFor = (version: (typeof API_VERSIONS)[number], route: (typeof FIXTUR
 };
 const routeFunctionId = (route: (typeof FIXTURE_ROUTES)[number]) => methodFor('v2', route).functionId!;
 
-/** The (action, resource) pairs a role's policies allow, resources as JSON text. */
-const allowed = (roleId: string): { action: string; resource: string }[] =>
-  Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
-    .filter(({ Properties: policy }) => JSON.stringify(policy.Roles).includes(`"${roleId}"`))
-    .flatMap(({ Properties: policy }) => policy.PolicyDocument.Statement)
-    .filter((statement) => statement.Effect === 'Allow')
-    .flatMap((statement) =>
-      [statement.Action].flat().flatMap((action: string) =>
-        [statement.Resource].flat().map((resource: unknown) => ({ action, resource: JSON.stringify(resource) })),
-      ),
-    );
-const roleOfFunction = (functionId: string) =>
-  resourcesOf(template, 'AWS::Lambda::Function')[functionId].Properties.Role['Fn::GetAtt'][0];
-const arn = (id: string) => JSON.stringify({ 'Fn::GetAtt': [id, 'Arn'] });
+const allowed = (roleId: string) => allowedToRole(template, roleId);
 
 describe('data', () => {
   test('the table has pk/sk keys, the gsi1 index, a ttl attribute, on-demand billing, PITR, and is retained', () => {
@@ -231,7 +197,7 @@ describe('functions', () => {
 
   test('every function may read and write the table and the bucket', () => {
     for (const [functionId] of functions) {
-      const grants = allowed(roleOfFunction(functionId));
+      const grants = allowedToFunction(template, functionId);
       expect(grants).toContainEqual({ action: 'dynamodb:PutItem', resource: arn(tableId) });
       expect(grants).toContainEqual({ action: 'dynamodb:Query', resource: expect.stringContaining('/index/*') });
       for (const action of ['s3:GetObject', 's3:PutObject', 's3:DeleteObject']) {
@@ -242,7 +208,7 @@ describe('functions', () => {
 
   test('route and task functions may send to the callback queue', () => {
     for (const functionId of [...FIXTURE_ROUTES.map(routeFunctionId), firstTaskId, secondTaskId]) {
-      expect(allowed(roleOfFunction(functionId))).toContainEqual({ action: 'sqs:SendMessage', resource: arn(queueId) });
+      expect(allowedToFunction(template, functionId)).toContainEqual({ action: 'sqs:SendMessage', resource: arn(queueId) });
     }
   });
 
@@ -253,7 +219,7 @@ describe('functions', () => {
       const functionId = routeFunctionId(route);
       const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionId].Properties;
       expect(fn.Environment.Variables.IMAGE_JOB_STATE_MACHINE_ARN).toEqual({ Ref: machineId });
-      const grants = allowed(roleOfFunction(functionId));
+      const grants = allowedToFunction(template, functionId);
       expect(grants).toContainEqual({ action: 'states:StartExecution', resource: JSON.stringify({ Ref: machineId }) });
       for (const action of ['states:DescribeExecution', 'states:StopExecution']) {
         expect(grants).toContainEqual({
@@ -364,7 +330,7 @@ describe('callbacks', () => {
       Description: 'Delivers signed job callbacks from the callback queue',
       Timeout: 30,
     });
-    const grants = allowed(roleOfFunction(delivererId));
+    const grants = allowedToFunction(template, delivererId);
     for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']) {
       expect(grants).toContainEqual({ action, resource: arn(queueId) });
     }
@@ -393,23 +359,4 @@ describe('alarms', () => {
       Period: 300,
     });
   });
-});
-
-describe('the real tables', () => {
-  const missing = missingRealSources();
-  const whenReady = missing.length === 0 ? test : test.skip;
-
-  whenReady(
-    `make one function per route on both prefixes and one state machine per workflow${
-      missing.length > 0 ? ` (skipped until these exist: ${missing.join(', ')})` : ''
-    }`,
-    () => {
-      const real = Template.fromStack(new ServiceStack(testApp(), 'Service'));
-      const realMethods = apiMethods(real).map((m) => m.route);
-      for (const route of ROUTES) {
-        for (const version of API_VERSIONS) expect(realMethods).toContain(`${route.method} ${routePath(version, route)}`);
-      }
-      real.resourceCountIs('AWS::StepFunctions::StateMachine', Object.keys(WORKFLOWS).length);
-    },
-  );
 });

@@ -1,0 +1,364 @@
+/**
+ * The stack built from the real route and workflow tables (functions/api/routes.ts,
+ * functions/workflows/definitions.ts) and the real ASL files. Every expectation is derived from those
+ * tables, so a new row is checked as soon as it is added.
+ *
+ * Bundling is skipped here as in the other template tests; what each function would be bundled with is
+ * read from the recipe its NodejsFunction hands to `lambda.Code.fromAsset` (the shell form of the same
+ * steps the local bundler runs). test/infra/bundling.test.ts really bundles one image function.
+ */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { BundlingOptions } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import aslValidator from 'asl-validator';
+import { API_VERSIONS, ROUTES, routePath, type RouteDefinition } from '../../functions/api/routes';
+import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
+import { WORKFLOWS } from '../../functions/workflows/definitions';
+import { BUFFERED_TIMEOUT, STREAM_TIMEOUT } from '../../lib/constructs/api';
+import { DELIVERER_TIMEOUT_SECONDS } from '../../lib/constructs/callbacks';
+import {
+  DEFAULT_MEMORY_MB,
+  handlerEntry,
+  IMAGE_MEMORY_MB,
+  stateMachineArnVariable,
+} from '../../lib/constructs/function-defaults';
+import { DEFAULT_TASK_TIMEOUT_SECONDS } from '../../lib/constructs/workflows';
+import { ServiceStack } from '../../lib/service-stack';
+import { testApp } from '../fixtures/infra/service-stack';
+import { allowed, allowedToFunction, apiMethods, arn, onlyId, ref, resourcesOf } from '../fixtures/infra/template-queries';
+
+// aws-cdk-lib's own template validation adds seconds per synth and checks nothing these tests assert.
+process.env.CDK_VALIDATION = 'false';
+
+const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..');
+
+const fromAsset = jest.spyOn(lambda.Code, 'fromAsset');
+const template = Template.fromStack(new ServiceStack(testApp(), 'Service'));
+const recipes = fromAsset.mock.calls.flatMap(([, options]) => (options?.bundling ? [options.bundling] : []));
+fromAsset.mockRestore();
+
+const functions = resourcesOf(template, 'AWS::Lambda::Function');
+const fn = (functionId: string) => functions[functionId].Properties;
+const tableId = onlyId(template, 'AWS::DynamoDB::Table');
+const bucketId = onlyId(template, 'AWS::S3::Bucket');
+const secretId = onlyId(template, 'AWS::SecretsManager::Secret');
+const queueId = onlyId(template, 'AWS::SQS::Queue', { RedrivePolicy: Match.anyValue() });
+const deadLetterQueueId = onlyId(template, 'AWS::SQS::Queue', { RedrivePolicy: Match.absent() });
+const delivererId = onlyId(template, 'AWS::Lambda::Function', {
+  Description: 'Delivers signed job callbacks from the callback queue',
+});
+
+const methods = apiMethods(template);
+const methodFor = (version: (typeof API_VERSIONS)[number], route: RouteDefinition) => {
+  const found = methods.find((m) => m.route === `${route.method} ${routePath(version, route)}`);
+  if (!found) throw new Error(`no method for ${route.method} ${routePath(version, route)}`);
+  return found;
+};
+const routeFunctionId = (route: RouteDefinition) => methodFor('v2', route).functionId!;
+
+const WORKFLOW_ENTRIES = Object.entries(WORKFLOWS);
+const TASKS = WORKFLOW_ENTRIES.flatMap(([workflow, { tasks }]) =>
+  Object.entries(tasks).map(([variable, task]) => ({ workflow, variable, ...task })),
+);
+const taskFunctionId = (workflow: string, variable: string) =>
+  onlyId(template, 'AWS::Lambda::Function', { Description: `${workflow} workflow: ${variable}` });
+
+/** Every function of the tables with the row it comes from. */
+const FUNCTIONS = [
+  ...ROUTES.map((route) => ({
+    name: `${route.method} ${route.path}`,
+    functionId: routeFunctionId(route),
+    entry: handlerEntry(`functions/api/${route.handler}`),
+    images: route.images ?? false,
+    memoryMb: route.memoryMb,
+  })),
+  ...TASKS.map((task) => ({
+    name: `${task.workflow} ${task.variable}`,
+    functionId: taskFunctionId(task.workflow, task.variable),
+    entry: handlerEntry(task.handler),
+    images: task.images ?? false,
+    memoryMb: undefined,
+  })),
+];
+
+/** The bundling recipe of the one function whose entry is this handler module. */
+const recipeFor = (entry: string): BundlingOptions => {
+  const found = recipes.filter((recipe) => recipe.command?.join(' ').includes(`'/asset-input/${entry}'`));
+  expect(found).toHaveLength(1);
+  return found[0];
+};
+
+/** The machine of a workflow, found through the variable the API functions are told its ARN in. */
+const machineIdOf = (workflow: string): string =>
+  fn(routeFunctionId(ROUTES[0])).Environment.Variables[stateMachineArnVariable(workflow)].Ref;
+const aslOf = (workflow: string) => readFileSync(path.join(REPOSITORY_ROOT, WORKFLOWS[workflow].file), 'utf8');
+
+type State = { [key: string]: any };
+/** Every state of a definition, those inside Parallel branches and Map processors included. */
+const statesOf = (definition: State): [string, State][] =>
+  Object.entries<State>(definition.States).flatMap(([name, state]) => [
+    [name, state] as [string, State],
+    ...[...(state.Branches ?? []), state.ItemProcessor ?? state.Iterator].filter(Boolean).flatMap(statesOf),
+  ]);
+/** `${Name}` → `Name`. */
+const substitution = (value: unknown) => (typeof value === 'string' ? /^\$\{(\w+)\}$/.exec(value)?.[1] : undefined);
+
+test("the stack stays well under CloudFormation's 500-resource limit", () => {
+  expect(Object.keys(template.toJSON().Resources).length).toBeLessThan(400);
+});
+
+describe('api', () => {
+  test('every route is mounted under /v2/service and /v1/service, both on the one function of its row', () => {
+    expect(methods).toHaveLength(ROUTES.length * API_VERSIONS.length);
+    for (const route of ROUTES) expect(methodFor('v1', route).functionId).toBe(routeFunctionId(route));
+    expect(new Set(ROUTES.map(routeFunctionId)).size).toBe(ROUTES.length);
+  });
+
+  test('the image routes and profile_picture are the stream routes', () => {
+    expect(ROUTES.filter((route) => route.stream).map((route) => route.path)).toEqual(
+      expect.arrayContaining(['/edit', '/generate', '/enhance', '/remix', '/profiles/{profile_id}/profile_picture']),
+    );
+  });
+
+  test.each(ROUTES.filter((route) => route.stream).map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s is a STREAM integration with a 15-minute timeout on both prefixes, and its function may run as long',
+    (_name, route) => {
+      for (const version of API_VERSIONS) {
+        expect(methodFor(version, route).integration).toMatchObject({
+          Type: 'AWS_PROXY',
+          IntegrationHttpMethod: 'POST',
+          ResponseTransferMode: 'STREAM',
+          TimeoutInMillis: STREAM_TIMEOUT.toMilliseconds(),
+          Uri: { 'Fn::Join': ['', expect.arrayContaining([expect.stringMatching(/\/response-streaming-invocations$/)])] },
+        });
+      }
+      expect(STREAM_TIMEOUT.toMilliseconds()).toBe(900_000);
+      expect(fn(routeFunctionId(route)).Timeout).toBe(900);
+    },
+  );
+
+  test('a buffered route keeps the buffered transfer mode, the 29 s integration timeout and a 29 s function', () => {
+    for (const route of ROUTES.filter((r) => !r.stream)) {
+      for (const version of API_VERSIONS) {
+        const { integration } = methodFor(version, route);
+        expect(integration.ResponseTransferMode ?? 'BUFFERED').toBe('BUFFERED');
+        expect(integration.TimeoutInMillis ?? 29_000).toBe(29_000);
+        expect(JSON.stringify(integration.Uri)).toMatch(/\/invocations"/);
+        expect(JSON.stringify(integration.Uri)).not.toContain('response-streaming');
+      }
+      expect(fn(routeFunctionId(route)).Timeout).toBe(BUFFERED_TIMEOUT.toSeconds());
+    }
+  });
+
+  test('API Gateway may invoke each route function from both prefixes', () => {
+    const permissions = Object.values(resourcesOf(template, 'AWS::Lambda::Permission')).map((p) => p.Properties);
+    for (const route of ROUTES) {
+      for (const version of API_VERSIONS) {
+        // The deployed stage's method ARN ends `<stage>`, `/POST/v2/service/edit` (path parameters as `*`).
+        const methodArnEnd = `/${route.method}${routePath(version, route).replace(/\{[^}]+\}/g, '*')}`;
+        expect(permissions).toContainEqual(
+          expect.objectContaining({
+            Action: 'lambda:InvokeFunction',
+            FunctionName: { 'Fn::GetAtt': [routeFunctionId(route), 'Arn'] },
+            Principal: 'apigateway.amazonaws.com',
+            SourceArn: { 'Fn::Join': ['', expect.arrayContaining([methodArnEnd])] },
+          }),
+        );
+      }
+    }
+  });
+
+  test('the download route, like every auth: none route, has no API Gateway authorizer or API key', () => {
+    const open = ROUTES.filter((route) => route.auth === 'none');
+    expect(open.map((route) => route.path)).toContain('/downloads/{token}');
+    for (const route of open) {
+      for (const version of API_VERSIONS) {
+        const method = methodFor(version, route);
+        expect(method.authorizationType).toBe('NONE');
+        expect(method.authorizerId).toBeUndefined();
+        expect(method.apiKeyRequired ?? false).toBe(false);
+      }
+    }
+    template.resourceCountIs('AWS::ApiGateway::Authorizer', 0);
+  });
+});
+
+describe('functions', () => {
+  test('there is one function per route, per workflow task, and the deliverer, and no other', () => {
+    expect(Object.keys(functions).sort()).toEqual([...FUNCTIONS.map((f) => f.functionId), delivererId].sort());
+  });
+
+  test('every function is told the download-token secret and may read it', () => {
+    for (const functionId of Object.keys(functions)) {
+      expect(fn(functionId).Environment.Variables.DOWNLOAD_TOKEN_SECRET_ARN).toEqual({ Ref: secretId });
+      const grants = allowedToFunction(template, functionId);
+      for (const action of ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret']) {
+        expect(grants).toContainEqual({ action, resource: ref(secretId) });
+      }
+    }
+  });
+
+  test.each(FUNCTIONS.filter((f) => f.images).map((f) => [f.name, f] as const))(
+    'image work (%s): arm64, image memory, sharp and heic-decode installed for linux-arm64 and left out of the bundle',
+    (_name, { functionId, entry, memoryMb }) => {
+      expect(fn(functionId).Architectures).toEqual(['arm64']);
+      expect(fn(functionId).MemorySize).toBe(memoryMb ?? IMAGE_MEMORY_MB);
+      const recipe = recipeFor(entry);
+      const command = recipe.command!.join(' ');
+      expect(command).toContain("'--external:sharp' '--external:heic-decode'");
+      const installed = JSON.parse(/echo '(\{"dependencies":[^']*\})' > '\/asset-output\/package\.json'/.exec(command)![1]);
+      expect(Object.keys(installed.dependencies)).toEqual(['sharp', 'heic-decode']);
+      expect(command).toMatch(/cd "\/asset-output" && npm ci$/);
+      expect(recipe.environment).toEqual({ npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc' });
+    },
+  );
+
+  test('a function without image work installs no node modules and takes the default memory', () => {
+    for (const { functionId, entry, memoryMb } of FUNCTIONS.filter((f) => !f.images)) {
+      expect(fn(functionId).MemorySize).toBe(memoryMb ?? DEFAULT_MEMORY_MB);
+      const recipe = recipeFor(entry);
+      expect(recipe.command!.join(' ')).not.toMatch(/npm ci|external:sharp/);
+      expect(recipe.environment).toBeUndefined();
+    }
+  });
+});
+
+describe('workflows', () => {
+  test('the route functions know every state machine, and there is no other', () => {
+    const machineIds = WORKFLOW_ENTRIES.map(([workflow]) => machineIdOf(workflow));
+    expect(new Set(machineIds).size).toBe(WORKFLOW_ENTRIES.length);
+    expect(Object.keys(resourcesOf(template, 'AWS::StepFunctions::StateMachine')).sort()).toEqual(machineIds.sort());
+  });
+
+  test.each(WORKFLOW_ENTRIES.map(([workflow]) => workflow))(
+    '%s is a STANDARD state machine whose definition is its ASL file, with every substitution bound',
+    (workflow) => {
+      const machine = resourcesOf(template, 'AWS::StepFunctions::StateMachine')[machineIdOf(workflow)].Properties;
+      const asl = aslOf(workflow);
+      expect(machine.StateMachineType).toBe('STANDARD');
+      expect(machine.DefinitionString).toBe(asl);
+      const named = new Set([...asl.matchAll(/\$\{(\w+)\}/g)].map((match) => match[1]));
+      expect(Object.keys(machine.DefinitionSubstitutions).sort()).toEqual(expect.arrayContaining([...named].sort()));
+    },
+  );
+
+  test.each(WORKFLOW_ENTRIES.map(([workflow]) => workflow))(
+    'every Task of %s runs a function of the workflow table, by its ARN, and the state machine may invoke it',
+    (workflow) => {
+      const machineId = machineIdOf(workflow);
+      const machine = resourcesOf(template, 'AWS::StepFunctions::StateMachine')[machineId].Properties;
+      const machineGrants = allowed(template, machine.RoleArn['Fn::GetAtt'][0]);
+      const tasks = statesOf(JSON.parse(aslOf(workflow))).filter(([, state]) => state.Type === 'Task');
+      expect(tasks.length).toBeGreaterThan(0);
+      for (const [name, state] of tasks) {
+        // A Lambda Task names its function as the Resource, or as the FunctionName of a lambda:invoke integration.
+        const variable = /^arn:aws:states:::lambda:invoke/.test(state.Resource)
+          ? substitution(state.Parameters?.FunctionName)
+          : substitution(state.Resource);
+        expect({ name, variable }).toEqual({ name, variable: expect.any(String) });
+        expect(Object.keys(WORKFLOWS[workflow].tasks)).toContain(variable);
+        const functionId = taskFunctionId(workflow, variable!);
+        expect(machine.DefinitionSubstitutions[variable!]).toEqual({ 'Fn::GetAtt': [functionId, 'Arn'] });
+        expect(machineGrants).toContainEqual({ action: 'lambda:InvokeFunction', resource: arn(functionId) });
+      }
+    },
+  );
+
+  test('every task function takes its timeout from its binding, else 60 s, and never more than Lambda allows', () => {
+    for (const task of TASKS) {
+      const timeout = fn(taskFunctionId(task.workflow, task.variable)).Timeout;
+      expect({ task: task.variable, timeout }).toEqual({
+        task: task.variable,
+        timeout: task.timeoutSeconds ?? DEFAULT_TASK_TIMEOUT_SECONDS,
+      });
+      expect(timeout).toBeLessThanOrEqual(900);
+    }
+  });
+
+  test.each(WORKFLOW_ENTRIES.map(([workflow, definition]) => [workflow, definition.file] as const))(
+    'the %s ASL file (%s) is valid Amazon States Language once its substitutions are filled in',
+    (workflow) => {
+      const tasks = WORKFLOWS[workflow].tasks;
+      const substituted = aslOf(workflow).replace(/\$\{(\w+)\}/g, (_match, variable: string) =>
+        variable in tasks ? `arn:aws:lambda:us-east-1:123456789012:function:${variable}` : variable,
+      );
+      const { isValid, errorsText } = aslValidator(JSON.parse(substituted), { checkPaths: true, checkArn: true });
+      expect(isValid ? '' : errorsText('\n')).toBe('');
+    },
+  );
+
+  test('route functions know every state machine ARN and may start, describe and stop its executions', () => {
+    for (const route of ROUTES) {
+      const functionId = routeFunctionId(route);
+      const grants = allowedToFunction(template, functionId);
+      for (const [workflow] of WORKFLOW_ENTRIES) {
+        const machineId = machineIdOf(workflow);
+        expect(fn(functionId).Environment.Variables[stateMachineArnVariable(workflow)]).toEqual({ Ref: machineId });
+        expect(grants).toContainEqual({ action: 'states:StartExecution', resource: ref(machineId) });
+        for (const action of ['states:DescribeExecution', 'states:StopExecution']) {
+          expect(grants).toContainEqual({
+            action,
+            resource: expect.stringMatching(new RegExp(`:execution:.*"${machineId}","Name".*:\\*`)),
+          });
+        }
+      }
+    }
+    expect(stateMachineArnVariable('image-job')).toBe('IMAGE_JOB_STATE_MACHINE_ARN');
+    expect(stateMachineArnVariable('profile-training')).toBe('PROFILE_TRAINING_STATE_MACHINE_ARN');
+  });
+
+  test('task functions may read and write the table and the bucket, read the secret and send to the callback queue', () => {
+    for (const task of TASKS) {
+      const grants = allowedToFunction(template, taskFunctionId(task.workflow, task.variable));
+      // A transaction is authorised item by item, so these cover TransactWriteItems too.
+      for (const action of ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem']) {
+        expect(grants).toContainEqual({ action, resource: arn(tableId) });
+      }
+      expect(grants).toContainEqual({ action: 'dynamodb:Query', resource: expect.stringContaining('/index/*') });
+      for (const action of ['s3:GetObject', 's3:PutObject', 's3:DeleteObject']) {
+        expect(grants).toContainEqual({ action, resource: expect.stringContaining(`"${bucketId}","Arn"]},"/*"`) });
+      }
+      expect(grants).toContainEqual({ action: 'secretsmanager:GetSecretValue', resource: ref(secretId) });
+      expect(grants).toContainEqual({ action: 'sqs:SendMessage', resource: arn(queueId) });
+    }
+  });
+});
+
+describe('callbacks', () => {
+  test('the callback queue redrives to its dead-letter queue after the shared receive count', () => {
+    template.resourceCountIs('AWS::SQS::Queue', 2);
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      VisibilityTimeout: CALLBACK_QUEUE.visibilityTimeoutSeconds,
+      RedrivePolicy: {
+        deadLetterTargetArn: { 'Fn::GetAtt': [deadLetterQueueId, 'Arn'] },
+        maxReceiveCount: CALLBACK_QUEUE.maxReceiveCount,
+      },
+    });
+  });
+
+  test('the deliverer consumes the callback queue in batches and reports partial batch failures', () => {
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      FunctionName: { Ref: delivererId },
+      BatchSize: CALLBACK_QUEUE.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(fn(delivererId).Timeout).toBe(DELIVERER_TIMEOUT_SECONDS);
+    expect(DELIVERER_TIMEOUT_SECONDS).toBeLessThan(CALLBACK_QUEUE.visibilityTimeoutSeconds);
+  });
+
+  test('the deliverer knows the dead-letter queue and may send to it, and may delay and delete on its queue', () => {
+    expect(fn(delivererId).Environment.Variables).toMatchObject({
+      CALLBACK_QUEUE_URL: { Ref: queueId },
+      CALLBACK_DLQ_URL: { Ref: deadLetterQueueId },
+    });
+    const grants = allowedToFunction(template, delivererId);
+    expect(grants).toContainEqual({ action: 'sqs:SendMessage', resource: arn(deadLetterQueueId) });
+    for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']) {
+      expect(grants).toContainEqual({ action, resource: arn(queueId) });
+    }
+  });
+});
