@@ -2,8 +2,9 @@
  * Read first: DynamoDB for the local runtime.
  *
  * dynalite (LevelDB on disk) speaks the DynamoDB API but has no TransactWriteItems or TransactGetItems.
- * This module puts a small proxy in front of it that serialises every request through one lock and
- * implements both transaction calls with DynamoDB's semantics:
+ * This module puts a small proxy in front of it that implements both transaction calls with DynamoDB's
+ * semantics. A transaction holds the store exclusively, so nothing observes it half-done; other
+ * requests share the store (dynalite already locks each item for a single write). The semantics:
  *  - two operations on one item → ValidationException;
  *  - every condition is evaluated against the state before the transaction; if any fails, nothing is
  *    written and the answer is TransactionCanceledException with one CancellationReason per item
@@ -46,13 +47,50 @@ class DynamoError extends Error {
   }
 }
 
-/** One lock for the whole store: requests run one at a time, so a transaction is never observed half-done. */
-class SerialLock {
-  private tail: Promise<unknown> = Promise.resolve();
-  run<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.tail.then(work, work);
-    this.tail = next.catch(() => undefined);
-    return next;
+/**
+ * A readers-writer lock over the whole store: single-item requests share it, a transaction takes it
+ * alone. Waiters are served in arrival order, so a transaction is not starved by a stream of reads.
+ */
+class StoreLock {
+  private shared = 0;
+  private exclusive = false;
+  private readonly waiting: Array<{ exclusive: boolean; grant: () => void }> = [];
+
+  async run<T>(exclusive: boolean, work: () => Promise<T>): Promise<T> {
+    await this.acquire(exclusive);
+    try {
+      return await work();
+    } finally {
+      if (exclusive) this.exclusive = false;
+      else this.shared -= 1;
+      this.drain();
+    }
+  }
+
+  private acquire(exclusive: boolean): Promise<void> {
+    if (this.waiting.length === 0 && this.admits(exclusive)) {
+      this.take(exclusive);
+      return Promise.resolve();
+    }
+    return new Promise((grant) => this.waiting.push({ exclusive, grant }));
+  }
+
+  private admits(exclusive: boolean): boolean {
+    return exclusive ? !this.exclusive && this.shared === 0 : !this.exclusive;
+  }
+
+  private take(exclusive: boolean): void {
+    if (exclusive) this.exclusive = true;
+    else this.shared += 1;
+  }
+
+  private drain(): void {
+    while (this.waiting.length > 0 && this.admits(this.waiting[0]!.exclusive)) {
+      const next = this.waiting.shift()!;
+      this.take(next.exclusive);
+      next.grant();
+      if (next.exclusive) return;
+    }
   }
 }
 
@@ -74,14 +112,14 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
   const backend = dynalite({ ...(options.dataDir ? { path: options.dataDir } : {}), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve) => backend.listen(0, host, resolve));
   const backendPort = (backend.address() as AddressInfo).port;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
   const client = new DynamoDBClient({
     endpoint: `http://${host}:${backendPort}`,
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     maxAttempts: 1,
   });
-  const lock = new SerialLock();
+  const lock = new StoreLock();
   const keyNames = new Map<string, string[]>();
 
   const keyOf = async (tableName: string, item: Item): Promise<Item> => {
@@ -133,25 +171,22 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
       if (seen.has(id)) throw new DynamoError('ValidationException', 'Transaction request cannot include multiple operations on one item');
       seen.add(id);
     }
-    const snapshots: Array<Item | undefined> = [];
-    for (const target of targets) {
-      const found = await client.send(new GetItemCommand({ TableName: target.parts.TableName, Key: target.key, ConsistentRead: true }));
-      snapshots.push(found.Item);
-    }
-    const reasons: Array<Record<string, unknown>> = [];
-    for (const [index, target] of targets.entries()) {
-      const holds = await conditionHolds(target.parts, target.key, snapshots[index]);
-      const old = snapshots[index];
-      reasons.push(
-        holds
+    // The items are distinct, so their reads and condition checks are independent of one another.
+    const snapshots = await Promise.all(
+      targets.map(async (target) => (await client.send(new GetItemCommand({ TableName: target.parts.TableName, Key: target.key, ConsistentRead: true }))).Item),
+    );
+    const reasons: Array<Record<string, unknown>> = await Promise.all(
+      targets.map(async (target, index) => {
+        const old = snapshots[index];
+        return (await conditionHolds(target.parts, target.key, old))
           ? { Code: 'None' }
           : {
               Code: 'ConditionalCheckFailed',
               Message: 'The conditional request failed',
               ...(target.parts.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && old ? { Item: old } : {}),
-            },
-      );
-    }
+            };
+      }),
+    );
     if (reasons.some((reason) => reason['Code'] !== 'None')) {
       throw new DynamoError(
         'TransactionCanceledException',
@@ -160,8 +195,8 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
       );
     }
     const applied: number[] = [];
-    try {
-      for (const [index, operation] of operations.entries()) {
+    const outcomes = await Promise.allSettled(
+      operations.map(async (operation, index) => {
         if ('Put' in operation) {
           const { ReturnValuesOnConditionCheckFailure: _ignored, ...put } = operation.Put;
           await client.send(new PutItemCommand(put));
@@ -171,11 +206,14 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
         } else if ('Delete' in operation) {
           const { ReturnValuesOnConditionCheckFailure: _ignored, ...remove } = operation.Delete;
           await client.send(new DeleteItemCommand(remove));
-        } else continue;
+        } else return;
         applied.push(index);
-      }
-    } catch (error) {
-      for (const index of applied.reverse()) {
+      }),
+    );
+    const refused = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (refused) {
+      const error: unknown = refused.reason;
+      for (const index of applied) {
         const target = targets[index]!;
         const before = snapshots[index];
         await (before
@@ -224,8 +262,9 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const target = String(req.headers['x-amz-target'] ?? '');
+      const transaction = target.endsWith('.TransactWriteItems') || target.endsWith('.TransactGetItems');
       void lock
-        .run(async () => {
+        .run(transaction, async () => {
           if (target.endsWith('.TransactWriteItems')) return { shim: await transactWrite(JSON.parse(body.toString('utf8'))) };
           if (target.endsWith('.TransactGetItems')) return { shim: await transactGet(JSON.parse(body.toString('utf8'))) };
           return { forwarded: await forward(req, body) };
