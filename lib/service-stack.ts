@@ -54,6 +54,10 @@ export class ServiceStack extends Stack {
       callbacks.queue.grantSendMessages(fn);
       workflows.grantControl(fn);
     }
+    for (const route of props.routes ?? ROUTES) {
+      const machine = route.answersTasksOf ? workflows.stateMachines.get(route.answersTasksOf) : undefined;
+      if (machine) machine.grantTaskResponse(api.functionOf.get(route.handler)!);
+    }
 
     new Alarms(this, 'Alarms', { callbackDeadLetterQueue: callbacks.deadLetterQueue, restApi: api.restApi });
   }

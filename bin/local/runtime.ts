@@ -161,6 +161,12 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       onError: (error) => services().log.error('handler crashed', { error: String(error) }),
     });
     closers.push(gateway.close);
+    // The training backend calls back on this runtime's own gateway unless told otherwise.
+    if (!options.env?.TRAINER_CALLBACK_URL) {
+      process.env.TRAINER_CALLBACK_URL = `${gateway.url}/v2/service/internal/trainer-callback`;
+      resetConfig();
+      resetServices(options.clock);
+    }
 
     const devAccount =
       options.devAccountCreditMicros === undefined ? undefined : await ensureDevAccount(options.dataDir, options.devAccountCreditMicros);

@@ -8,11 +8,21 @@
  * that the stack binds to that substitution (functions/workflows/definitions.ts). A Task left unbound
  * is refused at start-up: it would otherwise call real Lambda.
  *
+ * Callback Tasks (`arn:aws:states:::lambda:invoke.waitForTaskToken`) are bound through
+ * `Parameters.FunctionName` the same way. Each execution gets one task token, handed to the library as
+ * the run context (`$$.Task.Token`); the Task invokes its handler with the resolved `Payload`, then waits
+ * until SendTaskSuccess (its parsed output is the result), SendTaskFailure (fails with that error and
+ * cause) or no SendTaskHeartbeat for HeartbeatSeconds × timeScale (`States.HeartbeatTimeout`). The
+ * library enforces TimeoutSeconds (as written, unscaled). A token that no Task is waiting on answers
+ * `TaskDoesNotExist`. Local limits: one token per execution, so one callback Task at a time (no
+ * callback Tasks inside Parallel or Map), and `States.TaskFailed` in a Retry or Catch also matches a
+ * heartbeat timeout here (Step Functions excludes it); the repository's machines name neither case.
+ *
  * Wait states and retry intervals can be scaled down by configuration, never skipped.
  * Executions are kept in memory: a restart forgets running executions (their records in the table
  * remain), which is a local-only limitation.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,6 +49,7 @@ const { StateMachine } = require('aws-local-stepfunctions') as typeof import('aw
 
 const REGION = 'us-east-1';
 const ACCOUNT = '000000000000';
+const CALLBACK_TASK_RESOURCE = 'arn:aws:states:::lambda:invoke.waitForTaskToken';
 
 type TaskHandler = (input: unknown, context: ReturnType<typeof lambdaContext>) => Promise<unknown>;
 type ExecutionStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED';
@@ -61,6 +72,8 @@ interface Execution {
 interface AslState {
   Type: string;
   Resource?: string;
+  Parameters?: { FunctionName?: unknown };
+  HeartbeatSeconds?: number;
   Seconds?: number;
   Retry?: Array<{ IntervalSeconds?: number }>;
   Branches?: Array<{ States: Record<string, AslState> }>;
@@ -106,11 +119,87 @@ class SfnError extends Error {
   }
 }
 
+/** How a callback Task ends: with the output of SendTaskSuccess, or with an error named like Step Functions names it. */
+class TaskError extends Error {
+  constructor(name: string, message: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+/** What a run knows about its execution, for callback Tasks. */
+interface RunContext {
+  executionArn: string;
+  taskToken: string;
+}
+
+interface WaitingTask {
+  executionArn: string;
+  succeed(output: unknown): void;
+  fail(error: TaskError): void;
+  heartbeat(): void;
+}
+
+/** The callback Tasks that are waiting, by task token. */
+class WaitingTasks {
+  private readonly byToken = new Map<string, WaitingTask>();
+
+  /**
+   * Registers the Task before its handler runs (a backend may answer before the handler returns). A Task
+   * still registered under the token is one the library gave up on (TimeoutSeconds): it is ended first.
+   */
+  wait(token: string, executionArn: string, heartbeatMs: number | undefined): Promise<unknown> {
+    this.byToken.get(token)?.fail(new TaskError('States.Runtime', 'Another Task of the execution is waiting on this token.'));
+    return new Promise((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const arm = () => {
+        clearTimeout(timer);
+        if (heartbeatMs !== undefined) {
+          timer = setTimeout(() => end(() => reject(new TaskError('States.HeartbeatTimeout', `No heartbeat within ${heartbeatMs} ms.`))), heartbeatMs);
+        }
+      };
+      const end = (settle: () => void) => {
+        clearTimeout(timer);
+        this.byToken.delete(token);
+        settle();
+      };
+      this.byToken.set(token, {
+        executionArn,
+        succeed: (output) => end(() => resolve(output)),
+        fail: (error) => end(() => reject(error)),
+        heartbeat: arm,
+      });
+      arm();
+    });
+  }
+
+  get(token: string | undefined): WaitingTask {
+    const task = this.byToken.get(token ?? '');
+    if (!task) throw new SfnError('TaskDoesNotExist', 'Task Does Not Exist: no task is waiting for this token');
+    return task;
+  }
+
+  /** Ends the waiting of an execution's Task: its handler failed, or the execution ended. */
+  forget(executionArn: string): void {
+    for (const task of [...this.byToken.values()]) {
+      if (task.executionArn === executionArn) task.fail(new TaskError('States.Runtime', 'The task is no longer waiting.'));
+    }
+  }
+}
+
+/** The `${Variable}` a Task runs: its Resource, or for a callback Task its Parameters.FunctionName. */
+const boundVariable = (state: AslState): string | undefined => {
+  const named = state.Resource === CALLBACK_TASK_RESOURCE ? state.Parameters?.FunctionName : state.Resource;
+  return typeof named === 'string' ? /^\$\{([A-Za-z0-9_]+)\}$/.exec(named)?.[1] : undefined;
+};
+
 export const stateMachineArnFor = (name: string) => `arn:aws:states:${REGION}:${ACCOUNT}:stateMachine:${name}`;
 
 export const startLocalStepFunctions = async (options: LocalStepFunctionsOptions): Promise<LocalStepFunctions> => {
   const scale = options.timeScale ?? 1;
-  const machines = new Map<string, { machine: InstanceType<typeof StateMachine>; run: (input: unknown) => ReturnType<InstanceType<typeof StateMachine>['run']> }>();
+  const waitingTasks = new WaitingTasks();
+  type Run = ReturnType<InstanceType<typeof StateMachine>['run']>;
+  const machines = new Map<string, { run: (input: unknown, context: RunContext) => Run }>();
 
   for (const [name, workflow] of Object.entries(options.workflows)) {
     let text = fs.readFileSync(path.join(options.rootDir, workflow.file), 'utf8');
@@ -122,29 +211,50 @@ export const startLocalStepFunctions = async (options: LocalStepFunctionsOptions
     const definition = JSON.parse(text) as { States: Record<string, AslState> };
     const rawStates = allStates((JSON.parse(fs.readFileSync(path.join(options.rootDir, workflow.file), 'utf8')) as { States: Record<string, AslState> }).States);
 
-    const taskHandlers: Record<string, (input: unknown) => Promise<unknown>> = {};
+    const taskHandlers: Record<string, (context: RunContext) => (input: unknown) => Promise<unknown>> = {};
     const waitTimeOverrides: Record<string, number> = {};
     const retryIntervalOverrides: Record<string, number[]> = {};
     for (const [stateName, state] of rawStates) {
       if (state.Type === 'Task') {
-        const variable = /^\$\{([A-Za-z0-9_]+)\}$/.exec(state.Resource ?? '')?.[1];
+        const variable = boundVariable(state);
         const binding = variable ? workflow.tasks[variable] : undefined;
-        if (!binding) throw new Error(`${workflow.file}: Task ${stateName} (${state.Resource}) is not bound to a handler`);
+        if (!variable || !binding) throw new Error(`${workflow.file}: Task ${stateName} (${state.Resource}) is not bound to a handler`);
         const handler = loadHandler<TaskHandler>(path.join(options.rootDir, binding.handler));
-        taskHandlers[stateName] = async (input) => {
-          const result = await handler(input, lambdaContext(variable!, (binding.timeoutSeconds ?? 900) * 1000));
-          return result === undefined ? null : result;
-        };
+        const invoke = (input: unknown) => handler(input, lambdaContext(variable, (binding.timeoutSeconds ?? 900) * 1000));
+        if (state.Resource === CALLBACK_TASK_RESOURCE) {
+          const heartbeatMs = typeof state.HeartbeatSeconds === 'number' ? state.HeartbeatSeconds * 1000 * scale : undefined;
+          taskHandlers[stateName] = (run) => async (input) => {
+            const answered = waitingTasks.wait(run.taskToken, run.executionArn, heartbeatMs);
+            // Observed below once the handler has returned; until then a heartbeat timeout must not go unhandled.
+            answered.catch(() => undefined);
+            try {
+              await invoke(input !== null && typeof input === 'object' && 'Payload' in input ? input.Payload : input);
+            } catch (error) {
+              waitingTasks.forget(run.executionArn);
+              throw error;
+            }
+            return answered;
+          };
+        } else {
+          taskHandlers[stateName] = () => async (input) => {
+            const result = await invoke(input);
+            return result === undefined ? null : result;
+          };
+        }
       }
       if (state.Type === 'Wait' && typeof state.Seconds === 'number') waitTimeOverrides[stateName] = state.Seconds * 1000 * scale;
       if (state.Retry && scale !== 1) retryIntervalOverrides[stateName] = state.Retry.map((r) => (r.IntervalSeconds ?? 1) * 1000 * scale);
     }
     const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false } });
     machines.set(stateMachineArnFor(name), {
-      machine,
-      run: (input) =>
+      run: (input, context) =>
         machine.run(input as never, {
-          overrides: { taskResourceLocalHandlers: taskHandlers as never, waitTimeOverrides, retryIntervalOverrides },
+          overrides: {
+            taskResourceLocalHandlers: Object.fromEntries(Object.entries(taskHandlers).map(([stateName, bind]) => [stateName, bind(context)])) as never,
+            waitTimeOverrides,
+            retryIntervalOverrides,
+          },
+          context: { Task: { Token: context.taskToken } },
         }),
     });
   }
@@ -164,7 +274,7 @@ export const startLocalStepFunctions = async (options: LocalStepFunctionsOptions
       if (existing.status === 'RUNNING' && existing.input === input) return { executionArn, startDate: existing.startDate.getTime() / 1000 };
       throw new SfnError('ExecutionAlreadyExists', `Execution Already Exists: '${executionArn}'`);
     }
-    const run = entry.run(JSON.parse(input));
+    const run = entry.run(JSON.parse(input), { executionArn, taskToken: randomBytes(48).toString('base64url') });
     const execution: Execution = {
       executionArn,
       stateMachineArn: request.stateMachineArn!,
@@ -191,6 +301,7 @@ export const startLocalStepFunctions = async (options: LocalStepFunctionsOptions
         execution.cause = cause?.message ?? failure?.message;
       },
     ).finally(() => {
+      waitingTasks.forget(executionArn);
       execution.stopDate ??= new Date();
       for (const resolve of waiters.get(name) ?? []) resolve(execution);
       waiters.delete(name);
@@ -228,10 +339,31 @@ export const startLocalStepFunctions = async (options: LocalStepFunctionsOptions
     return { stopDate: execution.stopDate!.getTime() / 1000 };
   };
 
+  const sendTaskSuccess = (request: { taskToken?: string; output?: string }) => {
+    const task = waitingTasks.get(request.taskToken);
+    let output: unknown;
+    try {
+      output = JSON.parse(request.output ?? '');
+    } catch {
+      throw new SfnError('InvalidOutput', 'Invalid Output: the output is not JSON');
+    }
+    task.succeed(output);
+    return {};
+  };
+
   const actions: Record<string, (request: never) => unknown> = {
     StartExecution: startExecution,
     DescribeExecution: (request: { executionArn?: string }) => describe(executions.get(request.executionArn ?? '')),
     StopExecution: stopExecution,
+    SendTaskSuccess: sendTaskSuccess,
+    SendTaskFailure: (request: { taskToken?: string; error?: string; cause?: string }) => {
+      waitingTasks.get(request.taskToken).fail(new TaskError(request.error ?? '', request.cause ?? ''));
+      return {};
+    },
+    SendTaskHeartbeat: (request: { taskToken?: string }) => {
+      waitingTasks.get(request.taskToken).heartbeat();
+      return {};
+    },
   };
 
   const server = http.createServer((req, res) => {

@@ -16,9 +16,11 @@ export interface RouteDefinition {
   stream?: boolean;
   /** The function needs sharp (and the HEIC decoder) installed as linux node modules. */
   images?: boolean;
-  /** `none` only where the URL itself is the credential (download tokens). */
+  /** `none` where the request carries its own credential (a download token, the trainer's bearer token). */
   auth?: 'api-key' | 'none';
   memoryMb?: number;
+  /** The workflow whose waiting Tasks this route answers (SendTaskSuccess/Failure/Heartbeat). */
+  answersTasksOf?: string;
 }
 
 export const ROUTES: readonly RouteDefinition[] = [
@@ -35,6 +37,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'GET', path: '/profiles/{profile_id}/profile_picture', handler: 'profile-picture', stream: true },
   { method: 'DELETE', path: '/profiles/{profile_id}', handler: 'profile-delete' },
   { method: 'GET', path: '/webhook-secret', handler: 'webhook-secret' },
+  { method: 'POST', path: '/internal/trainer-callback', handler: 'trainer-callback', auth: 'none', answersTasksOf: 'profile-training' },
 ];
 
 /** The full public path of a route under a version prefix, e.g. `/v2/service/webhook-secret`. */

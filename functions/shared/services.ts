@@ -14,7 +14,8 @@ import { contentTypeOf, type ImageDeps } from '../domain/images/operations';
 import type { WorkflowDeps } from '../domain/jobs/workflow';
 import type { ProfileDeps } from '../domain/profiles/profiles';
 import type { TagWriter } from '../domain/profiles/tags';
-import type { TrainingDeps } from '../domain/profiles/training';
+import type { RemoteTrainer, TrainerCallbackDeps, TrainingDeps } from '../domain/profiles/training';
+import { httpTrainer, sfnTrainingTasks } from '../adapters/engine/http-trainer';
 import { sandboxTrainer } from '../adapters/engine/sandbox-trainer';
 import { profilePhotos } from '../adapters/images/photos';
 import { systemClock, type Clock } from '../domain/shared/clock';
@@ -56,6 +57,7 @@ export interface Services {
   workflow: WorkflowDeps;
   profileDeps: ProfileDeps;
   training: TrainingDeps;
+  trainerCallbacks: TrainerCallbackDeps;
   tagDeps: { tags: TagWriter; writeConcurrency: number };
   callbacks: DeliveryDeps;
 }
@@ -91,6 +93,17 @@ const engineFor = (settings: ServiceConfig): ImageEngine => {
   if (settings.ENGINE === 'sandbox') return new SandboxEngine();
   if (!settings.ENGINE_URL) throw new Error('ENGINE=http needs ENGINE_URL');
   return new HttpEngine({ baseUrl: settings.ENGINE_URL, token: settings.ENGINE_TOKEN });
+};
+
+const remoteTrainerFor = (settings: ServiceConfig, objects: ObjectStore): RemoteTrainer => {
+  if (!settings.TRAINER_URL) throw new Error('TRAINER=http needs TRAINER_URL');
+  if (!settings.TRAINER_CALLBACK_URL) throw new Error('TRAINER=http needs TRAINER_CALLBACK_URL');
+  return httpTrainer({
+    baseUrl: settings.TRAINER_URL,
+    token: settings.TRAINER_TOKEN,
+    callbackUrl: settings.TRAINER_CALLBACK_URL,
+    presignPhoto: (key, expiresInSeconds) => objects.presignGet(key, expiresInSeconds),
+  });
 };
 
 export const buildServices = (settings: ServiceConfig, clock: Clock = systemClock): Services => {
@@ -166,6 +179,7 @@ export const buildServices = (settings: ServiceConfig, clock: Clock = systemCloc
   }
   const images = imageDeps();
   const photos = profilePhotos(objects);
+  let remoteTrainer: RemoteTrainer | undefined;
   return {
     config: settings,
     clock,
@@ -204,7 +218,7 @@ export const buildServices = (settings: ServiceConfig, clock: Clock = systemCloc
       profiles,
       accounts,
       training: {
-        start: (input) => startExecution(sfn, settings.PROFILE_TRAINING_STATE_MACHINE_ARN, input.profileId, input),
+        start: (input) => startExecution(sfn, settings.PROFILE_TRAINING_STATE_MACHINE_ARN, input.profileId, { ...input, trainer: settings.TRAINER }),
         stop: (profileId) => stopExecution(sfn, settings.PROFILE_TRAINING_STATE_MACHINE_ARN, profileId),
       },
       photos,
@@ -216,8 +230,12 @@ export const buildServices = (settings: ServiceConfig, clock: Clock = systemCloc
       decodePhoto: (url, label) => images.decodeInput(url, label, new AbortController().signal),
       photos,
       trainer: sandboxTrainer,
+      get remoteTrainer() {
+        return (remoteTrainer ??= remoteTrainerFor(settings, objects));
+      },
       settings: { trainingTimeScale: settings.TRAINING_TIME_SCALE, photoConcurrency: 4 },
     },
+    trainerCallbacks: { trainerToken: settings.TRAINER_TOKEN, tasks: sfnTrainingTasks(sfn) },
     tagDeps: { tags: profiles, writeConcurrency: 16 },
     callbacks: {
       webhookSecret: (accountId) => accounts.getOrCreateWebhookSecret(accountId, newSecret(WEBHOOK_SECRET_PREFIX), clock()),

@@ -1,6 +1,7 @@
 /**
  * The state machines: each ASL file under `statemachines/` and, for every `${Substitution}` a Task
- * names as its Resource, the handler module that runs it. The CDK stack turns each binding into a
+ * names as its Resource (or, for a `lambda:invoke.waitForTaskToken` Task, as its
+ * `Parameters.FunctionName`), the handler module that runs it. The CDK stack turns each binding into a
  * function and a definition substitution; the local runtime binds the same Task to the same handler
  * in process. A Task without a binding is an error in both homes.
  */
@@ -28,6 +29,9 @@ export const WORKFLOWS: Readonly<Record<string, WorkflowDefinition>> = {
       ValidatePhotosFunctionArn: { handler: 'functions/workflows/profile-training/validate-photos', images: true, timeoutSeconds: 900 },
       StartTrainingFunctionArn: { handler: 'functions/workflows/profile-training/start-training' },
       CompleteTrainingFunctionArn: { handler: 'functions/workflows/profile-training/complete-training', images: true, timeoutSeconds: 900 },
+      // Invoked by a `lambda:invoke.waitForTaskToken` Task (Parameters.FunctionName); its retries of the backend fit in 120 s.
+      RequestTrainingFunctionArn: { handler: 'functions/workflows/profile-training/request-training', timeoutSeconds: 120 },
+      AcceptTrainingFunctionArn: { handler: 'functions/workflows/profile-training/accept-training' },
       FailTrainingFunctionArn: { handler: 'functions/workflows/profile-training/fail-training' },
     },
   },

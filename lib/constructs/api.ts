@@ -70,6 +70,8 @@ export class Api extends Construct {
   readonly restApi: apigateway.RestApi;
   /** One per route. */
   readonly functions: NodejsFunction[] = [];
+  /** Route handler module → its function. */
+  readonly functionOf = new Map<string, NodejsFunction>();
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -109,6 +111,7 @@ export class Api extends Construct {
         this.restApi.root.resourceForPath(routePath(version, route)).addMethod(route.method, integration);
       }
       this.functions.push(fn);
+      this.functionOf.set(route.handler, fn);
     }
 
     for (const { type, statusCode, code, detail } of GATEWAY_ERRORS) {

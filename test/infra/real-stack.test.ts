@@ -362,3 +362,14 @@ describe('callbacks', () => {
     }
   });
 });
+
+describe('routes that answer waiting workflow Tasks', () => {
+  it.each(ROUTES.filter((route) => route.answersTasksOf))('$handler may send task responses to its workflow, and only it does', (route) => {
+    const granted = (functionId: string) =>
+      allowedToFunction(template, functionId).filter(({ action }) => ['states:SendTaskSuccess', 'states:SendTaskFailure', 'states:SendTaskHeartbeat'].includes(action));
+    const machineId = machineIdOf(route.answersTasksOf!);
+    expect(granted(routeFunctionId(route)).map(({ action }) => action).sort()).toEqual(['states:SendTaskFailure', 'states:SendTaskHeartbeat', 'states:SendTaskSuccess']);
+    expect(granted(routeFunctionId(route)).every(({ resource }) => resource.includes(machineId))).toBe(true);
+    for (const other of ROUTES.filter((r) => !r.answersTasksOf)) expect(granted(routeFunctionId(other))).toEqual([]);
+  });
+});

@@ -8,7 +8,15 @@
  * takes the spec's durations, scaled by configuration) → READY with the identity signature, settled in
  * the same transaction; or ERROR, released in the same transaction. Steps are safe to retry: status
  * writes are conditional on the profile existing, money moves through the ledger's guarded transitions.
+ *
+ * With a remote trainer (TRAINER=http) the workflow hands the backend a task token instead of waiting a
+ * fixed time: requestTraining (IN_PROGRESS) asks for the training, the backend reports heartbeats and
+ * the outcome to the trainer callback, which only forwards them to the waiting workflow; acceptTraining
+ * then stores the signature it sent (READY, settled), and a failure reaches FailTraining with the
+ * backend's message for the user (ERROR, released). The callback's bearer token is the credential.
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { ModelVersion } from '../accounts/accounts';
 import type { LedgerPort } from '../billing/ledger';
 import { DomainError } from '../errors';
 import type { DecodedImage } from '../images/engine';
@@ -41,7 +49,22 @@ export interface TrainingDeps {
     /** The identity artefact: a signature the engine recognises the subject by. */
     train(photos: Buffer[]): Promise<{ signature: string }>;
   };
+  /** A training backend that calls back with the task token (TRAINER=http); built on first use. */
+  readonly remoteTrainer: RemoteTrainer;
   settings: { trainingTimeScale: number; photoConcurrency: number };
+}
+
+export interface RemoteTrainingRequest {
+  trainingId: string;
+  taskToken: string;
+  photoKeys: string[];
+  tier: TrainingTier;
+  modelVersion: ModelVersion;
+}
+
+export interface RemoteTrainer {
+  /** Asks the backend to train; it answers later, through the trainer callback, with the task token. */
+  request(training: RemoteTrainingRequest): Promise<void>;
 }
 
 /** Photos smaller than this on their short side cannot teach a face. */
@@ -95,25 +118,64 @@ export const startTraining = async (deps: TrainingDeps, step: TrainingStep): Pro
   return { waitSeconds: Math.max(0, Math.round(seconds)) };
 };
 
-export const completeTraining = async (deps: TrainingDeps, step: TrainingStep): Promise<void> => {
-  const profile = await deps.profiles.get(step.accountId, step.profileId);
-  if (!profile) return;
-  const { signature } = await deps.trainer.train(await deps.photos.load(profile.photoKeys));
+/** READY with the signature, and the tier's price settled, in one transaction. */
+const settleReady = async (deps: Pick<TrainingDeps, 'ledger' | 'clock'>, step: TrainingStep, tier: TrainingTier, signature: string) => {
   const at = deps.clock();
   await deps.ledger.settle({
     accountId: step.accountId,
     owner: { kind: 'profile', id: step.profileId },
-    finalMicros: TRAINING_PRICE_MICROS[profile.trainingTier],
+    finalMicros: TRAINING_PRICE_MICROS[tier],
     ownerPatch: { status: 'READY', message: defaultMessage('READY'), signature, updatedAt: at },
     at,
   });
 };
 
+export const completeTraining = async (deps: TrainingDeps, step: TrainingStep): Promise<void> => {
+  const profile = await deps.profiles.get(step.accountId, step.profileId);
+  if (!profile) return;
+  const { signature } = await deps.trainer.train(await deps.photos.load(profile.photoKeys));
+  await settleReady(deps, step, profile.trainingTier, signature);
+};
+
+/** RequestTraining (remote trainer): IN_PROGRESS, then the backend is asked to train and call back with the token. */
+export const requestTraining = async (deps: Pick<TrainingDeps, 'profiles' | 'clock' | 'remoteTrainer'>, step: TrainingStep & { taskToken: string }): Promise<void> => {
+  const profile = await deps.profiles.get(step.accountId, step.profileId);
+  // Deletion releases the charge and stops this execution; getting here means only that this step ran first.
+  if (!profile) throw new Error(`profile ${step.profileId} was deleted before training started`);
+  await deps.profiles.patch(step.accountId, step.profileId, { status: 'IN_PROGRESS', message: defaultMessage('IN_PROGRESS') }, deps.clock());
+  await deps.remoteTrainer.request({
+    trainingId: profile.profileId,
+    taskToken: step.taskToken,
+    photoKeys: profile.photoKeys,
+    tier: profile.trainingTier,
+    modelVersion: profile.modelVersion,
+  });
+};
+
+/** AcceptTraining (remote trainer): the signature the backend reported, READY and settled. */
+export const acceptTraining = async (deps: Pick<TrainingDeps, 'profiles' | 'ledger' | 'clock'>, step: TrainingStep & { trained: { signature: string } }): Promise<void> => {
+  const profile = await deps.profiles.get(step.accountId, step.profileId);
+  if (!profile) return;
+  await settleReady(deps, step, profile.trainingTier, step.trained.signature);
+};
+
+/** The error a training backend's `failed` callback ends the task with; its cause is the backend's message for the user. */
+export const TRAINING_FAILED_ERROR = 'TrainingFailed';
+/** The error RequestTraining ends with when the backend could not be reached or kept failing. */
+export const TRAINER_UNAVAILABLE_ERROR = 'TrainerUnavailable';
+
+const NOTHING_CHARGED = 'Nothing was charged; please create the profile again.';
+const asSentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
 /** How a failure caught by the workflow reads to the user. */
-export const trainingFailureMessage = (failure: { Error?: string; Cause?: string } | undefined): string =>
-  failure?.Error === 'States.Timeout' || failure?.Error === 'States.HeartbeatTimeout'
-    ? 'Training did not finish in time; nothing was charged. Please create the profile again.'
-    : 'Training failed because of an internal error; nothing was charged. Please create the profile again.';
+export const trainingFailureMessage = (failure: { Error?: string; Cause?: string } | undefined): string => {
+  const reported = failure?.Cause?.trim();
+  if (failure?.Error === TRAINING_FAILED_ERROR && reported) return `Training failed: ${asSentence(reported)} ${NOTHING_CHARGED}`;
+  if (failure?.Error === 'States.HeartbeatTimeout') return `Training stopped: the trainer stopped reporting progress. ${NOTHING_CHARGED}`;
+  if (failure?.Error === 'States.Timeout') return 'Training did not finish in time; nothing was charged. Please create the profile again.';
+  if (failure?.Error === TRAINER_UNAVAILABLE_ERROR) return `Training could not start: the trainer is unavailable. ${NOTHING_CHARGED}`;
+  return 'Training failed because of an internal error; nothing was charged. Please create the profile again.';
+};
 
 export const failTraining = async (
   deps: Pick<TrainingDeps, 'ledger' | 'clock'>,
@@ -122,4 +184,48 @@ export const failTraining = async (
   const message = step.validation && !step.validation.ok ? step.validation.message : trainingFailureMessage(step.failure);
   const at = deps.clock();
   await deps.ledger.release({ accountId: step.accountId, owner: { kind: 'profile', id: step.profileId }, ownerPatch: { status: 'ERROR', message, updatedAt: at }, at });
+};
+
+/** A trainer callback whose bearer token is missing or wrong (answered 401). */
+export class InvalidTrainerTokenError extends DomainError {
+  constructor() {
+    super('INVALID_API_KEY', 'The trainer token is missing or not valid.');
+  }
+}
+
+export type TrainerEvent =
+  | { taskToken: string; event: 'heartbeat' }
+  | { taskToken: string; event: 'succeeded'; signature: string }
+  | { taskToken: string; event: 'failed'; message: string };
+
+/** The waiting workflow tasks, by task token; an unknown or finished token is a NotFoundError. */
+export interface TrainingTasks {
+  heartbeat(taskToken: string): Promise<void>;
+  succeed(taskToken: string, output: { signature: string }): Promise<void>;
+  fail(taskToken: string, error: string, cause: string): Promise<void>;
+}
+
+export interface TrainerCallbackDeps {
+  /** The shared secret; when empty, every callback is refused. */
+  trainerToken: string;
+  tasks: TrainingTasks;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Compares digests, so neither the content nor the length of the expected token shows in the time taken. */
+const bearerMatches = (authorization: string | undefined, token: string): boolean =>
+  token !== '' && authorization !== undefined && timingSafeEqual(digest(authorization), digest(`Bearer ${token}`));
+
+/** POST /internal/trainer-callback: the backend's report, forwarded to the task waiting on its token. */
+export const acceptTrainerEvent = async (
+  deps: TrainerCallbackDeps,
+  authorization: string | undefined,
+  report: TrainerEvent,
+): Promise<{ accepted: true; event: TrainerEvent['event'] }> => {
+  if (!bearerMatches(authorization, deps.trainerToken)) throw new InvalidTrainerTokenError();
+  if (report.event === 'heartbeat') await deps.tasks.heartbeat(report.taskToken);
+  else if (report.event === 'succeeded') await deps.tasks.succeed(report.taskToken, { signature: report.signature });
+  else await deps.tasks.fail(report.taskToken, TRAINING_FAILED_ERROR, report.message);
+  return { accepted: true, event: report.event };
 };

@@ -3,6 +3,11 @@ import * as v from 'valibot';
 
 export const TrainingStepSchema = v.object({ accountId: v.string(), profileId: v.string() });
 
+export const RequestStepSchema = v.object({ ...TrainingStepSchema.entries, taskToken: v.pipe(v.string(), v.minLength(1)) });
+
+/** `trained` is the output the trainer callback sent with SendTaskSuccess. */
+export const AcceptStepSchema = v.object({ ...TrainingStepSchema.entries, trained: v.object({ signature: v.pipe(v.string(), v.minLength(1)) }) });
+
 export const ValidateStepSchema = v.object({ ...TrainingStepSchema.entries, imageUrls: v.array(v.string()) });
 
 export const FailStepSchema = v.object({

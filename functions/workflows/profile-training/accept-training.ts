@@ -1,0 +1,7 @@
+import * as v from 'valibot';
+import { Profiles } from '../../domain';
+import { services } from '../../shared/services';
+import { AcceptStepSchema } from './steps';
+
+/** AcceptTraining (remote trainer): the signature the backend reported, READY and the charge settled in one transaction. */
+export const handler = async (input: unknown): Promise<void> => Profiles.acceptTraining(services().training, v.parse(AcceptStepSchema, input));
