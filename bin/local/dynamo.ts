@@ -18,6 +18,7 @@
 import { DynamoDBClient, DescribeTableCommand, DeleteItemCommand, GetItemCommand, PutItemCommand, UpdateItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { inFlightWork } from './in-flight';
 
 // dynalite ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -120,6 +121,7 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
     maxAttempts: 1,
   });
   const lock = new StoreLock();
+  const requestWork = inFlightWork();
   const keyNames = new Map<string, string[]>();
 
   const keyOf = async (tableName: string, item: Item): Promise<Item> => {
@@ -263,12 +265,12 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
       const body = Buffer.concat(chunks);
       const target = String(req.headers['x-amz-target'] ?? '');
       const transaction = target.endsWith('.TransactWriteItems') || target.endsWith('.TransactGetItems');
-      void lock
-        .run(transaction, async () => {
+      void requestWork
+        .track(lock.run(transaction, async () => {
           if (target.endsWith('.TransactWriteItems')) return { shim: await transactWrite(JSON.parse(body.toString('utf8'))) };
           if (target.endsWith('.TransactGetItems')) return { shim: await transactGet(JSON.parse(body.toString('utf8'))) };
           return { forwarded: await forward(req, body) };
-        })
+        }))
         .then((result) => {
           if ('shim' in result) return answer(res, 200, result.shim);
           const { status, headers, body: payload } = result.forwarded;
@@ -290,6 +292,7 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
     endpoint: `http://${host}:${port}`,
     close: async () => {
       const closed = new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await requestWork.drain();
       proxy.closeAllConnections();
       await closed;
       client.destroy();

@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { API_VERSIONS, routePath, type RouteDefinition } from '../../functions/api/routes';
+import { inFlightWork } from './in-flight';
 import { lambdaContext, loadHandler } from './lambda-context';
 
 /** API Gateway's own payload limit (REST APIs). */
@@ -56,6 +57,7 @@ export interface LocalGateway {
 }
 
 export const startLocalGateway = async (options: { routes: readonly RouteDefinition[]; rootDir: string; port?: number; host?: string; onError?: (error: unknown) => void }): Promise<LocalGateway> => {
+  const handlerWork = inFlightWork();
   const compiled = options.routes.flatMap((route) => API_VERSIONS.map((version) => compile(route, routePath(version, route), options.rootDir)));
 
   const server = http.createServer((req, res) => {
@@ -150,8 +152,8 @@ export const startLocalGateway = async (options: { routes: readonly RouteDefinit
           },
         },
       };
-      Promise.resolve()
-        .then(() => match.handler()(event, lambdaContext(match.route.handler)))
+      handlerWork
+        .track(Promise.resolve().then(() => match.handler()(event, lambdaContext(match.route.handler))))
         .then((result) => {
           const responseHeaders: Record<string, string | string[]> = {};
           for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name] = String(value);
@@ -173,6 +175,7 @@ export const startLocalGateway = async (options: { routes: readonly RouteDefinit
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await handlerWork.drain();
       server.closeAllConnections();
       await closed;
     },

@@ -28,6 +28,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { WorkflowDefinition } from '../../functions/workflows/definitions';
+import { inFlightWork } from './in-flight';
 import { lambdaContext, loadHandler } from './lambda-context';
 
 // aws-local-stepfunctions 3 targets Node 22; on Node 20 it needs this one function.
@@ -200,6 +201,7 @@ export const startLocalStepFunctions = async (options: LocalStepFunctionsOptions
   const waitingTasks = new WaitingTasks();
   type Run = ReturnType<InstanceType<typeof StateMachine>['run']>;
   const machines = new Map<string, { run: (input: unknown, context: RunContext) => Run }>();
+  const handlerWork = inFlightWork();
 
   for (const [name, workflow] of Object.entries(options.workflows)) {
     let text = fs.readFileSync(path.join(options.rootDir, workflow.file), 'utf8');
@@ -220,7 +222,7 @@ export const startLocalStepFunctions = async (options: LocalStepFunctionsOptions
         const binding = variable ? workflow.tasks[variable] : undefined;
         if (!variable || !binding) throw new Error(`${workflow.file}: Task ${stateName} (${state.Resource}) is not bound to a handler`);
         const handler = loadHandler<TaskHandler>(path.join(options.rootDir, binding.handler));
-        const invoke = (input: unknown) => handler(input, lambdaContext(variable, (binding.timeoutSeconds ?? 900) * 1000));
+        const invoke = (input: unknown) => handlerWork.track(handler(input, lambdaContext(variable, (binding.timeoutSeconds ?? 900) * 1000)));
         if (state.Resource === CALLBACK_TASK_RESOURCE) {
           const heartbeatMs = typeof state.HeartbeatSeconds === 'number' ? state.HeartbeatSeconds * 1000 * scale : undefined;
           taskHandlers[stateName] = (run) => async (input) => {
@@ -399,6 +401,7 @@ export const startLocalStepFunctions = async (options: LocalStepFunctionsOptions
     },
     close: async () => {
       for (const execution of executions.values()) if (execution.status === 'RUNNING') stopExecution({ executionArn: execution.executionArn, error: 'RuntimeStopped' });
+      await handlerWork.drain();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
