@@ -59,6 +59,6 @@ export class ServiceStack extends Stack {
       if (machine) machine.grantTaskResponse(api.functionOf.get(route.handler)!);
     }
 
-    new Alarms(this, 'Alarms', { callbackDeadLetterQueue: callbacks.deadLetterQueue, restApi: api.restApi });
+    new Alarms(this, 'Alarms', { callbackDeadLetterQueue: callbacks.deadLetterQueue, restApi: api.restApi, stateMachines: workflows.stateMachines });
   }
 }

@@ -135,10 +135,11 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
   };
 
   const targetOf = async (operation: TransactOperation) => {
-    if ('ConditionCheck' in operation) return { kind: 'ConditionCheck' as const, parts: operation.ConditionCheck, key: operation.ConditionCheck.Key };
+    // Keys are rebuilt in schema order, so that one item named two ways is still seen as one item.
+    if ('ConditionCheck' in operation) return { kind: 'ConditionCheck' as const, parts: operation.ConditionCheck, key: await keyOf(operation.ConditionCheck.TableName, operation.ConditionCheck.Key) };
     if ('Put' in operation) return { kind: 'Put' as const, parts: operation.Put, key: await keyOf(operation.Put.TableName, operation.Put.Item) };
-    if ('Update' in operation) return { kind: 'Update' as const, parts: operation.Update, key: operation.Update.Key };
-    if ('Delete' in operation) return { kind: 'Delete' as const, parts: operation.Delete, key: operation.Delete.Key };
+    if ('Update' in operation) return { kind: 'Update' as const, parts: operation.Update, key: await keyOf(operation.Update.TableName, operation.Update.Key) };
+    if ('Delete' in operation) return { kind: 'Delete' as const, parts: operation.Delete, key: await keyOf(operation.Delete.TableName, operation.Delete.Key) };
     throw new DynamoError('ValidationException', 'Unknown transaction operation');
   };
 
@@ -279,7 +280,7 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
         })
         .catch((error: unknown) => {
           if (error instanceof DynamoError) {
-            return answer(res, 400, { __type: `com.amazonaws.dynamodb.v20120810#${error.type}`, message: error.message, ...error.extra });
+            return answer(res, error.type === 'InternalServerError' ? 500 : 400, { __type: `com.amazonaws.dynamodb.v20120810#${error.type}`, message: error.message, ...error.extra });
           }
           answer(res, 500, { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: error instanceof Error ? error.message : String(error) });
         });

@@ -66,6 +66,8 @@ const localCredentials = (endpoint: string | undefined) =>
   endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {};
 
 const OUTPUT_EXTENSION = { png: 'png', jpg: 'jpg' } as const;
+/** Inputs of async jobs, kept for the workflow; the bucket's lifecycle expires them (lib/constructs/data.ts). */
+const inputPrefix = (accountId: string, jobId: string) => `inputs/${accountId}/${jobId}/`;
 const INPUT_CONTENT_TYPE = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', heif: 'image/heif' } as const;
 
 /** The ARN of a machine's execution with this name. */
@@ -132,11 +134,14 @@ export const buildServices = (settings: ServiceConfig, clock: Clock = systemCloc
         save: (accountId, jobId, images) =>
           Promise.all(
             images.map(async (image, index) => {
-              const key = `inputs/${accountId}/${jobId}/${index + 1}`;
+              const key = `${inputPrefix(accountId, jobId)}${index + 1}`;
               await objects.put(key, image.data, INPUT_CONTENT_TYPE[image.format]);
               return { key, format: image.format, width: image.width, height: image.height };
             }),
           ),
+        remove: async (accountId, jobId) => {
+          await objects.deletePrefix(inputPrefix(accountId, jobId));
+        },
         load: (inputs) =>
           Promise.all(
             inputs.map(async (input) => {

@@ -12,6 +12,8 @@ import { acknowledge, acknowledgeWildcardResource } from './acknowledgements';
 
 /** Download links live 24 h; the objects behind them one day longer, so a link never outlives its object. */
 export const OUTPUT_EXPIRY_DAYS = 2;
+/** Async jobs' inputs are read by their workflow within its 30-minute budget; a day is ample. */
+export const INPUT_EXPIRY_DAYS = 1;
 export const OUTPUTS_PREFIX = 'outputs/';
 
 export class Data extends Construct {
@@ -55,6 +57,7 @@ export class Data extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
       lifecycleRules: [
         { id: 'expire-outputs', prefix: OUTPUTS_PREFIX, expiration: Duration.days(OUTPUT_EXPIRY_DAYS) },
+        { id: 'expire-inputs', prefix: 'inputs/', expiration: Duration.days(INPUT_EXPIRY_DAYS) },
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
     });

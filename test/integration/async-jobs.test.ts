@@ -1,3 +1,4 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { PINNED_PRICES } from '../../functions/domain/images/catalog';
 import { services } from '../../functions/shared/services';
 import { base64Jpeg } from '../support/images';
@@ -205,5 +206,55 @@ describe('polling', () => {
     const response = await runtime.call('GET', `/v1/service/jobs/${handle.job_id}`, { apiKey: account.apiKey });
     expect(response.status).toBe(200);
     expect(response.headers.get('deprecation')).toBe('true');
+  });
+});
+
+describe('what must not stay held', () => {
+  it('frees a client_request_id whose job has been cleaned up, and runs the repeat as a new job', async () => {
+    const account = await runtime.newAccount();
+    const first = (await (await submit(account.apiKey, { client_request_id: 'reused-later' })).json()) as { job_id: string };
+    await runtime.stepFunctions.waitForExecution(first.job_id);
+    await services().table.doc.send(new DeleteCommand({ TableName: services().table.name, Key: { pk: `ACCOUNT#${account.accountId}`, sk: `JOB#${first.job_id}` } }));
+    const again = await submit(account.apiKey, { client_request_id: 'reused-later' });
+    expect(again.status).toBe(202);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(((await again.json()) as { job_id: string }).job_id).not.toBe(first.job_id);
+  });
+
+  it('releases the reservation of a synchronous call whose settlement fails, and answers 500', async () => {
+    const account = await runtime.newAccount(1_000_000);
+    const deps = services().images;
+    const original = deps.ledger;
+    deps.ledger = Object.assign(Object.create(original), { settle: async () => Promise.reject(new Error('settlement store unavailable')) });
+    try {
+      const response = await runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body: { image: await base64Jpeg() } });
+      expect(response.status).toBe(500);
+    } finally {
+      deps.ledger = original;
+    }
+    expect(await services().ledger.balance(account.accountId)).toBe(1_000_000);
+  });
+
+  it('releases an abandoned synchronous job when its client_request_id is repeated', async () => {
+    const account = await runtime.newAccount(1_000_000);
+    const longAgo = Date.now() - 2 * 3600 * 1000;
+    await services().ledger.reserve({
+      accountId: account.accountId,
+      owner: { kind: 'job', id: 'job_abandoned' },
+      amountMicros: PINNED_PRICES.perImageMicros,
+      ownerAttributes: { type: 'job', jobId: 'job_abandoned', accountId: account.accountId, operation: 'enhance', mode: 'sync', status: 'running', createdAt: longAgo, baseUrl: '' },
+      companions: [{ sortKey: 'IDEMPOTENCY#crashed', attributes: { type: 'idempotency', jobId: 'job_abandoned', clientRequestId: 'crashed' } }],
+      at: longAgo,
+    });
+    const response = await runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body: { image: await base64Jpeg(), client_request_id: 'crashed' } });
+    expect(response.status).toBe(500);
+    expect(await services().ledger.balance(account.accountId)).toBe(1_000_000);
+    expect((await services().jobs.get(account.accountId, 'job_abandoned'))!.status).toBe('failed');
+  });
+
+  it('keeps no inputs of an async submit refused for its balance', async () => {
+    const account = await runtime.newAccount(0);
+    expect((await submit(account.apiKey, {})).status).toBe(402);
+    expect(await services().objects.deletePrefix(`inputs/${account.accountId}/`)).toBe(0);
   });
 });

@@ -21,7 +21,7 @@ import type { AspectRatio, Quality, Resolution } from './catalog';
 import { pinnedTwoK, resolveOutputSpec } from './output-spec';
 import { finalPrice, floorPrice, type PricedRequest } from './pricing';
 import { checkReferencedProfiles, mergeReferences } from './profile-references';
-import { completion, idempotencySortKey, isTerminal, type Job, type JobError, type JobsRepository, type StoredInput } from '../jobs/job';
+import { completion, idempotencySortKey, isTerminal, JOB_RETENTION_MS, TTL_GRACE_MS, type Job, type JobError, type JobsRepository, type StoredInput } from '../jobs/job';
 
 export interface OutputChoice {
   baseModel?: string;
@@ -66,6 +66,7 @@ export interface ImageDeps {
     /** Keeps an async job's decoded inputs for its workflow, under the account's prefix. */
     save(accountId: string, jobId: string, images: DecodedImage[]): Promise<StoredInput[]>;
     load(inputs: StoredInput[]): Promise<DecodedImage[]>;
+    remove(accountId: string, jobId: string): Promise<void>;
   };
   outputs: {
     /** Stores the outputs under the account's prefix; returns their object keys. */
@@ -201,8 +202,24 @@ const jobAttributes = (jobId: string, caller: Caller, command: ImageCommand, con
   baseUrl: context.baseUrl,
 });
 
-const idempotencyCompanions = (command: ImageCommand, jobId: string) =>
-  command.clientRequestId ? [{ sortKey: idempotencySortKey(command.clientRequestId), attributes: { type: 'idempotency', jobId, clientRequestId: command.clientRequestId } }] : [];
+/**
+ * The idempotency record lives as long as its job can: our code frees it once the job has expired; its
+ * TTL (the longest a job can run, plus retention and the TTL grace) only cleans up.
+ */
+const idempotencyCompanions = (command: ImageCommand, jobId: string, at: number, settings: ImageDeps['settings']) =>
+  command.clientRequestId
+    ? [
+        {
+          sortKey: idempotencySortKey(command.clientRequestId),
+          attributes: {
+            type: 'idempotency',
+            jobId,
+            clientRequestId: command.clientRequestId,
+            ttl: Math.floor((at + Math.max(settings.syncBudgetMs, settings.asyncBudgetMs) + JOB_RETENTION_MS + TTL_GRACE_MS) / 1000),
+          },
+        },
+      ]
+    : [];
 
 export const runSync = async (deps: ImageDeps, caller: Caller, command: ImageCommand, context: { baseUrl: string }): Promise<ImageResultBody> => {
   const deadline = new AbortController();
@@ -220,7 +237,7 @@ export const runSync = async (deps: ImageDeps, caller: Caller, command: ImageCom
       owner,
       amountMicros: prepared.floorMicros,
       ownerAttributes: jobAttributes(jobId, caller, command, context, startedAt, 'sync'),
-      companions: idempotencyCompanions(command, jobId),
+      companions: idempotencyCompanions(command, jobId, startedAt, deps.settings),
       at: startedAt,
     });
 
@@ -252,17 +269,23 @@ export const runSync = async (deps: ImageDeps, caller: Caller, command: ImageCom
     }
     const completedAt = deps.clock();
     const knownSubjects = outcome.knownSubjects;
-    await deps.ledger.settle({
-      accountId: caller.accountId,
-      owner,
-      finalMicros: finalPrice(prepared.priced, outcome),
-      ownerPatch: {
-        status: 'succeeded',
-        result: { outputKeys, outputFormat, knownSubjects },
-        ...completion(completedAt),
-      },
-      at: completedAt,
-    });
+    try {
+      await deps.ledger.settle({
+        accountId: caller.accountId,
+        owner,
+        finalMicros: finalPrice(prepared.priced, outcome),
+        ownerPatch: {
+          status: 'succeeded',
+          result: { outputKeys, outputFormat, knownSubjects },
+          ...completion(completedAt),
+        },
+        at: completedAt,
+      });
+    } catch (error) {
+      // Unsettled work is not delivered, and its reservation must not stay held: release it (a no-op
+      // if the settle did land after all) and answer the failure.
+      return await fail(error as Error);
+    }
     return {
       known_subjects: { counts: knownSubjects },
       images: command.responseMode === 'bytes' ? outcome.images.map((image) => image.toString('base64')) : [],
@@ -286,6 +309,9 @@ export interface JobHandle {
 
 /** What a submit answers: a result (synchronous) or a job handle (asynchronous), possibly replayed. */
 export type SubmitOutcome = { kind: 'result'; body: ImageResultBody; replayed: boolean } | { kind: 'accepted'; body: JobHandle; replayed: boolean };
+
+/** A synchronous job still unfinished this long past its budget was abandoned by its request. */
+const ABANDONED_AFTER_MS = 60_000;
 
 const handleOf = (jobId: string): JobHandle => ({ job_id: jobId, status: 'pending', poll_url: `/v2/service/jobs/${jobId}` });
 
@@ -316,6 +342,13 @@ const replayOf = async (deps: ImageDeps, caller: Caller, jobId: string): Promise
         },
       };
     }
+    if (job.createdAt + deps.settings.syncBudgetMs + ABANDONED_AFTER_MS < deps.clock()) {
+      // The original request died with its function (e.g. out of memory) before it could finish:
+      // release its reservation so that neither the money nor the client_request_id stays held.
+      const at = deps.clock();
+      await deps.ledger.release({ accountId: caller.accountId, owner: { kind: 'job', id: jobId }, ownerPatch: { status: 'failed', error: jobErrorOf(new Error('abandoned')), ...completion(at) }, at });
+      continue;
+    }
     if (deps.clock() >= deadline) throw new RequestTimeoutError(Math.round(deps.settings.syncBudgetMs / 1000));
     await new Promise((resolve) => setTimeout(resolve, deps.settings.replayPollMs));
   }
@@ -326,7 +359,8 @@ const earlierJob = async (deps: ImageDeps, caller: Caller, clientRequestId: stri
   const jobId = await deps.jobs.findByClientRequestId(caller.accountId, clientRequestId);
   if (!jobId) return undefined;
   const job = await deps.jobs.get(caller.accountId, jobId);
-  if (job?.expiresAt != null && deps.clock() >= job.expiresAt) {
+  // A job past its expiry (or already cleaned up by TTL) no longer holds its client_request_id.
+  if (!job || (job.expiresAt !== null && deps.clock() >= job.expiresAt)) {
     await deps.jobs.forgetClientRequestId(caller.accountId, clientRequestId, jobId);
     return undefined;
   }
@@ -344,14 +378,20 @@ const submitAsync = async (deps: ImageDeps, caller: Caller, command: ImageComman
   const inputs = await deps.inputs.save(caller.accountId, jobId, prepared.engineRequest.images);
   const { images: _decoded, ...engine } = prepared.engineRequest;
   const at = deps.clock();
-  await deps.ledger.reserve({
-    accountId: caller.accountId,
-    owner: { kind: 'job', id: jobId },
-    amountMicros: prepared.floorMicros,
-    ownerAttributes: { ...jobAttributes(jobId, caller, command, context, at, 'async'), work: { engine, inputs, priced: prepared.priced } },
-    companions: idempotencyCompanions(command, jobId),
-    at,
-  });
+  try {
+    await deps.ledger.reserve({
+      accountId: caller.accountId,
+      owner: { kind: 'job', id: jobId },
+      amountMicros: prepared.floorMicros,
+      ownerAttributes: { ...jobAttributes(jobId, caller, command, context, at, 'async'), work: { engine, inputs, priced: prepared.priced } },
+      companions: idempotencyCompanions(command, jobId, at, deps.settings),
+      at,
+    });
+  } catch (error) {
+    // No job was created (402, or a lost idempotency race): its inputs go too.
+    await deps.inputs.remove(caller.accountId, jobId);
+    throw error;
+  }
   try {
     await deps.workflows.startImageJob({ accountId: caller.accountId, jobId, hasCallback: command.callbackUrl !== undefined });
   } catch (error) {

@@ -54,9 +54,9 @@ const loadJob = async (deps: Pick<WorkflowDeps, 'jobs'>, step: JobStep): Promise
   return job;
 };
 
-const timeoutError = (budgetMs: number): JobError => ({
+const timeoutError = (limitMs: number): JobError => ({
   code: 'TIMEOUT',
-  message: `The job did not finish within ${Math.round(budgetMs / 1000)} s; the reserved cost was refunded.`,
+  message: `The job did not finish within its time limit (${Math.round(limitMs / 1000)} s); the reserved cost was refunded.`,
 });
 
 export const markRunning = async (deps: Pick<WorkflowDeps, 'jobs' | 'clock'>, step: JobStep): Promise<void> => {
@@ -72,14 +72,16 @@ export const runJobEngine = async (deps: WorkflowDeps, step: JobStep, functionRe
 
   const images = await deps.inputs.load(job.work.inputs);
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error('deadline')), Math.max(0, Math.min(budgetLeftMs, functionRemainingMs - STEP_MARGIN_MS)));
+  // The job's budget, or what this function run has left (Lambda stops at 15 minutes), whichever ends first.
+  const limitMs = Math.max(0, Math.min(budgetLeftMs, functionRemainingMs - STEP_MARGIN_MS));
+  const timer = setTimeout(() => controller.abort(new Error('deadline')), limitMs);
   try {
     const outcome = await runUntil(deps.engine, { ...job.work.engine, images }, controller.signal).catch((error: unknown) => {
       if (controller.signal.aborted) return 'timeout' as const;
       if (error instanceof Error && 'retryable' in error && error.retryable === true) throw new TransientEngineError(error.message);
       throw new EngineFailedError(error instanceof Error ? error.message : String(error));
     });
-    if (outcome === 'timeout') return { outcome: 'failed', error: timeoutError(deps.settings.asyncBudgetMs) };
+    if (outcome === 'timeout') return { outcome: 'failed', error: timeoutError(deps.clock() - job.createdAt) };
     if (outcome.kind === 'moderated') return { outcome: 'failed', error: { code: 'CONTENT_MODERATION', message: outcome.message } };
     if (outcome.kind === 'no_image') return { outcome: 'failed', error: { code: 'NO_IMAGE_GENERATED', message: outcome.message } };
     const outputKeys = await deps.outputs.save(job.accountId, job.jobId, outcome.images, job.work.engine.outputFormat);

@@ -42,6 +42,7 @@ export interface TrainingDeps {
     /** Makes and stores the profile picture from a photo; returns its key. */
     savePicture(accountId: string, profileId: string, photo: DecodedImage): Promise<string>;
     load(keys: string[]): Promise<Buffer[]>;
+    deleteAll(accountId: string, profileId: string): Promise<void>;
   };
   trainer: {
     /** How long training takes for the tier and photo count (spec: Quick ~3 min, Full ~8 min and more with more photos). */
@@ -85,7 +86,10 @@ const mapLimited = async <T, R>(items: readonly T[], limit: number, fn: (item: T
   return results;
 };
 
-export const validatePhotos = async (deps: TrainingDeps, step: TrainingStep & { imageUrls: string[] }): Promise<ValidationOutcome> => {
+export const validatePhotos = async (
+  deps: Pick<TrainingDeps, 'clock' | 'decodePhoto' | 'photos' | 'settings'> & { profiles: Pick<ProfilesRepository, 'patch'> },
+  step: TrainingStep & { imageUrls: string[] },
+): Promise<ValidationOutcome> => {
   const checked = await mapLimited(step.imageUrls, deps.settings.photoConcurrency, async (url, index) => {
     const label = `image_urls[${index}]`;
     try {
@@ -107,7 +111,10 @@ export const validatePhotos = async (deps: TrainingDeps, step: TrainingStep & { 
   const photoKeys = await mapLimited(photos, deps.settings.photoConcurrency, (photo, index) => deps.photos.savePhoto(step.accountId, step.profileId, index, photo));
   const pictureKey = await deps.photos.savePicture(step.accountId, step.profileId, photos[0]!);
   const stillThere = await deps.profiles.patch(step.accountId, step.profileId, { status: 'QUEUING', message: defaultMessage('QUEUING'), photoKeys, pictureKey }, deps.clock());
-  return stillThere ? { ok: true, photoCount: photos.length } : { ok: false, message: 'The profile was deleted.' };
+  if (stillThere) return { ok: true, photoCount: photos.length };
+  // Deleted while its photos were being prepared: what this step stored goes too.
+  await deps.photos.deleteAll(step.accountId, step.profileId);
+  return { ok: false, message: 'The profile was deleted.' };
 };
 
 export const startTraining = async (deps: TrainingDeps, step: TrainingStep): Promise<{ waitSeconds: number }> => {
