@@ -8,6 +8,7 @@ import { ROUTES, type RouteDefinition } from '../functions/api/routes';
 import { WORKFLOWS, type WorkflowDefinition } from '../functions/workflows/definitions';
 import { Alarms } from './constructs/alarms';
 import { Api } from './constructs/api';
+import { Backends } from './constructs/backends';
 import { Callbacks } from './constructs/callbacks';
 import { Data } from './constructs/data';
 import { serviceEnvironment } from './constructs/function-defaults';
@@ -27,6 +28,11 @@ export class ServiceStack extends Stack {
     super(scope, id, props);
 
     const data = new Data(this, 'Data');
+    const backends = new Backends(this, 'Backends', {
+      engineUrl: this.node.tryGetContext('engineUrl'),
+      trainerUrl: this.node.tryGetContext('trainerUrl'),
+      trainerCallbackUrl: this.node.tryGetContext('trainerCallbackUrl'),
+    });
 
     const callbacks = new Callbacks(this, 'Callbacks', {
       table: data.table,
@@ -36,11 +42,18 @@ export class ServiceStack extends Stack {
     });
     data.grantReadWrite(callbacks.deliverer);
 
-    const resources = { table: data.table, bucket: data.bucket, callbackQueue: callbacks.queue, downloadTokenSecret: data.downloadTokenSecret };
+    const resources = {
+      table: data.table,
+      bucket: data.bucket,
+      callbackQueue: callbacks.queue,
+      downloadTokenSecret: data.downloadTokenSecret,
+      backendEnvironment: backends.environment,
+    };
 
     const workflows = new Workflows(this, 'Workflows', { definitions: props.workflows ?? WORKFLOWS, resources });
     for (const fn of workflows.functions) {
       data.grantReadWrite(fn);
+      backends.grantRead(fn);
       callbacks.queue.grantSendMessages(fn);
     }
 
@@ -51,6 +64,7 @@ export class ServiceStack extends Stack {
     });
     for (const fn of api.functions) {
       data.grantReadWrite(fn);
+      backends.grantRead(fn);
       callbacks.queue.grantSendMessages(fn);
       workflows.grantControl(fn);
     }

@@ -43,11 +43,15 @@ export const ConfigSchema = v.object({
   ENGINE: v.optional(v.picklist(['sandbox', 'http']), 'sandbox'),
   ENGINE_URL: optionalUrl,
   ENGINE_TOKEN: v.optional(v.string(), ''),
+  /** On AWS the engine's token is a Secrets Manager secret, read once per cold start. */
+  ENGINE_TOKEN_SECRET_ARN: v.optional(v.string()),
   /** The trainer: the sandbox (signature computed in process), or a training backend over HTTPS that calls back (docs/trainer-contract.md). */
   TRAINER: v.optional(v.picklist(['sandbox', 'http']), 'sandbox'),
   TRAINER_URL: optionalUrl,
   /** Shared with the training backend: sent on our requests, and required on its callbacks. */
   TRAINER_TOKEN: v.optional(v.string(), ''),
+  /** On AWS the trainer's token is a Secrets Manager secret, read once per cold start. */
+  TRAINER_TOKEN_SECRET_ARN: v.optional(v.string()),
   /** The public URL of POST /v2/service/internal/trainer-callback, handed to the training backend. */
   TRAINER_CALLBACK_URL: optionalUrl,
   /** The HMAC key of download links: given directly (local), or the ARN of a Secrets Manager secret (AWS). */

@@ -91,21 +91,32 @@ const startExecution = async (sfn: SFNClient, stateMachineArn: string, name: str
   }
 };
 
+/** A token given directly (local) or as a Secrets Manager secret (AWS); empty when neither is set. */
+const tokenOf = (settings: ServiceConfig, value: string, arn: string | undefined, name: string) =>
+  value || arn ? lazySecret({ value: value || undefined, arn, region: settings.AWS_REGION, name }) : async () => '';
+
 const engineFor = (settings: ServiceConfig): ImageEngine => {
   if (settings.ENGINE === 'sandbox') return new SandboxEngine();
-  if (!settings.ENGINE_URL) throw new Error('ENGINE=http needs ENGINE_URL');
-  return new HttpEngine({ baseUrl: settings.ENGINE_URL, token: settings.ENGINE_TOKEN });
+  const baseUrl = settings.ENGINE_URL;
+  if (!baseUrl) throw new Error('ENGINE=http needs ENGINE_URL');
+  const token = tokenOf(settings, settings.ENGINE_TOKEN, settings.ENGINE_TOKEN_SECRET_ARN, 'the engine token');
+  let engine: Promise<ImageEngine> | undefined;
+  return { run: async (request, signal) => (await (engine ??= token().then((value) => new HttpEngine({ baseUrl, token: value })))).run(request, signal) };
 };
 
-const remoteTrainerFor = (settings: ServiceConfig, objects: ObjectStore): RemoteTrainer => {
-  if (!settings.TRAINER_URL) throw new Error('TRAINER=http needs TRAINER_URL');
-  if (!settings.TRAINER_CALLBACK_URL) throw new Error('TRAINER=http needs TRAINER_CALLBACK_URL');
-  return httpTrainer({
-    baseUrl: settings.TRAINER_URL,
-    token: settings.TRAINER_TOKEN,
-    callbackUrl: settings.TRAINER_CALLBACK_URL,
-    presignPhoto: (key, expiresInSeconds) => objects.presignGet(key, expiresInSeconds),
-  });
+const remoteTrainerFor = (settings: ServiceConfig, objects: ObjectStore, token: () => Promise<string>): RemoteTrainer => {
+  const { TRAINER_URL: baseUrl, TRAINER_CALLBACK_URL: callbackUrl } = settings;
+  if (!baseUrl) throw new Error('TRAINER=http needs TRAINER_URL');
+  if (!callbackUrl) throw new Error('TRAINER=http needs TRAINER_CALLBACK_URL');
+  let trainer: Promise<RemoteTrainer> | undefined;
+  return {
+    request: async (training) =>
+      (
+        await (trainer ??= token().then((value) =>
+          httpTrainer({ baseUrl, token: value, callbackUrl, presignPhoto: (key, expiresInSeconds) => objects.presignGet(key, expiresInSeconds) }),
+        ))
+      ).request(training),
+  };
 };
 
 export const buildServices = (settings: ServiceConfig, clock: Clock = systemClock): Services => {
@@ -185,6 +196,7 @@ export const buildServices = (settings: ServiceConfig, clock: Clock = systemCloc
   const images = imageDeps();
   const photos = profilePhotos(objects);
   let remoteTrainer: RemoteTrainer | undefined;
+  const trainerToken = tokenOf(settings, settings.TRAINER_TOKEN, settings.TRAINER_TOKEN_SECRET_ARN, 'the trainer token');
   return {
     config: settings,
     clock,
@@ -236,11 +248,11 @@ export const buildServices = (settings: ServiceConfig, clock: Clock = systemCloc
       photos,
       trainer: sandboxTrainer,
       get remoteTrainer() {
-        return (remoteTrainer ??= remoteTrainerFor(settings, objects));
+        return (remoteTrainer ??= remoteTrainerFor(settings, objects, trainerToken));
       },
       settings: { trainingTimeScale: settings.TRAINING_TIME_SCALE, photoConcurrency: 4 },
     },
-    trainerCallbacks: { trainerToken: settings.TRAINER_TOKEN, tasks: sfnTrainingTasks(sfn) },
+    trainerCallbacks: { trainerToken, tasks: sfnTrainingTasks(sfn) },
     tagDeps: { tags: profiles, writeConcurrency: 16 },
     callbacks: {
       webhookSecret: (accountId) => accounts.getOrCreateWebhookSecret(accountId, newSecret(WEBHOOK_SECRET_PREFIX), clock()),

@@ -49,6 +49,8 @@ export interface ServiceResources {
   readonly bucket: s3.IBucket;
   readonly callbackQueue: sqs.IQueue;
   readonly downloadTokenSecret: secretsmanager.ISecret;
+  /** Where the engine and trainer run (lib/constructs/backends.ts); empty for the sandbox. */
+  readonly backendEnvironment?: Record<string, string>;
   /** Workflow name → state machine, for the functions that start and stop executions. */
   readonly stateMachines?: ReadonlyMap<string, sfn.IStateMachine>;
 }
@@ -60,6 +62,7 @@ export const serviceEnvironment = (resources: ServiceResources): Record<string, 
   [ENV.downloadTokenSecretArn]: resources.downloadTokenSecret.secretArn,
   [ENV.logLevel]: 'info',
   [ENV.nodeOptions]: '--enable-source-maps',
+  ...resources.backendEnvironment,
   ...Object.fromEntries(
     [...(resources.stateMachines ?? [])].map(([name, machine]) => [stateMachineArnVariable(name), machine.stateMachineArn]),
   ),

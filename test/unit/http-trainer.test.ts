@@ -96,7 +96,7 @@ describe('the trainer callback', () => {
 
   it('forwards each event to the task named by its token', async () => {
     const { tasks, calls } = recordingTasks();
-    const deps = { trainerToken: 'secret-token', tasks };
+    const deps = { trainerToken: async () => 'secret-token', tasks };
     await acceptTrainerEvent(deps, 'Bearer secret-token', { taskToken: 't', event: 'heartbeat' });
     await acceptTrainerEvent(deps, 'Bearer secret-token', { taskToken: 't', event: 'succeeded', signature: 'sig' });
     await acceptTrainerEvent(deps, 'Bearer secret-token', { taskToken: 't', event: 'failed', message: 'No face found.' });
@@ -110,18 +110,18 @@ describe('the trainer callback', () => {
     ['no header', undefined],
   ])('refuses %s and forwards nothing', async (_name, authorization) => {
     const { tasks, calls } = recordingTasks();
-    await expect(acceptTrainerEvent({ trainerToken: 'secret-token', tasks }, authorization, { taskToken: 't', event: 'heartbeat' })).rejects.toBeInstanceOf(InvalidTrainerTokenError);
+    await expect(acceptTrainerEvent({ trainerToken: async () => 'secret-token', tasks }, authorization, { taskToken: 't', event: 'heartbeat' })).rejects.toBeInstanceOf(InvalidTrainerTokenError);
     expect(calls).toEqual([]);
   });
 
   it('refuses every callback when no trainer token is configured', async () => {
     const { tasks } = recordingTasks();
-    await expect(acceptTrainerEvent({ trainerToken: '', tasks }, 'Bearer ', { taskToken: 't', event: 'heartbeat' })).rejects.toBeInstanceOf(InvalidTrainerTokenError);
+    await expect(acceptTrainerEvent({ trainerToken: async () => '', tasks }, 'Bearer ', { taskToken: 't', event: 'heartbeat' })).rejects.toBeInstanceOf(InvalidTrainerTokenError);
   });
 
   it('passes on that no task waits for the token', async () => {
     const tasks: TrainingTasks = { heartbeat: async () => Promise.reject(new NotFoundError('gone')), succeed: async () => undefined, fail: async () => undefined };
-    await expect(acceptTrainerEvent({ trainerToken: 'k', tasks }, 'Bearer k', { taskToken: 't', event: 'heartbeat' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(acceptTrainerEvent({ trainerToken: async () => 'k', tasks }, 'Bearer k', { taskToken: 't', event: 'heartbeat' })).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 

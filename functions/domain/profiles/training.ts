@@ -213,8 +213,8 @@ export interface TrainingTasks {
 }
 
 export interface TrainerCallbackDeps {
-  /** The shared secret; when empty, every callback is refused. */
-  trainerToken: string;
+  /** The shared secret (read once per process); when empty, every callback is refused. */
+  trainerToken: () => Promise<string>;
   tasks: TrainingTasks;
 }
 
@@ -230,7 +230,7 @@ export const acceptTrainerEvent = async (
   authorization: string | undefined,
   report: TrainerEvent,
 ): Promise<{ accepted: true; event: TrainerEvent['event'] }> => {
-  if (!bearerMatches(authorization, deps.trainerToken)) throw new InvalidTrainerTokenError();
+  if (!bearerMatches(authorization, await deps.trainerToken())) throw new InvalidTrainerTokenError();
   if (report.event === 'heartbeat') await deps.tasks.heartbeat(report.taskToken);
   else if (report.event === 'succeeded') await deps.tasks.succeed(report.taskToken, { signature: report.signature });
   else await deps.tasks.fail(report.taskToken, TRAINING_FAILED_ERROR, report.message);
