@@ -23,37 +23,37 @@ export class Alarms extends Construct {
 
   constructor(scope: Construct, id: string, props: AlarmsProps) {
     super(scope, id);
+    const period = Duration.minutes(5);
 
-    this.callbackDeadLetters = props.callbackDeadLetterQueue
-      .metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: cloudwatch.Stats.MAXIMUM })
-      .createAlarm(this, 'CallbackDeadLetters', {
-        alarmDescription: 'A callback used up its delivery attempts and is waiting in the dead-letter queue.',
-        threshold: 0,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
-
-    this.serverErrors = props.restApi
-      .metricServerError({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM })
-      .createAlarm(this, 'ApiServerErrors', {
-        alarmDescription: 'The API answered 5xx in the last 5 minutes.',
-        threshold: 0,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
-
+    this.callbackDeadLetters = this.onAnything(
+      'CallbackDeadLetters',
+      props.callbackDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: cloudwatch.Stats.MAXIMUM }),
+      'A callback used up its delivery attempts and is waiting in the dead-letter queue.',
+    );
+    this.serverErrors = this.onAnything(
+      'ApiServerErrors',
+      props.restApi.metricServerError({ period, statistic: cloudwatch.Stats.SUM }),
+      'The API answered 5xx in the last 5 minutes.',
+    );
     for (const [name, machine] of props.stateMachines) {
       this.failedExecutions.push(
-        machine.metricFailed({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }).createAlarm(this, `${name}-failed-executions`, {
-          alarmDescription: `A ${name} execution failed: its job or profile may still hold a reservation.`,
-          threshold: 0,
-          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-          evaluationPeriods: 1,
-          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        }),
+        this.onAnything(
+          `${name}-failed-executions`,
+          machine.metricFailed({ period, statistic: cloudwatch.Stats.SUM }),
+          `A ${name} execution failed: its job or profile may still hold a reservation.`,
+        ),
       );
     }
+  }
+
+  /** Every one of these signals should be zero: any datapoint above it alarms; no data is fine. */
+  private onAnything(id: string, metric: cloudwatch.Metric, alarmDescription: string): cloudwatch.Alarm {
+    return metric.createAlarm(this, id, {
+      alarmDescription,
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
   }
 }
