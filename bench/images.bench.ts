@@ -26,7 +26,7 @@ import { enhanceCommand, remixCommand } from '../functions/api/image-commands';
 import { EnhanceRequestSchema, RemixRequestSchema } from '../functions/api/schemas/images';
 import type { Caller } from '../functions/domain/accounts/accounts';
 import { runSync, type ImageCommand, type ImageDeps, type ImageResultBody } from '../functions/domain/images/operations';
-import { services } from '../functions/shared/services';
+import { services } from '../bin/local/services';
 import { atMost, compareSequentially, median, progress, round, timed, timingResults, type BenchResult } from './harness';
 import { syntheticPhotoJpeg } from './support/synthetic-photo';
 

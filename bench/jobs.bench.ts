@@ -22,7 +22,7 @@ import sharp from 'sharp';
 import { startLocalRuntime, type LocalRuntime } from '../bin/local/runtime';
 import type { EngineRequest, ImageEngine } from '../functions/domain/images/engine';
 import type { ImageDeps } from '../functions/domain/images/operations';
-import { services } from '../functions/shared/services';
+import { services } from '../bin/local/services';
 import { percentile, progress, round, type BenchResult } from './harness';
 import { countDynamoOps, difference, perUnit, type OpCounter, type OpCounts } from './support/dynamo-ops';
 import { countLocalHttp, type HttpCounter } from './support/local-http';
@@ -86,7 +86,7 @@ export const run = async (): Promise<BenchResult[]> => {
   }
 };
 
-/** Every engine call (the workflow's RunEngine reads `images.engine` through its own getter) answers at once. */
+/** Every engine call (the synchronous path's and RunEngine's engines are both replaced) answers at once. */
 const excludeEngine = (images: ImageDeps, output: Buffer): void => {
   const fakeEngine: ImageEngine = {
     run: async (request: EngineRequest) => ({
@@ -97,7 +97,8 @@ const excludeEngine = (images: ImageDeps, output: Buffer): void => {
     }),
   };
   Object.defineProperty(images, 'engine', { value: fakeEngine, configurable: true });
-  if (services().workflow.engine !== fakeEngine) throw new Error('the workflow does not see the fake engine');
+  Object.defineProperty(services().engineStep, 'engine', { value: fakeEngine, configurable: true });
+  if (services().engineStep.engine !== fakeEngine) throw new Error('the workflow does not see the fake engine');
 };
 
 // ---- HTTP clients ----

@@ -18,7 +18,7 @@ import type { Profile } from '../functions/domain/profiles/profile';
 import { tagIndexKeys } from '../functions/domain/profiles/profiles';
 import type { TagReport } from '../functions/domain/profiles/tags';
 import { newId } from '../functions/domain/shared/ids';
-import { services } from '../functions/shared/services';
+import { services } from '../bin/local/services';
 import { median, progress, round, summarise, timed, type BenchResult } from './harness';
 import { countDynamoOps, perUnit, type OpCounter, type OpCounts } from './support/dynamo-ops';
 

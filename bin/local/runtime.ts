@@ -10,9 +10,9 @@ import { ROUTES } from '../../functions/api/routes';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import * as Accounts from '../../functions/domain/accounts/accounts';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
-import { resetConfig } from '../../functions/shared/config';
 import type { Clock } from '../../functions/domain/shared/clock';
-import { resetServices, services } from '../../functions/shared/services';
+import { resetComposition } from '../../functions/composition/core';
+import { services } from './services';
 import { startLocalDynamo } from './dynamo';
 import { startLocalGateway } from './gateway';
 import { loadHandler } from './lambda-context';
@@ -140,8 +140,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       ),
       ...options.env,
     });
-    resetConfig();
-    resetServices(options.clock);
+    resetComposition(options.clock);
 
     const poller = startQueuePoller({
       client: sqs.client,
@@ -164,8 +163,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     // The training backend calls back on this runtime's own gateway unless told otherwise.
     if (!options.env?.TRAINER_CALLBACK_URL) {
       process.env.TRAINER_CALLBACK_URL = `${gateway.url}/v2/service/internal/trainer-callback`;
-      resetConfig();
-      resetServices(options.clock);
+      resetComposition(options.clock);
     }
 
     const devAccount =

@@ -1,3 +1,4 @@
+import { imageDeps } from '../composition/images';
 import { Images } from '../domain';
 import type { ApiRequest } from '../shared/http/api-handler';
 import { imageOperationHandler, submitAnswer } from '../shared/http/image-route';
@@ -5,7 +6,7 @@ import { editCommand } from './image-commands';
 import { EditRequestSchema, type EditRequest } from './schemas/images';
 
 /** POST /v2/service/edit */
-const lambdaHandler = async ({ body, caller, services, baseUrl }: ApiRequest<EditRequest>) =>
-  submitAnswer(await Images.submit(services.images, caller, editCommand(body), { baseUrl }));
+const lambdaHandler = async ({ body, caller, baseUrl }: ApiRequest<EditRequest>) =>
+  submitAnswer(await Images.submit(imageDeps(), caller, editCommand(body), { baseUrl }));
 
 export const handler = imageOperationHandler(lambdaHandler, EditRequestSchema);

@@ -1,3 +1,4 @@
+import { imageDeps } from '../composition/images';
 import { Images } from '../domain';
 import type { ApiRequest } from '../shared/http/api-handler';
 import { imageOperationHandler, submitAnswer } from '../shared/http/image-route';
@@ -5,7 +6,7 @@ import { enhanceCommand } from './image-commands';
 import { EnhanceRequestSchema, type EnhanceRequest } from './schemas/images';
 
 /** POST /v2/service/enhance */
-const lambdaHandler = async ({ body, caller, services, baseUrl }: ApiRequest<EnhanceRequest>) =>
-  submitAnswer(await Images.submit(services.images, caller, enhanceCommand(body), { baseUrl }));
+const lambdaHandler = async ({ body, caller, baseUrl }: ApiRequest<EnhanceRequest>) =>
+  submitAnswer(await Images.submit(imageDeps(), caller, enhanceCommand(body), { baseUrl }));
 
 export const handler = imageOperationHandler(lambdaHandler, EnhanceRequestSchema);

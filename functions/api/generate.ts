@@ -1,3 +1,4 @@
+import { imageDeps } from '../composition/images';
 import { Images } from '../domain';
 import type { ApiRequest } from '../shared/http/api-handler';
 import { imageOperationHandler, submitAnswer } from '../shared/http/image-route';
@@ -5,7 +6,7 @@ import { generateCommand } from './image-commands';
 import { GenerateRequestSchema, type GenerateRequest } from './schemas/images';
 
 /** POST /v2/service/generate */
-const lambdaHandler = async ({ body, caller, services, baseUrl }: ApiRequest<GenerateRequest>) =>
-  submitAnswer(await Images.submit(services.images, caller, generateCommand(body), { baseUrl }));
+const lambdaHandler = async ({ body, caller, baseUrl }: ApiRequest<GenerateRequest>) =>
+  submitAnswer(await Images.submit(imageDeps(), caller, generateCommand(body), { baseUrl }));
 
 export const handler = imageOperationHandler(lambdaHandler, GenerateRequestSchema);

@@ -1,3 +1,4 @@
+import { jobStatusDeps } from '../composition/downloads';
 import * as v from 'valibot';
 import { Jobs } from '../domain';
 import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
@@ -6,7 +7,7 @@ import { ok } from '../shared/http/responses';
 const Params = v.object({ job_id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)) });
 
 /** GET /v2/service/jobs/{job_id}: one read (the key lookup is cached). */
-const lambdaHandler = async ({ params, caller, services }: ApiRequest<undefined, undefined, v.InferOutput<typeof Params>>) =>
-  ok(await Jobs.jobStatus({ jobs: services.jobs, clock: services.clock, link: services.images.outputs.link }, caller, params.job_id));
+const lambdaHandler = async ({ params, caller }: ApiRequest<undefined, undefined, v.InferOutput<typeof Params>>) =>
+  ok(await Jobs.jobStatus(jobStatusDeps(), caller, params.job_id));
 
 export const handler = apiHandler(lambdaHandler, { params: Params });

@@ -1,12 +1,13 @@
+import { profileDeps } from '../composition/profiles';
 import { Profiles } from '../domain';
 import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';
 import { AddProfileRequestSchema, type AddProfileRequest } from './schemas/profiles';
 
 /** POST /v2/service/profiles/add: the tier's price reserved, training started, the id returned at once. */
-const lambdaHandler = async ({ body, caller, services }: ApiRequest<AddProfileRequest>) =>
+const lambdaHandler = async ({ body, caller }: ApiRequest<AddProfileRequest>) =>
   ok(
-    await Profiles.addProfile(services.profileDeps, caller, {
+    await Profiles.addProfile(profileDeps(), caller, {
       imageUrls: body.image_urls,
       trainingTier: body.training_tier,
       tag: body.tag,

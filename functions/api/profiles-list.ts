@@ -1,3 +1,4 @@
+import { profileDeps } from '../composition/profiles';
 import type * as v from 'valibot';
 import { Profiles } from '../domain';
 import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
@@ -5,7 +6,7 @@ import { ok } from '../shared/http/responses';
 import { ListProfilesQuerySchema } from './schemas/profiles';
 
 /** GET /v2/service/profiles/ids[?tag=]: every profile of the account, all pages. */
-const lambdaHandler = async ({ query, caller, services }: ApiRequest<undefined, v.InferOutput<typeof ListProfilesQuerySchema>>) =>
-  ok(await Profiles.listProfiles(services.profileDeps, caller, query.tag));
+const lambdaHandler = async ({ query, caller }: ApiRequest<undefined, v.InferOutput<typeof ListProfilesQuerySchema>>) =>
+  ok(await Profiles.listProfiles(profileDeps(), caller, query.tag));
 
 export const handler = apiHandler(lambdaHandler, { query: ListProfilesQuerySchema });

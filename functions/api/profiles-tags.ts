@@ -1,10 +1,11 @@
+import { tagDeps } from '../composition/profiles';
 import { Profiles } from '../domain';
 import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';
 import { TagProfilesRequestSchema, type TagProfilesRequest } from './schemas/profiles';
 
 /** POST /v2/service/profiles/tags: set tags where none is set; every entry reported in one bucket. */
-const lambdaHandler = async ({ body, caller, services }: ApiRequest<TagProfilesRequest>) =>
-  ok(await Profiles.backfillTags(services.tagDeps, caller, body.tags));
+const lambdaHandler = async ({ body, caller }: ApiRequest<TagProfilesRequest>) =>
+  ok(await Profiles.backfillTags(tagDeps(), caller, body.tags));
 
 export const handler = apiHandler(lambdaHandler, { body: TagProfilesRequestSchema });

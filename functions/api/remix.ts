@@ -1,3 +1,4 @@
+import { imageDeps } from '../composition/images';
 import { Images } from '../domain';
 import type { ApiRequest } from '../shared/http/api-handler';
 import { imageOperationHandler, submitAnswer } from '../shared/http/image-route';
@@ -5,7 +6,7 @@ import { remixCommand } from './image-commands';
 import { RemixRequestSchema, type RemixRequest } from './schemas/images';
 
 /** POST /v2/service/remix */
-const lambdaHandler = async ({ body, caller, services, baseUrl }: ApiRequest<RemixRequest>) =>
-  submitAnswer(await Images.submit(services.images, caller, remixCommand(body), { baseUrl }));
+const lambdaHandler = async ({ body, caller, baseUrl }: ApiRequest<RemixRequest>) =>
+  submitAnswer(await Images.submit(imageDeps(), caller, remixCommand(body), { baseUrl }));
 
 export const handler = imageOperationHandler(lambdaHandler, RemixRequestSchema);

@@ -1,3 +1,4 @@
+import { trainerCallbackDeps } from '../composition/profiles';
 import * as v from 'valibot';
 import { Profiles } from '../domain';
 import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
@@ -20,7 +21,7 @@ export const TrainerCallbackSchema = v.pipe(
  * POST /v2/service/internal/trainer-callback: a training backend's heartbeat or outcome, forwarded to the
  * workflow waiting on the task token. Authenticated by the shared trainer token, not an API key.
  */
-const lambdaHandler = async ({ body, headers, services }: ApiRequest<Profiles.TrainerEvent>) =>
-  ok(await Profiles.acceptTrainerEvent(services.trainerCallbacks, headers['authorization'], body));
+const lambdaHandler = async ({ body, headers }: ApiRequest<Profiles.TrainerEvent>) =>
+  ok(await Profiles.acceptTrainerEvent(trainerCallbackDeps(), headers['authorization'], body));
 
 export const handler = apiHandler(lambdaHandler, { body: TrainerCallbackSchema, auth: 'none' });

@@ -1,8 +1,9 @@
+import { accountDeps } from '../composition/data';
 import { Accounts } from '../domain';
 import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';
 
 /** GET /v2/service/webhook-secret: the account's callback signing secret, created on first use. */
-const lambdaHandler = async ({ caller, services }: ApiRequest) => ok(await Accounts.webhookSecret(services, caller));
+const lambdaHandler = async ({ caller }: ApiRequest) => ok(await Accounts.webhookSecret(accountDeps(), caller));
 
 export const handler = apiHandler(lambdaHandler);

@@ -1,4 +1,7 @@
 import * as v from 'valibot';
+import { callbackDeps } from '../composition/callbacks';
+import { settings } from '../composition/core';
+import { retryCallbackLater } from '../composition/queues';
 import { deliverCallback } from '../domain/callbacks/deliver';
 import { queueHandler } from '../shared/queue/queue-handler';
 
@@ -11,8 +14,12 @@ const CallbackMessageSchema = v.object({
 });
 
 /** The SQS-fed deliverer: one signed POST per receive; backoff through the message's visibility. */
-export const handler = queueHandler(CallbackMessageSchema, async (message, _record, deps) => {
-  const decision = await deliverCallback(deps.callbacks, message);
-  deps.log.info('callback attempt', { job_id: message.jobId, delivery_id: message.deliveryId, decision });
-  return decision.kind === 'done' ? { kind: 'done' } : { kind: 'retry', delaySeconds: decision.delaySeconds * deps.config.CALLBACK_RETRY_SCALE };
-});
+export const handler = queueHandler(
+  CallbackMessageSchema,
+  async (message, _record, log) => {
+    const decision = await deliverCallback(callbackDeps(), message);
+    log.info('callback attempt', { job_id: message.jobId, delivery_id: message.deliveryId, decision });
+    return decision.kind === 'done' ? { kind: 'done' } : { kind: 'retry', delaySeconds: decision.delaySeconds * settings().CALLBACK_RETRY_SCALE };
+  },
+  { retryLater: retryCallbackLater },
+);

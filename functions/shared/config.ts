@@ -22,6 +22,7 @@ export const ConfigSchema = v.object({
   S3_ENDPOINT: optionalUrl,
   SFN_ENDPOINT: optionalUrl,
   SQS_ENDPOINT: optionalUrl,
+  SECRETS_MANAGER_ENDPOINT: optionalUrl,
   CALLBACK_QUEUE_URL: v.optional(v.string(), ''),
   CALLBACK_DLQ_URL: v.optional(v.string(), ''),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),

@@ -17,7 +17,28 @@ import type { Construct } from 'constructs';
 import { acknowledge } from './acknowledgements';
 
 export const RUNTIME = lambda.Runtime.NODEJS_22_X;
-export const ARCHITECTURE = lambda.Architecture.ARM_64;
+
+/**
+ * CDK context `architecture` (`-c architecture=x86_64`): the functions and the native modules of the
+ * image functions follow it. arm64 (Graviton) is the default: cheaper per GB-second; x86_64 lets a
+ * synthesised stack be loaded and run on an x64 machine (npm run start:assets, the load test).
+ */
+export const ARCHITECTURE_CONTEXT = 'architecture';
+export const ARCHITECTURES = { arm64: lambda.Architecture.ARM_64, x86_64: lambda.Architecture.X86_64 } as const;
+export type ArchitectureName = keyof typeof ARCHITECTURES;
+export const DEFAULT_ARCHITECTURE: ArchitectureName = 'arm64';
+
+const isArchitectureName = (value: unknown): value is ArchitectureName => typeof value === 'string' && Object.hasOwn(ARCHITECTURES, value);
+
+/** The architecture the app's context asks for; anything but arm64 or x86_64 stops the synth. */
+export const architectureOf = (scope: Construct): lambda.Architecture => {
+  const asked: unknown = scope.node.tryGetContext(ARCHITECTURE_CONTEXT) ?? DEFAULT_ARCHITECTURE;
+  if (!isArchitectureName(asked)) throw new Error(`CDK context ${ARCHITECTURE_CONTEXT} must be arm64 or x86_64, not ${JSON.stringify(asked)}`);
+  return ARCHITECTURES[asked];
+};
+
+/** The Lambda architecture of the machine at hand. */
+export const hostArchitecture = (): ArchitectureName => (process.arch === 'arm64' ? 'arm64' : 'x86_64');
 export const LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
 export const DEFAULT_MEMORY_MB = 512;
 /** sharp and the HEIC decoder are CPU-bound; 1769 MB is one full vCPU, 2048 leaves room for a 12 MP decode. */
@@ -90,15 +111,17 @@ export const IMAGE_NODE_MODULES = ['sharp', 'heic-decode'] as const;
 /**
  * The AWS SDK v3 comes with the Node runtime. sharp carries a native libvips binary and heic-decode a
  * WASM file, so neither can be bundled: they are installed into the asset as node modules, and npm is
- * told to install the build for ARCHITECTURE on Lambda's linux (glibc), whatever machine runs the synth.
+ * told to install the build for the architecture on Lambda's linux (glibc), whatever machine runs the
+ * synth. npm prefers its cache, so a synth for the host's own architecture after `npm ci` needs no network.
+ * A function that does no image work ships neither: test/assets/load.test.ts proves both.
  */
-export const bundlingOptions = (images: boolean): BundlingOptions => ({
+export const bundlingOptions = (images: boolean, architecture: lambda.Architecture): BundlingOptions => ({
   externalModules: ['@aws-sdk/*'],
   sourceMap: true,
   sourcesContent: false,
   ...(images && {
     nodeModules: [...IMAGE_NODE_MODULES],
-    environment: { npm_config_os: 'linux', npm_config_cpu: npmCpu(ARCHITECTURE), npm_config_libc: 'glibc' },
+    environment: { npm_config_os: 'linux', npm_config_cpu: npmCpu(architecture), npm_config_libc: 'glibc', npm_config_prefer_offline: 'true' },
   }),
 });
 
@@ -115,18 +138,19 @@ export interface ServiceFunctionProps {
 
 export const serviceFunction = (scope: Construct, id: string, props: ServiceFunctionProps): NodejsFunction => {
   const images = props.images ?? false;
+  const architecture = architectureOf(scope);
   const fn = new NodejsFunction(scope, id, {
     entry: path.join(REPOSITORY_ROOT, handlerEntry(props.entry)),
     projectRoot: REPOSITORY_ROOT,
     depsLockFilePath: path.join(REPOSITORY_ROOT, 'package-lock.json'),
     description: props.description,
     runtime: RUNTIME,
-    architecture: ARCHITECTURE,
+    architecture,
     memorySize: props.memoryMb ?? (images ? IMAGE_MEMORY_MB : DEFAULT_MEMORY_MB),
     timeout: props.timeout,
     environment: props.environment,
     logGroup: new logs.LogGroup(scope, `${id}Logs`, { retention: LOG_RETENTION }),
-    bundling: bundlingOptions(images),
+    bundling: bundlingOptions(images, architecture),
   });
   acknowledge(
     fn,

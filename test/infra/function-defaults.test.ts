@@ -1,28 +1,52 @@
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { ARCHITECTURE, bundlingOptions, IMAGE_NODE_MODULES } from '../../lib/constructs/function-defaults';
+import { architectureOf, bundlingOptions, IMAGE_NODE_MODULES, serviceFunction } from '../../lib/constructs/function-defaults';
+import { STAND_IN_HANDLER, testApp } from '../fixtures/infra/service-stack';
 
-describe('the bundling recipe', () => {
-  test('functions run on arm64, the build the image modules are installed for', () => {
-    expect(ARCHITECTURE).toBe(lambda.Architecture.ARM_64);
+process.env.CDK_VALIDATION = 'false';
+
+const architecturesIn = (app: App) => {
+  const stack = new Stack(app, 'Functions');
+  serviceFunction(stack, 'Plain', { entry: STAND_IN_HANDLER, description: 'plain', timeout: Duration.seconds(3), environment: {} });
+  serviceFunction(stack, 'Images', { entry: STAND_IN_HANDLER, description: 'images', timeout: Duration.seconds(3), environment: {}, images: true });
+  return Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function')).map((fn) => fn.Properties.Architectures);
+};
+
+describe('the architecture setting', () => {
+  test('functions run on arm64 when the context names none', () => {
+    expect(architecturesIn(testApp())).toEqual([['arm64'], ['arm64']]);
   });
 
-  test('image work installs sharp and heic-decode as node modules, for linux-arm64 on glibc', () => {
+  test('-c architecture=x86_64 puts every function on x86_64', () => {
+    expect(architecturesIn(testApp({ context: { architecture: 'x86_64' } }))).toEqual([['x86_64'], ['x86_64']]);
+  });
+
+  test('any other value stops the synth and names the two choices', () => {
+    expect(() => architecturesIn(testApp({ context: { architecture: 'x64' } }))).toThrow(/must be arm64 or x86_64, not "x64"/);
+    expect(() => architectureOf(new Stack(testApp({ context: { architecture: 'ARM64' } }), 'S'))).toThrow(/arm64 or x86_64/);
+  });
+});
+
+describe('the bundling recipe', () => {
+  test('image work installs sharp and heic-decode as node modules for linux on glibc, in the chosen architecture', () => {
     expect(IMAGE_NODE_MODULES).toEqual(['sharp', 'heic-decode']);
-    expect(bundlingOptions(true)).toMatchObject({
+    expect(bundlingOptions(true, lambda.Architecture.ARM_64)).toMatchObject({
       nodeModules: ['sharp', 'heic-decode'],
       environment: { npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc' },
     });
+    expect(bundlingOptions(true, lambda.Architecture.X86_64).environment).toMatchObject({ npm_config_cpu: 'x64' });
   });
 
   test('other functions install no node modules and change no npm setting', () => {
-    const options = bundlingOptions(false);
+    const options = bundlingOptions(false, lambda.Architecture.ARM_64);
     expect(options.nodeModules).toBeUndefined();
     expect(options.environment).toBeUndefined();
   });
 
   test('every function leaves the AWS SDK to the runtime and ships a source map', () => {
     for (const images of [true, false]) {
-      expect(bundlingOptions(images)).toMatchObject({ externalModules: ['@aws-sdk/*'], sourceMap: true });
+      expect(bundlingOptions(images, lambda.Architecture.ARM_64)).toMatchObject({ externalModules: ['@aws-sdk/*'], sourceMap: true });
     }
   });
 });

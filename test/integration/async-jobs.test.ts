@@ -1,6 +1,6 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { PINNED_PRICES } from '../../functions/domain/images/catalog';
-import { services } from '../../functions/shared/services';
+import { services } from '../../bin/local/services';
 import { base64Jpeg } from '../support/images';
 import { entriesOfJob, jobCount } from '../support/ledger';
 import { octokitVerify } from '../support/octokit-verify';

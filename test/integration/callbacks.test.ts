@@ -2,7 +2,7 @@ import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } 
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
-import { services } from '../../functions/shared/services';
+import { services } from '../../bin/local/services';
 import { octokitVerify } from '../support/octokit-verify';
 import { startReceiver } from '../support/receiver';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { Accounts } from '../../functions/domain';
-import { services } from '../../functions/shared/services';
+import { services } from '../../bin/local/services';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 
 /** A request with any method and body (fetch refuses a body on GET), read to the end. */

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TRAINING_PRICE_MICROS } from '../../functions/domain/images/pricing';
-import { services } from '../../functions/shared/services';
+import { services } from '../../bin/local/services';
 import { startPhotoServer, subjectPhoto } from '../support/photos';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 

@@ -4,8 +4,8 @@
  * terminal once, and the money moves once (one reserve, then exactly one settle or one release).
  */
 import { PINNED_PRICES } from '../../functions/domain/images/catalog';
-import type { WorkflowDeps } from '../../functions/domain/jobs/workflow';
-import { services } from '../../functions/shared/services';
+import type { JobStepDeps } from '../../functions/composition/job-steps';
+import { services } from '../../bin/local/services';
 import { base64Jpeg } from '../support/images';
 import { entriesOfJob } from '../support/ledger';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
@@ -24,7 +24,7 @@ class InjectedFault extends Error {
 type Step = 'MarkRunning' | 'RunEngine' | 'SettleCharge' | 'ReleaseCharge' | 'QueueCallback';
 
 /** Replaces one dependency of the workflow with one that fails once, before or after doing its work. */
-const injectOnce = (deps: WorkflowDeps, step: Step, when: 'before' | 'after'): { restore: () => void; tripped: () => boolean } => {
+const injectOnce = (deps: JobStepDeps, step: Step, when: 'before' | 'after'): { restore: () => void; tripped: () => boolean } => {
   let tripped = false;
   const wrap = <A extends unknown[], R>(original: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { TRAINING_PRICE_MICROS } from '../../functions/domain/images/pricing';
 import { PINNED_PRICES } from '../../functions/domain/images/catalog';
-import { services } from '../../functions/shared/services';
+import { services } from '../../bin/local/services';
 import { startPhotoServer, subjectPhoto } from '../support/photos';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 

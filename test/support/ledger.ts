@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { services } from '../../functions/shared/services';
+import { services } from '../../bin/local/services';
 
 /** The account's ledger entries that belong to one job, oldest first. */
 export const entriesOfJob = async (accountId: string, jobId: string) =>

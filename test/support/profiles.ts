@@ -4,7 +4,7 @@ import { profileKey } from '../../functions/adapters/dynamo/profiles-repository'
 import type { Profile } from '../../functions/domain/profiles/profile';
 import { tagIndexKeys } from '../../functions/domain/profiles/profiles';
 import { newId } from '../../functions/domain/shared/ids';
-import { services } from '../../functions/shared/services';
+import { services } from '../../bin/local/services';
 
 export const seedProfile = async (accountId: string, overrides: Partial<Profile> = {}): Promise<Profile> => {
   const now = Date.now();

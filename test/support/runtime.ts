@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../bin/local/runtime';
 import * as Accounts from '../../functions/domain/accounts/accounts';
-import { services } from '../../functions/shared/services';
+import { services } from '../../bin/local/services';
 import { RECEIVER_CA_FILE } from './receiver';
 
 export interface TestRuntime extends LocalRuntime {

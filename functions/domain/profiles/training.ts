@@ -117,7 +117,10 @@ export const validatePhotos = async (
   return { ok: false, message: 'The profile was deleted.' };
 };
 
-export const startTraining = async (deps: TrainingDeps, step: TrainingStep): Promise<{ waitSeconds: number }> => {
+export const startTraining = async (
+  deps: Pick<TrainingDeps, 'clock' | 'profiles' | 'settings'> & { trainer: Pick<TrainingDeps['trainer'], 'durationSeconds'> },
+  step: TrainingStep,
+): Promise<{ waitSeconds: number }> => {
   const profile = await deps.profiles.get(step.accountId, step.profileId);
   if (!profile) return { waitSeconds: 0 };
   await deps.profiles.patch(step.accountId, step.profileId, { status: 'IN_PROGRESS', message: defaultMessage('IN_PROGRESS') }, deps.clock());

@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { authenticate, type Caller } from '../../domain/accounts/accounts';
 import { PayloadTooLargeError } from '../../domain/errors';
-import { services, type Services } from '../services';
+import { log as processLog } from '../../composition/core';
+import { keyLookup } from '../../composition/data';
 import { errorAnswer } from './error-mapping';
 import type { Logger } from './logger';
 import type { ApiResult } from './responses';
@@ -25,7 +26,6 @@ export interface ApiRequest<B = undefined, Q = undefined, P = undefined> {
   params: P;
   caller: Caller;
   requestId: string;
-  services: Services;
   log: Logger;
   headers: Readonly<Record<string, string>>;
   /** The API's public base URL as the caller reached it (scheme, host and stage), for links. */
@@ -113,7 +113,7 @@ const requestContext = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
     const requestId = request.event.requestContext?.requestId || randomUUID();
     request.internal.requestId = requestId;
     request.internal.headers = lowerCaseHeaders(request.event);
-    request.internal.log = services().log.child({ request_id: requestId, method: request.event.httpMethod, path: request.event.path });
+    request.internal.log = processLog().child({ request_id: requestId, method: request.event.httpMethod, path: request.event.path });
     learned.set(request.event, request.internal);
   },
 });
@@ -121,7 +121,7 @@ const requestContext = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
 const errorMapper = (routeHeaders?: Record<string, string>): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => ({
   onError: (request: Request) => {
     const requestId = request.internal.requestId ?? request.event.requestContext?.requestId ?? randomUUID();
-    const log = request.internal.log ?? services().log.child({ request_id: requestId });
+    const log = request.internal.log ?? processLog().child({ request_id: requestId });
     const answer = errorAnswer(request.error, requestId, log);
     request.response = serialise({ kind: 'json', status: answer.statusCode, body: answer.body }, commonHeaders(request.event, requestId, routeHeaders));
   },
@@ -135,7 +135,7 @@ const bodyLimit = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult,
 
 const apiKeyAuth = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => ({
   before: async (request: Request) => {
-    const caller = await authenticate(services().keyLookup, request.internal.headers['x-api-key']);
+    const caller = await authenticate(keyLookup(), request.internal.headers['x-api-key']);
     request.internal.caller = caller;
     request.internal.log = request.internal.log.child({ account_id: caller.accountId });
   },
@@ -180,7 +180,6 @@ export const apiHandler = <
       params,
       caller: internal.caller ?? NO_CALLER,
       requestId: internal.requestId,
-      services: services(),
       log: internal.log,
       headers: internal.headers,
       baseUrl: baseUrlOf(event, internal.headers),

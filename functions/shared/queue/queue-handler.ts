@@ -4,22 +4,24 @@
  * visibility set to the requested delay (backoff without a sleeping Lambda) and is reported as failed;
  * a record that cannot be parsed is logged and dropped, since no retry could ever fix it.
  */
-import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
-import { errorFields } from '../http/logger';
-import { services, type Services } from '../services';
+import { log as processLog } from '../../composition/core';
+import { errorFields, type Logger } from '../http/logger';
 
 export type RecordResult = { kind: 'done' } | { kind: 'retry'; delaySeconds: number };
 
 export const queueHandler =
-  <S extends v.GenericSchema>(schema: S, fn: (message: v.InferOutput<S>, record: SQSRecord, deps: Services) => Promise<RecordResult>) =>
+  <S extends v.GenericSchema>(
+    schema: S,
+    fn: (message: v.InferOutput<S>, record: SQSRecord, log: Logger) => Promise<RecordResult>,
+    options: { retryLater(receiptHandle: string, delaySeconds: number): Promise<void> },
+  ) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const deps = services();
     const batchItemFailures: SQSBatchItemFailure[] = [];
     await Promise.all(
       event.Records.map(async (record) => {
-        const log = deps.log.child({ message_id: record.messageId, receive_count: record.attributes.ApproximateReceiveCount });
+        const log = processLog().child({ message_id: record.messageId, receive_count: record.attributes.ApproximateReceiveCount });
         let parsed: unknown;
         try {
           parsed = JSON.parse(record.body);
@@ -29,15 +31,9 @@ export const queueHandler =
         const message = v.safeParse(schema, parsed);
         if (!message.success) return log.error('dropping a message of the wrong shape', { issues: message.issues.map((i) => i.message) });
         try {
-          const result = await fn(message.output, record, deps);
+          const result = await fn(message.output, record, log);
           if (result.kind === 'done') return;
-          await deps.sqs.send(
-            new ChangeMessageVisibilityCommand({
-              QueueUrl: deps.config.CALLBACK_QUEUE_URL,
-              ReceiptHandle: record.receiptHandle,
-              VisibilityTimeout: Math.max(0, Math.round(result.delaySeconds)),
-            }),
-          );
+          await options.retryLater(record.receiptHandle, result.delaySeconds);
           batchItemFailures.push({ itemIdentifier: record.messageId });
         } catch (error) {
           log.error('message handling failed; it will be redelivered', errorFields(error));

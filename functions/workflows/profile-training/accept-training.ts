@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Profiles } from '../../domain';
-import { services } from '../../shared/services';
+import { trainingStepDeps } from '../../composition/profiles';
 import { AcceptStepSchema } from './steps';
 
 /** AcceptTraining (remote trainer): the signature the backend reported, READY and the charge settled in one transaction. */
-export const handler = async (input: unknown): Promise<void> => Profiles.acceptTraining(services().training, v.parse(AcceptStepSchema, input));
+export const handler = async (input: unknown): Promise<void> => Profiles.acceptTraining(trainingStepDeps(), v.parse(AcceptStepSchema, input));

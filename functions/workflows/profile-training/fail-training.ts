@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Profiles } from '../../domain';
-import { services } from '../../shared/services';
+import { trainingStepDeps } from '../../composition/profiles';
 import { FailStepSchema } from './steps';
 
 /** FailTraining: ERROR with a message for the user, the charge released in one transaction. */
-export const handler = async (input: unknown): Promise<void> => Profiles.failTraining(services().training, v.parse(FailStepSchema, input));
+export const handler = async (input: unknown): Promise<void> => Profiles.failTraining(trainingStepDeps(), v.parse(FailStepSchema, input));

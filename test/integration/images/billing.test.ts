@@ -5,7 +5,7 @@
  */
 import { imageSignature } from '../../../functions/adapters/engine/signature';
 import { findBaseModel, PINNED_PRICES } from '../../../functions/domain/images/catalog';
-import { services } from '../../../functions/shared/services';
+import { services } from '../../../bin/local/services';
 import { seedProfile } from '../../support/profiles';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
 import { b64, balanceOf, COLOURS, expectError, expectOk, flatImage } from './support';

@@ -1,0 +1,29 @@
+/**
+ * Step Functions executions, named by job or profile id so that a start is idempotent and a stop needs
+ * no lookup.
+ */
+import { SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
+import { clientOptions } from '../aws-clients';
+
+export const sfnClient = (region: string, endpoint: string | undefined) => new SFNClient(clientOptions(region, endpoint));
+
+/** The ARN of a machine's execution with this name. */
+export const executionArn = (stateMachineArn: string, name: string) => `${stateMachineArn.replace(':stateMachine:', ':execution:')}:${name}`;
+
+/** Starts an execution named after the job or profile; a start that already happened is not an error. */
+export const startExecution = async (sfn: SFNClient, stateMachineArn: string, name: string, input: unknown): Promise<void> => {
+  try {
+    await sfn.send(new StartExecutionCommand({ stateMachineArn, name, input: JSON.stringify(input) }));
+  } catch (error) {
+    if (!(error instanceof Error && error.name === 'ExecutionAlreadyExists')) throw error;
+  }
+};
+
+/** Stops a running execution; one that is unknown or already over is not an error. */
+export const stopExecution = async (sfn: SFNClient, stateMachineArn: string, name: string, reason: { error: string; cause: string }): Promise<void> => {
+  try {
+    await sfn.send(new StopExecutionCommand({ executionArn: executionArn(stateMachineArn, name), ...reason }));
+  } catch (error) {
+    if (!(error instanceof Error && error.name === 'ExecutionDoesNotExist')) throw error;
+  }
+};

@@ -1,0 +1,49 @@
+/**
+ * Read first: how a function gets its dependencies.
+ *
+ * There is no composition root that wires everything: each module of this folder builds what one part
+ * of the domain needs, from the adapters that part uses, and a handler imports only the module it calls.
+ * esbuild follows imports, so this is what keeps sharp out of the functions that never touch an image
+ * (STYLE.md 13): only images.ts, image-engine.ts and photo-training.ts import image adapters.
+ *
+ * Everything is built once per process (a Lambda cold start, or the local runtime) on first use, and
+ * forgotten by `resetComposition`, which the local runtime calls after it changes the environment.
+ */
+import { systemClock, type Clock } from '../domain/shared/clock';
+import { newId } from '../domain/shared/ids';
+import { config, resetConfig, type ServiceConfig } from '../shared/config';
+import { createLogger } from '../shared/http/logger';
+import { lazySecret } from '../adapters/secrets';
+
+const resets = new Set<() => void>();
+
+/** A value built on first use and kept until `resetComposition`. */
+export const once = <T>(build: () => T): (() => T) => {
+  let built: { value: T } | undefined;
+  resets.add(() => {
+    built = undefined;
+  });
+  return () => (built ??= { value: build() }).value;
+};
+
+let processClock: Clock = systemClock;
+
+/** The clock of this process; tests of the local runtime move it instead of sleeping. */
+export const clock: Clock = () => processClock();
+
+export { newId };
+
+export const settings = (): ServiceConfig => config();
+
+export const log = once(() => createLogger(settings().LOG_LEVEL));
+
+/** A token given directly (local) or as a Secrets Manager secret (AWS); empty when neither is set. */
+export const secretOrEmpty = (value: string, arn: string | undefined, name: string): (() => Promise<string>) =>
+  value || arn ? lazySecret({ value: value || undefined, arn, region: settings().AWS_REGION, endpoint: settings().SECRETS_MANAGER_ENDPOINT, name }) : async () => '';
+
+/** Forget everything built: the configuration is read again, and `useClock` applies from here on. */
+export const resetComposition = (useClock: Clock = systemClock): void => {
+  resetConfig();
+  processClock = useClock;
+  for (const reset of resets) reset();
+};

@@ -1,0 +1,37 @@
+/** The image operations (edit, generate, enhance, remix): input decoding and the engine, so sharp. */
+import type { ImageDeps } from '../domain/images/operations';
+import { imageEngine } from '../adapters/engine/engines';
+import { jobInputs, jobOutputs } from '../adapters/s3/job-files';
+import { clock, newId, once, secretOrEmpty, settings } from './core';
+import { jobs, ledger, objects, profiles } from './data';
+import { decodeInput } from './inputs';
+import { link } from './downloads';
+import { startImageJob } from './workflows';
+
+/** The configured engine, built on first use. */
+export const engine = once(() =>
+  imageEngine({ engine: settings().ENGINE, url: settings().ENGINE_URL, token: secretOrEmpty(settings().ENGINE_TOKEN, settings().ENGINE_TOKEN_SECRET_ARN, 'the engine token') }),
+);
+
+export const imageDeps = once(
+  (): ImageDeps => ({
+    clock,
+    newId,
+    ledger: ledger(),
+    profiles: profiles(),
+    jobs: jobs(),
+    get engine() {
+      return engine();
+    },
+    decodeInput,
+    inputs: jobInputs(objects()),
+    outputs: { ...jobOutputs(objects()), link },
+    workflows: { startImageJob },
+    settings: {
+      syncBudgetMs: settings().SYNC_BUDGET_SECONDS * 1000,
+      asyncBudgetMs: settings().ASYNC_BUDGET_SECONDS * 1000,
+      outputFormatSwitchAt: settings().OUTPUT_FORMAT_SWITCH_AT,
+      replayPollMs: 200,
+    },
+  }),
+);

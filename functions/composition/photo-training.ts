@@ -1,0 +1,24 @@
+/** The training steps that decode photos or compute signatures (ValidatePhotos, CompleteTraining), so sharp. */
+import type { TrainingDeps } from '../domain/profiles/training';
+import { sandboxTrainer } from '../adapters/engine/sandbox-trainer';
+import { profilePhotos } from '../adapters/images/photos';
+import { once } from './core';
+import { objects } from './data';
+import { decodeInput } from './inputs';
+import { trainingStepDeps } from './profiles';
+
+export const photoTrainingDeps = once((): TrainingDeps => {
+  const steps = trainingStepDeps();
+  return {
+    clock: steps.clock,
+    profiles: steps.profiles,
+    ledger: steps.ledger,
+    settings: steps.settings,
+    get remoteTrainer() {
+      return steps.remoteTrainer;
+    },
+    decodePhoto: (url, label) => decodeInput(url, label),
+    photos: profilePhotos(objects()),
+    trainer: sandboxTrainer,
+  };
+});
