@@ -1,0 +1,107 @@
+/**
+ * What `npm run start:assets` reads from the synthesised template: the functions (asset, handler,
+ * memory, timeout, environment), the API's methods and the function each invokes, the state machines'
+ * definition strings with their substitutions, and the SQS event source mapping. CloudFormation
+ * references are resolved by a `Resolver` the runtime supplies (logical id → local value).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+type Json = { [key: string]: any };
+
+export interface TemplateFunction {
+  logicalId: string;
+  assetDir: string;
+  handler: string;
+  memoryMb: number;
+  timeoutSeconds: number;
+  /** Variables as written, references unresolved. */
+  environment: Record<string, unknown>;
+}
+
+export interface TemplateMethod {
+  method: string;
+  /** e.g. `/v2/service/jobs/{job_id}` */
+  path: string;
+  functionId: string;
+  stream: boolean;
+}
+
+export interface TemplateStateMachine {
+  logicalId: string;
+  definition: string;
+  substitutions: Record<string, unknown>;
+}
+
+export interface TemplateEventSource {
+  functionId: string;
+  queueId: string;
+  batchSize: number;
+  reportBatchItemFailures: boolean;
+}
+
+/** A reference's local value: `Ref` of a logical id, or `Fn::GetAtt` of one with an attribute. */
+export type Resolver = (logicalId: string, attribute?: string) => string;
+
+/** Resolves Ref, Fn::GetAtt, Fn::Join and Fn::Sub (without a variable map) to a string. */
+export const resolveValue = (value: unknown, resolve: Resolver): string => {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  const node = value as Json;
+  if (node && 'Ref' in node) return resolve(node.Ref);
+  if (node && 'Fn::GetAtt' in node) return resolve(node['Fn::GetAtt'][0], node['Fn::GetAtt'][1]);
+  if (node && 'Fn::Join' in node) return (node['Fn::Join'][1] as unknown[]).map((part) => resolveValue(part, resolve)).join(node['Fn::Join'][0]);
+  throw new Error(`cannot resolve ${JSON.stringify(value)}`);
+};
+
+export const readTemplate = (templateFile: string) => {
+  const outdir = path.dirname(templateFile);
+  const template = JSON.parse(fs.readFileSync(templateFile, 'utf8')) as { Resources: Record<string, Json> };
+  const resources = template.Resources;
+  const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
+
+  // The asset is staged as `asset.<hash>` beside the template, and uploaded as `<hash>.zip`.
+  const functions: TemplateFunction[] = ofType('AWS::Lambda::Function').map(([logicalId, { Properties: fn }]) => ({
+    logicalId,
+    assetDir: path.join(outdir, `asset.${String(fn.Code.S3Key).replace(/\.zip$/, '')}`),
+    handler: fn.Handler,
+    memoryMb: fn.MemorySize ?? 128,
+    timeoutSeconds: fn.Timeout ?? 3,
+    environment: fn.Environment?.Variables ?? {},
+  }));
+
+  const parts = Object.fromEntries(ofType('AWS::ApiGateway::Resource'));
+  const pathOf = (resourceId: Json): string =>
+    resourceId.Ref ? `${pathOf(parts[resourceId.Ref].Properties.ParentId)}/${parts[resourceId.Ref].Properties.PathPart}` : '';
+  const methods: TemplateMethod[] = ofType('AWS::ApiGateway::Method').map(([logicalId, { Properties: method }]) => {
+    const functionId = JSON.stringify(method.Integration?.Uri ?? '').match(/"Fn::GetAtt":\["([^"]+)","Arn"\]/)?.[1];
+    if (!functionId) throw new Error(`method ${logicalId} invokes no function of the template`);
+    return { method: method.HttpMethod, path: pathOf(method.ResourceId), functionId, stream: method.Integration.ResponseTransferMode === 'STREAM' };
+  });
+
+  const stateMachines: TemplateStateMachine[] = ofType('AWS::StepFunctions::StateMachine').map(([logicalId, { Properties: machine }]) => {
+    if (typeof machine.DefinitionString !== 'string') throw new Error(`state machine ${logicalId}: expected a definition string with substitutions`);
+    return { logicalId, definition: machine.DefinitionString, substitutions: machine.DefinitionSubstitutions ?? {} };
+  });
+
+  const eventSources: TemplateEventSource[] = ofType('AWS::Lambda::EventSourceMapping').map(([, { Properties: mapping }]) => ({
+    functionId: mapping.FunctionName.Ref,
+    queueId: mapping.EventSourceArn['Fn::GetAtt'][0],
+    batchSize: mapping.BatchSize ?? 10,
+    reportBatchItemFailures: (mapping.FunctionResponseTypes ?? []).includes('ReportBatchItemFailures'),
+  }));
+
+  const queues = Object.fromEntries(
+    ofType('AWS::SQS::Queue').map(([logicalId, { Properties: queue }]) => [
+      logicalId,
+      {
+        visibilityTimeoutSeconds: queue?.VisibilityTimeout ?? 30,
+        deadLetter: queue?.RedrivePolicy ? { queueId: queue.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0] as string, maxReceiveCount: queue.RedrivePolicy.maxReceiveCount as number } : undefined,
+      },
+    ]),
+  );
+
+  return { resources, functions, methods, stateMachines, eventSources, queues, typeOf: (logicalId: string): string | undefined => resources[logicalId]?.Type };
+};
+
+export type Template = ReturnType<typeof readTemplate>;

@@ -1,0 +1,77 @@
+/**
+ * What ships is what we test: the stack is synthesised for this machine's architecture exactly as
+ * `cdk synth` does (bin/assets/build.ts, cached between runs), and every AWS::Lambda::Function of the
+ * template is loaded from its asset alone, in a Lambda-like sandbox (bin/assets/sandbox.ts): a copy of
+ * the asset folder, the runtime's AWS SDK v3 and nothing else on the module path, the template's
+ * handler string and environment. Each must load and export its handler; the functions that do no
+ * image work must carry no sharp, heic-decode or libheif.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureAssets } from '../../bin/assets/build';
+import { Sandbox } from '../../bin/assets/sandbox';
+import { readTemplate, resolveValue, type Template } from '../../bin/assets/template';
+import { ROUTES } from '../../functions/api/routes';
+import { WORKFLOWS } from '../../functions/workflows/definitions';
+import { hostArchitecture } from '../../lib/constructs/function-defaults';
+
+const SYNTH_TIMEOUT_MS = 300_000;
+const IMAGE_MODULES = ['sharp', 'heic-decode', 'libheif-js'];
+const npmCpu = process.arch;
+
+let template: Template;
+const sandbox = new Sandbox();
+
+beforeAll(async () => {
+  template = readTemplate((await ensureAssets()).templateFile);
+}, SYNTH_TIMEOUT_MS);
+afterAll(() => sandbox.dispose());
+
+/** Placeholder values for the template's references: loading a function reads no configuration. */
+const placeholder = (logicalId: string, attribute?: string) => (attribute ? `arn:aws:local:${logicalId}:${attribute}` : `local-${logicalId}`);
+
+const shipped = (logicalId: string) => template.functions.find((fn) => fn.logicalId === logicalId)!;
+const isImageFunction = (logicalId: string) => fs.existsSync(path.join(shipped(logicalId).assetDir, 'node_modules'));
+const installed = (logicalId: string, module: string) => fs.existsSync(path.join(shipped(logicalId).assetDir, 'node_modules', module, 'package.json'));
+const bundle = (logicalId: string) => fs.readFileSync(path.join(shipped(logicalId).assetDir, 'index.js'), 'utf8');
+
+test('the template has one function per route, per workflow Task, and the callback deliverer', () => {
+  const tasks = Object.values(WORKFLOWS).flatMap((workflow) => Object.keys(workflow.tasks));
+  expect(template.functions).toHaveLength(ROUTES.length + tasks.length + 1);
+  expect(new Set(template.methods.map((method) => method.functionId)).size).toBe(ROUTES.length);
+});
+
+test(`every function is built for this machine (${hostArchitecture()})`, () => {
+  for (const { logicalId } of template.functions) expect([logicalId, template.resources[logicalId].Properties.Architectures]).toEqual([logicalId, [hostArchitecture()]]);
+});
+
+test('every shipped function loads alone in a Lambda-like sandbox and exports its handler', async () => {
+  const results = await Promise.all(
+    template.functions.map(async (fn) => {
+      const environment = Object.fromEntries(Object.entries(fn.environment).map(([name, value]) => [name, resolveValue(value, placeholder)]));
+      const lambda = sandbox.create({ name: fn.logicalId, assetDir: fn.assetDir, handler: fn.handler, memoryMb: fn.memoryMb, timeoutSeconds: fn.timeoutSeconds, environment });
+      return lambda.coldStart().then(
+        () => [fn.logicalId, 'loaded'],
+        (error: Error) => [fn.logicalId, `${error.name}: ${error.message}`],
+      );
+    }),
+  );
+  expect(results).toEqual(template.functions.map((fn) => [fn.logicalId, 'loaded']));
+}, 120_000);
+
+test('exactly the image functions ship node modules: sharp for this machine and the HEIC decoder', () => {
+  const imageFunctions = template.functions.map((fn) => fn.logicalId).filter(isImageFunction);
+  const expected = [...ROUTES.filter((route) => route.images), ...Object.values(WORKFLOWS).flatMap((w) => Object.values(w.tasks)).filter((task) => task.images)];
+  expect(imageFunctions).toHaveLength(expected.length);
+  for (const logicalId of imageFunctions) {
+    for (const module of [...IMAGE_MODULES, `@img/sharp-linux-${npmCpu}`]) expect([logicalId, module, installed(logicalId, module)]).toEqual([logicalId, module, true]);
+    expect(bundle(logicalId)).toContain('require("sharp")');
+  }
+});
+
+test('a function that does no image work carries no sharp, heic-decode or libheif', () => {
+  for (const { logicalId } of template.functions.filter((fn) => !isImageFunction(fn.logicalId))) {
+    const code = bundle(logicalId);
+    expect([logicalId, /node_modules\/(sharp|heic-decode|libheif-js)\//.test(code) || /require\("(sharp|heic-decode)"\)/.test(code) || code.includes('libheif')]).toEqual([logicalId, false]);
+  }
+});
