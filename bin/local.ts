@@ -4,6 +4,8 @@
  * (default .data), --host / HOST (default 127.0.0.1), --log-level / LOG_LEVEL (default info),
  * --time-scale / TIME_SCALE (multiplies state machine waits, retry intervals and training durations;
  * default 0.1, so a Quick Train takes about 18 s here instead of 3 minutes).
+ * --assets (`npm run start:assets`): serve the synthesised artefacts instead of the sources; the stack is
+ * synthesised for this machine's architecture first, and again only when a source changes.
  */
 // The local tools run on Node 20 (the deployed functions on Node 22): the SDK's notice is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -24,6 +26,7 @@ const main = async () => {
       host: { type: 'string' },
       'log-level': { type: 'string' },
       'time-scale': { type: 'string' },
+      assets: { type: 'boolean' },
     },
   });
   const port = Number(values.port ?? process.env.PORT ?? 3000);
@@ -41,6 +44,7 @@ const main = async () => {
     logLevel: logLevel as 'info',
     timeScale,
     devAccountCreditMicros: DEV_ACCOUNT_CREDIT_MICROS,
+    assets: values.assets ?? false,
   });
   // Lets `npm run admin` find this runtime's DynamoDB while it runs (the data directory is locked).
   const runtimeFile = path.join(dataDir, 'runtime.json');
@@ -49,7 +53,7 @@ const main = async () => {
   process.stdout.write(
     [
       '',
-      `Service ready on ${runtime.url} in ${Math.round(performance.now() - startedAt)} ms (data in ${dataDir})`,
+      `Service ready on ${runtime.url}${values.assets ? ' (from the synthesised assets)' : ''} in ${Math.round(performance.now() - startedAt)} ms (data in ${dataDir})`,
       `Development account ${runtime.devAccount!.accountId}`,
       `API key: ${key}`,
       '',

@@ -28,7 +28,8 @@ export interface FunctionSpec {
   handler: string;
   memoryMb: number;
   timeoutSeconds: number;
-  environment: Record<string, string>;
+  /** Read each time an execution environment starts. */
+  readonly environment: Record<string, string>;
 }
 
 /** How an invocation failed, in Lambda's words: `errorType` is what Step Functions matches on. */

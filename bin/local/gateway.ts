@@ -8,25 +8,31 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { API_VERSIONS, routePath, type RouteDefinition } from '../../functions/api/routes';
 import { inFlightWork } from './in-flight';
-import { lambdaContext, loadHandler } from './lambda-context';
 
 /** API Gateway's own payload limit (REST APIs). */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/** One method on one path, and what answers it. */
+export interface GatewayRoute {
+  method: string;
+  /** The full resource path, e.g. `/v2/service/jobs/{job_id}`. */
+  resource: string;
+  /** Calls the function behind the route; a thrown error is a function error (502). */
+  invoke(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult>;
+}
 
 interface CompiledRoute {
-  route: RouteDefinition;
+  route: GatewayRoute;
   resource: string;
   pattern: RegExp;
   parameterNames: string[];
-  handler: () => ApiHandler;
 }
 
-const compile = (route: RouteDefinition, resource: string, rootDir: string): CompiledRoute => {
+const compile = (route: GatewayRoute): CompiledRoute => {
+  const { resource } = route;
   const parameterNames: string[] = [];
   const pattern = new RegExp(
     `^${resource.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([A-Za-z0-9_]+)\\?\}/g, (_match, name: string) => {
@@ -34,14 +40,7 @@ const compile = (route: RouteDefinition, resource: string, rootDir: string): Com
       return '([^/]+)';
     })}$`,
   );
-  let loaded: ApiHandler | undefined;
-  return {
-    route,
-    resource,
-    pattern,
-    parameterNames,
-    handler: () => (loaded ??= loadHandler<ApiHandler>(path.join(rootDir, 'functions/api', route.handler))),
-  };
+  return { route, resource, pattern, parameterNames };
 };
 
 const errorResponse = (res: http.ServerResponse, status: number, code: string, detail: string, extraHeaders: Record<string, string> = {}) => {
@@ -56,9 +55,9 @@ export interface LocalGateway {
   close(): Promise<void>;
 }
 
-export const startLocalGateway = async (options: { routes: readonly RouteDefinition[]; rootDir: string; port?: number; host?: string; onError?: (error: unknown) => void }): Promise<LocalGateway> => {
+export const startLocalGateway = async (options: { routes: readonly GatewayRoute[]; port?: number; host?: string; onError?: (error: unknown) => void }): Promise<LocalGateway> => {
   const handlerWork = inFlightWork();
-  const compiled = options.routes.flatMap((route) => API_VERSIONS.map((version) => compile(route, routePath(version, route), options.rootDir)));
+  const compiled = options.routes.map(compile);
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -153,7 +152,7 @@ export const startLocalGateway = async (options: { routes: readonly RouteDefinit
         },
       };
       handlerWork
-        .track(Promise.resolve().then(() => match.handler()(event, lambdaContext(match.route.handler))))
+        .track(Promise.resolve().then(() => match.route.invoke(event)))
         .then((result) => {
           const responseHeaders: Record<string, string | string[]> = {};
           for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name] = String(value);
@@ -165,7 +164,9 @@ export const startLocalGateway = async (options: { routes: readonly RouteDefinit
         })
         .catch((error: unknown) => {
           options.onError?.(error);
-          errorResponse(res, 502, 'INTERNAL_ERROR', 'The handler failed without an answer.');
+          // As API Gateway answers a function that timed out, or failed without an answer.
+          if (error instanceof Error && error.name === 'Sandbox.Timedout') errorResponse(res, 504, 'TIMEOUT', 'The request did not finish in time.');
+          else errorResponse(res, 502, 'INTERNAL_ERROR', 'The handler failed without an answer.');
         });
     });
   });

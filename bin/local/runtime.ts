@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROUTES } from '../../functions/api/routes';
+import { API_VERSIONS, ROUTES, routePath } from '../../functions/api/routes';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import * as Accounts from '../../functions/domain/accounts/accounts';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
@@ -14,11 +14,15 @@ import type { Clock } from '../../functions/domain/shared/clock';
 import { resetComposition } from '../../functions/composition/core';
 import { services } from './services';
 import { startLocalDynamo } from './dynamo';
-import { startLocalGateway } from './gateway';
-import { loadHandler } from './lambda-context';
+import { stateMachineArnVariable } from '../../lib/constructs/function-defaults';
+import { ensureAssets } from '../assets/build';
+import { loadAssets } from '../assets/serve';
+import { startLocalGateway, type ApiHandler, type GatewayRoute } from './gateway';
+import { lambdaContext, loadHandler } from './lambda-context';
+import { startLocalSecretsManager } from './secrets-manager';
 import { startLocalS3 } from './s3';
 import { startLocalSqs, startQueuePoller, type QueueConsumer } from './sqs';
-import { startLocalStepFunctions, type LocalStepFunctions } from './step-functions';
+import { startLocalStepFunctions, startStepFunctionsServer, stateMachineArnFor, type LocalStepFunctions } from './step-functions';
 import { ensureTable } from './table';
 
 export const ROOT_DIR = path.resolve(__dirname, '../..');
@@ -37,8 +41,13 @@ export interface LocalRuntimeOptions {
   devAccountCreditMicros?: number;
   /** Extra environment for the handlers (e.g. shorter budgets in tests). */
   env?: Record<string, string>;
-  /** The clock every handler uses (tests move it instead of sleeping). */
+  /** The clock every handler uses (tests move it instead of sleeping); sources only. */
   clock?: Clock;
+  /**
+   * Serve the synthesised artefacts (`npm run start:assets`): every function from its bundled asset in
+   * a Lambda-like worker, the state machines from the template. Default: the handler sources in process.
+   */
+  assets?: boolean;
 }
 
 export interface DevAccount {
@@ -80,6 +89,17 @@ const localSecrets = (dataDir: string): { downloadTokenSecret: string } => {
   return secrets;
 };
 
+/** The route table's handlers, in process, under every version prefix (npm start). */
+const sourceRoutes = (): GatewayRoute[] =>
+  ROUTES.flatMap((route) => {
+    let handler: ApiHandler | undefined;
+    return API_VERSIONS.map((version) => ({
+      method: route.method,
+      resource: routePath(version, route),
+      invoke: (event) => (handler ??= loadHandler<ApiHandler>(path.join(ROOT_DIR, 'functions/api', route.handler)))(event, lambdaContext(route.handler)),
+    }));
+  });
+
 export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<LocalRuntime> => {
   const host = options.host ?? '127.0.0.1';
   fs.mkdirSync(options.dataDir, { recursive: true });
@@ -108,44 +128,74 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     });
     closers.push(sqs.close);
 
+    const secrets = localSecrets(options.dataDir);
+    const queue = { url: sqs.queueUrls[CALLBACK_QUEUE.name]!, arn: sqs.queueArns[CALLBACK_QUEUE.name]! };
+    const deadLetterQueue = { url: sqs.queueUrls[CALLBACK_QUEUE.deadLetterName]!, arn: sqs.queueArns[CALLBACK_QUEUE.deadLetterName]! };
+    const assets = options.assets
+      ? loadAssets({ templateFile: (await ensureAssets({ log: (line) => process.stdout.write(`${line}\n`) })).templateFile, localEnvironment: () => workerEnvironment })
+      : undefined;
+    if (assets) closers.push(assets.close);
+    const prepared = assets?.prepare({
+      tableName: TABLE_NAME,
+      bucketName: BUCKET_NAME,
+      callbackQueue: queue,
+      deadLetterQueue,
+      queueSettings: { visibilityTimeoutSeconds: CALLBACK_QUEUE.visibilityTimeoutSeconds, maxReceiveCount: CALLBACK_QUEUE.maxReceiveCount, batchSize: CALLBACK_QUEUE.batchSize },
+    });
+    const secretsManager = prepared
+      ? await startLocalSecretsManager({
+          host,
+          secrets: new Map(prepared.secrets.map(({ arn, variable }) => [arn, variable === 'DOWNLOAD_TOKEN_SECRET_ARN' ? secrets.downloadTokenSecret : randomBytes(32).toString('base64url')])),
+        })
+      : undefined;
+    if (secretsManager) closers.push(secretsManager.close);
+
     // Handlers read their configuration on first use, not when loaded, so the machines can be built
     // before the environment that names their endpoint is set.
-    const stepFunctions = await startLocalStepFunctions({
-      workflows: WORKFLOWS,
-      rootDir: ROOT_DIR,
-      substitutions: { TableName: TABLE_NAME, CallbackQueueUrl: sqs.queueUrls[CALLBACK_QUEUE.name]! },
-      timeScale: options.timeScale,
-      host,
-    });
+    const stepFunctions = prepared
+      ? await startStepFunctionsServer({ machines: prepared.machines, invoker: assets!.invoker, timeScale: options.timeScale, host })
+      : await startLocalStepFunctions({
+          workflows: WORKFLOWS,
+          rootDir: ROOT_DIR,
+          substitutions: { TableName: TABLE_NAME, CallbackQueueUrl: queue.url },
+          timeScale: options.timeScale,
+          host,
+        });
     closers.push(stepFunctions.close);
 
-    Object.assign(process.env, {
+    /** What the local runtime adds to a function's environment: the embedded back ends, and development settings. */
+    const localEnvironment: Record<string, string> = {
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
       AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
-      SERVICE_TABLE_NAME: TABLE_NAME,
-      SERVICE_BUCKET_NAME: BUCKET_NAME,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       S3_ENDPOINT: s3.endpoint,
       SFN_ENDPOINT: stepFunctions.endpoint,
       SQS_ENDPOINT: sqs.endpoint,
-      CALLBACK_QUEUE_URL: sqs.queueUrls[CALLBACK_QUEUE.name],
-      CALLBACK_DLQ_URL: sqs.queueUrls[CALLBACK_QUEUE.deadLetterName],
+      ...(secretsManager && { SECRETS_MANAGER_ENDPOINT: secretsManager.endpoint }),
       ALLOW_LOOPBACK_URLS: 'true',
-      DOWNLOAD_TOKEN_SECRET: localSecrets(options.dataDir).downloadTokenSecret,
       TRAINING_TIME_SCALE: String(options.timeScale ?? 1),
       LOG_LEVEL: options.logLevel ?? 'info',
-      ...Object.fromEntries(
-        Object.keys(WORKFLOWS).map((name) => [`${name.toUpperCase().replace(/-/g, '_')}_STATE_MACHINE_ARN`, `arn:aws:states:us-east-1:000000000000:stateMachine:${name}`]),
-      ),
+    };
+    // The functions of `npm run start:assets` get the template's variables, then these.
+    const workerEnvironment: Record<string, string> = { ...localEnvironment, ...options.env };
+    // In this process (the handlers of `npm start`, and the tools): what the stack would set, too.
+    Object.assign(process.env, {
+      ...localEnvironment,
+      SERVICE_TABLE_NAME: TABLE_NAME,
+      SERVICE_BUCKET_NAME: BUCKET_NAME,
+      CALLBACK_QUEUE_URL: queue.url,
+      CALLBACK_DLQ_URL: deadLetterQueue.url,
+      DOWNLOAD_TOKEN_SECRET: secrets.downloadTokenSecret,
+      ...Object.fromEntries(Object.keys(WORKFLOWS).map((name) => [stateMachineArnVariable(name), stateMachineArnFor(name)])),
       ...options.env,
     });
     resetComposition(options.clock);
 
     const poller = startQueuePoller({
       client: sqs.client,
-      queueUrl: sqs.queueUrls[CALLBACK_QUEUE.name]!,
-      consumer: loadHandler<QueueConsumer>(path.join(ROOT_DIR, CALLBACK_QUEUE.handler)),
+      queueUrl: queue.url,
+      consumer: assets ? assets.consumer : loadHandler<QueueConsumer>(path.join(ROOT_DIR, CALLBACK_QUEUE.handler)),
       functionName: 'deliver-callback',
       batchSize: CALLBACK_QUEUE.batchSize,
       onError: (error) => services().log.error('callback consumer failed', { error: String(error) }),
@@ -153,8 +203,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     closers.push(poller.stop);
 
     const gateway = await startLocalGateway({
-      routes: ROUTES,
-      rootDir: ROOT_DIR,
+      routes: assets ? assets.routes : sourceRoutes(),
       port: options.port,
       host,
       onError: (error) => services().log.error('handler crashed', { error: String(error) }),
@@ -162,7 +211,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     closers.push(gateway.close);
     // The training backend calls back on this runtime's own gateway unless told otherwise.
     if (!options.env?.TRAINER_CALLBACK_URL) {
-      process.env.TRAINER_CALLBACK_URL = `${gateway.url}/v2/service/internal/trainer-callback`;
+      process.env.TRAINER_CALLBACK_URL = workerEnvironment.TRAINER_CALLBACK_URL = `${gateway.url}/v2/service/internal/trainer-callback`;
       resetComposition(options.clock);
     }
 

@@ -27,6 +27,7 @@ export interface LocalSqs {
   endpoint: string;
   client: SQSClient;
   queueUrls: Record<string, string>;
+  queueArns: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -39,6 +40,7 @@ export const startLocalSqs = async (options: { queues: QueueSpec[]; port?: numbe
   const endpoint = `http://${host}:${(server.address() as AddressInfo).port}`;
   const client = sqsClient(endpoint);
   const queueUrls: Record<string, string> = {};
+  const queueArns: Record<string, string> = {};
   const ordered = [...options.queues].sort((a, b) => Number(Boolean(a.deadLetter)) - Number(Boolean(b.deadLetter)));
   for (const queue of ordered) {
     const attributes: Record<string, string> = { VisibilityTimeout: String(queue.visibilityTimeoutSeconds) };
@@ -48,11 +50,14 @@ export const startLocalSqs = async (options: { queues: QueueSpec[]; port?: numbe
     }
     const created = await client.send(new CreateQueueCommand({ QueueName: queue.name, Attributes: attributes }));
     queueUrls[queue.name] = created.QueueUrl!;
+    const described = await client.send(new GetQueueAttributesCommand({ QueueUrl: created.QueueUrl, AttributeNames: ['QueueArn'] }));
+    queueArns[queue.name] = described.Attributes?.['QueueArn'] ?? '';
   }
   return {
     endpoint,
     client,
     queueUrls,
+    queueArns,
     close: async () => {
       client.destroy();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

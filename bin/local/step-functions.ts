@@ -103,6 +103,25 @@ export interface LocalStepFunctionsOptions {
   host?: string;
 }
 
+/** A state machine whose definition is resolved: each Task names a function ARN. */
+export interface ResolvedMachine {
+  /** The machine's name, the last part of its ARN. */
+  name: string;
+  /** The definition, every substitution made. */
+  definition: string;
+}
+
+/** Runs the function a Task names; undefined when no function has that ARN. */
+export type FunctionInvoker = (functionArn: string) => ((input: unknown) => Promise<unknown>) | undefined;
+
+export interface StepFunctionsServerOptions {
+  machines: ResolvedMachine[];
+  invoker: FunctionInvoker;
+  timeScale?: number;
+  port?: number;
+  host?: string;
+}
+
 export interface LocalStepFunctions {
   endpoint: string;
   stateMachineArn(name: string): string;
@@ -188,41 +207,65 @@ class WaitingTasks {
   }
 }
 
-/** The `${Variable}` a Task runs: its Resource, or for a callback Task its Parameters.FunctionName. */
-const boundVariable = (state: AslState): string | undefined => {
+/** The function a Task runs: its Resource, or for a callback Task its Parameters.FunctionName. */
+const boundFunction = (state: AslState): string | undefined => {
   const named = state.Resource === CALLBACK_TASK_RESOURCE ? state.Parameters?.FunctionName : state.Resource;
-  return typeof named === 'string' ? /^\$\{([A-Za-z0-9_]+)\}$/.exec(named)?.[1] : undefined;
+  return typeof named === 'string' ? named : undefined;
 };
+
+const functionArnFor = (name: string) => `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${name}`;
 
 export const stateMachineArnFor = (name: string) => `arn:aws:states:${REGION}:${ACCOUNT}:stateMachine:${name}`;
 
+/**
+ * The machines of the workflow table, from their ASL files: each Task's `${Variable}` becomes the ARN of a
+ * function named after it, bound in process to the handler module the table names (npm start).
+ */
 export const startLocalStepFunctions = async (options: LocalStepFunctionsOptions): Promise<LocalStepFunctions> => {
+  const handlers = new Map<string, (input: unknown) => Promise<unknown>>();
+  const machines = Object.entries(options.workflows).map(([name, workflow]) => {
+    let text = fs.readFileSync(path.join(options.rootDir, workflow.file), 'utf8');
+    const functionArns = Object.fromEntries(Object.keys(workflow.tasks).map((variable) => [variable, functionArnFor(variable)]));
+    for (const [key, value] of Object.entries({ ...options.substitutions, ...functionArns })) text = text.split(`\${${key}}`).join(value);
+    const unresolved = /\$\{([A-Za-z0-9_]+)\}/.exec(text);
+    if (unresolved) throw new Error(`${workflow.file}: no value for substitution \${${unresolved[1]}}`);
+    for (const [variable, binding] of Object.entries(workflow.tasks)) {
+      const handler = loadHandler<TaskHandler>(path.join(options.rootDir, binding.handler));
+      handlers.set(functionArns[variable]!, (input) => handler(input, lambdaContext(variable, (binding.timeoutSeconds ?? 900) * 1000)));
+    }
+    return { name, definition: text, file: workflow.file };
+  });
+  for (const machine of machines) {
+    for (const [stateName, state] of allStates((JSON.parse(machine.definition) as { States: Record<string, AslState> }).States)) {
+      const bound = state.Type === 'Task' ? boundFunction(state) : undefined;
+      if (state.Type === 'Task' && (!bound || !handlers.has(bound))) throw new Error(`${machine.file}: Task ${stateName} (${state.Resource}) is not bound to a handler`);
+    }
+  }
+  return startStepFunctionsServer({ machines, invoker: (arn) => handlers.get(arn), timeScale: options.timeScale, port: options.port, host: options.host });
+};
+
+/**
+ * The Step Functions endpoint over resolved machines (npm start binds their Tasks to handler modules,
+ * npm run start:assets to the bundled functions of the template).
+ */
+export const startStepFunctionsServer = async (options: StepFunctionsServerOptions): Promise<LocalStepFunctions> => {
   const scale = options.timeScale ?? 1;
   const waitingTasks = new WaitingTasks();
   type Run = ReturnType<InstanceType<typeof StateMachine>['run']>;
   const machines = new Map<string, { run: (input: unknown, context: RunContext) => Run }>();
   const handlerWork = inFlightWork();
 
-  for (const [name, workflow] of Object.entries(options.workflows)) {
-    let text = fs.readFileSync(path.join(options.rootDir, workflow.file), 'utf8');
-    for (const [key, value] of Object.entries({ ...options.substitutions, ...Object.fromEntries(Object.keys(workflow.tasks).map((v) => [v, `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${v}`])) })) {
-      text = text.split(`\${${key}}`).join(value);
-    }
-    const unresolved = /\$\{([A-Za-z0-9_]+)\}/.exec(text);
-    if (unresolved) throw new Error(`${workflow.file}: no value for substitution \${${unresolved[1]}}`);
+  for (const { name, definition: text } of options.machines) {
     const definition = JSON.parse(text) as { States: Record<string, AslState> };
-    const rawStates = allStates((JSON.parse(fs.readFileSync(path.join(options.rootDir, workflow.file), 'utf8')) as { States: Record<string, AslState> }).States);
-
     const taskHandlers: Record<string, (context: RunContext) => (input: unknown) => Promise<unknown>> = {};
     const waitTimeOverrides: Record<string, number> = {};
     const retryIntervalOverrides: Record<string, number[]> = {};
-    for (const [stateName, state] of rawStates) {
+    for (const [stateName, state] of allStates(definition.States)) {
       if (state.Type === 'Task') {
-        const variable = boundVariable(state);
-        const binding = variable ? workflow.tasks[variable] : undefined;
-        if (!variable || !binding) throw new Error(`${workflow.file}: Task ${stateName} (${state.Resource}) is not bound to a handler`);
-        const handler = loadHandler<TaskHandler>(path.join(options.rootDir, binding.handler));
-        const invoke = (input: unknown) => handlerWork.track(handler(input, lambdaContext(variable, (binding.timeoutSeconds ?? 900) * 1000)));
+        const functionArn = boundFunction(state);
+        const handler = functionArn ? options.invoker(functionArn) : undefined;
+        if (!handler) throw new Error(`state machine ${name}: Task ${stateName} (${state.Resource}) runs no known function`);
+        const invoke = (input: unknown) => handlerWork.track(handler(input));
         if (state.Resource === CALLBACK_TASK_RESOURCE) {
           const heartbeatMs = typeof state.HeartbeatSeconds === 'number' ? state.HeartbeatSeconds * 1000 * scale : undefined;
           taskHandlers[stateName] = (run) => async (input) => {
@@ -260,6 +303,7 @@ export const startLocalStepFunctions = async (options: LocalStepFunctionsOptions
         }),
     });
   }
+
 
   const executions = new Map<string, Execution>();
   const waiters = new Map<string, Array<(execution: Execution) => void>>();
