@@ -14,5 +14,6 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   testTimeout: 30000,
   setupFiles: ['<rootDir>/test/setup-env.ts'],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

@@ -11,7 +11,7 @@ import { Api } from './constructs/api';
 import { Backends } from './constructs/backends';
 import { Callbacks } from './constructs/callbacks';
 import { Data } from './constructs/data';
-import { serviceEnvironment } from './constructs/function-defaults';
+import { budgetEnvironment, serviceEnvironment } from './constructs/function-defaults';
 import { Workflows } from './constructs/workflows';
 
 export interface ServiceStackProps extends StackProps {
@@ -48,6 +48,7 @@ export class ServiceStack extends Stack {
       callbackQueue: callbacks.queue,
       downloadTokenSecret: data.downloadTokenSecret,
       backendEnvironment: backends.environment,
+      budgetEnvironment: budgetEnvironment(this),
     };
 
     const workflows = new Workflows(this, 'Workflows', { definitions: props.workflows ?? WORKFLOWS, resources });

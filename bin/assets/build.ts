@@ -91,3 +91,20 @@ export const ensureAssets = async (options: { architecture?: ArchitectureName; l
     return { outdir, templateFile, architecture, built: true, synthMs: Math.round(performance.now() - started) };
   });
 };
+
+// `npm run synth:assets [-- --architecture x86_64]`: make (or confirm) the artefacts, and say where they are.
+if (require.main === module) {
+  const at = process.argv.indexOf('--architecture');
+  const architecture = at > 0 ? process.argv[at + 1] : undefined;
+  if (architecture !== undefined && architecture !== 'arm64' && architecture !== 'x86_64') {
+    process.stderr.write('usage: npm run synth:assets [-- --architecture arm64|x86_64]\n');
+    process.exit(2);
+  }
+  ensureAssets({ architecture, log: (line) => process.stdout.write(`${line}\n`) }).then(
+    (assets) => process.stdout.write(`${assets.built ? `Synthesised in ${assets.synthMs} ms` : 'Up to date'}: ${assets.outdir}\n`),
+    (error: { stderr?: Buffer; message?: string }) => {
+      process.stderr.write(`synthesis failed: ${error.stderr?.toString() || error.message}\n`);
+      process.exit(1);
+    },
+  );
+}

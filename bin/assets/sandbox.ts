@@ -8,7 +8,8 @@
  * variables (references resolved by the caller) plus what Lambda sets itself, nothing of this process.
  *
  * A warm worker is reused for the next invocation, like a warm execution environment; concurrent
- * invocations get more workers. A worker that passes its timeout is killed (`Sandbox.Timedout`), one
+ * invocations get more workers, up to a cap per function (each worker is a Node process; further
+ * invocations wait for one, where Lambda would scale on). A worker that passes its timeout is killed (`Sandbox.Timedout`), one
  * that dies mid-invocation fails it (`Runtime.ExitError`), and one that fails its init fails the
  * invocation that started it (`Runtime.ImportModuleError` and its kin) and is never retried from sources.
  */
@@ -61,12 +62,15 @@ const runtimeModules = (root: string): string => {
 interface Worker {
   child: ChildProcess;
   ready: Promise<void>;
-  busy: boolean;
   initMs?: number;
 }
 
+/** Execution environments per function at most, locally. */
+export const MAX_WORKERS_PER_FUNCTION = Math.max(2, os.availableParallelism() * 2);
+
 export class LambdaFunction {
   private readonly idle: Worker[] = [];
+  private readonly waiting: Array<() => void> = [];
   private readonly all = new Set<Worker>();
   private nextId = 0;
   /** Cold starts so far, with the init time each took. */
@@ -92,6 +96,8 @@ export class LambdaFunction {
       AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
       AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
       NODE_PATH: this.nodePath,
+      // Lambda runs Node 22; this machine's Node may be older, which the SDK would warn about on every start.
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     };
     const child = fork(WORKER, [], {
       cwd: this.taskRoot,
@@ -100,7 +106,7 @@ export class LambdaFunction {
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    const worker: Worker = { child, busy: false, ready: Promise.resolve() };
+    const worker: Worker = { child, ready: Promise.resolve() };
     worker.ready = new Promise<void>((resolve, reject) => {
       const onMessage = (message: { type: string; initMs?: number; errorType?: string; errorMessage?: string }) => {
         if (message.type === 'ready') {
@@ -120,6 +126,7 @@ export class LambdaFunction {
       this.all.delete(worker);
       const at = this.idle.indexOf(worker);
       if (at >= 0) this.idle.splice(at, 1);
+      this.waiting.shift()?.();
     });
     this.all.add(worker);
     return worker;
@@ -138,14 +145,29 @@ export class LambdaFunction {
     return worker.initMs ?? 0;
   }
 
+  /** A warm worker, a new one, or (at the cap) the next one to be free. */
+  private async acquire(): Promise<Worker> {
+    for (;;) {
+      const warm = this.idle.pop();
+      if (warm) return warm;
+      if (this.all.size < MAX_WORKERS_PER_FUNCTION) return this.start();
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
+
+  private release(worker: Worker): void {
+    if (this.all.has(worker) && !worker.child.killed && worker.child.exitCode === null) this.idle.push(worker);
+    this.waiting.shift()?.();
+  }
+
   /** Runs one invocation on a warm worker, or a new one. */
   async invoke(event: unknown): Promise<Invocation> {
-    const worker = this.idle.pop() ?? this.start();
-    worker.busy = true;
+    const worker = await this.acquire();
     try {
       await worker.ready;
     } catch (error) {
       worker.child.kill('SIGKILL');
+      this.release(worker);
       throw error;
     }
     const id = this.nextId++;
@@ -179,8 +201,7 @@ export class LambdaFunction {
     try {
       return await outcome;
     } finally {
-      worker.busy = false;
-      if (this.all.has(worker) && !worker.child.killed && worker.child.exitCode === null) this.idle.push(worker);
+      this.release(worker);
     }
   }
 

@@ -47,6 +47,31 @@ export const IMAGE_MEMORY_MB = 2048;
 /** The repository root: handler paths in the route and workflow tables are relative to it. */
 export const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..');
 
+/**
+ * Read first: the time budgets AWS can hold, set on every function (functions/shared/config.ts reads them).
+ * - Synchronous image calls: API Gateway's REST streaming drops a Regional connection that sends nothing
+ *   for 5 minutes, and our answer's status is known only at the end, so no byte can go out early. On AWS
+ *   the budget is therefore under that idle limit (CDK context `syncBudgetSeconds`, default and maximum
+ *   290): past it the call answers 504 TIMEOUT and is refunded, as the spec says of its 600 s.
+ * - Async jobs: RunEngine is one Lambda run (15 minutes at most) and keeps 15 s to record the outcome, so a
+ *   job may run 885 s at most (context `asyncBudgetSeconds`, default 840); past it the job fails TIMEOUT
+ *   and is refunded. Locally (npm start) the budgets are the spec's: 600 s and 1800 s.
+ */
+export const BUDGET_LIMITS_SECONDS = { sync: 290, async: 885 } as const;
+export const DEFAULT_BUDGETS_SECONDS = { sync: 290, async: 840 } as const;
+
+export const budgetEnvironment = (scope: Construct): Record<string, string> => {
+  const read = (key: string, fallback: number, limit: number) => {
+    const value = Number(scope.node.tryGetContext(key) ?? fallback);
+    if (!Number.isInteger(value) || value < 1 || value > limit) throw new Error(`CDK context ${key} must be a whole number of seconds from 1 to ${limit}`);
+    return String(value);
+  };
+  return {
+    [ENV.syncBudgetSeconds]: read('syncBudgetSeconds', DEFAULT_BUDGETS_SECONDS.sync, BUDGET_LIMITS_SECONDS.sync),
+    [ENV.asyncBudgetSeconds]: read('asyncBudgetSeconds', DEFAULT_BUDGETS_SECONDS.async, BUDGET_LIMITS_SECONDS.async),
+  };
+};
+
 /** The environment variables the stack sets, and nowhere else. */
 export const ENV = {
   tableName: 'SERVICE_TABLE_NAME',
@@ -56,6 +81,8 @@ export const ENV = {
   downloadTokenSecretArn: 'DOWNLOAD_TOKEN_SECRET_ARN',
   logLevel: 'LOG_LEVEL',
   nodeOptions: 'NODE_OPTIONS',
+  syncBudgetSeconds: 'SYNC_BUDGET_SECONDS',
+  asyncBudgetSeconds: 'ASYNC_BUDGET_SECONDS',
 } as const;
 
 /** `image-job` → `IMAGE_JOB_STATE_MACHINE_ARN`. */
@@ -72,6 +99,8 @@ export interface ServiceResources {
   readonly downloadTokenSecret: secretsmanager.ISecret;
   /** Where the engine and trainer run (lib/constructs/backends.ts); empty for the sandbox. */
   readonly backendEnvironment?: Record<string, string>;
+  /** The time budgets AWS can hold (budgetEnvironment). */
+  readonly budgetEnvironment?: Record<string, string>;
   /** Workflow name → state machine, for the functions that start and stop executions. */
   readonly stateMachines?: ReadonlyMap<string, sfn.IStateMachine>;
 }
@@ -84,6 +113,7 @@ export const serviceEnvironment = (resources: ServiceResources): Record<string, 
   [ENV.logLevel]: 'info',
   [ENV.nodeOptions]: '--enable-source-maps',
   ...resources.backendEnvironment,
+  ...resources.budgetEnvironment,
   ...Object.fromEntries(
     [...(resources.stateMachines ?? [])].map(([name, machine]) => [stateMachineArnVariable(name), machine.stateMachineArn]),
   ),

@@ -2,7 +2,7 @@ import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { architectureOf, bundlingOptions, IMAGE_NODE_MODULES, serviceFunction } from '../../lib/constructs/function-defaults';
-import { STAND_IN_HANDLER, testApp } from '../fixtures/infra/service-stack';
+import { fixtureStack, STAND_IN_HANDLER, testApp } from '../fixtures/infra/service-stack';
 
 process.env.CDK_VALIDATION = 'false';
 
@@ -48,5 +48,22 @@ describe('the bundling recipe', () => {
     for (const images of [true, false]) {
       expect(bundlingOptions(images, lambda.Architecture.ARM_64)).toMatchObject({ externalModules: ['@aws-sdk/*'], sourceMap: true });
     }
+  });
+});
+
+describe('the time budgets AWS can hold', () => {
+  const variablesOf = (context: Record<string, unknown> = {}) =>
+    Object.values(Template.fromStack(fixtureStack({}, testApp({ context }))).findResources('AWS::Lambda::Function', { Properties: { Description: 'POST /{v2,v1}/service/edit' } })).map(
+      (fn) => fn.Properties.Environment.Variables,
+    );
+
+  test('an image route answers 504 after 290 s, under API Gateway idle limit of 5 minutes, and a job may run 840 s', () => {
+    expect(variablesOf()).toEqual([expect.objectContaining({ SYNC_BUDGET_SECONDS: '290', ASYNC_BUDGET_SECONDS: '840' })]);
+  });
+
+  test('context may shorten them, never past what AWS holds', () => {
+    expect(variablesOf({ syncBudgetSeconds: 120, asyncBudgetSeconds: '600' })).toEqual([expect.objectContaining({ SYNC_BUDGET_SECONDS: '120', ASYNC_BUDGET_SECONDS: '600' })]);
+    expect(() => variablesOf({ syncBudgetSeconds: 600 })).toThrow(/syncBudgetSeconds must be a whole number of seconds from 1 to 290/);
+    expect(() => variablesOf({ asyncBudgetSeconds: 1800 })).toThrow(/asyncBudgetSeconds must be a whole number of seconds from 1 to 885/);
   });
 });

@@ -5,7 +5,7 @@ import { base64Jpeg } from '../support/images';
 import { entriesOfJob, jobCount } from '../support/ledger';
 import { octokitVerify } from '../support/octokit-verify';
 import { startReceiver } from '../support/receiver';
-import { startTestRuntime, type TestRuntime } from '../support/runtime';
+import { inProcessOnly, startTestRuntime, type TestRuntime } from '../support/runtime';
 
 const DAY_MS = 24 * 3600 * 1000;
 let runtime: TestRuntime;
@@ -187,7 +187,7 @@ describe('polling', () => {
     }
   });
 
-  it('answers 200 until 24 h after completion, and 410 JOB_EXPIRED one second later', async () => {
+  inProcessOnly('answers 200 until 24 h after completion, and 410 JOB_EXPIRED one second later', async () => {
     const account = await runtime.newAccount();
     const handle = (await (await submit(account.apiKey, {})).json()) as { poll_url: string };
     const { body } = await pollUntilDone(account.apiKey, handle.poll_url);
@@ -221,7 +221,7 @@ describe('what must not stay held', () => {
     expect(((await again.json()) as { job_id: string }).job_id).not.toBe(first.job_id);
   });
 
-  it('releases the reservation of a synchronous call whose settlement fails, and answers 500', async () => {
+  inProcessOnly('releases the reservation of a synchronous call whose settlement fails, and answers 500', async () => {
     const account = await runtime.newAccount(1_000_000);
     const deps = services().images;
     const original = deps.ledger;

@@ -8,7 +8,7 @@ import type { JobStepDeps } from '../../functions/composition/job-steps';
 import { services } from '../../bin/local/services';
 import { base64Jpeg } from '../support/images';
 import { entriesOfJob } from '../support/ledger';
-import { startTestRuntime, type TestRuntime } from '../support/runtime';
+import { describeInProcessOnly, startTestRuntime, type TestRuntime } from '../support/runtime';
 
 let runtime: TestRuntime;
 
@@ -62,7 +62,7 @@ for (const step of ['MarkRunning', 'RunEngine', 'SettleCharge', 'QueueCallback']
 // ReleaseCharge runs only for a failing job: make the engine refuse.
 cases.push(['ReleaseCharge', 'before', 'sandbox:no-image'], ['ReleaseCharge', 'after', 'sandbox:no-image']);
 
-describe('a failure injected into the image-job workflow', () => {
+describeInProcessOnly('a failure injected into the image-job workflow', () => {
   it.each(cases)('at %s (%s its write) leaves the job terminal once and the money moved once', async (step, when, prompt) => {
     const account = await runtime.newAccount(1_000_000);
     const fault = injectOnce(services().workflow, step, when);

@@ -24,6 +24,8 @@ export const startTestRuntime = async (options: Partial<LocalRuntimeOptions> = {
     logLevel: 'silent',
     devAccountCreditMicros: 10_000_000,
     timeScale: 0.001,
+    // `TEST_RUNTIME=assets` runs a suite against the synthesised artefacts instead of the sources.
+    assets: process.env.TEST_RUNTIME === 'assets',
     ...options,
     env: { EXTRA_TRUSTED_CA_FILE: RECEIVER_CA_FILE, ...options.env },
     dataDir,
@@ -47,3 +49,10 @@ export const startTestRuntime = async (options: Partial<LocalRuntimeOptions> = {
       }),
   };
 };
+
+/**
+ * A test that reaches into the handlers' process (a moved clock, an injected fault): against the
+ * synthesised assets (`TEST_RUNTIME=assets`) the handlers run in their own workers, so it is skipped there.
+ */
+export const inProcessOnly = process.env.TEST_RUNTIME === 'assets' ? it.skip : it;
+export const describeInProcessOnly = process.env.TEST_RUNTIME === 'assets' ? describe.skip : describe;
