@@ -23,6 +23,7 @@ export interface BuiltAssets {
   architecture: ArchitectureName;
   /** Whether this call synthesised (false: the cached artefacts were current). */
   built: boolean;
+  /** How long the synthesis that made these artefacts took. */
   synthMs: number;
 }
 
@@ -69,12 +70,13 @@ export const ensureAssets = async (options: { architecture?: ArchitectureName; l
   const base = path.join(ROOT_DIR, '.build', 'assets', architecture);
   const outdir = path.join(base, 'cdk.out');
   const stampFile = path.join(base, 'source-hash');
+  const synthTimeFile = path.join(base, 'synth-ms');
   const templateFile = path.join(outdir, `${STACK_NAME}.template.json`);
   fs.mkdirSync(base, { recursive: true });
   return withLock(`${base}.lock`, () => {
     const hash = sourceHash(architecture);
     if (fs.existsSync(templateFile) && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === hash) {
-      return { outdir, templateFile, architecture, built: false, synthMs: 0 };
+      return { outdir, templateFile, architecture, built: false, synthMs: Number(fs.readFileSync(synthTimeFile, { encoding: 'utf8', flag: 'a+' }) || 0) };
     }
     options.log?.(`Synthesising the stack for ${architecture} (bundling every function as cdk deploy would)…`);
     const started = performance.now();
@@ -87,8 +89,10 @@ export const ensureAssets = async (options: { architecture?: ArchitectureName; l
       stdio: ['ignore', 'ignore', 'pipe'],
       maxBuffer: 64 * 1024 * 1024,
     });
+    const synthMs = Math.round(performance.now() - started);
     fs.writeFileSync(stampFile, hash);
-    return { outdir, templateFile, architecture, built: true, synthMs: Math.round(performance.now() - started) };
+    fs.writeFileSync(synthTimeFile, String(synthMs));
+    return { outdir, templateFile, architecture, built: true, synthMs };
   });
 };
 
