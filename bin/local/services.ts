@@ -6,6 +6,7 @@
  */
 import * as core from '../../functions/composition/core';
 import * as data from '../../functions/composition/data';
+import { objects } from '../../functions/composition/storage';
 import { engineStepDeps } from '../../functions/composition/image-engine';
 import { imageDeps } from '../../functions/composition/images';
 import { jobStepDeps } from '../../functions/composition/job-steps';
@@ -38,7 +39,7 @@ const all = {
     return data.jobs();
   },
   get objects() {
-    return data.objects();
+    return objects();
   },
   get sqs() {
     return sqs();

@@ -1,4 +1,4 @@
-import { jobStatusDeps } from '../composition/downloads';
+import { jobStatusDeps } from '../composition/links';
 import * as v from 'valibot';
 import { Jobs } from '../domain';
 import { apiHandler, type ApiRequest } from '../shared/http/api-handler';

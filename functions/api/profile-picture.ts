@@ -1,4 +1,4 @@
-import { profileDeps } from '../composition/profiles';
+import { pictureDeps } from '../composition/storage';
 import type * as v from 'valibot';
 import { Profiles } from '../domain';
 import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
@@ -8,6 +8,6 @@ import { ProfileParamsSchema } from './schemas/profiles';
 
 /** GET /v2/service/profiles/{profile_id}/profile_picture: raw JPEG bytes. */
 const lambdaHandler = async ({ params, caller }: ApiRequest<undefined, undefined, v.InferOutput<typeof ProfileParamsSchema>>) =>
-  binary(await Profiles.profilePicture(profileDeps(), caller, params.profile_id), 'image/jpeg');
+  binary(await Profiles.profilePicture(pictureDeps(), caller, params.profile_id), 'image/jpeg');
 
 export const handler = streamingOnAws(apiHandler(lambdaHandler, { params: ProfileParamsSchema }));

@@ -1,4 +1,4 @@
-import { profileDeps } from '../composition/profiles';
+import { profileReadDeps } from '../composition/data';
 import type * as v from 'valibot';
 import { Profiles } from '../domain';
 import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
@@ -7,6 +7,6 @@ import { ProfileParamsSchema } from './schemas/profiles';
 
 /** GET /v2/service/profiles/{profile_id}/status */
 const lambdaHandler = async ({ params, caller }: ApiRequest<undefined, undefined, v.InferOutput<typeof ProfileParamsSchema>>) =>
-  ok(await Profiles.profileStatus(profileDeps(), caller, params.profile_id));
+  ok(await Profiles.profileStatus(profileReadDeps(), caller, params.profile_id));
 
 export const handler = apiHandler(lambdaHandler, { params: ProfileParamsSchema });

@@ -1,4 +1,4 @@
-import { tagDeps } from '../composition/profiles';
+import { tagDeps } from '../composition/data';
 import { Profiles } from '../domain';
 import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';

@@ -1,4 +1,4 @@
-import { trainerCallbackDeps } from '../composition/profiles';
+import { trainerCallbackDeps } from '../composition/training';
 import * as v from 'valibot';
 import { Profiles } from '../domain';
 import { apiHandler, type ApiRequest } from '../shared/http/api-handler';

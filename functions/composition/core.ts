@@ -4,7 +4,9 @@
  * There is no composition root that wires everything: each module of this folder builds what one part
  * of the domain needs, from the adapters that part uses, and a handler imports only the module it calls.
  * esbuild follows imports, so this is what keeps sharp out of the functions that never touch an image
- * (STYLE.md 13): only images.ts, image-engine.ts and photo-training.ts import image adapters.
+ * (STYLE.md 13): only inputs.ts, images.ts, image-engine.ts and photo-training.ts import image adapters,
+ * and the S3, SFN, SQS and Secrets Manager clients load only where storage.ts, workflows.ts, queues.ts
+ * and secrets.ts are imported.
  *
  * Everything is built once per process (a Lambda cold start, or the local runtime) on first use, and
  * forgotten by `resetComposition`, which the local runtime calls after it changes the environment.
@@ -13,7 +15,6 @@ import { systemClock, type Clock } from '../domain/shared/clock';
 import { newId } from '../domain/shared/ids';
 import { config, resetConfig, type ServiceConfig } from '../shared/config';
 import { createLogger } from '../shared/http/logger';
-import { lazySecret } from '../adapters/secrets';
 
 const resets = new Set<() => void>();
 
@@ -36,10 +37,6 @@ export { newId };
 export const settings = (): ServiceConfig => config();
 
 export const log = once(() => createLogger(settings().LOG_LEVEL));
-
-/** A token given directly (local) or as a Secrets Manager secret (AWS); empty when neither is set. */
-export const secretOrEmpty = (value: string, arn: string | undefined, name: string): (() => Promise<string>) =>
-  value || arn ? lazySecret({ value: value || undefined, arn, region: settings().AWS_REGION, endpoint: settings().SECRETS_MANAGER_ENDPOINT, name }) : async () => '';
 
 /** Forget everything built: the configuration is read again, and `useClock` applies from here on. */
 export const resetComposition = (useClock: Clock = systemClock): void => {

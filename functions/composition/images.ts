@@ -2,10 +2,12 @@
 import type { ImageDeps } from '../domain/images/operations';
 import { imageEngine } from '../adapters/engine/engines';
 import { jobInputs, jobOutputs } from '../adapters/s3/job-files';
-import { clock, newId, once, secretOrEmpty, settings } from './core';
-import { jobs, ledger, objects, profiles } from './data';
+import { clock, newId, once, settings } from './core';
+import { jobs, ledger, profiles } from './data';
+import { objects } from './storage';
 import { decodeInput } from './inputs';
-import { link } from './downloads';
+import { secretOrEmpty } from './secrets';
+import { link } from './links';
 import { startImageJob } from './workflows';
 
 /** The configured engine, built on first use. */

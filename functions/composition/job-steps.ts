@@ -1,23 +1,21 @@
 /**
  * The steps of the image-job workflow. The steps around the engine (MarkRunning, SettleCharge,
- * ReleaseCharge, QueueCallback) use `jobStepDeps`, which touches no image; RunEngine adds the engine
- * and the stored inputs on top of the same object (image-engine.ts).
+ * ReleaseCharge, QueueCallback) use `jobStepDeps`, which touches no image and no bucket; RunEngine adds
+ * the engine, the stored inputs and the outputs on top of the same object (image-engine.ts).
  */
 import type { WorkflowDeps } from '../domain/jobs/workflow';
-import { jobOutputs } from '../adapters/s3/job-files';
 import { clock, once, settings } from './core';
-import { jobs, ledger, objects } from './data';
-import { link } from './downloads';
+import { jobs, ledger } from './data';
+import { link } from './links';
 import { enqueueCallback } from './queues';
 
-export type JobStepDeps = Omit<WorkflowDeps, 'engine' | 'inputs'>;
+export type JobStepDeps = Omit<WorkflowDeps, 'engine' | 'inputs' | 'outputs'>;
 
 export const jobStepDeps = once(
   (): JobStepDeps => ({
     clock,
     jobs: jobs(),
     ledger: ledger(),
-    outputs: jobOutputs(objects()),
     link,
     enqueueCallback,
     settings: { asyncBudgetMs: settings().ASYNC_BUDGET_SECONDS * 1000 },

@@ -3,9 +3,9 @@ import type { TrainingDeps } from '../domain/profiles/training';
 import { sandboxTrainer } from '../adapters/engine/sandbox-trainer';
 import { profilePhotos } from '../adapters/images/photos';
 import { once } from './core';
-import { objects } from './data';
+import { objects } from './storage';
 import { decodeInput } from './inputs';
-import { trainingStepDeps } from './profiles';
+import { trainingStepDeps } from './training';
 
 export const photoTrainingDeps = once((): TrainingDeps => {
   const steps = trainingStepDeps();

@@ -1,16 +1,10 @@
-/**
- * Profiles: the API routes (add, list, status, picture, delete, tags), the trainer callback, and the
- * training steps that touch no image (StartTraining, RequestTraining, AcceptTraining, FailTraining).
- * Photo decoding and the sandbox trainer's signature work are in photo-training.ts.
- */
+/** Profiles: adding (starts training) and deleting (stops it, deletes photos); reads are in data.ts and storage.ts. */
 import type { ProfileDeps } from '../domain/profiles/profiles';
-import type { RemoteTrainer, TrainerCallbackDeps } from '../domain/profiles/training';
-import { httpTrainer, sfnTrainingTasks } from '../adapters/engine/http-trainer';
-import { sandboxTrainingSeconds } from '../adapters/engine/sandbox-durations';
 import { photoStore } from '../adapters/s3/photo-store';
-import { clock, newId, once, secretOrEmpty, settings } from './core';
-import { accounts, ledger, objects, profiles } from './data';
-import { sfn, startProfileTraining, stopProfileTraining } from './workflows';
+import { clock, newId, once } from './core';
+import { accounts, ledger, profiles } from './data';
+import { objects } from './storage';
+import { startProfileTraining, stopProfileTraining } from './workflows';
 
 export const profileDeps = once(
   (): ProfileDeps => ({
@@ -23,35 +17,3 @@ export const profileDeps = once(
     photos: photoStore(objects()),
   }),
 );
-
-export const tagDeps = once(() => ({ tags: profiles(), writeConcurrency: 16 }));
-
-const trainerToken = once(() => secretOrEmpty(settings().TRAINER_TOKEN, settings().TRAINER_TOKEN_SECRET_ARN, 'the trainer token'));
-
-export const trainerCallbackDeps = once((): TrainerCallbackDeps => ({ trainerToken: trainerToken(), tasks: sfnTrainingTasks(sfn()) }));
-
-/** A training backend over HTTPS that calls back with the task token (TRAINER=http). */
-const remoteTrainer = once((): RemoteTrainer => {
-  const { TRAINER_URL: baseUrl, TRAINER_CALLBACK_URL: callbackUrl } = settings();
-  if (!baseUrl) throw new Error('TRAINER=http needs TRAINER_URL');
-  if (!callbackUrl) throw new Error('TRAINER=http needs TRAINER_CALLBACK_URL');
-  const store = objects();
-  let trainer: Promise<RemoteTrainer> | undefined;
-  return {
-    request: async (training) =>
-      (await (trainer ??= trainerToken()().then((token) => httpTrainer({ baseUrl, token, callbackUrl, presignPhoto: (key, seconds) => store.presignGet(key, seconds) })))).request(training),
-  };
-});
-
-/** The training steps that need no image work. */
-export const trainingStepDeps = once(() => ({
-  clock,
-  profiles: profiles(),
-  ledger: ledger(),
-  photos: photoStore(objects()),
-  trainer: { durationSeconds: sandboxTrainingSeconds },
-  get remoteTrainer() {
-    return remoteTrainer();
-  },
-  settings: { trainingTimeScale: settings().TRAINING_TIME_SCALE, photoConcurrency: 4 },
-}));

@@ -5,6 +5,7 @@
  */
 import { PINNED_PRICES } from '../../functions/domain/images/catalog';
 import type { JobStepDeps } from '../../functions/composition/job-steps';
+import type { WorkflowDeps } from '../../functions/domain/jobs/workflow';
 import { services } from '../../bin/local/services';
 import { base64Jpeg } from '../support/images';
 import { entriesOfJob } from '../support/ledger';
@@ -23,8 +24,11 @@ class InjectedFault extends Error {
 
 type Step = 'MarkRunning' | 'RunEngine' | 'SettleCharge' | 'ReleaseCharge' | 'QueueCallback';
 
-/** Replaces one dependency of the workflow with one that fails once, before or after doing its work. */
-const injectOnce = (deps: JobStepDeps, step: Step, when: 'before' | 'after'): { restore: () => void; tripped: () => boolean } => {
+/**
+ * Replaces one dependency of the workflow with one that fails once, before or after doing its work: on
+ * the job steps' object, or for RunEngine's outputs on its own (which inherits the others).
+ */
+const injectOnce = (deps: JobStepDeps, engineStep: WorkflowDeps, step: Step, when: 'before' | 'after'): { restore: () => void; tripped: () => boolean } => {
   let tripped = false;
   const wrap = <A extends unknown[], R>(original: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
@@ -34,13 +38,14 @@ const injectOnce = (deps: JobStepDeps, step: Step, when: 'before' | 'after'): { 
       await original(...args);
       throw new InjectedFault(`${step} failed after its write`);
     };
-  const saved = { jobs: deps.jobs, ledger: deps.ledger, outputs: deps.outputs, enqueueCallback: deps.enqueueCallback };
+  const saved = { jobs: deps.jobs, ledger: deps.ledger, enqueueCallback: deps.enqueueCallback };
+  const savedOutputs = engineStep.outputs;
   switch (step) {
     case 'MarkRunning':
       deps.jobs = { ...deps.jobs, get: deps.jobs.get.bind(deps.jobs), markRunning: wrap(deps.jobs.markRunning.bind(deps.jobs)) };
       break;
     case 'RunEngine':
-      deps.outputs = { ...deps.outputs, save: wrap(deps.outputs.save) };
+      engineStep.outputs = { ...engineStep.outputs, save: wrap(engineStep.outputs.save) };
       break;
     case 'SettleCharge':
       deps.ledger = Object.assign(Object.create(deps.ledger), { settle: wrap(deps.ledger.settle.bind(deps.ledger)) });
@@ -52,7 +57,13 @@ const injectOnce = (deps: JobStepDeps, step: Step, when: 'before' | 'after'): { 
       deps.enqueueCallback = wrap(deps.enqueueCallback);
       break;
   }
-  return { restore: () => Object.assign(deps, saved), tripped: () => tripped };
+  return {
+    restore: () => {
+      Object.assign(deps, saved);
+      engineStep.outputs = savedOutputs;
+    },
+    tripped: () => tripped,
+  };
 };
 
 const cases: Array<[Step, 'before' | 'after', string]> = [];
@@ -65,7 +76,7 @@ cases.push(['ReleaseCharge', 'before', 'sandbox:no-image'], ['ReleaseCharge', 'a
 describeInProcessOnly('a failure injected into the image-job workflow', () => {
   it.each(cases)('at %s (%s its write) leaves the job terminal once and the money moved once', async (step, when, prompt) => {
     const account = await runtime.newAccount(1_000_000);
-    const fault = injectOnce(services().workflow, step, when);
+    const fault = injectOnce(services().workflow, services().engineStep, step, when);
     try {
       const response = await runtime.call('POST', '/v2/service/enhance', {
         apiKey: account.apiKey,

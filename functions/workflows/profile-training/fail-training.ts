@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Profiles } from '../../domain';
-import { trainingStepDeps } from '../../composition/profiles';
+import { trainingStepDeps } from '../../composition/training';
 import { FailStepSchema } from './steps';
 
 /** FailTraining: ERROR with a message for the user, the charge released in one transaction. */

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Profiles } from '../../domain';
-import { trainingStepDeps } from '../../composition/profiles';
+import { trainingStepDeps } from '../../composition/training';
 import { RequestStepSchema } from './steps';
 
 /** RequestTraining (remote trainer): IN_PROGRESS, and the backend asked to train and call back with the task token. */

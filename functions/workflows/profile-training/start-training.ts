@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Profiles } from '../../domain';
-import { trainingStepDeps } from '../../composition/profiles';
+import { trainingStepDeps } from '../../composition/training';
 import { TrainingStepSchema } from './steps';
 
 /** StartTraining: IN_PROGRESS, and how long the trainer takes. */
