@@ -3,6 +3,12 @@
  * calls the route's handler in process, and writes its result back. Routes come from the one route table.
  * Bodies over the API Gateway limit are refused here with the service's error body, as the deployed
  * gateway response does; bodies over the Lambda limit reach the handler, which answers 413 itself.
+ *
+ * Read first: nothing a client sends may stop this process. A request target that is not a URL, a path
+ * with a malformed percent-escape, a method no route has, or a request Node's HTTP parser refuses (bad
+ * request line or header: 400; headers too large: 431) is answered in the service's error shape with an
+ * X-Request-Id; anything unexpected while handling a request is a 500 in that shape, logged, and the
+ * process goes on. As on API Gateway, a method a path does not have is a 404 NOT_FOUND.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
@@ -59,8 +65,14 @@ export const startLocalGateway = async (options: { routes: readonly GatewayRoute
   const handlerWork = inFlightWork();
   const compiled = options.routes.map(compile);
 
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+  const serve = (req: http.IncomingMessage, res: http.ServerResponse, fail: (error: unknown) => void) => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost');
+    } catch {
+      req.resume();
+      return errorResponse(res, 400, 'INVALID_REQUEST', 'The request target is not a valid URL.');
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     let refused = false;
@@ -76,99 +88,133 @@ export const startLocalGateway = async (options: { routes: readonly GatewayRoute
       }
       chunks.push(chunk);
     });
+    req.on('error', fail);
     req.on('end', () => {
-      if (refused) return;
-      const candidates = compiled.filter((c) => c.pattern.test(url.pathname));
-      const match = candidates.find((c) => c.route.method === req.method);
-      if (!match) {
-        return candidates.length > 0
-          ? errorResponse(res, 405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${url.pathname}.`)
-          : errorResponse(res, 404, 'NOT_FOUND', `No route for ${req.method} ${url.pathname}.`);
+      try {
+        if (!refused) answer(req, res, url, Buffer.concat(chunks), fail);
+      } catch (error) {
+        fail(error);
       }
-      const values = match.pattern.exec(url.pathname)!.slice(1);
-      const headers: Record<string, string> = {};
-      const multiValueHeaders: Record<string, string[]> = {};
-      for (let i = 0; i < req.rawHeaders.length; i += 2) {
-        const [name, value] = [req.rawHeaders[i]!, req.rawHeaders[i + 1]!];
-        headers[name] = value;
-        (multiValueHeaders[name] ??= []).push(value);
-      }
-      // As API Gateway does: tell the function how the caller reached it.
-      for (const [name, value] of [['X-Forwarded-Proto', 'http'], ['X-Forwarded-For', req.socket.remoteAddress ?? '127.0.0.1']] as const) {
-        if (!Object.keys(headers).some((existing) => existing.toLowerCase() === name.toLowerCase())) {
-          headers[name] = value;
-          multiValueHeaders[name] = [value];
-        }
-      }
-      const query: Record<string, string> = {};
-      const multiQuery: Record<string, string[]> = {};
-      for (const [name, value] of url.searchParams) {
-        query[name] = value;
-        (multiQuery[name] ??= []).push(value);
-      }
-      const requestId = randomUUID();
-      const body = Buffer.concat(chunks);
-      const event: APIGatewayProxyEvent = {
-        resource: match.resource,
-        path: url.pathname,
-        httpMethod: req.method ?? 'GET',
-        headers,
-        multiValueHeaders,
-        queryStringParameters: Object.keys(query).length > 0 ? query : null,
-        multiValueQueryStringParameters: Object.keys(multiQuery).length > 0 ? multiQuery : null,
-        pathParameters: match.parameterNames.length > 0 ? Object.fromEntries(match.parameterNames.map((name, i) => [name, decodeURIComponent(values[i]!)])) : null,
-        stageVariables: null,
-        body: body.length > 0 ? body.toString('utf8') : null,
-        isBase64Encoded: false,
-        requestContext: {
-          accountId: '000000000000',
-          apiId: 'local',
-          authorizer: null,
-          protocol: `HTTP/${req.httpVersion}`,
-          httpMethod: req.method ?? 'GET',
-          path: url.pathname,
-          stage: 'local',
-          requestId,
-          requestTimeEpoch: Date.now(),
-          resourceId: 'local',
-          resourcePath: match.resource,
-          identity: {
-            sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-            userAgent: req.headers['user-agent'] ?? null,
-            accessKey: null,
-            accountId: null,
-            apiKey: null,
-            apiKeyId: null,
-            caller: null,
-            clientCert: null,
-            cognitoAuthenticationProvider: null,
-            cognitoAuthenticationType: null,
-            cognitoIdentityId: null,
-            cognitoIdentityPoolId: null,
-            principalOrgId: null,
-            user: null,
-            userArn: null,
-          },
-        },
-      };
-      handlerWork
-        .track(Promise.resolve().then(() => match.route.invoke(event)))
-        .then((result) => {
-          const responseHeaders: Record<string, string | string[]> = {};
-          for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name] = String(value);
-          for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) responseHeaders[name] = values.map(String);
-          const payload = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
-          responseHeaders['Content-Length'] = String(payload.length);
-          res.writeHead(result.statusCode, responseHeaders);
-          res.end(payload);
-        })
-        .catch((error: unknown) => {
-          options.onError?.(error);
-          // As API Gateway answers a function that timed out, or failed without an answer.
-          if (error instanceof Error && error.name === 'Sandbox.Timedout') errorResponse(res, 504, 'TIMEOUT', 'The request did not finish in time.');
-          else errorResponse(res, 502, 'INTERNAL_ERROR', 'The handler failed without an answer.');
-        });
     });
+  };
+
+  const answer = (req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: Buffer, fail: (error: unknown) => void) => {
+    const match = compiled.find((c) => c.route.method === req.method && c.pattern.test(url.pathname));
+    if (!match) return errorResponse(res, 404, 'NOT_FOUND', `No route for ${String(req.method)} ${url.pathname}.`);
+    const values = match.pattern.exec(url.pathname)!.slice(1);
+    let pathParameters: Record<string, string> | null = null;
+    try {
+      if (match.parameterNames.length > 0) pathParameters = Object.fromEntries(match.parameterNames.map((name, i) => [name, decodeURIComponent(values[i]!)]));
+    } catch {
+      return errorResponse(res, 400, 'INVALID_REQUEST', 'The path has a malformed percent-escape.');
+    }
+    const headers: Record<string, string> = {};
+    const multiValueHeaders: Record<string, string[]> = {};
+    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+      const [name, value] = [req.rawHeaders[i]!, req.rawHeaders[i + 1]!];
+      headers[name] = value;
+      (multiValueHeaders[name] ??= []).push(value);
+    }
+    // As API Gateway does: tell the function how the caller reached it.
+    for (const [name, value] of [['X-Forwarded-Proto', 'http'], ['X-Forwarded-For', req.socket.remoteAddress ?? '127.0.0.1']] as const) {
+      if (!Object.keys(headers).some((existing) => existing.toLowerCase() === name.toLowerCase())) {
+        headers[name] = value;
+        multiValueHeaders[name] = [value];
+      }
+    }
+    const query: Record<string, string> = {};
+    const multiQuery: Record<string, string[]> = {};
+    for (const [name, value] of url.searchParams) {
+      query[name] = value;
+      (multiQuery[name] ??= []).push(value);
+    }
+    const requestId = randomUUID();
+    const event: APIGatewayProxyEvent = {
+      resource: match.resource,
+      path: url.pathname,
+      httpMethod: req.method ?? 'GET',
+      headers,
+      multiValueHeaders,
+      queryStringParameters: Object.keys(query).length > 0 ? query : null,
+      multiValueQueryStringParameters: Object.keys(multiQuery).length > 0 ? multiQuery : null,
+      pathParameters,
+      stageVariables: null,
+      body: body.length > 0 ? body.toString('utf8') : null,
+      isBase64Encoded: false,
+      requestContext: {
+        accountId: '000000000000',
+        apiId: 'local',
+        authorizer: null,
+        protocol: `HTTP/${req.httpVersion}`,
+        httpMethod: req.method ?? 'GET',
+        path: url.pathname,
+        stage: 'local',
+        requestId,
+        requestTimeEpoch: Date.now(),
+        resourceId: 'local',
+        resourcePath: match.resource,
+        identity: {
+          sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+          userAgent: req.headers['user-agent'] ?? null,
+          accessKey: null,
+          accountId: null,
+          apiKey: null,
+          apiKeyId: null,
+          caller: null,
+          clientCert: null,
+          cognitoAuthenticationProvider: null,
+          cognitoAuthenticationType: null,
+          cognitoIdentityId: null,
+          cognitoIdentityPoolId: null,
+          principalOrgId: null,
+          user: null,
+          userArn: null,
+        },
+      },
+    };
+    handlerWork
+      .track(Promise.resolve().then(() => match.route.invoke(event)))
+      .then((result) => {
+        const responseHeaders: Record<string, string | string[]> = {};
+        for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name] = String(value);
+        for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) responseHeaders[name] = values.map(String);
+        const payload = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
+        responseHeaders['Content-Length'] = String(payload.length);
+        res.writeHead(result.statusCode, responseHeaders);
+        res.end(payload);
+      })
+      .catch((error: unknown) => {
+        options.onError?.(error);
+        if (res.headersSent) return res.destroy();
+        // As API Gateway answers a function that timed out, or failed without an answer.
+        if (error instanceof Error && error.name === 'Sandbox.Timedout') errorResponse(res, 504, 'TIMEOUT', 'The request did not finish in time.');
+        else errorResponse(res, 502, 'INTERNAL_ERROR', 'The handler failed without an answer.');
+      })
+      .catch(fail);
+  };
+
+  const server = http.createServer((req, res) => {
+    const fail = (error: unknown) => {
+      options.onError?.(error);
+      if (res.headersSent || res.destroyed) res.destroy();
+      else errorResponse(res, 500, 'INTERNAL_ERROR', 'Internal error.');
+    };
+    try {
+      serve(req, res, fail);
+    } catch (error) {
+      fail(error);
+    }
+  });
+  // Requests Node's parser refuses never reach the handler: answered here, in the error shape, if the socket still can be.
+  server.on('clientError', (error: Error & { code?: string }, socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const requestId = randomUUID();
+    const detail = status === 431 ? 'The request headers are too large.' : 'The request is not valid HTTP.';
+    const body = JSON.stringify({ detail, code: 'INVALID_REQUEST', request_id: requestId });
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
