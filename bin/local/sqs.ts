@@ -7,7 +7,7 @@
  * messages that are not reported in `batchItemFailures` (a thrown error fails the whole batch), so
  * redelivery, visibility changes and the DLQ behave as on AWS. Messages are kept in memory only.
  */
-import { CreateQueueCommand, DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -69,21 +69,73 @@ export const startLocalSqs = async (options: { queues: QueueSpec[]; port?: numbe
 
 export type QueueConsumer = (event: SQSEvent, context: ReturnType<typeof lambdaContext>) => Promise<SQSBatchResponse | void>;
 
-/** The stand-in for a Lambda event source mapping with ReportBatchItemFailures. */
+/** Batches in flight at once, as the event source mapping scales out: a slow batch holds up no other. */
+export const CONCURRENT_BATCHES = 5;
+
+/**
+ * The stand-in for a Lambda event source mapping with ReportBatchItemFailures. Like the mapping, it runs
+ * several batches at once (up to `concurrentBatches`), so a batch that waits on a slow receiver delays
+ * only its own messages.
+ */
 export const startQueuePoller = (options: {
   client: SQSClient;
   queueUrl: string;
   consumer: QueueConsumer;
   functionName: string;
   batchSize?: number;
+  concurrentBatches?: number;
   onError?: (error: unknown) => void;
 }) => {
   let running = true;
   const controller = new AbortController();
+  const inFlight = new Set<Promise<void>>();
+
+  const handle = async (messages: Message[], arn: string) => {
+    const event: SQSEvent = {
+      Records: messages.map((message) => ({
+        messageId: message.MessageId!,
+        receiptHandle: message.ReceiptHandle!,
+        body: message.Body ?? '',
+        attributes: {
+          ApproximateReceiveCount: message.Attributes?.['ApproximateReceiveCount'] ?? '1',
+          SentTimestamp: message.Attributes?.['SentTimestamp'] ?? String(Date.now()),
+          SenderId: message.Attributes?.['SenderId'] ?? 'local',
+          ApproximateFirstReceiveTimestamp: message.Attributes?.['ApproximateFirstReceiveTimestamp'] ?? String(Date.now()),
+        },
+        messageAttributes: {},
+        md5OfBody: message.MD5OfBody ?? '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: arn,
+        awsRegion: 'us-east-1',
+      })),
+    };
+    let failed: Set<string>;
+    try {
+      const response = await options.consumer(event, lambdaContext(options.functionName, 30_000));
+      failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
+    } catch (error) {
+      options.onError?.(error);
+      failed = new Set(messages.map((message) => message.MessageId!));
+    }
+    const done = messages.filter((message) => !failed.has(message.MessageId!));
+    if (done.length > 0) {
+      await options.client.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: options.queueUrl,
+          Entries: done.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle! })),
+        }),
+      );
+    }
+  };
+
   const loop = (async () => {
     const arn = (await options.client.send(new GetQueueAttributesCommand({ QueueUrl: options.queueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.['QueueArn'] ?? '';
     while (running) {
       try {
+        if (inFlight.size >= (options.concurrentBatches ?? CONCURRENT_BATCHES)) {
+          await Promise.race(inFlight);
+          continue;
+        }
         const received = await options.client.send(
           new ReceiveMessageCommand({
             QueueUrl: options.queueUrl,
@@ -96,41 +148,10 @@ export const startQueuePoller = (options: {
         );
         const messages = received.Messages ?? [];
         if (messages.length === 0) continue;
-        const event: SQSEvent = {
-          Records: messages.map((message) => ({
-            messageId: message.MessageId!,
-            receiptHandle: message.ReceiptHandle!,
-            body: message.Body ?? '',
-            attributes: {
-              ApproximateReceiveCount: message.Attributes?.['ApproximateReceiveCount'] ?? '1',
-              SentTimestamp: message.Attributes?.['SentTimestamp'] ?? String(Date.now()),
-              SenderId: message.Attributes?.['SenderId'] ?? 'local',
-              ApproximateFirstReceiveTimestamp: message.Attributes?.['ApproximateFirstReceiveTimestamp'] ?? String(Date.now()),
-            },
-            messageAttributes: {},
-            md5OfBody: message.MD5OfBody ?? '',
-            eventSource: 'aws:sqs',
-            eventSourceARN: arn,
-            awsRegion: 'us-east-1',
-          })),
-        };
-        let failed: Set<string>;
-        try {
-          const response = await options.consumer(event, lambdaContext(options.functionName, 30_000));
-          failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
-        } catch (error) {
-          options.onError?.(error);
-          failed = new Set(messages.map((message) => message.MessageId!));
-        }
-        const done = messages.filter((message) => !failed.has(message.MessageId!));
-        if (done.length > 0) {
-          await options.client.send(
-            new DeleteMessageBatchCommand({
-              QueueUrl: options.queueUrl,
-              Entries: done.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle! })),
-            }),
-          );
-        }
+        const batch: Promise<void> = handle(messages, arn)
+          .catch((error: unknown) => options.onError?.(error))
+          .finally(() => inFlight.delete(batch));
+        inFlight.add(batch);
       } catch (error) {
         if (!running) break;
         options.onError?.(error);
@@ -143,6 +164,7 @@ export const startQueuePoller = (options: {
       running = false;
       controller.abort();
       await loop.catch(() => undefined);
+      await Promise.all(inFlight);
     },
   };
 };

@@ -4,7 +4,7 @@ import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
 import { services } from '../../bin/local/services';
 import { octokitVerify } from '../support/octokit-verify';
-import { startReceiver } from '../support/receiver';
+import { startHangingReceiver, startReceiver } from '../support/receiver';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 
 let runtime: TestRuntime;
@@ -109,4 +109,22 @@ describe('callback delivery', () => {
     expect(receiver.received).toHaveLength(1);
     await receiver.close();
   });
+
+  it('delivers to healthy receivers within seconds while 20 others hang', async () => {
+    const hanging = await startHangingReceiver();
+    const healthy = await startReceiver([204]);
+    const account = await runtime.newAccount();
+    try {
+      for (let i = 0; i < 20; i += 1) await enqueue(account.accountId, `${hanging.url}/${i}`);
+      await until(async () => hanging.requests() >= 10);
+      const sentAt = Date.now();
+      for (let i = 0; i < 5; i += 1) await enqueue(account.accountId, healthy.url);
+      await healthy.waitFor(5);
+      // A hanging receiver holds its own delivery for the 10 s POST timeout; the healthy ones wait for none of them.
+      expect(Date.now() - sentAt).toBeLessThan(8000);
+    } finally {
+      await hanging.close();
+      await healthy.close();
+    }
+  }, 30_000);
 });

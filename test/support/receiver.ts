@@ -36,3 +36,22 @@ export const startReceiver = async (statuses: number[]) => {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 };
+
+/** An https receiver on loopback that takes every callback and never answers (until closed). */
+export const startHangingReceiver = async () => {
+  let requests = 0;
+  const tls = { key: fs.readFileSync(path.join(TLS_DIR, 'receiver-key.pem')), cert: fs.readFileSync(RECEIVER_CA_FILE) };
+  const server = https.createServer(tls, () => {
+    requests += 1;
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hangs`,
+    requests: () => requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+};
