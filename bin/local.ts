@@ -17,6 +17,15 @@ import { startLocalRuntime, ROOT_DIR } from './local/runtime';
 const DEV_ACCOUNT_CREDIT_MICROS = 100_000_000;
 const DEFAULT_TIME_SCALE = 0.1;
 
+/** What the start did about work a previous run left open (bin/local/reconcile.ts). */
+const reconciledLines = ({ resumedJobs, failedJobs, failedProfiles }: { resumedJobs: string[]; failedJobs: string[]; failedProfiles: string[] }) =>
+  resumedJobs.length + failedJobs.length + failedProfiles.length === 0
+    ? []
+    : [
+        `Left open by the previous run: ${resumedJobs.length} async job(s) resumed, ${failedJobs.length} synchronous job(s) and ` +
+          `${failedProfiles.length} training(s) failed with their reservations released.`,
+      ];
+
 const main = async () => {
   const startedAt = performance.now();
   const { values } = parseArgs({
@@ -56,6 +65,7 @@ const main = async () => {
       `Service ready on ${runtime.url}${values.assets ? ' (from the synthesised assets)' : ''} in ${Math.round(performance.now() - startedAt)} ms (data in ${dataDir})`,
       `Development account ${runtime.devAccount!.accountId}`,
       `API key: ${key}`,
+      ...reconciledLines(runtime.reconciled),
       '',
       `  curl -s -H 'X-API-Key: ${key}' ${runtime.url}/v2/service/webhook-secret`,
       '',

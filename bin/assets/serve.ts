@@ -90,6 +90,10 @@ export const loadAssets = (options: { templateFile: string; localEnvironment: ()
     }
     const secretEnvironment = template.functions.flatMap((fn) => Object.entries(fn.environment));
     return {
+      /** The variables naming the state machines, as the functions get them (for this process's tools). */
+      stateMachineVariables: Object.fromEntries(
+        secretEnvironment.filter(([name]) => name.endsWith('_STATE_MACHINE_ARN')).map(([name, value]) => [name, resolveValue(value, resolve)]),
+      ),
       /** The template's secrets by ARN, with the variable each is handed to functions in. */
       secrets: ofType('AWS::SecretsManager::Secret').map((logicalId) => ({
         arn: secretArn(logicalId),

@@ -11,7 +11,9 @@ import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import * as Accounts from '../../functions/domain/accounts/accounts';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
 import type { Clock } from '../../functions/domain/shared/clock';
-import { resetComposition } from '../../functions/composition/core';
+import { clock, resetComposition } from '../../functions/composition/core';
+import { jobs, ledger, table } from '../../functions/composition/data';
+import { startImageJob } from '../../functions/composition/workflows';
 import { services } from './services';
 import { startLocalDynamo } from './dynamo';
 import { stateMachineArnVariable } from '../../lib/constructs/function-defaults';
@@ -19,6 +21,7 @@ import { ensureAssets } from '../assets/build';
 import { loadAssets } from '../assets/serve';
 import { startLocalGateway, type ApiHandler, type GatewayRoute } from './gateway';
 import { lambdaContext, loadHandler } from './lambda-context';
+import { reconcileInterruptedWork, type Reconciled } from './reconcile';
 import { startLocalSecretsManager } from './secrets-manager';
 import { startLocalS3 } from './s3';
 import { startLocalSqs, startQueuePoller, type QueueConsumer } from './sqs';
@@ -62,6 +65,8 @@ export interface LocalRuntime {
   queueUrls: Record<string, string>;
   stepFunctions: LocalStepFunctions;
   devAccount?: DevAccount;
+  /** What this start found unfinished from a previous run, and did about it. */
+  reconciled: Reconciled;
   close(): Promise<void>;
 }
 
@@ -187,10 +192,13 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       CALLBACK_QUEUE_URL: queue.url,
       CALLBACK_DLQ_URL: deadLetterQueue.url,
       DOWNLOAD_TOKEN_SECRET: secrets.downloadTokenSecret,
-      ...Object.fromEntries(Object.keys(WORKFLOWS).map((name) => [stateMachineArnVariable(name), stateMachineArnFor(name)])),
+      ...(prepared ? prepared.stateMachineVariables : Object.fromEntries(Object.keys(WORKFLOWS).map((name) => [stateMachineArnVariable(name), stateMachineArnFor(name)]))),
       ...options.env,
     });
     resetComposition(options.clock);
+
+    // Before taking requests: finish or refund what a previous run left open (bin/local/reconcile.ts).
+    const reconciled = await reconcileInterruptedWork({ table: table(), jobs: jobs(), ledger: ledger(), clock, startImageJob });
 
     const poller = startQueuePoller({
       client: sqs.client,
@@ -224,6 +232,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       queueUrls: sqs.queueUrls,
       stepFunctions,
       devAccount,
+      reconciled,
       close: closeAll,
     };
   } catch (error) {
