@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
   'TIMEOUT',
+  'IDEMPOTENCY_KEY_REUSED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -95,6 +96,16 @@ export class RequestTimeoutError extends DomainError {
 export class ServiceUnavailableError extends DomainError {
   constructor(message: string) {
     super('SERVICE_UNAVAILABLE', message);
+  }
+}
+
+/** A client_request_id sent again with a different request: answering the first job would hide the change. */
+export class IdempotencyKeyReusedError extends DomainError {
+  constructor(clientRequestId: string) {
+    super(
+      'IDEMPOTENCY_KEY_REUSED',
+      `client_request_id ${JSON.stringify(clientRequestId)} was already used with a different request. Send the same request to get its result, or use a new client_request_id; nothing was charged.`,
+    );
   }
 }
 

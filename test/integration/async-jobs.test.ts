@@ -137,6 +137,21 @@ describe('asynchronous submit', () => {
 const devKey = () => runtime.devAccount!.apiKey;
 
 describe('client_request_id', () => {
+  it('refuses a client_request_id reused with a different request, and charges nothing', async () => {
+    const account = await runtime.newAccount(1_000_000);
+    const image = await base64Jpeg();
+    const first = await runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body: { image, async: true, client_request_id: 'order-7' } });
+    expect(first.status).toBe(202);
+    const changed = await runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body: { image, async: true, client_request_id: 'order-7', num_output_images: 2 } });
+    expect(changed.status).toBe(400);
+    expect(await changed.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', detail: expect.stringContaining('order-7') });
+    expect(await jobCount(account.accountId)).toBe(1);
+    // The same request, its fields in another order and a default spelled out, is still a replay.
+    const same = await runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body: { num_output_images: 1, client_request_id: 'order-7', async: true, image } });
+    expect(same.status).toBe(202);
+    expect(same.headers.get('idempotent-replayed')).toBe('true');
+  });
+
   it('makes 20 concurrent identical submits one job and one charge', async () => {
     const account = await runtime.newAccount(1_000_000);
     const image = await base64Jpeg();
@@ -171,6 +186,19 @@ describe('client_request_id', () => {
     const jobOf = async (apiKey: string) => ((await (await submit(apiKey, { client_request_id: 'shared-id' })).json()) as { job_id: string }).job_id;
     expect(await jobOf(a.apiKey)).not.toBe(await jobOf(b.apiKey));
   });
+});
+
+describe('callback_url', () => {
+  it.each(['https://10.0.0.8/hook', 'https://169.254.169.254/latest', 'https://[fd00::1]/hook', 'https://user:pass@example.com/hook'])(
+    '%s is refused at submit with 422, nothing created',
+    async (callbackUrl) => {
+      const account = await runtime.newAccount();
+      const response = await submit(account.apiKey, { response_mode: 'urls', callback_url: callbackUrl });
+      expect(response.status).toBe(422);
+      expect(await response.json()).toMatchObject({ detail: [{ loc: ['body', 'callback_url'], type: 'value_error' }] });
+      expect(await jobCount(account.accountId)).toBe(0);
+    },
+  );
 });
 
 describe('polling', () => {

@@ -87,11 +87,13 @@ export class DynamoJobs implements JobsRepository {
     }
   }
 
-  async findByClientRequestId(accountId: string, clientRequestId: string): Promise<string | undefined> {
+  async findByClientRequestId(accountId: string, clientRequestId: string): Promise<{ jobId: string; fingerprint: string | null } | undefined> {
     const result = await this.table.doc.send(
       new GetCommand({ TableName: this.table.name, Key: keys.accountItem(accountId, idempotencySortKey(clientRequestId)), ConsistentRead: true }),
     );
-    return result.Item ? v.parse(v.object({ jobId: v.string() }), result.Item).jobId : undefined;
+    if (!result.Item) return undefined;
+    const record = v.parse(v.object({ jobId: v.string(), fingerprint: v.optional(v.string()) }), result.Item);
+    return { jobId: record.jobId, fingerprint: record.fingerprint ?? null };
   }
 
   async forgetClientRequestId(accountId: string, clientRequestId: string, jobId: string): Promise<void> {

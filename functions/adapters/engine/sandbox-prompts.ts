@@ -35,7 +35,7 @@ export const SANDBOX_PROMPT_TOKENS: readonly SandboxPromptToken[] = [
   },
   {
     token: 'sandbox:slow=<seconds>',
-    effect: `The engine waits that long (decimal seconds, e.g. \`sandbox:slow=2.5\`, at most ${SANDBOX_MAX_SLOW_SECONDS}) before working; useful for timeouts and async jobs. Cancelling the request stops the wait.`,
+    effect: `The engine waits that long (decimal seconds, e.g. \`sandbox:slow=2.5\`, at most ${SANDBOX_MAX_SLOW_SECONDS}) before working; useful for timeouts and async jobs. The synchronous budget (504) stops the wait.`,
   },
 ];
 

@@ -9,9 +9,10 @@
  *    timeout) the reservation, exactly once, through the ledger's guarded transitions.
  * Everything before step 4 fails without a job or a charge.
  */
+import { createHash } from 'node:crypto';
 import type { Caller } from '../accounts/accounts';
 import type { LedgerPort } from '../billing/ledger';
-import { AlreadyExistsError, ContentModerationError, DomainError, NoImageGeneratedError, RequestTimeoutError, ServiceUnavailableError } from '../errors';
+import { AlreadyExistsError, ContentModerationError, DomainError, IdempotencyKeyReusedError, NoImageGeneratedError, RequestTimeoutError, ServiceUnavailableError } from '../errors';
 import type { ProfilesReader } from '../profiles/profile';
 import type { Clock } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
@@ -203,6 +204,16 @@ const jobAttributes = (jobId: string, caller: Caller, command: ImageCommand, con
 });
 
 /**
+ * What makes two requests the same request: the command without its client_request_id (the schema has
+ * filled in defaults and the command's fields are in a fixed order, so field order and omitted defaults
+ * in the body do not count).
+ */
+export const requestFingerprint = (command: ImageCommand): string => {
+  const { clientRequestId: _key, ...request } = command;
+  return createHash('sha256').update(JSON.stringify(request)).digest('base64url');
+};
+
+/**
  * The idempotency record lives as long as its job can: our code frees it once the job has expired; its
  * TTL (the longest a job can run, plus retention and the TTL grace) only cleans up.
  */
@@ -215,6 +226,7 @@ const idempotencyCompanions = (command: ImageCommand, jobId: string, at: number,
             type: 'idempotency',
             jobId,
             clientRequestId: command.clientRequestId,
+            fingerprint: requestFingerprint(command),
             ttl: Math.floor((at + Math.max(settings.syncBudgetMs, settings.asyncBudgetMs) + JOB_RETENTION_MS + TTL_GRACE_MS) / 1000),
           },
         },
@@ -354,17 +366,23 @@ const replayOf = async (deps: ImageDeps, caller: Caller, jobId: string): Promise
   }
 };
 
+/** The job a repeated client_request_id names, provided the request is the same one. */
+const sameRequestJob = (command: ImageCommand, clientRequestId: string, found: { jobId: string; fingerprint: string | null }): string => {
+  if (found.fingerprint !== null && found.fingerprint !== requestFingerprint(command)) throw new IdempotencyKeyReusedError(clientRequestId);
+  return found.jobId;
+};
+
 /** An earlier job for this client_request_id that still counts (its record is freed once the job expired). */
-const earlierJob = async (deps: ImageDeps, caller: Caller, clientRequestId: string): Promise<string | undefined> => {
-  const jobId = await deps.jobs.findByClientRequestId(caller.accountId, clientRequestId);
-  if (!jobId) return undefined;
-  const job = await deps.jobs.get(caller.accountId, jobId);
+const earlierJob = async (deps: ImageDeps, caller: Caller, command: ImageCommand, clientRequestId: string): Promise<string | undefined> => {
+  const found = await deps.jobs.findByClientRequestId(caller.accountId, clientRequestId);
+  if (!found) return undefined;
+  const job = await deps.jobs.get(caller.accountId, found.jobId);
   // A job past its expiry (or already cleaned up by TTL) no longer holds its client_request_id.
   if (!job || (job.expiresAt !== null && deps.clock() >= job.expiresAt)) {
-    await deps.jobs.forgetClientRequestId(caller.accountId, clientRequestId, jobId);
+    await deps.jobs.forgetClientRequestId(caller.accountId, clientRequestId, found.jobId);
     return undefined;
   }
-  return jobId;
+  return sameRequestJob(command, clientRequestId, found);
 };
 
 /**
@@ -411,15 +429,15 @@ const submitAsync = async (deps: ImageDeps, caller: Caller, command: ImageComman
 export const submit = async (deps: ImageDeps, caller: Caller, command: ImageCommand, context: { baseUrl: string }): Promise<SubmitOutcome> => {
   const clientRequestId = command.clientRequestId;
   if (clientRequestId) {
-    const jobId = await earlierJob(deps, caller, clientRequestId);
+    const jobId = await earlierJob(deps, caller, command, clientRequestId);
     if (jobId) return replayOf(deps, caller, jobId);
   }
   try {
     return command.async ? await submitAsync(deps, caller, command, context) : { kind: 'result', body: await runSync(deps, caller, command, context), replayed: false };
   } catch (error) {
     if (clientRequestId && error instanceof AlreadyExistsError && error.sortKey === idempotencySortKey(clientRequestId)) {
-      const jobId = await deps.jobs.findByClientRequestId(caller.accountId, clientRequestId);
-      if (jobId) return replayOf(deps, caller, jobId);
+      const found = await deps.jobs.findByClientRequestId(caller.accountId, clientRequestId);
+      if (found) return replayOf(deps, caller, sameRequestJob(command, clientRequestId, found));
     }
     throw error;
   }

@@ -75,7 +75,8 @@ export interface JobsRepository {
   /** pending → running; a no-op for a job already past pending (a retried step). */
   markRunning(accountId: string, jobId: string, at: number): Promise<void>;
   /** The job a client_request_id was first used for, if any. */
-  findByClientRequestId(accountId: string, clientRequestId: string): Promise<string | undefined>;
+  /** The job a client_request_id names, with the fingerprint of the request that created it (null for records older than fingerprints). */
+  findByClientRequestId(accountId: string, clientRequestId: string): Promise<{ jobId: string; fingerprint: string | null } | undefined>;
   /** Frees a client_request_id whose job has expired. */
   forgetClientRequestId(accountId: string, clientRequestId: string, jobId: string): Promise<void>;
 }

@@ -1,15 +1,41 @@
 import type * as v from 'valibot';
 import { apiHandler, type ApiRequest } from './api-handler';
 import type { SubmitOutcome } from '../../domain/images/operations';
+import { assertUrlAllowed, BlockedAddressError } from '../../adapters/net/ssrf-guard';
+import { settings } from '../../composition/core';
 import { accepted, ok, type ApiResult } from './responses';
 import { streamingOnAws } from './streaming';
+import { RequestValidationError } from './validation';
 
 /** Announced switch of the default output format; every image-operation answer carries it (spec). */
 export const DEPRECATION_HEADERS = { 'X-Service-Deprecation-Date': '2026-05-08' } as const;
 
+/**
+ * A callback_url whose host is an IP literal the deliverer would never connect to (private, loopback,
+ * link-local, metadata, ...) is refused at submit, a 422 like every other invalid field, rather than
+ * accepted and dropped at delivery. Host names are still resolved and checked when the callback is sent.
+ */
+const assertCallbackUrlReachable = (body: { callback_url?: string }) => {
+  if (body.callback_url === undefined) return;
+  try {
+    assertUrlAllowed(new URL(body.callback_url), { allowLoopback: settings().ALLOW_LOOPBACK_URLS });
+  } catch (error) {
+    if (!(error instanceof BlockedAddressError)) throw error;
+    throw new RequestValidationError([{ loc: ['body', 'callback_url'], msg: `callback_url must reach a public address: ${error.message}`, type: 'value_error' }]);
+  }
+};
+
 /** An image operation: a JSON body, the deprecation header on every answer, streamed on AWS. */
 export const imageOperationHandler = <B extends v.GenericSchema>(fn: (request: ApiRequest<v.InferOutput<B>>) => Promise<ApiResult>, body: B) =>
-  streamingOnAws(apiHandler(fn, { body, headers: DEPRECATION_HEADERS }));
+  streamingOnAws(
+    apiHandler(
+      async (request: ApiRequest<v.InferOutput<B>>) => {
+        assertCallbackUrlReachable(request.body as { callback_url?: string });
+        return fn(request);
+      },
+      { body, headers: DEPRECATION_HEADERS },
+    ),
+  );
 
 /** 200 with the result, or 202 with the job handle; a replay of a client_request_id says so. */
 export const submitAnswer = (outcome: SubmitOutcome): ApiResult => {
