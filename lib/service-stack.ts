@@ -11,6 +11,7 @@ import { Api } from './constructs/api';
 import { Backends } from './constructs/backends';
 import { Callbacks } from './constructs/callbacks';
 import { Data } from './constructs/data';
+import { Maintenance } from './constructs/maintenance';
 import { budgetEnvironment, serviceEnvironment } from './constructs/function-defaults';
 import { Workflows } from './constructs/workflows';
 
@@ -73,6 +74,12 @@ export class ServiceStack extends Stack {
       const machine = route.answersTasksOf ? workflows.stateMachines.get(route.answersTasksOf) : undefined;
       if (machine) machine.grantTaskResponse(api.functionOf.get(route.handler)!);
     }
+
+    const maintenance = new Maintenance(this, 'Maintenance', {
+      environment: serviceEnvironment({ ...resources, stateMachines: workflows.stateMachines }),
+    });
+    data.grantReadWrite(maintenance.closeAbandonedWork);
+    workflows.grantControl(maintenance.closeAbandonedWork);
 
     new Alarms(this, 'Alarms', { callbackDeadLetterQueue: callbacks.deadLetterQueue, restApi: api.restApi, stateMachines: workflows.stateMachines });
   }

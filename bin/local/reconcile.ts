@@ -3,24 +3,25 @@
  *
  * The local Step Functions keeps executions in memory, so a stop (SIGTERM, or SIGKILL) loses the ones
  * that were running, and their jobs and profiles would stay non-terminal with their money held. On
- * start, before it takes requests, the runtime looks for them (a Scan: the local table is small):
+ * start, before it takes requests, the runtime looks for them (functions/adapters/dynamo/open-work.ts):
  * - an async job still `pending` or `running` gets its workflow started again under the same name; every
  *   step is safe to run again, so it ends terminal once and its money moves once;
  * - a synchronous job still open lost its caller with the process: it fails with INTERNAL_ERROR and its
  *   reservation is released;
  * - a profile still training fails (ERROR) and its reservation is released: the photo URLs it was
  *   created from are not kept, so training cannot be resumed; the message asks to create it again.
- * On AWS, Standard workflows outlive a function's crash; what is left of a lost start is AWS-only.
+ * On AWS, Standard workflows outlive a function's crash; work whose execution is lost there (a function
+ * that died between its reservation and StartExecution, or mid-way through a synchronous call) is closed
+ * by a scheduled function (functions/maintenance/close-abandoned-work.ts).
  */
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { LedgerPort } from '../../functions/domain/billing/ledger';
 import { completion, type JobsRepository } from '../../functions/domain/jobs/job';
 import { failTraining } from '../../functions/domain/profiles/training';
 import type { Clock } from '../../functions/domain/shared/clock';
+import { findOpenWork } from '../../functions/adapters/dynamo/open-work';
 import type { Table } from '../../functions/adapters/dynamo/table';
 
 const OPEN_JOB_STATUSES = ['pending', 'running'];
-const OPEN_PROFILE_STATUSES = ['VALIDATING', 'QUEUING', 'IN_PROGRESS'];
 
 export interface ReconcileDeps {
   table: Table;
@@ -36,38 +37,10 @@ export interface Reconciled {
   failedProfiles: string[];
 }
 
-const openItems = async (table: Table) => {
-  const items: Array<{ type: string; accountId: string; id: string }> = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await table.doc.send(
-      new ScanCommand({
-        TableName: table.name,
-        FilterExpression: `(#type = :job AND #status IN (${OPEN_JOB_STATUSES.map((_, i) => `:j${i}`).join(', ')})) OR (#type = :profile AND #status IN (${OPEN_PROFILE_STATUSES.map((_, i) => `:p${i}`).join(', ')}))`,
-        ExpressionAttributeNames: { '#type': 'type', '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':job': 'job',
-          ':profile': 'profile',
-          ...Object.fromEntries(OPEN_JOB_STATUSES.map((status, i) => [`:j${i}`, status])),
-          ...Object.fromEntries(OPEN_PROFILE_STATUSES.map((status, i) => [`:p${i}`, status])),
-        },
-        ProjectionExpression: 'pk, sk, #type',
-        ExclusiveStartKey: startKey,
-        ConsistentRead: true,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      items.push({ type: String(item.type), accountId: String(item.pk).replace(/^ACCOUNT#/, ''), id: String(item.sk).replace(/^(JOB|PROFILE)#/, '') });
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-};
-
 export const reconcileInterruptedWork = async (deps: ReconcileDeps): Promise<Reconciled> => {
   const reconciled: Reconciled = { resumedJobs: [], failedJobs: [], failedProfiles: [] };
-  for (const item of await openItems(deps.table)) {
-    if (item.type === 'profile') {
+  for (const item of await findOpenWork(deps.table)) {
+    if (item.kind === 'profile') {
       await failTraining(deps, { accountId: item.accountId, profileId: item.id, failure: { Error: 'ServiceRestarted' } });
       reconciled.failedProfiles.push(item.id);
       continue;

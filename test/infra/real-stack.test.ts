@@ -24,6 +24,7 @@ import {
   IMAGE_MEMORY_MB,
   stateMachineArnVariable,
 } from '../../lib/constructs/function-defaults';
+import { MAINTENANCE_INTERVAL } from '../../lib/constructs/maintenance';
 import { DEFAULT_TASK_TIMEOUT_SECONDS } from '../../lib/constructs/workflows';
 import { ServiceStack } from '../../lib/service-stack';
 import { testApp } from '../fixtures/infra/service-stack';
@@ -48,6 +49,9 @@ const queueId = onlyId(template, 'AWS::SQS::Queue', { RedrivePolicy: Match.anyVa
 const deadLetterQueueId = onlyId(template, 'AWS::SQS::Queue', { RedrivePolicy: Match.absent() });
 const delivererId = onlyId(template, 'AWS::Lambda::Function', {
   Description: 'Delivers signed job callbacks from the callback queue',
+});
+const maintenanceId = onlyId(template, 'AWS::Lambda::Function', {
+  Description: 'Closes jobs and trainings whose workflow execution is lost, releasing their reservations',
 });
 
 const methods = apiMethods(template);
@@ -186,8 +190,17 @@ describe('api', () => {
 });
 
 describe('functions', () => {
-  test('there is one function per route, per workflow task, and the deliverer, and no other', () => {
-    expect(Object.keys(functions).sort()).toEqual([...FUNCTIONS.map((f) => f.functionId), delivererId].sort());
+  test('there is one function per route, per workflow task, the deliverer and the maintenance function, and no other', () => {
+    expect(Object.keys(functions).sort()).toEqual([...FUNCTIONS.map((f) => f.functionId), delivererId, maintenanceId].sort());
+  });
+
+  test('abandoned work is closed on a schedule by a function that may read the table and describe executions', () => {
+    const rules = Object.values(resourcesOf(template, 'AWS::Events::Rule'));
+    expect(rules).toHaveLength(1);
+    expect(rules[0].Properties).toMatchObject({ ScheduleExpression: `rate(${MAINTENANCE_INTERVAL.toMinutes()} minutes)`, State: 'ENABLED' });
+    expect(JSON.stringify(rules[0].Properties.Targets)).toContain(maintenanceId);
+    const grants = allowedToFunction(template, maintenanceId);
+    expect(grants.map((grant) => grant.action)).toEqual(expect.arrayContaining(['dynamodb:Scan', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'states:DescribeExecution']));
   });
 
   test('every function is told the download-token secret and may read it', () => {

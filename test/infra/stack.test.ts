@@ -117,9 +117,9 @@ describe('api', () => {
     expect(new Set(FIXTURE_ROUTES.map(routeFunctionId)).size).toBe(FIXTURE_ROUTES.length);
   });
 
-  test('there is one function per route, per workflow task, and the deliverer, and no other', () => {
+  test('there is one function per route, per workflow task, the deliverer and the maintenance function, and no other', () => {
     const taskCount = Object.values(FIXTURE_WORKFLOWS).reduce((sum, w) => sum + Object.keys(w.tasks).length, 0);
-    template.resourceCountIs('AWS::Lambda::Function', FIXTURE_ROUTES.length + taskCount + 1);
+    template.resourceCountIs('AWS::Lambda::Function', FIXTURE_ROUTES.length + taskCount + 2);
   });
 
   test('a stream route uses a STREAM integration with a 15-minute timeout, and its function may run as long', () => {

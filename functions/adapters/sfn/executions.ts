@@ -2,7 +2,7 @@
  * Step Functions executions, named by job or profile id so that a start is idempotent and a stop needs
  * no lookup.
  */
-import { SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
+import { DescribeExecutionCommand, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { clientOptions } from '../aws-clients';
 
 export const sfnClient = (region: string, endpoint: string | undefined) => new SFNClient(clientOptions(region, endpoint));
@@ -25,5 +25,16 @@ export const stopExecution = async (sfn: SFNClient, stateMachineArn: string, nam
     await sfn.send(new StopExecutionCommand({ executionArn: executionArn(stateMachineArn, name), ...reason }));
   } catch (error) {
     if (!(error instanceof Error && error.name === 'ExecutionDoesNotExist')) throw error;
+  }
+};
+
+/** Whether the execution with this name is running, has ended, or never started. */
+export const executionState = async (sfn: SFNClient, stateMachineArn: string, name: string): Promise<'running' | 'ended' | 'missing'> => {
+  try {
+    const { status } = await sfn.send(new DescribeExecutionCommand({ executionArn: executionArn(stateMachineArn, name) }));
+    return status === 'RUNNING' || status === 'PENDING_REDRIVE' ? 'running' : 'ended';
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ExecutionDoesNotExist') return 'missing';
+    throw error;
   }
 };

@@ -188,7 +188,7 @@ export const trainingFailureMessage = (failure: { Error?: string; Cause?: string
 };
 
 export const failTraining = async (
-  deps: Pick<TrainingDeps, 'ledger' | 'clock'>,
+  deps: { ledger: Pick<LedgerPort, 'release'>; clock: Clock },
   step: TrainingStep & { validation?: ValidationOutcome; failure?: { Error?: string; Cause?: string } },
 ): Promise<void> => {
   const message = step.validation && !step.validation.ok ? step.validation.message : trainingFailureMessage(step.failure);

@@ -1,0 +1,41 @@
+/**
+ * The jobs and profiles that are not terminal, found by a Scan with a filter. It reads the whole table,
+ * so it runs only where that is cheap enough: the local runtime's start, and the scheduled function on
+ * AWS (a few times an hour). A sparse index of open work would make it a Query; see the README.
+ */
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { OpenWork } from '../../domain/billing/abandoned';
+import { JOB_STATUSES } from '../../domain/jobs/job';
+import { PROFILE_STATUSES } from '../../domain/profiles/profile';
+import type { Table } from './table';
+
+const OPEN_JOB_STATUSES = JOB_STATUSES.filter((status) => status === 'pending' || status === 'running');
+const OPEN_PROFILE_STATUSES = PROFILE_STATUSES.filter((status) => status !== 'READY' && status !== 'ERROR');
+
+export const findOpenWork = async (table: Table): Promise<OpenWork[]> => {
+  const open: OpenWork[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(
+      new ScanCommand({
+        TableName: table.name,
+        FilterExpression: `(#type = :job AND #status IN (${OPEN_JOB_STATUSES.map((_, i) => `:j${i}`).join(', ')})) OR (#type = :profile AND #status IN (${OPEN_PROFILE_STATUSES.map((_, i) => `:p${i}`).join(', ')}))`,
+        ExpressionAttributeNames: { '#type': 'type', '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':job': 'job',
+          ':profile': 'profile',
+          ...Object.fromEntries(OPEN_JOB_STATUSES.map((status, i) => [`:j${i}`, status])),
+          ...Object.fromEntries(OPEN_PROFILE_STATUSES.map((status, i) => [`:p${i}`, status])),
+        },
+        ProjectionExpression: 'pk, sk, #type',
+        ExclusiveStartKey: startKey,
+        ConsistentRead: true,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      open.push({ kind: item.type === 'job' ? 'job' : 'profile', accountId: String(item.pk).replace(/^ACCOUNT#/, ''), id: String(item.sk).replace(/^(JOB|PROFILE)#/, '') });
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return open;
+};
