@@ -168,6 +168,26 @@ describe('client_request_id', () => {
     expect((await entriesOfJob(account.accountId, jobId!)).map((e) => e.kind)).toEqual(['reserve', 'settle']);
   });
 
+  it('runs a synchronous call whose client hung up to the end, charges it once, and answers its result to the repeat', async () => {
+    const account = await runtime.newAccount(1_000_000);
+    const body = { image: await base64Jpeg(), prompt: 'sandbox:slow=1', client_request_id: 'hung-up-1' };
+    const hangUp = new AbortController();
+    const first = fetch(`${runtime.url}/v2/service/enhance`, {
+      method: 'POST',
+      headers: { 'X-API-Key': account.apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: hangUp.signal,
+    });
+    setTimeout(() => hangUp.abort(), 300);
+    await expect(first).rejects.toThrow();
+    const repeat = await runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body });
+    expect(repeat.status).toBe(200);
+    expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+    expect(((await repeat.json()) as { images: string[] }).images).toHaveLength(1);
+    const entries = (await services().ledger.allEntries(account.accountId)).filter((entry) => entry.owner?.kind === 'job');
+    expect(entries.map((entry) => entry.kind).sort()).toEqual(['reserve', 'settle']);
+  });
+
   it('returns the original result to a repeated synchronous call, charging once', async () => {
     const account = await runtime.newAccount(1_000_000);
     const body = { image: await base64Jpeg(), client_request_id: 'sync-1' };
