@@ -3,26 +3,11 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { profileKey } from '../../functions/adapters/dynamo/profiles-repository';
 import type { Profile } from '../../functions/domain/profiles/profile';
 import { tagIndexKeys } from '../../functions/domain/profiles/profiles';
-import { newId } from '../../functions/domain/shared/ids';
 import { services } from '../../bin/local/services';
+import { aProfile } from './fixtures';
 
 export const seedProfile = async (accountId: string, overrides: Partial<Profile> = {}): Promise<Profile> => {
-  const now = Date.now();
-  const profile: Profile = {
-    profileId: newId('prf'),
-    accountId,
-    status: 'READY',
-    message: 'Training completed.',
-    tag: null,
-    trainingTier: 'fast',
-    modelVersion: 'v2',
-    signature: null,
-    pictureKey: null,
-    photoKeys: [],
-    createdAt: now,
-    updatedAt: now,
-    ...overrides,
-  };
+  const profile = aProfile(accountId, overrides);
   await services().table.doc.send(
     new PutCommand({
       TableName: services().table.name,

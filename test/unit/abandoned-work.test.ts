@@ -2,6 +2,7 @@ import { closeAbandonedWork, GRACE_MS, type AbandonedWorkDeps, type ExecutionSta
 import type { ReleaseInput } from '../../functions/domain/billing/ledger';
 import type { Job } from '../../functions/domain/jobs/job';
 import type { Profile } from '../../functions/domain/profiles/profile';
+import { aProfile } from '../support/fixtures';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const OLD = NOW - GRACE_MS - 1;
@@ -26,21 +27,7 @@ const job = (overrides: Partial<Job>): Job => ({
   ...overrides,
 });
 
-const profile = (overrides: Partial<Profile>): Profile => ({
-  profileId: 'prf_1',
-  accountId: 'acc_1',
-  status: 'IN_PROGRESS',
-  message: 'Training.',
-  tag: null,
-  trainingTier: 'fast',
-  modelVersion: 'v2',
-  signature: null,
-  pictureKey: null,
-  photoKeys: [],
-  createdAt: OLD,
-  updatedAt: OLD,
-  ...overrides,
-});
+const profile = (overrides: Partial<Profile>): Profile => aProfile('acc_1', { profileId: 'prf_1', status: 'IN_PROGRESS', createdAt: OLD, updatedAt: OLD, ...overrides });
 
 /** One open job or profile in the store, the execution in the given state; returns what was released. */
 const run = async (stored: { job?: Job; profile?: Profile }, execution: ExecutionState) => {
