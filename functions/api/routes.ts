@@ -28,6 +28,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/generate', handler: 'generate', stream: true, images: true },
   { method: 'POST', path: '/enhance', handler: 'enhance', stream: true, images: true },
   { method: 'POST', path: '/remix', handler: 'remix', stream: true, images: true },
+  { method: 'GET', path: '/jobs', handler: 'jobs-list' },
   { method: 'GET', path: '/jobs/{job_id}', handler: 'jobs' },
   { method: 'GET', path: '/downloads/{token}', handler: 'downloads', auth: 'none' },
   { method: 'POST', path: '/profiles/add', handler: 'profiles-add' },

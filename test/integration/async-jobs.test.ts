@@ -188,6 +188,27 @@ describe('client_request_id', () => {
     expect(entries.map((entry) => entry.kind).sort()).toEqual(['reserve', 'settle']);
   });
 
+  it('lists a synchronous call whose client hung up without a client_request_id, with its result', async () => {
+    const account = await runtime.newAccount(1_000_000);
+    const hangUp = new AbortController();
+    const call = fetch(`${runtime.url}/v2/service/enhance`, {
+      method: 'POST',
+      headers: { 'X-API-Key': account.apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ image: await base64Jpeg(), prompt: 'sandbox:slow=0.5' }),
+      signal: hangUp.signal,
+    });
+    setTimeout(() => hangUp.abort(), 100);
+    await expect(call).rejects.toThrow();
+    let listed: JobStatus[] = [];
+    for (let i = 0; i < 100 && listed[0]?.status !== 'succeeded'; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      listed = ((await (await runtime.call('GET', '/v2/service/jobs', { apiKey: account.apiKey })).json()) as { jobs: JobStatus[] }).jobs;
+    }
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ operation: 'enhance', status: 'succeeded' });
+    expect(listed[0]!.result!.download_urls).toHaveLength(1);
+  });
+
   it('returns the original result to a repeated synchronous call, charging once', async () => {
     const account = await runtime.newAccount(1_000_000);
     const body = { image: await base64Jpeg(), client_request_id: 'sync-1' };
@@ -219,6 +240,50 @@ describe('callback_url', () => {
       expect(await jobCount(account.accountId)).toBe(0);
     },
   );
+});
+
+describe('listing jobs', () => {
+  it('lists the account’s jobs newest first, synchronous ones included, filtered and paged', async () => {
+    const account = await runtime.newAccount(1_000_000);
+    const failed = (await (await submit(account.apiKey, { response_mode: 'urls', prompt: 'sandbox:no-image' })).json()) as { job_id: string };
+    await runtime.stepFunctions.waitForExecution(failed.job_id);
+    const succeeded = (await (await submit(account.apiKey, { response_mode: 'urls' })).json()) as { job_id: string };
+    await runtime.stepFunctions.waitForExecution(succeeded.job_id);
+    expect((await runtime.call('POST', '/v2/service/generate', { apiKey: account.apiKey, body: { prompt: 'a lighthouse' } })).status).toBe(200);
+    const list = async (query = '') => {
+      const response = await runtime.call('GET', `/v2/service/jobs${query}`, { apiKey: account.apiKey });
+      expect(response.status).toBe(200);
+      return (await response.json()) as { jobs: JobStatus[]; next_cursor: string | null };
+    };
+
+    const all = await list();
+    expect(all.jobs.map((job) => [job.operation, job.status])).toEqual([['generate', 'succeeded'], ['enhance', 'succeeded'], ['enhance', 'failed']]);
+    expect(all.jobs[0]!.result!.download_urls).toHaveLength(1);
+    expect(all.next_cursor).toBeNull();
+    expect((await list('?status=failed')).jobs.map((job) => job.job_id)).toEqual([failed.job_id]);
+    expect((await list('?operation=generate')).jobs).toHaveLength(1);
+    expect((await list(`?created_after=${encodeURIComponent(all.jobs[1]!.created_at)}`)).jobs.map((job) => job.operation)).toEqual(['generate']);
+
+    const first = await list('?limit=2');
+    expect(first.jobs.map((job) => job.job_id)).toEqual(all.jobs.slice(0, 2).map((job) => job.job_id));
+    const second = await list(`?limit=2&cursor=${first.next_cursor}`);
+    expect(second.jobs.map((job) => job.job_id)).toEqual([failed.job_id]);
+
+    const stranger = await runtime.newAccount();
+    expect(((await (await runtime.call('GET', '/v2/service/jobs', { apiKey: stranger.apiKey })).json()) as { jobs: unknown[] }).jobs).toEqual([]);
+  });
+
+  it('refuses a cursor it did not give out (400) and a limit out of range (422)', async () => {
+    const account = await runtime.newAccount();
+    const badCursor = await runtime.call('GET', '/v2/service/jobs?cursor=bm90LWEtY3Vyc29y', { apiKey: account.apiKey });
+    expect(badCursor.status).toBe(400);
+    expect(await badCursor.json()).toMatchObject({ code: 'INVALID_REQUEST' });
+    for (const limit of ['0', '101', 'ten']) {
+      const response = await runtime.call('GET', `/v2/service/jobs?limit=${limit}`, { apiKey: account.apiKey });
+      expect(response.status).toBe(422);
+      expect(await response.json()).toMatchObject({ detail: [{ loc: ['query', 'limit'] }] });
+    }
+  });
 });
 
 describe('polling', () => {

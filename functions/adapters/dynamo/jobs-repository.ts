@@ -1,9 +1,9 @@
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { ERROR_CODES } from '../../domain/errors';
+import { ERROR_CODES, InvalidRequestError } from '../../domain/errors';
 import { RESOLUTIONS } from '../../domain/images/catalog';
 import { INPUT_FORMATS, OPERATIONS, OUTPUT_FORMATS } from '../../domain/images/engine';
-import { idempotencySortKey, JOB_MODES, JOB_STATUSES, type Job, type JobsRepository } from '../../domain/jobs/job';
+import { idempotencySortKey, JOB_MODES, JOB_STATUSES, type Job, type JobPage, type JobPageQuery, type JobsRepository } from '../../domain/jobs/job';
 import { isConditionalCheckFailure, keys, type Table } from './table';
 
 const JobErrorItem = v.object({ code: v.picklist(ERROR_CODES), message: v.string() });
@@ -62,12 +62,47 @@ const toJob = (item: unknown): Job => v.parse(JobItem, item);
 
 export const jobKey = (accountId: string, jobId: string) => keys.chargeOwner(accountId, { kind: 'job', id: jobId });
 
+const JOB_SORT_KEY_PREFIX = 'JOB#';
+
+/** A page cursor is the sort key the page ended at, opaque to the caller; anything else is refused. */
+const encodeCursor = (sortKey: string) => Buffer.from(sortKey, 'utf8').toString('base64url');
+const decodeCursor = (cursor: string): string => {
+  const sortKey = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!sortKey.startsWith(JOB_SORT_KEY_PREFIX) || encodeCursor(sortKey) !== cursor) throw new InvalidRequestError('The cursor is not one this service gave out.');
+  return sortKey;
+};
+
 export class DynamoJobs implements JobsRepository {
   constructor(private readonly table: Table) {}
 
   async get(accountId: string, jobId: string): Promise<Job | undefined> {
     const result = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: jobKey(accountId, jobId), ConsistentRead: true }));
     return result.Item ? toJob(result.Item) : undefined;
+  }
+
+  /** Newest first (job ids are time-ordered); the filters apply within the page. */
+  async list(accountId: string, query: JobPageQuery): Promise<JobPage> {
+    const { pk } = jobKey(accountId, 'x');
+    const filters = [
+      ...(query.status ? [['#status = :status', { ':status': query.status }] as const] : []),
+      ...(query.operation ? [['#operation = :operation', { ':operation': query.operation }] as const] : []),
+      ...(query.createdAfter !== undefined ? [['createdAt > :after', { ':after': query.createdAfter }] as const] : []),
+    ];
+    const result = await this.table.doc.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        FilterExpression: filters.length > 0 ? filters.map(([expression]) => expression).join(' AND ') : undefined,
+        ExpressionAttributeNames:
+          query.status || query.operation ? { ...(query.status ? { '#status': 'status' } : {}), ...(query.operation ? { '#operation': 'operation' } : {}) } : undefined,
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': JOB_SORT_KEY_PREFIX, ...Object.assign({}, ...filters.map(([, values]) => values)) },
+        ExclusiveStartKey: query.cursor ? { pk, sk: decodeCursor(query.cursor) } : undefined,
+        ScanIndexForward: false,
+        Limit: query.limit,
+      }),
+    );
+    const last = result.LastEvaluatedKey?.sk;
+    return { jobs: (result.Items ?? []).map(toJob), cursor: typeof last === 'string' ? encodeCursor(last) : undefined };
   }
 
   async markRunning(accountId: string, jobId: string, at: number): Promise<void> {

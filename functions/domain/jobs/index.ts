@@ -1,2 +1,2 @@
-export { jobStatus, jobStatusBody } from './status';
+export { jobStatus, jobStatusBody, listJobs } from './status';
 export * from './workflow';

@@ -70,8 +70,25 @@ export type RunOutcome =
   | { outcome: 'succeeded'; outputKeys: string[]; knownSubjects: Record<string, number>; usage: EngineUsage }
   | { outcome: 'failed'; error: JobError };
 
+/** One page of an account's jobs, newest first; `cursor` continues where the page ended. */
+export interface JobPageQuery {
+  limit: number;
+  cursor?: string;
+  status?: JobStatus;
+  operation?: Operation;
+  createdAfter?: number;
+}
+
+export interface JobPage {
+  jobs: Job[];
+  /** Undefined on the last page. */
+  cursor?: string;
+}
+
 export interface JobsRepository {
   get(accountId: string, jobId: string): Promise<Job | undefined>;
+  /** One Query per page; a page holds at most `limit` jobs, fewer where filters drop some. */
+  list(accountId: string, query: JobPageQuery): Promise<JobPage>;
   /** pending → running; a no-op for a job already past pending (a retried step). */
   markRunning(accountId: string, jobId: string, at: number): Promise<void>;
   /** The job a client_request_id was first used for, if any. */

@@ -4,7 +4,7 @@ import { JobExpiredError, NotFoundError } from '../errors';
 import type { Clock } from '../shared/clock';
 import { toIso } from '../shared/clock';
 import { DOWNLOAD_LINK_LIFETIME_MS, type DownloadGrant } from '../images/download-token';
-import type { Job, JobsRepository } from './job';
+import type { Job, JobPageQuery, JobsRepository } from './job';
 
 export interface JobStatusBody {
   job_id: string;
@@ -45,4 +45,19 @@ export const jobStatus = async (deps: { jobs: JobsRepository; clock: Clock; link
   if (!job) throw new NotFoundError(`Job ${jobId} not found.`);
   if (job.expiresAt !== null && deps.clock() >= job.expiresAt) throw new JobExpiredError(jobId);
   return jobStatusBody(job, deps.link);
+};
+
+/**
+ * GET /jobs: the caller's jobs, newest first, synchronous ones included (so that the result of a call
+ * whose client hung up can still be found), one page per call. Jobs past their retention are left out.
+ */
+export const listJobs = async (
+  deps: { jobs: JobsRepository; clock: Clock; link: LinkMaker },
+  caller: Caller,
+  query: JobPageQuery,
+): Promise<{ jobs: JobStatusBody[]; next_cursor: string | null }> => {
+  const page = await deps.jobs.list(caller.accountId, query);
+  const now = deps.clock();
+  const current = page.jobs.filter((job) => job.expiresAt === null || now < job.expiresAt);
+  return { jobs: await Promise.all(current.map((job) => jobStatusBody(job, deps.link))), next_cursor: page.cursor ?? null };
 };

@@ -1,0 +1,25 @@
+/** Request shapes of the job endpoints. */
+import * as v from 'valibot';
+import { OPERATIONS } from '../../domain/images/engine';
+import { JOB_STATUSES } from '../../domain/jobs/job';
+
+export const JOB_PAGE_DEFAULT = 20;
+export const JOB_PAGE_MAX = 100;
+
+export const ListJobsQuerySchema = v.object({
+  status: v.optional(v.picklist(JOB_STATUSES, `status must be one of ${JOB_STATUSES.join(', ')}.`)),
+  operation: v.optional(v.picklist(OPERATIONS, `operation must be one of ${OPERATIONS.join(', ')}.`)),
+  created_after: v.optional(v.pipe(v.string(), v.isoTimestamp('created_after must be an ISO 8601 date-time, e.g. 2026-11-23T12:00:00Z.'), v.transform(Date.parse))),
+  cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512))),
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,3}$/, `limit must be a whole number from 1 to ${JOB_PAGE_MAX}.`),
+      v.transform(Number),
+      v.minValue(1, `limit must be a whole number from 1 to ${JOB_PAGE_MAX}.`),
+      v.maxValue(JOB_PAGE_MAX, `limit must be a whole number from 1 to ${JOB_PAGE_MAX}.`),
+    ),
+    String(JOB_PAGE_DEFAULT),
+  ),
+});
+export type ListJobsQuery = v.InferOutput<typeof ListJobsQuerySchema>;
