@@ -12,7 +12,7 @@ import { jobStepDeps } from './job-steps';
  */
 export const engineStepDeps = once((): WorkflowDeps =>
   Object.create(jobStepDeps(), {
-    engine: { get: engine, enumerable: true },
+    engine: { get: engine, enumerable: true, configurable: true },
     inputs: { value: jobInputs(objects()), enumerable: true },
     outputs: { value: jobOutputs(objects()), enumerable: true, writable: true },
   }),
