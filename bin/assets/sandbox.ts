@@ -73,8 +73,6 @@ export class LambdaFunction {
   private readonly waiting: Array<() => void> = [];
   private readonly all = new Set<Worker>();
   private nextId = 0;
-  /** Cold starts so far, with the init time each took. */
-  readonly coldStarts: number[] = [];
 
   constructor(
     readonly spec: FunctionSpec,
@@ -111,7 +109,6 @@ export class LambdaFunction {
       const onMessage = (message: { type: string; initMs?: number; errorType?: string; errorMessage?: string }) => {
         if (message.type === 'ready') {
           worker.initMs = message.initMs;
-          this.coldStarts.push(message.initMs ?? 0);
           child.off('message', onMessage);
           resolve();
         } else if (message.type === 'init-error') {

@@ -88,16 +88,16 @@ export const loadAssets = (options: { templateFile: string; localEnvironment: ()
         }),
       );
     }
-    const secretEnvironment = template.functions.flatMap((fn) => Object.entries(fn.environment));
+    const variables = template.functions.flatMap((fn) => Object.entries(fn.environment));
     return {
       /** The variables naming the state machines, as the functions get them (for this process's tools). */
       stateMachineVariables: Object.fromEntries(
-        secretEnvironment.filter(([name]) => name.endsWith('_STATE_MACHINE_ARN')).map(([name, value]) => [name, resolveValue(value, resolve)]),
+        variables.filter(([name]) => name.endsWith('_STATE_MACHINE_ARN')).map(([name, value]) => [name, resolveValue(value, resolve)]),
       ),
       /** The template's secrets by ARN, with the variable each is handed to functions in. */
       secrets: ofType('AWS::SecretsManager::Secret').map((logicalId) => ({
         arn: secretArn(logicalId),
-        variable: secretEnvironment.find(([, value]) => JSON.stringify(value) === JSON.stringify({ Ref: logicalId }))?.[0],
+        variable: variables.find(([, value]) => JSON.stringify(value) === JSON.stringify({ Ref: logicalId }))?.[0],
       })),
       machines: template.stateMachines.map((machine): ResolvedMachine => {
         let definition = machine.definition;

@@ -14,18 +14,18 @@
  * that died between its reservation and StartExecution, or mid-way through a synchronous call) is closed
  * by a scheduled function (functions/maintenance/close-abandoned-work.ts).
  */
-import type { LedgerPort } from '../../functions/domain/billing/ledger';
-import { completion, type JobsRepository } from '../../functions/domain/jobs/job';
-import { failTraining } from '../../functions/domain/profiles/training';
-import type { Clock } from '../../functions/domain/shared/clock';
 import { findOpenWork } from '../../functions/adapters/dynamo/open-work';
 import type { Table } from '../../functions/adapters/dynamo/table';
-
-const OPEN_JOB_STATUSES = ['pending', 'running'];
+import { closeAbandonedWork, type OpenWork } from '../../functions/domain/billing/abandoned';
+import type { LedgerPort } from '../../functions/domain/billing/ledger';
+import type { JobsRepository } from '../../functions/domain/jobs/job';
+import type { ProfilesReader } from '../../functions/domain/profiles/profile';
+import type { Clock } from '../../functions/domain/shared/clock';
 
 export interface ReconcileDeps {
   table: Table;
   jobs: JobsRepository;
+  profiles: Pick<ProfilesReader, 'get'>;
   ledger: LedgerPort;
   clock: Clock;
   startImageJob(input: { accountId: string; jobId: string; hasCallback: boolean }): Promise<void>;
@@ -38,24 +38,18 @@ export interface Reconciled {
 }
 
 export const reconcileInterruptedWork = async (deps: ReconcileDeps): Promise<Reconciled> => {
-  const reconciled: Reconciled = { resumedJobs: [], failedJobs: [], failedProfiles: [] };
+  const resumedJobs: string[] = [];
+  const rest: OpenWork[] = [];
   for (const item of await findOpenWork(deps.table)) {
-    if (item.kind === 'profile') {
-      await failTraining(deps, { accountId: item.accountId, profileId: item.id, failure: { Error: 'ServiceRestarted' } });
-      reconciled.failedProfiles.push(item.id);
-      continue;
-    }
-    const job = await deps.jobs.get(item.accountId, item.id);
-    if (!job || !OPEN_JOB_STATUSES.includes(job.status)) continue;
-    if (job.mode === 'async') {
+    const job = item.kind === 'job' ? await deps.jobs.get(item.accountId, item.id) : undefined;
+    if (job?.mode === 'async' && (job.status === 'pending' || job.status === 'running')) {
       await deps.startImageJob({ accountId: job.accountId, jobId: job.jobId, hasCallback: job.callbackUrl !== null });
-      reconciled.resumedJobs.push(job.jobId);
+      resumedJobs.push(job.jobId);
     } else {
-      const at = deps.clock();
-      const error = { code: 'INTERNAL_ERROR' as const, message: 'The service stopped before the result was ready; the reserved cost was refunded. Please send the request again.' };
-      await deps.ledger.release({ accountId: job.accountId, owner: { kind: 'job', id: job.jobId }, ownerPatch: { status: 'failed', error, ...completion(at) }, at });
-      reconciled.failedJobs.push(job.jobId);
+      rest.push(item);
     }
   }
-  return reconciled;
+  // Nothing of the previous run is still in flight: what cannot resume is closed now.
+  const closed = await closeAbandonedWork({ ...deps, graceMs: 0, executionState: async () => 'missing' }, rest);
+  return { resumedJobs, failedJobs: closed.jobs, failedProfiles: closed.profiles };
 };

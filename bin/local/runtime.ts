@@ -12,7 +12,7 @@ import * as Accounts from '../../functions/domain/accounts/accounts';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
 import type { Clock } from '../../functions/domain/shared/clock';
 import { clock, resetComposition } from '../../functions/composition/core';
-import { jobs, ledger, table } from '../../functions/composition/data';
+import { jobs, ledger, profiles, table } from '../../functions/composition/data';
 import { startImageJob } from '../../functions/composition/workflows';
 import { services } from './services';
 import { startLocalDynamo } from './dynamo';
@@ -198,7 +198,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     resetComposition(options.clock);
 
     // Before taking requests: finish or refund what a previous run left open (bin/local/reconcile.ts).
-    const reconciled = await reconcileInterruptedWork({ table: table(), jobs: jobs(), ledger: ledger(), clock, startImageJob });
+    const reconciled = await reconcileInterruptedWork({ table: table(), jobs: jobs(), profiles: profiles(), ledger: ledger(), clock, startImageJob });
 
     const poller = startQueuePoller({
       client: sqs.client,

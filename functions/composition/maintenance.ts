@@ -1,5 +1,5 @@
 /** The scheduled closing of abandoned work: the table, the ledger, and the state of executions. */
-import type { AbandonedWorkDeps } from '../domain/billing/abandoned';
+import { GRACE_MS, type AbandonedWorkDeps } from '../domain/billing/abandoned';
 import { executionState } from '../adapters/sfn/executions';
 import { clock, once, settings } from './core';
 import { jobs, ledger, profiles } from './data';
@@ -8,6 +8,7 @@ import { sfn } from './workflows';
 export const abandonedWorkDeps = once(
   (): AbandonedWorkDeps => ({
     clock,
+    graceMs: GRACE_MS,
     jobs: jobs(),
     profiles: profiles(),
     ledger: ledger(),

@@ -34,6 +34,7 @@ const run = async (stored: { job?: Job; profile?: Profile }, execution: Executio
   const released: ReleaseInput[] = [];
   const deps: AbandonedWorkDeps = {
     clock: () => NOW,
+    graceMs: GRACE_MS,
     jobs: { get: async () => stored.job },
     profiles: { get: async () => stored.profile },
     ledger: {

@@ -10,7 +10,8 @@
  * - an async job or a training whose execution is not running, once older than GRACE_MS (so a submit
  *   still between its reservation and its StartExecution is left alone): TIMEOUT or ERROR;
  * - an async job past its budget is left to its running execution, whose steps enforce the budget.
- * The scheduled function on AWS (functions/maintenance/) and the local runtime's start both use it.
+ * The scheduled function on AWS (functions/maintenance/) uses it, and so does the local runtime's start
+ * (with no grace: nothing of a previous run can still be in flight), after resuming the async jobs.
  */
 import { ERROR_CODES, type ErrorCode } from '../errors';
 import { completion, type JobError, type JobsRepository } from '../jobs/job';
@@ -32,6 +33,8 @@ export type ExecutionState = 'running' | 'ended' | 'missing';
 
 export interface AbandonedWorkDeps {
   clock: Clock;
+  /** How old open work must be before it is judged (GRACE_MS on AWS; 0 where nothing can be in flight). */
+  graceMs: number;
   jobs: Pick<JobsRepository, 'get'>;
   profiles: Pick<ProfilesReader, 'get'>;
   ledger: Pick<LedgerPort, 'release'>;
@@ -55,14 +58,14 @@ export const closeAbandonedWork = async (deps: AbandonedWorkDeps, open: readonly
     const now = deps.clock();
     if (item.kind === 'profile') {
       const profile = await deps.profiles.get(item.accountId, item.id);
-      if (!profile || !OPEN_PROFILE.includes(profile.status) || now < profile.createdAt + GRACE_MS) continue;
+      if (!profile || !OPEN_PROFILE.includes(profile.status) || now < profile.createdAt + deps.graceMs) continue;
       if ((await deps.executionState('profile', item.id)) === 'running') continue;
       await failTraining(deps, { accountId: item.accountId, profileId: item.id, failure: { Error: 'ExecutionLost' } });
       closed.profiles.push(item.id);
       continue;
     }
     const job = await deps.jobs.get(item.accountId, item.id);
-    if (!job || !OPEN_JOB.includes(job.status) || now < job.createdAt + GRACE_MS) continue;
+    if (!job || !OPEN_JOB.includes(job.status) || now < job.createdAt + deps.graceMs) continue;
     if (job.mode === 'async' && (await deps.executionState('job', job.jobId)) === 'running') continue;
     const error =
       job.mode === 'sync'
