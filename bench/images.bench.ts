@@ -25,7 +25,10 @@ import { readImageSource } from '../functions/adapters/images/image-source';
 import { enhanceCommand, remixCommand } from '../functions/api/image-commands';
 import { EnhanceRequestSchema, RemixRequestSchema } from '../functions/api/schemas/images';
 import type { Caller } from '../functions/domain/accounts/accounts';
-import { runSync, type ImageCommand, type ImageDeps, type ImageResultBody } from '../functions/domain/images/operations';
+import type { ImageCommand } from '../functions/domain/images/command';
+import type { ImageDeps } from '../functions/domain/images/deps';
+import { imageResultBody, type ImageResultBody } from '../functions/domain/images/result';
+import { runSync } from '../functions/domain/images/run-sync';
 import { services } from '../bin/local/services';
 import { atMost, compareSequentially, median, progress, round, timed, timingResults, type BenchResult } from './harness';
 import { syntheticPhotoJpeg } from './support/synthetic-photo';
@@ -81,7 +84,8 @@ const compareOperation = async (operation: Operation, runtime: LocalRuntime, inp
   const body = requestBody(operation, inputs);
   const bodyJson = JSON.stringify(body);
 
-  const viaService = (deps: ImageDeps = services().images) => runSync(deps, caller, commandOf(operation, body), { baseUrl: runtime.url });
+  // The answer's body is built too (base64), as before the use case handed its result to the API edge.
+  const viaService = async (deps: ImageDeps = services().images) => imageResultBody(await runSync(deps, caller, commandOf(operation, body), { baseUrl: runtime.url }));
   const viaHttp = async (): Promise<ImageResultBody> => {
     const response = await fetch(`${runtime.url}/v2/service/${operation}`, {
       method: 'POST',

@@ -21,7 +21,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { startLocalRuntime, type LocalRuntime } from '../bin/local/runtime';
 import type { EngineRequest, ImageEngine } from '../functions/domain/images/engine';
-import type { ImageDeps } from '../functions/domain/images/operations';
+import type { ImageDeps } from '../functions/domain/images/deps';
 import { services } from '../bin/local/services';
 import { percentile, progress, round, type BenchResult } from './harness';
 import { countDynamoOps, difference, perUnit, type OpCounter, type OpCounts } from './support/dynamo-ops';

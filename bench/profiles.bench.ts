@@ -13,9 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalRuntime, type LocalRuntime } from '../bin/local/runtime';
-import { profileKey } from '../functions/adapters/dynamo/profiles-repository';
+import { profileItem } from '../functions/adapters/dynamo/records';
 import type { Profile } from '../functions/domain/profiles/profile';
-import { tagIndexKeys } from '../functions/domain/profiles/profiles';
 import type { TagReport } from '../functions/domain/profiles/tags';
 import { newId } from '../functions/domain/shared/ids';
 import { services } from '../bin/local/services';
@@ -102,10 +101,7 @@ const seedProfiles = async (accountId: string): Promise<{ untagged: string[]; ta
     };
     (tag ? tagged : untagged).push(profile.profileId);
     return {
-      ...profileKey(accountId, profile.profileId),
-      type: 'profile',
-      ...profile,
-      ...(tag ? tagIndexKeys(accountId, tag, profile.profileId) : {}),
+      ...profileItem(profile),
       chargeState: 'settled',
       reservedMicros: 0,
     };

@@ -1,5 +1,5 @@
 /** From the four request bodies (snake_case, the spec's names) to the domain's one ImageCommand. */
-import type { ImageCommand, OutputChoice } from '../domain/images/operations';
+import type { ImageCommand, OutputChoice } from '../domain/images/command';
 import type { EditRequest, EnhanceRequest, GenerateRequest, RemixRequest } from './schemas/images';
 
 type Common = Pick<EditRequest, 'num_output_images' | 'output_format' | 'response_mode' | 'async' | 'callback_url' | 'client_request_id'>;

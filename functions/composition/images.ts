@@ -1,5 +1,5 @@
 /** The image operations (edit, generate, enhance, remix): input decoding and the engine, so sharp. */
-import type { ImageDeps } from '../domain/images/operations';
+import type { ImageDeps } from '../domain/images/deps';
 import { imageEngine } from '../adapters/engine/engines';
 import { jobInputs, jobOutputs } from '../adapters/s3/job-files';
 import { clock, newId, once, settings } from './core';
@@ -18,6 +18,7 @@ export const engine = once(() =>
 export const imageDeps = once(
   (): ImageDeps => ({
     clock,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     newId,
     ledger: ledger(),
     profiles: profiles(),

@@ -1,5 +1,5 @@
 /** Download links are signed with our own key (no S3 here), for job results and polls. */
-import type { LinkMaker } from '../domain/jobs/status';
+import type { LinkMaker } from '../domain/images/result';
 import { signDownloadToken } from '../domain/images/download-token';
 import { clock, once, settings } from './core';
 import { jobs } from './data';

@@ -123,11 +123,22 @@ export class DownloadExpiredError extends DomainError {
 
 /**
  * A record that must be new already exists (a create lost a race, or a retry repeats a create).
- * Not shown to callers as such: use cases turn it into their own answer (e.g. an idempotent replay).
+ * Not shown to callers as such: use cases turn it into their own answer.
  */
 export class AlreadyExistsError extends Error {
-  constructor(readonly sortKey: string) {
-    super(`record ${sortKey} already exists`);
+  constructor(readonly record: string) {
+    super(`${record} already exists`);
     this.name = 'AlreadyExistsError';
+  }
+}
+
+/**
+ * The client_request_id a reservation claims is already claimed: another request with the same id won
+ * the race (the reservation moved nothing). The submit answers with that request's job instead.
+ */
+export class ClientRequestIdTakenError extends Error {
+  constructor(readonly clientRequestId: string) {
+    super(`client_request_id ${clientRequestId} is already claimed`);
+    this.name = 'ClientRequestIdTakenError';
   }
 }

@@ -1,10 +1,14 @@
-import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoAccounts } from '../../functions/adapters/dynamo/accounts-repository';
 import { DynamoLedger } from '../../functions/adapters/dynamo/ledger-repository';
-import { cancellationReasons } from '../../functions/adapters/dynamo/table';
-import { AlreadyExistsError, InsufficientBalanceError, NotFoundError } from '../../functions/domain/errors';
+import { DynamoJobs } from '../../functions/adapters/dynamo/jobs-repository';
+import { cancellationReasons, keys, TTL_GRACE_MS } from '../../functions/adapters/dynamo/table';
+import type { ClientRequestIdClaim } from '../../functions/domain/billing/ledger';
+import { failedAt, JOB_RETENTION_MS, succeededAt } from '../../functions/domain/jobs/job';
+import { AlreadyExistsError, ClientRequestIdTakenError, InsufficientBalanceError, NotFoundError } from '../../functions/domain/errors';
 import { newId } from '../../functions/domain/shared/ids';
 import { startDataBackend, type DataBackend } from '../support/data-backend';
+import { aJob } from '../support/fixtures';
 
 let backend: DataBackend;
 let ledger: DynamoLedger;
@@ -23,10 +27,17 @@ const openAccount = async (balanceMicros: number) => {
   return accountId;
 };
 
-const job = () => ({ kind: 'job' as const, id: newId('job') });
+type Owner = { kind: 'job'; id: string };
 
-const reserve = (accountId: string, amountMicros: number, owner = job()) =>
-  ledger.reserve({ accountId, owner, amountMicros, ownerAttributes: { type: 'job', status: 'pending' }, at: Date.now() }).then(() => owner);
+/** Reserves for a new job of the account (or the job `owner` names) and returns the owner. */
+const reserve = (accountId: string, amountMicros: number, owner?: Owner, claim?: ClientRequestIdClaim): Promise<Owner> => {
+  const job = aJob(accountId, owner ? { jobId: owner.id } : {});
+  return ledger.reserve({ accountId, amountMicros, creates: { kind: 'job', job }, claim, at: Date.now() }).then(() => ({ kind: 'job', id: job.jobId }));
+};
+
+const succeeded = (owner: Owner, at = Date.now()) =>
+  ({ ...owner, end: succeededAt(at, { outputKeys: ['outputs/x.jpg'], outputFormat: 'jpg', knownSubjects: {} }) }) as const;
+const failed = (owner: Owner, at = Date.now()) => ({ ...owner, end: failedAt(at, { code: 'TIMEOUT', message: 'too slow' }) }) as const;
 
 const expectLedgerMatchesBalance = async (accountId: string) => {
   const entries = await ledger.allEntries(accountId);
@@ -62,7 +73,7 @@ describe('ledger', () => {
   it('settles to the final amount once; a retried settle is a no-op', async () => {
     const accountId = await openAccount(1_000_000);
     const owner = await reserve(accountId, 300_000);
-    const settle = () => ledger.settle({ accountId, owner, finalMicros: 200_000, ownerPatch: { status: 'succeeded' }, at: Date.now() });
+    const settle = () => ledger.settle({ accountId, finalMicros: 200_000, ends: succeeded(owner), at: Date.now() });
     expect(await settle()).toEqual({ applied: true, chargeState: 'settled' });
     expect(await settle()).toEqual({ applied: false, chargeState: 'settled' });
     expect(await ledger.balance(accountId)).toBe(800_000);
@@ -74,7 +85,7 @@ describe('ledger', () => {
   it('releases a reservation once; a retried release is a no-op', async () => {
     const accountId = await openAccount(1_000_000);
     const owner = await reserve(accountId, 300_000);
-    const release = () => ledger.release({ accountId, owner, ownerPatch: { status: 'failed' }, at: Date.now() });
+    const release = () => ledger.release({ accountId, ends: failed(owner), at: Date.now() });
     expect((await release()).applied).toBe(true);
     expect((await release()).applied).toBe(false);
     expect(await ledger.balance(accountId)).toBe(1_000_000);
@@ -85,9 +96,9 @@ describe('ledger', () => {
     const accountId = await openAccount(1_000_000);
     const owner = await reserve(accountId, 300_000);
     const outcomes = await Promise.all([
-      ledger.settle({ accountId, owner, finalMicros: 300_000, ownerPatch: {}, at: Date.now() }),
-      ledger.release({ accountId, owner, ownerPatch: {}, at: Date.now() }),
-      ledger.settle({ accountId, owner, finalMicros: 300_000, ownerPatch: {}, at: Date.now() }),
+      ledger.settle({ accountId, finalMicros: 300_000, ends: succeeded(owner), at: Date.now() }),
+      ledger.release({ accountId, ends: failed(owner), at: Date.now() }),
+      ledger.settle({ accountId, finalMicros: 300_000, ends: succeeded(owner), at: Date.now() }),
     ]);
     expect(outcomes.filter((outcome) => outcome.applied)).toHaveLength(1);
     const balance = await ledger.balance(accountId);
@@ -98,21 +109,31 @@ describe('ledger', () => {
   it('records a settlement surcharge above the reservation, even past zero', async () => {
     const accountId = await openAccount(300_000);
     const owner = await reserve(accountId, 300_000);
-    await ledger.settle({ accountId, owner, finalMicros: 450_000, ownerPatch: {}, at: Date.now() });
+    await ledger.settle({ accountId, finalMicros: 450_000, ends: succeeded(owner), at: Date.now() });
     expect(await ledger.balance(accountId)).toBe(-150_000);
     const [settle] = await ledger.recentEntries(accountId, 1);
     expect(settle).toMatchObject({ kind: 'settle', amountMicros: -150_000, owner });
     await expectLedgerMatchesBalance(accountId);
   });
 
-  it('writes the owner record with its patch in the same transaction as the money', async () => {
+  it('writes the owner record with its terminal state in the same transaction as the money, and its clean-up time', async () => {
     const accountId = await openAccount(1_000_000);
     const owner = await reserve(accountId, 300_000);
-    await ledger.settle({ accountId, owner, finalMicros: 250_000, ownerPatch: { status: 'succeeded', 'odd name': 1 }, at: Date.now() });
-    const { Item } = await backend.table.doc.send(
-      new (await import('@aws-sdk/lib-dynamodb')).GetCommand({ TableName: backend.table.name, Key: { pk: `ACCOUNT#${accountId}`, sk: `JOB#${owner.id}` } }),
-    );
-    expect(Item).toMatchObject({ status: 'succeeded', 'odd name': 1, chargeState: 'settled', reservedMicros: 300_000, finalMicros: 250_000 });
+    const at = Date.parse('2026-11-23T12:00:00Z');
+    await ledger.settle({ accountId, finalMicros: 250_000, ends: succeeded(owner, at), at });
+    const { Item } = await backend.table.doc.send(new GetCommand({ TableName: backend.table.name, Key: keys.job(accountId, owner.id) }));
+    expect(Item).toMatchObject({
+      type: 'job',
+      status: 'succeeded',
+      result: { outputKeys: ['outputs/x.jpg'] },
+      completedAt: at,
+      expiresAt: at + JOB_RETENTION_MS,
+      ttl: Math.floor((at + JOB_RETENTION_MS + TTL_GRACE_MS) / 1000),
+      chargeState: 'settled',
+      reservedMicros: 300_000,
+      finalMicros: 250_000,
+    });
+    expect(await new DynamoJobs(backend.table).get(accountId, owner.id)).toMatchObject({ status: 'succeeded', completedAt: at });
   });
 
   it('refuses to reserve twice for one owner and moves nothing the second time', async () => {
@@ -122,12 +143,17 @@ describe('ledger', () => {
     expect(await ledger.balance(accountId)).toBe(900_000);
   });
 
-  it('reports a colliding companion record by its sort key, before any balance check', async () => {
-    const accountId = await openAccount(0);
-    const companion = { sortKey: 'IDEMPOTENCY#abc', attributes: { type: 'idempotency' } };
-    await backend.table.doc.send(new PutCommand({ TableName: backend.table.name, Item: { pk: `ACCOUNT#${accountId}`, sk: companion.sortKey } }));
-    const attempt = ledger.reserve({ accountId, owner: job(), amountMicros: 100_000, ownerAttributes: {}, companions: [companion], at: Date.now() });
-    await expect(attempt).rejects.toEqual(new AlreadyExistsError('IDEMPOTENCY#abc'));
+  it('names a lost client_request_id claim, before any balance check, and moves nothing', async () => {
+    const accountId = await openAccount(1_000_000);
+    const claim = (jobId: string): ClientRequestIdClaim => ({ clientRequestId: 'abc', jobId, fingerprint: 'f', keepUntil: Date.now() + 1000 });
+    const first = await reserve(accountId, 100_000, undefined, claim('job_first'));
+    const broke = await openAccount(0);
+    await expect(reserve(accountId, 100_000, undefined, claim('job_second'))).rejects.toEqual(new ClientRequestIdTakenError('abc'));
+    expect(await ledger.balance(accountId)).toBe(900_000);
+    expect(await new DynamoJobs(backend.table).findByClientRequestId(accountId, 'abc')).toEqual({ jobId: 'job_first', fingerprint: 'f' });
+    expect(first.id).toMatch(/^job_/);
+    // The claim is per account: another account may use the same id (here refused only for its balance).
+    await expect(reserve(broke, 100_000, undefined, claim('job_third'))).rejects.toBeInstanceOf(InsufficientBalanceError);
   });
 
   it('refuses to credit or reserve on an unknown account', async () => {

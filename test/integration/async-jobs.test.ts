@@ -1,6 +1,12 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { enhanceCommand } from '../../functions/api/image-commands';
+import { EnhanceRequestSchema } from '../../functions/api/schemas/images';
+import { requestFingerprint } from '../../functions/domain/images/idempotency';
 import { PINNED_PRICES } from '../../functions/domain/images/catalog';
 import { services } from '../../bin/local/services';
+import { keys } from '../../functions/adapters/dynamo/table';
+import { aJob } from '../support/fixtures';
 import { base64Jpeg } from '../support/images';
 import { entriesOfJob, jobCount } from '../support/ledger';
 import { octokitVerify } from '../support/octokit-verify';
@@ -327,7 +333,7 @@ describe('what must not stay held', () => {
     const account = await runtime.newAccount();
     const first = (await (await submit(account.apiKey, { client_request_id: 'reused-later' })).json()) as { job_id: string };
     await runtime.stepFunctions.waitForExecution(first.job_id);
-    await services().table.doc.send(new DeleteCommand({ TableName: services().table.name, Key: { pk: `ACCOUNT#${account.accountId}`, sk: `JOB#${first.job_id}` } }));
+    await services().table.doc.send(new DeleteCommand({ TableName: services().table.name, Key: keys.job(account.accountId, first.job_id) }));
     const again = await submit(account.apiKey, { client_request_id: 'reused-later' });
     expect(again.status).toBe(202);
     expect(again.headers.get('idempotent-replayed')).toBeNull();
@@ -351,15 +357,15 @@ describe('what must not stay held', () => {
   it('releases an abandoned synchronous job when its client_request_id is repeated', async () => {
     const account = await runtime.newAccount(1_000_000);
     const longAgo = Date.now() - 2 * 3600 * 1000;
+    const image = await base64Jpeg();
     await services().ledger.reserve({
       accountId: account.accountId,
-      owner: { kind: 'job', id: 'job_abandoned' },
       amountMicros: PINNED_PRICES.perImageMicros,
-      ownerAttributes: { type: 'job', jobId: 'job_abandoned', accountId: account.accountId, operation: 'enhance', mode: 'sync', status: 'running', createdAt: longAgo, baseUrl: '' },
-      companions: [{ sortKey: 'IDEMPOTENCY#crashed', attributes: { type: 'idempotency', jobId: 'job_abandoned', clientRequestId: 'crashed' } }],
+      creates: { kind: 'job', job: aJob(account.accountId, { jobId: 'job_abandoned', mode: 'sync', status: 'running', createdAt: longAgo, startedAt: longAgo, clientRequestId: 'crashed' }) },
+      claim: { clientRequestId: 'crashed', jobId: 'job_abandoned', fingerprint: requestFingerprint(enhanceCommand(v.parse(EnhanceRequestSchema, { image, client_request_id: 'crashed' }))), keepUntil: Date.now() + 3600_000 },
       at: longAgo,
     });
-    const response = await runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body: { image: await base64Jpeg(), client_request_id: 'crashed' } });
+    const response = await runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body: { image, client_request_id: 'crashed' } });
     expect(response.status).toBe(500);
     expect(await services().ledger.balance(account.accountId)).toBe(1_000_000);
     expect((await services().jobs.get(account.accountId, 'job_abandoned'))!.status).toBe('failed');

@@ -1,5 +1,6 @@
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '../../functions/adapters/dynamo/table';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
 import { services } from '../../bin/local/services';
@@ -33,7 +34,7 @@ const recordedAttempts = async (accountId: string, jobId: string) => {
     new QueryCommand({
       TableName: services().table.name,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}`, ':prefix': `CALLBACK#${jobId}#` },
+      ExpressionAttributeValues: { ':pk': keys.accountPk(accountId), ':prefix': keys.callbackAttempts(jobId) },
       ConsistentRead: true,
     }),
   );

@@ -1,4 +1,5 @@
 /** Valid domain records with every field set, for tests to change one aspect of. */
+import type { Job } from '../../functions/domain/jobs/job';
 import type { Profile } from '../../functions/domain/profiles/profile';
 import { newId } from '../../functions/domain/shared/ids';
 
@@ -16,5 +17,26 @@ export const aProfile = (accountId: string, overrides: Partial<Profile> = {}, no
   photoKeys: [],
   createdAt: now,
   updatedAt: now,
+  ...overrides,
+});
+
+/** A pending asynchronous enhance job of the account, created now. */
+export const aJob = (accountId: string, overrides: Partial<Job> = {}, now = Date.now()): Job => ({
+  jobId: newId('job'),
+  accountId,
+  operation: 'enhance',
+  mode: 'async',
+  status: 'pending',
+  createdAt: now,
+  startedAt: null,
+  completedAt: null,
+  expiresAt: null,
+  result: null,
+  error: null,
+  responseMode: 'urls',
+  callbackUrl: null,
+  clientRequestId: null,
+  baseUrl: 'https://api.test',
+  work: null,
   ...overrides,
 });

@@ -1,5 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { services } from '../../bin/local/services';
+import { keys, SORT_KEY_PREFIX } from '../../functions/adapters/dynamo/table';
 
 /** The account's ledger entries that belong to one job, oldest first. */
 export const entriesOfJob = async (accountId: string, jobId: string) =>
@@ -11,7 +12,7 @@ export const jobCount = async (accountId: string): Promise<number> => {
     new QueryCommand({
       TableName: services().table.name,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}`, ':prefix': 'JOB#' },
+      ExpressionAttributeValues: { ':pk': keys.accountPk(accountId), ':prefix': SORT_KEY_PREFIX.job },
       Select: 'COUNT',
       ConsistentRead: true,
     }),

@@ -1,8 +1,7 @@
 /** Seeds profiles straight into the table, as training would leave them (for tests of their use). */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { profileKey } from '../../functions/adapters/dynamo/profiles-repository';
+import { profileItem } from '../../functions/adapters/dynamo/records';
 import type { Profile } from '../../functions/domain/profiles/profile';
-import { tagIndexKeys } from '../../functions/domain/profiles/profiles';
 import { services } from '../../bin/local/services';
 import { aProfile } from './fixtures';
 
@@ -12,10 +11,7 @@ export const seedProfile = async (accountId: string, overrides: Partial<Profile>
     new PutCommand({
       TableName: services().table.name,
       Item: {
-        ...profileKey(accountId, profile.profileId),
-        type: 'profile',
-        ...profile,
-        ...(profile.tag ? tagIndexKeys(accountId, profile.tag, profile.profileId) : {}),
+        ...profileItem(profile),
         chargeState: 'settled',
         reservedMicros: 0,
       },

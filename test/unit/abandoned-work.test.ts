@@ -54,7 +54,7 @@ describe('closing abandoned work', () => {
   it('refunds a synchronous job older than a function can live: its caller is gone', async () => {
     const { closed, released } = await run({ job: job({ mode: 'sync' }) }, 'missing');
     expect(closed.jobs).toEqual(['job_1']);
-    expect(released).toMatchObject([{ owner: { kind: 'job', id: 'job_1' }, ownerPatch: { status: 'failed', error: { code: 'INTERNAL_ERROR' } } }]);
+    expect(released).toMatchObject([{ ends: { kind: 'job', id: 'job_1', end: { status: 'failed', error: { code: 'INTERNAL_ERROR' } } } }]);
   });
 
   it('leaves a synchronous job that may still be running', async () => {
@@ -63,7 +63,7 @@ describe('closing abandoned work', () => {
 
   it('refunds an async job whose execution never started (the submit died after its reservation)', async () => {
     const { released } = await run({ job: job({ status: 'pending' }) }, 'missing');
-    expect(released).toMatchObject([{ ownerPatch: { status: 'failed', error: { code: 'TIMEOUT' } } }]);
+    expect(released).toMatchObject([{ ends: { end: { status: 'failed', error: { code: 'TIMEOUT' } } } }]);
   });
 
   it('leaves an async job whose execution still runs, however old: its steps enforce the budget', async () => {
@@ -77,7 +77,7 @@ describe('closing abandoned work', () => {
   it('fails a training whose execution has ended without it, releasing its charge', async () => {
     const { closed, released } = await run({ profile: profile({}) }, 'ended');
     expect(closed.profiles).toEqual(['prf_1']);
-    expect(released).toMatchObject([{ owner: { kind: 'profile', id: 'prf_1' }, ownerPatch: { status: 'ERROR' } }]);
+    expect(released).toMatchObject([{ ends: { kind: 'profile', id: 'prf_1', end: { status: 'ERROR' } } }]);
   });
 
   it('leaves a training that is still running, or too recent to judge', async () => {

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { MODEL_VERSIONS, type Account, type AccountsRepository, type ApiKeyRecord } from '../../domain/accounts/accounts';
 import { AlreadyExistsError } from '../../domain/errors';
 import type { IdSource } from '../../domain/shared/ids';
-import { cancellationReasons, isConditionalCheckFailure, keys, SORT_KEY_PREFIX, transactWrite, type Table } from './table';
+import { cancellationReasons, isConditionalCheckFailure, ITEM_TYPE, keys, SORT_KEY_PREFIX, transactWrite, type Table } from './table';
 
 const AccountItem = v.object({
   accountId: v.string(),
@@ -34,13 +34,13 @@ export class DynamoAccounts implements AccountsRepository {
     const key = keys.account(account.accountId);
     try {
       await transactWrite(this.table, [
-        { Put: { TableName: this.table.name, Item: { ...key, type: 'account', ...account }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Put: { TableName: this.table.name, Item: { ...key, type: ITEM_TYPE.account, ...account }, ConditionExpression: 'attribute_not_exists(pk)' } },
         {
           Put: {
             TableName: this.table.name,
             Item: {
               ...keys.ledgerEntry(account.accountId, entryId),
-              type: 'ledger',
+              type: ITEM_TYPE.ledger,
               accountId: account.accountId,
               kind: 'credit',
               amountMicros: account.balanceMicros,
@@ -68,14 +68,14 @@ export class DynamoAccounts implements AccountsRepository {
       {
         Put: {
           TableName: this.table.name,
-          Item: { ...keys.apiKeyLookup(key.keyHash), type: 'apiKeyLookup', ...record },
+          Item: { ...keys.apiKeyLookup(key.keyHash), type: ITEM_TYPE.apiKeyLookup, ...record },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
       {
         Put: {
           TableName: this.table.name,
-          Item: { ...keys.apiKey(key.accountId, key.keyId), type: 'apiKey', ...record },
+          Item: { ...keys.apiKey(key.accountId, key.keyId), type: ITEM_TYPE.apiKey, ...record },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -133,7 +133,7 @@ export class DynamoAccounts implements AccountsRepository {
       await this.table.doc.send(
         new PutCommand({
           TableName: this.table.name,
-          Item: { ...key, type: 'webhookSecret', accountId, secret: candidate, createdAt: at },
+          Item: { ...key, type: ITEM_TYPE.webhookSecret, accountId, secret: candidate, createdAt: at },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );

@@ -1,11 +1,9 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { CallbackMessage, DeliveryAttempt } from '../../domain/callbacks/deliver';
-import { epochSeconds, keys, type Table } from './table';
+import { ITEM_TYPE, keys, ttlAfter, type Table } from './table';
 
-/** Callback attempts are kept as long as the job: 24 h after completion, plus the TTL's clean-up week. */
-const ATTEMPT_RETENTION_MS = (24 + 7 * 24) * 3600 * 1000;
-
-const attemptPrefix = (jobId: string) => `CALLBACK#${jobId}#`;
+/** Callback attempts are kept as long as the job is answered for: 24 h (the TTL adds its clean-up week). */
+const ATTEMPT_RETENTION_MS = 24 * 3600 * 1000;
 
 /** How many attempts were recorded for the message's delivery (a strongly consistent count). */
 export const countCallbackAttempts = (table: Table) => async (message: CallbackMessage) => {
@@ -14,7 +12,7 @@ export const countCallbackAttempts = (table: Table) => async (message: CallbackM
       TableName: table.name,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
       FilterExpression: 'deliveryId = :deliveryId',
-      ExpressionAttributeValues: { ':pk': keys.accountPk(message.accountId), ':prefix': attemptPrefix(message.jobId), ':deliveryId': message.deliveryId },
+      ExpressionAttributeValues: { ':pk': keys.accountPk(message.accountId), ':prefix': keys.callbackAttempts(message.jobId), ':deliveryId': message.deliveryId },
       Select: 'COUNT',
       ConsistentRead: true,
     }),
@@ -28,8 +26,8 @@ export const recordCallbackAttempt = (table: Table) => async (attempt: DeliveryA
     new PutCommand({
       TableName: table.name,
       Item: {
-        ...keys.accountItem(attempt.accountId, `${attemptPrefix(attempt.jobId)}${String(attempt.attempt).padStart(3, '0')}`),
-        type: 'callbackAttempt',
+        ...keys.callbackAttempt(attempt.accountId, attempt.jobId, attempt.attempt),
+        type: ITEM_TYPE.callbackAttempt,
         deliveryId: attempt.deliveryId,
         jobId: attempt.jobId,
         attempt: attempt.attempt,
@@ -37,7 +35,7 @@ export const recordCallbackAttempt = (table: Table) => async (attempt: DeliveryA
         failure: typeof attempt.result === 'string' ? attempt.result : undefined,
         latencyMs: Math.round(attempt.latencyMs),
         at: attempt.at,
-        ttl: epochSeconds(attempt.at + ATTEMPT_RETENTION_MS),
+        ttl: ttlAfter(attempt.at + ATTEMPT_RETENTION_MS),
       },
     }),
   );

@@ -3,8 +3,8 @@ import * as v from 'valibot';
 import { ERROR_CODES, InvalidRequestError } from '../../domain/errors';
 import { RESOLUTIONS } from '../../domain/images/catalog';
 import { INPUT_FORMATS, OPERATIONS, OUTPUT_FORMATS } from '../../domain/images/engine';
-import { idempotencySortKey, JOB_MODES, JOB_STATUSES, type Job, type JobPage, type JobPageQuery, type JobsRepository } from '../../domain/jobs/job';
-import { isConditionalCheckFailure, keys, type Table } from './table';
+import { JOB_MODES, JOB_STATUSES, type Job, type JobPage, type JobPageQuery, type JobsRepository } from '../../domain/jobs/job';
+import { isConditionalCheckFailure, keys, SORT_KEY_PREFIX, type Table } from './table';
 
 const JobErrorItem = v.object({ code: v.picklist(ERROR_CODES), message: v.string() });
 
@@ -60,9 +60,7 @@ const JobItem = v.object({
 
 const toJob = (item: unknown): Job => v.parse(JobItem, item);
 
-export const jobKey = (accountId: string, jobId: string) => keys.chargeOwner(accountId, { kind: 'job', id: jobId });
-
-const JOB_SORT_KEY_PREFIX = 'JOB#';
+const JOB_SORT_KEY_PREFIX = SORT_KEY_PREFIX.job;
 
 /** A page cursor is the sort key the page ended at, opaque to the caller; anything else is refused. */
 const encodeCursor = (sortKey: string) => Buffer.from(sortKey, 'utf8').toString('base64url');
@@ -76,13 +74,13 @@ export class DynamoJobs implements JobsRepository {
   constructor(private readonly table: Table) {}
 
   async get(accountId: string, jobId: string): Promise<Job | undefined> {
-    const result = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: jobKey(accountId, jobId), ConsistentRead: true }));
+    const result = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.job(accountId, jobId), ConsistentRead: true }));
     return result.Item ? toJob(result.Item) : undefined;
   }
 
   /** Newest first (job ids are time-ordered); the filters apply within the page. */
   async list(accountId: string, query: JobPageQuery): Promise<JobPage> {
-    const { pk } = jobKey(accountId, 'x');
+    const pk = keys.accountPk(accountId);
     const filters = [
       ...(query.status ? [['#status = :status', { ':status': query.status }] as const] : []),
       ...(query.operation ? [['#operation = :operation', { ':operation': query.operation }] as const] : []),
@@ -110,7 +108,7 @@ export class DynamoJobs implements JobsRepository {
       await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
-          Key: jobKey(accountId, jobId),
+          Key: keys.job(accountId, jobId),
           UpdateExpression: 'SET #status = :running, startedAt = :at',
           ConditionExpression: '#status = :pending',
           ExpressionAttributeNames: { '#status': 'status' },
@@ -124,7 +122,7 @@ export class DynamoJobs implements JobsRepository {
 
   async findByClientRequestId(accountId: string, clientRequestId: string): Promise<{ jobId: string; fingerprint: string | null } | undefined> {
     const result = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.name, Key: keys.accountItem(accountId, idempotencySortKey(clientRequestId)), ConsistentRead: true }),
+      new GetCommand({ TableName: this.table.name, Key: keys.idempotency(accountId, clientRequestId), ConsistentRead: true }),
     );
     if (!result.Item) return undefined;
     const record = v.parse(v.object({ jobId: v.string(), fingerprint: v.optional(v.string()) }), result.Item);
@@ -136,7 +134,7 @@ export class DynamoJobs implements JobsRepository {
       await this.table.doc.send(
         new DeleteCommand({
           TableName: this.table.name,
-          Key: keys.accountItem(accountId, idempotencySortKey(clientRequestId)),
+          Key: keys.idempotency(accountId, clientRequestId),
           ConditionExpression: 'jobId = :jobId',
           ExpressionAttributeValues: { ':jobId': jobId },
         }),

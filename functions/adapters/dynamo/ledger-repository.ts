@@ -9,13 +9,15 @@ import {
   type LedgerEntry,
   type LedgerEntryKind,
   type LedgerPort,
+  ownerOf,
   type ReleaseInput,
   type ReserveInput,
   type SettleInput,
 } from '../../domain/billing/ledger';
-import { AlreadyExistsError, InsufficientBalanceError, NotFoundError } from '../../domain/errors';
+import { AlreadyExistsError, ClientRequestIdTakenError, InsufficientBalanceError, NotFoundError } from '../../domain/errors';
 import type { IdSource } from '../../domain/shared/ids';
-import { cancellationReasons, keys, SORT_KEY_PREFIX, transactWrite, type Table, type TransactItem } from './table';
+import { chargedRecordItem, claimItem, endPatch } from './records';
+import { cancellationReasons, ITEM_TYPE, keys, SORT_KEY_PREFIX, transactWrite, type Table, type TransactItem } from './table';
 
 const LedgerItem = v.object({
   sk: v.string(),
@@ -78,7 +80,7 @@ export class DynamoLedger implements LedgerPort {
           TableName: this.table.name,
           Item: {
             ...keys.ledgerEntry(accountId, entryId),
-            type: 'ledger',
+            type: ITEM_TYPE.ledger,
             accountId,
             kind,
             amountMicros,
@@ -121,26 +123,19 @@ export class DynamoLedger implements LedgerPort {
   }
 
   async reserve(input: ReserveInput): Promise<LedgerEntry> {
-    const { item, entry } = this.entryPut(input.accountId, 'reserve', -input.amountMicros, input.at, input.owner);
-    const ownerKey = keys.chargeOwner(input.accountId, input.owner);
-    const companions = input.companions ?? [];
+    const owner = ownerOf(input.creates);
+    const { item, entry } = this.entryPut(input.accountId, 'reserve', -input.amountMicros, input.at, owner);
     const creates: TransactItem[] = [
       {
         Put: {
           TableName: this.table.name,
-          Item: { ...input.ownerAttributes, ...ownerKey, chargeState: 'reserved', reservedMicros: input.amountMicros },
+          Item: { ...chargedRecordItem(input.creates), ...keys.chargeOwner(input.accountId, owner), chargeState: 'reserved', reservedMicros: input.amountMicros },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      ...companions.map(
-        (companion): TransactItem => ({
-          Put: {
-            TableName: this.table.name,
-            Item: { ...companion.attributes, ...keys.accountItem(input.accountId, companion.sortKey) },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        }),
-      ),
+      ...(input.claim
+        ? [{ Put: { TableName: this.table.name, Item: claimItem(input.accountId, input.claim), ConditionExpression: 'attribute_not_exists(pk)' } }]
+        : []),
     ];
     try {
       await transactWrite(this.table, [this.balanceChange(input.accountId, -input.amountMicros, 'covers'), ...creates, item]);
@@ -149,8 +144,8 @@ export class DynamoLedger implements LedgerPort {
       if (!reasons) throw error;
       // A create that collides wins over the balance: a replayed submit must not be reported as 402.
       const collided = reasons.slice(1, 1 + creates.length).findIndex((r) => r.Code === 'ConditionalCheckFailed');
-      if (collided === 0) throw new AlreadyExistsError(ownerKey.sk);
-      if (collided > 0) throw new AlreadyExistsError(companions[collided - 1]!.sortKey);
+      if (collided === 0) throw new AlreadyExistsError(`${owner.kind} ${owner.id}`);
+      if (collided === 1 && input.claim) throw new ClientRequestIdTakenError(input.claim.clientRequestId);
       const balanceReason = reasons[0];
       if (balanceReason?.Code === 'ConditionalCheckFailed') {
         if (!balanceReason.Item) throw new NotFoundError(`Account ${input.accountId} not found.`);
@@ -165,33 +160,34 @@ export class DynamoLedger implements LedgerPort {
   settle(input: SettleInput): Promise<ChargeOutcome> {
     return this.close(input, 'settle', 'settled', (reserved) => ({
       delta: reserved - input.finalMicros,
-      patch: { ...input.ownerPatch, finalMicros: input.finalMicros },
+      patch: { ...endPatch(input.ends), finalMicros: input.finalMicros },
     }));
   }
 
   release(input: ReleaseInput): Promise<ChargeOutcome> {
     return this.close(input, 'release', 'released', (reserved) => ({
       delta: reserved,
-      patch: { ...input.ownerPatch, finalMicros: 0 },
+      patch: { ...endPatch(input.ends), finalMicros: 0 },
     }));
   }
 
   /** Settle and release share one shape: read the reservation, then move money only if still `reserved`. */
   private async close(
-    input: { accountId: string; owner: ChargeOwner; at: number },
+    input: { accountId: string; ends: ChargeOwner; at: number },
     kind: 'settle' | 'release',
     to: 'settled' | 'released',
     amounts: (reservedMicros: number) => { delta: number; patch: Record<string, unknown> },
   ): Promise<ChargeOutcome> {
-    const ownerKey = keys.chargeOwner(input.accountId, input.owner);
+    const owner: ChargeOwner = { kind: input.ends.kind, id: input.ends.id };
+    const ownerKey = keys.chargeOwner(input.accountId, owner);
     const current = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: ownerKey, ConsistentRead: true }));
-    if (!current.Item) throw new NotFoundError(`No charge recorded for ${input.owner.kind} ${input.owner.id}.`);
-    const owner = v.parse(ChargedOwnerItem, current.Item);
-    if (owner.chargeState !== 'reserved') return { applied: false, chargeState: owner.chargeState };
+    if (!current.Item) throw new NotFoundError(`No charge recorded for ${owner.kind} ${owner.id}.`);
+    const charge = v.parse(ChargedOwnerItem, current.Item);
+    if (charge.chargeState !== 'reserved') return { applied: false, chargeState: charge.chargeState };
 
-    const { delta, patch } = amounts(owner.reservedMicros);
+    const { delta, patch } = amounts(charge.reservedMicros);
     const { sets, names, values } = patchExpression(patch);
-    const { item } = this.entryPut(input.accountId, kind, delta, input.at, input.owner);
+    const { item } = this.entryPut(input.accountId, kind, delta, input.at, owner);
     try {
       await transactWrite(this.table, [
         {
@@ -205,7 +201,7 @@ export class DynamoLedger implements LedgerPort {
               ...values,
               ':to': to,
               ':reserved': 'reserved',
-              ':reservedMicros': owner.reservedMicros,
+              ':reservedMicros': charge.reservedMicros,
             },
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },

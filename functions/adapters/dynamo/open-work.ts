@@ -7,7 +7,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { OpenWork } from '../../domain/billing/abandoned';
 import { JOB_STATUSES } from '../../domain/jobs/job';
 import { PROFILE_STATUSES } from '../../domain/profiles/profile';
-import type { Table } from './table';
+import { ITEM_TYPE, type Table } from './table';
 
 const OPEN_JOB_STATUSES = JOB_STATUSES.filter((status) => status === 'pending' || status === 'running');
 const OPEN_PROFILE_STATUSES = PROFILE_STATUSES.filter((status) => status !== 'READY' && status !== 'ERROR');
@@ -22,18 +22,19 @@ export const findOpenWork = async (table: Table): Promise<OpenWork[]> => {
         FilterExpression: `(#type = :job AND #status IN (${OPEN_JOB_STATUSES.map((_, i) => `:j${i}`).join(', ')})) OR (#type = :profile AND #status IN (${OPEN_PROFILE_STATUSES.map((_, i) => `:p${i}`).join(', ')}))`,
         ExpressionAttributeNames: { '#type': 'type', '#status': 'status' },
         ExpressionAttributeValues: {
-          ':job': 'job',
-          ':profile': 'profile',
+          ':job': ITEM_TYPE.job,
+          ':profile': ITEM_TYPE.profile,
           ...Object.fromEntries(OPEN_JOB_STATUSES.map((status, i) => [`:j${i}`, status])),
           ...Object.fromEntries(OPEN_PROFILE_STATUSES.map((status, i) => [`:p${i}`, status])),
         },
-        ProjectionExpression: 'pk, sk, #type',
+        ProjectionExpression: '#type, accountId, jobId, profileId',
         ExclusiveStartKey: startKey,
         ConsistentRead: true,
       }),
     );
     for (const item of page.Items ?? []) {
-      open.push({ kind: item.type === 'job' ? 'job' : 'profile', accountId: String(item.pk).replace(/^ACCOUNT#/, ''), id: String(item.sk).replace(/^(JOB|PROFILE)#/, '') });
+      const kind = item.type === ITEM_TYPE.job ? 'job' : 'profile';
+      open.push({ kind, accountId: String(item.accountId), id: String(kind === 'job' ? item.jobId : item.profileId) });
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey);

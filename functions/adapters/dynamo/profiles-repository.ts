@@ -2,9 +2,9 @@ import { BatchGetCommand, DeleteCommand, GetCommand, QueryCommand, UpdateCommand
 import * as v from 'valibot';
 import { MODEL_VERSIONS } from '../../domain/accounts/accounts';
 import { PROFILE_STATUSES, TRAINING_TIERS, type Profile, type ProfilesReader } from '../../domain/profiles/profile';
-import { tagIndexKeys, tagPartition, type ProfilesRepository } from '../../domain/profiles/profiles';
+import type { ProfilesRepository } from '../../domain/profiles/profiles';
 import type { TagWriter } from '../../domain/profiles/tags';
-import { isConditionalCheckFailure, keys, type Table } from './table';
+import { isConditionalCheckFailure, keys, SORT_KEY_PREFIX, type Table } from './table';
 
 const BATCH_GET_LIMIT = 100;
 
@@ -25,7 +25,7 @@ export const ProfileItem = v.object({
 
 export const toProfile = (item: unknown): Profile => v.parse(ProfileItem, item);
 
-export const profileKey = (accountId: string, profileId: string) => keys.chargeOwner(accountId, { kind: 'profile', id: profileId });
+
 
 const SummaryItem = v.object({ profileId: v.string(), status: v.picklist(PROFILE_STATUSES), tag: v.optional(v.nullable(v.string()), null) });
 
@@ -33,7 +33,7 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
   constructor(private readonly table: Table) {}
 
   async get(accountId: string, profileId: string): Promise<Profile | undefined> {
-    const result = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: profileKey(accountId, profileId), ConsistentRead: true }));
+    const result = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.profile(accountId, profileId), ConsistentRead: true }));
     return result.Item ? toProfile(result.Item) : undefined;
   }
 
@@ -42,7 +42,7 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
     const found: Profile[] = [];
     for (let start = 0; start < unique.length; start += BATCH_GET_LIMIT) {
       let request: BatchGetCommandInput['RequestItems'] = {
-        [this.table.name]: { Keys: unique.slice(start, start + BATCH_GET_LIMIT).map((id) => profileKey(accountId, id)), ConsistentRead: true },
+        [this.table.name]: { Keys: unique.slice(start, start + BATCH_GET_LIMIT).map((id) => keys.profile(accountId, id)), ConsistentRead: true },
       };
       while (request && Object.keys(request).length > 0) {
         const result: BatchGetCommandOutput = await this.table.doc.send(new BatchGetCommand({ RequestItems: request }));
@@ -64,12 +64,12 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
           ...(tag === undefined
             ? {
                 KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-                ExpressionAttributeValues: { ':pk': keys.accountPk(accountId), ':prefix': 'PROFILE#' },
+                ExpressionAttributeValues: { ':pk': keys.accountPk(accountId), ':prefix': SORT_KEY_PREFIX.profile },
               }
             : {
                 IndexName: 'gsi1',
                 KeyConditionExpression: 'gsi1pk = :tagKey',
-                ExpressionAttributeValues: { ':tagKey': tagPartition(accountId, tag) },
+                ExpressionAttributeValues: { ':tagKey': keys.tagPartition(accountId, tag) },
               }),
           ProjectionExpression: 'profileId, #status, tag',
           ExpressionAttributeNames: { '#status': 'status' },
@@ -88,7 +88,7 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
       await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
-          Key: profileKey(accountId, profileId),
+          Key: keys.profile(accountId, profileId),
           UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
@@ -103,7 +103,7 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
   }
 
   async remove(accountId: string, profileId: string): Promise<void> {
-    await this.table.doc.send(new DeleteCommand({ TableName: this.table.name, Key: profileKey(accountId, profileId) }));
+    await this.table.doc.send(new DeleteCommand({ TableName: this.table.name, Key: keys.profile(accountId, profileId) }));
   }
 
   async setTagIfUntagged(accountId: string, profileId: string, tag: string) {
@@ -111,10 +111,10 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
       await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
-          Key: profileKey(accountId, profileId),
+          Key: keys.profile(accountId, profileId),
           UpdateExpression: 'SET tag = :tag, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk',
           ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(tag) OR attribute_type(tag, :null))',
-          ExpressionAttributeValues: { ':tag': tag, ':null': 'NULL', ...prefixed(tagIndexKeys(accountId, tag, profileId)) },
+          ExpressionAttributeValues: { ':tag': tag, ':null': 'NULL', ...prefixed(keys.tagIndex(accountId, tag, profileId)) },
         }),
       );
       return { outcome: 'updated' as const };

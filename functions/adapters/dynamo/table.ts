@@ -1,20 +1,26 @@
 /**
- * Read first: the single table.
+ * Read first: the single table. Every key, index entry and TTL the service writes is built in this file.
  *
- * Every item has `pk`, `sk` and `type`; `gsi1pk`/`gsi1sk` feed the one index; `ttl` (epoch seconds)
- * only cleans up, it never decides anything (DynamoDB deletes "typically within 2 days").
+ * Every item has `pk`, `sk` and `type` (ITEM_TYPE); `gsi1pk`/`gsi1sk` feed the one index; `ttl` (epoch
+ * seconds) only cleans up, it never decides anything (DynamoDB deletes "typically within 2 days"): it is
+ * set a week (TTL_GRACE_MS) after our code stops answering for the item.
  *
- * | access pattern                         | key                                                        |
- * |----------------------------------------|------------------------------------------------------------|
- * | account (balance, default version)     | pk ACCOUNT#<accountId>  sk ACCOUNT                         |
- * | resolve an API key                     | pk APIKEY#<sha256 hex>  sk APIKEY                          |
- * | an account's keys (list, revoke)       | pk ACCOUNT#<accountId>  sk KEY#<keyId>                     |
- * | webhook signing secret                 | pk ACCOUNT#<accountId>  sk WEBHOOK_SECRET                  |
- * | ledger entries, newest first           | pk ACCOUNT#<accountId>  sk LEDGER#<entryId> (time-ordered) |
- * | job (charge owner)                     | pk ACCOUNT#<accountId>  sk JOB#<jobId>                     |
- * | profile (charge owner)                 | pk ACCOUNT#<accountId>  sk PROFILE#<profileId>             |
- * | idempotency (client_request_id → job)  | pk ACCOUNT#<accountId>  sk IDEMPOTENCY#<clientRequestId>   |
- * | profiles by tag                        | gsi1pk TAG#<accountId>#<tag>  gsi1sk PROFILE#<profileId>   |
+ * | access pattern                          | key                                                         | type            | ttl                          |
+ * |-----------------------------------------|-------------------------------------------------------------|-----------------|------------------------------|
+ * | account (balance, default version)      | pk ACCOUNT#<accountId>  sk ACCOUNT                          | account         | none                         |
+ * | resolve an API key                      | pk APIKEY#<sha256 hex>  sk APIKEY                           | apiKeyLookup    | none                         |
+ * | an account's keys (list, revoke)        | pk ACCOUNT#<accountId>  sk KEY#<keyId>                      | apiKey          | none                         |
+ * | webhook signing secret                  | pk ACCOUNT#<accountId>  sk WEBHOOK_SECRET                   | webhookSecret   | none                         |
+ * | ledger entries, newest first            | pk ACCOUNT#<accountId>  sk LEDGER#<entryId> (time-ordered)  | ledger          | none (the books are kept)    |
+ * | job (charge owner), jobs newest first   | pk ACCOUNT#<accountId>  sk JOB#<jobId> (time-ordered)       | job             | expiresAt + grace, once ended|
+ * | client_request_id → job (idempotency)   | pk ACCOUNT#<accountId>  sk IDEMPOTENCY#<clientRequestId>    | idempotency     | keepUntil + grace            |
+ * | a job's callback attempts               | pk ACCOUNT#<accountId>  sk CALLBACK#<jobId>#<attempt 000>   | callbackAttempt | at + retention + grace       |
+ * | profile (charge owner), all profiles    | pk ACCOUNT#<accountId>  sk PROFILE#<profileId>              | profile         | none                         |
+ * | profiles by tag                         | gsi1pk TAG#<accountId>#<tag>  gsi1sk PROFILE#<profileId>    | (on profile)    |                              |
+ *
+ * A job's money is its `chargeState` and `reservedMicros` (functions/adapters/dynamo/ledger-repository.ts)
+ * and the ledger entries whose `ownerId` is the job id. Open jobs and profiles are found by a Scan on
+ * `type` and `status` (open-work.ts).
  */
 import { DynamoDBClient, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
@@ -53,21 +59,54 @@ export interface ItemKey {
 
 const accountPk = (accountId: string) => `ACCOUNT#${accountId}`;
 
+/** The sort-key prefixes that queries over one account's partition begin with. */
+export const SORT_KEY_PREFIX = {
+  key: 'KEY#',
+  ledger: 'LEDGER#',
+  job: 'JOB#',
+  profile: 'PROFILE#',
+  idempotency: 'IDEMPOTENCY#',
+  callback: 'CALLBACK#',
+} as const;
+
+export const ITEM_TYPE = {
+  account: 'account',
+  apiKeyLookup: 'apiKeyLookup',
+  apiKey: 'apiKey',
+  webhookSecret: 'webhookSecret',
+  ledger: 'ledger',
+  job: 'job',
+  idempotency: 'idempotency',
+  callbackAttempt: 'callbackAttempt',
+  profile: 'profile',
+} as const;
+
 export const keys = {
   account: (accountId: string): ItemKey => ({ pk: accountPk(accountId), sk: 'ACCOUNT' }),
   apiKeyLookup: (keyHash: string): ItemKey => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
-  apiKey: (accountId: string, keyId: string): ItemKey => ({ pk: accountPk(accountId), sk: `KEY#${keyId}` }),
+  apiKey: (accountId: string, keyId: string): ItemKey => ({ pk: accountPk(accountId), sk: `${SORT_KEY_PREFIX.key}${keyId}` }),
   webhookSecret: (accountId: string): ItemKey => ({ pk: accountPk(accountId), sk: 'WEBHOOK_SECRET' }),
-  ledgerEntry: (accountId: string, entryId: string): ItemKey => ({ pk: accountPk(accountId), sk: `LEDGER#${entryId}` }),
-  chargeOwner: (accountId: string, owner: ChargeOwner): ItemKey => ({
+  ledgerEntry: (accountId: string, entryId: string): ItemKey => ({ pk: accountPk(accountId), sk: `${SORT_KEY_PREFIX.ledger}${entryId}` }),
+  job: (accountId: string, jobId: string): ItemKey => ({ pk: accountPk(accountId), sk: `${SORT_KEY_PREFIX.job}${jobId}` }),
+  profile: (accountId: string, profileId: string): ItemKey => ({ pk: accountPk(accountId), sk: `${SORT_KEY_PREFIX.profile}${profileId}` }),
+  chargeOwner: (accountId: string, owner: ChargeOwner): ItemKey => (owner.kind === 'job' ? keys.job(accountId, owner.id) : keys.profile(accountId, owner.id)),
+  idempotency: (accountId: string, clientRequestId: string): ItemKey => ({ pk: accountPk(accountId), sk: `${SORT_KEY_PREFIX.idempotency}${clientRequestId}` }),
+  callbackAttempts: (jobId: string) => `${SORT_KEY_PREFIX.callback}${jobId}#`,
+  callbackAttempt: (accountId: string, jobId: string, attempt: number): ItemKey => ({
     pk: accountPk(accountId),
-    sk: `${owner.kind === 'job' ? 'JOB' : 'PROFILE'}#${owner.id}`,
+    sk: `${keys.callbackAttempts(jobId)}${String(attempt).padStart(3, '0')}`,
   }),
-  accountItem: (accountId: string, sortKey: string): ItemKey => ({ pk: accountPk(accountId), sk: sortKey }),
+  /** The tag index entry a tagged profile carries. */
+  tagIndex: (accountId: string, tag: string, profileId: string) => ({ gsi1pk: keys.tagPartition(accountId, tag), gsi1sk: `${SORT_KEY_PREFIX.profile}${profileId}` }),
+  tagPartition: (accountId: string, tag: string) => `TAG#${accountId}#${tag}`,
   accountPk,
 } as const;
 
-export const SORT_KEY_PREFIX = { key: 'KEY#', ledger: 'LEDGER#' } as const;
+/** TTL only cleans up: a week after our code stopped answering for the item. */
+export const TTL_GRACE_MS = 7 * 24 * 3600 * 1000;
+
+/** The `ttl` attribute (epoch seconds) of an item our code stops answering for at `lastUsefulAt` (epoch ms). */
+export const ttlAfter = (lastUsefulAt: number): number => Math.floor((lastUsefulAt + TTL_GRACE_MS) / 1000);
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -102,5 +141,3 @@ export const transactWrite = async (table: Table, items: TransactItem[]): Promis
     }
   }
 };
-
-export const epochSeconds = (epochMs: number): number => Math.floor(epochMs / 1000);

@@ -4,7 +4,7 @@
  * `outputs/<account>/<job>/<n>.<ext>`, which download links point at.
  */
 import type { DecodedImage, OutputFormat } from '../../domain/images/engine';
-import { contentTypeOf } from '../../domain/images/operations';
+import { contentTypeOf } from '../../domain/images/engine';
 import type { StoredInput } from '../../domain/jobs/job';
 import type { ObjectStore } from './object-store';
 

@@ -14,7 +14,8 @@
  * (with no grace: nothing of a previous run can still be in flight), after resuming the async jobs.
  */
 import { ERROR_CODES, type ErrorCode } from '../errors';
-import { completion, type JobError, type JobsRepository } from '../jobs/job';
+import { releaseJobCharge } from '../jobs/charge';
+import type { JobError, JobsRepository } from '../jobs/job';
 import type { ProfilesReader } from '../profiles/profile';
 import { failTraining } from '../profiles/training';
 import type { Clock } from '../shared/clock';
@@ -71,7 +72,7 @@ export const closeAbandonedWork = async (deps: AbandonedWorkDeps, open: readonly
       job.mode === 'sync'
         ? errorFor('INTERNAL_ERROR', 'The request ended before its result was ready; the reserved cost was refunded. Please send it again.')
         : errorFor('TIMEOUT', 'The job could not run to its end; the reserved cost was refunded. Please submit it again.');
-    await deps.ledger.release({ accountId: job.accountId, owner: { kind: 'job', id: job.jobId }, ownerPatch: { status: 'failed', error, ...completion(now) }, at: now });
+    await releaseJobCharge(deps.ledger, job, error, now);
     closed.jobs.push(job.jobId);
   }
   return closed;

@@ -7,9 +7,15 @@
  * `reserved` → `settled` | `released` exactly once: settle and release are guarded by a condition on that
  * state, so a retried workflow step finds the condition false and moves nothing (a no-op, not an error).
  *
+ * The records, their keys and their transactions are the table adapter's
+ * (functions/adapters/dynamo/ledger-repository.ts); the domain hands it typed records and terminal states.
+ *
  * Amounts are signed effects on the balance: credit +x, reserve −floor, settle +(reserved − final)
  * (negative when a surcharge applies), release +reserved.
  */
+import type { Job, JobFailed, JobSucceeded } from '../jobs/job';
+import type { Profile, ProfileFailed, ProfileReady } from '../profiles/profile';
+
 export const LEDGER_ENTRY_KINDS = ['credit', 'reserve', 'settle', 'release'] as const;
 export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
 
@@ -34,35 +40,51 @@ export interface LedgerEntry {
   createdAt: number;
 }
 
-/** Attributes of the owner record that the caller stores alongside the charge (job or profile fields). */
-export type OwnerAttributes = Readonly<Record<string, unknown>>;
+/** The record a reservation creates with its charge (a job or a profile); it must not exist yet. */
+export type ChargedRecord = { kind: 'job'; job: Job } | { kind: 'profile'; profile: Profile };
+
+/**
+ * A client_request_id claimed for a job in the transaction that creates the job: only one request with
+ * the id can win, the others get ClientRequestIdTakenError and answer with the winner's job.
+ */
+export interface ClientRequestIdClaim {
+  clientRequestId: string;
+  jobId: string;
+  /** What makes a repeat the same request (requestFingerprint). */
+  fingerprint: string;
+  /** Epoch ms until which the claim can still be asked about (the job's longest life). */
+  keepUntil: number;
+}
 
 export interface ReserveInput {
   accountId: string;
-  owner: ChargeOwner;
   amountMicros: number;
-  /** The owner record is created by the same transaction that reserves; it must not exist yet. */
-  ownerAttributes: OwnerAttributes;
-  /** Further records created in the same transaction (e.g. an idempotency record); none may exist yet. */
-  companions?: ReadonlyArray<{ sortKey: string; attributes: OwnerAttributes }>;
+  creates: ChargedRecord;
+  claim?: ClientRequestIdClaim;
   at: number;
 }
 
+/** How a charge ends with the price paid: a succeeded job or a READY profile. */
+export type SettledEnd = { kind: 'job'; id: string; end: JobSucceeded } | { kind: 'profile'; id: string; end: ProfileReady };
+/** How a charge ends refunded: a failed job or a profile in ERROR. */
+export type ReleasedEnd = { kind: 'job'; id: string; end: JobFailed } | { kind: 'profile'; id: string; end: ProfileFailed };
+
 export interface SettleInput {
   accountId: string;
-  owner: ChargeOwner;
   finalMicros: number;
-  /** Changes to the owner record made in the same transaction (e.g. the job's terminal status). */
-  ownerPatch: OwnerAttributes;
+  /** The owner's terminal state, written in the same transaction. */
+  ends: SettledEnd;
   at: number;
 }
 
 export interface ReleaseInput {
   accountId: string;
-  owner: ChargeOwner;
-  ownerPatch: OwnerAttributes;
+  ends: ReleasedEnd;
   at: number;
 }
+
+export const ownerOf = (record: ChargedRecord): ChargeOwner =>
+  record.kind === 'job' ? { kind: 'job', id: record.job.jobId } : { kind: 'profile', id: record.profile.profileId };
 
 /** The outcome of settle or release: `applied` false means a previous attempt already moved the money. */
 export interface ChargeOutcome {
@@ -72,7 +94,11 @@ export interface ChargeOutcome {
 
 export interface LedgerPort {
   credit(input: { accountId: string; amountMicros: number; note: string; at: number }): Promise<LedgerEntry>;
-  /** Throws InsufficientBalanceError when the balance cannot cover `amountMicros`. */
+  /**
+   * Throws InsufficientBalanceError when the balance cannot cover `amountMicros`, and
+   * ClientRequestIdTakenError when the claim lost (a lost claim wins over the balance: a replayed
+   * submit must not be answered 402).
+   */
   reserve(input: ReserveInput): Promise<LedgerEntry>;
   settle(input: SettleInput): Promise<ChargeOutcome>;
   release(input: ReleaseInput): Promise<ChargeOutcome>;

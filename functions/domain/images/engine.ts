@@ -9,6 +9,9 @@ export type Operation = (typeof OPERATIONS)[number];
 export const OUTPUT_FORMATS = ['png', 'jpg'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
+const CONTENT_TYPE: Record<OutputFormat, string> = { png: 'image/png', jpg: 'image/jpeg' };
+export const contentTypeOf = (format: OutputFormat) => CONTENT_TYPE[format];
+
 export const INPUT_FORMATS = ['jpeg', 'png', 'webp', 'heif'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
@@ -79,3 +82,12 @@ export interface ImageEngine {
   /** Throws on an engine failure; a refusal is an outcome, not an error. Honours `signal` (abort). */
   run(request: EngineRequest, signal: AbortSignal): Promise<EngineOutcome>;
 }
+
+/** Runs the engine until it answers or `signal` aborts, whichever is first (an engine that ignores aborts is left behind). */
+export const runEngine = (engine: ImageEngine, request: EngineRequest, signal: AbortSignal): Promise<EngineOutcome> =>
+  new Promise<EngineOutcome>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    engine.run(request, signal).then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });

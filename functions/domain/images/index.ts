@@ -1,2 +1,4 @@
-export { prepare, runSync, submit } from './operations';
+export { prepare } from './prepare';
+export { runSync } from './run-sync';
+export { submit, type SubmitOutcome } from './submit';
 export { presignDownload } from './downloads';

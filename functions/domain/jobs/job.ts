@@ -3,7 +3,7 @@
  * (the ledger's reserve/settle/release are guarded by its charge state). A synchronous call waits for
  * its job within the request; an asynchronous one is run by the image-job workflow and polled.
  */
-import type { ErrorCode } from '../errors';
+import { DomainError, type ErrorCode } from '../errors';
 import type { EngineRequest, EngineUsage, InputFormat, Operation, OutputFormat } from '../images/engine';
 import type { PricedRequest } from '../images/pricing';
 
@@ -15,8 +15,6 @@ export type JobMode = (typeof JOB_MODES)[number];
 
 /** A job's result and its download links stay available this long after completion. */
 export const JOB_RETENTION_MS = 24 * 3600 * 1000;
-/** DynamoDB TTL only cleans up, a week after our code stopped answering for the item. */
-export const TTL_GRACE_MS = 7 * 24 * 3600 * 1000;
 
 export interface JobError {
   code: ErrorCode;
@@ -100,7 +98,26 @@ export interface JobsRepository {
 
 export const isTerminal = (status: JobStatus): boolean => status === 'succeeded' || status === 'failed';
 
-export const idempotencySortKey = (clientRequestId: string) => `IDEMPOTENCY#${clientRequestId}`;
+/** A job's terminal state, as settle writes it. */
+export interface JobSucceeded {
+  status: 'succeeded';
+  result: JobResult;
+  completedAt: number;
+  expiresAt: number;
+}
 
-/** The fields a terminal transition writes, TTL included (clean-up only). */
-export const completion = (at: number) => ({ completedAt: at, expiresAt: at + JOB_RETENTION_MS, ttl: Math.floor((at + JOB_RETENTION_MS + TTL_GRACE_MS) / 1000) });
+/** A job's terminal state, as release writes it. */
+export interface JobFailed {
+  status: 'failed';
+  error: JobError;
+  completedAt: number;
+  expiresAt: number;
+}
+
+export const succeededAt = (at: number, result: JobResult): JobSucceeded => ({ status: 'succeeded', result, completedAt: at, expiresAt: at + JOB_RETENTION_MS });
+
+export const failedAt = (at: number, error: JobError): JobFailed => ({ status: 'failed', error, completedAt: at, expiresAt: at + JOB_RETENTION_MS });
+
+/** How an error is recorded on a job: a domain error as itself, anything else as the engine's failure. */
+export const jobErrorOf = (error: unknown): JobError =>
+  error instanceof DomainError ? { code: error.code, message: error.message } : { code: 'INTERNAL_ERROR', message: 'The image engine failed. The reserved cost was refunded.' };

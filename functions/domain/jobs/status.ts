@@ -3,7 +3,7 @@ import type { Caller } from '../accounts/accounts';
 import { JobExpiredError, NotFoundError } from '../errors';
 import type { Clock } from '../shared/clock';
 import { toIso } from '../shared/clock';
-import { DOWNLOAD_LINK_LIFETIME_MS, type DownloadGrant } from '../images/download-token';
+import { downloadLinks, imageResultBody, type ImageResultBody, type LinkMaker } from '../images/result';
 import type { Job, JobPageQuery, JobsRepository } from './job';
 
 export interface JobStatusBody {
@@ -11,13 +11,14 @@ export interface JobStatusBody {
   status: Job['status'];
   operation: Job['operation'];
   created_at: string;
-  result: { known_subjects: { counts: Record<string, number> }; images: string[]; download_urls: string[] } | null;
+  result: ImageResultBody | null;
   error: { code: string; message: string } | null;
   completed_at: string | null;
 }
 
-export type LinkMaker = (baseUrl: string, grant: DownloadGrant) => Promise<string>;
+export type { LinkMaker };
 
+/** A poll and the callback always carry links (never the bytes), whatever the job's response mode. */
 export const jobStatusBody = async (job: Job, link: LinkMaker): Promise<JobStatusBody> => ({
   job_id: job.jobId,
   status: job.status,
@@ -25,15 +26,7 @@ export const jobStatusBody = async (job: Job, link: LinkMaker): Promise<JobStatu
   created_at: toIso(job.createdAt),
   result:
     job.status === 'succeeded' && job.result
-      ? {
-          known_subjects: { counts: job.result.knownSubjects },
-          images: [],
-          download_urls: await Promise.all(
-            job.result.outputKeys.map((objectKey) =>
-              link(job.baseUrl, { objectKey, accountId: job.accountId, expiresAt: (job.completedAt ?? job.createdAt) + DOWNLOAD_LINK_LIFETIME_MS }),
-            ),
-          ),
-        }
+      ? imageResultBody({ knownSubjects: job.result.knownSubjects, images: [], downloadUrls: await downloadLinks(link, { ...job, result: job.result }) })
       : null,
   error: job.status === 'failed' && job.error ? { code: job.error.code, message: job.error.message } : null,
   completed_at: job.completedAt === null ? null : toIso(job.completedAt),

@@ -11,11 +11,11 @@
 import type { LedgerPort } from '../billing/ledger';
 import type { CallbackMessage } from '../callbacks/deliver';
 import { ERROR_CODES, NotFoundError, type ErrorCode } from '../errors';
-import type { DecodedImage, ImageEngine, OutputFormat } from '../images/engine';
-import { runEngine as runUntil } from '../images/operations';
+import { runEngine as runUntil, type DecodedImage, type ImageEngine, type OutputFormat } from '../images/engine';
 import { finalPrice } from '../images/pricing';
 import type { Clock } from '../shared/clock';
-import { completion, type Job, type JobError, type JobsRepository, type RunOutcome, type StoredInput } from './job';
+import { releaseJobCharge, settleJobCharge } from './charge';
+import type { Job, JobError, JobsRepository, RunOutcome, StoredInput } from './job';
 import { jobStatusBody, type LinkMaker } from './status';
 
 export interface JobStep {
@@ -95,18 +95,8 @@ export const settleJob = async (deps: Pick<WorkflowDeps, 'jobs' | 'ledger' | 'cl
   if (step.run.outcome !== 'succeeded') throw new Error('only a succeeded run is settled');
   const job = await loadJob(deps, step);
   if (!job.work) throw new Error(`job ${job.jobId} has no stored work`);
-  const at = deps.clock();
-  await deps.ledger.settle({
-    accountId: job.accountId,
-    owner: { kind: 'job', id: job.jobId },
-    finalMicros: finalPrice(job.work.priced, step.run),
-    ownerPatch: {
-      status: 'succeeded',
-      result: { outputKeys: step.run.outputKeys, outputFormat: job.work.engine.outputFormat, knownSubjects: step.run.knownSubjects },
-      ...completion(at),
-    },
-    at,
-  });
+  const result = { outputKeys: step.run.outputKeys, outputFormat: job.work.engine.outputFormat, knownSubjects: step.run.knownSubjects };
+  await settleJobCharge(deps.ledger, job, finalPrice(job.work.priced, step.run), result, deps.clock());
 };
 
 /** How a failure caught by the workflow ({Error, Cause}) is reported on the job. */
@@ -122,8 +112,7 @@ export const releaseJob = async (
   step: JobStep & { run?: RunOutcome; failure?: { Error?: string; Cause?: string } },
 ): Promise<void> => {
   const error = step.run?.outcome === 'failed' ? step.run.error : failureError(step.failure, deps.settings.asyncBudgetMs);
-  const at = deps.clock();
-  await deps.ledger.release({ accountId: step.accountId, owner: { kind: 'job', id: step.jobId }, ownerPatch: { status: 'failed', error, ...completion(at) }, at });
+  await releaseJobCharge(deps.ledger, step, error, deps.clock());
 };
 
 /** The callback carries the bytes a poll would answer at this moment; its delivery id is fixed by the job. */

@@ -26,6 +26,21 @@ export interface Profile {
   updatedAt: number;
 }
 
+/** A profile's terminal state when training succeeded (settled). */
+export interface ProfileReady {
+  status: 'READY';
+  message: string;
+  signature: string;
+  updatedAt: number;
+}
+
+/** A profile's terminal state when training failed, could not start, or the profile was deleted (released). */
+export interface ProfileFailed {
+  status: 'ERROR';
+  message: string;
+  updatedAt: number;
+}
+
 export interface ProfilesReader {
   /** The caller's profiles among `ids` (others' and unknown ids are simply absent). */
   findMany(accountId: string, ids: readonly string[]): Promise<Profile[]>;

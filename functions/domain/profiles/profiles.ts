@@ -55,9 +55,9 @@ const statusMessage: Record<ProfileStatus, string> = {
 };
 export const defaultMessage = (status: ProfileStatus) => statusMessage[status];
 
-/** The tag index (gsi1): one partition per account and tag. */
-export const tagPartition = (accountId: string, tag: string) => `TAG#${accountId}#${tag}`;
-export const tagIndexKeys = (accountId: string, tag: string, profileId: string) => ({ gsi1pk: tagPartition(accountId, tag), gsi1sk: `PROFILE#${profileId}` });
+/** ERROR with `message`, and the reservation released in the same transaction (a no-op once it was closed). */
+export const releaseProfile = (deps: { ledger: Pick<LedgerPort, 'release'> }, accountId: string, profileId: string, message: string, at: number) =>
+  deps.ledger.release({ accountId, ends: { kind: 'profile', id: profileId, end: { status: 'ERROR', message, updatedAt: at } }, at });
 
 /** POST /profiles/add: reserve the tier's price with the new profile, then start its training. */
 export const addProfile = async (deps: ProfileDeps, caller: Caller, command: AddProfileCommand): Promise<{ profile_id: string }> => {
@@ -79,24 +79,12 @@ export const addProfile = async (deps: ProfileDeps, caller: Caller, command: Add
     createdAt: at,
     updatedAt: at,
   };
-  await deps.ledger.reserve({
-    accountId: caller.accountId,
-    owner: { kind: 'profile', id: profileId },
-    amountMicros: TRAINING_PRICE_MICROS[command.trainingTier],
-    // An untagged profile has no tag attribute at all (the backfill's condition looks for its absence).
-    ownerAttributes: { type: 'profile', ...profile, tag: command.tag, ...(command.tag ? tagIndexKeys(caller.accountId, command.tag, profileId) : {}) },
-    at,
-  });
+  await deps.ledger.reserve({ accountId: caller.accountId, amountMicros: TRAINING_PRICE_MICROS[command.trainingTier], creates: { kind: 'profile', profile }, at });
   try {
     await deps.training.start({ accountId: caller.accountId, profileId, imageUrls: command.imageUrls });
   } catch (error) {
     const failedAt = deps.clock();
-    await deps.ledger.release({
-      accountId: caller.accountId,
-      owner: { kind: 'profile', id: profileId },
-      ownerPatch: { status: 'ERROR', message: 'Training could not be started; nothing was charged. Please create the profile again.', updatedAt: failedAt },
-      at: failedAt,
-    });
+    await releaseProfile(deps, caller.accountId, profileId, 'Training could not be started; nothing was charged. Please create the profile again.', failedAt);
     throw Object.assign(new ServiceUnavailableError('Training could not be started; nothing was charged. Please retry.'), { cause: error });
   }
   return { profile_id: profileId };
@@ -128,7 +116,7 @@ export const profilePicture = async (deps: Pick<ProfileDeps, 'profiles' | 'photo
 export const deleteProfile = async (deps: ProfileDeps, caller: Caller, profileId: string): Promise<{ profile_id: string; status: 'deleted' }> => {
   await ownProfile(deps, caller, profileId);
   const at = deps.clock();
-  await deps.ledger.release({ accountId: caller.accountId, owner: { kind: 'profile', id: profileId }, ownerPatch: { status: 'ERROR', message: 'Deleted.', updatedAt: at }, at });
+  await releaseProfile(deps, caller.accountId, profileId, 'Deleted.', at);
   await deps.training.stop(profileId);
   await deps.photos.deleteAll(caller.accountId, profileId);
   await deps.profiles.remove(caller.accountId, profileId);

@@ -23,7 +23,7 @@ import type { DecodedImage } from '../images/engine';
 import { TRAINING_PRICE_MICROS } from '../images/pricing';
 import type { Clock } from '../shared/clock';
 import type { TrainingTier } from './profile';
-import { defaultMessage, type ProfilesRepository } from './profiles';
+import { defaultMessage, releaseProfile, type ProfilesRepository } from './profiles';
 
 export interface TrainingStep {
   accountId: string;
@@ -133,9 +133,8 @@ const settleReady = async (deps: Pick<TrainingDeps, 'ledger' | 'clock'>, step: T
   const at = deps.clock();
   await deps.ledger.settle({
     accountId: step.accountId,
-    owner: { kind: 'profile', id: step.profileId },
     finalMicros: TRAINING_PRICE_MICROS[tier],
-    ownerPatch: { status: 'READY', message: defaultMessage('READY'), signature, updatedAt: at },
+    ends: { kind: 'profile', id: step.profileId, end: { status: 'READY', message: defaultMessage('READY'), signature, updatedAt: at } },
     at,
   });
 };
@@ -192,8 +191,7 @@ export const failTraining = async (
   step: TrainingStep & { validation?: ValidationOutcome; failure?: { Error?: string; Cause?: string } },
 ): Promise<void> => {
   const message = step.validation && !step.validation.ok ? step.validation.message : trainingFailureMessage(step.failure);
-  const at = deps.clock();
-  await deps.ledger.release({ accountId: step.accountId, owner: { kind: 'profile', id: step.profileId }, ownerPatch: { status: 'ERROR', message, updatedAt: at }, at });
+  await releaseProfile(deps, step.accountId, step.profileId, message, deps.clock());
 };
 
 /** A trainer callback whose bearer token is missing or wrong (answered 401). */

@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import { apiHandler, type ApiRequest } from './api-handler';
-import type { SubmitOutcome } from '../../domain/images/operations';
+import type { SubmitOutcome } from '../../domain/images/submit';
+import { imageResultBody } from '../../domain/images/result';
 import { assertUrlAllowed, BlockedAddressError } from '../../adapters/net/ssrf-guard';
 import { settings } from '../../composition/core';
 import { accepted, ok, type ApiResult } from './responses';
@@ -37,8 +38,11 @@ export const imageOperationHandler = <B extends v.GenericSchema>(fn: (request: A
     ),
   );
 
+/** The answer to an asynchronous submit (spec: `job_id`, `status`, `poll_url`). */
+export const jobHandleBody = (jobId: string) => ({ job_id: jobId, status: 'pending' as const, poll_url: `/v2/service/jobs/${jobId}` });
+
 /** 200 with the result, or 202 with the job handle; a replay of a client_request_id says so. */
 export const submitAnswer = (outcome: SubmitOutcome): ApiResult => {
   const headers = outcome.replayed ? { 'Idempotent-Replayed': 'true' } : undefined;
-  return outcome.kind === 'accepted' ? accepted(outcome.body, headers) : ok(outcome.body, headers);
+  return outcome.kind === 'accepted' ? accepted(jobHandleBody(outcome.jobId), headers) : ok(imageResultBody(outcome.result), headers);
 };

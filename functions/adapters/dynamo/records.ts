@@ -1,0 +1,36 @@
+/**
+ * From the domain's typed records to table items and update patches: keys, `type`, index entries and
+ * TTLs are added here and nowhere in the domain (the key layout is in table.ts).
+ */
+import type { ChargedRecord, ClientRequestIdClaim, ReleasedEnd, SettledEnd } from '../../domain/billing/ledger';
+import type { Job } from '../../domain/jobs/job';
+import type { Profile } from '../../domain/profiles/profile';
+import { ITEM_TYPE, keys, ttlAfter } from './table';
+
+export const jobItem = (job: Job) => ({ ...keys.job(job.accountId, job.jobId), type: ITEM_TYPE.job, ...job });
+
+/** An untagged profile has no tag attribute at all (the tag backfill's condition looks for its absence). */
+export const profileItem = (profile: Profile) => {
+  const { tag, ...untagged } = profile;
+  return {
+    ...keys.profile(profile.accountId, profile.profileId),
+    type: ITEM_TYPE.profile,
+    ...untagged,
+    ...(tag ? { tag, ...keys.tagIndex(profile.accountId, tag, profile.profileId) } : {}),
+  };
+};
+
+export const chargedRecordItem = (record: ChargedRecord) => (record.kind === 'job' ? jobItem(record.job) : profileItem(record.profile));
+
+export const claimItem = (accountId: string, claim: ClientRequestIdClaim) => ({
+  ...keys.idempotency(accountId, claim.clientRequestId),
+  type: ITEM_TYPE.idempotency,
+  jobId: claim.jobId,
+  clientRequestId: claim.clientRequestId,
+  fingerprint: claim.fingerprint,
+  ttl: ttlAfter(claim.keepUntil),
+});
+
+/** The attributes a terminal state sets on its owner record; an ended job is cleaned up a week after it expires. */
+export const endPatch = (ends: SettledEnd | ReleasedEnd): Record<string, unknown> =>
+  ends.kind === 'job' ? { ...ends.end, ttl: ttlAfter(ends.end.expiresAt) } : { ...ends.end };

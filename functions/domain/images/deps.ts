@@ -1,0 +1,45 @@
+/** What the image use cases (prepare, run-sync, submit-async, idempotency, submit) are given. */
+import type { LedgerPort } from '../billing/ledger';
+import type { JobsRepository, StoredInput } from '../jobs/job';
+import type { ProfilesReader } from '../profiles/profile';
+import type { Clock } from '../shared/clock';
+import type { IdSource } from '../shared/ids';
+import type { DecodedImage, ImageEngine, OutputFormat } from './engine';
+import type { LinkMaker } from './result';
+
+export interface ImageDeps {
+  clock: Clock;
+  /** Waits; injected so that tests of waiting paths take no time. */
+  sleep(ms: number): Promise<void>;
+  newId: IdSource;
+  ledger: LedgerPort;
+  profiles: ProfilesReader;
+  jobs: JobsRepository;
+  engine: ImageEngine;
+  decodeInput(value: string, label: string, signal: AbortSignal): Promise<DecodedImage>;
+  inputs: {
+    /** Keeps an async job's decoded inputs for its workflow, under the account's prefix. */
+    save(accountId: string, jobId: string, images: DecodedImage[]): Promise<StoredInput[]>;
+    load(inputs: StoredInput[]): Promise<DecodedImage[]>;
+    remove(accountId: string, jobId: string): Promise<void>;
+  };
+  outputs: {
+    /** Stores the outputs under the account's prefix; returns their object keys. */
+    save(accountId: string, jobId: string, images: Buffer[], format: OutputFormat): Promise<string[]>;
+    load(keys: string[]): Promise<Buffer[]>;
+    /** The public download link for a grant, on the API's base URL. */
+    link: LinkMaker;
+  };
+  workflows: {
+    /** Starts the image-job workflow for a job; starting it again is harmless. */
+    startImageJob(input: { accountId: string; jobId: string; hasCallback: boolean }): Promise<void>;
+  };
+  settings: {
+    syncBudgetMs: number;
+    asyncBudgetMs: number;
+    /** Epoch ms from which the default output format is jpg (png before). */
+    outputFormatSwitchAt: number;
+    /** How often a replayed synchronous request looks for its original's result. */
+    replayPollMs: number;
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Steps 1-3 of an image operation, before anything is created or charged:
+ * 1. rules that need no I/O (base model, resolution, quality, aspect ratio, size) → 400;
+ * 2. profile references: unknown → 404, not READY → 400, mixed versions → 400;
+ * 3. inputs decoded (fetched through the SSRF guard) → 400 naming the input.
+ * The outcome is the engine request and the price.
+ */
+import type { Caller } from '../accounts/accounts';
+import type { ImageCommand } from './command';
+import type { ImageDeps } from './deps';
+import type { EngineRequest, Operation, OutputFormat } from './engine';
+import { pinnedTwoK, resolveOutputSpec } from './output-spec';
+import { floorPrice, type PricedRequest } from './pricing';
+import { checkReferencedProfiles, mergeReferences } from './profile-references';
+
+/** What is known once a request has passed every check and its inputs are decoded. */
+export interface PreparedOperation {
+  engineRequest: EngineRequest;
+  priced: PricedRequest;
+  floorMicros: number;
+}
+
+export const defaultOutputFormat = (now: number, switchAt: number): OutputFormat => (now < switchAt ? 'png' : 'jpg');
+
+/** Steps 1-3: checks and decoding, nothing created, nothing charged. */
+export const prepare = async (deps: Pick<ImageDeps, 'profiles' | 'decodeInput' | 'clock' | 'settings'>, caller: Caller, command: ImageCommand, signal: AbortSignal): Promise<PreparedOperation> => {
+  const choice = command.output;
+  if (choice !== 'pinned') resolveOutputSpec(editOrGenerate(command.operation), choice);
+
+  // Edit and generate name subjects in the prompt; for enhance and remix the prompt only guides (spec).
+  const { referenced, namedInPrompt } =
+    command.operation === 'edit' || command.operation === 'generate'
+      ? mergeReferences(command.profileIds, command.prompt)
+      : { referenced: [...new Set(command.profileIds)], namedInPrompt: [] };
+  const profiles = referenced.length > 0 ? await deps.profiles.findMany(caller.accountId, referenced) : [];
+  checkReferencedProfiles(referenced, profiles);
+
+  const images = await Promise.all(command.inputs.map((input) => deps.decodeInput(input.value, input.label, signal)));
+  const first = images[0];
+  const outputFormat = command.outputFormat ?? defaultOutputFormat(deps.clock(), deps.settings.outputFormatSwitchAt);
+
+  let size: { width: number; height: number };
+  let priced: PricedRequest;
+  let baseModel: string;
+  let quality: string | undefined;
+  if (choice === 'pinned') {
+    if (!first) throw new Error(`${command.operation} needs an input image`);
+    size = pinnedTwoK(first.width, first.height);
+    priced = { operation: pinnedOperation(command.operation), numOutputImages: command.numOutputImages };
+    baseModel = 'base-c-2';
+  } else {
+    const spec = resolveOutputSpec(editOrGenerate(command.operation), { ...choice, inputAspect: first ? first.width / first.height : undefined });
+    size = { width: spec.width, height: spec.height };
+    priced = { operation: editOrGenerate(command.operation), output: spec, numOutputImages: command.numOutputImages };
+    baseModel = spec.baseModel;
+    quality = spec.quality;
+  }
+  // Every referenced profile is a candidate; one without a signature can only be named, not matched.
+  const candidates = profiles.map((profile) => ({ profileId: profile.profileId, signature: profile.signature ?? '' }));
+  return {
+    engineRequest: {
+      operation: command.operation,
+      prompt: command.prompt,
+      images,
+      width: size.width,
+      height: size.height,
+      outputFormat,
+      numOutputImages: command.numOutputImages,
+      baseModel,
+      quality,
+      candidates,
+      namedInPrompt,
+    },
+    priced,
+    floorMicros: floorPrice(priced),
+  };
+};
+
+const editOrGenerate = (operation: Operation): 'edit' | 'generate' => {
+  if (operation !== 'edit' && operation !== 'generate') throw new Error(`${operation} takes no output choice`);
+  return operation;
+};
+const pinnedOperation = (operation: Operation): 'enhance' | 'remix' => {
+  if (operation !== 'enhance' && operation !== 'remix') throw new Error(`${operation} is not pinned`);
+  return operation;
+};
+

@@ -1,0 +1,51 @@
+/**
+ * A succeeded job's result, built once for every way it is answered: a synchronous call, its idempotent
+ * replay, a poll and the callback (jobs/status.ts). `imageResultBody` is its wire form (the spec's
+ * snake_case names).
+ */
+import { DOWNLOAD_LINK_LIFETIME_MS, type DownloadGrant } from './download-token';
+import type { Job, JobResult } from '../jobs/job';
+
+export type LinkMaker = (baseUrl: string, grant: DownloadGrant) => Promise<string>;
+
+export interface ImageResult {
+  /** profile id → times that subject appears, summed over all outputs. */
+  knownSubjects: Record<string, number>;
+  /** The output images themselves (response_mode `bytes`), else empty. */
+  images: Buffer[];
+  /** Download links valid 24 h from completion (response_mode `urls`), else empty. */
+  downloadUrls: string[];
+}
+
+export type FinishedJob = Pick<Job, 'accountId' | 'baseUrl' | 'responseMode' | 'createdAt' | 'completedAt'> & { result: JobResult };
+
+/** The job's download links, on the base URL it was submitted on, valid 24 h from its completion. */
+export const downloadLinks = (link: LinkMaker, job: FinishedJob): Promise<string[]> =>
+  Promise.all(
+    job.result.outputKeys.map((objectKey) =>
+      link(job.baseUrl, { objectKey, accountId: job.accountId, expiresAt: (job.completedAt ?? job.createdAt) + DOWNLOAD_LINK_LIFETIME_MS }),
+    ),
+  );
+
+/** The result as the job's caller asked for it: its images (loaded unless at hand) or links to them. */
+export const resultOf = async (
+  deps: { link: LinkMaker; load(keys: string[]): Promise<Buffer[]> },
+  job: FinishedJob,
+  imagesAtHand?: Buffer[],
+): Promise<ImageResult> => ({
+  knownSubjects: job.result.knownSubjects,
+  images: job.responseMode === 'bytes' ? (imagesAtHand ?? (await deps.load(job.result.outputKeys))) : [],
+  downloadUrls: job.responseMode === 'urls' ? await downloadLinks(deps.link, job) : [],
+});
+
+export interface ImageResultBody {
+  known_subjects: { counts: Record<string, number> };
+  images: string[];
+  download_urls: string[];
+}
+
+export const imageResultBody = (result: ImageResult): ImageResultBody => ({
+  known_subjects: { counts: result.knownSubjects },
+  images: result.images.map((image) => image.toString('base64')),
+  download_urls: result.downloadUrls,
+});

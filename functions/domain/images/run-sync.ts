@@ -1,0 +1,69 @@
+/**
+ * A synchronous image operation: prepare, reserve the floor price with the job, run the engine under the
+ * deadline, store the outputs, then settle (success) or release (refusal, failure, timeout) the
+ * reservation exactly once through jobs/charge.ts, and answer the result. The budget covers the whole
+ * request, fetching the inputs included. Everything before the reservation fails without a job or a charge.
+ */
+import type { Caller } from '../accounts/accounts';
+import { ContentModerationError, DomainError, NoImageGeneratedError, RequestTimeoutError } from '../errors';
+import { releaseJobCharge, reserveJobCharge, settleJobCharge } from '../jobs/charge';
+import { jobErrorOf } from '../jobs/job';
+import { newJob, type ImageCommand, type RequestContext } from './command';
+import type { ImageDeps } from './deps';
+import { runEngine, type EngineOutcome } from './engine';
+import { clientRequestIdClaim } from './idempotency';
+import { prepare } from './prepare';
+import { finalPrice } from './pricing';
+import { resultOf, type ImageResult } from './result';
+
+/** A refusal or failure as the job records it and as the caller sees it. */
+export const outcomeError = (outcome: Exclude<EngineOutcome, { kind: 'images' }>): DomainError =>
+  outcome.kind === 'moderated' ? new ContentModerationError(outcome.message) : new NoImageGeneratedError(outcome.message);
+
+class DeadlineReached extends Error {}
+
+export const runSync = async (deps: ImageDeps, caller: Caller, command: ImageCommand, context: RequestContext): Promise<ImageResult> => {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new DeadlineReached()), deps.settings.syncBudgetMs);
+  const timedOut = () => new RequestTimeoutError(Math.round(deps.settings.syncBudgetMs / 1000));
+  try {
+    const prepared = await prepare(deps, caller, command, deadline.signal).catch((error: unknown) => {
+      throw error instanceof DeadlineReached ? timedOut() : error;
+    });
+    const job = newJob(deps.newId('job'), caller, command, context, deps.clock(), 'sync', null);
+    await reserveJobCharge(deps.ledger, job, prepared.floorMicros, clientRequestIdClaim(command, job, deps.settings));
+
+    const fail = async (error: DomainError | Error): Promise<never> => {
+      await releaseJobCharge(deps.ledger, job, jobErrorOf(error), deps.clock());
+      throw error;
+    };
+
+    let outcome: EngineOutcome;
+    try {
+      outcome = await runEngine(deps.engine, prepared.engineRequest, deadline.signal);
+    } catch (error) {
+      return await fail(error instanceof DeadlineReached || deadline.signal.aborted ? timedOut() : (error as Error));
+    }
+    if (outcome.kind !== 'images') return await fail(outcomeError(outcome));
+
+    const { outputFormat } = prepared.engineRequest;
+    let outputKeys: string[];
+    try {
+      outputKeys = await deps.outputs.save(caller.accountId, job.jobId, outcome.images, outputFormat);
+    } catch (error) {
+      return await fail(error as Error);
+    }
+    const completedAt = deps.clock();
+    const result = { outputKeys, outputFormat, knownSubjects: outcome.knownSubjects };
+    try {
+      await settleJobCharge(deps.ledger, job, finalPrice(prepared.priced, outcome), result, completedAt);
+    } catch (error) {
+      // Unsettled work is not delivered, and its reservation must not stay held: release it (a no-op
+      // if the settle did land after all) and answer the failure.
+      return await fail(error as Error);
+    }
+    return await resultOf(deps.outputs, { ...job, completedAt, result }, outcome.images);
+  } finally {
+    clearTimeout(timer);
+  }
+};

@@ -1,0 +1,37 @@
+/**
+ * Read first: where an image job's money moves. Every reservation, settlement and release of a job goes
+ * through these three functions; the transaction itself (balance, ledger entry and the job's terminal
+ * state in one, guarded by the job's charge state so that a second close moves nothing) is the ledger
+ * adapter's: functions/adapters/dynamo/ledger-repository.ts.
+ *
+ * - reserved with the job record (and its client_request_id claim): a synchronous call
+ *   (images/run-sync.ts) and an asynchronous submit (images/submit-async.ts);
+ * - settled once the outputs are stored: a synchronous call (run-sync.ts) and the workflow's
+ *   SettleCharge (jobs/workflow.ts, `settleJob`);
+ * - released by
+ *   - a synchronous call refused, failed, timed out, or unable to store or settle (run-sync.ts);
+ *   - an asynchronous submit whose workflow could not be started (submit-async.ts);
+ *   - the workflow's ReleaseCharge, where the state machine routes every failure of an asynchronous job
+ *     (jobs/workflow.ts, `releaseJob`);
+ *   - a repeat of a synchronous call whose original request died (images/idempotency.ts);
+ *   - the sweep of work whose execution was lost (billing/abandoned.ts).
+ */
+import type { ClientRequestIdClaim, LedgerEntry, LedgerPort, ChargeOutcome } from '../billing/ledger';
+import { failedAt, succeededAt, type Job, type JobError, type JobResult } from './job';
+
+export interface JobRef {
+  accountId: string;
+  jobId: string;
+}
+
+/** The floor price held, the job created and its client_request_id claimed, in one transaction. */
+export const reserveJobCharge = (ledger: Pick<LedgerPort, 'reserve'>, job: Job, amountMicros: number, claim?: ClientRequestIdClaim): Promise<LedgerEntry> =>
+  ledger.reserve({ accountId: job.accountId, amountMicros, creates: { kind: 'job', job }, claim, at: job.createdAt });
+
+/** `succeeded` with its result, and the final price charged, in one transaction. */
+export const settleJobCharge = (ledger: Pick<LedgerPort, 'settle'>, job: JobRef, finalMicros: number, result: JobResult, at: number): Promise<ChargeOutcome> =>
+  ledger.settle({ accountId: job.accountId, finalMicros, ends: { kind: 'job', id: job.jobId, end: succeededAt(at, result) }, at });
+
+/** `failed` with its error, and the reservation refunded, in one transaction. */
+export const releaseJobCharge = (ledger: Pick<LedgerPort, 'release'>, job: JobRef, error: JobError, at: number): Promise<ChargeOutcome> =>
+  ledger.release({ accountId: job.accountId, ends: { kind: 'job', id: job.jobId, end: failedAt(at, error) }, at });
