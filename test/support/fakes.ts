@@ -1,0 +1,183 @@
+/**
+ * In-memory fakes of the typed ports, for unit tests of the use cases. The ledger keeps the same
+ * promises as the table adapter (the data-layer suite holds that adapter to DynamoDB Local): a reserve
+ * creates its record and claim or nothing, a lost claim wins over the balance, settle and release move
+ * money only while the charge is `reserved`.
+ */
+import type { ChargeOutcome, ChargeState, ClientRequestIdClaim, LedgerEntry, LedgerPort, ReleaseInput, ReserveInput, SettleInput } from '../../functions/domain/billing/ledger';
+import { ownerOf } from '../../functions/domain/billing/ledger';
+import { AlreadyExistsError, ClientRequestIdTakenError, InsufficientBalanceError, NotFoundError } from '../../functions/domain/errors';
+import type { DecodedImage, EngineOutcome, EngineRequest, ImageEngine } from '../../functions/domain/images/engine';
+import type { ImageDeps } from '../../functions/domain/images/deps';
+import type { Job, JobPage, JobsRepository } from '../../functions/domain/jobs/job';
+
+interface StoredJob {
+  job: Job;
+  chargeState: ChargeState;
+  reservedMicros: number;
+}
+
+export class FakeLedger implements LedgerPort {
+  readonly entries: LedgerEntry[] = [];
+  readonly jobs = new Map<string, StoredJob>();
+  readonly claims = new Map<string, ClientRequestIdClaim>();
+  private balances = new Map<string, number>();
+  private sequence = 0;
+
+  constructor(accounts: Record<string, number>) {
+    for (const [accountId, micros] of Object.entries(accounts)) this.balances.set(accountId, micros);
+  }
+
+  private entry(accountId: string, kind: LedgerEntry['kind'], amountMicros: number, owner: LedgerEntry['owner'], at: number): LedgerEntry {
+    const entry = { entryId: `led_${++this.sequence}`, accountId, kind, amountMicros, owner, note: null, createdAt: at };
+    this.entries.push(entry);
+    this.balances.set(accountId, (this.balances.get(accountId) ?? 0) + amountMicros);
+    return entry;
+  }
+
+  async credit(input: { accountId: string; amountMicros: number; note: string; at: number }): Promise<LedgerEntry> {
+    return this.entry(input.accountId, 'credit', input.amountMicros, null, input.at);
+  }
+
+  async reserve(input: ReserveInput): Promise<LedgerEntry> {
+    if (input.creates.kind !== 'job') throw new Error('the fake ledger holds jobs only');
+    const owner = ownerOf(input.creates);
+    if (this.jobs.has(owner.id)) throw new AlreadyExistsError(`job ${owner.id}`);
+    const claimKey = input.claim && `${input.accountId}/${input.claim.clientRequestId}`;
+    if (claimKey && this.claims.has(claimKey)) throw new ClientRequestIdTakenError(input.claim!.clientRequestId);
+    const balance = this.balances.get(input.accountId);
+    if (balance === undefined) throw new NotFoundError(`Account ${input.accountId} not found.`);
+    if (balance < input.amountMicros) throw new InsufficientBalanceError(input.amountMicros, balance);
+    this.jobs.set(owner.id, { job: structuredClone(input.creates.job), chargeState: 'reserved', reservedMicros: input.amountMicros });
+    if (claimKey) this.claims.set(claimKey, input.claim!);
+    return this.entry(input.accountId, 'reserve', -input.amountMicros, owner, input.at);
+  }
+
+  async settle(input: SettleInput): Promise<ChargeOutcome> {
+    const stored = this.charged(input.ends.id);
+    if (stored.chargeState !== 'reserved') return { applied: false, chargeState: stored.chargeState };
+    if (input.ends.kind !== 'job') throw new Error('the fake ledger holds jobs only');
+    Object.assign(stored, { chargeState: 'settled', job: { ...stored.job, ...input.ends.end } });
+    this.entry(input.accountId, 'settle', stored.reservedMicros - input.finalMicros, { kind: 'job', id: input.ends.id }, input.at);
+    return { applied: true, chargeState: 'settled' };
+  }
+
+  async release(input: ReleaseInput): Promise<ChargeOutcome> {
+    const stored = this.charged(input.ends.id);
+    if (stored.chargeState !== 'reserved') return { applied: false, chargeState: stored.chargeState };
+    if (input.ends.kind !== 'job') throw new Error('the fake ledger holds jobs only');
+    Object.assign(stored, { chargeState: 'released', job: { ...stored.job, ...input.ends.end } });
+    this.entry(input.accountId, 'release', stored.reservedMicros, { kind: 'job', id: input.ends.id }, input.at);
+    return { applied: true, chargeState: 'released' };
+  }
+
+  private charged(id: string): StoredJob {
+    const stored = this.jobs.get(id);
+    if (!stored) throw new NotFoundError(`No charge recorded for job ${id}.`);
+    return stored;
+  }
+
+  async balance(accountId: string): Promise<number> {
+    const balance = this.balances.get(accountId);
+    if (balance === undefined) throw new NotFoundError(`Account ${accountId} not found.`);
+    return balance;
+  }
+
+  async recentEntries(accountId: string, limit: number): Promise<LedgerEntry[]> {
+    return this.entries.filter((entry) => entry.accountId === accountId).reverse().slice(0, limit);
+  }
+
+  /** The ledger entries of one job, oldest first, as `kind amount` pairs. */
+  movesOf(jobId: string): string[] {
+    return this.entries.filter((entry) => entry.owner?.id === jobId).map((entry) => `${entry.kind} ${entry.amountMicros}`);
+  }
+}
+
+/** The job records the fake ledger created, read as the jobs repository reads the table. */
+export const fakeJobs = (ledger: FakeLedger): JobsRepository => ({
+  get: async (accountId, jobId) => {
+    const stored = ledger.jobs.get(jobId);
+    return stored && stored.job.accountId === accountId ? structuredClone(stored.job) : undefined;
+  },
+  list: async (): Promise<JobPage> => ({ jobs: [...ledger.jobs.values()].map((stored) => stored.job) }),
+  markRunning: async (_accountId, jobId, at) => {
+    const stored = ledger.jobs.get(jobId);
+    if (stored?.job.status === 'pending') stored.job = { ...stored.job, status: 'running', startedAt: at };
+  },
+  findByClientRequestId: async (accountId, clientRequestId) => {
+    const claim = ledger.claims.get(`${accountId}/${clientRequestId}`);
+    return claim && { jobId: claim.jobId, fingerprint: claim.fingerprint };
+  },
+  forgetClientRequestId: async (accountId, clientRequestId, jobId) => {
+    const key = `${accountId}/${clientRequestId}`;
+    if (ledger.claims.get(key)?.jobId === jobId) ledger.claims.delete(key);
+  },
+});
+
+/** An engine that answers `numOutputImages` images naming `knownSubjects`, or the given outcome or error. */
+export const fakeEngine = (answer: ((request: EngineRequest) => Promise<EngineOutcome>) | EngineOutcome = { kind: 'images', images: [], knownSubjects: {}, usage: { outputTokens: 0, megapixels: 0 } }): ImageEngine & { requests: EngineRequest[] } => {
+  const requests: EngineRequest[] = [];
+  return {
+    requests,
+    run: async (request) => {
+      requests.push(request);
+      if (typeof answer === 'function') return answer(request);
+      return answer.kind === 'images' ? { ...answer, images: Array.from({ length: request.numOutputImages }, (_, i) => Buffer.from(`output ${i}`)) } : answer;
+    },
+  };
+};
+
+/** A clock that only moves when told to, and a sleep that moves it instead of waiting. */
+export const manualTime = (start: number) => {
+  let now = start;
+  return { clock: () => now, sleep: async (ms: number) => void (now += ms), advance: (ms: number) => void (now += ms) };
+};
+
+export interface FakeImageWorld {
+  deps: ImageDeps;
+  ledger: FakeLedger;
+  engine: ReturnType<typeof fakeEngine>;
+  time: ReturnType<typeof manualTime>;
+  stored: Map<string, Buffer>;
+  started: Array<{ accountId: string; jobId: string; hasCallback: boolean }>;
+}
+
+/** Image use-case dependencies on fakes: one account with `balanceMicros`, inputs decoded as 2048x1536 JPEGs. */
+export const fakeImageWorld = (accountId: string, balanceMicros: number, now = Date.parse('2026-11-23T12:00:00Z')): FakeImageWorld => {
+  const ledger = new FakeLedger({ [accountId]: balanceMicros });
+  const engine = fakeEngine();
+  const time = manualTime(now);
+  const stored = new Map<string, Buffer>();
+  const started: FakeImageWorld['started'] = [];
+  let ids = 0;
+  const deps: ImageDeps = {
+    clock: time.clock,
+    sleep: time.sleep,
+    newId: (prefix) => `${prefix}_${String(++ids).padStart(4, '0')}`,
+    ledger,
+    profiles: { findMany: async () => [], get: async () => undefined },
+    jobs: fakeJobs(ledger),
+    engine,
+    decodeInput: async (value): Promise<DecodedImage> => ({ data: Buffer.from(value), format: 'jpeg', width: 2048, height: 1536 }),
+    inputs: {
+      save: async (owner, jobId, images) => images.map((image, i) => ({ key: `inputs/${owner}/${jobId}/${i}`, format: image.format, width: image.width, height: image.height })),
+      load: async () => [],
+      remove: async (owner, jobId) => {
+        for (const key of stored.keys()) if (key.startsWith(`inputs/${owner}/${jobId}/`)) stored.delete(key);
+      },
+    },
+    outputs: {
+      save: async (owner, jobId, images, format) =>
+        images.map((image, i) => {
+          const key = `outputs/${owner}/${jobId}/${i}.${format}`;
+          stored.set(key, image);
+          return key;
+        }),
+      load: async (keys) => keys.map((key) => stored.get(key)!),
+      link: async (baseUrl, grant) => `${baseUrl}/v2/service/downloads/${grant.objectKey}?until=${grant.expiresAt}`,
+    },
+    workflows: { startImageJob: async (input) => void started.push(input) },
+    settings: { syncBudgetMs: 290_000, asyncBudgetMs: 840_000, outputFormatSwitchAt: 0, replayPollMs: 200 },
+  };
+  return { deps, ledger, engine, time, stored, started };
+};
