@@ -28,6 +28,7 @@ import { newId } from '../functions/domain/shared/ids';
 import { startLocalDynamo } from './local/dynamo';
 import { ROOT_DIR } from './local/runtime';
 import { ensureTable } from './local/table';
+import { LOCAL_REGION } from './local/arns';
 
 class UsageError extends Error {}
 
@@ -63,11 +64,11 @@ const openTarget = async (values: Record<string, string | boolean | undefined>) 
   const runtimeFile = path.join(dataDir, 'runtime.json');
   if (fs.existsSync(runtimeFile)) {
     const { dynamodbEndpoint, pid } = JSON.parse(fs.readFileSync(runtimeFile, 'utf8')) as { dynamodbEndpoint: string; pid: number };
-    if (isAlive(pid)) return { table: openTable({ tableName: 'service', region: 'us-east-1', endpoint: dynamodbEndpoint }), close: async () => undefined };
+    if (isAlive(pid)) return { table: openTable({ tableName: 'service', region: LOCAL_REGION, endpoint: dynamodbEndpoint }), close: async () => undefined };
   }
   const dynamo = await startLocalDynamo({ dataDir: path.join(dataDir, 'dynamodb') });
   await ensureTable(dynamo.endpoint, 'service');
-  return { table: openTable({ tableName: 'service', region: 'us-east-1', endpoint: dynamo.endpoint }), close: dynamo.close };
+  return { table: openTable({ tableName: 'service', region: LOCAL_REGION, endpoint: dynamo.endpoint }), close: dynamo.close };
 };
 
 const isAlive = (pid: number) => {

@@ -14,11 +14,11 @@ import { stateMachineArnFor, type FunctionInvoker, type ResolvedMachine } from '
 import type { QueueConsumer } from '../local/sqs';
 import { FunctionError, LambdaFunction, Sandbox } from './sandbox';
 import { readTemplate, resolveValue, type Resolver } from './template';
+import { localArn } from '../local/arns';
+import { STATE_MACHINE_ARN_ENV } from '../../functions/shared/env-names';
 
-const REGION = 'us-east-1';
-const ACCOUNT = '000000000000';
-const functionArn = (logicalId: string) => `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${logicalId}`;
-const secretArn = (logicalId: string) => `arn:aws:secretsmanager:${REGION}:${ACCOUNT}:secret:${logicalId}`;
+const functionArn = localArn.function;
+const secretArn = localArn.secret;
 
 export interface AssetBackends {
   tableName: string;
@@ -43,7 +43,7 @@ export const loadAssets = (options: { templateFile: string; localEnvironment: ()
   const resolverFor = (backends: AssetBackends): Resolver => (logicalId, attribute) => {
     switch (template.typeOf(logicalId)) {
       case 'AWS::DynamoDB::Table':
-        return attribute ? `arn:aws:dynamodb:${REGION}:${ACCOUNT}:table/${backends.tableName}` : backends.tableName;
+        return attribute ? localArn.table(backends.tableName) : backends.tableName;
       case 'AWS::S3::Bucket':
         return attribute ? `arn:aws:s3:::${backends.bucketName}` : backends.bucketName;
       case 'AWS::SQS::Queue': {
@@ -92,7 +92,7 @@ export const loadAssets = (options: { templateFile: string; localEnvironment: ()
     return {
       /** The variables naming the state machines, as the functions get them (for this process's tools). */
       stateMachineVariables: Object.fromEntries(
-        variables.filter(([name]) => name.endsWith('_STATE_MACHINE_ARN')).map(([name, value]) => [name, resolveValue(value, resolve)]),
+        variables.filter(([name]) => (Object.values(STATE_MACHINE_ARN_ENV) as string[]).includes(name)).map(([name, value]) => [name, resolveValue(value, resolve)]),
       ),
       /** The template's secrets by ARN, with the variable each is handed to functions in. */
       secrets: ofType('AWS::SecretsManager::Secret').map((logicalId) => ({

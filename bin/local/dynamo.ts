@@ -19,6 +19,7 @@ import { DynamoDBClient, DescribeTableCommand, DeleteItemCommand, GetItemCommand
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inFlightWork } from './in-flight';
+import { LOCAL_REGION } from './arns';
 
 // dynalite ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -116,7 +117,7 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
   const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
   const client = new DynamoDBClient({
     endpoint: `http://${host}:${backendPort}`,
-    region: 'us-east-1',
+    region: LOCAL_REGION,
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     maxAttempts: 1,
   });

@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inFlightWork } from './in-flight';
+import { LOCAL_ACCOUNT } from './arns';
 
 /** API Gateway's own payload limit (REST APIs). */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -142,7 +143,7 @@ export const startLocalGateway = async (options: { routes: readonly GatewayRoute
       body: body.length > 0 ? body.toString('utf8') : null,
       isBase64Encoded: false,
       requestContext: {
-        accountId: '000000000000',
+        accountId: LOCAL_ACCOUNT,
         apiId: 'local',
         authorizer: null,
         protocol: `HTTP/${req.httpVersion}`,

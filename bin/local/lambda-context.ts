@@ -1,5 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
+import { localArn } from './arns';
 
 /** The Lambda context an in-process invocation receives, with the deadline the function would have. */
 export const lambdaContext = (functionName: string, timeoutMs = 900_000): Context => {
@@ -8,7 +9,7 @@ export const lambdaContext = (functionName: string, timeoutMs = 900_000): Contex
     callbackWaitsForEmptyEventLoop: false,
     functionName,
     functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
+    invokedFunctionArn: localArn.function(functionName),
     memoryLimitInMB: '1024',
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,

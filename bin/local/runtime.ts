@@ -17,6 +17,7 @@ import { startImageJob } from '../../functions/composition/workflows';
 import { services } from './services';
 import { startLocalDynamo } from './dynamo';
 import { stateMachineArnVariable } from '../../lib/constructs/function-defaults';
+import { ENV } from '../../functions/shared/env-names';
 import { ensureAssets } from '../assets/build';
 import { loadAssets } from '../assets/serve';
 import { startLocalGateway, type ApiHandler, type GatewayRoute } from './gateway';
@@ -27,6 +28,7 @@ import { startLocalS3 } from './s3';
 import { startLocalSqs, startQueuePoller, type QueueConsumer } from './sqs';
 import { startLocalStepFunctions, startStepFunctionsServer, stateMachineArnFor, type LocalStepFunctions } from './step-functions';
 import { ensureTable } from './table';
+import { LOCAL_REGION } from './arns';
 
 export const ROOT_DIR = path.resolve(__dirname, '../..');
 const TABLE_NAME = 'service';
@@ -150,7 +152,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     const secretsManager = prepared
       ? await startLocalSecretsManager({
           host,
-          secrets: new Map(prepared.secrets.map(({ arn, variable }) => [arn, variable === 'DOWNLOAD_TOKEN_SECRET_ARN' ? secrets.downloadTokenSecret : randomBytes(32).toString('base64url')])),
+          secrets: new Map(prepared.secrets.map(({ arn, variable }) => [arn, variable === ENV.downloadTokenSecretArn ? secrets.downloadTokenSecret : randomBytes(32).toString('base64url')])),
         })
       : undefined;
     if (secretsManager) closers.push(secretsManager.close);
@@ -170,7 +172,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
 
     /** What the local runtime adds to a function's environment: the embedded back ends, and development settings. */
     const localEnvironment: Record<string, string> = {
-      AWS_REGION: 'us-east-1',
+      AWS_REGION: LOCAL_REGION,
       AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
       AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
       DYNAMODB_ENDPOINT: dynamo.endpoint,
@@ -180,17 +182,17 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       ...(secretsManager && { SECRETS_MANAGER_ENDPOINT: secretsManager.endpoint }),
       ALLOW_LOOPBACK_URLS: 'true',
       TRAINING_TIME_SCALE: String(options.timeScale ?? 1),
-      LOG_LEVEL: options.logLevel ?? 'info',
+      [ENV.logLevel]: options.logLevel ?? 'info',
     };
     // The functions of `npm run start:assets` get the template's variables, then these.
     const workerEnvironment: Record<string, string> = { ...localEnvironment, ...options.env };
     // In this process (the handlers of `npm start`, and the tools): what the stack would set, too.
     Object.assign(process.env, {
       ...localEnvironment,
-      SERVICE_TABLE_NAME: TABLE_NAME,
-      SERVICE_BUCKET_NAME: BUCKET_NAME,
-      CALLBACK_QUEUE_URL: queue.url,
-      CALLBACK_DLQ_URL: deadLetterQueue.url,
+      [ENV.tableName]: TABLE_NAME,
+      [ENV.bucketName]: BUCKET_NAME,
+      [ENV.callbackQueueUrl]: queue.url,
+      [ENV.callbackDeadLetterQueueUrl]: deadLetterQueue.url,
       DOWNLOAD_TOKEN_SECRET: secrets.downloadTokenSecret,
       ...(prepared ? prepared.stateMachineVariables : Object.fromEntries(Object.keys(WORKFLOWS).map((name) => [stateMachineArnVariable(name), stateMachineArnFor(name)]))),
       ...options.env,

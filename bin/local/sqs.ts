@@ -12,6 +12,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { lambdaContext } from './lambda-context';
+import { LOCAL_REGION } from './arns';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createSqsServer } = require('local-aws-sqs') as { createSqsServer: (options: Record<string, unknown>) => Promise<Server> };
@@ -32,7 +33,7 @@ export interface LocalSqs {
 }
 
 export const sqsClient = (endpoint: string) =>
-  new SQSClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  new SQSClient({ endpoint, region: LOCAL_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 
 export const startLocalSqs = async (options: { queues: QueueSpec[]; port?: number; host?: string }): Promise<LocalSqs> => {
   const host = options.host ?? '127.0.0.1';
@@ -106,7 +107,7 @@ export const startQueuePoller = (options: {
         md5OfBody: message.MD5OfBody ?? '',
         eventSource: 'aws:sqs',
         eventSourceARN: arn,
-        awsRegion: 'us-east-1',
+        awsRegion: LOCAL_REGION,
       })),
     };
     let failed: Set<string>;

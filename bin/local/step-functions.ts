@@ -30,6 +30,7 @@ import path from 'node:path';
 import type { WorkflowDefinition } from '../../functions/workflows/definitions';
 import { inFlightWork } from './in-flight';
 import { lambdaContext, loadHandler } from './lambda-context';
+import { localArn } from './arns';
 
 // aws-local-stepfunctions 3 targets Node 22; on Node 20 it needs this one function.
 if (!('withResolvers' in Promise)) {
@@ -48,8 +49,6 @@ if (!('withResolvers' in Promise)) {
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { StateMachine } = require('aws-local-stepfunctions') as typeof import('aws-local-stepfunctions');
 
-const REGION = 'us-east-1';
-const ACCOUNT = '000000000000';
 const CALLBACK_TASK_RESOURCE = 'arn:aws:states:::lambda:invoke.waitForTaskToken';
 
 type TaskHandler = (input: unknown, context: ReturnType<typeof lambdaContext>) => Promise<unknown>;
@@ -213,9 +212,9 @@ const boundFunction = (state: AslState): string | undefined => {
   return typeof named === 'string' ? named : undefined;
 };
 
-const functionArnFor = (name: string) => `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${name}`;
+const functionArnFor = localArn.function;
 
-export const stateMachineArnFor = (name: string) => `arn:aws:states:${REGION}:${ACCOUNT}:stateMachine:${name}`;
+export const stateMachineArnFor = localArn.stateMachine;
 
 /**
  * The machines of the workflow table, from their ASL files: each Task's `${Variable}` becomes the ARN of a
@@ -312,7 +311,7 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
     const entry = machines.get(request.stateMachineArn ?? '');
     if (!entry) throw new SfnError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${request.stateMachineArn}'`);
     const name = request.name ?? randomUUID();
-    const executionArn = `arn:aws:states:${REGION}:${ACCOUNT}:execution:${request.stateMachineArn!.split(':').pop()}:${name}`;
+    const executionArn = localArn.execution(request.stateMachineArn!.split(':').pop()!, name);
     const input = request.input ?? '{}';
     const existing = executions.get(executionArn);
     if (existing) {

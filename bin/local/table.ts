@@ -1,11 +1,12 @@
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { LOCAL_REGION } from './arns';
 
 /**
  * Creates the service table on a local DynamoDB (dynalite or DynamoDB Local) with the key schema the
  * CDK stack deploys (lib/constructs/data.ts): pk/sk, and the gsi1 index on gsi1pk/gsi1sk.
  */
 export const ensureTable = async (endpoint: string, tableName: string): Promise<void> => {
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }));
   } catch (error) {

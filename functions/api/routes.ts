@@ -2,6 +2,8 @@
  * The route table: every HTTP route is declared once, here. The CDK stack creates one function per row
  * and mounts it under every API version prefix; the local runtime serves the same rows.
  */
+import type { WorkflowName } from '../shared/env-names';
+
 export const API_VERSIONS = ['v2', 'v1'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
 export const CURRENT_API_VERSION: ApiVersion = 'v2';
@@ -20,7 +22,7 @@ export interface RouteDefinition {
   auth?: 'api-key' | 'none';
   memoryMb?: number;
   /** The workflow whose waiting Tasks this route answers (SendTaskSuccess/Failure/Heartbeat). */
-  answersTasksOf?: string;
+  answersTasksOf?: WorkflowName;
 }
 
 export const ROUTES: readonly RouteDefinition[] = [

@@ -4,6 +4,7 @@ import { executionState } from '../adapters/sfn/executions';
 import { clock, once, settings } from './core';
 import { jobs, ledger, profiles } from './data';
 import { sfn } from './workflows';
+import { STATE_MACHINE_ARN_ENV } from '../shared/env-names';
 
 export const abandonedWorkDeps = once(
   (): AbandonedWorkDeps => ({
@@ -13,6 +14,6 @@ export const abandonedWorkDeps = once(
     profiles: profiles(),
     ledger: ledger(),
     executionState: (kind, id) =>
-      executionState(sfn(), kind === 'job' ? settings().IMAGE_JOB_STATE_MACHINE_ARN : settings().PROFILE_TRAINING_STATE_MACHINE_ARN, id),
+      executionState(sfn(), kind === 'job' ? settings()[STATE_MACHINE_ARN_ENV['image-job']] : settings()[STATE_MACHINE_ARN_ENV['profile-training']], id),
   }),
 );

@@ -1,9 +1,10 @@
 /**
  * Configuration is read once, from the environment, validated here, and handed on as a typed object.
- * The CDK stack sets these variables (lib/constructs/function-defaults.ts names them in one place);
- * the local runtime sets them before it loads any handler.
+ * The CDK stack sets these variables and the local runtime sets them before it loads any handler; the
+ * names both set are written once, in env-names.ts.
  */
 import * as v from 'valibot';
+import { BACKEND_ENV, ENV, STATE_MACHINE_ARN_ENV } from './env-names';
 
 const flag = v.pipe(
   v.optional(v.picklist(['true', 'false', '1', '0']), 'false'),
@@ -15,49 +16,49 @@ const optionalUrl = v.optional(v.pipe(v.string(), v.url()));
 
 export const ConfigSchema = v.object({
   AWS_REGION: v.optional(v.string(), 'us-east-1'),
-  SERVICE_TABLE_NAME: v.pipe(v.string(), v.minLength(1)),
-  SERVICE_BUCKET_NAME: v.optional(v.string(), ''),
+  [ENV.tableName]: v.pipe(v.string(), v.minLength(1)),
+  [ENV.bucketName]: v.optional(v.string(), ''),
   /** Endpoints of the embedded back ends; unset on AWS. */
   DYNAMODB_ENDPOINT: optionalUrl,
   S3_ENDPOINT: optionalUrl,
   SFN_ENDPOINT: optionalUrl,
   SQS_ENDPOINT: optionalUrl,
   SECRETS_MANAGER_ENDPOINT: optionalUrl,
-  CALLBACK_QUEUE_URL: v.optional(v.string(), ''),
-  CALLBACK_DLQ_URL: v.optional(v.string(), ''),
-  LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
+  [ENV.callbackQueueUrl]: v.optional(v.string(), ''),
+  [ENV.callbackDeadLetterQueueUrl]: v.optional(v.string(), ''),
+  [ENV.logLevel]: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
   /** How long a resolved API key is trusted before it is read again (revocation delay). */
   API_KEY_CACHE_SECONDS: seconds('30'),
   /** Multiplies callback retry delays (tests use 0 so that six attempts take no hour). */
   CALLBACK_RETRY_SCALE: v.pipe(v.optional(v.string(), '1'), v.transform(Number), v.number(), v.minValue(0), v.maxValue(1)),
   /** Synchronous image operations answer 504 TIMEOUT (and refund) past this budget. */
-  SYNC_BUDGET_SECONDS: v.pipe(v.optional(v.string(), '600'), v.transform(Number), v.number(), v.minValue(0.001)),
+  [ENV.syncBudgetSeconds]: v.pipe(v.optional(v.string(), '600'), v.transform(Number), v.number(), v.minValue(0.001)),
   /** Asynchronous jobs fail with TIMEOUT (and are refunded) past this budget. */
-  ASYNC_BUDGET_SECONDS: v.pipe(v.optional(v.string(), '1800'), v.transform(Number), v.number(), v.minValue(0.001)),
-  IMAGE_JOB_STATE_MACHINE_ARN: v.optional(v.string(), ''),
+  [ENV.asyncBudgetSeconds]: v.pipe(v.optional(v.string(), '1800'), v.transform(Number), v.number(), v.minValue(0.001)),
+  [STATE_MACHINE_ARN_ENV['image-job']]: v.optional(v.string(), ''),
   /** Multiplies the trainer's durations (the spec's ~3 and ~8 minutes); the local runtime scales them down. */
   TRAINING_TIME_SCALE: v.pipe(v.optional(v.string(), '1'), v.transform(Number), v.number(), v.minValue(0)),
-  PROFILE_TRAINING_STATE_MACHINE_ARN: v.optional(v.string(), ''),
+  [STATE_MACHINE_ARN_ENV['profile-training']]: v.optional(v.string(), ''),
   /** From this instant the default output_format is jpg (png before). */
   OUTPUT_FORMAT_SWITCH_AT: v.pipe(v.optional(v.string(), '2026-05-08T00:00:00Z'), v.isoTimestamp(), v.transform(Date.parse)),
   /** The image engine: the sandbox on sharp, or a GPU backend over HTTPS. */
-  ENGINE: v.optional(v.picklist(['sandbox', 'http']), 'sandbox'),
-  ENGINE_URL: optionalUrl,
+  [BACKEND_ENV.engine]: v.optional(v.picklist(['sandbox', 'http']), 'sandbox'),
+  [BACKEND_ENV.engineUrl]: optionalUrl,
   ENGINE_TOKEN: v.optional(v.string(), ''),
   /** On AWS the engine's token is a Secrets Manager secret, read once per cold start. */
-  ENGINE_TOKEN_SECRET_ARN: v.optional(v.string()),
+  [BACKEND_ENV.engineTokenSecretArn]: v.optional(v.string()),
   /** The trainer: the sandbox (signature computed in process), or a training backend over HTTPS that calls back (docs/trainer-contract.md). */
-  TRAINER: v.optional(v.picklist(['sandbox', 'http']), 'sandbox'),
-  TRAINER_URL: optionalUrl,
+  [BACKEND_ENV.trainer]: v.optional(v.picklist(['sandbox', 'http']), 'sandbox'),
+  [BACKEND_ENV.trainerUrl]: optionalUrl,
   /** Shared with the training backend: sent on our requests, and required on its callbacks. */
   TRAINER_TOKEN: v.optional(v.string(), ''),
   /** On AWS the trainer's token is a Secrets Manager secret, read once per cold start. */
-  TRAINER_TOKEN_SECRET_ARN: v.optional(v.string()),
+  [BACKEND_ENV.trainerTokenSecretArn]: v.optional(v.string()),
   /** The public URL of POST /v2/service/internal/trainer-callback, handed to the training backend. */
-  TRAINER_CALLBACK_URL: optionalUrl,
+  [BACKEND_ENV.trainerCallbackUrl]: optionalUrl,
   /** The HMAC key of download links: given directly (local), or the ARN of a Secrets Manager secret (AWS). */
   DOWNLOAD_TOKEN_SECRET: v.optional(v.pipe(v.string(), v.minLength(32))),
-  DOWNLOAD_TOKEN_SECRET_ARN: v.optional(v.string()),
+  [ENV.downloadTokenSecretArn]: v.optional(v.string()),
   /** Development and tests only: a PEM file of one more CA that callback deliveries trust. */
   EXTRA_TRUSTED_CA_FILE: v.optional(v.string()),
   /** Development only: let fetched and callback URLs point at loopback addresses. */

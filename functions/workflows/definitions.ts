@@ -5,6 +5,8 @@
  * function and a definition substitution; the local runtime binds the same Task to the same handler
  * in process. A Task without a binding is an error in both homes.
  */
+import type { WorkflowName } from '../shared/env-names';
+
 export interface WorkflowDefinition {
   /** ASL file, relative to the repository root. */
   file: string;
@@ -12,7 +14,7 @@ export interface WorkflowDefinition {
   tasks: Readonly<Record<string, { handler: string; images?: boolean; timeoutSeconds?: number }>>;
 }
 
-export const WORKFLOWS: Readonly<Record<string, WorkflowDefinition>> = {
+export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
   'image-job': {
     file: 'statemachines/image-job.asl.json',
     tasks: {

@@ -10,17 +10,10 @@
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { BACKEND_ENV } from '../../functions/shared/env-names';
 import { acknowledge } from './acknowledgements';
 
-export const BACKEND_ENV = {
-  engine: 'ENGINE',
-  engineUrl: 'ENGINE_URL',
-  engineTokenSecretArn: 'ENGINE_TOKEN_SECRET_ARN',
-  trainer: 'TRAINER',
-  trainerUrl: 'TRAINER_URL',
-  trainerTokenSecretArn: 'TRAINER_TOKEN_SECRET_ARN',
-  trainerCallbackUrl: 'TRAINER_CALLBACK_URL',
-} as const;
+export { BACKEND_ENV };
 
 export interface BackendsProps {
   readonly engineUrl?: string;

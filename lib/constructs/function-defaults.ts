@@ -15,6 +15,7 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { acknowledge } from './acknowledgements';
+import { ENV, STATE_MACHINE_ARN_ENV } from '../../functions/shared/env-names';
 
 export const RUNTIME = lambda.Runtime.NODEJS_22_X;
 
@@ -72,25 +73,14 @@ export const budgetEnvironment = (scope: Construct): Record<string, string> => {
   };
 };
 
-/** The environment variables the stack sets, and nowhere else. */
-export const ENV = {
-  tableName: 'SERVICE_TABLE_NAME',
-  bucketName: 'SERVICE_BUCKET_NAME',
-  callbackQueueUrl: 'CALLBACK_QUEUE_URL',
-  callbackDeadLetterQueueUrl: 'CALLBACK_DLQ_URL',
-  downloadTokenSecretArn: 'DOWNLOAD_TOKEN_SECRET_ARN',
-  logLevel: 'LOG_LEVEL',
-  nodeOptions: 'NODE_OPTIONS',
-  syncBudgetSeconds: 'SYNC_BUDGET_SECONDS',
-  asyncBudgetSeconds: 'ASYNC_BUDGET_SECONDS',
-} as const;
+export { ENV };
 
-/** `image-job` → `IMAGE_JOB_STATE_MACHINE_ARN`. */
-export const stateMachineArnVariable = (workflowName: string): string =>
-  `${workflowName
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/[^A-Za-z0-9]+/g, '_')
-    .toUpperCase()}_STATE_MACHINE_ARN`;
+/** `image-job` → `IMAGE_JOB_STATE_MACHINE_ARN` (the names the functions read, functions/shared/env-names.ts). */
+export const stateMachineArnVariable = (workflowName: string): string => {
+  const variable = (STATE_MACHINE_ARN_ENV as Record<string, string>)[workflowName];
+  if (!variable) throw new Error(`workflow ${workflowName} has no state machine ARN variable in functions/shared/env-names.ts`);
+  return variable;
+};
 
 export interface ServiceResources {
   readonly table: dynamodb.ITable;

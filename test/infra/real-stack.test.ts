@@ -29,6 +29,7 @@ import { DEFAULT_TASK_TIMEOUT_SECONDS } from '../../lib/constructs/workflows';
 import { ServiceStack } from '../../lib/service-stack';
 import { testApp } from '../fixtures/infra/service-stack';
 import { allowed, allowedToFunction, apiMethods, arn, onlyId, ref, resourcesOf } from '../fixtures/infra/template-queries';
+import type { WorkflowName } from '../../functions/shared/env-names';
 
 // aws-cdk-lib's own template validation adds seconds per synth and checks nothing these tests assert.
 process.env.CDK_VALIDATION = 'false';
@@ -62,7 +63,7 @@ const methodFor = (version: (typeof API_VERSIONS)[number], route: RouteDefinitio
 };
 const routeFunctionId = (route: RouteDefinition) => methodFor('v2', route).functionId!;
 
-const WORKFLOW_ENTRIES = Object.entries(WORKFLOWS);
+const WORKFLOW_ENTRIES = Object.entries(WORKFLOWS) as Array<[WorkflowName, (typeof WORKFLOWS)[WorkflowName]]>;
 const TASKS = WORKFLOW_ENTRIES.flatMap(([workflow, { tasks }]) =>
   Object.entries(tasks).map(([variable, task]) => ({ workflow, variable, ...task })),
 );
@@ -95,9 +96,9 @@ const recipeFor = (entry: string): BundlingOptions => {
 };
 
 /** The machine of a workflow, found through the variable the API functions are told its ARN in. */
-const machineIdOf = (workflow: string): string =>
+const machineIdOf = (workflow: WorkflowName): string =>
   fn(routeFunctionId(ROUTES[0])).Environment.Variables[stateMachineArnVariable(workflow)].Ref;
-const aslOf = (workflow: string) => readFileSync(path.join(REPOSITORY_ROOT, WORKFLOWS[workflow].file), 'utf8');
+const aslOf = (workflow: WorkflowName) => readFileSync(path.join(REPOSITORY_ROOT, WORKFLOWS[workflow].file), 'utf8');
 
 type State = { [key: string]: any };
 /** Every state of a definition, those inside Parallel branches and Map processors included. */

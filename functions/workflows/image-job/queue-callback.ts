@@ -1,7 +1,7 @@
-import * as v from 'valibot';
 import { Jobs } from '../../domain';
 import { jobStepDeps } from '../../composition/job-steps';
 import { JobStepSchema } from './steps';
+import { taskHandler } from '../../shared/workflow/task-handler';
 
 /** QueueCallback: the job-status body, as a poll would answer it, onto the callback queue. */
-export const handler = async (input: unknown): Promise<void> => Jobs.queueCallback(jobStepDeps(), v.parse(JobStepSchema, input));
+export const handler = taskHandler(JobStepSchema, jobStepDeps, Jobs.queueCallback);

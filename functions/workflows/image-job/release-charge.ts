@@ -1,7 +1,7 @@
-import * as v from 'valibot';
 import { Jobs } from '../../domain';
 import { jobStepDeps } from '../../composition/job-steps';
 import { ReleaseStepSchema } from './steps';
+import { taskHandler } from '../../shared/workflow/task-handler';
 
 /** ReleaseCharge: the refund, with the job's failure and its error, in one guarded transaction. */
-export const handler = async (input: unknown): Promise<void> => Jobs.releaseJob(jobStepDeps(), v.parse(ReleaseStepSchema, input));
+export const handler = taskHandler(ReleaseStepSchema, jobStepDeps, Jobs.releaseJob);

@@ -1,10 +1,7 @@
-import type { Context } from 'aws-lambda';
-import * as v from 'valibot';
 import { Jobs } from '../../domain';
-import type { RunOutcome } from '../../domain/jobs/job';
 import { engineStepDeps } from '../../composition/image-engine';
 import { JobStepSchema } from './steps';
+import { taskHandler } from '../../shared/workflow/task-handler';
 
 /** RunEngine: the engine on the stored inputs; outputs stored, outcome handed to settle or release. */
-export const handler = async (input: unknown, context: Context): Promise<RunOutcome> =>
-  Jobs.runJobEngine(engineStepDeps(), v.parse(JobStepSchema, input), context.getRemainingTimeInMillis());
+export const handler = taskHandler(JobStepSchema, engineStepDeps, (deps, step, task) => Jobs.runJobEngine(deps, step, task.remainingMs()));

@@ -1,7 +1,7 @@
-import * as v from 'valibot';
 import { Jobs } from '../../domain';
 import { jobStepDeps } from '../../composition/job-steps';
 import { SettleStepSchema } from './steps';
+import { taskHandler } from '../../shared/workflow/task-handler';
 
 /** SettleCharge: the final price, with the job's success, in one guarded transaction. */
-export const handler = async (input: unknown): Promise<void> => Jobs.settleJob(jobStepDeps(), v.parse(SettleStepSchema, input));
+export const handler = taskHandler(SettleStepSchema, jobStepDeps, Jobs.settleJob);

@@ -1,7 +1,7 @@
-import * as v from 'valibot';
 import { Profiles } from '../../domain';
 import { photoTrainingDeps } from '../../composition/photo-training';
 import { TrainingStepSchema } from './steps';
+import { taskHandler } from '../../shared/workflow/task-handler';
 
 /** CompleteTraining: the identity signature, READY and the charge settled in one transaction. */
-export const handler = async (input: unknown): Promise<void> => Profiles.completeTraining(photoTrainingDeps(), v.parse(TrainingStepSchema, input));
+export const handler = taskHandler(TrainingStepSchema, photoTrainingDeps, Profiles.completeTraining);
