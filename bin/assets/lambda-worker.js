@@ -95,16 +95,29 @@ const responseStream = () => {
   return stream;
 };
 
+/**
+ * Sends to the sandbox; a sandbox that has gone away (closed while this worker started or ran) ends the
+ * worker quietly, as Lambda would freeze it, instead of an unhandled EPIPE.
+ */
+const reply = (message, then) => {
+  if (!process.connected) return process.exit(0);
+  process.send(message, (error) => {
+    if (error) process.exit(0);
+    else if (then) then();
+  });
+};
+process.on('disconnect', () => process.exit(0));
+
 const main = async () => {
   const started = performance.now();
   let handler;
   try {
     handler = await loadHandler();
   } catch (error) {
-    process.send({ type: 'init-error', ...errorOf(error) }, () => process.exit(1));
+    reply({ type: 'init-error', ...errorOf(error) }, () => process.exit(1));
     return;
   }
-  process.send({ type: 'ready', initMs: performance.now() - started });
+  reply({ type: 'ready', initMs: performance.now() - started });
   process.on('message', async (message) => {
     if (!message || message.type !== 'invoke') return;
     const context = contextFor(message.deadline);
@@ -113,13 +126,13 @@ const main = async () => {
         const stream = responseStream();
         await handler(message.event, stream, context);
         const { prelude, body } = stream.collected();
-        process.send({ type: 'stream', id: message.id, prelude, body });
+        reply({ type: 'stream', id: message.id, prelude, body });
       } else {
         const payload = await handler(message.event, context);
-        process.send({ type: 'result', id: message.id, payload: payload === undefined ? null : payload });
+        reply({ type: 'result', id: message.id, payload: payload === undefined ? null : payload });
       }
     } catch (error) {
-      process.send({ type: 'error', id: message.id, ...errorOf(error) });
+      reply({ type: 'error', id: message.id, ...errorOf(error) });
     }
   });
 };
