@@ -2,30 +2,12 @@ import { closeAbandonedWork, GRACE_MS, type AbandonedWorkDeps, type ExecutionSta
 import type { ReleaseInput } from '../../functions/domain/billing/ledger';
 import type { Job } from '../../functions/domain/jobs/job';
 import type { Profile } from '../../functions/domain/profiles/profile';
-import { aProfile } from '../support/fixtures';
+import { aJob, aProfile } from '../support/fixtures';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const OLD = NOW - GRACE_MS - 1;
 
-const job = (overrides: Partial<Job>): Job => ({
-  jobId: 'job_1',
-  accountId: 'acc_1',
-  operation: 'enhance',
-  mode: 'async',
-  status: 'running',
-  createdAt: OLD,
-  startedAt: OLD,
-  completedAt: null,
-  expiresAt: null,
-  result: null,
-  error: null,
-  responseMode: 'urls',
-  callbackUrl: null,
-  clientRequestId: null,
-  baseUrl: 'https://api.test',
-  work: null,
-  ...overrides,
-});
+const job = (overrides: Partial<Job>): Job => aJob('acc_1', { jobId: 'job_1', status: 'running', createdAt: OLD, startedAt: OLD, ...overrides });
 
 const profile = (overrides: Partial<Profile>): Profile => aProfile('acc_1', { profileId: 'prf_1', status: 'IN_PROGRESS', createdAt: OLD, updatedAt: OLD, ...overrides });
 
