@@ -14,6 +14,10 @@ import { Data } from './constructs/data';
 import { Maintenance } from './constructs/maintenance';
 import { budgetEnvironment, serviceEnvironment } from './constructs/function-defaults';
 import { Workflows } from './constructs/workflows';
+import { grantAccess, type GrantableResources } from './constructs/grants';
+import { API_KEY_ACCESS, union } from '../functions/shared/access';
+import { CALLBACK_QUEUE } from '../functions/callbacks/definitions';
+import { ABANDONED_WORK } from '../functions/maintenance/definitions';
 
 export interface ServiceStackProps extends StackProps {
   readonly routes?: readonly RouteDefinition[];
@@ -41,7 +45,6 @@ export class ServiceStack extends Stack {
       downloadTokenSecret: data.downloadTokenSecret,
       delivererEntry: props.callbackDelivererEntry,
     });
-    data.grantReadWrite(callbacks.deliverer);
 
     const resources = {
       table: data.table,
@@ -53,33 +56,33 @@ export class ServiceStack extends Stack {
     };
 
     const workflows = new Workflows(this, 'Workflows', { definitions: props.workflows ?? WORKFLOWS, resources });
-    for (const fn of workflows.functions) {
-      data.grantReadWrite(fn);
-      backends.grantRead(fn);
-      callbacks.queue.grantSendMessages(fn);
-    }
+    const grantable: GrantableResources = {
+      table: data.table,
+      bucket: data.bucket,
+      callbackQueue: callbacks.queue,
+      deadLetterQueue: callbacks.deadLetterQueue,
+      secrets: { downloadToken: data.downloadTokenSecret, ...backends.tokens },
+      stateMachines: workflows.stateMachines,
+    };
+    // Least privilege: each function gets what its row of the tables declares, and nothing else.
+    grantAccess(callbacks.deliverer, CALLBACK_QUEUE.access, grantable);
+    for (const { fn, access } of workflows.taskFunctions) grantAccess(fn, access, grantable);
 
     const api = new Api(this, 'Api', {
       routes: props.routes ?? ROUTES,
       handlerDir: props.apiHandlerDir ?? 'functions/api',
       environment: serviceEnvironment({ ...resources, stateMachines: workflows.stateMachines }),
     });
-    for (const fn of api.functions) {
-      data.grantReadWrite(fn);
-      backends.grantRead(fn);
-      callbacks.queue.grantSendMessages(fn);
-      workflows.grantControl(fn);
-    }
-    for (const route of props.routes ?? ROUTES) {
-      const machine = route.answersTasksOf ? workflows.stateMachines.get(route.answersTasksOf) : undefined;
-      if (machine) machine.grantTaskResponse(api.functionOf.get(route.handler)!);
+    for (const { route, fn } of api.routeFunctions) {
+      grantAccess(fn, route.auth === 'none' ? route.access : union(API_KEY_ACCESS, route.access), grantable);
     }
 
     const maintenance = new Maintenance(this, 'Maintenance', {
       environment: serviceEnvironment({ ...resources, stateMachines: workflows.stateMachines }),
     });
-    data.grantReadWrite(maintenance.closeAbandonedWork);
-    workflows.grantControl(maintenance.closeAbandonedWork);
+    // The sweep reads the executions of every workflow the stack has (the test fixtures have fewer).
+    const describe = ABANDONED_WORK.access.describe.filter((name) => workflows.stateMachines.has(name));
+    grantAccess(maintenance.closeAbandonedWork, { ...ABANDONED_WORK.access, describe }, grantable);
 
     new Alarms(this, 'Alarms', { callbackDeadLetterQueue: callbacks.deadLetterQueue, restApi: api.restApi, stateMachines: workflows.stateMachines });
   }

@@ -2,7 +2,7 @@
  * The route table: every HTTP route is declared once, here. The CDK stack creates one function per row
  * and mounts it under every API version prefix; the local runtime serves the same rows.
  */
-import type { WorkflowName } from '../shared/env-names';
+import type { Access } from '../shared/access';
 
 export const API_VERSIONS = ['v2', 'v1'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
@@ -21,26 +21,37 @@ export interface RouteDefinition {
   /** `none` where the request carries its own credential (a download token, the trainer's bearer token). */
   auth?: 'api-key' | 'none';
   memoryMb?: number;
-  /** The workflow whose waiting Tasks this route answers (SendTaskSuccess/Failure/Heartbeat). */
-  answersTasksOf?: WorkflowName;
+  /** What the function touches beyond resolving an API key (functions/shared/access.ts); the stack grants exactly this. */
+  access: Access;
 }
 
+/** An image operation: the job and its charge, inputs kept for the workflow, outputs stored or replayed, links signed. */
+const IMAGE_OPERATION: Access = {
+  table: 'write',
+  bucket: { read: ['outputs'], write: ['inputs', 'outputs'], delete: ['inputs'] },
+  start: ['image-job'],
+  secrets: ['downloadToken', 'engineToken'],
+};
+const JOB_READ: Access = { table: 'read', secrets: ['downloadToken'] };
+
 export const ROUTES: readonly RouteDefinition[] = [
-  { method: 'POST', path: '/edit', handler: 'edit', stream: true, images: true },
-  { method: 'POST', path: '/generate', handler: 'generate', stream: true, images: true },
-  { method: 'POST', path: '/enhance', handler: 'enhance', stream: true, images: true },
-  { method: 'POST', path: '/remix', handler: 'remix', stream: true, images: true },
-  { method: 'GET', path: '/jobs', handler: 'jobs-list' },
-  { method: 'GET', path: '/jobs/{job_id}', handler: 'jobs' },
-  { method: 'GET', path: '/downloads/{token}', handler: 'downloads', auth: 'none' },
-  { method: 'POST', path: '/profiles/add', handler: 'profiles-add' },
-  { method: 'GET', path: '/profiles/ids', handler: 'profiles-list' },
-  { method: 'POST', path: '/profiles/tags', handler: 'profiles-tags' },
-  { method: 'GET', path: '/profiles/{profile_id}/status', handler: 'profile-status' },
-  { method: 'GET', path: '/profiles/{profile_id}/profile_picture', handler: 'profile-picture', stream: true },
-  { method: 'DELETE', path: '/profiles/{profile_id}', handler: 'profile-delete' },
-  { method: 'GET', path: '/webhook-secret', handler: 'webhook-secret' },
-  { method: 'POST', path: '/internal/trainer-callback', handler: 'trainer-callback', auth: 'none', answersTasksOf: 'profile-training' },
+  { method: 'POST', path: '/edit', handler: 'edit', stream: true, images: true, access: IMAGE_OPERATION },
+  { method: 'POST', path: '/generate', handler: 'generate', stream: true, images: true, access: IMAGE_OPERATION },
+  { method: 'POST', path: '/enhance', handler: 'enhance', stream: true, images: true, access: IMAGE_OPERATION },
+  { method: 'POST', path: '/remix', handler: 'remix', stream: true, images: true, access: IMAGE_OPERATION },
+  { method: 'GET', path: '/jobs', handler: 'jobs-list', access: JOB_READ },
+  { method: 'GET', path: '/jobs/{job_id}', handler: 'jobs', access: JOB_READ },
+  // Presigns a GET of the output: the URL carries this function's authority, so it needs GetObject.
+  { method: 'GET', path: '/downloads/{token}', handler: 'downloads', auth: 'none', access: { bucket: { read: ['outputs'] }, secrets: ['downloadToken'] } },
+  { method: 'POST', path: '/profiles/add', handler: 'profiles-add', access: { table: 'write', start: ['profile-training'] } },
+  { method: 'GET', path: '/profiles/ids', handler: 'profiles-list', access: { table: 'read' } },
+  { method: 'POST', path: '/profiles/tags', handler: 'profiles-tags', access: { table: 'write' } },
+  { method: 'GET', path: '/profiles/{profile_id}/status', handler: 'profile-status', access: { table: 'read' } },
+  { method: 'GET', path: '/profiles/{profile_id}/profile_picture', handler: 'profile-picture', stream: true, access: { table: 'read', bucket: { read: ['profiles'] } } },
+  { method: 'DELETE', path: '/profiles/{profile_id}', handler: 'profile-delete', access: { table: 'write', stop: ['profile-training'], bucket: { delete: ['profiles'] } } },
+  // The first read creates the account's secret.
+  { method: 'GET', path: '/webhook-secret', handler: 'webhook-secret', access: { table: 'write' } },
+  { method: 'POST', path: '/internal/trainer-callback', handler: 'trainer-callback', auth: 'none', access: { answerTasks: ['profile-training'], secrets: ['trainerToken'] } },
 ];
 
 /** The full public path of a route under a version prefix, e.g. `/v2/service/webhook-secret`. */

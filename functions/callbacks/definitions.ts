@@ -5,11 +5,15 @@
  * budget so it never cuts the deliverer's schedule short (the local emulator also counts visibility
  * changes as receives).
  */
+import type { Access } from '../shared/access';
+
 export const CALLBACK_QUEUE = {
   name: 'callbacks',
   deadLetterName: 'callbacks-dlq',
   visibilityTimeoutSeconds: 60,
   maxReceiveCount: 20,
   handler: 'functions/callbacks/deliver-callback',
+  /** Attempts recorded and counted, the account's webhook secret read (or made), exhausted messages dead-lettered; consuming comes with the event source. */
+  access: { table: 'write', queues: ['deadLetter'] } satisfies Access,
   batchSize: 10,
 } as const;

@@ -5,36 +5,57 @@
  * function and a definition substitution; the local runtime binds the same Task to the same handler
  * in process. A Task without a binding is an error in both homes.
  */
+import type { Access } from '../shared/access';
 import type { WorkflowName } from '../shared/env-names';
 
 export interface WorkflowDefinition {
   /** ASL file, relative to the repository root. */
   file: string;
   /** Substitution variable → handler module (relative to the repository root, exporting `handler`). */
-  tasks: Readonly<Record<string, { handler: string; images?: boolean; timeoutSeconds?: number }>>;
+  tasks: Readonly<Record<string, { handler: string; images?: boolean; timeoutSeconds?: number; access: Access }>>;
 }
 
 export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
   'image-job': {
     file: 'statemachines/image-job.asl.json',
     tasks: {
-      MarkRunningFunctionArn: { handler: 'functions/workflows/image-job/mark-running' },
-      RunEngineFunctionArn: { handler: 'functions/workflows/image-job/run-engine', images: true, timeoutSeconds: 900 },
-      SettleChargeFunctionArn: { handler: 'functions/workflows/image-job/settle-charge' },
-      ReleaseChargeFunctionArn: { handler: 'functions/workflows/image-job/release-charge' },
-      QueueCallbackFunctionArn: { handler: 'functions/workflows/image-job/queue-callback' },
+      MarkRunningFunctionArn: { handler: 'functions/workflows/image-job/mark-running', access: { table: 'write' } },
+      RunEngineFunctionArn: {
+        handler: 'functions/workflows/image-job/run-engine',
+        images: true,
+        timeoutSeconds: 900,
+        access: { table: 'read', bucket: { read: ['inputs'], write: ['outputs'] }, secrets: ['engineToken'] },
+      },
+      SettleChargeFunctionArn: { handler: 'functions/workflows/image-job/settle-charge', access: { table: 'write' } },
+      ReleaseChargeFunctionArn: { handler: 'functions/workflows/image-job/release-charge', access: { table: 'write' } },
+      QueueCallbackFunctionArn: { handler: 'functions/workflows/image-job/queue-callback', access: { table: 'read', queues: ['callbacks'], secrets: ['downloadToken'] } },
     },
   },
   'profile-training': {
     file: 'statemachines/profile-training.asl.json',
     tasks: {
-      ValidatePhotosFunctionArn: { handler: 'functions/workflows/profile-training/validate-photos', images: true, timeoutSeconds: 900 },
-      StartTrainingFunctionArn: { handler: 'functions/workflows/profile-training/start-training' },
-      CompleteTrainingFunctionArn: { handler: 'functions/workflows/profile-training/complete-training', images: true, timeoutSeconds: 900 },
+      ValidatePhotosFunctionArn: {
+        handler: 'functions/workflows/profile-training/validate-photos',
+        images: true,
+        timeoutSeconds: 900,
+        access: { table: 'write', bucket: { write: ['profiles'], delete: ['profiles'] } },
+      },
+      StartTrainingFunctionArn: { handler: 'functions/workflows/profile-training/start-training', access: { table: 'write' } },
+      CompleteTrainingFunctionArn: {
+        handler: 'functions/workflows/profile-training/complete-training',
+        images: true,
+        timeoutSeconds: 900,
+        access: { table: 'write', bucket: { read: ['profiles'] } },
+      },
       // Invoked by a `lambda:invoke.waitForTaskToken` Task (Parameters.FunctionName); its retries of the backend fit in 120 s.
-      RequestTrainingFunctionArn: { handler: 'functions/workflows/profile-training/request-training', timeoutSeconds: 120 },
-      AcceptTrainingFunctionArn: { handler: 'functions/workflows/profile-training/accept-training' },
-      FailTrainingFunctionArn: { handler: 'functions/workflows/profile-training/fail-training' },
+      // The backend fetches the photos through URLs this function presigns.
+      RequestTrainingFunctionArn: {
+        handler: 'functions/workflows/profile-training/request-training',
+        timeoutSeconds: 120,
+        access: { table: 'write', bucket: { read: ['profiles'] }, secrets: ['trainerToken'] },
+      },
+      AcceptTrainingFunctionArn: { handler: 'functions/workflows/profile-training/accept-training', access: { table: 'write' } },
+      FailTrainingFunctionArn: { handler: 'functions/workflows/profile-training/fail-training', access: { table: 'write' } },
     },
   },
 };

@@ -68,10 +68,8 @@ export interface ApiProps {
 
 export class Api extends Construct {
   readonly restApi: apigateway.RestApi;
-  /** One per route. */
-  readonly functions: NodejsFunction[] = [];
-  /** Route handler module → its function. */
-  readonly functionOf = new Map<string, NodejsFunction>();
+  /** One per route, with the route it serves. */
+  readonly routeFunctions: Array<{ route: RouteDefinition; fn: NodejsFunction }> = [];
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -110,8 +108,7 @@ export class Api extends Construct {
       for (const version of API_VERSIONS) {
         this.restApi.root.resourceForPath(routePath(version, route)).addMethod(route.method, integration);
       }
-      this.functions.push(fn);
-      this.functionOf.set(route.handler, fn);
+      this.routeFunctions.push({ route, fn });
     }
 
     for (const { type, statusCode, code, detail } of GATEWAY_ERRORS) {

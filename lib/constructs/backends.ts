@@ -7,7 +7,6 @@
  *   npx cdk deploy -c engineUrl=https://gpu.example.com -c trainerUrl=https://train.example.com \
  *     -c trainerCallbackUrl=https://<api>/prod/v2/service/internal/trainer-callback
  */
-import * as iam from 'aws-cdk-lib/aws-iam';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { BACKEND_ENV } from '../../functions/shared/env-names';
@@ -24,17 +23,18 @@ export interface BackendsProps {
 export class Backends extends Construct {
   /** Environment every function gets (empty for the sandbox). */
   readonly environment: Record<string, string> = {};
-  private readonly secrets: secretsmanager.Secret[] = [];
+  /** The backends' tokens, present only where that backend is configured. */
+  readonly tokens: { engineToken?: secretsmanager.Secret; trainerToken?: secretsmanager.Secret } = {};
 
   constructor(scope: Construct, id: string, props: BackendsProps) {
     super(scope, id);
     if (props.engineUrl) {
-      const token = this.token('EngineToken', 'Bearer token this service sends to the image engine backend');
+      const token = (this.tokens.engineToken = this.token('EngineToken', 'Bearer token this service sends to the image engine backend'));
       Object.assign(this.environment, { [BACKEND_ENV.engine]: 'http', [BACKEND_ENV.engineUrl]: props.engineUrl, [BACKEND_ENV.engineTokenSecretArn]: token.secretArn });
     }
     if (props.trainerUrl) {
       if (!props.trainerCallbackUrl) throw new Error('context trainerUrl needs trainerCallbackUrl (the public URL of POST /v2/service/internal/trainer-callback)');
-      const token = this.token('TrainerToken', 'Bearer token shared with the training backend, both ways');
+      const token = (this.tokens.trainerToken = this.token('TrainerToken', 'Bearer token shared with the training backend, both ways'));
       Object.assign(this.environment, {
         [BACKEND_ENV.trainer]: 'http',
         [BACKEND_ENV.trainerUrl]: props.trainerUrl,
@@ -44,14 +44,9 @@ export class Backends extends Construct {
     }
   }
 
-  grantRead(grantee: iam.IGrantable): void {
-    for (const secret of this.secrets) secret.grantRead(grantee);
-  }
-
   private token(id: string, description: string): secretsmanager.Secret {
     const secret = new secretsmanager.Secret(this, id, { description, generateSecretString: { passwordLength: 48, excludePunctuation: true } });
     acknowledge(secret, 'AwsSolutions-SMG4', 'A token shared with an external backend is rotated together with that backend, by an operator, never automatically.');
-    this.secrets.push(secret);
     return secret;
   }
 }

@@ -4,17 +4,17 @@
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { BUCKET_AREAS } from '../../functions/shared/access';
 import { acknowledge, acknowledgeWildcardResource } from './acknowledgements';
 
 /** Download links live 24 h; the objects behind them one day longer, so a link never outlives its object. */
 export const OUTPUT_EXPIRY_DAYS = 2;
 /** Async jobs' inputs are read by their workflow within its 30-minute budget; a day is ample. */
 export const INPUT_EXPIRY_DAYS = 1;
-export const OUTPUTS_PREFIX = 'outputs/';
+export const OUTPUTS_PREFIX = BUCKET_AREAS.outputs;
 
 export class Data extends Construct {
   readonly table: dynamodb.Table;
@@ -57,7 +57,7 @@ export class Data extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
       lifecycleRules: [
         { id: 'expire-outputs', prefix: OUTPUTS_PREFIX, expiration: Duration.days(OUTPUT_EXPIRY_DAYS) },
-        { id: 'expire-inputs', prefix: 'inputs/', expiration: Duration.days(INPUT_EXPIRY_DAYS) },
+        { id: 'expire-inputs', prefix: BUCKET_AREAS.inputs, expiration: Duration.days(INPUT_EXPIRY_DAYS) },
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
     });
@@ -74,24 +74,5 @@ export class Data extends Construct {
       `${this.table.tableArn}/index/*`,
       'Queries by tag use the gsi1 index; the wildcard is confined to the indexes of this one table.',
     );
-    acknowledgeWildcardResource(
-      this,
-      this.bucket.arnForObjects('*'),
-      'Object keys are made per account, job and profile at run time (inputs/, outputs/, profiles/); ' +
-        'access is confined to the objects of this one bucket.',
-    );
-  }
-
-  /** Items of the table and objects of the bucket: read, write and delete. */
-  grantReadWrite(grantee: iam.IGrantable): void {
-    this.table.grantReadWriteData(grantee);
-    this.downloadTokenSecret.grantRead(grantee);
-    iam.Grant.addToPrincipal({
-      grantee,
-      actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
-      resourceArns: [this.bucket.arnForObjects('*')],
-    });
-    // Without ListBucket a missing key answers 403 instead of 404, and the code could not tell them apart.
-    iam.Grant.addToPrincipal({ grantee, actions: ['s3:ListBucket'], resourceArns: [this.bucket.bucketArn] });
   }
 }

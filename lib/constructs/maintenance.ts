@@ -8,10 +8,10 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
+import { ABANDONED_WORK } from '../../functions/maintenance/definitions';
 import { serviceFunction } from './function-defaults';
 
 export const MAINTENANCE_INTERVAL = Duration.minutes(30);
-export const ABANDONED_WORK_HANDLER = 'functions/maintenance/close-abandoned-work';
 
 export interface MaintenanceProps {
   readonly environment: Record<string, string>;
@@ -23,7 +23,7 @@ export class Maintenance extends Construct {
   constructor(scope: Construct, id: string, props: MaintenanceProps) {
     super(scope, id);
     this.closeAbandonedWork = serviceFunction(this, 'CloseAbandonedWork', {
-      entry: ABANDONED_WORK_HANDLER,
+      entry: ABANDONED_WORK.handler,
       description: 'Closes jobs and trainings whose workflow execution is lost, releasing their reservations',
       timeout: Duration.minutes(5),
       environment: props.environment,

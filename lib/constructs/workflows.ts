@@ -12,6 +12,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import type { Access } from '../../functions/shared/access';
 import type { WorkflowDefinition } from '../../functions/workflows/definitions';
 import { acknowledge, acknowledgeWildcardResource } from './acknowledgements';
 import {
@@ -35,6 +36,8 @@ export class Workflows extends Construct {
   readonly stateMachines = new Map<string, sfn.StateMachine>();
   /** The functions that run the Tasks. */
   readonly functions: NodejsFunction[] = [];
+  /** Each Task's function with what it declared it touches (functions/workflows/definitions.ts). */
+  readonly taskFunctions: Array<{ fn: NodejsFunction; access: Access }> = [];
 
   constructor(scope: Construct, id: string, props: WorkflowsProps) {
     super(scope, id);
@@ -53,6 +56,7 @@ export class Workflows extends Construct {
           images: task.images,
         });
         this.functions.push(fn);
+        this.taskFunctions.push({ fn, access: task.access });
         return { variable, fn };
       });
 
@@ -109,27 +113,19 @@ export class Workflows extends Construct {
     }
   }
 
-  /** Start executions (named by job or profile id), read their state and stop them. */
-  grantControl(grantee: iam.IGrantable): void {
-    for (const machine of this.stateMachines.values()) {
-      machine.grantStartExecution(grantee);
-      iam.Grant.addToPrincipal({
-        grantee,
-        actions: ['states:DescribeExecution', 'states:StopExecution'],
-        resourceArns: [this.executionsArn(machine)],
-      });
-    }
-  }
-
   private executionsArn(machine: sfn.StateMachine): string {
-    return Stack.of(this).formatArn({
-      service: 'states',
-      resource: 'execution',
-      resourceName: `${machine.stateMachineName}:*`,
-      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-    });
+    return executionsArn(Stack.of(this), machine);
   }
 }
+
+/** The ARN of every execution of a state machine (executions are named by job or profile id). */
+export const executionsArn = (stack: Stack, machine: sfn.StateMachine): string =>
+  stack.formatArn({
+    service: 'states',
+    resource: 'execution',
+    resourceName: `${machine.stateMachineName}:*`,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
 
 /**
  * A Task without a binding is an error in both homes, and a binding no Task names would deploy a function

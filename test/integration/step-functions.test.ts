@@ -6,8 +6,8 @@ import { calls } from '../fixtures/workflows/tasks';
 const WORKFLOW = {
   file: 'test/fixtures/workflows/retry-and-catch.asl.json',
   tasks: {
-    PrepareFunctionArn: { handler: 'test/fixtures/workflows/prepare' },
-    FinishFunctionArn: { handler: 'test/fixtures/workflows/finish' },
+    PrepareFunctionArn: { handler: 'test/fixtures/workflows/prepare', access: {} },
+    FinishFunctionArn: { handler: 'test/fixtures/workflows/finish', access: {} },
   },
 };
 

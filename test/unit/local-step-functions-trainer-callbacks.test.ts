@@ -48,7 +48,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'machine.asl.json'), JSON.stringify(MACHINE));
   fs.writeFileSync(path.join(dir, 'ask.js'), ASK_HANDLER);
   // HeartbeatSeconds 500 × 0.001 = 500 ms.
-  sfn = await startLocalStepFunctions({ workflows: { callbacks: { file: 'machine.asl.json', tasks: { AskFunctionArn: { handler: 'ask.js' } } } }, rootDir: dir, timeScale: 0.001 });
+  sfn = await startLocalStepFunctions({ workflows: { callbacks: { file: 'machine.asl.json', tasks: { AskFunctionArn: { handler: 'ask.js', access: {} } } } }, rootDir: dir, timeScale: 0.001 });
   client = new SFNClient({ endpoint: sfn.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 });
 afterAll(async () => {

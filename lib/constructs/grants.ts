@@ -1,0 +1,80 @@
+/**
+ * Read first: least privilege, derived from the tables. Every function's Access (functions/shared/access.ts,
+ * declared beside its handler in the route and workflow tables) becomes exactly these grants; nothing
+ * else in the stack grants a function anything (the SQS event source's consume grant aside).
+ */
+import { Stack } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { BUCKET_AREAS, type Access, type BucketArea, type SecretName } from '../../functions/shared/access';
+import type { WorkflowName } from '../../functions/shared/env-names';
+import { acknowledgeWildcardResource } from './acknowledgements';
+import { executionsArn } from './workflows';
+
+export interface GrantableResources {
+  readonly table: dynamodb.ITable;
+  readonly bucket: s3.IBucket;
+  readonly callbackQueue: sqs.IQueue;
+  readonly deadLetterQueue: sqs.IQueue;
+  readonly secrets: Partial<Record<SecretName, secretsmanager.ISecret>>;
+  readonly stateMachines: ReadonlyMap<string, sfn.StateMachine>;
+}
+
+export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
+export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'] as const;
+
+/** The objects of the areas, each wildcard acknowledged where it is granted (cdk-nag IAM5). */
+const areaObjects = (bucket: s3.IBucket, areas: readonly BucketArea[]) =>
+  areas.map((area) => {
+    const objects = bucket.arnForObjects(`${BUCKET_AREAS[area]}*`);
+    acknowledgeWildcardResource(
+      bucket,
+      objects,
+      `Object keys under ${BUCKET_AREAS[area]} are made per account and ${area === 'profiles' ? 'profile' : 'job'} at run time; a function is granted ` +
+        'only the areas its row of the route or workflow table declares (lib/constructs/grants.ts).',
+    );
+    return objects;
+  });
+
+export const grantAccess = (grantee: iam.IGrantable, access: Access, resources: GrantableResources): void => {
+  const add = (actions: readonly string[], resourceArns: string[], conditions?: Record<string, Record<string, unknown>>) =>
+    iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns, ...(conditions && { conditions }) });
+  const { table, bucket } = resources;
+  const machine = (name: WorkflowName) => {
+    const found = resources.stateMachines.get(name);
+    if (!found) throw new Error(`no state machine for workflow ${name}`);
+    return found;
+  };
+
+  if (access.table) {
+    const actions = access.table === 'write' ? [...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS] : [...TABLE_READ_ACTIONS];
+    add(actions, [table.tableArn, `${table.tableArn}/index/*`]);
+  }
+  if (access.scan) add(['dynamodb:Scan'], [table.tableArn]);
+
+  const { read = [], write = [], delete: remove = [] } = access.bucket ?? {};
+  if (read.length > 0) {
+    add(['s3:GetObject'], areaObjects(bucket, read));
+    // A missing key answers 404 only to a caller that may list the bucket (403 otherwise), and the code
+    // tells "no picture yet" from a failure by it: listing is granted on the bucket, reading by area.
+    add(['s3:ListBucket'], [bucket.bucketArn]);
+  }
+  if (write.length > 0) add(['s3:PutObject'], areaObjects(bucket, write));
+  if (remove.length > 0) {
+    add(['s3:DeleteObject'], areaObjects(bucket, remove));
+    if (read.length === 0) add(['s3:ListBucket'], [bucket.bucketArn], { StringLike: { 's3:prefix': remove.map((area) => `${BUCKET_AREAS[area]}*`) } });
+  }
+
+  for (const name of access.start ?? []) machine(name).grantStartExecution(grantee);
+  const scope = Stack.of(table);
+  for (const name of access.stop ?? []) add(['states:StopExecution'], [executionsArn(scope, machine(name))]);
+  for (const name of access.describe ?? []) add(['states:DescribeExecution'], [executionsArn(scope, machine(name))]);
+  for (const name of access.answerTasks ?? []) machine(name).grantTaskResponse(grantee);
+
+  for (const queue of access.queues ?? []) (queue === 'callbacks' ? resources.callbackQueue : resources.deadLetterQueue).grantSendMessages(grantee);
+  for (const name of access.secrets ?? []) resources.secrets[name]?.grantRead(grantee);
+};
