@@ -14,10 +14,28 @@ import { stateMachineArnFor, type FunctionInvoker, type ResolvedMachine } from '
 import type { QueueConsumer } from '../local/sqs';
 import { FunctionError, LambdaFunction, Sandbox } from './sandbox';
 import { readTemplate, resolveValue, type Resolver } from './template';
-import { localArn } from '../local/arns';
+import { LOCAL_ACCOUNT, LOCAL_REGION, localArn } from '../local/arns';
+import { principalFor, type PolicyStatement } from '../local/iam';
 import { STATE_MACHINE_ARN_ENV } from '../../functions/shared/env-names';
 
 const functionArn = localArn.function;
+
+/** The values CloudFormation gives its pseudo parameters, here. */
+const PSEUDO_PARAMETERS: Record<string, string> = { 'AWS::Partition': 'aws', 'AWS::Region': LOCAL_REGION, 'AWS::AccountId': LOCAL_ACCOUNT, 'AWS::URLSuffix': 'amazonaws.com' };
+
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
+
+/** A template statement with its references resolved to the local stand-ins' names. */
+const policyStatement = (statement: { Effect: string; Action: unknown; Resource: unknown; Condition?: Record<string, Record<string, unknown>> }, resolve: Resolver): PolicyStatement => ({
+  effect: statement.Effect === 'Deny' ? 'Deny' : 'Allow',
+  actions: list(statement.Action).map(String),
+  resources: list(statement.Resource).map((resource) => resolveValue(resource, resolve)),
+  conditions: statement.Condition
+    ? Object.fromEntries(
+        Object.entries(statement.Condition).map(([operator, tests]) => [operator, Object.fromEntries(Object.entries(tests).map(([key, values]) => [key, list(values).map((value) => resolveValue(value, resolve))]))]),
+      )
+    : undefined,
+});
 const secretArn = localArn.secret;
 
 export interface AssetBackends {
@@ -41,6 +59,8 @@ export const loadAssets = (options: { templateFile: string; localEnvironment: ()
 
   /** The values the runtime's back ends give the template's references. */
   const resolverFor = (backends: AssetBackends): Resolver => (logicalId, attribute) => {
+    const pseudo = PSEUDO_PARAMETERS[logicalId];
+    if (pseudo !== undefined) return pseudo;
     switch (template.typeOf(logicalId)) {
       case 'AWS::DynamoDB::Table':
         return attribute ? localArn.table(backends.tableName) : backends.tableName;
@@ -54,7 +74,8 @@ export const loadAssets = (options: { templateFile: string; localEnvironment: ()
       case 'AWS::SecretsManager::Secret':
         return secretArn(logicalId);
       case 'AWS::StepFunctions::StateMachine':
-        return stateMachineArnFor(logicalId);
+        // The local machine is named by its logical id (prepare below).
+        return attribute === 'Name' ? logicalId : stateMachineArnFor(logicalId);
       case 'AWS::Lambda::Function':
         return attribute === 'Arn' ? functionArn(logicalId) : logicalId;
       default:
@@ -82,14 +103,17 @@ export const loadAssets = (options: { templateFile: string; localEnvironment: ()
           handler: fn.handler,
           memoryMb: fn.memoryMb,
           timeoutSeconds: fn.timeoutSeconds,
+          // Each function signs with a key naming it, so that the stand-ins apply its role's policies.
           get environment() {
-            return { ...written, ...options.localEnvironment() };
+            return { ...written, ...options.localEnvironment(), AWS_ACCESS_KEY_ID: principalFor(fn.logicalId) };
           },
         }),
       );
     }
     const variables = template.functions.flatMap((fn) => Object.entries(fn.environment));
     return {
+      /** Each function's role's statements with their references resolved, by the key it signs with (bin/local/iam.ts). */
+      policies: new Map(template.functions.map((fn) => [principalFor(fn.logicalId), template.statementsOf(fn.logicalId).map((statement) => policyStatement(statement as Parameters<typeof policyStatement>[0], resolve))])),
       /** The variables naming the state machines, as the functions get them (for this process's tools). */
       stateMachineVariables: Object.fromEntries(
         variables.filter(([name]) => (Object.values(STATE_MACHINE_ARN_ENV) as string[]).includes(name)).map(([name, value]) => [name, resolveValue(value, resolve)]),

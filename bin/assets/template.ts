@@ -101,7 +101,20 @@ export const readTemplate = (templateFile: string) => {
     ]),
   );
 
-  return { resources, functions, methods, stateMachines, eventSources, queues, typeOf: (logicalId: string): string | undefined => resources[logicalId]?.Type };
+  /** Each function's role's policy statements, as written (references unresolved). */
+  const roleOf = (fn: Json): string | undefined => fn.Properties?.Role?.['Fn::GetAtt']?.[0];
+  const policyStatements = (roleId: string): Json[] => [
+    ...ofType('AWS::IAM::Policy')
+      .filter(([, { Properties: policy }]) => (policy.Roles ?? []).some((role: Json) => role?.Ref === roleId))
+      .flatMap(([, { Properties: policy }]) => policy.PolicyDocument.Statement as Json[]),
+    ...((resources[roleId]?.Properties?.Policies ?? []) as Json[]).flatMap((policy) => policy.PolicyDocument.Statement as Json[]),
+  ];
+  const statementsOf = (logicalId: string): Json[] => {
+    const roleId = roleOf(resources[logicalId]!);
+    return roleId ? policyStatements(roleId) : [];
+  };
+
+  return { resources, functions, methods, stateMachines, eventSources, queues, statementsOf, typeOf: (logicalId: string): string | undefined => resources[logicalId]?.Type };
 };
 
 export type Template = ReturnType<typeof readTemplate>;

@@ -20,6 +20,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inFlightWork } from './in-flight';
 import { LOCAL_REGION } from './arns';
+import { AccessDenied, deniedJson, type IamGate } from './iam';
+import { dynamoRequests } from './iam-requests';
 
 // dynalite ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -109,7 +111,7 @@ export interface LocalDynamo {
   close(): Promise<void>;
 }
 
-export const startLocalDynamo = async (options: { dataDir?: string; port?: number; host?: string }): Promise<LocalDynamo> => {
+export const startLocalDynamo = async (options: { dataDir?: string; port?: number; host?: string; gate?: IamGate }): Promise<LocalDynamo> => {
   const host = options.host ?? '127.0.0.1';
   const backend = dynalite({ ...(options.dataDir ? { path: options.dataDir } : {}), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve) => backend.listen(0, host, resolve));
@@ -266,6 +268,12 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const target = String(req.headers['x-amz-target'] ?? '');
+      try {
+        options.gate?.authorize(req, dynamoRequests(target, JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>));
+      } catch (error) {
+        if (error instanceof AccessDenied) return deniedJson(res, error, 'com.amazon.coral.service#AccessDeniedException');
+        return answer(res, 400, { __type: 'com.amazonaws.dynamodb.v20120810#SerializationException', message: 'The request body is not JSON.' });
+      }
       const transaction = target.endsWith('.TransactWriteItems') || target.endsWith('.TransactGetItems');
       void requestWork
         .track(lock.run(transaction, async () => {

@@ -29,6 +29,7 @@ import { startLocalSqs, startQueuePoller, type QueueConsumer } from './sqs';
 import { startLocalStepFunctions, startStepFunctionsServer, stateMachineArnFor, type LocalStepFunctions } from './step-functions';
 import { ensureTable } from './table';
 import { LOCAL_REGION } from './arns';
+import { IamGate } from './iam';
 
 export const ROOT_DIR = path.resolve(__dirname, '../..');
 const TABLE_NAME = 'service';
@@ -69,6 +70,8 @@ export interface LocalRuntime {
   devAccount?: DevAccount;
   /** What this start found unfinished from a previous run, and did about it. */
   reconciled: Reconciled;
+  /** With the artefacts: the IAM gate the stand-ins check every function's calls with, and its refusals. */
+  iam?: IamGate;
   close(): Promise<void>;
 }
 
@@ -115,15 +118,18 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     for (const close of closers.reverse()) await close().catch(() => undefined);
   };
   try {
-    const dynamo = await startLocalDynamo({ dataDir: path.join(options.dataDir, 'dynamodb'), host });
+    // With the artefacts, every call a function makes is checked against its role's policies (bin/local/iam.ts).
+    const gate = options.assets ? new IamGate() : undefined;
+    const dynamo = await startLocalDynamo({ dataDir: path.join(options.dataDir, 'dynamodb'), host, gate });
     closers.push(dynamo.close);
     await ensureTable(dynamo.endpoint, TABLE_NAME);
 
-    const s3 = await startLocalS3({ dataDir: path.join(options.dataDir, 's3'), bucket: BUCKET_NAME, host });
+    const s3 = await startLocalS3({ dataDir: path.join(options.dataDir, 's3'), bucket: BUCKET_NAME, host, gate });
     closers.push(s3.close);
 
     const sqs = await startLocalSqs({
       host,
+      gate,
       queues: [
         { name: CALLBACK_QUEUE.deadLetterName, visibilityTimeoutSeconds: CALLBACK_QUEUE.visibilityTimeoutSeconds },
         {
@@ -152,15 +158,17 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     const secretsManager = prepared
       ? await startLocalSecretsManager({
           host,
+          gate,
           secrets: new Map(prepared.secrets.map(({ arn, variable }) => [arn, variable === ENV.downloadTokenSecretArn ? secrets.downloadTokenSecret : randomBytes(32).toString('base64url')])),
         })
       : undefined;
     if (secretsManager) closers.push(secretsManager.close);
+    if (prepared) gate?.install(prepared.policies);
 
     // Handlers read their configuration on first use, not when loaded, so the machines can be built
     // before the environment that names their endpoint is set.
     const stepFunctions = prepared
-      ? await startStepFunctionsServer({ machines: prepared.machines, invoker: assets!.invoker, timeScale: options.timeScale, host })
+      ? await startStepFunctionsServer({ machines: prepared.machines, invoker: assets!.invoker, timeScale: options.timeScale, host, gate })
       : await startLocalStepFunctions({
           workflows: WORKFLOWS,
           rootDir: ROOT_DIR,
@@ -235,6 +243,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       stepFunctions,
       devAccount,
       reconciled,
+      iam: gate,
       close: closeAll,
     };
   } catch (error) {

@@ -9,10 +9,12 @@
  */
 import { CreateQueueCommand, DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { lambdaContext } from './lambda-context';
 import { LOCAL_REGION } from './arns';
+import { AccessDenied, deniedJson, type IamGate } from './iam';
+import { sqsRequests } from './iam-requests';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createSqsServer } = require('local-aws-sqs') as { createSqsServer: (options: Record<string, unknown>) => Promise<Server> };
@@ -35,13 +37,19 @@ export interface LocalSqs {
 export const sqsClient = (endpoint: string) =>
   new SQSClient({ endpoint, region: LOCAL_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 
-export const startLocalSqs = async (options: { queues: QueueSpec[]; port?: number; host?: string }): Promise<LocalSqs> => {
+export const startLocalSqs = async (options: { queues: QueueSpec[]; port?: number; host?: string; gate?: IamGate }): Promise<LocalSqs> => {
   const host = options.host ?? '127.0.0.1';
-  const server = await createSqsServer({ port: options.port ?? 0, hostname: host, emulateQueueCreationLifecycle: false });
-  const endpoint = `http://${host}:${(server.address() as AddressInfo).port}`;
-  const client = sqsClient(endpoint);
+  const server = await createSqsServer({ port: options.gate ? 0 : (options.port ?? 0), hostname: host, emulateQueueCreationLifecycle: false });
+  const backendEndpoint = `http://${host}:${(server.address() as AddressInfo).port}`;
   const queueUrls: Record<string, string> = {};
   const queueArns: Record<string, string> = {};
+  const queueArnOf = (url: string) => {
+    const name = Object.keys(queueUrls).find((known) => queueUrls[known] === url);
+    return name ? queueArns[name] : undefined;
+  };
+  const front = options.gate ? await startSqsGate({ host, port: options.port, backendEndpoint, gate: options.gate, queueArnOf }) : undefined;
+  const endpoint = front?.endpoint ?? backendEndpoint;
+  const client = sqsClient(endpoint);
   const ordered = [...options.queues].sort((a, b) => Number(Boolean(a.deadLetter)) - Number(Boolean(b.deadLetter)));
   for (const queue of ordered) {
     const attributes: Record<string, string> = { VisibilityTimeout: String(queue.visibilityTimeoutSeconds) };
@@ -50,7 +58,8 @@ export const startLocalSqs = async (options: { queues: QueueSpec[]; port?: numbe
       attributes['RedrivePolicy'] = JSON.stringify({ deadLetterTargetArn: dlq.Attributes?.['QueueArn'], maxReceiveCount: queue.deadLetter.maxReceiveCount });
     }
     const created = await client.send(new CreateQueueCommand({ QueueName: queue.name, Attributes: attributes }));
-    queueUrls[queue.name] = created.QueueUrl!;
+    // Clients send to the queue URL's host: behind the gate, that is the gate.
+    queueUrls[queue.name] = created.QueueUrl!.replace(backendEndpoint, endpoint);
     const described = await client.send(new GetQueueAttributesCommand({ QueueUrl: created.QueueUrl, AttributeNames: ['QueueArn'] }));
     queueArns[queue.name] = described.Attributes?.['QueueArn'] ?? '';
   }
@@ -61,9 +70,57 @@ export const startLocalSqs = async (options: { queues: QueueSpec[]; port?: numbe
     queueArns,
     close: async () => {
       client.destroy();
+      await front?.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
       await closed;
+    },
+  };
+};
+
+/** In front of the emulator when IAM is checked: each call put to the gate for its queue, then passed through. */
+const startSqsGate = async (options: { host: string; port?: number; backendEndpoint: string; gate: IamGate; queueArnOf: (url: string) => string | undefined }) => {
+  const backend = new URL(options.backendEndpoint);
+  const agent = new http.Agent({ keepAlive: true });
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      try {
+        const target = req.headers['x-amz-target'];
+        options.gate.authorize(req, sqsRequests(typeof target === 'string' ? target : undefined, body, options.queueArnOf));
+      } catch (error) {
+        if (error instanceof AccessDenied) return deniedJson(res, error, 'com.amazonaws.sqs#AccessDenied');
+        res.writeHead(400);
+        return res.end();
+      }
+      const upstream = http.request({ host: backend.hostname, port: backend.port, method: req.method, path: req.url, headers: { ...req.headers, host: backend.host }, agent }, (response) => {
+        const answer: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => answer.push(chunk));
+        response.on('end', () => {
+          // Queue URLs in answers name the gate, as the ones handed out do.
+          const text = Buffer.concat(answer).toString('utf8').split(options.backendEndpoint).join(`http://${req.headers.host}`);
+          const { 'content-length': _length, ...headers } = response.headers;
+          res.writeHead(response.statusCode ?? 502, { ...headers, 'content-length': Buffer.byteLength(text) });
+          res.end(text);
+        });
+      });
+      upstream.on('error', () => {
+        if (!res.headersSent) res.writeHead(502);
+        res.end();
+      });
+      upstream.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host, resolve));
+  return {
+    endpoint: `http://${options.host}:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      agent.destroy();
     },
   };
 };

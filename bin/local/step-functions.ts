@@ -31,6 +31,7 @@ import type { WorkflowDefinition } from '../../functions/workflows/definitions';
 import { inFlightWork } from './in-flight';
 import { lambdaContext, loadHandler } from './lambda-context';
 import { localArn } from './arns';
+import { AccessDenied, type AccessRequest, type IamGate } from './iam';
 
 // aws-local-stepfunctions 3 targets Node 22; on Node 20 it needs this one function.
 if (!('withResolvers' in Promise)) {
@@ -119,6 +120,8 @@ export interface StepFunctionsServerOptions {
   timeScale?: number;
   port?: number;
   host?: string;
+  /** Checks each call against the calling function's policies (npm run start:assets). */
+  gate?: IamGate;
 }
 
 export interface LocalStepFunctions {
@@ -190,6 +193,11 @@ class WaitingTasks {
       });
       arm();
     });
+  }
+
+  /** The execution a waiting task belongs to, if any task waits on the token. */
+  executionOf(token: string | undefined): string | undefined {
+    return this.byToken.get(token ?? '')?.executionArn;
   }
 
   get(token: string | undefined): WaitingTask {
@@ -411,6 +419,18 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
     },
   };
 
+  /** What Step Functions authorises a call by: the machine, the execution, or the machine a task token waits in. */
+  const sfnRequests = (action: string, request: { stateMachineArn?: string; executionArn?: string; taskToken?: string }): AccessRequest[] => {
+    const permission = `states:${action}`;
+    if (request.stateMachineArn) return [{ action: permission, resource: request.stateMachineArn }];
+    if (request.executionArn) return [{ action: permission, resource: request.executionArn }];
+    const execution = waitingTasks.executionOf(request.taskToken);
+    // A token nothing waits on is answered TaskDoesNotExist by the call itself.
+    if (!execution) return [];
+    const [, , , region, account, , machine] = execution.split(':');
+    return [{ action: permission, resource: `arn:aws:states:${region}:${account}:stateMachine:${machine}` }];
+  };
+
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -421,10 +441,17 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
       try {
         const handler = actions[action];
         if (!handler) throw new SfnError('UnknownOperationException', `Operation ${action} is not supported by the local runtime`);
-        payload = handler(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as never);
+        const request = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { stateMachineArn?: string; executionArn?: string; taskToken?: string };
+        options.gate?.authorize(req, sfnRequests(action, request));
+        payload = handler(request as never);
       } catch (error) {
         status = 400;
-        payload = error instanceof SfnError ? { __type: error.type, message: error.message } : { __type: 'InternalFailure', message: String(error) };
+        payload =
+          error instanceof SfnError
+            ? { __type: error.type, message: error.message }
+            : error instanceof AccessDenied
+              ? { __type: 'AccessDeniedException', message: error.message }
+              : { __type: 'InternalFailure', message: String(error) };
       }
       const text = JSON.stringify(payload);
       res.writeHead(status, { 'Content-Type': 'application/x-amz-json-1.0', 'Content-Length': Buffer.byteLength(text) });

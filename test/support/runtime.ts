@@ -33,6 +33,13 @@ export const startTestRuntime = async (options: Partial<LocalRuntimeOptions> = {
   return {
     ...runtime,
     dataDir,
+    // Against the artefacts, a call a function's role may not make fails the file: the grants must cover
+    // everything the suite does (bin/local/iam.ts).
+    close: async () => {
+      await runtime.close();
+      const denials = runtime.iam?.denials ?? [];
+      if (denials.length > 0) throw new Error(`local IAM refused ${denials.length} call(s) the template does not grant:\n${denials.join('\n')}`);
+    },
     newAccount: async (creditMicros = 10_000_000) => {
       const { account, key } = await Accounts.openAccount(services(), { name: 'test', openingCreditMicros: creditMicros });
       return { accountId: account.accountId, apiKey: key.apiKey, keyId: key.keyId };

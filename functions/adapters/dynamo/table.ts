@@ -25,6 +25,7 @@
 import { DynamoDBClient, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ChargeOwner } from '../../domain/billing/ledger';
+import { localCredentials } from '../aws-clients';
 
 export interface TableConfig {
   tableName: string;
@@ -42,7 +43,7 @@ export const openTable = (config: TableConfig): Table => {
   const client = new DynamoDBClient({
     region: config.region,
     ...(config.endpoint
-      ? { endpoint: config.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      ? { endpoint: config.endpoint, credentials: localCredentials() }
       : {}),
     maxAttempts: 5,
   });

@@ -5,6 +5,7 @@
  */
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { localCredentials } from '../aws-clients';
 
 export interface ObjectStore {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
@@ -22,7 +23,7 @@ export const createObjectStore = (config: { bucket: string; region: string; endp
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     // s3rver accepts its own well-known development key pair.
-    ...(config.endpoint ? { endpoint: config.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } } : {}),
+    ...(config.endpoint ? { endpoint: config.endpoint, forcePathStyle: true, credentials: localCredentials() } : {}),
   });
   return {
     async put(key, body, contentType) {
