@@ -172,7 +172,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       : await startLocalStepFunctions({
           workflows: WORKFLOWS,
           rootDir: ROOT_DIR,
-          substitutions: { TableName: TABLE_NAME, CallbackQueueUrl: queue.url },
+          substitutions: { TableName: TABLE_NAME, CallbackQueueUrl: queue.url, Partition: 'aws' },
           timeScale: options.timeScale,
           host,
         });

@@ -10,7 +10,10 @@ import type { Access } from '../shared/access';
 export const CALLBACK_QUEUE = {
   name: 'callbacks',
   deadLetterName: 'callbacks-dlq',
-  visibilityTimeoutSeconds: 60,
+  /** Each callback POST times out after 10 s and the deliverer sends a batch concurrently. */
+  delivererTimeoutSeconds: 30,
+  /** Six times the deliverer's timeout, as AWS advises for a queue that feeds a function. */
+  visibilityTimeoutSeconds: 6 * 30,
   maxReceiveCount: 20,
   handler: 'functions/callbacks/deliver-callback',
   /** Attempts recorded and counted, the account's webhook secret read (or made), exhausted messages dead-lettered; consuming comes with the event source. */

@@ -66,6 +66,29 @@ export interface ApiProps {
   readonly environment: Record<string, string>;
 }
 
+/**
+ * One JSON line per request: the standard fields, plus how long the function took (integration latency),
+ * its status, and the error API Gateway or the integration reported, so a 5xx can be told apart in the log.
+ */
+export const ACCESS_LOG_FORMAT = apigateway.AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: apigateway.AccessLogField.contextRequestId(),
+    ip: apigateway.AccessLogField.contextIdentitySourceIp(),
+    requestTime: apigateway.AccessLogField.contextRequestTime(),
+    httpMethod: apigateway.AccessLogField.contextHttpMethod(),
+    resourcePath: apigateway.AccessLogField.contextResourcePath(),
+    status: apigateway.AccessLogField.contextStatus(),
+    protocol: apigateway.AccessLogField.contextProtocol(),
+    responseLength: apigateway.AccessLogField.contextResponseLength(),
+    responseLatency: apigateway.AccessLogField.contextResponseLatency(),
+    integrationLatency: apigateway.AccessLogField.contextIntegrationLatency(),
+    integrationStatus: apigateway.AccessLogField.contextIntegrationStatus(),
+    errorMessage: apigateway.AccessLogField.contextErrorMessage(),
+    errorResponseType: apigateway.AccessLogField.contextErrorResponseType(),
+    integrationErrorMessage: apigateway.AccessLogField.contextIntegrationErrorMessage(),
+  }),
+);
+
 export class Api extends Construct {
   readonly restApi: apigateway.RestApi;
   /** One per route, with the route it serves. */
@@ -86,7 +109,7 @@ export class Api extends Construct {
         accessLogDestination: new apigateway.LogGroupLogDestination(
           new logs.LogGroup(this, 'AccessLogs', { retention: LOG_RETENTION }),
         ),
-        accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields(),
+        accessLogFormat: ACCESS_LOG_FORMAT,
         loggingLevel: apigateway.MethodLoggingLevel.ERROR,
         metricsEnabled: true,
       },

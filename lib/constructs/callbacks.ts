@@ -20,8 +20,7 @@ import { Construct } from 'constructs';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { ENV, serviceEnvironment, serviceFunction } from './function-defaults';
 
-/** Each callback POST times out after 10 s and the deliverer sends a batch concurrently. */
-export const DELIVERER_TIMEOUT_SECONDS = 30;
+export const DELIVERER_TIMEOUT_SECONDS = CALLBACK_QUEUE.delivererTimeoutSeconds;
 
 export interface CallbacksProps {
   readonly table: dynamodb.ITable;

@@ -42,6 +42,8 @@ export class Data extends Construct {
       timeToLiveAttribute: 'ttl',
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       removalPolicy: RemovalPolicy.RETAIN,
+      // The table holds every balance and the ledger: deleting it takes a deliberate change first.
+      deletionProtection: true,
     });
     this.table.addGlobalSecondaryIndex({
       indexName: 'gsi1',

@@ -145,6 +145,16 @@ export const bundlingOptions = (images: boolean, architecture: lambda.Architectu
   }),
 });
 
+/** Each image function's share of the account's concurrency (context `imageConcurrency`; 0 leaves it uncapped). */
+export const DEFAULT_IMAGE_CONCURRENCY = 40;
+
+export const imageConcurrency = (scope: Construct): number | undefined => {
+  const raw: unknown = scope.node.tryGetContext('imageConcurrency') ?? DEFAULT_IMAGE_CONCURRENCY;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`context imageConcurrency must be a whole number of executions, 0 for no cap (got ${String(raw)})`);
+  return value === 0 ? undefined : value;
+};
+
 export interface ServiceFunctionProps {
   /** Handler module, relative to the repository root; it exports `handler`. */
   readonly entry: string;
@@ -167,6 +177,8 @@ export const serviceFunction = (scope: Construct, id: string, props: ServiceFunc
     runtime: RUNTIME,
     architecture,
     memorySize: props.memoryMb ?? (images ? IMAGE_MEMORY_MB : DEFAULT_MEMORY_MB),
+    // Image work is capped, so that a burst of it cannot take the concurrency every other function needs.
+    reservedConcurrentExecutions: images ? imageConcurrency(scope) : undefined,
     timeout: props.timeout,
     environment: props.environment,
     logGroup: new logs.LogGroup(scope, `${id}Logs`, { retention: LOG_RETENTION }),

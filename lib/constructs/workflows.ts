@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Aws, Duration, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -63,6 +63,8 @@ export class Workflows extends Construct {
       const substitutions: Record<string, string> = {
         TableName: table.tableName,
         CallbackQueueUrl: callbackQueue.queueUrl,
+        // Service integrations name their partition: aws, aws-cn or aws-us-gov.
+        Partition: Aws.PARTITION,
         ...Object.fromEntries(tasks.map(({ variable, fn }) => [variable, fn.functionArn])),
       };
       checkSubstitutions(definition, asl, substitutions);
@@ -72,7 +74,11 @@ export class Workflows extends Construct {
         definitionBody: sfn.DefinitionBody.fromString(asl),
         definitionSubstitutions: substitutions,
         logs: {
-          destination: new logs.LogGroup(this, `${machineId}Logs`, { retention: LOG_RETENTION }),
+          // Step Functions delivers logs through CloudWatch vended logs, whose resource policy covers /aws/vendedlogs/.
+          destination: new logs.LogGroup(this, `${machineId}Logs`, {
+            logGroupName: `/aws/vendedlogs/states/${Stack.of(this).stackName}-${machineId}`,
+            retention: LOG_RETENTION,
+          }),
           level: sfn.LogLevel.ERROR,
           includeExecutionData: true,
         },

@@ -18,6 +18,7 @@ import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
 import { BUFFERED_TIMEOUT, STREAM_TIMEOUT } from '../../lib/constructs/api';
 import { DELIVERER_TIMEOUT_SECONDS } from '../../lib/constructs/callbacks';
+import { DEFAULT_IMAGE_CONCURRENCY } from '../../lib/constructs/function-defaults';
 import {
   DEFAULT_MEMORY_MB,
   handlerEntry,
@@ -272,7 +273,7 @@ describe('workflows', () => {
       expect(tasks.length).toBeGreaterThan(0);
       for (const [name, state] of tasks) {
         // A Lambda Task names its function as the Resource, or as the FunctionName of a lambda:invoke integration.
-        const variable = /^arn:aws:states:::lambda:invoke/.test(state.Resource)
+        const variable = /^arn:(aws|\$\{Partition\}):states:::lambda:invoke/.test(state.Resource)
           ? substitution(state.Parameters?.FunctionName)
           : substitution(state.Resource);
         expect({ name, variable }).toEqual({ name, variable: expect.any(String) });
@@ -300,7 +301,7 @@ describe('workflows', () => {
     (workflow) => {
       const tasks = WORKFLOWS[workflow].tasks;
       const substituted = aslOf(workflow).replace(/\$\{(\w+)\}/g, (_match, variable: string) =>
-        variable in tasks ? `arn:aws:lambda:us-east-1:123456789012:function:${variable}` : variable,
+        variable in tasks ? `arn:aws:lambda:us-east-1:123456789012:function:${variable}` : variable === 'Partition' ? 'aws' : variable,
       );
       const { isValid, errorsText } = aslValidator(JSON.parse(substituted), { checkPaths: true, checkArn: true });
       expect(isValid ? '' : errorsText('\n')).toBe('');
@@ -366,6 +367,40 @@ describe('workflows', () => {
   });
 });
 
+describe('hygiene', () => {
+  test('the table cannot be deleted without first lifting its deletion protection', () => {
+    expect(resourcesOf(template, 'AWS::DynamoDB::Table')[tableId]!.Properties.DeletionProtectionEnabled).toBe(true);
+  });
+
+  test('state machines log under /aws/vendedlogs/, as CloudWatch vended logs expect', () => {
+    for (const machine of Object.values(resourcesOf(template, 'AWS::StepFunctions::StateMachine'))) {
+      const groupId = machine.Properties.LoggingConfiguration.Destinations[0].CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0];
+      expect(JSON.stringify(resourcesOf(template, 'AWS::Logs::LogGroup')[groupId]!.Properties.LogGroupName)).toContain('/aws/vendedlogs/states/');
+    }
+  });
+
+  test('no ARN in the template names the aws partition: it deploys to aws-cn and aws-us-gov too', () => {
+    expect(JSON.stringify(template.toJSON())).not.toMatch(/arn:aws:/);
+  });
+
+  test('image functions are capped in concurrency, and only they', () => {
+    const imageFunctions = [
+      ...ROUTES.filter((route) => route.images).map(routeFunctionId),
+      ...TASKS.filter((task) => WORKFLOWS[task.workflow].tasks[task.variable]!.images).map((task) => taskFunctionId(task.workflow, task.variable)),
+    ];
+    expect(imageFunctions).toHaveLength(7);
+    for (const [functionId, { Properties: props }] of Object.entries(functions)) {
+      expect({ functionId, cap: props.ReservedConcurrentExecutions }).toEqual({ functionId, cap: imageFunctions.includes(functionId) ? DEFAULT_IMAGE_CONCURRENCY : undefined });
+    }
+  });
+
+  test('the access log records each request\'s integration latency and error message', () => {
+    const stage = Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage'))[0]!;
+    const format = stage.Properties.AccessLogSetting.Format as string;
+    for (const field of ['$context.integrationLatency', '$context.error.message', '$context.integrationErrorMessage', '$context.status']) expect(format).toContain(field);
+  });
+});
+
 describe('callbacks', () => {
   test('the callback queue redrives to its dead-letter queue after the shared receive count', () => {
     template.resourceCountIs('AWS::SQS::Queue', 2);
@@ -387,7 +422,8 @@ describe('callbacks', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
     expect(fn(delivererId).Timeout).toBe(DELIVERER_TIMEOUT_SECONDS);
-    expect(DELIVERER_TIMEOUT_SECONDS).toBeLessThan(CALLBACK_QUEUE.visibilityTimeoutSeconds);
+    // AWS advises a queue's visibility timeout of at least six times its consumer's timeout.
+    expect(CALLBACK_QUEUE.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(6 * DELIVERER_TIMEOUT_SECONDS);
   });
 
   test('the deliverer knows the dead-letter queue and may send to it, and may delay and delete on its queue', () => {

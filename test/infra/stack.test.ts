@@ -5,7 +5,7 @@ import { API_VERSIONS, routePath } from '../../functions/api/routes';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
 import { stateMachineArnVariable } from '../../lib/constructs/function-defaults';
-import { FIXTURE_ROUTES, FIXTURE_WORKFLOWS, fixtureStack } from '../fixtures/infra/service-stack';
+import { FIXTURE_ROUTES, FIXTURE_WORKFLOWS, fixtureStack, testApp } from '../fixtures/infra/service-stack';
 import {
   allowedToFunction,
   allowed as allowedToRole,
@@ -228,6 +228,16 @@ describe('functions', () => {
     }
   });
 
+  test('context imageConcurrency sets the cap of image functions, 0 removes it, and anything else stops the synth', () => {
+    const capOf = (context: Record<string, unknown>) =>
+      Object.values(resourcesOf(Template.fromStack(fixtureStack({}, testApp({ context }))), 'AWS::Lambda::Function'))
+        .map((fn) => fn.Properties.ReservedConcurrentExecutions)
+        .filter((cap) => cap !== undefined);
+    expect(capOf({ imageConcurrency: 5 })).toEqual([5, 5]);
+    expect(capOf({ imageConcurrency: 0 })).toEqual([]);
+    expect(() => capOf({ imageConcurrency: 'lots' })).toThrow(/imageConcurrency/);
+  });
+
   test('state machine ARN variables are named once', () => {
     expect(stateMachineArnVariable('image-job')).toBe('IMAGE_JOB_STATE_MACHINE_ARN');
     expect(stateMachineArnVariable('profile-training')).toBe('PROFILE_TRAINING_STATE_MACHINE_ARN');
@@ -253,6 +263,7 @@ describe('workflows', () => {
       FirstFunctionArn: { 'Fn::GetAtt': [firstTaskId, 'Arn'] },
       SecondFunctionArn: { 'Fn::GetAtt': [secondTaskId, 'Arn'] },
       TableName: { Ref: tableId },
+      Partition: { Ref: 'AWS::Partition' },
       CallbackQueueUrl: { Ref: queueId },
     });
   });
