@@ -84,6 +84,17 @@ export class ServiceStack extends Stack {
     const describe = ABANDONED_WORK.access.describe.filter((name) => workflows.stateMachines.has(name));
     grantAccess(maintenance.closeAbandonedWork, { ...ABANDONED_WORK.access, describe }, grantable);
 
-    new Alarms(this, 'Alarms', { callbackDeadLetterQueue: callbacks.deadLetterQueue, restApi: api.restApi, stateMachines: workflows.stateMachines });
+    new Alarms(this, 'Alarms', {
+      callbackQueue: callbacks.queue,
+      callbackDeadLetterQueue: callbacks.deadLetterQueue,
+      restApi: api.restApi,
+      stateMachines: workflows.stateMachines,
+      functions: [
+        ...api.routeFunctions.map(({ route, fn }) => ({ name: `${route.method} ${route.path}`, fn })),
+        ...workflows.taskFunctions,
+        { name: 'callback deliverer', fn: callbacks.deliverer },
+        { name: 'abandoned-work sweep', fn: maintenance.closeAbandonedWork },
+      ],
+    });
   }
 }

@@ -189,6 +189,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       SQS_ENDPOINT: sqs.endpoint,
       ...(secretsManager && { SECRETS_MANAGER_ENDPOINT: secretsManager.endpoint }),
       ALLOW_LOOPBACK_URLS: 'true',
+      // Metrics are printed as on Lambda (embedded metric format), except when the logs are silenced.
+      POWERTOOLS_METRICS_DISABLED: options.logLevel === 'silent' ? 'true' : (process.env.POWERTOOLS_METRICS_DISABLED ?? 'false'),
       TRAINING_TIME_SCALE: String(options.timeScale ?? 1),
       [ENV.logLevel]: options.logLevel ?? 'info',
     };

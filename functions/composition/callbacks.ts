@@ -6,21 +6,30 @@ import { newSecret } from '../domain/shared/ids';
 import { countCallbackAttempts, recordCallbackAttempt } from '../adapters/dynamo/callback-attempts';
 import { postCallback } from '../adapters/net/post-callback';
 import { sendJson } from '../adapters/sqs/queues';
-import { clock, once, settings } from './core';
+import { METRICS } from '../domain/shared/meter';
+import { clock, meter, once, settings } from './core';
 import { accounts, table } from './data';
 import { sqs } from './queues';
 
-export const callbackDeps = once(
-  (): DeliveryDeps => ({
+export const callbackDeps = once((): DeliveryDeps => {
+  const recordAttempt = recordCallbackAttempt(table());
+  return {
     webhookSecret: (accountId) => accounts().getOrCreateWebhookSecret(accountId, newSecret(WEBHOOK_SECRET_PREFIX), clock()),
     attemptsSoFar: countCallbackAttempts(table()),
-    deadLetter: (message, attempts) => sendJson(sqs(), settings().CALLBACK_DLQ_URL, message, { attempts }),
+    deadLetter: async (message, attempts) => {
+      await sendJson(sqs(), settings().CALLBACK_DLQ_URL, message, { attempts });
+      meter().count(METRICS.callbackDeadLetters);
+    },
     post: postCallback({
       allowLoopback: settings().ALLOW_LOOPBACK_URLS,
       extraCa: settings().EXTRA_TRUSTED_CA_FILE ? readFileSync(settings().EXTRA_TRUSTED_CA_FILE!, 'utf8') : undefined,
     }),
-    recordAttempt: recordCallbackAttempt(table()),
+    recordAttempt: async (attempt) => {
+      await recordAttempt(attempt);
+      meter().count(METRICS.callbackAttempts);
+      if (typeof attempt.result === 'number' && attempt.result >= 200 && attempt.result < 300) meter().count(METRICS.callbackSuccesses);
+    },
     clock,
     random: Math.random,
-  }),
-);
+  };
+});

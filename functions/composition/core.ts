@@ -15,6 +15,7 @@ import { systemClock, type Clock } from '../domain/shared/clock';
 import { newId } from '../domain/shared/ids';
 import { config, resetConfig, type ServiceConfig } from '../shared/config';
 import { createLogger } from '../shared/http/logger';
+import { emfMeter } from '../adapters/metrics';
 
 const resets = new Set<() => void>();
 
@@ -37,6 +38,9 @@ export { newId };
 export const settings = (): ServiceConfig => config();
 
 export const log = once(() => createLogger(settings().LOG_LEVEL));
+
+/** Business metrics of this process (embedded metric format). */
+export const meter = once(() => emfMeter());
 
 /** Forget everything built: the configuration is read again, and `useClock` applies from here on. */
 export const resetComposition = (useClock: Clock = systemClock): void => {

@@ -5,11 +5,13 @@ import { DynamoJobs } from '../adapters/dynamo/jobs-repository';
 import { DynamoLedger } from '../adapters/dynamo/ledger-repository';
 import { DynamoProfiles } from '../adapters/dynamo/profiles-repository';
 import { openTable } from '../adapters/dynamo/table';
-import { clock, newId, once, settings } from './core';
+import { meteredLedger } from '../domain/billing/metered-ledger';
+import { clock, meter, newId, once, settings } from './core';
 
 export const table = once(() => openTable({ tableName: settings().SERVICE_TABLE_NAME, region: settings().AWS_REGION, endpoint: settings().DYNAMODB_ENDPOINT }));
 export const accounts = once(() => new DynamoAccounts(table(), newId));
-export const ledger = once(() => new DynamoLedger(table(), newId));
+/** The ledger, with its money and outcomes counted (functions/domain/billing/metered-ledger.ts). */
+export const ledger = once(() => meteredLedger(new DynamoLedger(table(), newId), meter()));
 export const profiles = once(() => new DynamoProfiles(table()));
 export const jobs = once(() => new DynamoJobs(table()));
 

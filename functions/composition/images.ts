@@ -2,7 +2,8 @@
 import type { ImageDeps } from '../domain/images/deps';
 import { imageEngine } from '../adapters/engine/engines';
 import { jobInputs, jobOutputs } from '../adapters/s3/job-files';
-import { clock, newId, once, settings } from './core';
+import { meteredEngine } from '../domain/images/engine';
+import { clock, meter, newId, once, settings } from './core';
 import { jobs, ledger, profiles } from './data';
 import { objects } from './storage';
 import { decodeInput } from './inputs';
@@ -12,12 +13,16 @@ import { startImageJob } from './workflows';
 
 /** The configured engine, built on first use. */
 export const engine = once(() =>
-  imageEngine({ engine: settings().ENGINE, url: settings().ENGINE_URL, token: secretOrEmpty(settings().ENGINE_TOKEN, settings().ENGINE_TOKEN_SECRET_ARN, 'the engine token') }),
+  meteredEngine(
+    imageEngine({ engine: settings().ENGINE, url: settings().ENGINE_URL, token: secretOrEmpty(settings().ENGINE_TOKEN, settings().ENGINE_TOKEN_SECRET_ARN, 'the engine token') }),
+    meter(),
+  ),
 );
 
 export const imageDeps = once(
   (): ImageDeps => ({
     clock,
+    meter: meter(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     newId,
     ledger: ledger(),

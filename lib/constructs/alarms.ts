@@ -1,59 +1,146 @@
 /**
- * The signals that something needs a person: a callback that exhausted its retries, the API answering
- * 5xx, and a workflow execution that failed (every expected failure is caught inside the workflows, so
- * a failed execution means a charge could not be closed).
+ * Read first: the signals that need a person, and where they go. Every alarm acts on one SNS topic; with
+ * CDK context `alarmEmail` the topic mails that address (the recipient confirms the subscription once).
+ *
+ * - a callback that used up its attempts (dead-letter queue not empty), or a callback message older
+ *   than its whole retry budget (the deliverer is not keeping up);
+ * - a 5xx nobody meant: API Gateway's 5XXError minus the 500s the spec requires when the engine fails
+ *   (counted by the functions, EngineFailureAnswers), so gateway timeouts and crashes page, refunded
+ *   engine failures do not;
+ * - a workflow execution that failed (every expected failure is caught inside the workflows, so a
+ *   failed execution means a charge may not have been closed);
+ * - any function's errors (in two of three 5-minute periods: a single retried engine error is normal)
+ *   and any throttle.
+ * A dashboard shows the business metrics (functions/domain/shared/meter.ts) beside them.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { SERVICE_NAME } from '../../functions/adapters/metrics';
+import { MAX_CALLBACK_ATTEMPTS, RETRY_JITTER_FRACTION, RETRY_MAX_NOMINAL_DELAY_SECONDS } from '../../functions/domain/callbacks/retry-schedule';
+import { METRICS, METRICS_NAMESPACE, type MetricName } from '../../functions/domain/shared/meter';
 
 export interface AlarmsProps {
+  readonly callbackQueue: sqs.IQueue;
   readonly callbackDeadLetterQueue: sqs.IQueue;
   readonly restApi: apigateway.RestApi;
   readonly stateMachines: ReadonlyMap<string, sfn.IStateMachine>;
+  /** Every function of the stack, by a readable name. */
+  readonly functions: ReadonlyArray<{ name: string; fn: lambda.IFunction }>;
 }
 
+const PERIOD = Duration.minutes(5);
+
+/** No callback message may be older than its whole retry budget (every wait at its longest), plus a margin. */
+export const OLDEST_CALLBACK_SECONDS = Math.ceil((MAX_CALLBACK_ATTEMPTS - 1) * RETRY_MAX_NOMINAL_DELAY_SECONDS * (1 + RETRY_JITTER_FRACTION)) + 900;
+
+/** A metric the functions emit (embedded metric format), with the dimensions they give it. */
+export const serviceMetric = (metricName: MetricName, options: { statistic?: string; dimensions?: Record<string, string> } = {}) =>
+  new cloudwatch.Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName,
+    dimensionsMap: { service: SERVICE_NAME, ...options.dimensions },
+    statistic: options.statistic ?? cloudwatch.Stats.SUM,
+    period: PERIOD,
+  });
+
+export const validAlarmEmail = (value: unknown): string | undefined => {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value)) throw new Error(`context alarmEmail must be an e-mail address (got ${String(value)})`);
+  return value;
+};
+
 export class Alarms extends Construct {
-  readonly callbackDeadLetters: cloudwatch.Alarm;
-  readonly serverErrors: cloudwatch.Alarm;
-  readonly failedExecutions: cloudwatch.Alarm[] = [];
+  readonly topic: sns.Topic;
+  readonly alarms: cloudwatch.Alarm[] = [];
+  readonly dashboard: cloudwatch.Dashboard;
 
   constructor(scope: Construct, id: string, props: AlarmsProps) {
     super(scope, id);
-    const period = Duration.minutes(5);
+    this.topic = new sns.Topic(this, 'Topic', { displayName: `${Stack.of(this).stackName} alarms`, enforceSSL: true });
+    const email = validAlarmEmail(this.node.tryGetContext('alarmEmail'));
+    if (email) this.topic.addSubscription(new subscriptions.EmailSubscription(email));
 
-    this.callbackDeadLetters = this.onAnything(
-      'CallbackDeadLetters',
-      props.callbackDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: cloudwatch.Stats.MAXIMUM }),
-      'A callback used up its delivery attempts and is waiting in the dead-letter queue.',
+    const max = cloudwatch.Stats.MAXIMUM;
+    this.add('CallbackDeadLetters', props.callbackDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: max }), 0, 'A callback used up its delivery attempts and is waiting in the dead-letter queue.');
+    this.add(
+      'CallbackQueueAge',
+      props.callbackQueue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: max }),
+      OLDEST_CALLBACK_SECONDS,
+      'A callback message is older than its whole retry budget: the deliverer is not keeping up.',
     );
-    this.serverErrors = this.onAnything(
-      'ApiServerErrors',
-      props.restApi.metricServerError({ period, statistic: cloudwatch.Stats.SUM }),
-      'The API answered 5xx in the last 5 minutes.',
+    this.add(
+      'UnexpectedServerErrors',
+      new cloudwatch.MathExpression({
+        expression: 'FILL(api5xx, 0) - FILL(engine500, 0)',
+        usingMetrics: { api5xx: props.restApi.metricServerError({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), engine500: serviceMetric(METRICS.engineFailureAnswers) },
+        period: PERIOD,
+        label: '5xx other than the engine-failure 500 the spec requires',
+      }),
+      0,
+      'The API answered a 5xx nobody meant (a crash, a timeout, a gateway error); refunded engine failures are not counted.',
     );
     for (const [name, machine] of props.stateMachines) {
-      this.failedExecutions.push(
-        this.onAnything(
-          `${name}-failed-executions`,
-          machine.metricFailed({ period, statistic: cloudwatch.Stats.SUM }),
-          `A ${name} execution failed: its job or profile may still hold a reservation.`,
-        ),
-      );
+      this.add(`${name}-failed-executions`, machine.metricFailed({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), 0, `A ${name} execution failed: its job or profile may still hold a reservation.`);
     }
+    for (const { name, fn } of props.functions) {
+      this.add(`${name}-errors`, fn.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), 0, `${name} failed (crashed, timed out or threw) in two of the last three 5-minute periods.`, 2);
+      this.add(`${name}-throttles`, fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), 0, `${name} was throttled: it reached its concurrency limit.`);
+    }
+    this.dashboard = this.buildDashboard(props);
   }
 
-  /** Every one of these signals should be zero: any datapoint above it alarms; no data is fine. */
-  private onAnything(id: string, metric: cloudwatch.Metric, alarmDescription: string): cloudwatch.Alarm {
-    return metric.createAlarm(this, id, {
+  /** Alarms above `threshold`; missing data is fine (no traffic). */
+  private add(id: string, metric: cloudwatch.Metric | cloudwatch.MathExpression, threshold: number, alarmDescription: string, datapointsToAlarm = 1): cloudwatch.Alarm {
+    const alarm = metric.createAlarm(this, id, {
       alarmDescription,
-      threshold: 0,
+      threshold,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
+      evaluationPeriods: Math.max(1, datapointsToAlarm === 1 ? 1 : 3),
+      datapointsToAlarm,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
+    alarm.addAlarmAction(new actions.SnsAction(this.topic));
+    this.alarms.push(alarm);
+    return alarm;
+  }
+
+  private buildDashboard(props: AlarmsProps): cloudwatch.Dashboard {
+    const graph = (title: string, left: cloudwatch.IMetric[], width = 8) => new cloudwatch.GraphWidget({ title, left, width });
+    const byKind = (name: MetricName) => ['job', 'profile'].map((kind) => serviceMetric(name, { dimensions: { kind } }).with({ label: `${name} ${kind}` }));
+    const dashboard = new cloudwatch.Dashboard(this, 'Dashboard', { dashboardName: `${Stack.of(this).stackName}-service` });
+    dashboard.addWidgets(
+      graph('API requests and errors', [props.restApi.metricCount({ period: PERIOD }), props.restApi.metricServerError({ period: PERIOD }), props.restApi.metricClientError({ period: PERIOD })]),
+      graph('API latency (p99)', [props.restApi.metricLatency({ period: PERIOD, statistic: 'p99' }), props.restApi.metricIntegrationLatency({ period: PERIOD, statistic: 'p99' })]),
+      graph('500s: engine failures (spec) and unexpected', [serviceMetric(METRICS.engineFailureAnswers), serviceMetric(METRICS.unexpectedServerErrors)]),
+    );
+    dashboard.addWidgets(
+      graph('Submits by operation', ['edit', 'generate', 'enhance', 'remix'].flatMap((operation) => ['sync', 'async'].map((mode) => serviceMetric(METRICS.submits, { dimensions: { operation, mode } })))),
+      graph('Jobs by outcome (failures by code), trainings by outcome', [
+        serviceMetric(METRICS.jobsSucceeded),
+        new cloudwatch.MathExpression({ expression: `SEARCH('{${METRICS_NAMESPACE},service,code} MetricName="${METRICS.jobsFailed}"', 'Sum', 300)`, label: 'JobsFailed', period: PERIOD }),
+        serviceMetric(METRICS.trainingsReady),
+        serviceMetric(METRICS.trainingsFailed),
+      ]),
+      graph('Money (micro-USD): reserved, settled, refunded', [...byKind(METRICS.reservedMicros), ...byKind(METRICS.settledMicros), ...byKind(METRICS.releasedMicros)]),
+    );
+    dashboard.addWidgets(
+      graph('Engine latency (p50, p99) by operation', ['edit', 'generate', 'enhance', 'remix'].flatMap((operation) => ['p50', 'p99'].map((statistic) => serviceMetric(METRICS.engineLatency, { statistic, dimensions: { operation, outcome: 'images' } })))),
+      graph('Callbacks: attempts, successes, dead letters', [serviceMetric(METRICS.callbackAttempts), serviceMetric(METRICS.callbackSuccesses), serviceMetric(METRICS.callbackDeadLetters)]),
+      graph('Callback queue', [props.callbackQueue.metricApproximateAgeOfOldestMessage({ period: PERIOD }), props.callbackDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD })]),
+    );
+    dashboard.addWidgets(
+      graph('Function errors', props.functions.map(({ name, fn }) => fn.metricErrors({ period: PERIOD, label: name })), 12),
+      graph('Function throttles', props.functions.map(({ name, fn }) => fn.metricThrottles({ period: PERIOD, label: name })), 12),
+      new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24 }),
+    );
+    return dashboard;
   }
 }

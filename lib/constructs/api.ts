@@ -112,6 +112,7 @@ export class Api extends Construct {
         accessLogFormat: ACCESS_LOG_FORMAT,
         loggingLevel: apigateway.MethodLoggingLevel.ERROR,
         metricsEnabled: true,
+        tracingEnabled: true,
       },
     });
 

@@ -180,6 +180,8 @@ export const serviceFunction = (scope: Construct, id: string, props: ServiceFunc
     // Image work is capped, so that a burst of it cannot take the concurrency every other function needs.
     reservedConcurrentExecutions: images ? imageConcurrency(scope) : undefined,
     timeout: props.timeout,
+    // X-Ray: each invocation is a segment of the request's trace (API Gateway and Step Functions start it).
+    tracing: lambda.Tracing.ACTIVE,
     environment: props.environment,
     logGroup: new logs.LogGroup(scope, `${id}Logs`, { retention: LOG_RETENTION }),
     bundling: bundlingOptions(images, architecture),
@@ -189,6 +191,11 @@ export const serviceFunction = (scope: Construct, id: string, props: ServiceFunc
     'AwsSolutions-L1',
     `${RUNTIME.name} is the runtime the service targets (esbuild compiles for it); moving to a newer Node ` +
       'line is a deliberate one-line change of RUNTIME, not a side effect of upgrading aws-cdk-lib.',
+  );
+  acknowledge(
+    fn,
+    'AwsSolutions-IAM5[Resource::*]',
+    'X-Ray tracing: xray:PutTraceSegments and PutTelemetryRecords are authorised only on "*" (CDK grants them for Tracing.ACTIVE).',
   );
   acknowledge(
     fn,

@@ -37,7 +37,7 @@ export class Workflows extends Construct {
   /** The functions that run the Tasks. */
   readonly functions: NodejsFunction[] = [];
   /** Each Task's function with what it declared it touches (functions/workflows/definitions.ts). */
-  readonly taskFunctions: Array<{ fn: NodejsFunction; access: Access }> = [];
+  readonly taskFunctions: Array<{ name: string; fn: NodejsFunction; access: Access }> = [];
 
   constructor(scope: Construct, id: string, props: WorkflowsProps) {
     super(scope, id);
@@ -56,7 +56,7 @@ export class Workflows extends Construct {
           images: task.images,
         });
         this.functions.push(fn);
-        this.taskFunctions.push({ fn, access: task.access });
+        this.taskFunctions.push({ name: `${name} ${variable.replace(/(Function)?Arn$/, '')}`, fn, access: task.access });
         return { variable, fn };
       });
 
@@ -73,6 +73,7 @@ export class Workflows extends Construct {
         stateMachineType: sfn.StateMachineType.STANDARD,
         definitionBody: sfn.DefinitionBody.fromString(asl),
         definitionSubstitutions: substitutions,
+        tracingEnabled: true,
         logs: {
           // Step Functions delivers logs through CloudWatch vended logs, whose resource policy covers /aws/vendedlogs/.
           destination: new logs.LogGroup(this, `${machineId}Logs`, {
@@ -104,12 +105,7 @@ export class Workflows extends Construct {
         'Logs ERROR events with their data, so every failed state is recorded; a Standard workflow keeps the ' +
           'full event history of each execution for 90 days, and ALL would only copy it at a cost per transition.',
       );
-      acknowledge(
-        machine,
-        'AwsSolutions-SF2',
-        'No X-Ray: executions are named by their job or profile id, which every log line of the API and ' +
-          'the Task functions carries, and the execution history shows each step.',
-      );
+
       acknowledge(
         machine,
         'AwsSolutions-IAM5[Resource::*]',

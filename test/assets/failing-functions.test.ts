@@ -8,7 +8,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { loadAssets } from '../../bin/assets/serve';
 import { startLocalGateway, type LocalGateway } from '../../bin/local/gateway';
 
@@ -52,7 +51,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'Stack.template.json'), JSON.stringify(TEMPLATE));
   assets = loadAssets({ templateFile: path.join(dir, 'Stack.template.json'), localEnvironment: () => ({}) });
   const queue = { url: 'http://127.0.0.1:9/queue', arn: 'arn:aws:sqs:us-east-1:000000000000:queue' };
-  assets.prepare({ tableName: 't', bucketName: 'b', callbackQueue: queue, deadLetterQueue: queue, queueSettings: { visibilityTimeoutSeconds: CALLBACK_QUEUE.visibilityTimeoutSeconds, maxReceiveCount: CALLBACK_QUEUE.maxReceiveCount, batchSize: CALLBACK_QUEUE.batchSize } });
+  assets.prepare({ tableName: 't', bucketName: 'b', callbackQueue: queue, deadLetterQueue: queue, queueSettings: { visibilityTimeoutSeconds: 60, maxReceiveCount: 20, batchSize: 10 } });
   gateway = await startLocalGateway({ routes: assets.routes });
 });
 afterAll(async () => {

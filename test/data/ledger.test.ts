@@ -74,7 +74,7 @@ describe('ledger', () => {
     const accountId = await openAccount(1_000_000);
     const owner = await reserve(accountId, 300_000);
     const settle = () => ledger.settle({ accountId, finalMicros: 200_000, ends: succeeded(owner), at: Date.now() });
-    expect(await settle()).toEqual({ applied: true, chargeState: 'settled' });
+    expect(await settle()).toEqual({ applied: true, chargeState: 'settled', amountMicros: 200_000 });
     expect(await settle()).toEqual({ applied: false, chargeState: 'settled' });
     expect(await ledger.balance(accountId)).toBe(800_000);
     const kinds = (await ledger.allEntries(accountId)).map((entry) => entry.kind);

@@ -5,6 +5,8 @@ import { API_VERSIONS, routePath } from '../../functions/api/routes';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
 import { stateMachineArnVariable } from '../../lib/constructs/function-defaults';
+import { OLDEST_CALLBACK_SECONDS } from '../../lib/constructs/alarms';
+import { METRICS, METRICS_NAMESPACE } from '../../functions/domain/shared/meter';
 import { FIXTURE_ROUTES, FIXTURE_WORKFLOWS, fixtureStack, testApp } from '../fixtures/infra/service-stack';
 import {
   allowedToFunction,
@@ -200,7 +202,8 @@ describe('functions', () => {
     const webhookSecret = actionsOf(routeFunctionId(FIXTURE_ROUTES[0]!));
     expect([...webhookSecret]).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:ConditionCheckItem', 'dynamodb:Query']));
     const jobs = actionsOf(routeFunctionId(FIXTURE_ROUTES[2]!));
-    expect([...jobs].sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']);
+    // Beyond the X-Ray segments every traced function sends.
+    expect([...jobs].filter((action) => !action.startsWith('xray:')).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']);
     const downloads = allowedToFunction(template, routeFunctionId(FIXTURE_ROUTES[3]!));
     expect(downloads.filter(({ action }) => action === 's3:GetObject')).toEqual([{ action: 's3:GetObject', resource: expect.stringContaining(`"${bucketId}","Arn"]},"/outputs/*"`) }]);
     expect(downloads.filter(({ action }) => action.startsWith('dynamodb:'))).toEqual([]);
@@ -236,6 +239,12 @@ describe('functions', () => {
     expect(capOf({ imageConcurrency: 5 })).toEqual([5, 5]);
     expect(capOf({ imageConcurrency: 0 })).toEqual([]);
     expect(() => capOf({ imageConcurrency: 'lots' })).toThrow(/imageConcurrency/);
+  });
+
+  test('every function, the API stage and the state machine are traced with X-Ray', () => {
+    for (const fn of Object.values(resourcesOf(template, 'AWS::Lambda::Function'))) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+    for (const stage of Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage'))) expect(stage.Properties.TracingEnabled).toBe(true);
+    for (const machine of Object.values(resourcesOf(template, 'AWS::StepFunctions::StateMachine'))) expect(machine.Properties.TracingConfiguration).toEqual({ Enabled: true });
   });
 
   test('state machine ARN variables are named once', () => {
@@ -359,14 +368,31 @@ describe('alarms', () => {
     });
   });
 
-  test('an alarm fires on any API 5xx within 5 minutes', () => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Namespace: 'AWS/ApiGateway',
-      MetricName: '5XXError',
-      Statistic: 'Sum',
-      ComparisonOperator: 'GreaterThanThreshold',
-      Threshold: 0,
-      Period: 300,
-    });
+  test('an alarm fires on a 5xx nobody meant: the API\'s 5xx minus the engine-failure 500s the functions count', () => {
+    const alarm = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm')).find((a) => JSON.stringify(a.Properties.Metrics ?? []).includes('5XXError'))!;
+    expect(alarm.Properties).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 0 });
+    const metrics = alarm.Properties.Metrics as Array<{ Id: string; Expression?: string; MetricStat?: { Metric: { MetricName: string; Namespace: string } } }>;
+    expect(metrics.find((m) => m.Expression)!.Expression).toBe('FILL(api5xx, 0) - FILL(engine500, 0)');
+    expect(metrics.find((m) => m.Id === 'engine500')!.MetricStat!.Metric).toMatchObject({ MetricName: METRICS.engineFailureAnswers, Namespace: METRICS_NAMESPACE });
+  });
+
+  test('every alarm notifies the alarm topic, which mails the address given as context alarmEmail', () => {
+    const topicId = onlyId(template, 'AWS::SNS::Topic');
+    const alarms = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm'));
+    expect(alarms.length).toBeGreaterThan(10);
+    for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+    const withEmail = Template.fromStack(fixtureStack({}, testApp({ context: { alarmEmail: 'ops@example.com' } })));
+    withEmail.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+    expect(() => fixtureStack({}, testApp({ context: { alarmEmail: 'not an address' } }))).toThrow(/alarmEmail/);
+  });
+
+  test('each function has an errors alarm and a throttles alarm; the callback queue\'s oldest message has one too', () => {
+    const alarms = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties);
+    const functionCount = Object.keys(resourcesOf(template, 'AWS::Lambda::Function')).length;
+    expect(alarms.filter((a) => a.MetricName === 'Errors' && a.Namespace === 'AWS/Lambda')).toHaveLength(functionCount);
+    expect(alarms.filter((a) => a.MetricName === 'Throttles' && a.Namespace === 'AWS/Lambda')).toHaveLength(functionCount);
+    expect(alarms.find((a) => a.MetricName === 'ApproximateAgeOfOldestMessage')).toMatchObject({ Threshold: OLDEST_CALLBACK_SECONDS });
+    template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
   });
 });

@@ -10,6 +10,7 @@ import { AlreadyExistsError, ClientRequestIdTakenError, InsufficientBalanceError
 import type { DecodedImage, EngineOutcome, EngineRequest, ImageEngine } from '../../functions/domain/images/engine';
 import type { ImageDeps } from '../../functions/domain/images/deps';
 import type { Job, JobPage, JobsRepository } from '../../functions/domain/jobs/job';
+import { noMeter } from '../../functions/domain/shared/meter';
 
 interface StoredJob {
   job: Job;
@@ -59,7 +60,7 @@ export class FakeLedger implements LedgerPort {
     if (input.ends.kind !== 'job') throw new Error('the fake ledger holds jobs only');
     Object.assign(stored, { chargeState: 'settled', job: { ...stored.job, ...input.ends.end } });
     this.entry(input.accountId, 'settle', stored.reservedMicros - input.finalMicros, { kind: 'job', id: input.ends.id }, input.at);
-    return { applied: true, chargeState: 'settled' };
+    return { applied: true, chargeState: 'settled', amountMicros: input.finalMicros };
   }
 
   async release(input: ReleaseInput): Promise<ChargeOutcome> {
@@ -68,7 +69,7 @@ export class FakeLedger implements LedgerPort {
     if (input.ends.kind !== 'job') throw new Error('the fake ledger holds jobs only');
     Object.assign(stored, { chargeState: 'released', job: { ...stored.job, ...input.ends.end } });
     this.entry(input.accountId, 'release', stored.reservedMicros, { kind: 'job', id: input.ends.id }, input.at);
-    return { applied: true, chargeState: 'released' };
+    return { applied: true, chargeState: 'released', amountMicros: stored.reservedMicros };
   }
 
   private charged(id: string): StoredJob {
@@ -152,6 +153,7 @@ export const fakeImageWorld = (accountId: string, balanceMicros: number, now = D
   let ids = 0;
   const deps: ImageDeps = {
     clock: time.clock,
+    meter: noMeter,
     sleep: time.sleep,
     newId: (prefix) => `${prefix}_${String(++ids).padStart(4, '0')}`,
     ledger,

@@ -160,6 +160,7 @@ export class DynamoLedger implements LedgerPort {
   settle(input: SettleInput): Promise<ChargeOutcome> {
     return this.close(input, 'settle', 'settled', (reserved) => ({
       delta: reserved - input.finalMicros,
+      amountMicros: input.finalMicros,
       patch: { ...endPatch(input.ends), finalMicros: input.finalMicros },
     }));
   }
@@ -167,6 +168,7 @@ export class DynamoLedger implements LedgerPort {
   release(input: ReleaseInput): Promise<ChargeOutcome> {
     return this.close(input, 'release', 'released', (reserved) => ({
       delta: reserved,
+      amountMicros: reserved,
       patch: { ...endPatch(input.ends), finalMicros: 0 },
     }));
   }
@@ -176,7 +178,7 @@ export class DynamoLedger implements LedgerPort {
     input: { accountId: string; ends: ChargeOwner; at: number },
     kind: 'settle' | 'release',
     to: 'settled' | 'released',
-    amounts: (reservedMicros: number) => { delta: number; patch: Record<string, unknown> },
+    amounts: (reservedMicros: number) => { delta: number; amountMicros: number; patch: Record<string, unknown> },
   ): Promise<ChargeOutcome> {
     const owner: ChargeOwner = { kind: input.ends.kind, id: input.ends.id };
     const ownerKey = keys.chargeOwner(input.accountId, owner);
@@ -185,7 +187,7 @@ export class DynamoLedger implements LedgerPort {
     const charge = v.parse(ChargedOwnerItem, current.Item);
     if (charge.chargeState !== 'reserved') return { applied: false, chargeState: charge.chargeState };
 
-    const { delta, patch } = amounts(charge.reservedMicros);
+    const { delta, amountMicros, patch } = amounts(charge.reservedMicros);
     const { sets, names, values } = patchExpression(patch);
     const { item } = this.entryPut(input.accountId, kind, delta, input.at, owner);
     try {
@@ -217,7 +219,7 @@ export class DynamoLedger implements LedgerPort {
       }
       throw error;
     }
-    return { applied: true, chargeState: to };
+    return { applied: true, chargeState: to, amountMicros };
   }
 
   async balance(accountId: string): Promise<number> {

@@ -90,6 +90,8 @@ export const ownerOf = (record: ChargedRecord): ChargeOwner =>
 export interface ChargeOutcome {
   applied: boolean;
   chargeState: ChargeState | null;
+  /** When applied: the amount settled (the final price) or refunded (the reservation). */
+  amountMicros?: number;
 }
 
 export interface LedgerPort {

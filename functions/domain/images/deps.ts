@@ -3,12 +3,14 @@ import type { LedgerPort } from '../billing/ledger';
 import type { JobsRepository, StoredInput } from '../jobs/job';
 import type { ProfilesReader } from '../profiles/profile';
 import type { Clock } from '../shared/clock';
+import type { Meter } from '../shared/meter';
 import type { IdSource } from '../shared/ids';
 import type { DecodedImage, ImageEngine, OutputFormat } from './engine';
 import type { LinkMaker } from './result';
 
 export interface ImageDeps {
   clock: Clock;
+  meter: Meter;
   /** Waits; injected so that tests of waiting paths take no time. */
   sleep(ms: number): Promise<void>;
   newId: IdSource;

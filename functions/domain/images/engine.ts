@@ -3,6 +3,8 @@
  * (functions/adapters/engine/sandbox-engine.ts) does real image work on sharp; the HTTP adapter forwards
  * the same request to a GPU backend. Engines never see money, accounts or HTTP.
  */
+import { METRICS, type Meter } from '../shared/meter';
+
 export const OPERATIONS = ['edit', 'generate', 'enhance', 'remix'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
@@ -91,3 +93,18 @@ export const runEngine = (engine: ImageEngine, request: EngineRequest, signal: A
     signal.addEventListener('abort', onAbort, { once: true });
     engine.run(request, signal).then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+
+/** The engine, timed: each run's latency by operation and outcome (`images`, `moderated`, `no_image`, `error`). */
+export const meteredEngine = (engine: ImageEngine, meter: Meter, now: () => number = () => performance.now()): ImageEngine => ({
+  run: async (request, signal) => {
+    const started = now();
+    let outcome = 'error';
+    try {
+      const result = await engine.run(request, signal);
+      outcome = result.kind;
+      return result;
+    } finally {
+      meter.milliseconds(METRICS.engineLatency, now() - started, { operation: request.operation, outcome });
+    }
+  },
+});

@@ -11,6 +11,7 @@
  */
 import type { Caller } from '../accounts/accounts';
 import { ClientRequestIdTakenError } from '../errors';
+import { METRICS } from '../shared/meter';
 import type { ImageCommand, RequestContext } from './command';
 import type { ImageDeps } from './deps';
 import { claimWinner, earlierJob, replayOf } from './idempotency';
@@ -22,6 +23,7 @@ import { submitAsync } from './submit-async';
 export type SubmitOutcome = { kind: 'result'; result: ImageResult; replayed: boolean } | { kind: 'accepted'; jobId: string; replayed: boolean };
 
 export const submit = async (deps: ImageDeps, caller: Caller, command: ImageCommand, context: RequestContext): Promise<SubmitOutcome> => {
+  deps.meter.count(METRICS.submits, { operation: command.operation, mode: command.async ? 'async' : 'sync' });
   const clientRequestId = command.clientRequestId;
   if (clientRequestId) {
     const jobId = await earlierJob(deps, caller, command, clientRequestId);

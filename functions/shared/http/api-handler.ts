@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { authenticate, type Caller } from '../../domain/accounts/accounts';
 import { PayloadTooLargeError } from '../../domain/errors';
-import { log as processLog } from '../../composition/core';
+import { log as processLog, meter } from '../../composition/core';
 import { keyLookup } from '../../composition/data';
 import { errorAnswer } from './error-mapping';
 import type { Logger } from './logger';
@@ -122,7 +122,7 @@ const errorMapper = (routeHeaders?: Record<string, string>): MiddlewareObj<APIGa
   onError: (request: Request) => {
     const requestId = request.internal.requestId ?? request.event.requestContext?.requestId ?? randomUUID();
     const log = request.internal.log ?? processLog().child({ request_id: requestId });
-    const answer = errorAnswer(request.error, requestId, log);
+    const answer = errorAnswer(request.error, requestId, log, meter());
     request.response = serialise({ kind: 'json', status: answer.statusCode, body: answer.body }, commonHeaders(request.event, requestId, routeHeaders));
   },
 });

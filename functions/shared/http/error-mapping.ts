@@ -4,6 +4,7 @@
  * generic 500 that leaks nothing.
  */
 import { DomainError, type ErrorCode } from '../../domain/errors';
+import { METRICS, noMeter, type Meter } from '../../domain/shared/meter';
 import { errorFields, type Logger } from './logger';
 import { RequestValidationError } from './validation';
 
@@ -31,17 +32,20 @@ export interface ErrorAnswer {
   body: unknown;
 }
 
-export const errorAnswer = (error: unknown, requestId: string, log: Logger): ErrorAnswer => {
+export const errorAnswer = (error: unknown, requestId: string, log: Logger, meter: Meter = noMeter): ErrorAnswer => {
   if (error instanceof RequestValidationError) {
     log.info('request rejected', { status: 422, detail: error.detail });
     return { statusCode: 422, body: { detail: error.detail } };
   }
   if (error instanceof DomainError) {
     const statusCode = STATUS_BY_CODE[error.code];
+    // The spec's 500 (the engine failed, refunded) is counted apart from the 500s nobody meant.
+    if (statusCode === 500) meter.count(METRICS.engineFailureAnswers);
     (statusCode >= 500 ? log.error : log.info)('request failed', { status: statusCode, code: error.code, ...(statusCode >= 500 ? errorFields(error) : {}) });
     return { statusCode, body: { detail: error.message, code: error.code, request_id: requestId } };
   }
   log.error('unhandled error', { status: 500, ...errorFields(error) });
+  meter.count(METRICS.unexpectedServerErrors);
   return {
     statusCode: 500,
     body: { detail: 'Internal error. Quote the request id when you contact support.', code: 'INTERNAL_ERROR', request_id: requestId },

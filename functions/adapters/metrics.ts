@@ -1,0 +1,23 @@
+/**
+ * The Meter on Powertools for AWS Lambda's Metrics: each count or duration is one embedded-metric-format
+ * line on stdout, which CloudWatch turns into a metric of the service's namespace. Set
+ * POWERTOOLS_METRICS_DISABLED=true to silence it (the tests do).
+ */
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { METRICS_NAMESPACE, type Dimensions, type Meter, type MetricName } from '../domain/shared/meter';
+
+export const SERVICE_NAME = 'image-service';
+
+export const emfMeter = (): Meter => {
+  const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
+  const emit = (name: MetricName, unit: (typeof MetricUnit)[keyof typeof MetricUnit], value: number, dimensions: Dimensions = {}) => {
+    // A single metric is published at once, with only its own dimensions.
+    const single = metrics.singleMetric();
+    for (const [key, dimension] of Object.entries(dimensions)) single.addDimension(key, dimension);
+    single.addMetric(name, unit, value);
+  };
+  return {
+    count: (name, dimensions, value = 1) => emit(name, MetricUnit.Count, value, dimensions),
+    milliseconds: (name, ms, dimensions) => emit(name, MetricUnit.Milliseconds, Math.round(ms), dimensions),
+  };
+};

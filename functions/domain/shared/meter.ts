@@ -1,0 +1,36 @@
+/**
+ * Business metrics, as the use cases see them: a named count or duration with a few dimensions. On AWS
+ * they are CloudWatch metrics in the embedded metric format (functions/adapters/metrics.ts); the
+ * dashboard and the alarms read them (lib/constructs/observability.ts).
+ */
+export type Dimensions = Readonly<Record<string, string>>;
+
+export interface Meter {
+  count(name: MetricName, dimensions?: Dimensions, value?: number): void;
+  milliseconds(name: MetricName, ms: number, dimensions?: Dimensions): void;
+}
+
+/** Every metric the service emits, named once (the stack's dashboard and alarms import these). */
+export const METRICS = {
+  submits: 'Submits',
+  jobsSucceeded: 'JobsSucceeded',
+  jobsFailed: 'JobsFailed',
+  reservedMicros: 'ReservedMicros',
+  settledMicros: 'SettledMicros',
+  releasedMicros: 'ReleasedMicros',
+  engineLatency: 'EngineLatency',
+  callbackAttempts: 'CallbackAttempts',
+  callbackSuccesses: 'CallbackSuccesses',
+  callbackDeadLetters: 'CallbackDeadLetters',
+  trainingsReady: 'TrainingsReady',
+  trainingsFailed: 'TrainingsFailed',
+  /** A 500 the spec requires (the engine failed; INTERNAL_ERROR, refunded). */
+  engineFailureAnswers: 'EngineFailureAnswers',
+  /** A 500 nobody meant: an error the code did not expect. */
+  unexpectedServerErrors: 'UnexpectedServerErrors',
+} as const;
+export type MetricName = (typeof METRICS)[keyof typeof METRICS];
+
+export const METRICS_NAMESPACE = 'IdentityImageService';
+
+export const noMeter: Meter = { count: () => undefined, milliseconds: () => undefined };
