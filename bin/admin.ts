@@ -7,6 +7,7 @@
  *   list-keys      --account ACCOUNT_ID
  *   credit         --account ACCOUNT_ID --amount USD [--note TEXT]
  *   show           --account ACCOUNT_ID [--entries N]
+ *   limits         --account ACCOUNT_ID --requests-per-minute N|default
  *
  * Target: --table NAME (or SERVICE_TABLE_NAME) and --region (or AWS_REGION) for AWS; the local runtime
  * with --local (the default when no table is named): the running `npm start` if there is one, else the
@@ -39,6 +40,7 @@ const USAGE = `usage: npm run admin -- <command> [flags]
   list-keys      --account ACCOUNT_ID
   credit         --account ACCOUNT_ID --amount USD [--note TEXT]
   show           --account ACCOUNT_ID [--entries N]
+  limits         --account ACCOUNT_ID --requests-per-minute N|default
 target: --table NAME --region REGION [--endpoint URL] for AWS, or --local [--data-dir DIR] (default)`;
 
 const required = (value: string | undefined, flag: string): string => {
@@ -93,6 +95,7 @@ const main = async (argv: string[]): Promise<void> => {
       amount: { type: 'string' },
       note: { type: 'string' },
       entries: { type: 'string' },
+      'requests-per-minute': { type: 'string' },
       table: { type: 'string' },
       region: { type: 'string' },
       endpoint: { type: 'string' },
@@ -102,7 +105,7 @@ const main = async (argv: string[]): Promise<void> => {
   });
   const [command] = positionals;
   if (!command) throw new UsageError('a command is required');
-  const commands = ['create-account', 'create-key', 'revoke-key', 'list-keys', 'credit', 'show'];
+  const commands = ['create-account', 'create-key', 'revoke-key', 'list-keys', 'credit', 'show', 'limits'];
   if (!commands.includes(command)) throw new UsageError(`unknown command "${command}"`);
   const modelVersion = values['model-version'];
   if (modelVersion !== undefined && modelVersion !== 'v1' && modelVersion !== 'v2') throw new UsageError('--model-version must be v1 or v2');
@@ -139,6 +142,14 @@ const main = async (argv: string[]): Promise<void> => {
         const entry = await Accounts.creditBalance(deps, { accountId: required(values.account, 'account'), amountMicros: usd(required(values.amount, 'amount'), 'amount'), note: values.note ?? 'admin credit' });
         return print({ entry_id: entry.entryId, credited: formatUsd(entry.amountMicros), balance: formatUsd(await ledger.balance(entry.accountId)) });
       }
+      case 'limits': {
+        const accountId = required(values.account, 'account');
+        const raw = required(values['requests-per-minute'], 'requests-per-minute');
+        const limit = raw === 'default' ? null : Number(raw);
+        if (limit !== null && (!Number.isSafeInteger(limit) || limit < 1)) throw new UsageError('--requests-per-minute must be a whole number of at least 1, or default');
+        await Accounts.setRequestLimit(deps, accountId, limit);
+        return print({ account_id: accountId, requests_per_minute: limit ?? 'default', note: 'Warm functions apply it within the API key cache period (30 s).' });
+      }
       case 'show': {
         const accountId = required(values.account, 'account');
         const account = await accounts.get(accountId);
@@ -149,6 +160,7 @@ const main = async (argv: string[]): Promise<void> => {
           name: account.name,
           balance: formatUsd(await ledger.balance(accountId)),
           default_model_version: account.defaultModelVersion,
+          requests_per_minute: account.requestsPerMinute ?? 'default',
           recent_entries: recent.map((e) => ({ entry_id: e.entryId, kind: e.kind, amount: formatUsd(e.amountMicros), owner: e.owner, note: e.note, at: new Date(e.createdAt).toISOString() })),
         });
       }

@@ -10,19 +10,26 @@ type Json = Record<string, unknown>;
 
 const ITEM_ACTIONS: Record<string, string> = { Put: 'dynamodb:PutItem', Update: 'dynamodb:UpdateItem', Delete: 'dynamodb:DeleteItem', ConditionCheck: 'dynamodb:ConditionCheckItem', Get: 'dynamodb:GetItem' };
 
+/** The partition key an item call names (`dynamodb:LeadingKeys`), from its Key or Item. */
+const leadingKey = (spec: Json): Record<string, string> | undefined => {
+  const item = (spec.Key ?? spec.Item) as Record<string, { S?: string }> | undefined;
+  const pk = item?.['pk']?.S;
+  return pk === undefined ? undefined : { 'dynamodb:LeadingKeys': pk };
+};
+
 /** DynamoDB: one request per table a call touches; a transaction per item, as AWS authorises it. */
 export const dynamoRequests = (target: string, body: Json): AccessRequest[] => {
   const operation = target.split('.').pop() ?? '';
   const tableArn = (table: unknown, index?: unknown) => `${localArn.table(String(table))}${index ? `/index/${String(index)}` : ''}`;
   if (operation === 'TransactWriteItems' || operation === 'TransactGetItems') {
     return ((body.TransactItems ?? []) as Json[]).flatMap((item) =>
-      Object.entries(item).map(([kind, spec]) => ({ action: ITEM_ACTIONS[kind] ?? `dynamodb:${kind}`, resource: tableArn((spec as Json).TableName) })),
+      Object.entries(item).map(([kind, spec]) => ({ action: ITEM_ACTIONS[kind] ?? `dynamodb:${kind}`, resource: tableArn((spec as Json).TableName), context: leadingKey(spec as Json) })),
     );
   }
   if (operation === 'BatchGetItem' || operation === 'BatchWriteItem') {
     return Object.keys((body.RequestItems ?? {}) as Json).map((table) => ({ action: `dynamodb:${operation}`, resource: tableArn(table) }));
   }
-  return [{ action: `dynamodb:${operation}`, resource: tableArn(body.TableName, body.IndexName) }];
+  return [{ action: `dynamodb:${operation}`, resource: tableArn(body.TableName, body.IndexName), context: leadingKey(body) }];
 };
 
 /** S3 (path-style, as the service's client addresses it): object calls on the object, listing on the bucket. */

@@ -10,7 +10,8 @@
  * `npm start` (functions run from source) installs no policies.
  *
  * Evaluated: Allow and Deny statements, `*` and `?` in actions and resources, and StringEquals /
- * StringLike conditions on the request's context keys (`s3:prefix`); any other condition fails closed.
+ * StringLike conditions (also as ForAllValues:) on the request's context keys (`s3:prefix`,
+ * `dynamodb:LeadingKeys`); any other condition fails closed.
  */
 import type http from 'node:http';
 
@@ -41,8 +42,10 @@ const conditionHolds = (conditions: PolicyStatement['conditions'], context: Reco
     Object.entries(tests).every(([key, values]) => {
       const actual = context[key];
       if (actual === undefined) return false;
-      if (operator === 'StringEquals') return values.includes(actual);
-      if (operator === 'StringLike') return values.some((value) => glob(value).test(actual));
+      // The request's keys are single-valued here, so ForAllValues: means the same as the plain operator.
+      const plain = operator.replace(/^ForAllValues:/, '');
+      if (plain === 'StringEquals') return values.includes(actual);
+      if (plain === 'StringLike') return values.some((value) => glob(value).test(actual));
       return false;
     }),
   );

@@ -4,6 +4,7 @@ import { cachedKeyLookup } from '../adapters/dynamo/key-cache';
 import { DynamoJobs } from '../adapters/dynamo/jobs-repository';
 import { DynamoLedger } from '../adapters/dynamo/ledger-repository';
 import { DynamoProfiles } from '../adapters/dynamo/profiles-repository';
+import { dynamoRateCounter } from '../adapters/dynamo/rate-counter';
 import { openTable } from '../adapters/dynamo/table';
 import { meteredLedger } from '../domain/billing/metered-ledger';
 import { clock, meter, newId, once, settings } from './core';
@@ -17,6 +18,9 @@ export const jobs = once(() => new DynamoJobs(table()));
 
 /** Key resolution with a short cache: a warm function reads the key once per cache period. */
 export const keyLookup = once(() => cachedKeyLookup(accounts(), settings().API_KEY_CACHE_SECONDS * 1000, clock));
+
+/** The per-account request counter every authenticated request passes (functions/domain/accounts/rate-limit.ts). */
+export const rateLimitDeps = once(() => ({ counter: dynamoRateCounter(table()), clock }));
 
 /** What account operations need (webhook secret, opening accounts and keys). */
 export const accountDeps = once(() => ({ accounts: accounts(), clock, newId }));

@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'SERVICE_UNAVAILABLE',
   'TIMEOUT',
   'IDEMPOTENCY_KEY_REUSED',
+  'RATE_LIMITED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -118,6 +119,16 @@ export class JobExpiredError extends DomainError {
 export class DownloadExpiredError extends DomainError {
   constructor() {
     super('DOWNLOAD_EXPIRED', 'This download link has expired (links are valid for 24 hours).');
+  }
+}
+
+/** The account made more requests this minute than its limit; the answer says when to come back. */
+export class RateLimitedError extends DomainError {
+  constructor(
+    readonly window: { limit: number; count: number; resetAt: number },
+    readonly retryAfterSeconds: number,
+  ) {
+    super('RATE_LIMITED', `Too many requests: this account may make ${window.limit} per minute. Retry after ${retryAfterSeconds} s.`);
   }
 }
 

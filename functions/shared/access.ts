@@ -21,6 +21,8 @@ export interface Access {
   table?: 'read' | 'write';
   /** Scan of the whole table: the maintenance sweep only. */
   scan?: true;
+  /** UpdateItem on the per-account request counters only (partition keys RATE#…): every API-key route. */
+  rateCounter?: true;
   /** Objects of the bucket by area: GetObject (and listing), PutObject, DeleteObject (and listing). */
   bucket?: { read?: readonly BucketArea[]; write?: readonly BucketArea[]; delete?: readonly BucketArea[] };
   /** StartExecution on these state machines. */
@@ -37,8 +39,8 @@ export interface Access {
   secrets?: readonly SecretName[];
 }
 
-/** What every route authenticated by an API key needs: its key resolved (and its account read). */
-export const API_KEY_ACCESS: Access = { table: 'read' };
+/** What every route authenticated by an API key needs: its key resolved, and its request counted. */
+export const API_KEY_ACCESS: Access = { table: 'read', rateCounter: true };
 
 /** Access that covers both (for a function that does two things). */
 export const union = (...accesses: Access[]): Access => {
@@ -49,6 +51,7 @@ export const union = (...accesses: Access[]): Access => {
   };
   if (accesses.some((access) => access.table)) merged.table = accesses.some((access) => access.table === 'write') ? 'write' : 'read';
   if (accesses.some((access) => access.scan)) merged.scan = true;
+  if (accesses.some((access) => access.rateCounter)) merged.rateCounter = true;
   const read = list((access) => access.bucket?.read);
   const write = list((access) => access.bucket?.write);
   const remove = list((access) => access.bucket?.delete);

@@ -70,6 +70,9 @@ export interface ApiProps {
  * One JSON line per request: the standard fields, plus how long the function took (integration latency),
  * its status, and the error API Gateway or the integration reported, so a 5xx can be told apart in the log.
  */
+/** API Gateway's stage throttle (requests per second, and the burst above it), answered 429 before any function runs. */
+export const STAGE_THROTTLE = { rateLimit: 500, burstLimit: 1000 } as const;
+
 export const ACCESS_LOG_FORMAT = apigateway.AccessLogFormat.custom(
   JSON.stringify({
     requestId: apigateway.AccessLogField.contextRequestId(),
@@ -113,6 +116,9 @@ export class Api extends Construct {
         loggingLevel: apigateway.MethodLoggingLevel.ERROR,
         metricsEnabled: true,
         tracingEnabled: true,
+        // The outer guard, before any function runs: per-account limits are the functions' (rate-limit.ts).
+        throttlingRateLimit: STAGE_THROTTLE.rateLimit,
+        throttlingBurstLimit: STAGE_THROTTLE.burstLimit,
       },
     });
 

@@ -14,6 +14,7 @@ import { BUCKET_AREAS, type Access, type BucketArea, type SecretName } from '../
 import type { WorkflowName } from '../../functions/shared/env-names';
 import { acknowledgeWildcardResource } from './acknowledgements';
 import { executionsArn } from './workflows';
+import { RATE_PARTITION_PREFIX } from '../../functions/adapters/dynamo/table';
 
 export interface GrantableResources {
   readonly table: dynamodb.ITable;
@@ -55,6 +56,8 @@ export const grantAccess = (grantee: iam.IGrantable, access: Access, resources: 
     add(actions, [table.tableArn, `${table.tableArn}/index/*`]);
   }
   if (access.scan) add(['dynamodb:Scan'], [table.tableArn]);
+  // The counters live in partitions of their own, so this write reaches nothing else of an account.
+  if (access.rateCounter) add(['dynamodb:UpdateItem'], [table.tableArn], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RATE_PARTITION_PREFIX}*`] } });
 
   const { read = [], write = [], delete: remove = [] } = access.bucket ?? {};
   if (read.length > 0) {

@@ -97,6 +97,12 @@ const recipeFor = (entry: string): BundlingOptions => {
 };
 
 /** The machine of a workflow, found through the variable the API functions are told its ARN in. */
+/** The statements of a function's role, conditions included. */
+const statementsOfFunction = (functionId: string): Array<{ Action: string | string[]; Condition?: unknown }> =>
+  Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
+    .filter(({ Properties: policy }) => JSON.stringify(policy.Roles).includes(`"${fn(functionId).Role['Fn::GetAtt'][0]}"`))
+    .flatMap(({ Properties: policy }) => policy.PolicyDocument.Statement);
+
 const machineIdOf = (workflow: WorkflowName): string =>
   fn(routeFunctionId(ROUTES[0])).Environment.Variables[stateMachineArnVariable(workflow)].Ref;
 const aslOf = (workflow: WorkflowName) => readFileSync(path.join(REPOSITORY_ROOT, WORKFLOWS[workflow].file), 'utf8');
@@ -332,12 +338,15 @@ describe('workflows', () => {
     expect(describers).toEqual([maintenanceId]);
   });
 
-  test('the job status route reads the table, and can neither write it, scan it, touch the bucket nor start work', () => {
-    const actions = allowedToFunction(template, routeFunctionId(ROUTES.find((r) => r.handler === 'jobs')!)).map(({ action }) => action);
+  test('the job status route reads the table, and can neither write it (but its request counter), scan it, touch the bucket nor start work', () => {
+    const functionId = routeFunctionId(ROUTES.find((r) => r.handler === 'jobs')!);
+    const actions = allowedToFunction(template, functionId).map(({ action }) => action);
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
-    for (const denied of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Scan', 's3:GetObject', 's3:PutObject', 's3:DeleteObject', 'states:StartExecution', 'sqs:SendMessage']) {
+    for (const denied of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Scan', 's3:GetObject', 's3:PutObject', 's3:DeleteObject', 'states:StartExecution', 'sqs:SendMessage']) {
       expect(actions).not.toContain(denied);
     }
+    const updates = statementsOfFunction(functionId).filter((statement) => [statement.Action].flat().includes('dynamodb:UpdateItem'));
+    expect(updates).toEqual([expect.objectContaining({ Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } })]);
   });
 
   test('the download route reads only outputs/, and nothing of the table', () => {

@@ -6,6 +6,7 @@ import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
 import { stateMachineArnVariable } from '../../lib/constructs/function-defaults';
 import { OLDEST_CALLBACK_SECONDS } from '../../lib/constructs/alarms';
+import { STAGE_THROTTLE } from '../../lib/constructs/api';
 import { METRICS, METRICS_NAMESPACE } from '../../functions/domain/shared/meter';
 import { FIXTURE_ROUTES, FIXTURE_WORKFLOWS, fixtureStack, testApp } from '../fixtures/infra/service-stack';
 import {
@@ -203,7 +204,8 @@ describe('functions', () => {
     expect([...webhookSecret]).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:ConditionCheckItem', 'dynamodb:Query']));
     const jobs = actionsOf(routeFunctionId(FIXTURE_ROUTES[2]!));
     // Beyond the X-Ray segments every traced function sends.
-    expect([...jobs].filter((action) => !action.startsWith('xray:')).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']);
+    // Beyond the X-Ray segments, and the request counter (UpdateItem only on RATE# partitions).
+    expect([...jobs].filter((action) => !action.startsWith('xray:')).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
     const downloads = allowedToFunction(template, routeFunctionId(FIXTURE_ROUTES[3]!));
     expect(downloads.filter(({ action }) => action === 's3:GetObject')).toEqual([{ action: 's3:GetObject', resource: expect.stringContaining(`"${bucketId}","Arn"]},"/outputs/*"`) }]);
     expect(downloads.filter(({ action }) => action.startsWith('dynamodb:'))).toEqual([]);
@@ -245,6 +247,11 @@ describe('functions', () => {
     for (const fn of Object.values(resourcesOf(template, 'AWS::Lambda::Function'))) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
     for (const stage of Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage'))) expect(stage.Properties.TracingEnabled).toBe(true);
     for (const machine of Object.values(resourcesOf(template, 'AWS::StepFunctions::StateMachine'))) expect(machine.Properties.TracingConfiguration).toEqual({ Enabled: true });
+  });
+
+  test('the API stage throttles every method before any function runs', () => {
+    const stage = Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage'))[0]!;
+    expect(stage.Properties.MethodSettings).toEqual(expect.arrayContaining([expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: STAGE_THROTTLE.rateLimit, ThrottlingBurstLimit: STAGE_THROTTLE.burstLimit })]));
   });
 
   test('state machine ARN variables are named once', () => {

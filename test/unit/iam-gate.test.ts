@@ -68,3 +68,13 @@ describe('what each call is authorised by', () => {
     ]);
   });
 });
+
+describe('conditions on the partition key', () => {
+  it('lets a counter write through only on the partitions the condition names', () => {
+    const counter: PolicyStatement = { effect: 'Allow', actions: ['dynamodb:UpdateItem'], resources: [TABLE], conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } };
+    const [onCounter] = dynamoRequests('DynamoDB_20120810.UpdateItem', { TableName: 'service', Key: { pk: { S: 'RATE#acc_1' }, sk: { S: 'WINDOW#0' } } });
+    const [onAccount] = dynamoRequests('DynamoDB_20120810.UpdateItem', { TableName: 'service', Key: { pk: { S: 'ACCOUNT#acc_1' }, sk: { S: 'ACCOUNT' } } });
+    expect(isAllowed([counter], onCounter!)).toBe(true);
+    expect(isAllowed([counter], onAccount!)).toBe(false);
+  });
+});

@@ -11,6 +11,7 @@ const AccountItem = v.object({
   balanceMicros: v.pipe(v.number(), v.safeInteger()),
   defaultModelVersion: v.picklist(MODEL_VERSIONS),
   createdAt: v.number(),
+  requestsPerMinute: v.optional(v.nullable(v.number()), null),
 });
 
 const ApiKeyItem = v.object({
@@ -19,6 +20,7 @@ const ApiKeyItem = v.object({
   keyHash: v.string(),
   createdAt: v.number(),
   revokedAt: v.optional(v.nullable(v.number()), null),
+  requestsPerMinute: v.optional(v.nullable(v.number()), null),
 });
 
 const WebhookSecretItem = v.object({ secret: v.string() });
@@ -63,7 +65,7 @@ export class DynamoAccounts implements AccountsRepository {
   }
 
   async createKey(key: ApiKeyRecord): Promise<void> {
-    const record = { keyId: key.keyId, accountId: key.accountId, keyHash: key.keyHash, createdAt: key.createdAt, revokedAt: key.revokedAt };
+    const record = { keyId: key.keyId, accountId: key.accountId, keyHash: key.keyHash, createdAt: key.createdAt, revokedAt: key.revokedAt, requestsPerMinute: key.requestsPerMinute ?? null };
     await transactWrite(this.table, [
       {
         Put: {
@@ -123,6 +125,20 @@ export class DynamoAccounts implements AccountsRepository {
     });
     await transactWrite(this.table, [revoke(keys.apiKeyLookup(key.keyHash)), revoke(keys.apiKey(accountId, keyId))]);
     return true;
+  }
+
+  async setRequestsPerMinute(accountId: string, limit: number | null): Promise<void> {
+    const set = (itemKey: { pk: string; sk: string }) => ({
+      Update: {
+        TableName: this.table.name,
+        Key: itemKey,
+        UpdateExpression: 'SET requestsPerMinute = :limit',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':limit': limit },
+      },
+    });
+    await transactWrite(this.table, [set(keys.account(accountId))]);
+    for (const key of await this.listKeys(accountId)) await transactWrite(this.table, [set(keys.apiKeyLookup(key.keyHash)), set(keys.apiKey(accountId, key.keyId))]);
   }
 
   async getOrCreateWebhookSecret(accountId: string, candidate: string, at: number): Promise<string> {

@@ -17,6 +17,7 @@
  * | a job's callback attempts               | pk ACCOUNT#<accountId>  sk CALLBACK#<jobId>#<attempt 000>   | callbackAttempt | at + retention + grace       |
  * | profile (charge owner), all profiles    | pk ACCOUNT#<accountId>  sk PROFILE#<profileId>              | profile         | none                         |
  * | profiles by tag                         | gsi1pk TAG#<accountId>#<tag>  gsi1sk PROFILE#<profileId>    | (on profile)    |                              |
+ * | requests in a minute (rate limit)       | pk RATE#<accountId>  sk WINDOW#<window start, epoch ms>      | rateWindow      | window end + 1 h             |
  *
  * A job's money is its `chargeState` and `reservedMicros` (functions/adapters/dynamo/ledger-repository.ts)
  * and the ledger entries whose `ownerId` is the job id. Open jobs and profiles are found by a Scan on
@@ -60,6 +61,9 @@ export interface ItemKey {
 
 const accountPk = (accountId: string) => `ACCOUNT#${accountId}`;
 
+/** The partition-key prefix of the rate counters, which the stack's IAM condition names. */
+export const RATE_PARTITION_PREFIX = 'RATE#';
+
 /** The sort-key prefixes that queries over one account's partition begin with. */
 export const SORT_KEY_PREFIX = {
   key: 'KEY#',
@@ -80,6 +84,7 @@ export const ITEM_TYPE = {
   idempotency: 'idempotency',
   callbackAttempt: 'callbackAttempt',
   profile: 'profile',
+  rateWindow: 'rateWindow',
 } as const;
 
 export const keys = {
@@ -100,6 +105,8 @@ export const keys = {
   /** The tag index entry a tagged profile carries. */
   tagIndex: (accountId: string, tag: string, profileId: string) => ({ gsi1pk: keys.tagPartition(accountId, tag), gsi1sk: `${SORT_KEY_PREFIX.profile}${profileId}` }),
   tagPartition: (accountId: string, tag: string) => `TAG#${accountId}#${tag}`,
+  /** Its own partition, so that the functions may write it (IAM dynamodb:LeadingKeys RATE#*) and nothing else of an account. */
+  rateWindow: (accountId: string, windowStart: number): ItemKey => ({ pk: `${RATE_PARTITION_PREFIX}${accountId}`, sk: `WINDOW#${windowStart}` }),
   accountPk,
 } as const;
 

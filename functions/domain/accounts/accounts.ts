@@ -14,6 +14,8 @@ export interface Account {
   balanceMicros: number;
   defaultModelVersion: ModelVersion;
   createdAt: number;
+  /** The operator's limit for this account (requests per minute); null: the configured default. */
+  requestsPerMinute?: number | null;
 }
 
 export interface ApiKeyRecord {
@@ -23,12 +25,16 @@ export interface ApiKeyRecord {
   keyHash: string;
   createdAt: number;
   revokedAt: number | null;
+  /** The account's limit, copied onto each of its keys so that authentication reads it for free. */
+  requestsPerMinute?: number | null;
 }
 
 /** Who is calling: resolved from the API key, it scopes every read and write that follows. */
 export interface Caller {
   accountId: string;
   keyId: string;
+  /** The account's own request limit, if the operator set one (rate-limit.ts). */
+  requestsPerMinute?: number | null;
 }
 
 export interface AccountsRepository {
@@ -40,6 +46,8 @@ export interface AccountsRepository {
   listKeys(accountId: string): Promise<ApiKeyRecord[]>;
   /** Marks the key revoked; returns false when the account has no such key. */
   revokeKey(accountId: string, keyId: string, at: number): Promise<boolean>;
+  /** Sets (null: clears) the account's request limit, on the account and every one of its keys. */
+  setRequestsPerMinute(accountId: string, limit: number | null): Promise<void>;
   /** Stores `candidate` unless the account already has a secret; returns the stored one either way. */
   getOrCreateWebhookSecret(accountId: string, candidate: string, at: number): Promise<string>;
 }
@@ -62,7 +70,7 @@ export const authenticate = async (
   if (apiKey === undefined || apiKey.trim() === '') throw new MissingApiKeyError();
   const key = await lookup.findKeyByHash(hashApiKey(apiKey.trim()));
   if (!key || key.revokedAt !== null) throw new InvalidApiKeyError();
-  return { accountId: key.accountId, keyId: key.keyId };
+  return { accountId: key.accountId, keyId: key.keyId, requestsPerMinute: key.requestsPerMinute ?? null };
 };
 
 export interface IssuedKey {
@@ -72,10 +80,11 @@ export interface IssuedKey {
 }
 
 export const issueKey = async (deps: AccountsDeps, accountId: string): Promise<IssuedKey> => {
-  if (!(await deps.accounts.get(accountId))) throw new NotFoundError(`Account ${accountId} not found.`);
+  const account = await deps.accounts.get(accountId);
+  if (!account) throw new NotFoundError(`Account ${accountId} not found.`);
   const apiKey = newSecret(API_KEY_PREFIX);
   const keyId = deps.newId('key');
-  await deps.accounts.createKey({ keyId, accountId, keyHash: hashApiKey(apiKey), createdAt: deps.clock(), revokedAt: null });
+  await deps.accounts.createKey({ keyId, accountId, keyHash: hashApiKey(apiKey), createdAt: deps.clock(), revokedAt: null, requestsPerMinute: account.requestsPerMinute ?? null });
   return { keyId, apiKey };
 };
 
@@ -95,6 +104,15 @@ export const openAccount = async (
   };
   await deps.accounts.create(account, 'opening credit');
   return { account, key: await issueKey(deps, account.accountId) };
+};
+
+/** The operator's per-account request limit (admin CLI); null goes back to the configured default. */
+export const setRequestLimit = async (deps: AccountsDeps, accountId: string, requestsPerMinute: number | null): Promise<void> => {
+  if (requestsPerMinute !== null && (!Number.isSafeInteger(requestsPerMinute) || requestsPerMinute < 1)) {
+    throw new InvalidRequestError('The request limit must be a whole number of requests per minute, at least 1.');
+  }
+  if (!(await deps.accounts.get(accountId))) throw new NotFoundError(`Account ${accountId} not found.`);
+  await deps.accounts.setRequestsPerMinute(accountId, requestsPerMinute);
 };
 
 export const revokeKey = async (deps: AccountsDeps, accountId: string, keyId: string): Promise<void> => {

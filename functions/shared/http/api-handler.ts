@@ -9,9 +9,10 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { authenticate, type Caller } from '../../domain/accounts/accounts';
-import { PayloadTooLargeError } from '../../domain/errors';
-import { log as processLog, meter } from '../../composition/core';
-import { keyLookup } from '../../composition/data';
+import { admitRequest, rateLimitHeaders } from '../../domain/accounts/rate-limit';
+import { PayloadTooLargeError, RateLimitedError } from '../../domain/errors';
+import { clock, log as processLog, meter, settings } from '../../composition/core';
+import { keyLookup, rateLimitDeps } from '../../composition/data';
 import { errorAnswer } from './error-mapping';
 import type { Logger } from './logger';
 import type { ApiResult } from './responses';
@@ -49,6 +50,8 @@ interface Internal extends Record<string, unknown> {
   log: Logger;
   caller?: Caller;
   headers: Record<string, string>;
+  /** The account's rate-limit headers, on every answer once the caller is known. */
+  rateHeaders?: Record<string, string>;
 }
 
 type Request = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal>;
@@ -123,7 +126,11 @@ const errorMapper = (routeHeaders?: Record<string, string>): MiddlewareObj<APIGa
     const requestId = request.internal.requestId ?? request.event.requestContext?.requestId ?? randomUUID();
     const log = request.internal.log ?? processLog().child({ request_id: requestId });
     const answer = errorAnswer(request.error, requestId, log, meter());
-    request.response = serialise({ kind: 'json', status: answer.statusCode, body: answer.body }, commonHeaders(request.event, requestId, routeHeaders));
+    const limited = request.error instanceof RateLimitedError ? { ...rateLimitHeaders(request.error.window, clock()), 'Retry-After': String(request.error.retryAfterSeconds) } : {};
+    request.response = serialise(
+      { kind: 'json', status: answer.statusCode, body: answer.body },
+      { ...commonHeaders(request.event, requestId, routeHeaders), ...request.internal.rateHeaders, ...limited },
+    );
   },
 });
 
@@ -138,6 +145,15 @@ const apiKeyAuth = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult
     const caller = await authenticate(keyLookup(), request.internal.headers['x-api-key']);
     request.internal.caller = caller;
     request.internal.log = request.internal.log.child({ account_id: caller.accountId });
+  },
+});
+
+/** Counts the request against its account's limit: 429 past it, the limit headers on every answer (rate-limit.ts). */
+const rateLimit = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => ({
+  before: async (request: Request) => {
+    const caller = request.internal.caller!;
+    const window = await admitRequest(rateLimitDeps(), caller.accountId, caller.requestsPerMinute ?? settings().RATE_LIMIT_PER_MINUTE);
+    request.internal.rateHeaders = rateLimitHeaders(window, clock());
   },
 });
 
@@ -184,13 +200,13 @@ export const apiHandler = <
       headers: internal.headers,
       baseUrl: baseUrlOf(event, internal.headers),
     });
-    return serialise(result, commonHeaders(event, internal.requestId, schemas.headers));
+    return serialise(result, { ...commonHeaders(event, internal.requestId, schemas.headers), ...internal.rateHeaders });
   };
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal>()
     .use(requestContext())
     .use(errorMapper(schemas.headers))
     .use(bodyLimit());
-  if (schemas.auth !== 'none') chain.use(apiKeyAuth());
+  if (schemas.auth !== 'none') chain.use(apiKeyAuth()).use(rateLimit());
   if (schemas.body) chain.use(jsonBody());
   return chain.handler(core);
 };
