@@ -23,7 +23,7 @@ import { startLocalRuntime, type LocalRuntime } from '../bin/local/runtime';
 import type { EngineRequest, ImageEngine } from '../functions/domain/images/engine';
 import type { ImageDeps } from '../functions/domain/images/deps';
 import { services } from '../bin/local/services';
-import { percentile, progress, round, type BenchResult } from './harness';
+import { atMost, percentile, progress, round, type BenchResult } from './harness';
 import { countDynamoOps, difference, perUnit, type OpCounter, type OpCounts } from './support/dynamo-ops';
 import { countLocalHttp, type HttpCounter } from './support/local-http';
 
@@ -322,6 +322,8 @@ const withTimeout = <T>(promise: Promise<T>, ms: number, message: string): Promi
 
 /** Key lookups in a window: the cache is refreshed by a read once every KEY_CACHE_SECONDS. */
 const keyReads = (counts: OpCounts): number => counts.byItem['GetItem APIKEY'] ?? 0;
+/** The per-account request counter (functions/domain/accounts/rate-limit.ts): one UpdateItem per authenticated request. */
+const limiterOps = (counts: OpCounts): number => counts.byItem['UpdateItem WINDOW'] ?? 0;
 
 const countSteadyState = async (runtime: LocalRuntime, client: Client, counter: OpCounter, http: HttpCounter, finished: JobHandle[]): Promise<BenchResult[]> => {
   const images = services().images;
@@ -383,9 +385,9 @@ const countSteadyState = async (runtime: LocalRuntime, client: Client, counter: 
 
   const allowedKeyReads = (seconds: number) => Math.ceil(seconds / KEY_CACHE_SECONDS);
   const pollJobReads = pollCounts.byItem['GetItem JOB'] ?? 0;
-  const pollOthers = pollCounts.commands - pollJobReads - keyReads(pollCounts);
+  const pollOthers = pollCounts.commands - pollJobReads - keyReads(pollCounts) - limiterOps(pollCounts);
   const pollPass = pollJobReads === COUNTED_POLLS && pollOthers === 0 && keyReads(pollCounts) <= allowedKeyReads(pollSeconds);
-  const steadyOps = (counts: OpCounts, per: number) => (counts.commands - keyReads(counts)) / per;
+  const steadyOps = (counts: OpCounts, per: number) => (counts.commands - keyReads(counts) - limiterOps(counts)) / per;
   const keyNote = (counts: OpCounts, seconds: number) =>
     `key lookups (GetItem APIKEY, one per ${KEY_CACHE_SECONDS} s cache period) in the ${round(seconds, 1)} s window: ${keyReads(counts)}`;
 
@@ -404,6 +406,12 @@ const countSteadyState = async (runtime: LocalRuntime, client: Client, counter: 
       pass: pollPass,
       notes: `${COUNTED_POLLS} sequential polls of finished jobs, key cached; by item: ${perUnit(withoutKeyReads(pollCounts).byItem, COUNTED_POLLS)}; ${keyNote(pollCounts, pollSeconds)}`,
     },
+    ...([['submit', submitCounts, COUNTED_SUBMITS], ['poll', pollCounts, COUNTED_POLLS]] as const).map(([what, counts, per]) =>
+      atMost(
+        { metric: `jobs.${what}.rate_limit_ops_per_${what}`, value: round(limiterOps(counts) / per, 2), unit: 'ops', notes: 'the per-account request counter (one UpdateItem of the account\'s minute), beside the request\'s own operations' },
+        1,
+      ),
+    ),
     {
       metric: 'jobs.workflow.dynamodb_ops_per_job',
       value: round(workflowCounts.commands / COUNTED_WORKFLOW_JOBS, 2),
@@ -442,15 +450,22 @@ const sum = (record: Record<string, number>): number => Object.values(record).re
 const scale = (record: Record<string, number>, factor: number): Record<string, number> =>
   Object.fromEntries(Object.entries(record).map(([key, value]) => [key, value * factor]));
 
-/** The counts without the periodic key-cache refresh (which belongs to no request in particular). */
+/**
+ * The counts without what every authenticated request pays apart from its own work: the periodic
+ * key-cache refresh (which belongs to no request in particular) and the rate limiter's counter (reported
+ * on its own, `*.rate_limit_ops_per_*`).
+ */
 const withoutKeyReads = (counts: OpCounts): OpCounts => {
   const keys = keyReads(counts);
+  const limiter = limiterOps(counts);
   const byItem = { ...counts.byItem };
   delete byItem['GetItem APIKEY'];
+  delete byItem['UpdateItem WINDOW'];
   const byCommand = { ...counts.byCommand };
-  if (keys > 0) {
-    byCommand['GetItem'] = (byCommand['GetItem'] ?? 0) - keys;
-    if (byCommand['GetItem'] === 0) delete byCommand['GetItem'];
+  for (const [command, less] of [['GetItem', keys], ['UpdateItem', limiter]] as const) {
+    if (less === 0) continue;
+    byCommand[command] = (byCommand[command] ?? 0) - less;
+    if (byCommand[command] === 0) delete byCommand[command];
   }
-  return { byCommand, byItem, commands: counts.commands - keys, attempts: counts.attempts, latencies: counts.latencies };
+  return { byCommand, byItem, commands: counts.commands - keys - limiter, attempts: counts.attempts, latencies: counts.latencies };
 };
