@@ -7,7 +7,7 @@
  *   list-keys      --account ACCOUNT_ID
  *   credit         --account ACCOUNT_ID --amount USD [--note TEXT]
  *   show           --account ACCOUNT_ID [--entries N]
- *   limits         --account ACCOUNT_ID --requests-per-minute N|default
+ *   limits         --account ACCOUNT_ID [--requests-per-minute N|default] [--running-jobs N|default]
  *
  * Target: --table NAME (or SERVICE_TABLE_NAME) and --region (or AWS_REGION) for AWS; the local runtime
  * with --local (the default when no table is named): the running `npm start` if there is one, else the
@@ -40,7 +40,7 @@ const USAGE = `usage: npm run admin -- <command> [flags]
   list-keys      --account ACCOUNT_ID
   credit         --account ACCOUNT_ID --amount USD [--note TEXT]
   show           --account ACCOUNT_ID [--entries N]
-  limits         --account ACCOUNT_ID --requests-per-minute N|default
+  limits         --account ACCOUNT_ID [--requests-per-minute N|default] [--running-jobs N|default]
 target: --table NAME --region REGION [--endpoint URL] for AWS, or --local [--data-dir DIR] (default)`;
 
 const required = (value: string | undefined, flag: string): string => {
@@ -96,6 +96,7 @@ const main = async (argv: string[]): Promise<void> => {
       note: { type: 'string' },
       entries: { type: 'string' },
       'requests-per-minute': { type: 'string' },
+      'running-jobs': { type: 'string' },
       table: { type: 'string' },
       region: { type: 'string' },
       endpoint: { type: 'string' },
@@ -144,11 +145,18 @@ const main = async (argv: string[]): Promise<void> => {
       }
       case 'limits': {
         const accountId = required(values.account, 'account');
-        const raw = required(values['requests-per-minute'], 'requests-per-minute');
-        const limit = raw === 'default' ? null : Number(raw);
-        if (limit !== null && (!Number.isSafeInteger(limit) || limit < 1)) throw new UsageError('--requests-per-minute must be a whole number of at least 1, or default');
-        await Accounts.setRequestLimit(deps, accountId, limit);
-        return print({ account_id: accountId, requests_per_minute: limit ?? 'default', note: 'Warm functions apply it within the API key cache period (30 s).' });
+        const given = [['requests-per-minute', 'requestsPerMinute'], ['running-jobs', 'runningJobs']] as const;
+        const changes = given.flatMap(([flag, limit]) => {
+          const raw = values[flag];
+          if (raw === undefined) return [];
+          const value = raw === 'default' ? null : Number(raw);
+          if (value !== null && (!Number.isSafeInteger(value) || value < 1)) throw new UsageError(`--${flag} must be a whole number of at least 1, or default`);
+          return [{ limit, value }];
+        });
+        if (changes.length === 0) throw new UsageError('limits needs --requests-per-minute or --running-jobs');
+        for (const { limit, value } of changes) await Accounts.setLimit(deps, accountId, limit, value);
+        const account = (await accounts.get(accountId))!;
+        return print({ account_id: accountId, requests_per_minute: account.requestsPerMinute ?? 'default', running_jobs: account.runningJobs ?? 'default', note: 'Warm functions apply them within the API key cache period (30 s).' });
       }
       case 'show': {
         const accountId = required(values.account, 'account');
@@ -161,6 +169,7 @@ const main = async (argv: string[]): Promise<void> => {
           balance: formatUsd(await ledger.balance(accountId)),
           default_model_version: account.defaultModelVersion,
           requests_per_minute: account.requestsPerMinute ?? 'default',
+          running_jobs: account.runningJobs ?? 'default',
           recent_entries: recent.map((e) => ({ entry_id: e.entryId, kind: e.kind, amount: formatUsd(e.amountMicros), owner: e.owner, note: e.note, at: new Date(e.createdAt).toISOString() })),
         });
       }

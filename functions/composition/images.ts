@@ -40,6 +40,7 @@ export const imageDeps = once(
       asyncBudgetMs: settings().ASYNC_BUDGET_SECONDS * 1000,
       outputFormatSwitchAt: settings().OUTPUT_FORMAT_SWITCH_AT,
       replayPollMs: 200,
+      maxRunningJobs: settings().MAX_RUNNING_JOBS,
     },
   }),
 );

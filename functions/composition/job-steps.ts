@@ -18,6 +18,6 @@ export const jobStepDeps = once(
     ledger: ledger(),
     link,
     enqueueCallback,
-    settings: { asyncBudgetMs: settings().ASYNC_BUDGET_SECONDS * 1000 },
+    settings: { asyncBudgetMs: settings().ASYNC_BUDGET_SECONDS * 1000, maxRunningJobs: settings().MAX_RUNNING_JOBS },
   }),
 );

@@ -57,9 +57,9 @@ describe('per-account request limits', () => {
 
   it('applies the limit an operator set for the account, and goes back to the default when cleared', async () => {
     const { account } = await freshWindow();
-    await Accounts.setRequestLimit(services(), account.accountId, 100);
+    await Accounts.setLimit(services(), account.accountId, 'requestsPerMinute', 100);
     expect((await status(account.apiKey)).headers.get('RateLimit-Limit')).toBe('100');
-    await Accounts.setRequestLimit(services(), account.accountId, null);
+    await Accounts.setLimit(services(), account.accountId, 'requestsPerMinute', null);
     expect((await status(account.apiKey)).headers.get('RateLimit-Limit')).toBe(String(LIMIT));
   });
 

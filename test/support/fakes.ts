@@ -104,6 +104,7 @@ export const fakeJobs = (ledger: FakeLedger): JobsRepository => ({
   markRunning: async (_accountId, jobId, at) => {
     const stored = ledger.jobs.get(jobId);
     if (stored?.job.status === 'pending') stored.job = { ...stored.job, status: 'running', startedAt: at };
+    return 'started';
   },
   findByClientRequestId: async (accountId, clientRequestId) => {
     const claim = ledger.claims.get(`${accountId}/${clientRequestId}`);
@@ -179,7 +180,7 @@ export const fakeImageWorld = (accountId: string, balanceMicros: number, now = D
       link: async (baseUrl, grant) => `${baseUrl}/v2/service/downloads/${grant.objectKey}?until=${grant.expiresAt}`,
     },
     workflows: { startImageJob: async (input) => void started.push(input) },
-    settings: { syncBudgetMs: 290_000, asyncBudgetMs: 840_000, outputFormatSwitchAt: 0, replayPollMs: 200 },
+    settings: { syncBudgetMs: 290_000, asyncBudgetMs: 840_000, outputFormatSwitchAt: 0, replayPollMs: 200, maxRunningJobs: 20 },
   };
   return { deps, ledger, engine, time, stored, started };
 };

@@ -100,7 +100,7 @@ describe('an asynchronous submit', () => {
     const stored = onlyJob();
     expect(outcome).toEqual({ kind: 'accepted', jobId: stored.job.jobId, replayed: false });
     expect(stored).toMatchObject({ chargeState: 'reserved', job: { mode: 'async', status: 'pending', callbackUrl: 'https://hooks.test/in', work: { priced: { operation: 'enhance' } } } });
-    expect(world.started).toEqual([{ accountId: ACCOUNT, jobId: stored.job.jobId, hasCallback: true }]);
+    expect(world.started).toEqual([{ accountId: ACCOUNT, jobId: stored.job.jobId, hasCallback: true, maxRunning: 20 }]);
     expect(world.engine.requests).toHaveLength(0);
   });
 

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { MODEL_VERSIONS, type Account, type AccountsRepository, type ApiKeyRecord } from '../../domain/accounts/accounts';
+import { MODEL_VERSIONS, type Account, type AccountLimit, type AccountsRepository, type ApiKeyRecord } from '../../domain/accounts/accounts';
 import { AlreadyExistsError } from '../../domain/errors';
 import type { IdSource } from '../../domain/shared/ids';
 import { cancellationReasons, isConditionalCheckFailure, ITEM_TYPE, keys, SORT_KEY_PREFIX, transactWrite, type Table } from './table';
@@ -12,6 +12,7 @@ const AccountItem = v.object({
   defaultModelVersion: v.picklist(MODEL_VERSIONS),
   createdAt: v.number(),
   requestsPerMinute: v.optional(v.nullable(v.number()), null),
+  runningJobs: v.optional(v.nullable(v.number()), null),
 });
 
 const ApiKeyItem = v.object({
@@ -21,6 +22,7 @@ const ApiKeyItem = v.object({
   createdAt: v.number(),
   revokedAt: v.optional(v.nullable(v.number()), null),
   requestsPerMinute: v.optional(v.nullable(v.number()), null),
+  runningJobs: v.optional(v.nullable(v.number()), null),
 });
 
 const WebhookSecretItem = v.object({ secret: v.string() });
@@ -65,7 +67,7 @@ export class DynamoAccounts implements AccountsRepository {
   }
 
   async createKey(key: ApiKeyRecord): Promise<void> {
-    const record = { keyId: key.keyId, accountId: key.accountId, keyHash: key.keyHash, createdAt: key.createdAt, revokedAt: key.revokedAt, requestsPerMinute: key.requestsPerMinute ?? null };
+    const record = { keyId: key.keyId, accountId: key.accountId, keyHash: key.keyHash, createdAt: key.createdAt, revokedAt: key.revokedAt, requestsPerMinute: key.requestsPerMinute ?? null, runningJobs: key.runningJobs ?? null };
     await transactWrite(this.table, [
       {
         Put: {
@@ -127,14 +129,15 @@ export class DynamoAccounts implements AccountsRepository {
     return true;
   }
 
-  async setRequestsPerMinute(accountId: string, limit: number | null): Promise<void> {
+  async setLimit(accountId: string, limit: AccountLimit, value: number | null): Promise<void> {
     const set = (itemKey: { pk: string; sk: string }) => ({
       Update: {
         TableName: this.table.name,
         Key: itemKey,
-        UpdateExpression: 'SET requestsPerMinute = :limit',
+        UpdateExpression: 'SET #limit = :value',
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':limit': limit },
+        ExpressionAttributeNames: { '#limit': limit },
+        ExpressionAttributeValues: { ':value': value },
       },
     });
     await transactWrite(this.table, [set(keys.account(accountId))]);

@@ -1,10 +1,10 @@
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ERROR_CODES, InvalidRequestError } from '../../domain/errors';
 import { RESOLUTIONS } from '../../domain/images/catalog';
 import { INPUT_FORMATS, OPERATIONS, OUTPUT_FORMATS } from '../../domain/images/engine';
 import { JOB_MODES, JOB_STATUSES, type Job, type JobPage, type JobPageQuery, type JobsRepository } from '../../domain/jobs/job';
-import { isConditionalCheckFailure, keys, SORT_KEY_PREFIX, type Table } from './table';
+import { cancellationReasons, isConditionalCheckFailure, ITEM_TYPE, keys, SORT_KEY_PREFIX, transactWrite, type Table } from './table';
 
 const JobErrorItem = v.object({ code: v.picklist(ERROR_CODES), message: v.string() });
 
@@ -103,20 +103,39 @@ export class DynamoJobs implements JobsRepository {
     return { jobs: (result.Items ?? []).map(toJob), cursor: typeof last === 'string' ? encodeCursor(last) : undefined };
   }
 
-  async markRunning(accountId: string, jobId: string, at: number): Promise<void> {
+  /** The job's status and the account's running count move in one transaction; the ledger's close gives the place back. */
+  async markRunning(accountId: string, jobId: string, at: number, maxRunning: number): Promise<'started' | 'full'> {
     try {
-      await this.table.doc.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: keys.job(accountId, jobId),
-          UpdateExpression: 'SET #status = :running, startedAt = :at',
-          ConditionExpression: '#status = :pending',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':running': 'running', ':pending': 'pending', ':at': at },
-        }),
-      );
+      await transactWrite(this.table, [
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.job(accountId, jobId),
+            UpdateExpression: 'SET #status = :running, startedAt = :at',
+            ConditionExpression: '#status = :pending',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':running': 'running', ':pending': 'pending', ':at': at },
+          },
+        },
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.runningJobs(accountId),
+            UpdateExpression: 'ADD running :one SET #type = :type',
+            ConditionExpression: 'attribute_not_exists(running) OR running < :max',
+            ExpressionAttributeNames: { '#type': 'type' },
+            ExpressionAttributeValues: { ':one': 1, ':max': maxRunning, ':type': ITEM_TYPE.runningJobs },
+          },
+        },
+      ]);
+      return 'started';
     } catch (error) {
-      if (!isConditionalCheckFailure(error)) throw error;
+      const reasons = cancellationReasons(error);
+      if (!reasons) throw error;
+      // Past pending already (a retried step): it holds its place.
+      if (reasons[0]?.Code === 'ConditionalCheckFailed') return 'started';
+      if (reasons[1]?.Code === 'ConditionalCheckFailed') return 'full';
+      throw error;
     }
   }
 

@@ -46,7 +46,12 @@ const toEntry = (raw: unknown): LedgerEntry => {
 const ChargedOwnerItem = v.object({
   chargeState: v.picklist(CHARGE_STATES),
   reservedMicros: v.pipe(v.number(), v.safeInteger()),
+  status: v.optional(v.string()),
+  mode: v.optional(v.string()),
 });
+
+/** Attempts at a close whose owner changed between its read and its transaction (e.g. pending → running). */
+const CLOSE_ATTEMPTS = 3;
 
 /** Builds `SET #a0 = :a0, …` for a patch, with names and values that cannot collide with ours. */
 const patchExpression = (patch: Readonly<Record<string, unknown>>) => {
@@ -173,13 +178,30 @@ export class DynamoLedger implements LedgerPort {
     }));
   }
 
-  /** Settle and release share one shape: read the reservation, then move money only if still `reserved`. */
+  /**
+   * Settle and release share one shape: read the reservation, then move money only if still `reserved`.
+   * An asynchronous job that was running gives its place under the account's cap back in the same
+   * transaction (jobs-repository.ts markRunning took it), guarded by the status it was read with.
+   */
   private async close(
     input: { accountId: string; ends: ChargeOwner; at: number },
     kind: 'settle' | 'release',
     to: 'settled' | 'released',
     amounts: (reservedMicros: number) => { delta: number; amountMicros: number; patch: Record<string, unknown> },
   ): Promise<ChargeOutcome> {
+    for (let attempt = 1; ; attempt += 1) {
+      const outcome = await this.closeOnce(input, kind, to, amounts);
+      if (outcome !== 'owner-changed') return outcome;
+      if (attempt >= CLOSE_ATTEMPTS) throw new Error(`${input.ends.kind} ${input.ends.id} kept changing while its charge was closed`);
+    }
+  }
+
+  private async closeOnce(
+    input: { accountId: string; ends: ChargeOwner; at: number },
+    kind: 'settle' | 'release',
+    to: 'settled' | 'released',
+    amounts: (reservedMicros: number) => { delta: number; amountMicros: number; patch: Record<string, unknown> },
+  ): Promise<ChargeOutcome | 'owner-changed'> {
     const owner: ChargeOwner = { kind: input.ends.kind, id: input.ends.id };
     const ownerKey = keys.chargeOwner(input.accountId, owner);
     const current = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: ownerKey, ConsistentRead: true }));
@@ -190,6 +212,9 @@ export class DynamoLedger implements LedgerPort {
     const { delta, amountMicros, patch } = amounts(charge.reservedMicros);
     const { sets, names, values } = patchExpression(patch);
     const { item } = this.entryPut(input.accountId, kind, delta, input.at, owner);
+    // An asynchronous job's status decides whether it holds a place: the close is guarded by the status it read.
+    const guarded = owner.kind === 'job' && charge.mode === 'async' && charge.status !== undefined;
+    const freesPlace = guarded && charge.status === 'running';
     try {
       await transactWrite(this.table, [
         {
@@ -197,25 +222,32 @@ export class DynamoLedger implements LedgerPort {
             TableName: this.table.name,
             Key: ownerKey,
             UpdateExpression: ['SET chargeState = :to', ...sets].join(', '),
-            ConditionExpression: 'chargeState = :reserved AND reservedMicros = :reservedMicros',
-            ExpressionAttributeNames: Object.keys(names).length > 0 ? names : undefined,
+            ConditionExpression: `chargeState = :reserved AND reservedMicros = :reservedMicros${guarded ? ' AND #readStatus = :readStatus' : ''}`,
+            ExpressionAttributeNames: guarded ? { ...names, '#readStatus': 'status' } : Object.keys(names).length > 0 ? names : undefined,
             ExpressionAttributeValues: {
               ...values,
               ':to': to,
               ':reserved': 'reserved',
               ':reservedMicros': charge.reservedMicros,
+              ...(guarded ? { ':readStatus': charge.status } : {}),
             },
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
         },
         this.balanceChange(input.accountId, delta),
         item,
+        ...(freesPlace
+          ? [{ Update: { TableName: this.table.name, Key: keys.runningJobs(input.accountId), UpdateExpression: 'ADD running :less', ExpressionAttributeValues: { ':less': -1 } } }]
+          : []),
       ]);
     } catch (error) {
       const reason = cancellationReasons(error)?.[0];
       if (reason?.Code === 'ConditionalCheckFailed') {
         const state = reason.Item?.['chargeState'];
-        return { applied: false, chargeState: state && 'S' in state ? v.parse(v.picklist(CHARGE_STATES), state.S) : null };
+        const chargeState = state && 'S' in state ? v.parse(v.picklist(CHARGE_STATES), state.S) : null;
+        // Still reserved: only the status moved since the read; read again.
+        if (chargeState === 'reserved') return 'owner-changed';
+        return { applied: false, chargeState };
       }
       throw error;
     }

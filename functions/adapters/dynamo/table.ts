@@ -12,6 +12,7 @@
  * | an account's keys (list, revoke)        | pk ACCOUNT#<accountId>  sk KEY#<keyId>                      | apiKey          | none                         |
  * | webhook signing secret                  | pk ACCOUNT#<accountId>  sk WEBHOOK_SECRET                   | webhookSecret   | none                         |
  * | ledger entries, newest first            | pk ACCOUNT#<accountId>  sk LEDGER#<entryId> (time-ordered)  | ledger          | none (the books are kept)    |
+ * | running async jobs (the account's cap)  | pk ACCOUNT#<accountId>  sk RUNNING_JOBS                     | runningJobs     | none                         |
  * | job (charge owner), jobs newest first   | pk ACCOUNT#<accountId>  sk JOB#<jobId> (time-ordered)       | job             | expiresAt + grace, once ended|
  * | client_request_id → job (idempotency)   | pk ACCOUNT#<accountId>  sk IDEMPOTENCY#<clientRequestId>    | idempotency     | keepUntil + grace            |
  * | a job's callback attempts               | pk ACCOUNT#<accountId>  sk CALLBACK#<jobId>#<attempt 000>   | callbackAttempt | at + retention + grace       |
@@ -85,6 +86,7 @@ export const ITEM_TYPE = {
   callbackAttempt: 'callbackAttempt',
   profile: 'profile',
   rateWindow: 'rateWindow',
+  runningJobs: 'runningJobs',
 } as const;
 
 export const keys = {
@@ -107,6 +109,8 @@ export const keys = {
   tagPartition: (accountId: string, tag: string) => `TAG#${accountId}#${tag}`,
   /** Its own partition, so that the functions may write it (IAM dynamodb:LeadingKeys RATE#*) and nothing else of an account. */
   rateWindow: (accountId: string, windowStart: number): ItemKey => ({ pk: `${RATE_PARTITION_PREFIX}${accountId}`, sk: `WINDOW#${windowStart}` }),
+  /** How many of the account's asynchronous jobs are running (jobs-repository.ts markRunning, ledger close). */
+  runningJobs: (accountId: string): ItemKey => ({ pk: accountPk(accountId), sk: 'RUNNING_JOBS' }),
   accountPk,
 } as const;
 

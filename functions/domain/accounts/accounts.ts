@@ -14,8 +14,9 @@ export interface Account {
   balanceMicros: number;
   defaultModelVersion: ModelVersion;
   createdAt: number;
-  /** The operator's limit for this account (requests per minute); null: the configured default. */
+  /** The operator's limits for this account; null: the configured defaults. */
   requestsPerMinute?: number | null;
+  runningJobs?: number | null;
 }
 
 export interface ApiKeyRecord {
@@ -25,8 +26,9 @@ export interface ApiKeyRecord {
   keyHash: string;
   createdAt: number;
   revokedAt: number | null;
-  /** The account's limit, copied onto each of its keys so that authentication reads it for free. */
+  /** The account's limits, copied onto each of its keys so that authentication reads them for free. */
   requestsPerMinute?: number | null;
+  runningJobs?: number | null;
 }
 
 /** Who is calling: resolved from the API key, it scopes every read and write that follows. */
@@ -35,6 +37,8 @@ export interface Caller {
   keyId: string;
   /** The account's own request limit, if the operator set one (rate-limit.ts). */
   requestsPerMinute?: number | null;
+  /** The account's own cap of running asynchronous jobs, if the operator set one. */
+  runningJobs?: number | null;
 }
 
 export interface AccountsRepository {
@@ -46,8 +50,8 @@ export interface AccountsRepository {
   listKeys(accountId: string): Promise<ApiKeyRecord[]>;
   /** Marks the key revoked; returns false when the account has no such key. */
   revokeKey(accountId: string, keyId: string, at: number): Promise<boolean>;
-  /** Sets (null: clears) the account's request limit, on the account and every one of its keys. */
-  setRequestsPerMinute(accountId: string, limit: number | null): Promise<void>;
+  /** Sets (null: clears) one of the account's limits, on the account and every one of its keys. */
+  setLimit(accountId: string, limit: AccountLimit, value: number | null): Promise<void>;
   /** Stores `candidate` unless the account already has a secret; returns the stored one either way. */
   getOrCreateWebhookSecret(accountId: string, candidate: string, at: number): Promise<string>;
 }
@@ -70,7 +74,7 @@ export const authenticate = async (
   if (apiKey === undefined || apiKey.trim() === '') throw new MissingApiKeyError();
   const key = await lookup.findKeyByHash(hashApiKey(apiKey.trim()));
   if (!key || key.revokedAt !== null) throw new InvalidApiKeyError();
-  return { accountId: key.accountId, keyId: key.keyId, requestsPerMinute: key.requestsPerMinute ?? null };
+  return { accountId: key.accountId, keyId: key.keyId, requestsPerMinute: key.requestsPerMinute ?? null, runningJobs: key.runningJobs ?? null };
 };
 
 export interface IssuedKey {
@@ -84,7 +88,7 @@ export const issueKey = async (deps: AccountsDeps, accountId: string): Promise<I
   if (!account) throw new NotFoundError(`Account ${accountId} not found.`);
   const apiKey = newSecret(API_KEY_PREFIX);
   const keyId = deps.newId('key');
-  await deps.accounts.createKey({ keyId, accountId, keyHash: hashApiKey(apiKey), createdAt: deps.clock(), revokedAt: null, requestsPerMinute: account.requestsPerMinute ?? null });
+  await deps.accounts.createKey({ keyId, accountId, keyHash: hashApiKey(apiKey), createdAt: deps.clock(), revokedAt: null, requestsPerMinute: account.requestsPerMinute ?? null, runningJobs: account.runningJobs ?? null });
   return { keyId, apiKey };
 };
 
@@ -106,13 +110,15 @@ export const openAccount = async (
   return { account, key: await issueKey(deps, account.accountId) };
 };
 
-/** The operator's per-account request limit (admin CLI); null goes back to the configured default. */
-export const setRequestLimit = async (deps: AccountsDeps, accountId: string, requestsPerMinute: number | null): Promise<void> => {
-  if (requestsPerMinute !== null && (!Number.isSafeInteger(requestsPerMinute) || requestsPerMinute < 1)) {
-    throw new InvalidRequestError('The request limit must be a whole number of requests per minute, at least 1.');
-  }
+/** The limits an operator may set per account (admin CLI `limits`). */
+export const ACCOUNT_LIMITS = ['requestsPerMinute', 'runningJobs'] as const;
+export type AccountLimit = (typeof ACCOUNT_LIMITS)[number];
+
+/** Sets one of the account's limits; null goes back to the configured default. */
+export const setLimit = async (deps: AccountsDeps, accountId: string, limit: AccountLimit, value: number | null): Promise<void> => {
+  if (value !== null && (!Number.isSafeInteger(value) || value < 1)) throw new InvalidRequestError(`The ${limit} limit must be a whole number, at least 1.`);
   if (!(await deps.accounts.get(accountId))) throw new NotFoundError(`Account ${accountId} not found.`);
-  await deps.accounts.setRequestsPerMinute(accountId, requestsPerMinute);
+  await deps.accounts.setLimit(accountId, limit, value);
 };
 
 export const revokeKey = async (deps: AccountsDeps, accountId: string, keyId: string): Promise<void> => {

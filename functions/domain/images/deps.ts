@@ -34,7 +34,8 @@ export interface ImageDeps {
   };
   workflows: {
     /** Starts the image-job workflow for a job; starting it again is harmless. */
-    startImageJob(input: { accountId: string; jobId: string; hasCallback: boolean }): Promise<void>;
+    /** `maxRunning`: how many of the account's asynchronous jobs may run at once (more wait in pending). */
+    startImageJob(input: { accountId: string; jobId: string; hasCallback: boolean; maxRunning: number }): Promise<void>;
   };
   settings: {
     syncBudgetMs: number;
@@ -43,5 +44,7 @@ export interface ImageDeps {
     outputFormatSwitchAt: number;
     /** How often a replayed synchronous request looks for its original's result. */
     replayPollMs: number;
+    /** Asynchronous jobs an account may have running at once, unless the operator set its own cap. */
+    maxRunningJobs: number;
   };
 }

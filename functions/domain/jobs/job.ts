@@ -87,8 +87,12 @@ export interface JobsRepository {
   get(accountId: string, jobId: string): Promise<Job | undefined>;
   /** One Query per page; a page holds at most `limit` jobs, fewer where filters drop some. */
   list(accountId: string, query: JobPageQuery): Promise<JobPage>;
-  /** pending → running; a no-op for a job already past pending (a retried step). */
-  markRunning(accountId: string, jobId: string, at: number): Promise<void>;
+  /**
+   * pending → running, taking one of the account's `maxRunning` places for asynchronous jobs in the same
+   * transaction: `full` when all are taken (the job stays pending), `started` otherwise, also for a job
+   * already past pending (a retried step). The place is given back when the job's charge closes.
+   */
+  markRunning(accountId: string, jobId: string, at: number, maxRunning: number): Promise<'started' | 'full'>;
   /** The job a client_request_id was first used for, if any. */
   /** The job a client_request_id names, with the fingerprint of the request that created it (null for records older than fingerprints). */
   findByClientRequestId(accountId: string, clientRequestId: string): Promise<{ jobId: string; fingerprint: string | null } | undefined>;

@@ -23,6 +23,11 @@ export interface JobStep {
   jobId: string;
 }
 
+/** MarkRunning's input: the job, and how many of the account's asynchronous jobs may run at once. */
+export interface AdmissionStep extends JobStep {
+  maxRunning?: number;
+}
+
 export interface WorkflowDeps {
   clock: Clock;
   jobs: JobsRepository;
@@ -32,7 +37,7 @@ export interface WorkflowDeps {
   outputs: { save(accountId: string, jobId: string, images: Buffer[], format: OutputFormat): Promise<string[]> };
   link: LinkMaker;
   enqueueCallback(message: CallbackMessage): Promise<void>;
-  settings: { asyncBudgetMs: number };
+  settings: { asyncBudgetMs: number; maxRunningJobs: number };
 }
 
 /** An engine error worth another try (the workflow's Retry names it). */
@@ -59,8 +64,16 @@ const timeoutError = (limitMs: number): JobError => ({
   message: `The job did not finish within its time limit (${Math.round(limitMs / 1000)} s); the reserved cost was refunded.`,
 });
 
-export const markRunning = async (deps: Pick<WorkflowDeps, 'jobs' | 'clock'>, step: JobStep): Promise<void> => {
-  await deps.jobs.markRunning(step.accountId, step.jobId, deps.clock());
+/**
+ * MarkRunning: the job starts when the account has a place under its cap of running asynchronous jobs;
+ * otherwise it stays pending and the workflow waits and asks again. A job whose budget has passed while
+ * it waited goes on without a place: RunEngine then ends it TIMEOUT, refunded.
+ */
+export const markRunning = async (deps: Pick<WorkflowDeps, 'jobs' | 'clock' | 'settings'>, step: AdmissionStep): Promise<{ started: boolean }> => {
+  const admitted = await deps.jobs.markRunning(step.accountId, step.jobId, deps.clock(), step.maxRunning ?? deps.settings.maxRunningJobs);
+  if (admitted === 'started') return { started: true };
+  const job = await loadJob(deps, step);
+  return { started: deps.clock() >= job.createdAt + deps.settings.asyncBudgetMs };
 };
 
 /** Runs the engine on the stored inputs within the job's budget; a refusal is an outcome, not an error. */
