@@ -156,6 +156,24 @@ describe('ledger', () => {
     await expect(reserve(broke, 100_000, undefined, claim('job_third'))).rejects.toBeInstanceOf(InsufficientBalanceError);
   });
 
+  it('gives a running asynchronous job\'s place back when its charge closes, and only then', async () => {
+    const accountId = await openAccount(1_000_000);
+    const jobs = new DynamoJobs(backend.table);
+    const place = async () => ((await backend.table.doc.send(new GetCommand({ TableName: backend.table.name, Key: keys.runningJobs(accountId), ConsistentRead: true }))).Item?.['running'] as number | undefined) ?? 0;
+    const running = await reserve(accountId, 100_000);
+    const pending = await reserve(accountId, 100_000);
+    expect(await jobs.markRunning(accountId, running.id, Date.now(), 1)).toBe('started');
+    expect(await jobs.markRunning(accountId, pending.id, Date.now(), 1)).toBe('full');
+    expect(await jobs.markRunning(accountId, running.id, Date.now(), 1)).toBe('started');
+    expect(await place()).toBe(1);
+    await ledger.release({ accountId, ends: failed(pending), at: Date.now() });
+    expect(await place()).toBe(1);
+    await ledger.settle({ accountId, finalMicros: 100_000, ends: succeeded(running), at: Date.now() });
+    await ledger.settle({ accountId, finalMicros: 100_000, ends: succeeded(running), at: Date.now() });
+    expect(await place()).toBe(0);
+    await expectLedgerMatchesBalance(accountId);
+  });
+
   it('refuses to credit or reserve on an unknown account', async () => {
     await expect(ledger.credit({ accountId: 'acc_missing', amountMicros: 1, note: 'x', at: Date.now() })).rejects.toBeInstanceOf(NotFoundError);
     await expect(reserve('acc_missing', 1)).rejects.toBeInstanceOf(NotFoundError);

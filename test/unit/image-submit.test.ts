@@ -10,7 +10,8 @@ import { ABANDONED_AFTER_MS, requestFingerprint } from '../../functions/domain/i
 import { submit } from '../../functions/domain/images/submit';
 import { JOB_RETENTION_MS } from '../../functions/domain/jobs/job';
 import { aJob } from '../support/fixtures';
-import { fakeImageWorld, type FakeImageWorld } from '../support/fakes';
+import { FakeLedger, fakeImageWorld, fakeJobs, type FakeImageWorld } from '../support/fakes';
+import { markRunning } from '../../functions/domain/jobs/workflow';
 
 const ACCOUNT = 'acc_unit';
 const caller: Caller = { accountId: ACCOUNT, keyId: 'key_unit' };
@@ -179,5 +180,23 @@ describe('a repeated client_request_id', () => {
     const again = await submit(world.deps, caller, enhance({ clientRequestId: 'r8' }), context);
     expect(again.replayed).toBe(false);
     expect(world.ledger.jobs.size).toBe(2);
+  });
+});
+
+describe('admission under the cap of running jobs', () => {
+  const step = { accountId: ACCOUNT, jobId: 'job_waiting', maxRunning: 1 };
+  const deps = (answer: 'started' | 'full', createdAt: number, now: number) => ({
+    clock: () => now,
+    settings: { asyncBudgetMs: 840_000, maxRunningJobs: 20 },
+    jobs: { ...fakeJobs(new FakeLedger({})), markRunning: async () => answer, get: async () => aJob(ACCOUNT, { jobId: 'job_waiting', createdAt }) },
+  });
+
+  it('starts a job when the account has a place, and keeps it waiting when it has none', async () => {
+    await expect(markRunning(deps('started', 0, 1_000), step)).resolves.toEqual({ started: true });
+    await expect(markRunning(deps('full', 0, 1_000), step)).resolves.toEqual({ started: false });
+  });
+
+  it('lets a job whose budget passed while it waited go on, to be timed out and refunded', async () => {
+    await expect(markRunning(deps('full', 0, 840_000), step)).resolves.toEqual({ started: true });
   });
 });
