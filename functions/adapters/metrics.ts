@@ -5,8 +5,9 @@
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { METRICS_NAMESPACE, type Dimensions, type Meter, type MetricName } from '../domain/shared/meter';
+import { SERVICE_NAME } from '../shared/http/logger';
 
-export const SERVICE_NAME = 'image-service';
+export { SERVICE_NAME } from '../shared/http/logger';
 
 export const emfMeter = (): Meter => {
   const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });

@@ -116,6 +116,7 @@ const requestContext = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
     const requestId = request.event.requestContext?.requestId || randomUUID();
     request.internal.requestId = requestId;
     request.internal.headers = lowerCaseHeaders(request.event);
+    if (request.context?.functionName) processLog().addContext(request.context);
     request.internal.log = processLog().child({ request_id: requestId, method: request.event.httpMethod, path: request.event.path });
     learned.set(request.event, request.internal);
   },

@@ -1,30 +1,40 @@
-/** Structured JSON logs, one object per line, always carrying the request id and account id when known. */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+/**
+ * Structured JSON logs through Powertools for AWS Lambda's Logger: one object per line with the level,
+ * message, timestamp, service, the Lambda context (function name and version, memory, request id, cold
+ * start, X-Ray trace id) once an entry point has added it, and our own fields (request id, account id,
+ * job or profile id). The local runtime prints the same lines.
+ */
+import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
+import type { Context } from 'aws-lambda';
 
-const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** A logger whose every line also carries `fields`. */
   child(fields: Record<string, unknown>): Logger;
+  /** Adds the invocation's Lambda context to this logger's lines and its children's made after. */
+  addContext(context: Context): void;
 }
 
-export const createLogger = (level: LogLevel, base: Record<string, unknown> = {}): Logger => {
-  const write = (at: Exclude<LogLevel, 'silent'>) => (message: string, fields: Record<string, unknown> = {}) => {
-    if (RANK[at] < RANK[level]) return;
-    const line = JSON.stringify({ level: at, time: new Date().toISOString(), message, ...base, ...fields });
-    (at === 'error' || at === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);
-  };
-  return {
-    debug: write('debug'),
-    info: write('info'),
-    warn: write('warn'),
-    error: write('error'),
-    child: (fields) => createLogger(level, { ...base, ...fields }),
-  };
-};
+export const SERVICE_NAME = 'image-service';
+
+const LEVELS = { debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', silent: 'SILENT' } as const;
+
+const wrap = (logger: PowertoolsLogger): Logger => ({
+  debug: (message, fields = {}) => logger.debug(message, fields),
+  info: (message, fields = {}) => logger.info(message, fields),
+  warn: (message, fields = {}) => logger.warn(message, fields),
+  error: (message, fields = {}) => logger.error(message, fields),
+  child: (fields) => wrap(logger.createChild({ persistentKeys: fields as Record<string, string> })),
+  addContext: (context) => logger.addContext(context),
+});
+
+export const createLogger = (level: LogLevel, base: Record<string, unknown> = {}): Logger =>
+  wrap(new PowertoolsLogger({ serviceName: SERVICE_NAME, logLevel: LEVELS[level], persistentKeys: base as Record<string, string> }));
 
 /** An error as log fields: name, message and stack, plus its cause chain. */
 export const errorFields = (error: unknown): Record<string, unknown> =>

@@ -4,7 +4,7 @@
  * visibility set to the requested delay (backoff without a sleeping Lambda) and is reported as failed;
  * a record that cannot be parsed is logged and dropped, since no retry could ever fix it.
  */
-import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
 import { log as processLog } from '../../composition/core';
 import { errorFields, type Logger } from '../http/logger';
@@ -17,7 +17,8 @@ export const queueHandler =
     fn: (message: v.InferOutput<S>, record: SQSRecord, log: Logger) => Promise<RecordResult>,
     options: { retryLater(receiptHandle: string, delaySeconds: number): Promise<void> },
   ) =>
-  async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+    if (context) processLog().addContext(context);
     const batchItemFailures: SQSBatchItemFailure[] = [];
     await Promise.all(
       event.Records.map(async (record) => {
