@@ -5,7 +5,7 @@ import { STATE_MACHINE_ARN_ENV } from '../shared/env-names';
 
 export const sfn = once(() => sfnClient(settings().AWS_REGION, settings().SFN_ENDPOINT));
 
-export const startImageJob = (input: { accountId: string; jobId: string; hasCallback: boolean; maxRunning?: number }) =>
+export const startImageJob = (input: { accountId: string; jobId: string; hasCallback: boolean; maxRunning?: number; runUntil?: number }) =>
   startExecution(sfn(), settings()[STATE_MACHINE_ARN_ENV['image-job']], input.jobId, input);
 
 export const startProfileTraining = (input: { accountId: string; profileId: string; imageUrls: string[] }) =>

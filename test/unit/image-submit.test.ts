@@ -101,7 +101,7 @@ describe('an asynchronous submit', () => {
     const stored = onlyJob();
     expect(outcome).toEqual({ kind: 'accepted', jobId: stored.job.jobId, replayed: false });
     expect(stored).toMatchObject({ chargeState: 'reserved', job: { mode: 'async', status: 'pending', callbackUrl: 'https://hooks.test/in', work: { priced: { operation: 'enhance' } } } });
-    expect(world.started).toEqual([{ accountId: ACCOUNT, jobId: stored.job.jobId, hasCallback: true, maxRunning: 20 }]);
+    expect(world.started).toEqual([{ accountId: ACCOUNT, jobId: stored.job.jobId, hasCallback: true, maxRunning: 20, runUntil: stored.job.createdAt + 840_000 }]);
     expect(world.engine.requests).toHaveLength(0);
   });
 
@@ -198,5 +198,7 @@ describe('admission under the cap of running jobs', () => {
 
   it('lets a job whose budget passed while it waited go on, to be timed out and refunded', async () => {
     await expect(markRunning(deps('full', 0, 840_000), step)).resolves.toEqual({ started: true });
+    // With the deadline the submit handed on, no read of the job is needed.
+    await expect(markRunning(deps('full', 5_000, 1_000), { ...step, runUntil: 1_000 })).resolves.toEqual({ started: true });
   });
 });

@@ -34,8 +34,8 @@ export interface ImageDeps {
   };
   workflows: {
     /** Starts the image-job workflow for a job; starting it again is harmless. */
-    /** `maxRunning`: how many of the account's asynchronous jobs may run at once (more wait in pending). */
-    startImageJob(input: { accountId: string; jobId: string; hasCallback: boolean; maxRunning: number }): Promise<void>;
+    /** `maxRunning`: how many of the account's asynchronous jobs may run at once (more wait in pending, until `runUntil`). */
+    startImageJob(input: { accountId: string; jobId: string; hasCallback: boolean; maxRunning: number; runUntil: number }): Promise<void>;
   };
   settings: {
     syncBudgetMs: number;

@@ -27,7 +27,7 @@ export const submitAsync = async (deps: ImageDeps, caller: Caller, command: Imag
     throw error;
   }
   try {
-    await deps.workflows.startImageJob({ accountId: caller.accountId, jobId, hasCallback: command.callbackUrl !== undefined, maxRunning: caller.runningJobs ?? deps.settings.maxRunningJobs });
+    await deps.workflows.startImageJob({ accountId: caller.accountId, jobId, hasCallback: command.callbackUrl !== undefined, maxRunning: caller.runningJobs ?? deps.settings.maxRunningJobs, runUntil: job.createdAt + deps.settings.asyncBudgetMs });
   } catch (error) {
     const unavailable = new ServiceUnavailableError('The job could not be started; nothing was charged. Please retry.');
     await releaseJobCharge(deps.ledger, job, jobErrorOf(unavailable), deps.clock());

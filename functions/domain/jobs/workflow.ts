@@ -23,9 +23,10 @@ export interface JobStep {
   jobId: string;
 }
 
-/** MarkRunning's input: the job, and how many of the account's asynchronous jobs may run at once. */
+/** MarkRunning's input: the job, how many of the account's asynchronous jobs may run at once, and until when it may wait (epoch ms). */
 export interface AdmissionStep extends JobStep {
   maxRunning?: number;
+  runUntil?: number;
 }
 
 export interface WorkflowDeps {
@@ -72,8 +73,9 @@ const timeoutError = (limitMs: number): JobError => ({
 export const markRunning = async (deps: Pick<WorkflowDeps, 'jobs' | 'clock' | 'settings'>, step: AdmissionStep): Promise<{ started: boolean }> => {
   const admitted = await deps.jobs.markRunning(step.accountId, step.jobId, deps.clock(), step.maxRunning ?? deps.settings.maxRunningJobs);
   if (admitted === 'started') return { started: true };
-  const job = await loadJob(deps, step);
-  return { started: deps.clock() >= job.createdAt + deps.settings.asyncBudgetMs };
+  // Executions started without the job's deadline (resumed after a restart) read it from the job.
+  const runUntil = step.runUntil ?? (await loadJob(deps, step)).createdAt + deps.settings.asyncBudgetMs;
+  return { started: deps.clock() >= runUntil };
 };
 
 /** Runs the engine on the stored inputs within the job's budget; a refusal is an outcome, not an error. */
