@@ -489,7 +489,7 @@ const costOfAsyncJob = (submit: OpCounts, workflow: OpCounts, poll: OpCounts, ht
   const usd = costUsd(usage);
   const share = (100 * usd) / (PINNED_PRICES.perImageMicros / 1e6);
   return {
-    ...atMost({ metric: 'jobs.cost.async_job_share_of_price_pct', value: round(share, 3), unit: '%', notes: `$${usd.toFixed(7)} per job: ${round(usage.writeUnits, 1)} WRU, ${round(usage.readUnits, 1)} RRU, ${round(usage.s3Requests, 1)} S3 requests (counted); ${usage.stateTransitions} transitions, ${usage.lambdaGbSeconds} GB-s, ${usage.apiRequests} API requests (docs/cost.md)` }, 0.2),
+    ...atMost({ metric: 'jobs.cost.async_job_share_of_price_pct', value: round(share, 3), unit: '%', notes: `$${usd.toFixed(7)} per job: ${round(usage.writeUnits, 1)} WRU, ${round(usage.readUnits, 1)} RRU, ${round(usage.s3Requests, 1)} S3 requests (counted); ${usage.stateTransitions} transitions, ${round(usage.lambdaGbSeconds, 2)} GB-s, ${usage.apiRequests} API requests (docs/cost.md)` }, 0.2),
   };
 };
 

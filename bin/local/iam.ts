@@ -14,6 +14,7 @@
  * `dynamodb:LeadingKeys`); any other condition fails closed.
  */
 import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 export interface PolicyStatement {
   effect: 'Allow' | 'Deny';
@@ -104,4 +105,18 @@ export class IamGate {
 export const deniedJson = (res: http.ServerResponse, error: AccessDenied, type = 'AccessDeniedException'): void => {
   res.writeHead(400, { 'Content-Type': 'application/x-amz-json-1.0' });
   res.end(JSON.stringify({ __type: type, message: error.message, Message: error.message }));
+};
+
+/** Starts a gate's front server (in front of s3rver or the SQS emulator) on the loopback address it is given. */
+export const listenFront = async (server: http.Server, options: { host: string; port?: number }, agent: http.Agent) => {
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host, resolve));
+  return {
+    endpoint: `http://${options.host}:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      agent.destroy();
+    },
+  };
 };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AccessDenied, type IamGate } from './iam';
+import { AccessDenied, listenFront, type IamGate } from './iam';
 import { s3Requests } from './iam-requests';
 
 // s3rver ships no types.
@@ -88,14 +88,5 @@ const startGateProxy = async (options: { host: string; port?: number; backendPor
     }
     if (check(req, res)) pass(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host, resolve));
-  return {
-    endpoint: `http://${options.host}:${(server.address() as AddressInfo).port}`,
-    close: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-      agent.destroy();
-    },
-  };
+  return listenFront(server, options, agent);
 };

@@ -13,7 +13,7 @@ import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { lambdaContext } from './lambda-context';
 import { LOCAL_REGION } from './arns';
-import { AccessDenied, deniedJson, type IamGate } from './iam';
+import { AccessDenied, deniedJson, listenFront, type IamGate } from './iam';
 import { sqsRequests } from './iam-requests';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -113,16 +113,7 @@ const startSqsGate = async (options: { host: string; port?: number; backendEndpo
       upstream.end(body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host, resolve));
-  return {
-    endpoint: `http://${options.host}:${(server.address() as AddressInfo).port}`,
-    close: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-      agent.destroy();
-    },
-  };
+  return listenFront(server, options, agent);
 };
 
 export type QueueConsumer = (event: SQSEvent, context: ReturnType<typeof lambdaContext>) => Promise<SQSBatchResponse | void>;
