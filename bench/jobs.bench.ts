@@ -465,19 +465,19 @@ const scale = (record: Record<string, number>, factor: number): Record<string, n
 /** Polls a client makes of a job before it has finished, in this model (docs/cost.md). */
 const POLLS_PER_JOB = 2;
 /**
- * The states an async job's execution enters on its happy path without a callback: MarkRunning,
- * HasPlace, RunEngine, DidTheEngineSucceed, SettleCharge, HasCallback, Done (statemachines/image-job.asl.json).
+ * The states an async job's execution enters on its happy path: MarkRunning, HasPlace, RunEngine,
+ * DidTheEngineSucceed, SettleCharge, QueueCallback (statemachines/image-job.asl.json).
  */
-const HAPPY_PATH_TRANSITIONS = 7;
+const HAPPY_PATH_TRANSITIONS = 6;
 /** Lambda GB-seconds of one job, from the template's memory and durations measured locally (docs/cost.md). */
-const JOB_GB_SECONDS = 2 * 0.3 + 2 * 0.5 + 2 * (0.5 * 0.05) + POLLS_PER_JOB * (0.5 * 0.05);
+const JOB_GB_SECONDS = 2 * 0.3 + 2 * 0.5 + 3 * (0.5 * 0.05) + POLLS_PER_JOB * (0.5 * 0.05);
 
 /** The AWS cost of one async enhance job of one image, from its counted operations, as a share of its price. */
 const costOfAsyncJob = (submit: OpCounts, workflow: OpCounts, poll: OpCounts, http: Record<string, number>): BenchResult => {
   const units = [dynamoUnits(submit, COUNTED_SUBMITS), dynamoUnits(workflow, COUNTED_WORKFLOW_JOBS), dynamoUnits(poll, COUNTED_POLLS / POLLS_PER_JOB)];
   const usage: Usage = {
     apiRequests: 1 + POLLS_PER_JOB,
-    lambdaInvocations: 4 + POLLS_PER_JOB,
+    lambdaInvocations: 5 + POLLS_PER_JOB,
     lambdaGbSeconds: JOB_GB_SECONDS,
     stateTransitions: HAPPY_PATH_TRANSITIONS,
     writeUnits: units.reduce((total, unit) => total + unit.writeUnits, 0),

@@ -11,7 +11,7 @@ import { submit } from '../../functions/domain/images/submit';
 import { JOB_RETENTION_MS } from '../../functions/domain/jobs/job';
 import { aJob } from '../support/fixtures';
 import { FakeLedger, fakeImageWorld, fakeJobs, type FakeImageWorld } from '../support/fakes';
-import { markRunning } from '../../functions/domain/jobs/workflow';
+import { markRunning, queueCallback } from '../../functions/domain/jobs/workflow';
 
 const ACCOUNT = 'acc_unit';
 const caller: Caller = { accountId: ACCOUNT, keyId: 'key_unit' };
@@ -200,5 +200,21 @@ describe('admission under the cap of running jobs', () => {
     await expect(markRunning(deps('full', 0, 840_000), step)).resolves.toEqual({ started: true });
     // With the deadline the submit handed on, no read of the job is needed.
     await expect(markRunning(deps('full', 5_000, 1_000), { ...step, runUntil: 1_000 })).resolves.toEqual({ started: true });
+  });
+});
+
+describe('the last step of every job', () => {
+  it('queues nothing, and reads nothing, for a job submitted without a callback_url', async () => {
+    let reads = 0;
+    const queued: unknown[] = [];
+    const deps = {
+      jobs: { ...fakeJobs(new FakeLedger({})), get: async () => ((reads += 1), aJob(ACCOUNT, { callbackUrl: 'https://hooks.test/in' })) },
+      link: async () => 'https://link',
+      enqueueCallback: async (message: unknown) => void queued.push(message),
+    };
+    await queueCallback(deps, { accountId: ACCOUNT, jobId: 'job_1', hasCallback: false });
+    expect({ reads, queued: queued.length }).toEqual({ reads: 0, queued: 0 });
+    await queueCallback(deps, { accountId: ACCOUNT, jobId: 'job_1', hasCallback: true });
+    expect({ reads, queued: queued.length }).toEqual({ reads: 1, queued: 1 });
   });
 });

@@ -130,8 +130,12 @@ export const releaseJob = async (
   await releaseJobCharge(deps.ledger, step, error, deps.clock());
 };
 
-/** The callback carries the bytes a poll would answer at this moment; its delivery id is fixed by the job. */
-export const queueCallback = async (deps: Pick<WorkflowDeps, 'jobs' | 'link' | 'enqueueCallback'>, step: JobStep): Promise<void> => {
+/**
+ * The callback carries the bytes a poll would answer at this moment; its delivery id is fixed by the job.
+ * Every execution ends here: a job submitted without a callback_url (`hasCallback` false) returns at once.
+ */
+export const queueCallback = async (deps: Pick<WorkflowDeps, 'jobs' | 'link' | 'enqueueCallback'>, step: JobStep & { hasCallback?: boolean }): Promise<void> => {
+  if (step.hasCallback === false) return;
   const job = await loadJob(deps, step);
   if (!job.callbackUrl) return;
   await deps.enqueueCallback({

@@ -5,6 +5,9 @@ import { ERROR_CODES } from '../../domain/errors';
 export const JobStepSchema = v.object({ accountId: v.string(), jobId: v.string() });
 
 /** MarkRunning gets the execution's state: the job, and the account's cap the submit handed on (absent in executions started before it). */
+/** QueueCallback gets whether the job has a callback_url (absent in executions started before it: then the job says). */
+export const CallbackStepSchema = v.object({ ...JobStepSchema.entries, hasCallback: v.optional(v.boolean()) });
+
 export const AdmissionStepSchema = v.object({ ...JobStepSchema.entries, maxRunning: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))), runUntil: v.optional(v.number()) });
 
 const RunOutcomeSchema = v.variant('outcome', [
