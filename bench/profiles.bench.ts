@@ -14,10 +14,10 @@ import path from 'node:path';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalRuntime, type LocalRuntime } from '../bin/local/runtime';
 import { profileItem } from '../functions/adapters/dynamo/records';
-import type { Profile } from '../functions/domain/profiles/profile';
 import type { TagReport } from '../functions/domain/profiles/tags';
 import { newId } from '../functions/domain/shared/ids';
 import { services } from '../bin/local/services';
+import { aProfile } from '../test/support/fixtures';
 import { median, progress, round, summarise, timed, type BenchResult } from './harness';
 import { countDynamoOps, perUnit, type OpCounter, type OpCounts } from './support/dynamo-ops';
 
@@ -85,20 +85,7 @@ const seedProfiles = async (accountId: string): Promise<{ untagged: string[]; ta
   const tagged: string[] = [];
   const items = Array.from({ length: PROFILES }, (_, index) => {
     const tag = index % Math.round(1 / TAGGED_SHARE) === 0 ? TAG : null;
-    const profile: Profile = {
-      profileId: newId('prf'),
-      accountId,
-      status: 'READY',
-      message: 'Training completed.',
-      tag,
-      trainingTier: 'fast',
-      modelVersion: 'v2',
-      signature: null,
-      pictureKey: null,
-      photoKeys: [],
-      createdAt: now,
-      updatedAt: now,
-    };
+    const profile = aProfile(accountId, { tag }, now);
     (tag ? tagged : untagged).push(profile.profileId);
     return {
       ...profileItem(profile),
