@@ -57,12 +57,28 @@ const errorResponse = (res: http.ServerResponse, status: number, code: string, d
   res.end(body);
 };
 
+/** A function's answer as the gateway sent it (the test suite checks each against the OpenAPI document). */
+export interface GatewayAnswer {
+  method: string;
+  /** The route's resource, e.g. `/v2/service/jobs/{job_id}`. */
+  resource: string;
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
 export interface LocalGateway {
   url: string;
   close(): Promise<void>;
 }
 
-export const startLocalGateway = async (options: { routes: readonly GatewayRoute[]; port?: number; host?: string; onError?: (error: unknown) => void }): Promise<LocalGateway> => {
+export const startLocalGateway = async (options: {
+  routes: readonly GatewayRoute[];
+  port?: number;
+  host?: string;
+  onError?: (error: unknown) => void;
+  onAnswer?: (answer: GatewayAnswer) => void;
+}): Promise<LocalGateway> => {
   const handlerWork = inFlightWork();
   const compiled = options.routes.map(compile);
 
@@ -183,6 +199,7 @@ export const startLocalGateway = async (options: { routes: readonly GatewayRoute
         responseHeaders['Content-Length'] = String(payload.length);
         res.writeHead(result.statusCode, responseHeaders);
         res.end(payload);
+        options.onAnswer?.({ method: event.httpMethod, resource: match.resource, status: result.statusCode, headers: responseHeaders, body: payload });
       })
       .catch((error: unknown) => {
         options.onError?.(error);

@@ -20,7 +20,7 @@ import { stateMachineArnVariable } from '../../lib/constructs/function-defaults'
 import { ENV } from '../../functions/shared/env-names';
 import { ensureAssets } from '../assets/build';
 import { loadAssets } from '../assets/serve';
-import { startLocalGateway, type ApiHandler, type GatewayRoute } from './gateway';
+import { startLocalGateway, type ApiHandler, type GatewayAnswer, type GatewayRoute } from './gateway';
 import { lambdaContext, loadHandler } from './lambda-context';
 import { reconcileInterruptedWork, type Reconciled } from './reconcile';
 import { startLocalSecretsManager } from './secrets-manager';
@@ -45,6 +45,8 @@ export interface LocalRuntimeOptions {
   timeScale?: number;
   /** Opening credit of the development account, micro-USD; no development account when undefined. */
   devAccountCreditMicros?: number;
+  /** Sees every answer a function gave through the gateway (the tests check them against the OpenAPI document). */
+  onAnswer?: (answer: GatewayAnswer) => void;
   /** Extra environment for the handlers (e.g. shorter budgets in tests). */
   env?: Record<string, string>;
   /** The clock every handler uses (tests move it instead of sleeping); sources only. */
@@ -227,6 +229,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       port: options.port,
       host,
       onError: (error) => services().log.error('handler crashed', { error: String(error) }),
+      onAnswer: options.onAnswer,
     });
     closers.push(gateway.close);
     // The training backend calls back on this runtime's own gateway unless told otherwise.

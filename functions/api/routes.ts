@@ -4,6 +4,9 @@
  */
 import type { Access } from '../shared/access';
 
+/** The docs page's renderer, Scalar's standalone browser build (served by the service: no CDN). */
+export const SCALAR_SCRIPT = '@scalar/api-reference/browser/standalone.js';
+
 export const API_VERSIONS = ['v2', 'v1'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
 export const CURRENT_API_VERSION: ApiVersion = 'v2';
@@ -21,6 +24,8 @@ export interface RouteDefinition {
   /** `none` where the request carries its own credential (a download token, the trainer's bearer token). */
   auth?: 'api-key' | 'none';
   memoryMb?: number;
+  /** Installed files the handler reads at run time (package specifiers), copied beside its bundle (esbuild bundles only imports). */
+  files?: readonly string[];
   /** What the function touches beyond resolving an API key (functions/shared/access.ts); the stack grants exactly this. */
   access: Access;
 }
@@ -52,6 +57,10 @@ export const ROUTES: readonly RouteDefinition[] = [
   // The first read creates the account's secret.
   { method: 'GET', path: '/webhook-secret', handler: 'webhook-secret', access: { table: 'write' } },
   { method: 'POST', path: '/internal/trainer-callback', handler: 'trainer-callback', auth: 'none', access: { answerTasks: ['profile-training'], secrets: ['trainerToken'] } },
+  // The API's own description, public like any API reference: generated from this table and the schemas.
+  { method: 'GET', path: '/openapi.json', handler: 'openapi', auth: 'none', access: {} },
+  { method: 'GET', path: '/docs', handler: 'docs', auth: 'none', access: {} },
+  { method: 'GET', path: '/docs/scalar.js', handler: 'docs-script', auth: 'none', files: [SCALAR_SCRIPT], access: {} },
 ];
 
 /** The full public path of a route under a version prefix, e.g. `/v2/service/webhook-secret`. */

@@ -130,6 +130,7 @@ export class Api extends Construct {
         environment: props.environment,
         images: route.images,
         memoryMb: route.memoryMb,
+        files: route.files,
       });
       const integration = new apigateway.LambdaIntegration(
         fn,

@@ -135,10 +135,19 @@ export const IMAGE_NODE_MODULES = ['sharp', 'heic-decode'] as const;
  * synth. npm prefers its cache, so a synth for the host's own architecture after `npm ci` needs no network.
  * A function that does no image work ships neither: test/assets/load.test.ts proves both.
  */
-export const bundlingOptions = (images: boolean, architecture: lambda.Architecture): BundlingOptions => ({
+export const bundlingOptions = (images: boolean, architecture: lambda.Architecture, files: readonly string[] = []): BundlingOptions => ({
   externalModules: ['@aws-sdk/*'],
   sourceMap: true,
   sourcesContent: false,
+  // Installed files a handler reads at run time (the docs page's renderer), copied beside the bundle.
+  ...(files.length > 0 && {
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (inputDir: string, outputDir: string) =>
+        files.map((file) => `cp "${require.resolve(file, { paths: [inputDir] })}" "${path.join(outputDir, path.basename(file))}"`),
+    },
+  }),
   ...(images && {
     nodeModules: [...IMAGE_NODE_MODULES],
     environment: { npm_config_os: 'linux', npm_config_cpu: npmCpu(architecture), npm_config_libc: 'glibc', npm_config_prefer_offline: 'true' },
@@ -164,6 +173,8 @@ export interface ServiceFunctionProps {
   /** The function imports sharp (and the HEIC decoder). */
   readonly images?: boolean;
   readonly memoryMb?: number;
+  /** Files of installed packages copied beside the bundle (RouteDefinition.files). */
+  readonly files?: readonly string[];
 }
 
 export const serviceFunction = (scope: Construct, id: string, props: ServiceFunctionProps): NodejsFunction => {
@@ -184,7 +195,7 @@ export const serviceFunction = (scope: Construct, id: string, props: ServiceFunc
     tracing: lambda.Tracing.ACTIVE,
     environment: props.environment,
     logGroup: new logs.LogGroup(scope, `${id}Logs`, { retention: LOG_RETENTION }),
-    bundling: bundlingOptions(images, architecture),
+    bundling: bundlingOptions(images, architecture, props.files),
   });
   acknowledge(
     fn,

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../bin/local/runtime';
 import * as Accounts from '../../functions/domain/accounts/accounts';
 import { services } from '../../bin/local/services';
+import { answerChecker } from './openapi-conformance';
 import { RECEIVER_CA_FILE } from './receiver';
 
 export interface TestRuntime extends LocalRuntime {
@@ -20,7 +21,13 @@ export interface TestRuntime extends LocalRuntime {
 
 export const startTestRuntime = async (options: Partial<LocalRuntimeOptions> = {}): Promise<TestRuntime> => {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'service-test-'));
+  const check = answerChecker();
+  const undocumented: string[] = [];
   const runtime = await startLocalRuntime({
+    onAnswer: (answer) => {
+      const problem = check(answer);
+      if (problem !== undefined) undocumented.push(problem);
+    },
     logLevel: 'silent',
     devAccountCreditMicros: 10_000_000,
     timeScale: 0.001,
@@ -39,6 +46,8 @@ export const startTestRuntime = async (options: Partial<LocalRuntimeOptions> = {
       await runtime.close();
       const denials = runtime.iam?.denials ?? [];
       if (denials.length > 0) throw new Error(`local IAM refused ${denials.length} call(s) the template does not grant:\n${denials.join('\n')}`);
+      // Every answer the file received must be as the OpenAPI document says (openapi-conformance.ts).
+      if (undocumented.length > 0) throw new Error(`${undocumented.length} answer(s) differ from the OpenAPI document:\n${[...new Set(undocumented)].join('\n')}`);
     },
     newAccount: async (creditMicros = 10_000_000) => {
       const { account, key } = await Accounts.openAccount(services(), { name: 'test', openingCreditMicros: creditMicros });

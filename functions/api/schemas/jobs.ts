@@ -23,3 +23,8 @@ export const ListJobsQuerySchema = v.object({
   ),
 });
 export type ListJobsQuery = v.InferOutput<typeof ListJobsQuerySchema>;
+
+export const JobParamsSchema = v.object({ job_id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)) });
+
+/** A download link's token is its own credential (download-token.ts). */
+export const DownloadParamsSchema = v.object({ token: v.pipe(v.string(), v.minLength(1)) });

@@ -106,6 +106,8 @@ const serialise = (result: ApiResult, base: Record<string, string>): APIGatewayP
         body: result.body.toString('base64'),
         isBase64Encoded: true,
       };
+    case 'text':
+      return { statusCode: result.status, headers: { 'Content-Type': result.contentType, ...base, ...result.headers }, body: result.body };
     case 'redirect':
       return { statusCode: 302, headers: { Location: result.location, 'Cache-Control': 'no-store', ...base }, body: '' };
   }

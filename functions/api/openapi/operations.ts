@@ -1,0 +1,209 @@
+/**
+ * What the OpenAPI document says about each route of the route table (functions/api/routes.ts): its
+ * summary, the valibot schemas of its request (the same ones its handler validates with) and of each
+ * answer, keyed by `METHOD /path`. The document builder refuses a route without an entry here, and the
+ * integration suite checks every answer it receives against what is declared, so neither can drift.
+ *
+ * Status codes: the spec's list per endpoint, plus what this service also answers and says so in the
+ * README (429 past the account's rate limit, 413 for a body too large, 500 and 503 anywhere).
+ */
+import type * as v from 'valibot';
+import { EditRequestSchema, EnhanceRequestSchema, GenerateRequestSchema, RemixRequestSchema } from '../schemas/images';
+import { DownloadParamsSchema, JobParamsSchema, ListJobsQuerySchema } from '../schemas/jobs';
+import { AddProfileRequestSchema, ListProfilesQuerySchema, ProfileParamsSchema, TagProfilesRequestSchema } from '../schemas/profiles';
+import {
+  ImageResultSchema,
+  JobHandleSchema,
+  JobPageSchema,
+  JobStatusSchema,
+  OpenApiDocumentSchema,
+  ProfileCreatedSchema,
+  ProfileDeletedSchema,
+  ProfileListSchema,
+  ProfileStatusSchema,
+  TagReportSchema,
+  TrainerEventAcceptedSchema,
+  WebhookSecretSchema,
+} from '../schemas/responses';
+import { TrainerCallbackSchema } from '../schemas/training';
+
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 410 | 413 | 422 | 429 | 500 | 503 | 504;
+
+/** A successful answer: a JSON body, raw bytes of one media type, or a redirect. */
+export type SuccessAnswer =
+  | { description: string; json: v.GenericSchema; headers?: readonly ResponseHeader[] }
+  | { description: string; media: 'image/jpeg' | 'text/html' | 'text/javascript' }
+  | { description: string; redirect: true };
+
+export type ResponseHeader = 'Idempotent-Replayed' | 'X-Service-Deprecation-Date';
+
+export interface OperationDoc {
+  operationId: string;
+  tag: 'Images' | 'Jobs' | 'Profiles' | 'Webhooks' | 'Downloads' | 'Training backends' | 'Documentation';
+  summary: string;
+  description?: string;
+  body?: v.GenericSchema;
+  /** A request example; the image operations show one each. */
+  bodyExample?: unknown;
+  query?: v.ObjectSchema<v.ObjectEntries, undefined>;
+  params?: v.ObjectSchema<v.ObjectEntries, undefined>;
+  success: Partial<Record<200 | 202 | 302, SuccessAnswer>>;
+  errors: readonly ErrorStatus[];
+}
+
+const IMAGE_ERRORS = [400, 401, 402, 403, 404, 413, 422, 429, 500, 503, 504] as const;
+const IMAGE_HEADERS = ['Idempotent-Replayed', 'X-Service-Deprecation-Date'] as const;
+const PROFILE_ERRORS = [401, 402, 403, 404, 422, 429, 500, 503] as const;
+
+const imageOperation = (operationId: string, summary: string, body: v.GenericSchema, bodyExample: unknown, description: string): OperationDoc => ({
+  operationId,
+  tag: 'Images',
+  summary,
+  description:
+    `${description}\n\nSynchronous by default (200 with the result); with \`async: true\` the answer is 202 with a job handle, ` +
+    'polled at `poll_url` or delivered to `callback_url`. The floor price is reserved before any work and settled to the final ' +
+    'price, or released on failure. `client_request_id` makes the submit idempotent: a repeat answers the original with ' +
+    '`Idempotent-Replayed: true` and charges nothing.',
+  body,
+  bodyExample,
+  success: {
+    200: { description: 'The image result (`images` filled for `response_mode: bytes`, `download_urls` for `urls`).', json: ImageResultSchema, headers: IMAGE_HEADERS },
+    202: { description: 'The job handle of an asynchronous submit.', json: JobHandleSchema, headers: IMAGE_HEADERS },
+  },
+  errors: IMAGE_ERRORS,
+});
+
+export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
+  'POST /edit': imageOperation('edit', 'Edit 1-10 images from a prompt', EditRequestSchema, { prompt: 'Put [[prf_5kq2x8]] on a beach at sunset', images: ['https://example.com/photo.jpg'], output_format: 'jpg' }, 'Edits the input images by a text prompt; profiles named in `profile_ids` or as `[[<profile_id>]]` in the prompt keep their identity.'),
+  'POST /generate': imageOperation('generate', 'Generate images from a prompt', GenerateRequestSchema, { prompt: 'a lighthouse at dawn', resolution: '2K', aspect_ratio: '16:9' }, 'Creates images from a prompt with no input image; profiles are referenced only as `[[<profile_id>]]` in the prompt.'),
+  'POST /enhance': imageOperation('enhance', 'Enhance one image (2K)', EnhanceRequestSchema, { image: 'https://example.com/photo.jpg', profile_ids: ['prf_5kq2x8'] }, 'Improves one image; pinned to the default base model at 2K (`base_model`, `aspect_ratio` and `resolution` are refused).'),
+  'POST /remix': imageOperation('remix', 'Remix an image in the style of another', RemixRequestSchema, { input_image: 'https://example.com/content.jpg', reference_image: 'https://example.com/style.jpg' }, 'Renders the content of `input_image` in the style of `reference_image`, at 2K in the input’s aspect ratio.'),
+  'GET /jobs': {
+    operationId: 'listJobs',
+    tag: 'Jobs',
+    summary: 'List the account’s jobs',
+    description: 'Newest first, synchronous calls included; one page per call, continued with `cursor`.',
+    query: ListJobsQuerySchema,
+    success: { 200: { description: 'One page of jobs.', json: JobPageSchema } },
+    // 400: a cursor that is not one this service handed out.
+    errors: [400, 401, 403, 422, 429, 500, 503],
+  },
+  'GET /jobs/{job_id}': {
+    operationId: 'getJob',
+    tag: 'Jobs',
+    summary: 'Poll a job',
+    description: 'The authoritative outcome of a job. Another account’s job is 404; 24 h after completion, 410 `JOB_EXPIRED`.',
+    params: JobParamsSchema,
+    success: { 200: { description: 'The job status; the same body a callback carries.', json: JobStatusSchema } },
+    errors: [401, 403, 404, 410, 422, 429, 500, 503],
+  },
+  'GET /downloads/{token}': {
+    operationId: 'download',
+    tag: 'Downloads',
+    summary: 'Follow a download link',
+    description: 'The token is the credential (no API key). Redirects to a short-lived URL of the image.',
+    params: DownloadParamsSchema,
+    success: { 302: { description: 'Redirect to the image.', redirect: true } },
+    errors: [404, 410, 422, 500, 503],
+  },
+  'POST /profiles/add': {
+    operationId: 'addProfile',
+    tag: 'Profiles',
+    summary: 'Create a profile from photos',
+    description: 'Reserves the tier’s price (Full Train 2.90, Quick Train 1.49) and starts training at once.',
+    body: AddProfileRequestSchema,
+    bodyExample: { image_urls: ['https://example.com/1.jpg', 'https://example.com/2.jpg', 'https://example.com/3.jpg', 'https://example.com/4.jpg', 'https://example.com/5.jpg'], training_tier: 'fast', tag: 'customer-42' },
+    success: { 200: { description: 'The new profile’s id.', json: ProfileCreatedSchema } },
+    errors: [...PROFILE_ERRORS, 413],
+  },
+  'GET /profiles/ids': {
+    operationId: 'listProfiles',
+    tag: 'Profiles',
+    summary: 'List the account’s profiles',
+    query: ListProfilesQuerySchema,
+    success: { 200: { description: 'Every profile of the account (or with the tag).', json: ProfileListSchema } },
+    errors: PROFILE_ERRORS,
+  },
+  'POST /profiles/tags': {
+    operationId: 'tagProfiles',
+    tag: 'Profiles',
+    summary: 'Backfill tags',
+    description: 'Sets a tag only where a profile has none; every entry lands in exactly one bucket of the report.',
+    body: TagProfilesRequestSchema,
+    bodyExample: { tags: [{ profile_id: 'prf_5kq2x8', tag: 'customer-42' }] },
+    success: { 200: { description: 'The tag report.', json: TagReportSchema } },
+    errors: [401, 403, 413, 422, 429, 500, 503],
+  },
+  'GET /profiles/{profile_id}/status': {
+    operationId: 'getProfileStatus',
+    tag: 'Profiles',
+    summary: 'Read a profile’s training status',
+    params: ProfileParamsSchema,
+    success: { 200: { description: 'The profile status.', json: ProfileStatusSchema } },
+    errors: PROFILE_ERRORS,
+  },
+  'GET /profiles/{profile_id}/profile_picture': {
+    operationId: 'getProfilePicture',
+    tag: 'Profiles',
+    summary: 'Read a profile’s picture',
+    params: ProfileParamsSchema,
+    success: { 200: { description: 'The picture.', media: 'image/jpeg' } },
+    errors: PROFILE_ERRORS,
+  },
+  'DELETE /profiles/{profile_id}': {
+    operationId: 'deleteProfile',
+    tag: 'Profiles',
+    summary: 'Delete a profile and its data',
+    description: 'Stops training, refunds an unsettled reservation, deletes the photos, picture and record.',
+    params: ProfileParamsSchema,
+    success: { 200: { description: 'Deleted.', json: ProfileDeletedSchema } },
+    errors: PROFILE_ERRORS,
+  },
+  'GET /webhook-secret': {
+    operationId: 'getWebhookSecret',
+    tag: 'Webhooks',
+    summary: 'Read the callback signing secret',
+    description: 'Created on first use. Callbacks carry `X-Service-Signature` and the Standard Webhooks headers (docs/callbacks.md).',
+    success: { 200: { description: 'The secret.', json: WebhookSecretSchema } },
+    errors: [401, 403, 429, 500, 503],
+  },
+  'POST /webhook-secret/rotate': {
+    operationId: 'rotateWebhookSecret',
+    tag: 'Webhooks',
+    summary: 'Rotate the callback signing secret',
+    description: 'Answers a new secret; for 24 h deliveries are signed with both the new and the previous one (docs/callbacks.md).',
+    success: { 200: { description: 'The new secret and until when the previous one still signs.', json: WebhookSecretSchema } },
+    errors: [401, 403, 429, 500, 503],
+  },
+  'POST /internal/trainer-callback': {
+    operationId: 'trainerCallback',
+    tag: 'Training backends',
+    summary: 'A training backend reports (internal)',
+    description: 'For a training backend (`TRAINER=http`), authenticated by the trainer bearer token, not an API key (docs/trainer-contract.md).',
+    body: TrainerCallbackSchema,
+    success: { 200: { description: 'The report was forwarded to the waiting training.', json: TrainerEventAcceptedSchema } },
+    errors: [400, 401, 404, 413, 422, 500, 503],
+  },
+  'GET /openapi.json': {
+    operationId: 'openapi',
+    tag: 'Documentation',
+    summary: 'This OpenAPI document',
+    success: { 200: { description: 'The OpenAPI 3.1 document.', json: OpenApiDocumentSchema } },
+    errors: [500, 503],
+  },
+  'GET /docs': {
+    operationId: 'docs',
+    tag: 'Documentation',
+    summary: 'The API reference page',
+    description: 'Rendered in the browser by Scalar from this document; the renderer is served by the service itself (no CDN).',
+    success: { 200: { description: 'The page.', media: 'text/html' } },
+    errors: [500, 503],
+  },
+  'GET /docs/scalar.js': {
+    operationId: 'docsRenderer',
+    tag: 'Documentation',
+    summary: 'The reference page’s renderer (Scalar)',
+    success: { 200: { description: 'The script.', media: 'text/javascript' } },
+    errors: [500, 503],
+  },
+};

@@ -1,0 +1,142 @@
+/**
+ * Response bodies, written once as valibot schemas: the OpenAPI document is generated from them
+ * (functions/api/openapi/document.ts), and the integration suite checks every answer it receives
+ * against that document, so a field added to a body without being added here fails the suite.
+ * Objects are strict (`additionalProperties: false`) for exactly that reason.
+ */
+import * as v from 'valibot';
+import { ERROR_CODES } from '../../domain/errors';
+import { OPERATIONS } from '../../domain/images/engine';
+import { JOB_STATUSES } from '../../domain/jobs/job';
+import { PROFILE_STATUSES } from '../../domain/profiles/profile';
+
+const IsoDateTime = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601 date-time (UTC).'));
+
+export const ErrorBodySchema = v.pipe(
+  v.strictObject({
+    detail: v.pipe(v.string(), v.description('What went wrong, safe to show.')),
+    code: v.pipe(v.picklist(ERROR_CODES), v.description('Stable error code; switch on this, not on `detail`.')),
+    request_id: v.pipe(v.string(), v.description('The `X-Request-Id` of this answer; quote it to support.')),
+  }),
+  v.title('ErrorBody'),
+  v.examples([{ detail: 'Job job_0123 not found.', code: 'NOT_FOUND' as const, request_id: '6f1c0c1e-3b8a-4a53-9f53-2d3c4b5a6978' }]),
+);
+
+export const ValidationErrorBodySchema = v.pipe(
+  v.strictObject({
+    detail: v.array(
+      v.strictObject({
+        loc: v.pipe(v.array(v.union([v.string(), v.number()])), v.description('Where: `body`, `query` or `path`, then the field names and indexes.')),
+        msg: v.string(),
+        type: v.pipe(v.string(), v.description("pydantic v2's error type, e.g. `missing`, `literal_error`, `less_than_equal`.")),
+        input: v.optional(v.unknown()),
+        ctx: v.optional(v.record(v.string(), v.unknown())),
+      }),
+    ),
+  }),
+  v.title('ValidationErrorBody'),
+  v.examples([{ detail: [{ loc: ['body', 'num_output_images'], msg: 'Input should be less than or equal to 4', type: 'less_than_equal', input: 9, ctx: { le: 4 } }] }]),
+);
+
+export const ImageResultSchema = v.pipe(
+  v.strictObject({
+    known_subjects: v.strictObject({
+      counts: v.pipe(
+        v.record(v.string(), v.pipe(v.number(), v.integer(), v.minValue(1))),
+        v.description('profile_id → how many times that subject appears, summed over all outputs (used for billing).'),
+      ),
+    }),
+    images: v.pipe(v.array(v.string()), v.description('Base64 images (`response_mode: bytes`), else empty.')),
+    download_urls: v.pipe(v.array(v.pipe(v.string(), v.url())), v.description('Links valid 24 h (`response_mode: urls`), else empty.')),
+  }),
+  v.title('ImageResult'),
+  v.examples([{ known_subjects: { counts: { prf_5kq2x8: 1 } }, images: [], download_urls: ['https://api.example.com/v2/service/downloads/dl_…'] }]),
+);
+
+export const JobHandleSchema = v.pipe(
+  v.strictObject({
+    job_id: v.string(),
+    status: v.literal('pending'),
+    poll_url: v.pipe(v.string(), v.description('Path of this job’s status endpoint.')),
+  }),
+  v.title('JobHandle'),
+  v.examples([{ job_id: 'job_2b7f1c', status: 'pending' as const, poll_url: '/v2/service/jobs/job_2b7f1c' }]),
+);
+
+export const JobStatusSchema = v.pipe(
+  v.strictObject({
+    job_id: v.string(),
+    status: v.picklist(JOB_STATUSES),
+    operation: v.picklist(OPERATIONS),
+    created_at: IsoDateTime,
+    result: v.pipe(v.nullable(ImageResultSchema), v.description('Set once `succeeded`: `download_urls` filled, `images` empty.')),
+    error: v.pipe(v.nullable(v.strictObject({ code: v.picklist(ERROR_CODES), message: v.string() })), v.description('Set once `failed`.')),
+    completed_at: v.nullable(IsoDateTime),
+  }),
+  v.title('JobStatus'),
+  v.examples([
+    {
+      job_id: 'job_2b7f1c',
+      status: 'succeeded' as const,
+      operation: 'generate' as const,
+      created_at: '2026-11-23T12:00:00.000Z',
+      result: { known_subjects: { counts: {} }, images: [], download_urls: ['https://api.example.com/v2/service/downloads/dl_…'] },
+      error: null,
+      completed_at: '2026-11-23T12:00:09.000Z',
+    },
+  ]),
+);
+
+export const JobPageSchema = v.pipe(
+  v.strictObject({
+    jobs: v.array(JobStatusSchema),
+    next_cursor: v.pipe(v.nullable(v.string()), v.description('Pass as `cursor` for the next page; null on the last page.')),
+  }),
+  v.title('JobPage'),
+);
+
+export const ProfileCreatedSchema = v.pipe(v.strictObject({ profile_id: v.string() }), v.title('ProfileCreated'), v.examples([{ profile_id: 'prf_5kq2x8' }]));
+
+export const ProfileStatusSchema = v.pipe(
+  v.strictObject({ profile_id: v.string(), status: v.picklist(PROFILE_STATUSES), message: v.string() }),
+  v.title('ProfileStatus'),
+  v.examples([{ profile_id: 'prf_5kq2x8', status: 'IN_PROGRESS' as const, message: 'The model is training.' }]),
+);
+
+export const ProfileListSchema = v.pipe(
+  v.strictObject({ profiles: v.array(v.strictObject({ profile_id: v.string(), status: v.picklist(PROFILE_STATUSES), tag: v.nullable(v.string()) })) }),
+  v.title('ProfileList'),
+);
+
+export const ProfileDeletedSchema = v.pipe(v.strictObject({ profile_id: v.string(), status: v.literal('deleted') }), v.title('ProfileDeleted'));
+
+export const TagReportSchema = v.pipe(
+  v.strictObject({
+    updated: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    already_tagged: v.array(v.string()),
+    conflicts: v.array(v.strictObject({ profile_id: v.string(), existing_tag: v.string() })),
+    not_found: v.array(v.string()),
+  }),
+  v.title('TagReport'),
+  v.examples([{ updated: 2, already_tagged: ['prf_a'], conflicts: [{ profile_id: 'prf_b', existing_tag: 'alice' }], not_found: [] }]),
+);
+
+export const WebhookSecretSchema = v.pipe(
+  v.strictObject({
+    webhook_signing_secret: v.pipe(v.string(), v.description('The HMAC key of callback signatures (both schemes).')),
+    previous_secret_expires_at: v.optional(v.pipe(IsoDateTime, v.description('After a rotation: until when the previous secret also signs deliveries.'))),
+  }),
+  v.title('WebhookSecret'),
+);
+
+export const TrainerEventAcceptedSchema = v.pipe(
+  v.strictObject({ accepted: v.literal(true), event: v.picklist(['heartbeat', 'succeeded', 'failed']) }),
+  v.title('TrainerEventAccepted'),
+);
+
+
+/** The OpenAPI document itself, as far as its own description goes (it is validated as OpenAPI 3.1 in the tests). */
+export const OpenApiDocumentSchema = v.pipe(
+  v.looseObject({ openapi: v.literal('3.1.0'), info: v.looseObject({ title: v.string(), version: v.string() }), paths: v.record(v.string(), v.unknown()) }),
+  v.title('OpenApiDocument'),
+);
