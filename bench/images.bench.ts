@@ -133,7 +133,7 @@ const readSourceCost = async (imageBase64: string): Promise<BenchResult> => {
   };
   const samples: number[] = [];
   for (let round = 0; round < 2 + RUNS; round += 1) {
-    const { ms } = await timed(() => readImageSource(imageBase64, 'image', noFetch, MAX_INPUT_BYTES));
+    const { ms } = await timed(() => readImageSource(imageBase64, 'image', { fetchBytes: noFetch }, MAX_INPUT_BYTES));
     if (round >= 2) samples.push(ms);
   }
   const bare = median(Array.from({ length: 5 }, () => {

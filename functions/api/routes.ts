@@ -33,7 +33,7 @@ export interface RouteDefinition {
 /** An image operation: the job and its charge, inputs kept for the workflow, outputs stored or replayed, links signed. */
 const IMAGE_OPERATION: Access = {
   table: 'write',
-  bucket: { read: ['outputs'], write: ['inputs', 'outputs'], delete: ['inputs'] },
+  bucket: { read: ['outputs', 'uploads'], write: ['inputs', 'outputs'], delete: ['inputs'] },
   start: ['image-job'],
   secrets: ['downloadToken', 'engineToken'],
 };
@@ -44,6 +44,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/generate', handler: 'generate', stream: true, images: true, access: IMAGE_OPERATION },
   { method: 'POST', path: '/enhance', handler: 'enhance', stream: true, images: true, access: IMAGE_OPERATION },
   { method: 'POST', path: '/remix', handler: 'remix', stream: true, images: true, access: IMAGE_OPERATION },
+  // Presigns the PUT of a direct upload: the URL carries this function's authority, so it needs PutObject there.
+  { method: 'POST', path: '/uploads', handler: 'uploads', access: { bucket: { write: ['uploads'] } } },
   { method: 'GET', path: '/jobs', handler: 'jobs-list', access: JOB_READ },
   { method: 'GET', path: '/jobs/{job_id}', handler: 'jobs', access: JOB_READ },
   // Presigns a GET of the output: the URL carries this function's authority, so it needs GetObject.

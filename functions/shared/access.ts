@@ -7,8 +7,8 @@
  */
 import type { WorkflowName } from './env-names';
 
-/** The bucket's areas, each a key prefix (the lifecycle rules expire `inputs/` and `outputs/`). */
-export const BUCKET_AREAS = { inputs: 'inputs/', outputs: 'outputs/', profiles: 'profiles/' } as const;
+/** The bucket's areas, each a key prefix (the lifecycle rules expire `inputs/`, `outputs/` and `uploads/`). */
+export const BUCKET_AREAS = { inputs: 'inputs/', outputs: 'outputs/', profiles: 'profiles/', uploads: 'uploads/' } as const;
 export type BucketArea = keyof typeof BUCKET_AREAS;
 
 export type SecretName = 'downloadToken' | 'engineToken' | 'trainerToken';

@@ -60,6 +60,8 @@ export class Data extends Construct {
       lifecycleRules: [
         { id: 'expire-outputs', prefix: OUTPUTS_PREFIX, expiration: Duration.days(OUTPUT_EXPIRY_DAYS) },
         { id: 'expire-inputs', prefix: BUCKET_AREAS.inputs, expiration: Duration.days(INPUT_EXPIRY_DAYS) },
+        // Direct uploads are refused 24 h after they arrive (domain/images/uploads.ts); S3 deletes them a day later at most.
+        { id: 'expire-uploads', prefix: BUCKET_AREAS.uploads, expiration: Duration.days(1) },
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
     });

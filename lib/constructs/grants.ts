@@ -28,6 +28,8 @@ export interface GrantableResources {
 export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
 export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'] as const;
 
+const AREA_ITEM: Record<BucketArea, string> = { inputs: 'job', outputs: 'job', profiles: 'profile', uploads: 'upload' };
+
 /** The objects of the areas, each wildcard acknowledged where it is granted (cdk-nag IAM5). */
 const areaObjects = (bucket: s3.IBucket, areas: readonly BucketArea[]) =>
   areas.map((area) => {
@@ -35,7 +37,7 @@ const areaObjects = (bucket: s3.IBucket, areas: readonly BucketArea[]) =>
     acknowledgeWildcardResource(
       bucket,
       objects,
-      `Object keys under ${BUCKET_AREAS[area]} are made per account and ${area === 'profiles' ? 'profile' : 'job'} at run time; a function is granted ` +
+      `Object keys under ${BUCKET_AREAS[area]} are made per account and ${AREA_ITEM[area]} at run time; a function is granted ` +
         'only the areas its row of the route or workflow table declares (lib/constructs/grants.ts).',
     );
     return objects;

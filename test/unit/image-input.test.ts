@@ -257,3 +257,32 @@ describe('decodeImageInput: size', () => {
     await expect(decode('')).rejects.toBeInstanceOf(InvalidRequestError);
   });
 });
+
+describe('a direct upload as an input', () => {
+  const UPLOAD_ID = 'upl_01JD3Q8X2M9Z4Y6W5V7T8S9R0P';
+  const fromUploads = (uploads: Record<string, Buffer>) => (value: string) =>
+    decodeImageInput(value, LABEL, { fetchBytes: noFetch, readUpload: async (id) => uploads[id] });
+
+  it('reads the bytes of the caller’s upload and checks them like any input', async () => {
+    const jpeg = await picture().jpeg().toBuffer();
+    await expect(fromUploads({ [UPLOAD_ID]: jpeg })(`upload:${UPLOAD_ID}`)).resolves.toMatchObject({ format: 'jpeg', width: 40, height: 30 });
+  });
+
+  it('is not found when the upload is not the caller’s, never existed or has expired', async () => {
+    await expect(fromUploads({})(`upload:${UPLOAD_ID}`)).rejects.toEqual(
+      new NotFoundError(`images[3]: upload ${UPLOAD_ID} not found (uploads belong to the account that made them and expire 24 h after they arrive).`),
+    );
+  });
+
+  it('refuses an upload that is not an image', async () => {
+    await expect(fromUploads({ [UPLOAD_ID]: Buffer.from('%PDF-1.7 not an image') })(`upload:${UPLOAD_ID}`)).rejects.toEqual(refusal(UNSUPPORTED));
+  });
+
+  it('refuses a malformed reference', async () => {
+    await expect(fromUploads({})('upload:../other-account/upl_1')).rejects.toEqual(refusal(/^images\[3\] is not a valid upload reference/));
+  });
+
+  it('refuses a reference where uploads are not accepted', async () => {
+    await expect(decode(`upload:${UPLOAD_ID}`)).rejects.toEqual(refusal('images[3] cannot be a direct upload here; send an http(s) URL.'));
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * Read first: image inputs come from callers we do not trust, so the order below is the guard.
  *
- * 1. The form (URL, data URI, bare base64) becomes bytes, capped at `maxInputBytes` (image-source.ts).
+ * 1. The form (URL, data URI, bare base64, direct upload) becomes bytes, capped at `maxInputBytes`
+ *    (a direct upload at MAX_UPLOAD_BYTES; image-source.ts).
  * 2. The format is read from the magic bytes only; a data URI's type and a Content-Type are ignored.
  * 3. The dimensions are read from the header and checked BEFORE any pixel is decoded (pixel bombs);
  *    every sharp pipeline also carries `limitInputPixels` as a second guard.
@@ -22,9 +23,9 @@
 import sharp from 'sharp';
 import { InvalidRequestError } from '../../domain/errors';
 import type { DecodedImage, ImagePreview, InputFormat } from '../../domain/images/engine';
-import { readImageSource, type FetchBytes } from './image-source';
+import { readImageSource, type FetchBytes, type ReadUpload } from './image-source';
 
-export type { FetchBytes } from './image-source';
+export type { FetchBytes, ReadUpload } from './image-source';
 
 export const MAX_INPUT_BYTES = 25 * 1024 * 1024;
 /** Decoded RGBA must fit in memory: 100 MP is 400 MB of pixels. */
@@ -57,6 +58,8 @@ export const previewOf = async (data: Buffer, options?: sharp.SharpOptions): Pro
 
 export interface ImageInputDeps {
   fetchBytes: FetchBytes;
+  /** The caller's direct uploads; absent where an input must be a URL or base64. */
+  readUpload?: ReadUpload;
   /** Cap on the input's bytes, fetched or decoded from base64. Default MAX_INPUT_BYTES. */
   maxInputBytes?: number;
 }
@@ -86,7 +89,7 @@ export const sniffFormat = (bytes: Buffer): InputFormat | undefined => {
 
 /** Reads, checks and normalises one image input; `label` (e.g. `images[3]`) names it in every refusal. */
 export const decodeImageInput = async (value: string, label: string, deps: ImageInputDeps): Promise<DecodedImage> => {
-  const bytes = await readImageSource(value, label, deps.fetchBytes, deps.maxInputBytes ?? MAX_INPUT_BYTES);
+  const bytes = await readImageSource(value, label, deps, deps.maxInputBytes ?? MAX_INPUT_BYTES);
   const format = sniffFormat(bytes);
   if (!format) throw unsupported(label);
   const header = await readHeader(bytes, label);

@@ -1,9 +1,10 @@
 /**
- * Turns the three forms of an image input into bytes, without looking at the bytes themselves:
+ * Turns the four forms of an image input into bytes, without looking at the bytes themselves:
  *
  * | form                               | example                          | bytes from                 |
  * |------------------------------------|----------------------------------|----------------------------|
  * | `http://` or `https://` URL        | `https://cdn.example/a.jpg`      | the injected fetcher       |
+ * | `upload:<upload_id>`               | `upload:upl_3fQ9…`               | the caller's direct upload |
  * | data URI `data:image/<t>;base64,`  | `data:image/png;base64,iVBOR…`   | its base64 payload         |
  * | anything else                      | `iVBORw0KGgo…`                   | bare base64                |
  *
@@ -13,9 +14,18 @@
  * decoder would silently skip it and hand us different bytes). The declared type of a data URI is
  * ignored: the format is read from the bytes later.
  */
-import { DomainError, InvalidRequestError } from '../../domain/errors';
+import { DomainError, InvalidRequestError, NotFoundError } from '../../domain/errors';
+import { MAX_UPLOAD_BYTES, UPLOAD_REFERENCE, UPLOAD_REFERENCE_PREFIX } from '../../domain/images/uploads';
 
 export type FetchBytes = (url: string) => Promise<Buffer>;
+/** The caller's upload by id, undefined when it is not the caller's, does not exist or has expired. */
+export type ReadUpload = (uploadId: string) => Promise<Buffer | undefined>;
+
+export interface ImageSources {
+  fetchBytes: FetchBytes;
+  /** Absent where uploads are not accepted (profile photos are URLs only). */
+  readUpload?: ReadUpload;
+}
 
 const HTTP_URL = /^https?:\/\//i;
 const DATA_IMAGE_BASE64 = /^data:image\/[a-z0-9.+-]+(?:;[a-z0-9.+-]+=[^;,]*)*;base64,/i;
@@ -26,20 +36,31 @@ const tooLarge = (label: string, maxInputBytes: number) =>
   new InvalidRequestError(`${label} is larger than ${maxInputBytes} bytes; send a smaller image.`);
 
 /** The bytes of an image input; refuses empty, malformed and oversized inputs with a 400 naming `label`. */
-export const readImageSource = async (value: string, label: string, fetchBytes: FetchBytes, maxInputBytes: number): Promise<Buffer> => {
+export const readImageSource = async (value: string, label: string, sources: ImageSources, maxInputBytes: number): Promise<Buffer> => {
   if (value.trim() === '') throw new InvalidRequestError(`${label} is empty.`);
   if (HTTP_URL.test(value)) {
     if (!URL.canParse(value)) throw new InvalidRequestError(`${label} is not a valid URL.`);
-    const bytes = await fetchSource(value, label, fetchBytes);
+    const bytes = await fetchSource(value, label, sources.fetchBytes);
     if (bytes.length > maxInputBytes) throw tooLarge(label, maxInputBytes);
     return bytes;
   }
   const dataUri = DATA_IMAGE_BASE64.exec(value);
   if (dataUri) return decodeBase64(value.slice(dataUri[0].length), label, maxInputBytes);
   if (/^data:/i.test(value)) throw new InvalidRequestError(`${label} is a data URI but not of the form data:image/<type>;base64,<data>.`);
+  if (value.startsWith(UPLOAD_REFERENCE_PREFIX)) return readUploadSource(value, label, sources.readUpload);
   const scheme = ANY_SCHEME.exec(value);
   if (scheme) throw new InvalidRequestError(`${label} uses the unsupported scheme "${scheme[1]}:"; send an http(s) URL or base64.`);
   return decodeBase64(value, label, maxInputBytes);
+};
+
+const readUploadSource = async (value: string, label: string, readUpload: ReadUpload | undefined): Promise<Buffer> => {
+  if (!readUpload) throw new InvalidRequestError(`${label} cannot be a direct upload here; send an http(s) URL.`);
+  const uploadId = UPLOAD_REFERENCE.exec(value)?.[1];
+  if (!uploadId) throw new InvalidRequestError(`${label} is not a valid upload reference; use the \`reference\` that POST /uploads answered.`);
+  const bytes = await readUpload(uploadId);
+  if (!bytes) throw new NotFoundError(`${label}: upload ${uploadId} not found (uploads belong to the account that made them and expire 24 h after they arrive).`);
+  if (bytes.length > MAX_UPLOAD_BYTES) throw tooLarge(label, MAX_UPLOAD_BYTES);
+  return bytes;
 };
 
 /**

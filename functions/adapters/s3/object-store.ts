@@ -10,9 +10,14 @@ import { localCredentials } from '../aws-clients';
 export interface ObjectStore {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   /** Undefined when there is no such object. */
-  get(key: string): Promise<{ body: Buffer; contentType: string | undefined } | undefined>;
+  get(key: string): Promise<{ body: Buffer; contentType: string | undefined; lastModified: number | undefined } | undefined>;
   /** A short-lived GET URL for the object. */
   presignGet(key: string, expiresInSeconds: number): Promise<string>;
+  /**
+   * A short-lived PUT URL for the object. Content-Type and Content-Length are signed, so S3 refuses a
+   * body of any other length or type (a presigned PUT cannot carry a size range; an exact size can).
+   */
+  presignPut(key: string, contentType: string, contentLength: number, expiresInSeconds: number): Promise<string>;
   /** Deletes every object under `prefix`; returns how many. */
   deletePrefix(prefix: string): Promise<number>;
 }
@@ -32,13 +37,18 @@ export const createObjectStore = (config: { bucket: string; region: string; endp
     async get(key) {
       try {
         const result = await client.send(new GetObjectCommand({ Bucket: config.bucket, Key: key }));
-        return { body: Buffer.from(await result.Body!.transformToByteArray()), contentType: result.ContentType };
+        return { body: Buffer.from(await result.Body!.transformToByteArray()), contentType: result.ContentType, lastModified: result.LastModified?.getTime() };
       } catch (error) {
         if (error instanceof Error && (error.name === 'NoSuchKey' || error.name === 'NotFound')) return undefined;
         throw error;
       }
     },
     presignGet: (key, expiresInSeconds) => getSignedUrl(client, new GetObjectCommand({ Bucket: config.bucket, Key: key }), { expiresIn: expiresInSeconds }),
+    presignPut: (key, contentType, contentLength, expiresInSeconds) =>
+      getSignedUrl(client, new PutObjectCommand({ Bucket: config.bucket, Key: key, ContentType: contentType, ContentLength: contentLength }), {
+        expiresIn: expiresInSeconds,
+        signableHeaders: new Set(['content-type', 'content-length']),
+      }),
     async deletePrefix(prefix) {
       let deleted = 0;
       let token: string | undefined;

@@ -23,9 +23,11 @@ import {
   ProfileStatusSchema,
   TagReportSchema,
   TrainerEventAcceptedSchema,
+  UploadTicketSchema,
   WebhookSecretSchema,
 } from '../schemas/responses';
 import { TrainerCallbackSchema } from '../schemas/training';
+import { CreateUploadRequestSchema } from '../schemas/uploads';
 
 export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 410 | 413 | 422 | 429 | 500 | 503 | 504;
 
@@ -78,6 +80,20 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
   'POST /generate': imageOperation('generate', 'Generate images from a prompt', GenerateRequestSchema, { prompt: 'a lighthouse at dawn', resolution: '2K', aspect_ratio: '16:9' }, 'Creates images from a prompt with no input image; profiles are referenced only as `[[<profile_id>]]` in the prompt.'),
   'POST /enhance': imageOperation('enhance', 'Enhance one image (2K)', EnhanceRequestSchema, { image: 'https://example.com/photo.jpg', profile_ids: ['prf_5kq2x8'] }, 'Improves one image; pinned to the default base model at 2K (`base_model`, `aspect_ratio` and `resolution` are refused).'),
   'POST /remix': imageOperation('remix', 'Remix an image in the style of another', RemixRequestSchema, { input_image: 'https://example.com/content.jpg', reference_image: 'https://example.com/style.jpg' }, 'Renders the content of `input_image` in the style of `reference_image`, at 2K in the input’s aspect ratio.'),
+  'POST /uploads': {
+    operationId: 'createUpload',
+    tag: 'Images',
+    summary: 'Upload a large input directly',
+    description:
+      'For an input too large to send inline (request bodies are limited to 6 MB): answers a presigned URL that takes a PUT of ' +
+      'exactly `size_bytes` bytes of `content_type` (up to 50 MiB) for 15 minutes, and the `reference` (`upload:<upload_id>`) to send ' +
+      'wherever an image input is accepted. The upload belongs to this account (another account’s reference is 404) and serves ' +
+      'for 24 h after it arrives; it is checked like any input when used.',
+    body: CreateUploadRequestSchema,
+    bodyExample: { size_bytes: 12582912, content_type: 'image/jpeg' },
+    success: { 200: { description: 'Where to PUT the bytes, and the reference to use afterwards.', json: UploadTicketSchema } },
+    errors: [422],
+  },
   'GET /jobs': {
     operationId: 'listJobs',
     tag: 'Jobs',

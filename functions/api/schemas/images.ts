@@ -14,7 +14,11 @@ const MAX_EDIT_IMAGES = 10;
 
 const isHttps = (url: string): boolean => URL.canParse(url) && new URL(url).protocol === 'https:';
 
-const ImageInput = v.pipe(v.string(), v.minLength(1, 'An image must be a base64 string or a URL.'));
+const ImageInput = v.pipe(
+  v.string(),
+  v.minLength(1, 'An image must be a base64 string or a URL.'),
+  v.description('Base64 (bare or a data URI), an http(s) URL, or `upload:<upload_id>` from POST /uploads. JPEG, PNG, WebP or HEIC/HEIF.'),
+);
 
 const Prompt = v.pipe(v.string(), v.maxLength(MAX_PROMPT_CHARS, `The prompt must be at most ${MAX_PROMPT_CHARS} characters.`));
 

@@ -18,7 +18,8 @@ export interface ImageDeps {
   profiles: ProfilesReader;
   jobs: JobsRepository;
   engine: ImageEngine;
-  decodeInput(value: string, label: string, signal: AbortSignal): Promise<DecodedImage>;
+  /** Reads and checks one input; `accountId` owns the direct uploads it may reference. */
+  decodeInput(value: string, label: string, signal: AbortSignal, accountId: string): Promise<DecodedImage>;
   inputs: {
     /** Keeps an async job's decoded inputs for its workflow, under the account's prefix. */
     save(accountId: string, jobId: string, images: DecodedImage[]): Promise<StoredInput[]>;

@@ -35,7 +35,7 @@ export const prepare = async (deps: Pick<ImageDeps, 'profiles' | 'decodeInput' |
   const profiles = referenced.length > 0 ? await deps.profiles.findMany(caller.accountId, referenced) : [];
   checkReferencedProfiles(referenced, profiles);
 
-  const images = await Promise.all(command.inputs.map((input) => deps.decodeInput(input.value, input.label, signal)));
+  const images = await Promise.all(command.inputs.map((input) => deps.decodeInput(input.value, input.label, signal, caller.accountId)));
   const first = images[0];
   const outputFormat = command.outputFormat ?? defaultOutputFormat(deps.clock(), deps.settings.outputFormatSwitchAt);
 

@@ -1,0 +1,15 @@
+/** Direct uploads in the bucket: `uploads/<account>/<upload_id>`, expired by the lifecycle (lib/constructs/data.ts). */
+import { BUCKET_AREAS } from '../../shared/access';
+import type { UploadStore } from '../../domain/images/uploads';
+import type { ObjectStore } from './object-store';
+
+export const uploadKey = (accountId: string, uploadId: string) => `${BUCKET_AREAS.uploads}${accountId}/${uploadId}`;
+
+export const uploadStore = (objects: ObjectStore): UploadStore => ({
+  presignPut: (accountId, uploadId, contentType, sizeBytes, expiresInSeconds) =>
+    objects.presignPut(uploadKey(accountId, uploadId), contentType, sizeBytes, expiresInSeconds),
+  read: async (accountId, uploadId) => {
+    const stored = await objects.get(uploadKey(accountId, uploadId));
+    return stored && { bytes: stored.body, uploadedAt: stored.lastModified };
+  },
+});

@@ -1,0 +1,71 @@
+/**
+ * Direct uploads: an input too large to send inline (the gateway refuses bodies over 6 MB) is PUT to the
+ * bucket first, then referenced as `upload:<upload_id>` wherever an image input is accepted. The reference
+ * has a colon, which base64 never has, and a scheme that is not http(s), so it is never mistaken for
+ * either other form (adapters/images/image-source.ts).
+ *
+ * The PUT URL signs the exact size and type announced, so S3 itself refuses anything else; the bytes are
+ * then checked like any input when they are used. An upload belongs to the account that created it (its
+ * key is under the account) and serves for 24 h after it arrived; past that, or from another account, it
+ * is not found.
+ */
+import type { Caller } from '../accounts/accounts';
+import type { Clock } from '../shared/clock';
+import { toIso } from '../shared/clock';
+
+export const UPLOAD_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif'] as const;
+export type UploadContentType = (typeof UPLOAD_CONTENT_TYPES)[number];
+
+export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+export const UPLOAD_URL_LIFETIME_SECONDS = 15 * 60;
+export const UPLOAD_LIFETIME_MS = 24 * 60 * 60 * 1000;
+export const UPLOAD_REFERENCE_PREFIX = 'upload:';
+/** `upload:` then an id as newId('upl') makes it. */
+export const UPLOAD_REFERENCE = /^upload:(upl_[A-Za-z0-9_-]{1,64})$/;
+
+export interface UploadStore {
+  presignPut(accountId: string, uploadId: string, contentType: UploadContentType, sizeBytes: number, expiresInSeconds: number): Promise<string>;
+  /** Undefined when there is no such object under the account. */
+  read(accountId: string, uploadId: string): Promise<{ bytes: Buffer; uploadedAt: number | undefined } | undefined>;
+}
+
+export interface UploadDeps {
+  uploads: UploadStore;
+  newId(prefix: string): string;
+  clock: Clock;
+}
+
+export interface UploadTicket {
+  upload_id: string;
+  reference: string;
+  upload_url: string;
+  upload_method: 'PUT';
+  upload_headers: { 'Content-Type': UploadContentType };
+  upload_url_expires_at: string;
+  expires_at: string;
+}
+
+/** POST /uploads: a PUT URL for exactly `sizeBytes` of `contentType`, and the reference to use afterwards. */
+export const createUpload = async (deps: UploadDeps, caller: Caller, request: { sizeBytes: number; contentType: UploadContentType }): Promise<UploadTicket> => {
+  const uploadId = deps.newId('upl');
+  const now = deps.clock();
+  const url = await deps.uploads.presignPut(caller.accountId, uploadId, request.contentType, request.sizeBytes, UPLOAD_URL_LIFETIME_SECONDS);
+  return {
+    upload_id: uploadId,
+    reference: `${UPLOAD_REFERENCE_PREFIX}${uploadId}`,
+    upload_url: url,
+    upload_method: 'PUT',
+    upload_headers: { 'Content-Type': request.contentType },
+    upload_url_expires_at: toIso(now + UPLOAD_URL_LIFETIME_SECONDS * 1000),
+    // At the latest: the 24 h run from the moment the bytes arrive, which is before the URL expires.
+    expires_at: toIso(now + UPLOAD_URL_LIFETIME_SECONDS * 1000 + UPLOAD_LIFETIME_MS),
+  };
+};
+
+/** The bytes of the account's upload, or undefined when it does not exist (for this account) or has expired. */
+export const readUpload = async (deps: Pick<UploadDeps, 'uploads' | 'clock'>, accountId: string, uploadId: string): Promise<Buffer | undefined> => {
+  const upload = await deps.uploads.read(accountId, uploadId);
+  if (!upload) return undefined;
+  if (upload.uploadedAt !== undefined && deps.clock() >= upload.uploadedAt + UPLOAD_LIFETIME_MS) return undefined;
+  return upload.bytes;
+};
