@@ -145,7 +145,11 @@ export const bundlingOptions = (images: boolean, architecture: lambda.Architectu
       beforeBundling: () => [],
       beforeInstall: () => [],
       afterBundling: (inputDir: string, outputDir: string) =>
-        files.map((file) => `cp "${require.resolve(file, { paths: [inputDir] })}" "${path.join(outputDir, path.basename(file))}"`),
+        // Resolved here (package exports apply), then named inside the bundling's view of the repository.
+        files.map((file) => {
+          const installed = path.relative(REPOSITORY_ROOT, require.resolve(file, { paths: [REPOSITORY_ROOT] }));
+          return `cp "${path.posix.join(inputDir, ...installed.split(path.sep))}" "${path.posix.join(outputDir, path.basename(file))}"`;
+        }),
     },
   }),
   ...(images && {
