@@ -3,8 +3,11 @@
  *
  * dynalite (LevelDB on disk) speaks the DynamoDB API but has no TransactWriteItems or TransactGetItems.
  * This module puts a small proxy in front of it that implements both transaction calls with DynamoDB's
- * semantics. A transaction holds the store exclusively, so nothing observes it half-done; other
- * requests share the store (dynalite already locks each item for a single write). The semantics:
+ * semantics. Isolation is DynamoDB's, item by item: a transaction holds exactly the items it touches
+ * (exclusively for a write, shared for a read), single-item reads and writes hold their one item, so
+ * nothing observes a transaction half-done through GetItem and disjoint transactions run side by side,
+ * as they do on DynamoDB. Query, Scan and BatchGetItem take no lock (DynamoDB gives them read-committed
+ * isolation, not serializable). The transaction semantics:
  *  - two operations on one item → ValidationException;
  *  - every condition is evaluated against the state before the transaction; if any fails, nothing is
  *    written and the answer is TransactionCanceledException with one CancellationReason per item
@@ -52,10 +55,10 @@ class DynamoError extends Error {
 }
 
 /**
- * A readers-writer lock over the whole store: single-item requests share it, a transaction takes it
- * alone. Waiters are served in arrival order, so a transaction is not starved by a stream of reads.
+ * A readers-writer lock over one item: reads share it, a write takes it alone. Waiters are served in
+ * arrival order, so a transaction is not starved by a stream of reads.
  */
-class StoreLock {
+class ItemLock {
   private shared = 0;
   private exclusive = false;
   private readonly waiting: Array<{ exclusive: boolean; grant: () => void }> = [];
@@ -96,6 +99,36 @@ class StoreLock {
       if (next.exclusive) return;
     }
   }
+
+  get idle(): boolean {
+    return !this.exclusive && this.shared === 0 && this.waiting.length === 0;
+  }
+}
+
+/**
+ * The item locks of the store. A request takes all of its items' locks in one global order (sorted
+ * ids), so two transactions that share items cannot each hold one the other waits for.
+ */
+class ItemLocks {
+  private readonly locks = new Map<string, ItemLock>();
+
+  async run<T>(items: ReadonlyArray<{ id: string; exclusive: boolean }>, work: () => Promise<T>): Promise<T> {
+    // One lock per item, even when a request names an item twice (a transaction DynamoDB will refuse).
+    const merged = new Map<string, boolean>();
+    for (const { id, exclusive } of items) merged.set(id, (merged.get(id) ?? false) || exclusive);
+    const ordered = [...merged].map(([id, exclusive]) => ({ id, exclusive })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const take = (index: number): Promise<T> => {
+      if (index === ordered.length) return work();
+      const { id, exclusive } = ordered[index]!;
+      let lock = this.locks.get(id);
+      if (!lock) this.locks.set(id, (lock = new ItemLock()));
+      const held = lock;
+      return held.run(exclusive, () => take(index + 1)).finally(() => {
+        if (held.idle && this.locks.get(id) === held) this.locks.delete(id);
+      });
+    };
+    return take(0);
+  }
 }
 
 /** Keeps only the names and values an expression mentions (DynamoDB refuses unused ones). */
@@ -123,7 +156,7 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     maxAttempts: 1,
   });
-  const lock = new StoreLock();
+  const itemLocks = new ItemLocks();
   const requestWork = inFlightWork();
   const keyNames = new Map<string, string[]>();
 
@@ -137,6 +170,38 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
     return Object.fromEntries(names.map((name) => [name, item[name]!]));
   };
 
+  const itemId = (tableName: string, key: Item) => `${tableName}|${JSON.stringify(key)}`;
+
+  /** The items a request touches, each with whether it writes; none for Query, Scan and the like. */
+  const itemsOf = async (operation: string, request: Record<string, unknown>): Promise<Array<{ id: string; exclusive: boolean }>> => {
+    const table = String(request['TableName'] ?? '');
+    const single = async (item: unknown, exclusive: boolean) => [{ id: itemId(table, await keyOf(table, item as Item)), exclusive }];
+    switch (operation) {
+      case 'GetItem':
+        return single(request['Key'], false);
+      case 'PutItem':
+        return single(request['Item'], true);
+      case 'UpdateItem':
+      case 'DeleteItem':
+        return single(request['Key'], true);
+      case 'TransactWriteItems': {
+        const targets = await Promise.all(((request['TransactItems'] as TransactOperation[] | undefined) ?? []).map(targetOf));
+        return targets.map((target) => ({ id: itemId(target.parts.TableName, target.key), exclusive: target.kind !== 'ConditionCheck' }));
+      }
+      case 'TransactGetItems': {
+        const gets = (request['TransactItems'] as Array<{ Get: { TableName: string; Key: Item } }> | undefined) ?? [];
+        return Promise.all(gets.map(async ({ Get }) => ({ id: itemId(Get.TableName, await keyOf(Get.TableName, Get.Key)), exclusive: false })));
+      }
+      case 'BatchWriteItem': {
+        const byTable = (request['RequestItems'] as Record<string, Array<{ PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }>> | undefined) ?? {};
+        const writes = Object.entries(byTable).flatMap(([name, requests]) => requests.map((write) => ({ name, item: write.PutRequest?.Item ?? write.DeleteRequest?.Key ?? {} })));
+        return Promise.all(writes.map(async ({ name, item }) => ({ id: itemId(name, await keyOf(name, item)), exclusive: true })));
+      }
+      default:
+        return [];
+    }
+  };
+
   const targetOf = async (operation: TransactOperation) => {
     // Keys are rebuilt in schema order, so that one item named two ways is still seen as one item.
     if ('ConditionCheck' in operation) return { kind: 'ConditionCheck' as const, parts: operation.ConditionCheck, key: await keyOf(operation.ConditionCheck.TableName, operation.ConditionCheck.Key) };
@@ -146,7 +211,11 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
     throw new DynamoError('ValidationException', 'Unknown transaction operation');
   };
 
-  /** Does `condition` hold for the item as it is now? Asked of dynalite with a write that changes nothing. */
+  /**
+   * Does `condition` hold for the item as it is now? Asked of dynalite with a write that changes nothing:
+   * a put of the item's own content, or, when there is no item, a delete of nothing (never a put of a
+   * stand-in, which an unlocked Query could see).
+   */
   const conditionHolds = async (parts: ExpressionParts, key: Item, current: Item | undefined): Promise<boolean> => {
     if (!parts.ConditionExpression) return true;
     const condition = {
@@ -156,8 +225,8 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
       ExpressionAttributeValues: only(parts.ExpressionAttributeValues, parts.ConditionExpression, ':'),
     };
     try {
-      await client.send(new PutItemCommand({ ...condition, Item: current ?? key }));
-      if (!current) await client.send(new DeleteItemCommand({ TableName: parts.TableName, Key: key }));
+      if (current) await client.send(new PutItemCommand({ ...condition, Item: current }));
+      else await client.send(new DeleteItemCommand({ ...condition, Key: key }));
       return true;
     } catch (error) {
       if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
@@ -173,7 +242,7 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
     const targets = await Promise.all(operations.map(targetOf));
     const seen = new Set<string>();
     for (const target of targets) {
-      const id = `${target.parts.TableName}|${JSON.stringify(target.key)}`;
+      const id = itemId(target.parts.TableName, target.key);
       if (seen.has(id)) throw new DynamoError('ValidationException', 'Transaction request cannot include multiple operations on one item');
       seen.add(id);
     }
@@ -268,19 +337,28 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const target = String(req.headers['x-amz-target'] ?? '');
+      const operation = target.slice(target.lastIndexOf('.') + 1);
+      let request: Record<string, unknown>;
       try {
-        options.gate?.authorize(req, dynamoRequests(target, JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>));
+        request = JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>;
+        options.gate?.authorize(req, dynamoRequests(target, request));
       } catch (error) {
         if (error instanceof AccessDenied) return deniedJson(res, error, 'com.amazon.coral.service#AccessDeniedException');
         return answer(res, 400, { __type: 'com.amazonaws.dynamodb.v20120810#SerializationException', message: 'The request body is not JSON.' });
       }
-      const transaction = target.endsWith('.TransactWriteItems') || target.endsWith('.TransactGetItems');
       void requestWork
-        .track(lock.run(transaction, async () => {
-          if (target.endsWith('.TransactWriteItems')) return { shim: await transactWrite(JSON.parse(body.toString('utf8'))) };
-          if (target.endsWith('.TransactGetItems')) return { shim: await transactGet(JSON.parse(body.toString('utf8'))) };
-          return { forwarded: await forward(req, body) };
-        }))
+        .track(
+          // A request too malformed to name its items is forwarded unlocked, for dynalite to refuse in DynamoDB's words.
+          itemsOf(operation, request)
+            .catch(() => [])
+            .then((items) =>
+              itemLocks.run(items, async () => {
+                if (operation === 'TransactWriteItems') return { shim: await transactWrite(request) };
+                if (operation === 'TransactGetItems') return { shim: await transactGet(request as Parameters<typeof transactGet>[0]) };
+                return { forwarded: await forward(req, body) };
+              }),
+            ),
+        )
         .then((result) => {
           if ('shim' in result) return answer(res, 200, result.shim);
           const { status, headers, body: payload } = result.forwarded;

@@ -214,6 +214,27 @@ describe('transactions', () => {
     await expect(attempt).rejects.toMatchObject({ name: 'ValidationException' });
   });
 
+  it('commit many transactions at once, each whole, whether their items are disjoint or shared', async () => {
+    const shared = key();
+    await backend.table.doc.send(new PutCommand({ TableName: backend.table.name, Item: { ...shared, n: 0 } }));
+    const pairs = Array.from({ length: 40 }, () => key());
+    await Promise.all(
+      pairs.map((own) =>
+        backend.table.doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Put: { TableName: backend.table.name, Item: { ...own, n: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } },
+              { Update: { TableName: backend.table.name, Key: shared, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } } },
+            ],
+          }),
+        ),
+      ),
+    );
+    const read = (k: Record<string, string>) => backend.table.doc.send(new GetCommand({ TableName: backend.table.name, Key: k }));
+    expect((await read(shared)).Item).toMatchObject({ n: 40 });
+    for (const own of pairs) expect((await read(own)).Item).toMatchObject({ n: 1 });
+  });
+
   it('check a condition on an absent item without creating it', async () => {
     const [a, b] = [key(), key()];
     await backend.table.doc.send(
