@@ -10,7 +10,9 @@
  *
  * 1. Load: 50 clients, each in a closed loop (next request when the previous answer is read), over
  *    HTTP with keep-alive: POST /v2/service/enhance (64x48 JPEG, async) for SUBMIT_SECONDS, then wait
- *    until every job's workflow has finished, then GET each job's poll_url for POLL_SECONDS.
+ *    until every job's workflow has finished, then GET each job's poll_url for POLL_SECONDS. Twice:
+ *    each client on an account of its own (the multi-tenant case, `jobs.submit.*`, `jobs.poll.*`), then
+ *    all 50 on one account (`jobs.one_account.*`), where every reservation writes the same account item.
  * 2. Counts, one request at a time, in a steady state (key lookup cached): DynamoDB commands per submit
  *    (workflow start stubbed, so the workflow's own traffic does not mix in), per poll, and per job in
  *    the workflow (submit to end of execution, minus the submit's share).
@@ -28,6 +30,7 @@ import { countDynamoOps, difference, perUnit, type OpCounter, type OpCounts } fr
 import { countLocalHttp, type HttpCounter } from './support/local-http';
 import { costUsd, dynamoUnits, type Usage } from './support/cost-model';
 import { PINNED_PRICES } from '../functions/domain/images/catalog';
+import * as Accounts from '../functions/domain/accounts/accounts';
 
 export const name = 'jobs';
 
@@ -81,13 +84,15 @@ export const run = async (): Promise<BenchResult[]> => {
       [runtime.endpoints.stepFunctions]: 'step functions',
       [runtime.endpoints.sqs]: 'sqs',
     });
-    const client: Client = {
-      url: runtime.url,
-      apiKey: devAccount.apiKey,
-      body: JSON.stringify({ image: tinyJpeg.toString('base64'), async: true, response_mode: 'urls', output_format: 'jpg' }),
-    };
+    const body = JSON.stringify({ image: tinyJpeg.toString('base64'), async: true, response_mode: 'urls', output_format: 'jpg' });
+    const client: Client = { url: runtime.url, apiKey: devAccount.apiKey, body };
+    const ownAccounts: Client[] = [];
+    for (let index = 0; index < CLIENTS; index += 1) {
+      const { key } = await Accounts.openAccount(services(), { name: `bench client ${index + 1}`, openingCreditMicros: DEV_CREDIT_MICROS });
+      ownAccounts.push({ url: runtime.url, apiKey: key.apiKey, body });
+    }
     try {
-      return await measure(runtime, client, counter, http);
+      return await measure(runtime, { ownAccounts, oneAccount: client }, counter, http);
     } finally {
       http.stop();
     }
@@ -161,14 +166,16 @@ const closedLoop = async (clients: number, seconds: number, call: (client: numbe
 const errorNote = (errors: Map<string, number>): string =>
   errors.size === 0 ? '' : `; errors: ${[...errors].map(([error, count]) => `${count}× ${error}`).join(' | ')}`;
 
-const loadResults = (prefix: string, outcome: LoadOutcome, what: string, unitName: string): BenchResult[] => {
+const loadResults = (prefix: string, outcome: LoadOutcome, what: string, unitName: string, p99LimitMs?: number): BenchResult[] => {
   const { samples, wallMs, errors } = outcome;
   if (samples.length === 0) throw new Error(`${prefix}: no request succeeded${errorNote(errors)}`);
   const failed = [...errors.values()].reduce((sum, count) => sum + count, 0);
   const spread = `${samples.length} ${unitName} by ${CLIENTS} clients in ${round(wallMs / 1000, 1)} s; min ${round(Math.min(...samples))}, max ${round(Math.max(...samples))} ms`;
   return [
     { metric: `${prefix}.p50_ms`, value: round(percentile(samples, 0.5)), unit: 'ms', notes: `${what}; ${spread}` },
-    { metric: `${prefix}.p99_ms`, value: round(percentile(samples, 0.99)), unit: 'ms' },
+    p99LimitMs === undefined
+      ? { metric: `${prefix}.p99_ms`, value: round(percentile(samples, 0.99)), unit: 'ms' }
+      : atMost({ metric: `${prefix}.p99_ms`, value: round(percentile(samples, 0.99)), unit: 'ms' }, p99LimitMs),
     { metric: `${prefix}.throughput_per_s`, value: round(samples.length / (wallMs / 1000)), unit: '1/s', notes: `completed ${unitName} / wall time${errorNote(errors)}` },
     { metric: `${prefix}.errors`, value: failed, unit: 'count', target: '= 0', pass: failed === 0 },
   ];
@@ -176,26 +183,61 @@ const loadResults = (prefix: string, outcome: LoadOutcome, what: string, unitNam
 
 // ---- the measurement ----
 
-const measure = async (runtime: LocalRuntime, client: Client, counter: OpCounter, http: HttpCounter): Promise<BenchResult[]> => {
+const measure = async (runtime: LocalRuntime, clients: { ownAccounts: Client[]; oneAccount: Client }, counter: OpCounter, http: HttpCounter): Promise<BenchResult[]> => {
+  const client = clients.oneAccount;
   progress(name, `warming up: ${WARMUPS} submits and polls`);
   for (let index = 0; index < WARMUPS; index += 1) {
-    const submitted = await submit(client);
+    const submitted = await submit(clients.ownAccounts[index % CLIENTS]!);
     if (!submitted.handle) throw new Error(`warm-up submit answered ${submitted.status}: ${submitted.error}`);
     await runtime.stepFunctions.waitForExecution(submitted.handle.job_id);
-    const polled = await poll(client, submitted.handle);
+    const polled = await poll(clients.ownAccounts[index % CLIENTS]!, submitted.handle);
     if (polled.jobStatus !== 'succeeded') throw new Error(`warm-up job ${submitted.handle.job_id} ended ${polled.jobStatus ?? polled.error}`);
   }
 
+  const own = await loadPhase(runtime, (index) => clients.ownAccounts[index]!, counter, 'each on its own account');
+  const shared = await loadPhase(runtime, () => client, counter, 'all on one account');
+
+  // 3. steady-state counts, one request at a time.
+  progress(name, `counting DynamoDB operations: ${COUNTED_SUBMITS} submits, ${COUNTED_POLLS} polls, ${COUNTED_WORKFLOW_JOBS} jobs end to end`);
+  const counted = await countSteadyState(runtime, client, counter, http, shared.handles);
+
+  const completedPerSecond = own.handles.length / ((own.submitLoad.wallMs + own.drainMs) / 1000);
+  const oneAccountNote = 'the same load with all 50 clients on one account: every reservation writes its account item (bench/README.md)';
+  return [
+    ...loadResults('jobs.submit', own.submitLoad, 'POST /v2/service/enhance, 64x48 JPEG, async: true → 202, 50 clients each on its own account; workflows running meanwhile', 'submits', 250),
+    ...stageResults(own.stages, percentile(own.submitLoad.samples, 0.5)),
+    ...commandLatencyResults(own.loadLatencies),
+    {
+      metric: 'jobs.workflow.completed_per_s',
+      value: round(completedPerSecond),
+      unit: '1/s',
+      notes: `${own.handles.length} jobs submitted and run to SUCCEEDED in ${round((own.submitLoad.wallMs + own.drainMs) / 1000, 1)} s (the last workflows ended ${round(own.drainMs / 1000, 1)} s after the submits stopped)`,
+    },
+    {
+      metric: 'jobs.load.dynamodb_ops_per_job',
+      value: round(own.loadOps.commands / own.handles.length, 2),
+      unit: 'ops',
+      notes: `submit + workflow under load, all commands / jobs: ${perUnit(own.loadOps.byCommand, own.handles.length)}; HTTP attempts ${own.loadOps.attempts} for ${own.loadOps.commands} commands`,
+    },
+    ...loadResults('jobs.poll', own.pollLoad, 'GET poll_url of a finished job → 200 succeeded with a download link, 50 clients each on its own account', 'polls', 50),
+    ...loadResults('jobs.one_account.submit', shared.submitLoad, oneAccountNote, 'submits').filter((result) => !result.metric.endsWith('throughput_per_s')),
+    ...loadResults('jobs.one_account.poll', shared.pollLoad, oneAccountNote, 'polls').filter((result) => !result.metric.endsWith('throughput_per_s')),
+    ...counted,
+  ];
+};
+
+/** One load: submits by 50 closed-loop clients (the workflows running meanwhile), their workflows drained, then polls of the finished jobs. */
+const loadPhase = async (runtime: LocalRuntime, clientFor: (index: number) => Client, counter: OpCounter, who: string) => {
   // 1. submits under load; the workflows run in the background meanwhile (the CPU is shared, as it is here).
-  progress(name, `submit: ${CLIENTS} clients for ${SUBMIT_SECONDS} s`);
+  progress(name, `submit: ${CLIENTS} clients, ${who}, for ${SUBMIT_SECONDS} s`);
   counter.reset();
-  const handles: JobHandle[] = [];
+  const handles: Array<JobHandle & { client: Client }> = [];
   const stages = timeSubmitStages(services().images);
   let submitLoad: LoadOutcome;
   try {
-    submitLoad = await closedLoop(CLIENTS, SUBMIT_SECONDS, async () => {
-      const outcome = await submit(client);
-      if (outcome.handle) handles.push(outcome.handle);
+    submitLoad = await closedLoop(CLIENTS, SUBMIT_SECONDS, async (index) => {
+      const outcome = await submit(clientFor(index));
+      if (outcome.handle) handles.push({ ...outcome.handle, client: clientFor(index) });
       return outcome.error ? { ms: outcome.ms, error: `${outcome.status} ${outcome.error}` } : outcome;
     });
   } finally {
@@ -214,40 +256,16 @@ const measure = async (runtime: LocalRuntime, client: Client, counter: OpCounter
   const unsucceeded = executions.filter((execution) => execution.status !== 'SUCCEEDED');
   if (unsucceeded.length > 0) throw new Error(`${unsucceeded.length} job workflows did not succeed, e.g. ${unsucceeded[0]!.error}: ${unsucceeded[0]!.cause}`);
 
-  // 2. polls of finished jobs under load.
-  progress(name, `poll: ${CLIENTS} clients for ${POLL_SECONDS} s over ${handles.length} finished jobs`);
+  // 2. polls of finished jobs under load, each by the client (account) that submitted it.
+  progress(name, `poll: ${CLIENTS} clients, ${who}, for ${POLL_SECONDS} s over ${handles.length} finished jobs`);
   let next = 0;
   const pollLoad = await closedLoop(CLIENTS, POLL_SECONDS, async () => {
     const handle = handles[next++ % handles.length]!;
-    const outcome = await poll(client, handle);
+    const outcome = await poll(handle.client, handle);
     if (outcome.error) return { ms: outcome.ms, error: `${outcome.status} ${outcome.error}` };
     return outcome.jobStatus === 'succeeded' ? outcome : { ms: outcome.ms, error: `job ${outcome.jobStatus}` };
   });
-
-  // 3. steady-state counts, one request at a time.
-  progress(name, `counting DynamoDB operations: ${COUNTED_SUBMITS} submits, ${COUNTED_POLLS} polls, ${COUNTED_WORKFLOW_JOBS} jobs end to end`);
-  const counted = await countSteadyState(runtime, client, counter, http, handles);
-
-  const completedPerSecond = handles.length / ((submitLoad.wallMs + drainMs) / 1000);
-  return [
-    ...loadResults('jobs.submit', submitLoad, 'POST /v2/service/enhance, 64x48 JPEG, async: true → 202; workflows running meanwhile', 'submits'),
-    ...stageResults(stages.samples, percentile(submitLoad.samples, 0.5)),
-    ...commandLatencyResults(loadLatencies),
-    {
-      metric: 'jobs.workflow.completed_per_s',
-      value: round(completedPerSecond),
-      unit: '1/s',
-      notes: `${handles.length} jobs submitted and run to SUCCEEDED in ${round((submitLoad.wallMs + drainMs) / 1000, 1)} s (the last workflows ended ${round(drainMs / 1000, 1)} s after the submits stopped)`,
-    },
-    {
-      metric: 'jobs.load.dynamodb_ops_per_job',
-      value: round(loadOps.commands / handles.length, 2),
-      unit: 'ops',
-      notes: `submit + workflow under load, all commands / jobs: ${perUnit(loadOps.byCommand, handles.length)}; HTTP attempts ${loadOps.attempts} for ${loadOps.commands} commands`,
-    },
-    ...loadResults('jobs.poll', pollLoad, 'GET poll_url of a finished job → 200 succeeded with a download link', 'polls'),
-    ...counted,
-  ];
+  return { submitLoad, pollLoad, handles, drainMs, loadOps, loadLatencies, stages: stages.samples };
 };
 
 // ---- where a submit's time goes under load ----
