@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { OPERATIONS } from '../../domain/images/engine';
 import { JOB_STATUSES } from '../../domain/jobs/job';
+import { INTEGER_TEXT } from '../../shared/http/validation';
 
 export const JOB_PAGE_DEFAULT = 20;
 export const JOB_PAGE_MAX = 100;
@@ -11,11 +12,12 @@ export const ListJobsQuerySchema = v.object({
   operation: v.optional(v.picklist(OPERATIONS, `operation must be one of ${OPERATIONS.join(', ')}.`)),
   created_after: v.optional(v.pipe(v.string(), v.isoTimestamp('created_after must be an ISO 8601 date-time, e.g. 2026-11-23T12:00:00Z.'), v.transform(Date.parse))),
   cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512))),
+  /** Read as FastAPI reads an `int` parameter, so a bad one is refused in pydantic's words (validation.ts). */
   limit: v.optional(
     v.pipe(
       v.string(),
-      v.regex(/^\d{1,3}$/, `limit must be a whole number from 1 to ${JOB_PAGE_MAX}.`),
-      v.transform(Number),
+      v.regex(INTEGER_TEXT, `limit must be a whole number from 1 to ${JOB_PAGE_MAX}.`),
+      v.transform((text) => Number(text.trim().replaceAll('_', ''))),
       v.minValue(1, `limit must be a whole number from 1 to ${JOB_PAGE_MAX}.`),
       v.maxValue(JOB_PAGE_MAX, `limit must be a whole number from 1 to ${JOB_PAGE_MAX}.`),
     ),

@@ -16,7 +16,7 @@ import { keyLookup, rateLimitDeps } from '../../composition/data';
 import { errorAnswer } from './error-mapping';
 import type { Logger } from './logger';
 import type { ApiResult } from './responses';
-import { parseOrThrow, RequestValidationError } from './validation';
+import { jsonInvalid, missingBody, parseOrThrow, RequestValidationError } from './validation';
 
 /** The Lambda request payload limit; larger bodies are answered 413 in both homes. */
 export const MAX_BODY_BYTES = 6 * 1024 * 1024;
@@ -160,7 +160,14 @@ const rateLimit = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult,
   },
 });
 
-/** A body that is absent or not JSON is a 422 in the validation shape, never a 500. */
+/** The body as text, as FastAPI reads it before decoding JSON. */
+const bodyText = (event: APIGatewayProxyEvent): string =>
+  event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');
+
+/**
+ * A body that is absent, `null` or not JSON is a 422 in FastAPI's words (validation.ts), never a 500.
+ * A body that is JSON but not an object is refused by the schema, as pydantic refuses it.
+ */
 const jsonBody = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => {
   // Parse JSON whatever the Content-Type says (its typings lag behind this runtime option).
   const options = { disableContentTypeCheck: true, disableContentTypeError: false };
@@ -168,14 +175,14 @@ const jsonBody = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, 
   return {
     before: async (request: Request) => {
       if (request.event.body === null || request.event.body === undefined || request.event.body === '') {
-        throw new RequestValidationError([{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
+        throw new RequestValidationError([missingBody()]);
       }
       try {
         await parser.before!(request as never);
-      } catch (error) {
-        const reason = error instanceof Error && error.cause && typeof error.cause === 'object' && 'message' in error.cause ? String(error.cause.message) : 'invalid JSON';
-        throw new RequestValidationError([{ loc: ['body'], msg: `JSON decode error: ${reason}`, type: 'json_invalid' }]);
+      } catch {
+        throw new RequestValidationError([jsonInvalid(bodyText(request.event))]);
       }
+      if (request.event.body === null) throw new RequestValidationError([missingBody()]);
     },
   };
 };

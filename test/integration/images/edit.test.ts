@@ -191,9 +191,9 @@ describe('edit: request validation (422)', () => {
     await expectValidation(await edit(validEdit({ client_request_id: 'c'.repeat(129) })), ['body', 'client_request_id']);
   });
 
-  it('refuses a body that is not JSON, at body', async () => {
+  it('refuses a body that is not JSON, at the character where Python stops reading', async () => {
     const response = await runtime.call('POST', '/v2/service/edit', { apiKey, rawBody: '{"images": [', headers: { 'Content-Type': 'application/json' } });
-    await expectValidation(response, ['body']);
+    expect(await expectValidation(response, ['body', 12])).toEqual({ type: 'json_invalid', loc: ['body', 12], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } });
   });
 
   it('charges nothing for a refused request', async () => {

@@ -60,7 +60,7 @@ export interface ErrorBody {
 }
 
 export interface ValidationBody {
-  detail: Array<{ loc: Array<string | number>; msg: string; type: string }>;
+  detail: Array<{ type: string; loc: Array<string | number>; msg: string; input?: unknown; ctx?: Record<string, unknown> }>;
 }
 
 /** Every image-operation answer carries the deprecation date and a request id. */
@@ -92,9 +92,11 @@ export const expectValidation = async (response: Response, loc: Array<string | n
   const text = await response.text();
   expect({ status: response.status, body: text.slice(0, 500) }).toEqual({ status: 422, body: expect.any(String) });
   const body = JSON.parse(text) as ValidationBody;
-  expect(body.detail).toEqual(expect.arrayContaining([{ loc, msg: expect.any(String), type: expect.any(String) }]));
+  expect(body.detail).toEqual(expect.arrayContaining([expect.objectContaining({ type: expect.any(String), loc, msg: expect.any(String) })]));
   expectOperationHeaders(response);
-  return body.detail.find((entry) => JSON.stringify(entry.loc) === JSON.stringify(loc))!;
+  const entry = body.detail.find((item) => JSON.stringify(item.loc) === JSON.stringify(loc))!;
+  expect(entry).toHaveProperty('input');
+  return entry;
 };
 
 export interface DecodedOutput {
