@@ -6,7 +6,7 @@ import { assertUrlAllowed, BlockedAddressError } from '../../adapters/net/ssrf-g
 import { settings } from '../../composition/core';
 import { accepted, ok, type ApiResult } from './responses';
 import { streamingOnAws } from './streaming';
-import { RequestValidationError } from './validation';
+import { RequestValidationError, valueErrorDetail } from './validation';
 
 /** Announced switch of the default output format; every image-operation answer carries it (spec). */
 export const DEPRECATION_HEADERS = { 'X-Service-Deprecation-Date': '2026-05-08' } as const;
@@ -22,7 +22,7 @@ const assertCallbackUrlReachable = (body: { callback_url?: string }) => {
     assertUrlAllowed(new URL(body.callback_url), { allowLoopback: settings().ALLOW_LOOPBACK_URLS });
   } catch (error) {
     if (!(error instanceof BlockedAddressError)) throw error;
-    throw new RequestValidationError([{ loc: ['body', 'callback_url'], msg: `callback_url must reach a public address: ${error.message}`, type: 'value_error' }]);
+    throw new RequestValidationError([valueErrorDetail(['body', 'callback_url'], `callback_url must reach a public address: ${error.message}`, body.callback_url)]);
   }
 };
 
