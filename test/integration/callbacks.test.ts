@@ -84,6 +84,7 @@ describe('callback delivery', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(receiver.received).toHaveLength(4);
     expect(new Set(receiver.received.map((r) => r.headers['x-service-delivery-id']))).toEqual(new Set([message.deliveryId]));
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(new Set([message.deliveryId]));
     expect((await recordedAttempts(account.accountId, message.jobId)).map((a) => a['status'])).toEqual([500, 503, 429, 200]);
     await receiver.close();
   });

@@ -42,7 +42,8 @@ describe('webhook secret', () => {
     expect(first.status).toBe(200);
     expect(first.headers.get('x-request-id')).toBeTruthy();
     const { webhook_signing_secret: secret } = (await first.json()) as { webhook_signing_secret: string };
-    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    // Standard base64 of 32 bytes, the encoding Standard Webhooks libraries decode (docs/callbacks.md).
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(await second.json()).toEqual({ webhook_signing_secret: secret });
   });
 

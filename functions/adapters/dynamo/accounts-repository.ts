@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { MODEL_VERSIONS, type Account, type AccountLimit, type AccountsRepository, type ApiKeyRecord } from '../../domain/accounts/accounts';
+import { MODEL_VERSIONS, type Account, type AccountLimit, type AccountsRepository, type ApiKeyRecord, type WebhookSecretRecord } from '../../domain/accounts/accounts';
 import { AlreadyExistsError } from '../../domain/errors';
 import type { IdSource } from '../../domain/shared/ids';
 import { cancellationReasons, isConditionalCheckFailure, ITEM_TYPE, keys, SORT_KEY_PREFIX, transactWrite, type Table } from './table';
@@ -25,7 +25,20 @@ const ApiKeyItem = v.object({
   runningJobs: v.optional(v.nullable(v.number()), null),
 });
 
-const WebhookSecretItem = v.object({ secret: v.string() });
+/** `previousSecret`/`previousExpiresAt` (epoch ms) exist only after a rotation; items written before rotation existed lack them. */
+const WebhookSecretItem = v.pipe(
+  v.object({
+    secret: v.string(),
+    createdAt: v.number(),
+    previousSecret: v.optional(v.nullable(v.string()), null),
+    previousExpiresAt: v.optional(v.nullable(v.number()), null),
+  }),
+  v.transform(({ secret, createdAt, previousSecret, previousExpiresAt }): WebhookSecretRecord => ({
+    secret,
+    createdAt,
+    previous: previousSecret !== null && previousExpiresAt !== null ? { secret: previousSecret, expiresAt: previousExpiresAt } : null,
+  })),
+);
 
 export class DynamoAccounts implements AccountsRepository {
   constructor(
@@ -144,24 +157,45 @@ export class DynamoAccounts implements AccountsRepository {
     for (const key of await this.listKeys(accountId)) await transactWrite(this.table, [set(keys.apiKeyLookup(key.keyHash)), set(keys.apiKey(accountId, key.keyId))]);
   }
 
-  async getOrCreateWebhookSecret(accountId: string, candidate: string, at: number): Promise<string> {
-    const key = keys.webhookSecret(accountId);
-    const existing = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: key }));
-    if (existing.Item) return v.parse(WebhookSecretItem, existing.Item).secret;
+  async getOrCreateWebhookSecret(accountId: string, candidate: string, at: number): Promise<WebhookSecretRecord> {
+    const existing = await this.findWebhookSecret(accountId);
+    if (existing) return existing;
+    const created: WebhookSecretRecord = { secret: candidate, createdAt: at, previous: null };
+    if (await this.replaceWebhookSecret(accountId, null, created)) return created;
+    // Two first uses raced: the stored secret wins.
+    const stored = await this.findWebhookSecret(accountId);
+    if (!stored) throw new Error(`the webhook secret of ${accountId} was created and is gone`);
+    return stored;
+  }
+
+  async findWebhookSecret(accountId: string): Promise<WebhookSecretRecord | undefined> {
+    // Strongly: right after a rotation, the secret answered and the secrets deliveries are signed with are the new ones.
+    const found = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.webhookSecret(accountId), ConsistentRead: true }));
+    return found.Item ? v.parse(WebhookSecretItem, found.Item) : undefined;
+  }
+
+  async replaceWebhookSecret(accountId: string, expected: string | null, next: WebhookSecretRecord): Promise<boolean> {
     try {
       await this.table.doc.send(
         new PutCommand({
           TableName: this.table.name,
-          Item: { ...key, type: ITEM_TYPE.webhookSecret, accountId, secret: candidate, createdAt: at },
-          ConditionExpression: 'attribute_not_exists(pk)',
+          Item: {
+            ...keys.webhookSecret(accountId),
+            type: ITEM_TYPE.webhookSecret,
+            accountId,
+            secret: next.secret,
+            createdAt: next.createdAt,
+            ...(next.previous && { previousSecret: next.previous.secret, previousExpiresAt: next.previous.expiresAt }),
+          },
+          ...(expected === null
+            ? { ConditionExpression: 'attribute_not_exists(pk)' }
+            : { ConditionExpression: 'secret = :expected', ExpressionAttributeValues: { ':expected': expected } }),
         }),
       );
-      return candidate;
+      return true;
     } catch (error) {
-      if (!isConditionalCheckFailure(error)) throw error;
-      // Two first uses raced: the stored secret wins, read it back strongly.
-      const stored = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }));
-      return v.parse(WebhookSecretItem, stored.Item).secret;
+      if (isConditionalCheckFailure(error)) return false;
+      throw error;
     }
   }
 }

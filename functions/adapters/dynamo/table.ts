@@ -10,7 +10,7 @@
  * | account (balance, default version)      | pk ACCOUNT#<accountId>  sk ACCOUNT                          | account         | none                         |
  * | resolve an API key                      | pk APIKEY#<sha256 hex>  sk APIKEY                           | apiKeyLookup    | none                         |
  * | an account's keys (list, revoke)        | pk ACCOUNT#<accountId>  sk KEY#<keyId>                      | apiKey          | none                         |
- * | webhook signing secret                  | pk ACCOUNT#<accountId>  sk WEBHOOK_SECRET                   | webhookSecret   | none                         |
+ * | webhook signing secrets (see below)     | pk ACCOUNT#<accountId>  sk WEBHOOK_SECRET                   | webhookSecret   | none                         |
  * | ledger entries, newest first            | pk ACCOUNT#<accountId>  sk LEDGER#<entryId> (time-ordered)  | ledger          | none (the books are kept)    |
  * | running async jobs (the account's cap)  | pk ACCOUNT#<accountId>  sk RUNNING_JOBS                     | runningJobs     | none                         |
  * | job (charge owner), jobs newest first   | pk ACCOUNT#<accountId>  sk JOB#<jobId> (time-ordered)       | job             | expiresAt + grace, once ended|
@@ -19,6 +19,11 @@
  * | profile (charge owner), all profiles    | pk ACCOUNT#<accountId>  sk PROFILE#<profileId>              | profile         | none                         |
  * | profiles by tag                         | gsi1pk TAG#<accountId>#<tag>  gsi1sk PROFILE#<profileId>    | (on profile)    |                              |
  * | requests in a minute (rate limit)       | pk RATE#<accountId>  sk WINDOW#<window start, epoch ms>      | rateWindow      | window end + 1 h             |
+ *
+ * The webhook-secret item holds `secret` (current) and, after a rotation, `previousSecret` with
+ * `previousExpiresAt` (epoch ms; our code ignores it after that, no TTL: the item is the current secret).
+ * Every write of it is conditional on the `secret` it replaces (accounts-repository.ts), so of two
+ * concurrent rotations exactly one wins.
  *
  * A job's money is its `chargeState` and `reservedMicros` (functions/adapters/dynamo/ledger-repository.ts)
  * and the ledger entries whose `ownerId` is the job id. Open jobs and profiles are found by a Scan on

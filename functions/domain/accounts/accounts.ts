@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { InvalidApiKeyError, InvalidRequestError, MissingApiKeyError, NotFoundError } from '../errors';
+import { InvalidApiKeyError, InvalidRequestError, MissingApiKeyError, NotFoundError, ServiceUnavailableError } from '../errors';
 import type { LedgerPort } from '../billing/ledger';
-import type { Clock } from '../shared/clock';
+import { toIso, type Clock } from '../shared/clock';
 import { newSecret, type IdSource } from '../shared/ids';
 
 export const MODEL_VERSIONS = ['v1', 'v2'] as const;
@@ -52,8 +52,22 @@ export interface AccountsRepository {
   revokeKey(accountId: string, keyId: string, at: number): Promise<boolean>;
   /** Sets (null: clears) one of the account's limits, on the account and every one of its keys. */
   setLimit(accountId: string, limit: AccountLimit, value: number | null): Promise<void>;
-  /** Stores `candidate` unless the account already has a secret; returns the stored one either way. */
-  getOrCreateWebhookSecret(accountId: string, candidate: string, at: number): Promise<string>;
+  /** Stores `candidate` unless the account already has a secret; returns the stored record either way (read strongly). */
+  getOrCreateWebhookSecret(accountId: string, candidate: string, at: number): Promise<WebhookSecretRecord>;
+  /** The stored record, read strongly; undefined before the secret's first use. */
+  findWebhookSecret(accountId: string): Promise<WebhookSecretRecord | undefined>;
+  /**
+   * Stores `next` only if the stored current secret is still `expected` (null: none stored yet), so that of
+   * two concurrent rotations one wins and the other learns it lost; false when another write came first.
+   */
+  replaceWebhookSecret(accountId: string, expected: string | null, next: WebhookSecretRecord): Promise<boolean>;
+}
+
+/** An account's callback signing secrets: the current one, and the one a rotation replaced, until it expires. */
+export interface WebhookSecretRecord {
+  secret: string;
+  createdAt: number;
+  previous: { secret: string; expiresAt: number } | null;
 }
 
 export interface AccountsDeps {
@@ -139,12 +153,63 @@ export const creditBalance = async (
 };
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec';
+/** After a rotation, deliveries are signed with the previous secret too for this long. */
+export const PREVIOUS_WEBHOOK_SECRET_VALID_MS = 24 * 60 * 60 * 1000;
+/** Rotations that lose a race re-read and try again; this many losses in a row is contention, not a race. */
+const ROTATION_ATTEMPTS = 5;
 
-/** The account's callback signing secret: created on first use, stable afterwards. */
-export const webhookSecret = async (deps: AccountsDeps, caller: Caller): Promise<{ webhook_signing_secret: string }> => ({
-  webhook_signing_secret: await deps.accounts.getOrCreateWebhookSecret(
-    caller.accountId,
-    newSecret(WEBHOOK_SECRET_PREFIX),
-    deps.clock(),
-  ),
-});
+/** What the webhook-secret use cases need: the secret's part of the repository and the clock. */
+export interface WebhookSecretDeps {
+  accounts: Pick<AccountsRepository, 'getOrCreateWebhookSecret' | 'findWebhookSecret' | 'replaceWebhookSecret'>;
+  clock: Clock;
+}
+
+const newWebhookSecret = () => newSecret(WEBHOOK_SECRET_PREFIX, 'base64');
+
+const previousIfLive = (record: WebhookSecretRecord, now: number) => (record.previous && record.previous.expiresAt > now ? record.previous : null);
+
+export interface WebhookSecretAnswer {
+  webhook_signing_secret: string;
+  /** Present while a rotation window is open: until when the previous secret also signs. */
+  previous_secret_expires_at?: string;
+}
+
+const secretAnswer = (record: WebhookSecretRecord, now: number): WebhookSecretAnswer => {
+  const previous = previousIfLive(record, now);
+  return { webhook_signing_secret: record.secret, ...(previous && { previous_secret_expires_at: toIso(previous.expiresAt) }) };
+};
+
+/** The account's callback signing secret: created on first use, stable until rotated. */
+export const webhookSecret = async (deps: WebhookSecretDeps, caller: Caller): Promise<WebhookSecretAnswer> => {
+  const now = deps.clock();
+  return secretAnswer(await deps.accounts.getOrCreateWebhookSecret(caller.accountId, newWebhookSecret(), now), now);
+};
+
+/**
+ * A new current secret; the one it replaces keeps signing for PREVIOUS_WEBHOOK_SECRET_VALID_MS. Only two
+ * are ever live: a rotation inside an open window drops the older previous one. Before any secret
+ * exists it creates one (with nothing previous). A rotation that loses a race to another one re-reads
+ * and rotates again, as if the two had come one after the other, so each caller is told a secret that
+ * was stored, and the last one told is current.
+ */
+export const rotateWebhookSecret = async (deps: WebhookSecretDeps, caller: Caller): Promise<WebhookSecretAnswer> => {
+  for (let attempt = 1; attempt <= ROTATION_ATTEMPTS; attempt += 1) {
+    const now = deps.clock();
+    const stored = await deps.accounts.findWebhookSecret(caller.accountId);
+    const next: WebhookSecretRecord = {
+      secret: newWebhookSecret(),
+      createdAt: now,
+      previous: stored ? { secret: stored.secret, expiresAt: now + PREVIOUS_WEBHOOK_SECRET_VALID_MS } : null,
+    };
+    if (await deps.accounts.replaceWebhookSecret(caller.accountId, stored?.secret ?? null, next)) return secretAnswer(next, now);
+  }
+  throw new ServiceUnavailableError('The webhook secret is being rotated by other requests; try again.');
+};
+
+/** The secrets a callback is signed with now: the current one (created on first use) and the previous one while its window is open. */
+export const signingSecrets = async (deps: WebhookSecretDeps, accountId: string): Promise<{ current: string; previous?: string }> => {
+  const now = deps.clock();
+  const record = await deps.accounts.getOrCreateWebhookSecret(accountId, newWebhookSecret(), now);
+  const previous = previousIfLive(record, now);
+  return { current: record.secret, ...(previous && { previous: previous.secret }) };
+};

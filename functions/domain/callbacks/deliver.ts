@@ -3,7 +3,8 @@
  *
  * The message carries the exact bytes to send (the job-status body as it was serialised when the job
  * ended), so the signature covers what the receiver gets and every retry sends the same bytes under
- * the same delivery id. One attempt: sign, POST with a 10 s timeout, record the attempt, decide:
+ * the same delivery id. One attempt: sign (signature.ts: `X-Service-Signature` and the Standard Webhooks
+ * headers, with every live secret of the account), POST with a 10 s timeout, record the attempt, decide:
  * 2xx → delivered; 410 → the receiver asked us to stop; anything else → retry after a jittered
  * backoff, until MAX_CALLBACK_ATTEMPTS, after which the message is moved to the dead-letter queue.
  *
@@ -14,12 +15,12 @@
 import type { Clock } from '../shared/clock';
 import { toIso } from '../shared/clock';
 import { deliveryOutcome, MAX_CALLBACK_ATTEMPTS, retryDelaySeconds, type DeliveryResult } from './retry-schedule';
-import { signCallbackBody } from './signature';
+import { callbackSignatureHeaders, SIGNATURE_HEADERS, type SigningSecrets } from './signature';
 
 export const CALLBACK_TIMEOUT_MS = 10_000;
 
 export const CALLBACK_HEADERS = {
-  signature: 'X-Service-Signature',
+  signature: SIGNATURE_HEADERS.service,
   deliveryId: 'X-Service-Delivery-Id',
   timestamp: 'X-Service-Timestamp',
 } as const;
@@ -45,7 +46,8 @@ export interface DeliveryAttempt {
 }
 
 export interface DeliveryDeps {
-  webhookSecret(accountId: string): Promise<string>;
+  /** The account's live signing secrets: the current one, and the previous one during a rotation window. */
+  webhookSecrets(accountId: string): Promise<SigningSecrets>;
   /** How many attempts of this delivery were recorded before. */
   attemptsSoFar(message: CallbackMessage): Promise<number>;
   /** Parks an undeliverable message in the dead-letter queue. */
@@ -64,12 +66,12 @@ export const deliverCallback = async (deps: DeliveryDeps, message: CallbackMessa
   const attempt = (await deps.attemptsSoFar(message)) + 1;
   // A redelivery of a message that was already dead-lettered (SQS is at-least-once): nothing to do.
   if (attempt > MAX_CALLBACK_ATTEMPTS) return { kind: 'done', outcome: 'already-exhausted' };
-  const secret = await deps.webhookSecret(message.accountId);
+  const secrets = await deps.webhookSecrets(message.accountId);
   const at = deps.clock();
   const headers = {
     'Content-Type': 'application/json',
     'User-Agent': 'identity-image-service-callbacks/1',
-    [CALLBACK_HEADERS.signature]: signCallbackBody(message.body, secret),
+    ...callbackSignatureHeaders({ id: message.deliveryId, atMs: at, body: message.body, secrets }),
     [CALLBACK_HEADERS.deliveryId]: message.deliveryId,
     [CALLBACK_HEADERS.timestamp]: toIso(at),
   };

@@ -30,5 +30,9 @@ export const ulid = (epochMs: number, random: Buffer = randomBytes(10)): string 
 
 export const newId: IdSource = (prefix) => `${prefix}_${ulid(Date.now())}`;
 
-/** A long random secret (256 bits), base64url, with a readable prefix. */
-export const newSecret = (prefix: string): string => `${prefix}_${randomBytes(32).toString('base64url')}`;
+/**
+ * A long random secret (256 bits) with a readable prefix. base64url by default (API keys); webhook
+ * secrets are standard base64 with padding, the encoding Standard Webhooks libraries decode.
+ */
+export const newSecret = (prefix: string, encoding: 'base64url' | 'base64' = 'base64url'): string =>
+  `${prefix}_${randomBytes(32).toString(encoding)}`;
