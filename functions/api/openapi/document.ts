@@ -89,7 +89,8 @@ const errorsOf = (route: RouteDefinition, doc: OperationDoc): ErrorStatus[] =>
 
 const operation = (route: RouteDefinition, version: ApiVersion, doc: OperationDoc, named: Namer): Json => ({
   operationId: version === CURRENT_API_VERSION ? doc.operationId : `${doc.operationId}_${version}`,
-  tags: [doc.tag],
+  // The older version's copies are grouped apart, so the reference lists each operation once at the top.
+  tags: [version === CURRENT_API_VERSION ? doc.tag : DEPRECATED_TAG],
   summary: doc.summary,
   ...(doc.description && { description: doc.description }),
   ...(version !== CURRENT_API_VERSION && { deprecated: true }),
@@ -106,6 +107,8 @@ const operation = (route: RouteDefinition, version: ApiVersion, doc: OperationDo
     ...Object.fromEntries(errorsOf(route, doc).map((status) => [String(status), errorResponse(status)])),
   },
 });
+
+const DEPRECATED_TAG = 'Deprecated: /v1';
 
 /** The key of a route in OPERATION_DOCS. */
 export const routeKey = (route: Pick<RouteDefinition, 'method' | 'path'>): string => `${route.method} ${route.path}`;
@@ -140,7 +143,10 @@ export const openApiDocument = (routes: readonly RouteDefinition[] = ROUTES): Js
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     security: [{ ApiKey: [] }],
-    tags: [...new Set(Object.values(OPERATION_DOCS).map((doc) => doc.tag))].map((name) => ({ name })),
+    tags: [
+      ...[...new Set(Object.values(OPERATION_DOCS).map((doc) => doc.tag))].map((name) => ({ name })),
+      { name: DEPRECATED_TAG, description: 'The same operations under `/v1/service`; answers carry `Deprecation: true` and a `Link` to the `/v2` path.' },
+    ],
     paths,
     components: {
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The account’s API key.' } },
