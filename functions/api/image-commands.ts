@@ -2,7 +2,7 @@
 import type { ImageCommand, OutputChoice } from '../domain/images/command';
 import type { EditRequest, EnhanceRequest, GenerateRequest, RemixRequest } from './schemas/images';
 
-type Common = Pick<EditRequest, 'num_output_images' | 'output_format' | 'response_mode' | 'async' | 'callback_url' | 'client_request_id'>;
+type Common = Pick<EditRequest, 'num_output_images' | 'output_format' | 'response_mode' | 'async' | 'callback_url' | 'client_request_id' | 'cancel_after'>;
 
 const common = (body: Common) => ({
   numOutputImages: body.num_output_images,
@@ -11,6 +11,7 @@ const common = (body: Common) => ({
   async: body.async,
   callbackUrl: body.callback_url,
   clientRequestId: body.client_request_id,
+  cancelAfterSeconds: body.cancel_after,
 });
 
 const outputChoice = (body: Pick<EditRequest, 'base_model' | 'resolution' | 'aspect_ratio' | 'quality' | 'size'>): OutputChoice => ({

@@ -48,6 +48,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/uploads', handler: 'uploads', access: { bucket: { write: ['uploads'] } } },
   { method: 'GET', path: '/jobs', handler: 'jobs-list', access: JOB_READ },
   { method: 'GET', path: '/jobs/{job_id}', handler: 'jobs', access: JOB_READ },
+  // Releases the reservation, stops the execution, queues the callback (its body carries download links).
+  { method: 'POST', path: '/jobs/{job_id}/cancel', handler: 'jobs-cancel', access: { table: 'write', stop: ['image-job'], queues: ['callbacks'], secrets: ['downloadToken'] } },
   // Presigns a GET of the output: the URL carries this function's authority, so it needs GetObject.
   { method: 'GET', path: '/downloads/{token}', handler: 'downloads', auth: 'none', access: { bucket: { read: ['outputs'] }, secrets: ['downloadToken'] } },
   { method: 'POST', path: '/profiles/add', handler: 'profiles-add', access: { table: 'write', start: ['profile-training'] } },

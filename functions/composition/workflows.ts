@@ -8,6 +8,9 @@ export const sfn = once(() => sfnClient(settings().AWS_REGION, settings().SFN_EN
 export const startImageJob = (input: { accountId: string; jobId: string; hasCallback: boolean; maxRunning?: number; runUntil?: number }) =>
   startExecution(sfn(), settings()[STATE_MACHINE_ARN_ENV['image-job']], input.jobId, input);
 
+export const stopImageJob = (jobId: string) =>
+  stopExecution(sfn(), settings()[STATE_MACHINE_ARN_ENV['image-job']], jobId, { error: 'JobCanceled', cause: 'The job was canceled.' });
+
 export const startProfileTraining = (input: { accountId: string; profileId: string; imageUrls: string[] }) =>
   startExecution(sfn(), settings()[STATE_MACHINE_ARN_ENV['profile-training']], input.profileId, { ...input, trainer: settings().TRAINER });
 

@@ -23,6 +23,8 @@ export const ERROR_CODES = [
   'TIMEOUT',
   'IDEMPOTENCY_KEY_REUSED',
   'RATE_LIMITED',
+  'CANCELED',
+  'JOB_NOT_CANCELABLE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -151,5 +153,12 @@ export class ClientRequestIdTakenError extends Error {
   constructor(readonly clientRequestId: string) {
     super(`client_request_id ${clientRequestId} is already claimed`);
     this.name = 'ClientRequestIdTakenError';
+  }
+}
+
+/** A job that can no longer be canceled: it has ended, or it is a synchronous call (its request owns it). */
+export class JobNotCancelableError extends DomainError {
+  constructor(message: string) {
+    super('JOB_NOT_CANCELABLE', message);
   }
 }

@@ -37,6 +37,7 @@ export const aJob = (accountId: string, overrides: Partial<Job> = {}, now = Date
   callbackUrl: null,
   clientRequestId: null,
   baseUrl: 'https://api.test',
+  cancelAt: null,
   work: null,
   ...overrides,
 });

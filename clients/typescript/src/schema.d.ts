@@ -304,6 +304,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/service/jobs/{job_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a job
+         * @description A `pending` or `running` asynchronous job stops: it ends `failed` with `error.code` `CANCELED`, its reservation is refunded, and its callback is sent. A job that has already ended (or whose success crossed the cancel) is 409 `JOB_NOT_CANCELABLE`, as is a synchronous call. Submit with `cancel_after` to have a job canceled by a deadline.
+         */
+        post: operations["cancelJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/service/jobs/{job_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a job
+         * @deprecated
+         * @description A `pending` or `running` asynchronous job stops: it ends `failed` with `error.code` `CANCELED`, its reservation is refunded, and its callback is sent. A job that has already ended (or whose success crossed the cancel) is 409 `JOB_NOT_CANCELABLE`, as is a synchronous call. Submit with `cancel_after` to have a job canceled by a deadline.
+         */
+        post: operations["cancelJob_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/service/downloads/{token}": {
         parameters: {
             query?: never;
@@ -836,7 +877,7 @@ export interface components {
              * @description Stable error code; switch on this, not on `detail`.
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED";
+            code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE";
             /** @description The `X-Request-Id` of this answer; quote it to support. */
             request_id: string;
         };
@@ -910,7 +951,7 @@ export interface components {
                 /** @description Set once `failed`. */
                 error: {
                     /** @enum {string} */
-                    code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED";
+                    code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE";
                     message: string;
                 } | null;
                 completed_at: string | null;
@@ -965,7 +1006,7 @@ export interface components {
             /** @description Set once `failed`. */
             error: {
                 /** @enum {string} */
-                code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED";
+                code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE";
                 message: string;
             } | null;
             completed_at: string | null;
@@ -1175,6 +1216,8 @@ export interface operations {
                     async?: boolean;
                     callback_url?: string;
                     client_request_id?: string;
+                    /** @description With `async: true`: cancel the job (failed, `CANCELED`, refunded) if it has not ended this many seconds after submit. */
+                    cancel_after?: number;
                     /** @enum {string} */
                     response_mode?: "bytes" | "urls";
                     /** @enum {string} */
@@ -1357,6 +1400,8 @@ export interface operations {
                     async?: boolean;
                     callback_url?: string;
                     client_request_id?: string;
+                    /** @description With `async: true`: cancel the job (failed, `CANCELED`, refunded) if it has not ended this many seconds after submit. */
+                    cancel_after?: number;
                     /** @enum {string} */
                     response_mode?: "bytes" | "urls";
                     /** @enum {string} */
@@ -1537,6 +1582,8 @@ export interface operations {
                     async?: boolean;
                     callback_url?: string;
                     client_request_id?: string;
+                    /** @description With `async: true`: cancel the job (failed, `CANCELED`, refunded) if it has not ended this many seconds after submit. */
+                    cancel_after?: number;
                     /** @enum {string} */
                     response_mode?: "bytes" | "urls";
                     /** @enum {string} */
@@ -1714,6 +1761,8 @@ export interface operations {
                     async?: boolean;
                     callback_url?: string;
                     client_request_id?: string;
+                    /** @description With `async: true`: cancel the job (failed, `CANCELED`, refunded) if it has not ended this many seconds after submit. */
+                    cancel_after?: number;
                     /** @enum {string} */
                     response_mode?: "bytes" | "urls";
                     /** @enum {string} */
@@ -1892,6 +1941,8 @@ export interface operations {
                     async?: boolean;
                     callback_url?: string;
                     client_request_id?: string;
+                    /** @description With `async: true`: cancel the job (failed, `CANCELED`, refunded) if it has not ended this many seconds after submit. */
+                    cancel_after?: number;
                     /** @enum {string} */
                     response_mode?: "bytes" | "urls";
                     /** @enum {string} */
@@ -2069,6 +2120,8 @@ export interface operations {
                     async?: boolean;
                     callback_url?: string;
                     client_request_id?: string;
+                    /** @description With `async: true`: cancel the job (failed, `CANCELED`, refunded) if it has not ended this many seconds after submit. */
+                    cancel_after?: number;
                     /** @enum {string} */
                     response_mode?: "bytes" | "urls";
                     /** @enum {string} */
@@ -2244,6 +2297,8 @@ export interface operations {
                     async?: boolean;
                     callback_url?: string;
                     client_request_id?: string;
+                    /** @description With `async: true`: cancel the job (failed, `CANCELED`, refunded) if it has not ended this many seconds after submit. */
+                    cancel_after?: number;
                     /** @enum {string} */
                     response_mode?: "bytes" | "urls";
                     /** @enum {string} */
@@ -2421,6 +2476,8 @@ export interface operations {
                     async?: boolean;
                     callback_url?: string;
                     client_request_id?: string;
+                    /** @description With `async: true`: cancel the job (failed, `CANCELED`, refunded) if it has not ended this many seconds after submit. */
+                    cancel_after?: number;
                     /** @enum {string} */
                     response_mode?: "bytes" | "urls";
                     /** @enum {string} */
@@ -3181,6 +3238,234 @@ export interface operations {
             };
             /** @description Expired (`JOB_EXPIRED` 24 h after completion, `DOWNLOAD_EXPIRED`). */
             410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed (the validation error body), or `NO_IMAGE_GENERATED` (the error body; not charged). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account’s request rate (`RATE_LIMITED`); see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (`INTERNAL_ERROR`); a failed engine call is refunded. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`SERVICE_UNAVAILABLE`); retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The canceled job’s status. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobStatus"];
+                };
+            };
+            /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `X-API-Key` header (`MISSING_API_KEY`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, including another account’s resource (`NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The job cannot be canceled: it has ended, or it is a synchronous call (`JOB_NOT_CANCELABLE`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed (the validation error body), or `NO_IMAGE_GENERATED` (the error body; not charged). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account’s request rate (`RATE_LIMITED`); see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (`INTERNAL_ERROR`); a failed engine call is refunded. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`SERVICE_UNAVAILABLE`); retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelJob_v1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The canceled job’s status. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobStatus"];
+                };
+            };
+            /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `X-API-Key` header (`MISSING_API_KEY`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, including another account’s resource (`NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The job cannot be canceled: it has ended, or it is a synchronous call (`JOB_NOT_CANCELABLE`). */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

@@ -55,6 +55,7 @@ const JobItem = v.object({
   callbackUrl: v.optional(v.nullable(v.string()), null),
   clientRequestId: v.optional(v.nullable(v.string()), null),
   baseUrl: v.optional(v.string(), ''),
+  cancelAt: v.optional(v.nullable(v.number()), null),
   work: v.optional(v.nullable(JobWorkItem), null),
 });
 

@@ -33,6 +33,7 @@ const ERROR_MEANING: Record<ErrorStatus, string> = {
   402: 'The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created.',
   403: 'No `X-API-Key` header (`MISSING_API_KEY`).',
   404: 'Not found, including another account’s resource (`NOT_FOUND`).',
+  409: 'The job cannot be canceled: it has ended, or it is a synchronous call (`JOB_NOT_CANCELABLE`).',
   410: 'Expired (`JOB_EXPIRED` 24 h after completion, `DOWNLOAD_EXPIRED`).',
   413: 'The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload.',
   422: 'Validation failed (the validation error body), or `NO_IMAGE_GENERATED` (the error body; not charged).',

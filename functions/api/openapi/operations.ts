@@ -29,7 +29,7 @@ import {
 import { TrainerCallbackSchema } from '../schemas/training';
 import { CreateUploadRequestSchema } from '../schemas/uploads';
 
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 410 | 413 | 422 | 429 | 500 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 500 | 503 | 504;
 
 /** A successful answer: a JSON body, raw bytes of one media type, or a redirect. */
 export type SuccessAnswer =
@@ -112,6 +112,18 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     params: JobParamsSchema,
     success: { 200: { description: 'The job status; the same body a callback carries.', json: JobStatusSchema } },
     errors: [401, 403, 404, 410, 422, 429, 500, 503],
+  },
+  'POST /jobs/{job_id}/cancel': {
+    operationId: 'cancelJob',
+    tag: 'Jobs',
+    summary: 'Cancel a job',
+    description:
+      'A `pending` or `running` asynchronous job stops: it ends `failed` with `error.code` `CANCELED`, its reservation is refunded, ' +
+      'and its callback is sent. A job that has already ended (or whose success crossed the cancel) is 409 `JOB_NOT_CANCELABLE`, ' +
+      'as is a synchronous call. Submit with `cancel_after` to have a job canceled by a deadline.',
+    params: JobParamsSchema,
+    success: { 200: { description: 'The canceled job’s status.', json: JobStatusSchema } },
+    errors: [404, 409, 422],
   },
   'GET /downloads/{token}': {
     operationId: 'download',

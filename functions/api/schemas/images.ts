@@ -11,6 +11,8 @@ import { OUTPUT_FORMATS } from '../../domain/images/engine';
 const MAX_PROMPT_CHARS = 5000;
 const MAX_PROFILE_IDS = 50;
 const MAX_EDIT_IMAGES = 10;
+/** A day: longer than any job may run (the asynchronous budget is 30 minutes). */
+const MAX_CANCEL_AFTER_SECONDS = 86_400;
 
 const isHttps = (url: string): boolean => URL.canParse(url) && new URL(url).protocol === 'https:';
 
@@ -35,6 +37,15 @@ const CommonFields = {
       v.string(),
       v.minLength(1, 'client_request_id must not be empty.'),
       v.maxLength(128, 'client_request_id must be at most 128 characters.'),
+    ),
+  ),
+  cancel_after: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.maxValue(MAX_CANCEL_AFTER_SECONDS),
+      v.description('With `async: true`: cancel the job (failed, `CANCELED`, refunded) if it has not ended this many seconds after submit.'),
     ),
   ),
   /** Default `bytes`, or `urls` for an async request (decided after the cross-field rules). */
@@ -109,6 +120,9 @@ const withCommonRules = <TInput, TOutput extends CommonOutput>(schema: v.Generic
       }
       if (input.callback_url !== undefined && !input.async) {
         addIssue({ message: 'callback_url is only valid with async: true.', path: [atField(input, 'callback_url')] });
+      }
+      if (input.cancel_after !== undefined && !input.async) {
+        addIssue({ message: 'cancel_after is only valid with async: true.', path: [atField(input, 'cancel_after')] });
       }
     }),
     v.transform(

@@ -26,6 +26,8 @@ export interface ImageCommand {
   async: boolean;
   callbackUrl?: string;
   clientRequestId?: string;
+  /** Asynchronous only: the job is canceled (refunded) if it has not ended this many seconds after submit. */
+  cancelAfterSeconds?: number;
 }
 
 /** Where the request came in: its download links are made on the same base URL. */
@@ -50,5 +52,6 @@ export const newJob = (jobId: string, caller: Caller, command: ImageCommand, con
   callbackUrl: command.callbackUrl ?? null,
   clientRequestId: command.clientRequestId ?? null,
   baseUrl: context.baseUrl,
+  cancelAt: command.cancelAfterSeconds === undefined ? null : at + command.cancelAfterSeconds * 1000,
   work,
 });

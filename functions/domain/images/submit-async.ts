@@ -6,7 +6,7 @@
 import type { Caller } from '../accounts/accounts';
 import { ServiceUnavailableError } from '../errors';
 import { releaseJobCharge, reserveJobCharge } from '../jobs/charge';
-import { jobErrorOf } from '../jobs/job';
+import { jobErrorOf, runUntil } from '../jobs/job';
 import { newJob, type ImageCommand, type RequestContext } from './command';
 import type { ImageDeps } from './deps';
 import { clientRequestIdClaim } from './idempotency';
@@ -27,7 +27,7 @@ export const submitAsync = async (deps: ImageDeps, caller: Caller, command: Imag
     throw error;
   }
   try {
-    await deps.workflows.startImageJob({ accountId: caller.accountId, jobId, hasCallback: command.callbackUrl !== undefined, maxRunning: caller.runningJobs ?? deps.settings.maxRunningJobs, runUntil: job.createdAt + deps.settings.asyncBudgetMs });
+    await deps.workflows.startImageJob({ accountId: caller.accountId, jobId, hasCallback: command.callbackUrl !== undefined, maxRunning: caller.runningJobs ?? deps.settings.maxRunningJobs, runUntil: runUntil(job, deps.settings.asyncBudgetMs) });
   } catch (error) {
     const unavailable = new ServiceUnavailableError('The job could not be started; nothing was charged. Please retry.');
     await releaseJobCharge(deps.ledger, job, jobErrorOf(unavailable), deps.clock());

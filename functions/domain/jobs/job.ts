@@ -60,6 +60,8 @@ export interface Job {
   clientRequestId: string | null;
   /** The API base URL the job was submitted on, for its download links. */
   baseUrl: string;
+  /** From `cancel_after`: past this (epoch ms) an unfinished job is canceled and refunded. */
+  cancelAt: number | null;
   work: JobWork | null;
 }
 
@@ -125,3 +127,15 @@ export const failedAt = (at: number, error: JobError): JobFailed => ({ status: '
 /** How an error is recorded on a job: a domain error as itself, anything else as the engine's failure. */
 export const jobErrorOf = (error: unknown): JobError =>
   error instanceof DomainError ? { code: error.code, message: error.message } : { code: 'INTERNAL_ERROR', message: 'The image engine failed. The reserved cost was refunded.' };
+
+/** Until when an asynchronous job may wait or run (epoch ms): its budget, or its cancel_after deadline if sooner. */
+export const runUntil = (job: Pick<Job, 'createdAt' | 'cancelAt'>, asyncBudgetMs: number): number =>
+  Math.min(job.createdAt + asyncBudgetMs, job.cancelAt ?? Number.POSITIVE_INFINITY);
+
+export const canceledError = (by: 'request' | 'deadline', cancelAfterMs?: number): JobError => ({
+  code: 'CANCELED',
+  message:
+    by === 'request'
+      ? 'The job was canceled; the reserved cost was refunded.'
+      : `The job was canceled by its deadline (cancel_after ${Math.round((cancelAfterMs ?? 0) / 1000)} s); the reserved cost was refunded.`,
+});

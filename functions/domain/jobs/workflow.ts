@@ -11,11 +11,11 @@
 import type { LedgerPort } from '../billing/ledger';
 import type { CallbackMessage } from '../callbacks/deliver';
 import { ERROR_CODES, NotFoundError, type ErrorCode } from '../errors';
-import { runEngine as runUntil, type DecodedImage, type ImageEngine, type OutputFormat } from '../images/engine';
+import { runEngine, type DecodedImage, type ImageEngine, type OutputFormat } from '../images/engine';
 import { finalPrice } from '../images/pricing';
 import type { Clock } from '../shared/clock';
 import { releaseJobCharge, settleJobCharge } from './charge';
-import type { Job, JobError, JobsRepository, RunOutcome, StoredInput } from './job';
+import { canceledError, type Job, type JobError, type JobsRepository, type RunOutcome, type StoredInput, runUntil } from './job';
 import { jobStatusBody, type LinkMaker } from './status';
 
 export interface JobStep {
@@ -54,6 +54,15 @@ export class EngineFailedError extends Error {
 /** Time kept back from the function's own deadline to record the outcome. */
 const STEP_MARGIN_MS = 15_000;
 
+/**
+ * How often a running engine step reads its job to learn of a cancel (a Lambda task runs on after its
+ * execution is stopped): one GetItem per job every 5 s, none for a job that ends sooner.
+ */
+export const CANCEL_CHECK_MS = 5_000;
+
+class Canceled extends Error {}
+class DeadlineReached extends Error {}
+
 const loadJob = async (deps: Pick<WorkflowDeps, 'jobs'>, step: JobStep): Promise<Job> => {
   const job = await deps.jobs.get(step.accountId, step.jobId);
   if (!job) throw new NotFoundError(`Job ${step.jobId} not found.`);
@@ -74,35 +83,58 @@ export const markRunning = async (deps: Pick<WorkflowDeps, 'jobs' | 'clock' | 's
   const admitted = await deps.jobs.markRunning(step.accountId, step.jobId, deps.clock(), step.maxRunning ?? deps.settings.maxRunningJobs);
   if (admitted === 'started') return { started: true };
   // Executions started without the job's deadline (resumed after a restart) read it from the job.
-  const runUntil = step.runUntil ?? (await loadJob(deps, step)).createdAt + deps.settings.asyncBudgetMs;
-  return { started: deps.clock() >= runUntil };
+  const until = step.runUntil ?? runUntil(await loadJob(deps, step), deps.settings.asyncBudgetMs);
+  return { started: deps.clock() >= until };
 };
 
 /** Runs the engine on the stored inputs within the job's budget; a refusal is an outcome, not an error. */
 export const runJobEngine = async (deps: WorkflowDeps, step: JobStep, functionRemainingMs: number): Promise<RunOutcome> => {
   const job = await loadJob(deps, step);
+  // Canceled before it ran: the cancel has released the charge already; the release that follows is a no-op.
+  if (job.status === 'failed' && job.error) return { outcome: 'failed', error: job.error };
   if (!job.work) throw new EngineFailedError(`job ${job.jobId} has no stored work`);
-  const budgetLeftMs = job.createdAt + deps.settings.asyncBudgetMs - deps.clock();
+  const now = deps.clock();
+  const budgetLeftMs = job.createdAt + deps.settings.asyncBudgetMs - now;
+  const cancelLeftMs = job.cancelAt === null ? Number.POSITIVE_INFINITY : job.cancelAt - now;
+  const byDeadline = () => canceledError('deadline', (job.cancelAt ?? now) - job.createdAt);
+  if (cancelLeftMs <= 0 && cancelLeftMs <= budgetLeftMs) return { outcome: 'failed', error: byDeadline() };
   if (budgetLeftMs <= 0) return { outcome: 'failed', error: timeoutError(deps.settings.asyncBudgetMs) };
 
   const images = await deps.inputs.load(job.work.inputs);
   const controller = new AbortController();
-  // The job's budget, or what this function run has left (Lambda stops at 15 minutes), whichever ends first.
-  const limitMs = Math.max(0, Math.min(budgetLeftMs, functionRemainingMs - STEP_MARGIN_MS));
-  const timer = setTimeout(() => controller.abort(new Error('deadline')), limitMs);
+  // The job's budget, its cancel_after deadline, or what this function run has left (Lambda stops at 15
+  // minutes), whichever ends first.
+  const functionLeftMs = functionRemainingMs - STEP_MARGIN_MS;
+  const limitMs = Math.max(0, Math.min(budgetLeftMs, cancelLeftMs, functionLeftMs));
+  const deadlineBinds = cancelLeftMs < budgetLeftMs && cancelLeftMs <= functionLeftMs;
+  const timer = setTimeout(() => controller.abort(deadlineBinds ? new DeadlineReached() : new Error('deadline')), limitMs);
+  const watcher = setInterval(() => {
+    void deps.jobs.get(job.accountId, job.jobId).then(
+      (current) => {
+        if (current?.status === 'failed' || current?.status === 'succeeded') controller.abort(new Canceled());
+      },
+      () => undefined,
+    );
+  }, CANCEL_CHECK_MS);
   try {
-    const outcome = await runUntil(deps.engine, { ...job.work.engine, images }, controller.signal).catch((error: unknown) => {
-      if (controller.signal.aborted) return 'timeout' as const;
+    const outcome = await runEngine(deps.engine, { ...job.work.engine, images }, controller.signal).catch((error: unknown) => {
+      if (controller.signal.aborted) return 'aborted' as const;
       if (error instanceof Error && 'retryable' in error && error.retryable === true) throw new TransientEngineError(error.message);
       throw new EngineFailedError(error instanceof Error ? error.message : String(error));
     });
-    if (outcome === 'timeout') return { outcome: 'failed', error: timeoutError(deps.clock() - job.createdAt) };
+    if (outcome === 'aborted') {
+      const reason: unknown = controller.signal.reason;
+      if (reason instanceof Canceled) return { outcome: 'failed', error: (await loadJob(deps, step)).error ?? canceledError('request') };
+      if (reason instanceof DeadlineReached) return { outcome: 'failed', error: byDeadline() };
+      return { outcome: 'failed', error: timeoutError(deps.clock() - job.createdAt) };
+    }
     if (outcome.kind === 'moderated') return { outcome: 'failed', error: { code: 'CONTENT_MODERATION', message: outcome.message } };
     if (outcome.kind === 'no_image') return { outcome: 'failed', error: { code: 'NO_IMAGE_GENERATED', message: outcome.message } };
     const outputKeys = await deps.outputs.save(job.accountId, job.jobId, outcome.images, job.work.engine.outputFormat);
     return { outcome: 'succeeded', outputKeys, knownSubjects: outcome.knownSubjects, usage: outcome.usage };
   } finally {
     clearTimeout(timer);
+    clearInterval(watcher);
   }
 };
 
@@ -138,11 +170,14 @@ export const queueCallback = async (deps: Pick<WorkflowDeps, 'jobs' | 'link' | '
   if (step.hasCallback === false) return;
   const job = await loadJob(deps, step);
   if (!job.callbackUrl) return;
-  await deps.enqueueCallback({
-    deliveryId: `dlv_${job.jobId.replace(/^job_/, '')}`,
-    accountId: job.accountId,
-    jobId: job.jobId,
-    callbackUrl: job.callbackUrl,
-    body: JSON.stringify(await jobStatusBody(job, deps.link)),
-  });
+  await deps.enqueueCallback(await callbackMessage({ ...job, callbackUrl: job.callbackUrl }, deps.link));
 };
+
+/** The callback of a job that has ended: the body a poll answers now, under the delivery id fixed by the job. */
+export const callbackMessage = async (job: Job & { callbackUrl: string }, link: LinkMaker): Promise<CallbackMessage> => ({
+  deliveryId: `dlv_${job.jobId.replace(/^job_/, '')}`,
+  accountId: job.accountId,
+  jobId: job.jobId,
+  callbackUrl: job.callbackUrl,
+  body: JSON.stringify(await jobStatusBody(job, link)),
+});
