@@ -1,6 +1,7 @@
 import { profileDeps } from '../composition/profiles';
 import { Profiles } from '../domain';
 import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { assertCallbackUrlReachable } from '../shared/http/image-route';
 import { ok } from '../shared/http/responses';
 import { AddProfileRequestSchema, type AddProfileRequest } from './schemas/profiles';
 
@@ -12,7 +13,11 @@ const lambdaHandler = async ({ body, caller }: ApiRequest<AddProfileRequest>) =>
       trainingTier: body.training_tier,
       tag: body.tag,
       modelVersion: body.model_version,
+      callbackUrl: body.callback_url,
     }),
   );
 
-export const handler = apiHandler(lambdaHandler, { body: AddProfileRequestSchema });
+export const handler = apiHandler(async (request: ApiRequest<AddProfileRequest>) => {
+  assertCallbackUrlReachable(request.body);
+  return lambdaHandler(request);
+}, { body: AddProfileRequestSchema });

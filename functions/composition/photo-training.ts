@@ -20,5 +20,6 @@ export const photoTrainingDeps = once((): TrainingDeps => {
     decodePhoto: (url, label) => decodeInput(url, label),
     photos: profilePhotos(objects()),
     trainer: sandboxTrainer,
+    enqueueCallback: steps.enqueueCallback,
   };
 });

@@ -12,6 +12,7 @@ import { ledger, profiles } from './data';
 import { objects } from './storage';
 import { secretOrEmpty } from './secrets';
 import { sfn } from './workflows';
+import { enqueueCallback } from './queues';
 
 const trainerToken = once(() => secretOrEmpty(settings().TRAINER_TOKEN, settings().TRAINER_TOKEN_SECRET_ARN, 'the trainer token'));
 
@@ -41,4 +42,5 @@ export const trainingStepDeps = once(() => ({
     return remoteTrainer();
   },
   settings: { trainingTimeScale: settings().TRAINING_TIME_SCALE, photoConcurrency: 4 },
+  enqueueCallback,
 }));

@@ -45,7 +45,7 @@ export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
         handler: 'functions/workflows/profile-training/complete-training',
         images: true,
         timeoutSeconds: 900,
-        access: { table: 'write', bucket: { read: ['profiles'] } },
+        access: { table: 'write', bucket: { read: ['profiles'] }, queues: ['callbacks'] },
       },
       // Invoked by a `lambda:invoke.waitForTaskToken` Task (Parameters.FunctionName); its retries of the backend fit in 120 s.
       // The backend fetches the photos through URLs this function presigns.
@@ -54,8 +54,8 @@ export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
         timeoutSeconds: 120,
         access: { table: 'write', bucket: { read: ['profiles'] }, secrets: ['trainerToken'] },
       },
-      AcceptTrainingFunctionArn: { handler: 'functions/workflows/profile-training/accept-training', access: { table: 'write' } },
-      FailTrainingFunctionArn: { handler: 'functions/workflows/profile-training/fail-training', access: { table: 'write' } },
+      AcceptTrainingFunctionArn: { handler: 'functions/workflows/profile-training/accept-training', access: { table: 'write', queues: ['callbacks'] } },
+      FailTrainingFunctionArn: { handler: 'functions/workflows/profile-training/fail-training', access: { table: 'write', queues: ['callbacks'] } },
     },
   },
 };

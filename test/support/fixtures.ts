@@ -15,6 +15,7 @@ export const aProfile = (accountId: string, overrides: Partial<Profile> = {}, no
   signature: null,
   pictureKey: null,
   photoKeys: [],
+  callbackUrl: null,
   createdAt: now,
   updatedAt: now,
   ...overrides,

@@ -3725,6 +3725,8 @@ export interface operations {
                     tag?: string;
                     /** @enum {string} */
                     model_version?: "v1" | "v2";
+                    /** @description Gets a signed POST of the profile status body when training ends (READY or ERROR), like a job callback. */
+                    callback_url?: string;
                 };
             };
         };
@@ -3864,6 +3866,8 @@ export interface operations {
                     tag?: string;
                     /** @enum {string} */
                     model_version?: "v1" | "v2";
+                    /** @description Gets a signed POST of the profile status body when training ends (READY or ERROR), like a job callback. */
+                    callback_url?: string;
                 };
             };
         };

@@ -19,6 +19,7 @@ export const ProfileItem = v.object({
   signature: v.optional(v.nullable(v.string()), null),
   pictureKey: v.optional(v.nullable(v.string()), null),
   photoKeys: v.optional(v.array(v.string()), []),
+  callbackUrl: v.optional(v.nullable(v.string()), null),
   createdAt: v.number(),
   updatedAt: v.number(),
 });

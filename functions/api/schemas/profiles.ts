@@ -16,6 +16,13 @@ export const AddProfileRequestSchema = v.pipe(
     training_tier: v.optional(v.picklist(TRAINING_TIERS), 'standard'),
     tag: v.optional(Tag),
     model_version: v.optional(v.picklist(MODEL_VERSIONS)),
+    callback_url: v.optional(
+      v.pipe(
+        v.string(),
+        v.check((url) => URL.canParse(url) && new URL(url).protocol === 'https:', 'callback_url must be an absolute https URL.'),
+        v.description('Gets a signed POST of the profile status body when training ends (READY or ERROR), like a job callback.'),
+      ),
+    ),
   }),
   v.forward(
     v.check((body) => {

@@ -17,7 +17,8 @@ import { ERROR_CODES, type ErrorCode } from '../errors';
 import { releaseJobCharge } from '../jobs/charge';
 import type { JobError, JobsRepository } from '../jobs/job';
 import type { ProfilesReader } from '../profiles/profile';
-import { failTraining } from '../profiles/training';
+import { releaseProfile } from '../profiles/profiles';
+import { trainingFailureMessage } from '../profiles/training';
 import type { Clock } from '../shared/clock';
 import type { LedgerPort } from './ledger';
 
@@ -61,7 +62,8 @@ export const closeAbandonedWork = async (deps: AbandonedWorkDeps, open: readonly
       const profile = await deps.profiles.get(item.accountId, item.id);
       if (!profile || !OPEN_PROFILE.includes(profile.status) || now < profile.createdAt + deps.graceMs) continue;
       if ((await deps.executionState('profile', item.id)) === 'running') continue;
-      await failTraining(deps, { accountId: item.accountId, profileId: item.id, failure: { Error: 'ExecutionLost' } });
+      // Released as FailTraining would, without its callback (the sweep's function sends no messages).
+      await releaseProfile(deps, item.accountId, item.id, trainingFailureMessage({ Error: 'ExecutionLost' }), now);
       closed.profiles.push(item.id);
       continue;
     }

@@ -22,6 +22,8 @@ export interface Profile {
   pictureKey: string | null;
   /** Object keys of the prepared training photos. */
   photoKeys: string[];
+  /** An https URL that gets a signed POST of the profile status when training ends (READY or ERROR). */
+  callbackUrl: string | null;
   createdAt: number;
   updatedAt: number;
 }

@@ -44,6 +44,8 @@ export interface AddProfileCommand {
   trainingTier: TrainingTier;
   tag?: string;
   modelVersion?: ModelVersion;
+  /** https; gets a signed POST of the profile status when training ends. */
+  callbackUrl?: string;
 }
 
 const statusMessage: Record<ProfileStatus, string> = {
@@ -76,6 +78,7 @@ export const addProfile = async (deps: ProfileDeps, caller: Caller, command: Add
     signature: null,
     pictureKey: null,
     photoKeys: [],
+    callbackUrl: command.callbackUrl ?? null,
     createdAt: at,
     updatedAt: at,
   };

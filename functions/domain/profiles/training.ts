@@ -24,6 +24,7 @@ import { TRAINING_PRICE_MICROS } from '../images/pricing';
 import type { Clock } from '../shared/clock';
 import type { TrainingTier } from './profile';
 import { defaultMessage, releaseProfile, type ProfilesRepository } from './profiles';
+import type { CallbackMessage } from '../callbacks/deliver';
 
 export interface TrainingStep {
   accountId: string;
@@ -52,6 +53,8 @@ export interface TrainingDeps {
   };
   /** A training backend that calls back with the task token (TRAINER=http); built on first use. */
   readonly remoteTrainer: RemoteTrainer;
+  /** Queues a training callback (the same deliverer, retries and signatures as a job's). */
+  enqueueCallback(message: CallbackMessage): Promise<void>;
   settings: { trainingTimeScale: number; photoConcurrency: number };
 }
 
@@ -139,11 +142,29 @@ const settleReady = async (deps: Pick<TrainingDeps, 'ledger' | 'clock'>, step: T
   });
 };
 
+/**
+ * The training callback, once the profile has ended (READY or ERROR): a signed POST of the body its status
+ * endpoint answers, under a delivery id fixed by the profile, so a step that runs again sends the same
+ * delivery (receivers deduplicate by it). A deleted profile, or one without a callback_url, sends nothing.
+ */
+const queueTrainingCallback = async (deps: Pick<TrainingDeps, 'profiles' | 'enqueueCallback'>, step: TrainingStep): Promise<void> => {
+  const profile = await deps.profiles.get(step.accountId, step.profileId);
+  if (!profile?.callbackUrl || (profile.status !== 'READY' && profile.status !== 'ERROR')) return;
+  await deps.enqueueCallback({
+    deliveryId: `dlv_${profile.profileId}`,
+    accountId: profile.accountId,
+    jobId: profile.profileId,
+    callbackUrl: profile.callbackUrl,
+    body: JSON.stringify({ profile_id: profile.profileId, status: profile.status, message: profile.message }),
+  });
+};
+
 export const completeTraining = async (deps: TrainingDeps, step: TrainingStep): Promise<void> => {
   const profile = await deps.profiles.get(step.accountId, step.profileId);
   if (!profile) return;
   const { signature } = await deps.trainer.train(await deps.photos.load(profile.photoKeys));
   await settleReady(deps, step, profile.trainingTier, signature);
+  await queueTrainingCallback(deps, step);
 };
 
 /** RequestTraining (remote trainer): IN_PROGRESS, then the backend is asked to train and call back with the token. */
@@ -162,10 +183,11 @@ export const requestTraining = async (deps: Pick<TrainingDeps, 'profiles' | 'clo
 };
 
 /** AcceptTraining (remote trainer): the signature the backend reported, READY and settled. */
-export const acceptTraining = async (deps: Pick<TrainingDeps, 'profiles' | 'ledger' | 'clock'>, step: TrainingStep & { trained: { signature: string } }): Promise<void> => {
+export const acceptTraining = async (deps: Pick<TrainingDeps, 'profiles' | 'ledger' | 'clock' | 'enqueueCallback'>, step: TrainingStep & { trained: { signature: string } }): Promise<void> => {
   const profile = await deps.profiles.get(step.accountId, step.profileId);
   if (!profile) return;
   await settleReady(deps, step, profile.trainingTier, step.trained.signature);
+  await queueTrainingCallback(deps, step);
 };
 
 /** The error a training backend's `failed` callback ends the task with; its cause is the backend's message for the user. */
@@ -187,11 +209,12 @@ export const trainingFailureMessage = (failure: { Error?: string; Cause?: string
 };
 
 export const failTraining = async (
-  deps: { ledger: Pick<LedgerPort, 'release'>; clock: Clock },
+  deps: { ledger: Pick<LedgerPort, 'release'>; clock: Clock } & Pick<TrainingDeps, 'profiles' | 'enqueueCallback'>,
   step: TrainingStep & { validation?: ValidationOutcome; failure?: { Error?: string; Cause?: string } },
 ): Promise<void> => {
   const message = step.validation && !step.validation.ok ? step.validation.message : trainingFailureMessage(step.failure);
   await releaseProfile(deps, step.accountId, step.profileId, message, deps.clock());
+  await queueTrainingCallback(deps, step);
 };
 
 /** A trainer callback whose bearer token is missing or wrong (answered 401). */

@@ -16,7 +16,7 @@ export const DEPRECATION_HEADERS = { 'X-Service-Deprecation-Date': '2026-05-08' 
  * link-local, metadata, ...) is refused at submit, a 422 like every other invalid field, rather than
  * accepted and dropped at delivery. Host names are still resolved and checked when the callback is sent.
  */
-const assertCallbackUrlReachable = (body: { callback_url?: string }) => {
+export const assertCallbackUrlReachable = (body: { callback_url?: string }) => {
   if (body.callback_url === undefined) return;
   try {
     assertUrlAllowed(new URL(body.callback_url), { allowLoopback: settings().ALLOW_LOOPBACK_URLS });
