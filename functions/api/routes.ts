@@ -53,6 +53,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   // Presigns a GET of the output: the URL carries this function's authority, so it needs GetObject.
   { method: 'GET', path: '/downloads/{token}', handler: 'downloads', auth: 'none', access: { bucket: { read: ['outputs'] }, secrets: ['downloadToken'] } },
   { method: 'POST', path: '/profiles/add', handler: 'profiles-add', access: { table: 'write', start: ['profile-training'] } },
+  // Fetches and measures the photos with sharp; reads and writes nothing of the account's.
+  { method: 'POST', path: '/profiles/preflight', handler: 'profiles-preflight', images: true, access: {} },
   { method: 'GET', path: '/profiles/ids', handler: 'profiles-list', access: { table: 'read' } },
   { method: 'POST', path: '/profiles/tags', handler: 'profiles-tags', access: { table: 'write' } },
   { method: 'GET', path: '/profiles/{profile_id}/status', handler: 'profile-status', access: { table: 'read' } },

@@ -16,6 +16,23 @@ export const subjectPhoto = async (index: number, format: 'png' | 'jpeg' = 'png'
   return format === 'png' ? image.png().toBuffer() : image.jpeg({ quality: 92 }).toBuffer();
 };
 
+/**
+ * A photo unlike any other seed's: a background and a dozen shapes of colours, sizes and places drawn
+ * from `seed` (a fixed sequence, so a seed always makes the same photo), as a varied training set has.
+ */
+export const variedPhoto = async (seed: number, size = { width: 480, height: 600 }): Promise<Buffer> => {
+  let state = seed * 7919 + 17;
+  const next = () => ((state = (state * 48271) % 2147483647) / 2147483647);
+  const colour = () => `rgb(${Math.floor(next() * 256)},${Math.floor(next() * 256)},${Math.floor(next() * 256)})`;
+  const shapes = Array.from({ length: 12 }, () =>
+    next() < 0.5
+      ? `<rect x="${next() * size.width}" y="${next() * size.height}" width="${40 + next() * 200}" height="${40 + next() * 200}" fill="${colour()}"/>`
+      : `<circle cx="${next() * size.width}" cy="${next() * size.height}" r="${20 + next() * 120}" fill="${colour()}"/>`,
+  ).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size.width}" height="${size.height}"><rect width="100%" height="100%" fill="${colour()}"/>${shapes}</svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 92 }).toBuffer();
+};
+
 export const startPhotoServer = async (options: { delayMs?: number } = {}) => {
   const files = new Map<string, { body: Buffer; type: string }>();
   const server = http.createServer((req, res) => {

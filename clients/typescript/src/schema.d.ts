@@ -427,6 +427,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/service/profiles/preflight": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a training set, free
+         * @description Fetches and checks each photo as training would (the same URL rules and image checks) and says, per photo, whether it was fetched, its format and dimensions, and warnings (too small, duplicate or near-duplicate, very blurry, greyscale, extreme aspect); overall, whether `profiles/add` with the same body would be accepted and why not. Nothing is created or charged.
+         */
+        post: operations["preflightProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/service/profiles/preflight": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a training set, free
+         * @deprecated
+         * @description Fetches and checks each photo as training would (the same URL rules and image checks) and says, per photo, whether it was fetched, its format and dimensions, and warnings (too small, duplicate or near-duplicate, very blurry, greyscale, extreme aspect); overall, whether `profiles/add` with the same body would be accepted and why not. Nothing is created or charged.
+         */
+        post: operations["preflightProfile_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/service/profiles/ids": {
         parameters: {
             query?: never;
@@ -1022,6 +1063,29 @@ export interface components {
             paths: {
                 [key: string]: unknown;
             };
+        };
+        /** PreflightReport */
+        PreflightReport: {
+            /** @enum {string} */
+            training_tier: "standard" | "fast";
+            /** @description Whether profiles/add with the same body would be accepted and train. */
+            accepted: boolean;
+            /** @description Why not, each a sentence; empty when accepted. */
+            problems: string[];
+            photos: {
+                index: number;
+                url: string;
+                fetched: boolean;
+                error: string | null;
+                format: string | null;
+                width: number | null;
+                height: number | null;
+                warnings: {
+                    /** @enum {string} */
+                    code: "too_small" | "duplicate" | "near_duplicate" | "blurry" | "greyscale" | "extreme_aspect";
+                    message: string;
+                }[];
+            }[];
         };
         /**
          * ProfileCreated
@@ -3914,6 +3978,230 @@ export interface operations {
             };
             /** @description Not found, including another account’s resource (`NOT_FOUND`). */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed (the validation error body), or `NO_IMAGE_GENERATED` (the error body; not charged). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account’s request rate (`RATE_LIMITED`); see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (`INTERNAL_ERROR`); a failed engine call is refunded. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`SERVICE_UNAVAILABLE`); retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    preflightProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "image_urls": [
+                 *         "https://example.com/1.jpg",
+                 *         "https://example.com/2.jpg"
+                 *       ],
+                 *       "training_tier": "fast"
+                 *     }
+                 */
+                "application/json": {
+                    image_urls: string[];
+                    /**
+                     * @default standard
+                     * @enum {string}
+                     */
+                    training_tier?: "standard" | "fast";
+                };
+            };
+        };
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreflightReport"];
+                };
+            };
+            /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `X-API-Key` header (`MISSING_API_KEY`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed (the validation error body), or `NO_IMAGE_GENERATED` (the error body; not charged). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account’s request rate (`RATE_LIMITED`); see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (`INTERNAL_ERROR`); a failed engine call is refunded. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`SERVICE_UNAVAILABLE`); retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    preflightProfile_v1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "image_urls": [
+                 *         "https://example.com/1.jpg",
+                 *         "https://example.com/2.jpg"
+                 *       ],
+                 *       "training_tier": "fast"
+                 *     }
+                 */
+                "application/json": {
+                    image_urls: string[];
+                    /**
+                     * @default standard
+                     * @enum {string}
+                     */
+                    training_tier?: "standard" | "fast";
+                };
+            };
+        };
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreflightReport"];
+                };
+            };
+            /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `X-API-Key` header (`MISSING_API_KEY`). */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

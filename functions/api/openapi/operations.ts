@@ -10,13 +10,14 @@
 import type * as v from 'valibot';
 import { EditRequestSchema, EnhanceRequestSchema, GenerateRequestSchema, RemixRequestSchema } from '../schemas/images';
 import { DownloadParamsSchema, JobParamsSchema, ListJobsQuerySchema } from '../schemas/jobs';
-import { AddProfileRequestSchema, ListProfilesQuerySchema, ProfileParamsSchema, TagProfilesRequestSchema } from '../schemas/profiles';
+import { AddProfileRequestSchema, ListProfilesQuerySchema, PreflightRequestSchema, ProfileParamsSchema, TagProfilesRequestSchema } from '../schemas/profiles';
 import {
   ImageResultSchema,
   JobHandleSchema,
   JobPageSchema,
   JobStatusSchema,
   OpenApiDocumentSchema,
+  PreflightReportSchema,
   ProfileCreatedSchema,
   ProfileDeletedSchema,
   ProfileListSchema,
@@ -143,6 +144,19 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     bodyExample: { image_urls: ['https://example.com/1.jpg', 'https://example.com/2.jpg', 'https://example.com/3.jpg', 'https://example.com/4.jpg', 'https://example.com/5.jpg'], training_tier: 'fast', tag: 'customer-42' },
     success: { 200: { description: 'The new profile’s id.', json: ProfileCreatedSchema } },
     errors: [...PROFILE_ERRORS, 413],
+  },
+  'POST /profiles/preflight': {
+    operationId: 'preflightProfile',
+    tag: 'Profiles',
+    summary: 'Check a training set, free',
+    description:
+      'Fetches and checks each photo as training would (the same URL rules and image checks) and says, per photo, whether it was ' +
+      'fetched, its format and dimensions, and warnings (too small, duplicate or near-duplicate, very blurry, greyscale, extreme ' +
+      'aspect); overall, whether `profiles/add` with the same body would be accepted and why not. Nothing is created or charged.',
+    body: PreflightRequestSchema,
+    bodyExample: { image_urls: ['https://example.com/1.jpg', 'https://example.com/2.jpg'], training_tier: 'fast' },
+    success: { 200: { description: 'The report.', json: PreflightReportSchema } },
+    errors: [422],
   },
   'GET /profiles/ids': {
     operationId: 'listProfiles',

@@ -1,12 +1,10 @@
 /** Request shapes of the profile endpoints: the request types, the 422 validation, and the docs. */
 import * as v from 'valibot';
 import { MODEL_VERSIONS } from '../../domain/accounts/accounts';
-import { TRAINING_TIERS } from '../../domain/profiles/profile';
+import { PHOTO_COUNT_BY_TIER, TRAINING_TIERS } from '../../domain/profiles/profile';
 
 const Tag = v.pipe(v.string(), v.minLength(1, 'A tag must be 1 to 128 characters.'), v.maxLength(128, 'A tag must be 1 to 128 characters.'));
 
-/** Photos per request by tier (spec): standard (Full Train) 10-50, fast (Quick Train) 5-10. */
-export const PHOTO_COUNT_BY_TIER = { standard: { min: 10, max: 50 }, fast: { min: 5, max: 10 } } as const;
 
 const PhotoUrl = v.pipe(v.string(), v.url('Each image URL must be an absolute http(s) URL.'), v.regex(/^https?:\/\//i, 'Each image URL must be an absolute http(s) URL.'));
 
@@ -33,6 +31,13 @@ export const AddProfileRequestSchema = v.pipe(
   ),
 );
 export type AddProfileRequest = v.InferOutput<typeof AddProfileRequestSchema>;
+
+/** The preflight takes any count (it says whether the tier would take it) and the same photo URLs. */
+export const PreflightRequestSchema = v.object({
+  image_urls: v.pipe(v.array(PhotoUrl), v.minLength(1, 'image_urls needs 1 to 50 photos.'), v.maxLength(50, 'image_urls needs 1 to 50 photos.')),
+  training_tier: v.optional(v.picklist(TRAINING_TIERS), 'standard'),
+});
+export type PreflightRequest = v.InferOutput<typeof PreflightRequestSchema>;
 
 export const ListProfilesQuerySchema = v.object({ tag: v.optional(Tag) });
 

@@ -9,7 +9,7 @@ import { ERROR_CODES } from '../../domain/errors';
 import { OPERATIONS } from '../../domain/images/engine';
 import { UPLOAD_CONTENT_TYPES } from '../../domain/images/uploads';
 import { JOB_STATUSES } from '../../domain/jobs/job';
-import { PROFILE_STATUSES } from '../../domain/profiles/profile';
+import { PROFILE_STATUSES, TRAINING_TIERS } from '../../domain/profiles/profile';
 
 const IsoDateTime = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601 date-time (UTC).'));
 
@@ -164,4 +164,25 @@ export const UploadTicketSchema = v.pipe(
       expires_at: '2026-11-24T12:15:00.000Z',
     },
   ]),
+);
+
+export const PreflightReportSchema = v.pipe(
+  v.strictObject({
+    training_tier: v.picklist(TRAINING_TIERS),
+    accepted: v.pipe(v.boolean(), v.description('Whether profiles/add with the same body would be accepted and train.')),
+    problems: v.pipe(v.array(v.string()), v.description('Why not, each a sentence; empty when accepted.')),
+    photos: v.array(
+      v.strictObject({
+        index: v.number(),
+        url: v.string(),
+        fetched: v.boolean(),
+        error: v.nullable(v.string()),
+        format: v.nullable(v.string()),
+        width: v.nullable(v.number()),
+        height: v.nullable(v.number()),
+        warnings: v.array(v.strictObject({ code: v.picklist(['too_small', 'duplicate', 'near_duplicate', 'blurry', 'greyscale', 'extreme_aspect']), message: v.string() })),
+      }),
+    ),
+  }),
+  v.title('PreflightReport'),
 );

@@ -7,6 +7,9 @@ export type ProfileStatus = (typeof PROFILE_STATUSES)[number];
 export const TRAINING_TIERS = ['standard', 'fast'] as const;
 export type TrainingTier = (typeof TRAINING_TIERS)[number];
 
+/** Photos per request by tier (spec): standard (Full Train) 10-50, fast (Quick Train) 5-10. */
+export const PHOTO_COUNT_BY_TIER = { standard: { min: 10, max: 50 }, fast: { min: 5, max: 10 } } as const;
+
 export interface Profile {
   profileId: string;
   accountId: string;

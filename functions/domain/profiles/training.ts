@@ -76,7 +76,7 @@ export const MIN_PHOTO_EDGE_PX = 256;
 
 export type ValidationOutcome = { ok: true; photoCount: number } | { ok: false; message: string };
 
-const mapLimited = async <T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> => {
+export const mapLimited = async <T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> => {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {

@@ -1,0 +1,11 @@
+import { preflightDeps } from '../composition/preflight';
+import { Profiles } from '../domain';
+import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { ok } from '../shared/http/responses';
+import { PreflightRequestSchema, type PreflightRequest } from './schemas/profiles';
+
+/** POST /v2/service/profiles/preflight: what training would make of these photos, free, nothing created. */
+const lambdaHandler = async ({ body }: ApiRequest<PreflightRequest>) =>
+  ok(await Profiles.preflight(preflightDeps(), { imageUrls: body.image_urls, trainingTier: body.training_tier }));
+
+export const handler = apiHandler(lambdaHandler, { body: PreflightRequestSchema });
