@@ -333,9 +333,9 @@ describe('workflows', () => {
     for (const task of TASKS) expect(allowedToFunction(template, taskFunctionId(task.workflow, task.variable)).map(({ action }) => action)).not.toContain('states:StartExecution');
   });
 
-  test('only profile deletion may stop a training, and only the maintenance sweep reads executions', () => {
+  test('only profile deletion may stop a training and only a job cancel an image job; only the maintenance sweep reads executions', () => {
     const stoppers = Object.keys(functions).filter((id) => allowedToFunction(template, id).some(({ action }) => action === 'states:StopExecution'));
-    expect(stoppers).toEqual([routeFunctionId(ROUTES.find((r) => r.handler === 'profile-delete')!)]);
+    expect(stoppers.sort()).toEqual(['jobs-cancel', 'profile-delete'].map((handler) => routeFunctionId(ROUTES.find((r) => r.handler === handler)!)).sort());
     const describers = Object.keys(functions).filter((id) => allowedToFunction(template, id).some(({ action }) => action === 'states:DescribeExecution'));
     expect(describers).toEqual([maintenanceId]);
   });
@@ -363,7 +363,7 @@ describe('workflows', () => {
     expect(scanners).toEqual([maintenanceId]);
   });
 
-  test('each task function gets what its row declares: RunEngine reads inputs and writes outputs; only QueueCallback sends callbacks', () => {
+  test('each task function gets what its row declares: RunEngine reads inputs and writes outputs; only QueueCallback and the steps that end a training send callbacks', () => {
     const runEngine = allowedToFunction(template, taskFunctionId('image-job', 'RunEngineFunctionArn'));
     expect(runEngine.filter(({ action }) => action === 's3:GetObject').map(({ resource }) => resource)).toEqual([expect.stringContaining('"/inputs/*"')]);
     expect(runEngine.filter(({ action }) => action === 's3:PutObject').map(({ resource }) => resource)).toEqual([expect.stringContaining('"/outputs/*"')]);
@@ -373,7 +373,8 @@ describe('workflows', () => {
       // A transaction is authorised item by item, so these cover TransactWriteItems too.
       expect(grants).toContainEqual({ action: 'dynamodb:GetItem', resource: arn(tableId) });
       const sends = grants.some(({ action, resource }) => action === 'sqs:SendMessage' && resource === arn(queueId));
-      expect({ variable: task.variable, sends }).toEqual({ variable: task.variable, sends: task.variable === 'QueueCallbackFunctionArn' });
+      const callbackSenders = ['QueueCallbackFunctionArn', 'CompleteTrainingFunctionArn', 'AcceptTrainingFunctionArn', 'FailTrainingFunctionArn'];
+      expect({ variable: task.variable, sends }).toEqual({ variable: task.variable, sends: callbackSenders.includes(task.variable) });
     }
   });
 });
@@ -399,7 +400,7 @@ describe('hygiene', () => {
       ...ROUTES.filter((route) => route.images).map(routeFunctionId),
       ...TASKS.filter((task) => WORKFLOWS[task.workflow].tasks[task.variable]!.images).map((task) => taskFunctionId(task.workflow, task.variable)),
     ];
-    expect(imageFunctions).toHaveLength(7);
+    expect(imageFunctions).toHaveLength(8);
     for (const [functionId, { Properties: props }] of Object.entries(functions)) {
       expect({ functionId, cap: props.ReservedConcurrentExecutions }).toEqual({ functionId, cap: imageFunctions.includes(functionId) ? DEFAULT_IMAGE_CONCURRENCY : undefined });
     }
