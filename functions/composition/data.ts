@@ -26,7 +26,7 @@ export const rateLimitDeps = once(() => ({ counter: dynamoRateCounter(table()), 
 export const accountDeps = once(() => ({ accounts: accounts(), clock, newId }));
 
 /** Profile reads (status, list) need only the table. */
-export const profileReadDeps = once(() => ({ profiles: profiles() }));
+export const profileReadDeps = once(() => ({ profiles: profiles(), clock }));
 
 /** The tag backfill writes through the profiles repository. */
 export const tagDeps = once(() => ({ tags: profiles(), writeConcurrency: 16 }));

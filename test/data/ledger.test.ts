@@ -174,6 +174,22 @@ describe('ledger', () => {
     await expectLedgerMatchesBalance(accountId);
   });
 
+  it('records a running job\'s progress only forward, and never once it has ended', async () => {
+    const accountId = await openAccount(1_000_000);
+    const jobs = new DynamoJobs(backend.table);
+    const owner = await reserve(accountId, 100_000);
+    const progressOf = async () => (await jobs.get(accountId, owner.id))!.progress;
+    await jobs.recordProgress(accountId, owner.id, 0.3, Date.now());
+    expect(await progressOf()).toBeNull();
+    await jobs.markRunning(accountId, owner.id, Date.now(), 10);
+    await jobs.recordProgress(accountId, owner.id, 0.3, Date.now());
+    await jobs.recordProgress(accountId, owner.id, 0.2, Date.now());
+    expect(await progressOf()).toBe(0.3);
+    await ledger.settle({ accountId, finalMicros: 100_000, ends: succeeded(owner), at: Date.now() });
+    await jobs.recordProgress(accountId, owner.id, 0.9, Date.now());
+    expect(await progressOf()).toBe(0.3);
+  });
+
   it('refuses to credit or reserve on an unknown account', async () => {
     await expect(ledger.credit({ accountId: 'acc_missing', amountMicros: 1, note: 'x', at: Date.now() })).rejects.toBeInstanceOf(NotFoundError);
     await expect(reserve('acc_missing', 1)).rejects.toBeInstanceOf(NotFoundError);

@@ -147,7 +147,7 @@ describe('training with an HTTP trainer', () => {
     const { profileId, final } = await train(account.apiKey);
 
     expect(trainer.requests.some((r) => r.body.training_id === profileId)).toBe(true);
-    expect(final).toEqual({ profile_id: profileId, status: 'ERROR', message: 'Training stopped: the trainer stopped reporting progress. Nothing was charged; please create the profile again.' });
+    expect(final).toEqual({ profile_id: profileId, status: 'ERROR', message: 'Training stopped: the trainer stopped reporting progress. Nothing was charged; please create the profile again.', progress: 0, eta_seconds: null });
     expect(await services().ledger.balance(account.accountId)).toBe(5_000_000);
   });
 });

@@ -42,7 +42,7 @@ const trainWithCallback = async (imageUrls: string[]) => {
 describe('training callbacks', () => {
   it('POST the READY status, signed both ways, once', async () => {
     const { profileId, callback, secret, received, account } = await trainWithCallback(photoUrls);
-    expect(JSON.parse(callback.body)).toEqual({ profile_id: profileId, status: 'READY', message: expect.any(String) });
+    expect(JSON.parse(callback.body)).toEqual({ profile_id: profileId, status: 'READY', message: expect.any(String), progress: 1, eta_seconds: 0 });
     const status = await (await runtime.call('GET', `/v2/service/profiles/${profileId}/status`, { apiKey: account.apiKey })).text();
     expect(callback.body).toBe(status);
     expect(() => new Webhook(secret).verify(callback.body, callback.headers as Record<string, string>)).not.toThrow();
@@ -53,7 +53,7 @@ describe('training callbacks', () => {
   it('POST the ERROR status with the reason when training fails', async () => {
     const urls = [...photoUrls.slice(0, 4), photos.missing('gone.jpg')];
     const { profileId, callback, secret } = await trainWithCallback(urls);
-    expect(JSON.parse(callback.body)).toEqual({ profile_id: profileId, status: 'ERROR', message: expect.stringContaining('image_urls[4]') });
+    expect(JSON.parse(callback.body)).toEqual({ profile_id: profileId, status: 'ERROR', message: expect.stringContaining('image_urls[4]'), progress: 0, eta_seconds: null });
     expect(() => new Webhook(secret).verify(callback.body, callback.headers as Record<string, string>)).not.toThrow();
   });
 

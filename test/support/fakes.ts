@@ -114,6 +114,10 @@ export const fakeJobs = (ledger: FakeLedger): JobsRepository => ({
     const key = `${accountId}/${clientRequestId}`;
     if (ledger.claims.get(key)?.jobId === jobId) ledger.claims.delete(key);
   },
+  recordProgress: async (accountId, jobId, progress, at) => {
+    const stored = ledger.jobs.get(jobId);
+    if (stored?.job.accountId === accountId && stored.job.status === 'running' && (stored.job.progress ?? -1) < progress) stored.job = { ...stored.job, progress, progressAt: at };
+  },
 });
 
 /** An engine that answers `numOutputImages` images naming `knownSubjects`, or the given outcome or error. */

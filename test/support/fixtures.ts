@@ -16,6 +16,8 @@ export const aProfile = (accountId: string, overrides: Partial<Profile> = {}, no
   pictureKey: null,
   photoKeys: [],
   callbackUrl: null,
+  trainingStartedAt: null,
+  trainingSeconds: null,
   createdAt: now,
   updatedAt: now,
   ...overrides,
@@ -39,6 +41,8 @@ export const aJob = (accountId: string, overrides: Partial<Job> = {}, now = Date
   clientRequestId: null,
   baseUrl: 'https://api.test',
   cancelAt: null,
+  progress: null,
+  progressAt: null,
   work: null,
   ...overrides,
 });

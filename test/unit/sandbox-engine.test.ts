@@ -243,8 +243,18 @@ describe('sandbox prompt tokens', () => {
       waits.push(milliseconds);
     };
     const outcome = await new SandboxEngine({ wait: recorder }).run(request({ prompt: 'slowly sandbox:slow=2.5' }), live());
-    expect(waits).toEqual([2500]);
+    expect(waits.reduce((sum, ms) => sum + ms, 0)).toBeCloseTo(2500);
     expect(outcome.kind).toBe('images');
+  });
+
+  it('reports its progress rising through the slow wait and the rendering, ending at 1', async () => {
+    const reports: number[] = [];
+    await new SandboxEngine({ wait: async () => undefined }).run(request({ prompt: 'sandbox:slow=2' }), live(), (fraction) => reports.push(fraction));
+    expect(reports).toHaveLength(21);
+    expect(reports).toEqual([...reports].sort((a, b) => a - b));
+    expect(reports[0]).toBeCloseTo(0.045);
+    expect(reports.at(-2)).toBeCloseTo(0.9);
+    expect(reports.at(-1)).toBe(1);
   });
 
   it('an abort stops a slow run at once', async () => {

@@ -996,6 +996,10 @@ export interface components {
                     message: string;
                 } | null;
                 completed_at: string | null;
+                /** @description 0 while pending, the engine’s last report while running (written at most every 2 s), 1 once succeeded. */
+                progress: number;
+                /** @description Seconds left at the pace so far; null while unknown, and for a failed job. */
+                eta_seconds: number | null;
             }[];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
@@ -1017,7 +1021,9 @@ export interface components {
          *         ]
          *       },
          *       "error": null,
-         *       "completed_at": "2026-11-23T12:00:09.000Z"
+         *       "completed_at": "2026-11-23T12:00:09.000Z",
+         *       "progress": 1,
+         *       "eta_seconds": 0
          *     }
          */
         JobStatus: {
@@ -1051,6 +1057,10 @@ export interface components {
                 message: string;
             } | null;
             completed_at: string | null;
+            /** @description 0 while pending, the engine’s last report while running (written at most every 2 s), 1 once succeeded. */
+            progress: number;
+            /** @description Seconds left at the pace so far; null while unknown, and for a failed job. */
+            eta_seconds: number | null;
         };
         /** OpenApiDocument */
         OpenApiDocument: {
@@ -1116,7 +1126,9 @@ export interface components {
          * @example {
          *       "profile_id": "prf_5kq2x8",
          *       "status": "IN_PROGRESS",
-         *       "message": "The model is training."
+         *       "message": "The model is training.",
+         *       "progress": 0.55,
+         *       "eta_seconds": 81
          *     }
          */
         ProfileStatus: {
@@ -1124,6 +1136,10 @@ export interface components {
             /** @enum {string} */
             status: "VALIDATING" | "QUEUING" | "IN_PROGRESS" | "READY" | "ERROR";
             message: string;
+            /** @description 0 while validating, 0.1 once the photos are prepared, rising through the training, 1 once READY. */
+            progress: number;
+            /** @description Seconds of training left; null while unknown (before training starts, with a remote trainer) and for ERROR. */
+            eta_seconds: number | null;
         };
         /**
          * TagReport

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ERROR_CODES, InvalidRequestError } from '../../domain/errors';
 import { RESOLUTIONS } from '../../domain/images/catalog';
@@ -56,6 +56,8 @@ const JobItem = v.object({
   clientRequestId: v.optional(v.nullable(v.string()), null),
   baseUrl: v.optional(v.string(), ''),
   cancelAt: v.optional(v.nullable(v.number()), null),
+  progress: v.optional(v.nullable(v.number()), null),
+  progressAt: v.optional(v.nullable(v.number()), null),
   work: v.optional(v.nullable(JobWorkItem), null),
 });
 
@@ -102,6 +104,24 @@ export class DynamoJobs implements JobsRepository {
     );
     const last = result.LastEvaluatedKey?.sk;
     return { jobs: (result.Items ?? []).map(toJob), cursor: typeof last === 'string' ? encodeCursor(last) : undefined };
+  }
+
+  async recordProgress(accountId: string, jobId: string, progress: number, at: number): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.job(accountId, jobId),
+          UpdateExpression: 'SET progress = :progress, progressAt = :at',
+          // A new job stores `progress: null`, which no number compares with: hence the type test.
+          ConditionExpression: '#status = :running AND (attribute_not_exists(progress) OR attribute_type(progress, :null) OR progress < :progress)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':progress': progress, ':at': at, ':running': 'running', ':null': 'NULL' },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+    }
   }
 
   /** The job's status and the account's running count move in one transaction; the ledger's close gives the place back. */

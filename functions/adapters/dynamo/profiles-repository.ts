@@ -20,6 +20,8 @@ export const ProfileItem = v.object({
   pictureKey: v.optional(v.nullable(v.string()), null),
   photoKeys: v.optional(v.array(v.string()), []),
   callbackUrl: v.optional(v.nullable(v.string()), null),
+  trainingStartedAt: v.optional(v.nullable(v.number()), null),
+  trainingSeconds: v.optional(v.nullable(v.number()), null),
   createdAt: v.number(),
   updatedAt: v.number(),
 });
@@ -83,7 +85,7 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
     return summaries;
   }
 
-  async patch(accountId: string, profileId: string, changes: Partial<Pick<Profile, 'status' | 'message' | 'signature' | 'pictureKey' | 'photoKeys'>>, at: number): Promise<boolean> {
+  async patch(accountId: string, profileId: string, changes: Partial<Pick<Profile, 'status' | 'message' | 'signature' | 'pictureKey' | 'photoKeys' | 'trainingStartedAt' | 'trainingSeconds'>>, at: number): Promise<boolean> {
     const entries = Object.entries({ ...changes, updatedAt: at }).filter(([, value]) => value !== undefined);
     try {
       await this.table.doc.send(

@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import sharp, { type Sharp } from 'sharp';
-import type { DecodedImage, EngineOutcome, EngineRequest, EngineUsage, ImageEngine, OutputFormat } from '../../domain/images/engine';
+import type { DecodedImage, EngineOutcome, EngineRequest, EngineUsage, ImageEngine, OutputFormat, ProgressReport } from '../../domain/images/engine';
 import { previewOf } from '../images/image-input';
 import { parseSandboxPrompt } from './sandbox-prompts';
 import { imageSignature, signaturesMatch } from './signature';
@@ -46,6 +46,9 @@ export const NO_IMAGE_MESSAGE = 'The model finished without producing an image (
 const PIXELS_PER_OUTPUT_TOKEN = 750;
 const QUALITY_TOKEN_FACTOR: Record<string, number> = { low: 0.25, medium: 0.5, high: 1, auto: 1, xhigh: 1.5, max: 2 };
 
+const SLOW_STEPS = 20;
+const SLOW_SHARE = 0.9;
+
 const WHITE = '#ffffff';
 const PNG_OPTIONS = { compressionLevel: 3, adaptiveFiltering: false } as const;
 const JPEG_OPTIONS = { quality: 90, mozjpeg: false } as const;
@@ -61,17 +64,23 @@ export class SandboxEngine implements ImageEngine {
     this.wait = options.wait ?? waitFor;
   }
 
-  async run(request: EngineRequest, signal: AbortSignal): Promise<EngineOutcome> {
+  async run(request: EngineRequest, signal: AbortSignal, progress: ProgressReport = () => undefined): Promise<EngineOutcome> {
     signal.throwIfAborted();
     assertRenderable(request);
     const directives = parseSandboxPrompt(request.prompt);
-    if (directives.slowSeconds > 0) await this.wait(directives.slowSeconds * 1000, signal);
+    // The slow wait stands for the model's work: reported in twentieths, up to 0.9; the rendering is the rest.
+    const slowMs = directives.slowSeconds * 1000;
+    for (let step = 1; step <= SLOW_STEPS && slowMs > 0; step += 1) {
+      await this.wait(slowMs / SLOW_STEPS, signal);
+      progress((SLOW_SHARE * step) / SLOW_STEPS);
+    }
     signal.throwIfAborted();
     if (directives.moderation) return { kind: 'moderated', message: MODERATED_MESSAGE };
     if (directives.fail) throw new SandboxEngineFailure();
     if (directives.noImage) return { kind: 'no_image', message: NO_IMAGE_MESSAGE };
 
     const [images, knownSubjects] = await Promise.all([render(request, signal), recogniseSubjects(request, signal)]);
+    progress(1);
     return { kind: 'images', images, knownSubjects, usage: usageOf(request) };
   }
 }

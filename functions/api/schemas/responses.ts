@@ -73,6 +73,8 @@ export const JobStatusSchema = v.pipe(
     result: v.pipe(v.nullable(ImageResultSchema), v.description('Set once `succeeded`: `download_urls` filled, `images` empty.')),
     error: v.pipe(v.nullable(v.strictObject({ code: v.picklist(ERROR_CODES), message: v.string() })), v.description('Set once `failed`.')),
     completed_at: v.nullable(IsoDateTime),
+    progress: v.pipe(v.number(), v.minValue(0), v.maxValue(1), v.description('0 while pending, the engine’s last report while running (written at most every 2 s), 1 once succeeded.')),
+    eta_seconds: v.pipe(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))), v.description('Seconds left at the pace so far; null while unknown, and for a failed job.')),
   }),
   v.title('JobStatus'),
   v.examples([
@@ -84,6 +86,8 @@ export const JobStatusSchema = v.pipe(
       result: { known_subjects: { counts: {} }, images: [], download_urls: ['https://api.example.com/v2/service/downloads/dl_…'] },
       error: null,
       completed_at: '2026-11-23T12:00:09.000Z',
+      progress: 1,
+      eta_seconds: 0,
     },
   ]),
 );
@@ -99,9 +103,15 @@ export const JobPageSchema = v.pipe(
 export const ProfileCreatedSchema = v.pipe(v.strictObject({ profile_id: v.string() }), v.title('ProfileCreated'), v.examples([{ profile_id: 'prf_5kq2x8' }]));
 
 export const ProfileStatusSchema = v.pipe(
-  v.strictObject({ profile_id: v.string(), status: v.picklist(PROFILE_STATUSES), message: v.string() }),
+  v.strictObject({
+    profile_id: v.string(),
+    status: v.picklist(PROFILE_STATUSES),
+    message: v.string(),
+    progress: v.pipe(v.number(), v.minValue(0), v.maxValue(1), v.description('0 while validating, 0.1 once the photos are prepared, rising through the training, 1 once READY.')),
+    eta_seconds: v.pipe(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))), v.description('Seconds of training left; null while unknown (before training starts, with a remote trainer) and for ERROR.')),
+  }),
   v.title('ProfileStatus'),
-  v.examples([{ profile_id: 'prf_5kq2x8', status: 'IN_PROGRESS' as const, message: 'The model is training.' }]),
+  v.examples([{ profile_id: 'prf_5kq2x8', status: 'IN_PROGRESS' as const, message: 'The model is training.', progress: 0.55, eta_seconds: 81 }]),
 );
 
 export const ProfileListSchema = v.pipe(

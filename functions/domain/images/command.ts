@@ -53,5 +53,7 @@ export const newJob = (jobId: string, caller: Caller, command: ImageCommand, con
   clientRequestId: command.clientRequestId ?? null,
   baseUrl: context.baseUrl,
   cancelAt: command.cancelAfterSeconds === undefined ? null : at + command.cancelAfterSeconds * 1000,
+  progress: null,
+  progressAt: null,
   work,
 });

@@ -80,27 +80,33 @@ export type EngineOutcome =
   | { kind: 'moderated'; message: string }
   | { kind: 'no_image'; message: string };
 
+/** How far an engine run has got, from 0 to 1; called as often as the engine likes (callers throttle). */
+export type ProgressReport = (fraction: number) => void;
+
 export interface ImageEngine {
-  /** Throws on an engine failure; a refusal is an outcome, not an error. Honours `signal` (abort). */
-  run(request: EngineRequest, signal: AbortSignal): Promise<EngineOutcome>;
+  /**
+   * Throws on an engine failure; a refusal is an outcome, not an error. Honours `signal` (abort).
+   * May report its progress through `progress` (optional both ways: an engine that cannot tell says nothing).
+   */
+  run(request: EngineRequest, signal: AbortSignal, progress?: ProgressReport): Promise<EngineOutcome>;
 }
 
 /** Runs the engine until it answers or `signal` aborts, whichever is first (an engine that ignores aborts is left behind). */
-export const runEngine = (engine: ImageEngine, request: EngineRequest, signal: AbortSignal): Promise<EngineOutcome> =>
+export const runEngine = (engine: ImageEngine, request: EngineRequest, signal: AbortSignal, progress?: ProgressReport): Promise<EngineOutcome> =>
   new Promise<EngineOutcome>((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    engine.run(request, signal).then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    engine.run(request, signal, progress).then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 
 /** The engine, timed: each run's latency by operation and outcome (`images`, `moderated`, `no_image`, `error`). */
 export const meteredEngine = (engine: ImageEngine, meter: Meter, now: () => number = () => performance.now()): ImageEngine => ({
-  run: async (request, signal) => {
+  run: async (request, signal, progress) => {
     const started = now();
     let outcome = 'error';
     try {
-      const result = await engine.run(request, signal);
+      const result = await engine.run(request, signal, progress);
       outcome = result.kind;
       return result;
     } finally {

@@ -45,5 +45,5 @@ export const cancelJob = async (deps: CancelDeps, caller: Caller, jobId: string)
 
   await deps.stopImageJob(jobId);
   if (ended.callbackUrl) await deps.enqueueCallback(await callbackMessage({ ...ended, callbackUrl: ended.callbackUrl }, deps.link));
-  return jobStatusBody(ended, deps.link);
+  return jobStatusBody(ended, deps.link, deps.clock());
 };

@@ -62,6 +62,9 @@ export interface Job {
   baseUrl: string;
   /** From `cancel_after`: past this (epoch ms) an unfinished job is canceled and refunded. */
   cancelAt: number | null;
+  /** The engine's last reported progress (0 to 1) while running, and when it was written (epoch ms). */
+  progress: number | null;
+  progressAt: number | null;
   work: JobWork | null;
 }
 
@@ -100,6 +103,8 @@ export interface JobsRepository {
   findByClientRequestId(accountId: string, clientRequestId: string): Promise<{ jobId: string; fingerprint: string | null } | undefined>;
   /** Frees a client_request_id whose job has expired. */
   forgetClientRequestId(accountId: string, clientRequestId: string, jobId: string): Promise<void>;
+  /** Records a running job's progress, only forward and only while it runs (a later or lower report changes nothing). */
+  recordProgress(accountId: string, jobId: string, progress: number, at: number): Promise<void>;
 }
 
 export const isTerminal = (status: JobStatus): boolean => status === 'succeeded' || status === 'failed';
@@ -139,3 +144,17 @@ export const canceledError = (by: 'request' | 'deadline', cancelAfterMs?: number
       ? 'The job was canceled; the reserved cost was refunded.'
       : `The job was canceled by its deadline (cancel_after ${Math.round((cancelAfterMs ?? 0) / 1000)} s); the reserved cost was refunded.`,
 });
+
+/**
+ * What a poll says of a job's progress: 0 while pending, the engine's last report while running, 1 once
+ * succeeded; and the seconds left, extrapolated from the pace so far (null until there is a pace, or
+ * for a failed job).
+ */
+export const progressOf = (job: Pick<Job, 'status' | 'progress' | 'progressAt' | 'startedAt'>, now: number): { progress: number; etaSeconds: number | null } => {
+  if (job.status === 'succeeded') return { progress: 1, etaSeconds: 0 };
+  const progress = job.progress ?? 0;
+  if (job.status !== 'running' || job.startedAt === null || job.progressAt === null || progress <= 0 || progress >= 1) return { progress, etaSeconds: null };
+  const spentMs = Math.max(1, job.progressAt - job.startedAt);
+  const leftMs = (spentMs * (1 - progress)) / progress - (now - job.progressAt);
+  return { progress, etaSeconds: Math.max(0, Math.ceil(leftMs / 1000)) };
+};

@@ -4,7 +4,7 @@ import { JobExpiredError, NotFoundError } from '../errors';
 import type { Clock } from '../shared/clock';
 import { toIso } from '../shared/clock';
 import { downloadLinks, imageResultBody, type ImageResultBody, type LinkMaker } from '../images/result';
-import type { Job, JobPageQuery, JobsRepository } from './job';
+import { progressOf, type Job, type JobPageQuery, type JobsRepository } from './job';
 
 export interface JobStatusBody {
   job_id: string;
@@ -14,30 +14,39 @@ export interface JobStatusBody {
   result: ImageResultBody | null;
   error: { code: string; message: string } | null;
   completed_at: string | null;
+  /** 0 to 1: 0 while pending, the engine's last report while running, 1 once succeeded. */
+  progress: number;
+  /** Seconds left at the pace so far; null while unknown (pending, no report yet) and for a failed job. */
+  eta_seconds: number | null;
 }
 
 export type { LinkMaker };
 
 /** A poll and the callback always carry links (never the bytes), whatever the job's response mode. */
-export const jobStatusBody = async (job: Job, link: LinkMaker): Promise<JobStatusBody> => ({
-  job_id: job.jobId,
-  status: job.status,
-  operation: job.operation,
-  created_at: toIso(job.createdAt),
-  result:
-    job.status === 'succeeded' && job.result
-      ? imageResultBody({ knownSubjects: job.result.knownSubjects, images: [], downloadUrls: await downloadLinks(link, { ...job, result: job.result }) })
-      : null,
-  error: job.status === 'failed' && job.error ? { code: job.error.code, message: job.error.message } : null,
-  completed_at: job.completedAt === null ? null : toIso(job.completedAt),
-});
+export const jobStatusBody = async (job: Job, link: LinkMaker, now: number): Promise<JobStatusBody> => {
+  const { progress, etaSeconds } = progressOf(job, now);
+  return {
+    job_id: job.jobId,
+    status: job.status,
+    operation: job.operation,
+    created_at: toIso(job.createdAt),
+    result:
+      job.status === 'succeeded' && job.result
+        ? imageResultBody({ knownSubjects: job.result.knownSubjects, images: [], downloadUrls: await downloadLinks(link, { ...job, result: job.result }) })
+        : null,
+    error: job.status === 'failed' && job.error ? { code: job.error.code, message: job.error.message } : null,
+    completed_at: job.completedAt === null ? null : toIso(job.completedAt),
+    progress,
+    eta_seconds: etaSeconds,
+  };
+};
 
 /** GET /jobs/{job_id}: the caller's job (another account's is not found); 410 past its expiry. */
 export const jobStatus = async (deps: { jobs: JobsRepository; clock: Clock; link: LinkMaker }, caller: Caller, jobId: string): Promise<JobStatusBody> => {
   const job = await deps.jobs.get(caller.accountId, jobId);
   if (!job) throw new NotFoundError(`Job ${jobId} not found.`);
   if (job.expiresAt !== null && deps.clock() >= job.expiresAt) throw new JobExpiredError(jobId);
-  return jobStatusBody(job, deps.link);
+  return jobStatusBody(job, deps.link, deps.clock());
 };
 
 /**
@@ -52,5 +61,5 @@ export const listJobs = async (
   const page = await deps.jobs.list(caller.accountId, query);
   const now = deps.clock();
   const current = page.jobs.filter((job) => job.expiresAt === null || now < job.expiresAt);
-  return { jobs: await Promise.all(current.map((job) => jobStatusBody(job, deps.link))), next_cursor: page.cursor ?? null };
+  return { jobs: await Promise.all(current.map((job) => jobStatusBody(job, deps.link, now))), next_cursor: page.cursor ?? null };
 };

@@ -60,6 +60,37 @@ const STEP_MARGIN_MS = 15_000;
  */
 export const CANCEL_CHECK_MS = 5_000;
 
+/** At most one progress write per job in this interval; reports in between keep only the latest. */
+export const PROGRESS_WRITE_INTERVAL_MS = 2_000;
+
+/**
+ * The engine's progress reports, written to the job at a bounded rate: the first at once, then at most one
+ * per interval, each the latest report, so a fast engine costs one write and a long one one every 2 s.
+ */
+const progressWriter = (deps: Pick<WorkflowDeps, 'jobs' | 'clock'>, job: JobStep) => {
+  let lastWriteAt = Number.NEGATIVE_INFINITY;
+  let written = 0;
+  let pending: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const write = () => {
+    timer = undefined;
+    if (pending === undefined || pending <= written) return;
+    written = pending;
+    lastWriteAt = deps.clock();
+    void deps.jobs.recordProgress(job.accountId, job.jobId, written, lastWriteAt).catch(() => undefined);
+  };
+  return {
+    report: (fraction: number) => {
+      if (!(fraction > written) || fraction >= 1) return;
+      pending = Math.max(pending ?? 0, fraction);
+      const waitMs = lastWriteAt + PROGRESS_WRITE_INTERVAL_MS - deps.clock();
+      if (waitMs <= 0) write();
+      else timer ??= setTimeout(write, waitMs);
+    },
+    stop: () => clearTimeout(timer),
+  };
+};
+
 class Canceled extends Error {}
 class DeadlineReached extends Error {}
 
@@ -108,6 +139,7 @@ export const runJobEngine = async (deps: WorkflowDeps, step: JobStep, functionRe
   const limitMs = Math.max(0, Math.min(budgetLeftMs, cancelLeftMs, functionLeftMs));
   const deadlineBinds = cancelLeftMs < budgetLeftMs && cancelLeftMs <= functionLeftMs;
   const timer = setTimeout(() => controller.abort(deadlineBinds ? new DeadlineReached() : new Error('deadline')), limitMs);
+  const progress = progressWriter(deps, job);
   const watcher = setInterval(() => {
     void deps.jobs.get(job.accountId, job.jobId).then(
       (current) => {
@@ -117,7 +149,7 @@ export const runJobEngine = async (deps: WorkflowDeps, step: JobStep, functionRe
     );
   }, CANCEL_CHECK_MS);
   try {
-    const outcome = await runEngine(deps.engine, { ...job.work.engine, images }, controller.signal).catch((error: unknown) => {
+    const outcome = await runEngine(deps.engine, { ...job.work.engine, images }, controller.signal, progress.report).catch((error: unknown) => {
       if (controller.signal.aborted) return 'aborted' as const;
       if (error instanceof Error && 'retryable' in error && error.retryable === true) throw new TransientEngineError(error.message);
       throw new EngineFailedError(error instanceof Error ? error.message : String(error));
@@ -135,6 +167,7 @@ export const runJobEngine = async (deps: WorkflowDeps, step: JobStep, functionRe
   } finally {
     clearTimeout(timer);
     clearInterval(watcher);
+    progress.stop();
   }
 };
 
@@ -179,5 +212,5 @@ export const callbackMessage = async (job: Job & { callbackUrl: string }, link: 
   accountId: job.accountId,
   jobId: job.jobId,
   callbackUrl: job.callbackUrl,
-  body: JSON.stringify(await jobStatusBody(job, link)),
+  body: JSON.stringify(await jobStatusBody(job, link, job.completedAt ?? job.createdAt)),
 });

@@ -27,6 +27,9 @@ export interface Profile {
   photoKeys: string[];
   /** An https URL that gets a signed POST of the profile status when training ends (READY or ERROR). */
   callbackUrl: string | null;
+  /** When IN_PROGRESS began, and how long the training is expected to take there (null when unknown: a remote trainer). */
+  trainingStartedAt: number | null;
+  trainingSeconds: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -51,3 +54,30 @@ export interface ProfilesReader {
   findMany(accountId: string, ids: readonly string[]): Promise<Profile[]>;
   get(accountId: string, profileId: string): Promise<Profile | undefined>;
 }
+
+/**
+ * How far a profile's training has got, and the seconds left: the photos' preparation is the first tenth,
+ * the training the rest, at the pace of its expected duration (the sandbox trainer's, which it keeps);
+ * a training of unknown duration (a remote trainer) stays at its start with no ETA until it ends.
+ */
+export const trainingProgress = (profile: Pick<Profile, 'status' | 'trainingStartedAt' | 'trainingSeconds'>, now: number): { progress: number; etaSeconds: number | null } => {
+  switch (profile.status) {
+    case 'VALIDATING':
+      return { progress: 0, etaSeconds: null };
+    case 'QUEUING':
+      return { progress: PREPARATION_SHARE, etaSeconds: null };
+    case 'READY':
+      return { progress: 1, etaSeconds: 0 };
+    case 'ERROR':
+      return { progress: 0, etaSeconds: null };
+    case 'IN_PROGRESS': {
+      if (profile.trainingStartedAt === null || profile.trainingSeconds === null) return { progress: PREPARATION_SHARE, etaSeconds: null };
+      const elapsedSeconds = Math.max(0, (now - profile.trainingStartedAt) / 1000);
+      const done = profile.trainingSeconds === 0 ? 1 : Math.min(elapsedSeconds / profile.trainingSeconds, 1);
+      // Never 1 before READY: the last step (the signature, the settlement) is still to come.
+      return { progress: Math.min(0.99, PREPARATION_SHARE + (1 - PREPARATION_SHARE) * done), etaSeconds: Math.max(0, Math.ceil(profile.trainingSeconds - elapsedSeconds)) };
+    }
+  }
+};
+
+const PREPARATION_SHARE = 0.1;

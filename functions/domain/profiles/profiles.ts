@@ -14,7 +14,7 @@ import { NotFoundError, ServiceUnavailableError } from '../errors';
 import { TRAINING_PRICE_MICROS } from '../images/pricing';
 import type { Clock } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
-import type { Profile, ProfileStatus, TrainingTier } from './profile';
+import { trainingProgress, type Profile, type ProfileStatus, type TrainingTier } from './profile';
 
 export interface ProfilesRepository {
   get(accountId: string, profileId: string): Promise<Profile | undefined>;
@@ -22,7 +22,7 @@ export interface ProfilesRepository {
   /** Every profile of the account (all pages), optionally only those with `tag`. */
   list(accountId: string, tag?: string): Promise<Array<Pick<Profile, 'profileId' | 'status' | 'tag'>>>;
   /** Changes a profile that still exists; false when it is gone (deleted meanwhile). */
-  patch(accountId: string, profileId: string, changes: Partial<Pick<Profile, 'status' | 'message' | 'signature' | 'pictureKey' | 'photoKeys'>>, at: number): Promise<boolean>;
+  patch(accountId: string, profileId: string, changes: Partial<Pick<Profile, 'status' | 'message' | 'signature' | 'pictureKey' | 'photoKeys' | 'trainingStartedAt' | 'trainingSeconds'>>, at: number): Promise<boolean>;
   remove(accountId: string, profileId: string): Promise<void>;
 }
 
@@ -79,6 +79,8 @@ export const addProfile = async (deps: ProfileDeps, caller: Caller, command: Add
     pictureKey: null,
     photoKeys: [],
     callbackUrl: command.callbackUrl ?? null,
+    trainingStartedAt: null,
+    trainingSeconds: null,
     createdAt: at,
     updatedAt: at,
   };
@@ -99,10 +101,14 @@ const ownProfile = async (deps: Pick<ProfileDeps, 'profiles'>, caller: Caller, p
   return profile;
 };
 
-export const profileStatus = async (deps: Pick<ProfileDeps, 'profiles'>, caller: Caller, profileId: string) => {
-  const profile = await ownProfile(deps, caller, profileId);
-  return { profile_id: profile.profileId, status: profile.status, message: profile.message };
+/** The profile status body, for a poll and for the training callback alike. */
+export const profileStatusBody = (profile: Profile, now: number) => {
+  const { progress, etaSeconds } = trainingProgress(profile, now);
+  return { profile_id: profile.profileId, status: profile.status, message: profile.message, progress, eta_seconds: etaSeconds };
 };
+
+export const profileStatus = async (deps: Pick<ProfileDeps, 'profiles' | 'clock'>, caller: Caller, profileId: string) =>
+  profileStatusBody(await ownProfile(deps, caller, profileId), deps.clock());
 
 export const listProfiles = async (deps: Pick<ProfileDeps, 'profiles'>, caller: Caller, tag?: string) => ({
   profiles: (await deps.profiles.list(caller.accountId, tag)).map((p) => ({ profile_id: p.profileId, status: p.status, tag: p.tag })),

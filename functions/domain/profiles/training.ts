@@ -23,7 +23,7 @@ import type { DecodedImage } from '../images/engine';
 import { TRAINING_PRICE_MICROS } from '../images/pricing';
 import type { Clock } from '../shared/clock';
 import type { TrainingTier } from './profile';
-import { defaultMessage, releaseProfile, type ProfilesRepository } from './profiles';
+import { defaultMessage, profileStatusBody, releaseProfile, type ProfilesRepository } from './profiles';
 import type { CallbackMessage } from '../callbacks/deliver';
 
 export interface TrainingStep {
@@ -126,9 +126,10 @@ export const startTraining = async (
 ): Promise<{ waitSeconds: number }> => {
   const profile = await deps.profiles.get(step.accountId, step.profileId);
   if (!profile) return { waitSeconds: 0 };
-  await deps.profiles.patch(step.accountId, step.profileId, { status: 'IN_PROGRESS', message: defaultMessage('IN_PROGRESS') }, deps.clock());
-  const seconds = deps.trainer.durationSeconds(profile.trainingTier, profile.photoKeys.length) * deps.settings.trainingTimeScale;
-  return { waitSeconds: Math.max(0, Math.round(seconds)) };
+  const waitSeconds = Math.max(0, Math.round(deps.trainer.durationSeconds(profile.trainingTier, profile.photoKeys.length) * deps.settings.trainingTimeScale));
+  const at = deps.clock();
+  await deps.profiles.patch(step.accountId, step.profileId, { status: 'IN_PROGRESS', message: defaultMessage('IN_PROGRESS'), trainingStartedAt: at, trainingSeconds: waitSeconds }, at);
+  return { waitSeconds };
 };
 
 /** READY with the signature, and the tier's price settled, in one transaction. */
@@ -155,7 +156,7 @@ const queueTrainingCallback = async (deps: Pick<TrainingDeps, 'profiles' | 'enqu
     accountId: profile.accountId,
     jobId: profile.profileId,
     callbackUrl: profile.callbackUrl,
-    body: JSON.stringify({ profile_id: profile.profileId, status: profile.status, message: profile.message }),
+    body: JSON.stringify(profileStatusBody(profile, profile.updatedAt)),
   });
 };
 
