@@ -23,6 +23,8 @@ export interface Access {
   scan?: true;
   /** UpdateItem on the per-account request counters only (partition keys RATE#…): every API-key route. */
   rateCounter?: true;
+  /** UpdateItem on the table, without Put or Delete: RunEngine writing a running job's progress. */
+  update?: true;
   /** Objects of the bucket by area: GetObject (and listing), PutObject, DeleteObject (and listing). */
   bucket?: { read?: readonly BucketArea[]; write?: readonly BucketArea[]; delete?: readonly BucketArea[] };
   /** StartExecution on these state machines. */
@@ -52,6 +54,7 @@ export const union = (...accesses: Access[]): Access => {
   if (accesses.some((access) => access.table)) merged.table = accesses.some((access) => access.table === 'write') ? 'write' : 'read';
   if (accesses.some((access) => access.scan)) merged.scan = true;
   if (accesses.some((access) => access.rateCounter)) merged.rateCounter = true;
+  if (accesses.some((access) => access.update)) merged.update = true;
   const read = list((access) => access.bucket?.read);
   const write = list((access) => access.bucket?.write);
   const remove = list((access) => access.bucket?.delete);

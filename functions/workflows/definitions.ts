@@ -24,7 +24,8 @@ export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
         handler: 'functions/workflows/image-job/run-engine',
         images: true,
         timeoutSeconds: 900,
-        access: { table: 'read', bucket: { read: ['inputs'], write: ['outputs'] }, secrets: ['engineToken'] },
+        // `update`: the job's progress, written while the engine runs (jobs/workflow.ts).
+        access: { table: 'read', update: true, bucket: { read: ['inputs'], write: ['outputs'] }, secrets: ['engineToken'] },
       },
       SettleChargeFunctionArn: { handler: 'functions/workflows/image-job/settle-charge', access: { table: 'write' } },
       ReleaseChargeFunctionArn: { handler: 'functions/workflows/image-job/release-charge', access: { table: 'write' } },

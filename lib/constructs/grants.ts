@@ -58,6 +58,7 @@ export const grantAccess = (grantee: iam.IGrantable, access: Access, resources: 
     add(actions, [table.tableArn, `${table.tableArn}/index/*`]);
   }
   if (access.scan) add(['dynamodb:Scan'], [table.tableArn]);
+  if (access.update) add(['dynamodb:UpdateItem'], [table.tableArn]);
   // The counters live in partitions of their own, so this write reaches nothing else of an account.
   if (access.rateCounter) add(['dynamodb:UpdateItem'], [table.tableArn], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RATE_PARTITION_PREFIX}*`] } });
 
