@@ -1,13 +1,14 @@
 import { profileDeps } from '../composition/profiles';
 import { Profiles } from '../domain';
 import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
-import { assertCallbackUrlReachable } from '../shared/http/image-route';
+import { assertCallbackUrlReachable } from '../shared/http/callback-url';
 import { ok } from '../shared/http/responses';
 import { AddProfileRequestSchema, type AddProfileRequest } from './schemas/profiles';
 
 /** POST /v2/service/profiles/add: the tier's price reserved, training started, the id returned at once. */
-const lambdaHandler = async ({ body, caller }: ApiRequest<AddProfileRequest>) =>
-  ok(
+const lambdaHandler = async ({ body, caller }: ApiRequest<AddProfileRequest>) => {
+  assertCallbackUrlReachable(body);
+  return ok(
     await Profiles.addProfile(profileDeps(), caller, {
       imageUrls: body.image_urls,
       trainingTier: body.training_tier,
@@ -16,8 +17,6 @@ const lambdaHandler = async ({ body, caller }: ApiRequest<AddProfileRequest>) =>
       callbackUrl: body.callback_url,
     }),
   );
+};
 
-export const handler = apiHandler(async (request: ApiRequest<AddProfileRequest>) => {
-  assertCallbackUrlReachable(request.body);
-  return lambdaHandler(request);
-}, { body: AddProfileRequestSchema });
+export const handler = apiHandler(lambdaHandler, { body: AddProfileRequestSchema });

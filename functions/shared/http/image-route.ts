@@ -2,29 +2,12 @@ import type * as v from 'valibot';
 import { apiHandler, type ApiRequest } from './api-handler';
 import type { SubmitOutcome } from '../../domain/images/submit';
 import { imageResultBody } from '../../domain/images/result';
-import { assertUrlAllowed, BlockedAddressError } from '../../adapters/net/ssrf-guard';
-import { settings } from '../../composition/core';
 import { accepted, ok, type ApiResult } from './responses';
 import { streamingOnAws } from './streaming';
-import { RequestValidationError, valueErrorDetail } from './validation';
+import { assertCallbackUrlReachable } from './callback-url';
 
 /** Announced switch of the default output format; every image-operation answer carries it (spec). */
 export const DEPRECATION_HEADERS = { 'X-Service-Deprecation-Date': '2026-05-08' } as const;
-
-/**
- * A callback_url whose host is an IP literal the deliverer would never connect to (private, loopback,
- * link-local, metadata, ...) is refused at submit, a 422 like every other invalid field, rather than
- * accepted and dropped at delivery. Host names are still resolved and checked when the callback is sent.
- */
-export const assertCallbackUrlReachable = (body: { callback_url?: string }) => {
-  if (body.callback_url === undefined) return;
-  try {
-    assertUrlAllowed(new URL(body.callback_url), { allowLoopback: settings().ALLOW_LOOPBACK_URLS });
-  } catch (error) {
-    if (!(error instanceof BlockedAddressError)) throw error;
-    throw new RequestValidationError([valueErrorDetail(['body', 'callback_url'], `callback_url must reach a public address: ${error.message}`, body.callback_url)]);
-  }
-};
 
 /** An image operation: a JSON body, the deprecation header on every answer, streamed on AWS. */
 export const imageOperationHandler = <B extends v.GenericSchema>(fn: (request: ApiRequest<v.InferOutput<B>>) => Promise<ApiResult>, body: B) =>
