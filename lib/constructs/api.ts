@@ -132,10 +132,12 @@ export class Api extends Construct {
         memoryMb: route.memoryMb,
         files: route.files,
       });
-      const integration = new apigateway.LambdaIntegration(
-        fn,
-        route.stream ? { responseTransferMode: apigateway.ResponseTransferMode.STREAM, timeout: STREAM_TIMEOUT } : {},
-      );
+      const integration = new apigateway.LambdaIntegration(fn, {
+        // One invoke permission per function, for this API (any stage and method): a route is mounted under
+        // every version, and per-method permissions cost four resources a route against the stack's 500.
+        scopePermissionToMethod: false,
+        ...(route.stream ? { responseTransferMode: apigateway.ResponseTransferMode.STREAM, timeout: STREAM_TIMEOUT } : {}),
+      });
       for (const version of API_VERSIONS) {
         this.restApi.root.resourceForPath(routePath(version, route)).addMethod(route.method, integration);
       }
