@@ -48,6 +48,9 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/uploads', handler: 'uploads', access: { bucket: { write: ['uploads'] } } },
   { method: 'GET', path: '/jobs', handler: 'jobs-list', access: JOB_READ },
   { method: 'GET', path: '/jobs/{job_id}', handler: 'jobs', access: JOB_READ },
+  { method: 'GET', path: '/jobs/{job_id}/deliveries', handler: 'jobs-deliveries', access: { table: 'read' } },
+  // Queues a fresh delivery whose body carries download links.
+  { method: 'POST', path: '/jobs/{job_id}/deliveries/redeliver', handler: 'jobs-redeliver', access: { table: 'read', queues: ['callbacks'], secrets: ['downloadToken'] } },
   // Releases the reservation, stops the execution, queues the callback (its body carries download links).
   { method: 'POST', path: '/jobs/{job_id}/cancel', handler: 'jobs-cancel', access: { table: 'write', stop: ['image-job'], queues: ['callbacks'], secrets: ['downloadToken'] } },
   // Presigns a GET of the output: the URL carries this function's authority, so it needs GetObject.
@@ -63,6 +66,10 @@ export const ROUTES: readonly RouteDefinition[] = [
   // The first read creates the account's secret.
   { method: 'GET', path: '/webhook-secret', handler: 'webhook-secret', access: { table: 'write' } },
   { method: 'POST', path: '/webhook-secret/rotate', handler: 'webhook-secret-rotate', access: { table: 'write' } },
+  // Signs with the account's secrets (created on first use, like GET /webhook-secret) and POSTs through the SSRF guard.
+  { method: 'POST', path: '/webhook-test', handler: 'webhook-test', access: { table: 'write' } },
+  { method: 'GET', path: '/account', handler: 'account', access: { table: 'read' } },
+  { method: 'GET', path: '/account/ledger', handler: 'account-ledger', access: { table: 'read' } },
   { method: 'POST', path: '/internal/trainer-callback', handler: 'trainer-callback', auth: 'none', access: { answerTasks: ['profile-training'], secrets: ['trainerToken'] } },
   // The API's own description, public like any API reference: generated from this table and the schemas.
   { method: 'GET', path: '/openapi.json', handler: 'openapi', auth: 'none', access: {} },

@@ -6,29 +6,37 @@ import { countCallbackAttempts, recordCallbackAttempt } from '../adapters/dynamo
 import { postCallback } from '../adapters/net/post-callback';
 import { sendJson } from '../adapters/sqs/queues';
 import { METRICS } from '../domain/shared/meter';
-import { clock, meter, once, settings } from './core';
+import { clock, meter, newId, once, settings } from './core';
 import { accounts, table } from './data';
 import { sqs } from './queues';
+
+/** Signing and sending, shared by deliveries and test events (the SSRF guard, the extra CA of the local runtime). */
+export const signedPostDeps = once((): Pick<DeliveryDeps, 'webhookSecrets' | 'post' | 'clock'> => ({
+  webhookSecrets: (accountId) => signingSecrets({ accounts: accounts(), clock }, accountId),
+  post: postCallback({
+    allowLoopback: settings().ALLOW_LOOPBACK_URLS,
+    extraCa: settings().EXTRA_TRUSTED_CA_FILE ? readFileSync(settings().EXTRA_TRUSTED_CA_FILE!, 'utf8') : undefined,
+  }),
+  clock,
+}));
+
+/** A test event: signed and sent like a delivery, answered at once (POST /webhook-test). */
+export const webhookTestDeps = once(() => ({ ...signedPostDeps(), newId }));
 
 export const callbackDeps = once((): DeliveryDeps => {
   const recordAttempt = recordCallbackAttempt(table());
   return {
-    webhookSecrets: (accountId) => signingSecrets({ accounts: accounts(), clock }, accountId),
+    ...signedPostDeps(),
     attemptsSoFar: countCallbackAttempts(table()),
     deadLetter: async (message, attempts) => {
       await sendJson(sqs(), settings().CALLBACK_DLQ_URL, message, { attempts });
       meter().count(METRICS.callbackDeadLetters);
     },
-    post: postCallback({
-      allowLoopback: settings().ALLOW_LOOPBACK_URLS,
-      extraCa: settings().EXTRA_TRUSTED_CA_FILE ? readFileSync(settings().EXTRA_TRUSTED_CA_FILE!, 'utf8') : undefined,
-    }),
     recordAttempt: async (attempt) => {
       await recordAttempt(attempt);
       meter().count(METRICS.callbackAttempts);
       if (typeof attempt.result === 'number' && attempt.result >= 200 && attempt.result < 300) meter().count(METRICS.callbackSuccesses);
     },
-    clock,
     random: Math.random,
   };
 });

@@ -1,8 +1,9 @@
 /** Download links are signed with our own key (no S3 here), for job results and polls. */
 import type { LinkMaker } from '../domain/images/result';
 import { signDownloadToken } from '../domain/images/download-token';
-import { clock, once, settings } from './core';
-import { jobs, ledger } from './data';
+import { listCallbackAttempts } from '../adapters/dynamo/callback-attempts';
+import { clock, newId, once, settings } from './core';
+import { jobs, ledger, table } from './data';
 import { enqueueCallback } from './queues';
 import { stopImageJob } from './workflows';
 import { secret } from './secrets';
@@ -14,6 +15,10 @@ export const link: LinkMaker = async (baseUrl, grant) => `${baseUrl}/v2/service/
 
 /** What a poll of a job needs. */
 export const jobStatusDeps = once(() => ({ jobs: jobs(), clock, link }));
+
+/** A job's delivery log, and a redelivery of its terminal event (a fresh delivery id, the body a poll answers now). */
+export const deliveryLogDeps = once(() => ({ jobs: jobs(), clock, attempts: listCallbackAttempts(table()) }));
+export const redeliveryDeps = once(() => ({ jobs: jobs(), clock, link, newId, enqueueCallback }));
 
 /** What a cancel needs: the job and its money, the execution to stop, the callback to queue. */
 export const jobCancelDeps = once(() => ({ jobs: jobs(), ledger: ledger(), clock, link, stopImageJob, enqueueCallback }));

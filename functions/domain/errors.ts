@@ -25,6 +25,7 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   'CANCELED',
   'JOB_NOT_CANCELABLE',
+  'JOB_NOT_FINISHED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -160,5 +161,12 @@ export class ClientRequestIdTakenError extends Error {
 export class JobNotCancelableError extends DomainError {
   constructor(message: string) {
     super('JOB_NOT_CANCELABLE', message);
+  }
+}
+
+/** A job whose terminal event is asked for (a callback redelivery) before it has one. */
+export class JobNotFinishedError extends DomainError {
+  constructor(message: string) {
+    super('JOB_NOT_FINISHED', message);
   }
 }

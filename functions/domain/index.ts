@@ -1,5 +1,7 @@
 export * as Accounts from './accounts/accounts';
 export * as Billing from './billing';
+export * as Callbacks from './callbacks/deliveries';
+export * as Statement from './accounts/statement';
 export * as Images from './images';
 export * as Jobs from './jobs';
 export * as Profiles from './profiles';

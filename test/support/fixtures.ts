@@ -43,6 +43,7 @@ export const aJob = (accountId: string, overrides: Partial<Job> = {}, now = Date
   cancelAt: null,
   progress: null,
   progressAt: null,
+  charge: null,
   work: null,
   ...overrides,
 });

@@ -18,6 +18,7 @@ const jobStatus = {
   completed_at: '2026-11-23T12:00:09.000Z',
   progress: 1,
   eta_seconds: 0,
+  cost: { reserved: '0.04', final: '0.04' },
 };
 const answer = (body: unknown, overrides: Partial<Parameters<ReturnType<typeof answerChecker>>[0]> = {}) => ({
   method: 'GET',

@@ -51,7 +51,8 @@ export class DynamoAccounts implements AccountsRepository {
     const key = keys.account(account.accountId);
     try {
       await transactWrite(this.table, [
-        { Put: { TableName: this.table.name, Item: { ...key, type: ITEM_TYPE.account, ...account }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        // entryCount: the opening credit is the account's first entry (ledger-repository.ts counts each one after).
+        { Put: { TableName: this.table.name, Item: { ...key, type: ITEM_TYPE.account, ...account, entryCount: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } },
         {
           Put: {
             TableName: this.table.name,

@@ -1,4 +1,5 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import type { CallbackMessage, DeliveryAttempt } from '../../domain/callbacks/deliver';
 import { ITEM_TYPE, keys, ttlAfter, type Table } from './table';
 
@@ -26,7 +27,7 @@ export const recordCallbackAttempt = (table: Table) => async (attempt: DeliveryA
     new PutCommand({
       TableName: table.name,
       Item: {
-        ...keys.callbackAttempt(attempt.accountId, attempt.jobId, attempt.attempt),
+        ...keys.callbackAttempt(attempt.accountId, attempt.jobId, attempt.deliveryId, attempt.attempt),
         type: ITEM_TYPE.callbackAttempt,
         deliveryId: attempt.deliveryId,
         jobId: attempt.jobId,
@@ -40,3 +41,47 @@ export const recordCallbackAttempt = (table: Table) => async (attempt: DeliveryA
     }),
   );
 };
+
+const AttemptItem = v.object({
+  deliveryId: v.string(),
+  jobId: v.string(),
+  accountId: v.optional(v.string()),
+  attempt: v.number(),
+  status: v.optional(v.number()),
+  failure: v.optional(v.picklist(['timeout', 'network'])),
+  latencyMs: v.number(),
+  at: v.number(),
+});
+
+/** Every recorded attempt of the job's callbacks (all its deliveries), oldest first; one Query (a job has a few dozen at most). */
+export const listCallbackAttempts =
+  (table: Table) =>
+  async (accountId: string, jobId: string): Promise<DeliveryAttempt[]> => {
+    const items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await table.doc.send(
+        new QueryCommand({
+          TableName: table.name,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.accountPk(accountId), ':prefix': keys.callbackAttempts(jobId) },
+          ExclusiveStartKey: startKey,
+          ConsistentRead: true,
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return items
+      .map((item) => v.parse(AttemptItem, item))
+      .map((item) => ({
+        deliveryId: item.deliveryId,
+        accountId,
+        jobId: item.jobId,
+        attempt: item.attempt,
+        result: item.status ?? item.failure ?? 'network',
+        latencyMs: item.latencyMs,
+        at: item.at,
+      }))
+      .sort((a, b) => a.at - b.at || a.attempt - b.attempt);
+  };

@@ -59,9 +59,15 @@ const JobItem = v.object({
   progress: v.optional(v.nullable(v.number()), null),
   progressAt: v.optional(v.nullable(v.number()), null),
   work: v.optional(v.nullable(JobWorkItem), null),
+  // Written by the ledger (ledger-repository.ts): the reservation, then the final amount once settled or released.
+  reservedMicros: v.optional(v.number()),
+  finalMicros: v.optional(v.number()),
 });
 
-const toJob = (item: unknown): Job => v.parse(JobItem, item);
+const toJob = (item: unknown): Job => {
+  const { reservedMicros, finalMicros, ...job } = v.parse(JobItem, item);
+  return { ...job, charge: reservedMicros === undefined ? null : { reservedMicros, finalMicros: finalMicros ?? null } };
+};
 
 const JOB_SORT_KEY_PREFIX = SORT_KEY_PREFIX.job;
 

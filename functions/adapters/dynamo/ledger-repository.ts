@@ -14,7 +14,8 @@ import {
   type ReserveInput,
   type SettleInput,
 } from '../../domain/billing/ledger';
-import { AlreadyExistsError, ClientRequestIdTakenError, InsufficientBalanceError, NotFoundError } from '../../domain/errors';
+import type { LedgerStatements, StatementPage, StatementPosition } from '../../domain/accounts/statement';
+import { AlreadyExistsError, ClientRequestIdTakenError, InsufficientBalanceError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
 import type { IdSource } from '../../domain/shared/ids';
 import { chargedRecordItem, claimItem, endPatch } from './records';
 import { cancellationReasons, ITEM_TYPE, keys, SORT_KEY_PREFIX, transactWrite, type Table, type TransactItem } from './table';
@@ -67,7 +68,12 @@ const patchExpression = (patch: Readonly<Record<string, unknown>>) => {
   return { sets, names, values };
 };
 
-export class DynamoLedger implements LedgerPort {
+/** Reads of a statement page that found an entry landing between them before one held still. */
+const STATEMENT_SNAPSHOT_ATTEMPTS = 5;
+
+const AccountMoneyItem = v.object({ balanceMicros: v.number(), entryCount: v.optional(v.number(), 0) });
+
+export class DynamoLedger implements LedgerPort, LedgerStatements {
   constructor(
     private readonly table: Table,
     private readonly newId: IdSource,
@@ -105,10 +111,11 @@ export class DynamoLedger implements LedgerPort {
       Update: {
         TableName: this.table.name,
         Key: keys.account(accountId),
-        UpdateExpression: 'SET balanceMicros = balanceMicros + :delta',
+        // entryCount moves with every entry, so a reader can tell that no entry landed between two reads (statement).
+        UpdateExpression: 'SET balanceMicros = balanceMicros + :delta ADD entryCount :one',
         ConditionExpression:
           guard === 'covers' ? 'attribute_exists(pk) AND balanceMicros >= :needed' : 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':delta': deltaMicros, ...(guard === 'covers' ? { ':needed': -deltaMicros } : {}) },
+        ExpressionAttributeValues: { ':delta': deltaMicros, ':one': 1, ...(guard === 'covers' ? { ':needed': -deltaMicros } : {}) },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     };
@@ -260,6 +267,63 @@ export class DynamoLedger implements LedgerPort {
     );
     if (!result.Item) throw new NotFoundError(`Account ${accountId} not found.`);
     return v.parse(v.object({ balanceMicros: v.number() }), result.Item).balanceMicros;
+  }
+
+  private async accountMoney(accountId: string) {
+    const result = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.account(accountId), ConsistentRead: true }));
+    if (!result.Item) throw new NotFoundError(`Account ${accountId} not found.`);
+    return v.parse(AccountMoneyItem, result.Item);
+  }
+
+  private async entriesPage(accountId: string, limit: number, afterEntryId?: string) {
+    const pk = keys.accountPk(accountId);
+    const result = await this.table.doc.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': SORT_KEY_PREFIX.ledger },
+        ExclusiveStartKey: afterEntryId ? keys.ledgerEntry(accountId, afterEntryId) : undefined,
+        ScanIndexForward: false,
+        // One more than asked: whether older entries remain, without an empty last page.
+        Limit: limit + 1,
+        ConsistentRead: true,
+      }),
+    );
+    const entries = (result.Items ?? []).map(toEntry);
+    return { entries: entries.slice(0, limit), more: entries.length > limit };
+  }
+
+  /**
+   * A page of entries with the balance after each. The first page is anchored on the balance: the account
+   * is read before and after the Query, and only when its entryCount held still (no transaction landed in
+   * between; a transaction is serialisable against GetItem) is the balance the one after the newest entry.
+   */
+  async statement(accountId: string, page: { limit: number; after?: StatementPosition }): Promise<StatementPage> {
+    let anchor: number;
+    let found: { entries: LedgerEntry[]; more: boolean };
+    if (page.after) {
+      anchor = page.after.balanceBeforeMicros;
+      found = await this.entriesPage(accountId, page.limit, page.after.entryId);
+    } else {
+      for (let attempt = 1; ; attempt += 1) {
+        const before = await this.accountMoney(accountId);
+        found = await this.entriesPage(accountId, page.limit);
+        const after = await this.accountMoney(accountId);
+        if (after.entryCount === before.entryCount && after.balanceMicros === before.balanceMicros) {
+          anchor = after.balanceMicros;
+          break;
+        }
+        if (attempt >= STATEMENT_SNAPSHOT_ATTEMPTS) throw new ServiceUnavailableError('The account’s ledger kept changing while it was read; retry.');
+      }
+    }
+    let balanceAfter = anchor;
+    const entries = found.entries.map((entry) => {
+      const shown = { ...entry, balanceAfterMicros: balanceAfter };
+      balanceAfter -= entry.amountMicros;
+      return shown;
+    });
+    const last = entries.at(-1);
+    return { entries, next: found.more && last ? { entryId: last.entryId, balanceBeforeMicros: balanceAfter } : null };
   }
 
   async recentEntries(accountId: string, limit: number): Promise<LedgerEntry[]> {

@@ -7,7 +7,8 @@ import type { Job } from '../../domain/jobs/job';
 import type { Profile } from '../../domain/profiles/profile';
 import { ITEM_TYPE, keys, ttlAfter } from './table';
 
-export const jobItem = (job: Job) => ({ ...keys.job(job.accountId, job.jobId), type: ITEM_TYPE.job, ...job });
+/** The job's `charge` is the ledger's (reservedMicros, finalMicros on the item): a job write never carries it. */
+export const jobItem = ({ charge: _ledgers, ...job }: Job) => ({ ...keys.job(job.accountId, job.jobId), type: ITEM_TYPE.job, ...job });
 
 /** An untagged profile has no tag attribute at all (the tag backfill's condition looks for its absence). */
 export const profileItem = (profile: Profile) => {

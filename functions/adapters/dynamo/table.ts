@@ -7,7 +7,7 @@
  *
  * | access pattern                          | key                                                         | type            | ttl                          |
  * |-----------------------------------------|-------------------------------------------------------------|-----------------|------------------------------|
- * | account (balance, default version)      | pk ACCOUNT#<accountId>  sk ACCOUNT                          | account         | none                         |
+ * | account (balance, entryCount, version)  | pk ACCOUNT#<accountId>  sk ACCOUNT                          | account         | none                         |
  * | resolve an API key                      | pk APIKEY#<sha256 hex>  sk APIKEY                           | apiKeyLookup    | none                         |
  * | an account's keys (list, revoke)        | pk ACCOUNT#<accountId>  sk KEY#<keyId>                      | apiKey          | none                         |
  * | webhook signing secrets (see below)     | pk ACCOUNT#<accountId>  sk WEBHOOK_SECRET                   | webhookSecret   | none                         |
@@ -15,7 +15,7 @@
  * | running async jobs (the account's cap)  | pk ACCOUNT#<accountId>  sk RUNNING_JOBS                     | runningJobs     | none                         |
  * | job (charge owner), jobs newest first   | pk ACCOUNT#<accountId>  sk JOB#<jobId> (time-ordered)       | job             | expiresAt + grace, once ended|
  * | client_request_id → job (idempotency)   | pk ACCOUNT#<accountId>  sk IDEMPOTENCY#<clientRequestId>    | idempotency     | keepUntil + grace            |
- * | a job's callback attempts               | pk ACCOUNT#<accountId>  sk CALLBACK#<jobId>#<attempt 000>   | callbackAttempt | at + retention + grace       |
+ * | a job's callback attempts (per delivery)  | pk ACCOUNT#<accountId>  sk CALLBACK#<jobId>#<deliveryId>#<attempt 000> | callbackAttempt | at + retention + grace |
  * | profile (charge owner), all profiles    | pk ACCOUNT#<accountId>  sk PROFILE#<profileId>              | profile         | none                         |
  * | profiles by tag                         | gsi1pk TAG#<accountId>#<tag>  gsi1sk PROFILE#<profileId>    | (on profile)    |                              |
  * | requests in a minute (rate limit)       | pk RATE#<accountId>  sk WINDOW#<window start, epoch ms>      | rateWindow      | window end + 1 h             |
@@ -105,9 +105,10 @@ export const keys = {
   chargeOwner: (accountId: string, owner: ChargeOwner): ItemKey => (owner.kind === 'job' ? keys.job(accountId, owner.id) : keys.profile(accountId, owner.id)),
   idempotency: (accountId: string, clientRequestId: string): ItemKey => ({ pk: accountPk(accountId), sk: `${SORT_KEY_PREFIX.idempotency}${clientRequestId}` }),
   callbackAttempts: (jobId: string) => `${SORT_KEY_PREFIX.callback}${jobId}#`,
-  callbackAttempt: (accountId: string, jobId: string, attempt: number): ItemKey => ({
+  /** A redelivery is a new delivery id whose attempts count from 1 again, beside the first delivery's. */
+  callbackAttempt: (accountId: string, jobId: string, deliveryId: string, attempt: number): ItemKey => ({
     pk: accountPk(accountId),
-    sk: `${keys.callbackAttempts(jobId)}${String(attempt).padStart(3, '0')}`,
+    sk: `${keys.callbackAttempts(jobId)}${deliveryId}#${String(attempt).padStart(3, '0')}`,
   }),
   /** The tag index entry a tagged profile carries. */
   tagIndex: (accountId: string, tag: string, profileId: string) => ({ gsi1pk: keys.tagPartition(accountId, tag), gsi1sk: `${SORT_KEY_PREFIX.profile}${profileId}` }),

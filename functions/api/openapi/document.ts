@@ -99,7 +99,7 @@ const operation = (route: RouteDefinition, version: ApiVersion, doc: OperationDo
   parameters: [...parameters('path', doc.params), ...parameters('query', doc.query)],
   ...(doc.body && {
     requestBody: {
-      required: true,
+      required: doc.bodyOptional !== true,
       content: { 'application/json': { schema: jsonSchemaOf(doc.body, 'input'), ...(doc.bodyExample !== undefined && { example: doc.bodyExample }) } },
     },
   }),

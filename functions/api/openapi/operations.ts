@@ -12,7 +12,12 @@ import { EditRequestSchema, EnhanceRequestSchema, GenerateRequestSchema, RemixRe
 import { DownloadParamsSchema, JobParamsSchema, ListJobsQuerySchema } from '../schemas/jobs';
 import { AddProfileRequestSchema, ListProfilesQuerySchema, PreflightRequestSchema, ProfileParamsSchema, TagProfilesRequestSchema } from '../schemas/profiles';
 import {
+  AccountSchema,
   ImageResultSchema,
+  JobDeliveriesSchema,
+  LedgerPageSchema,
+  RedeliverySchema,
+  WebhookTestResultSchema,
   JobHandleSchema,
   JobPageSchema,
   JobStatusSchema,
@@ -28,6 +33,8 @@ import {
   WebhookSecretSchema,
 } from '../schemas/responses';
 import { TrainerCallbackSchema } from '../schemas/training';
+import { LedgerQuerySchema } from '../schemas/account';
+import { RedeliverRequestSchema, WebhookTestRequestSchema } from '../schemas/callbacks';
 import { CreateUploadRequestSchema } from '../schemas/uploads';
 
 export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 500 | 503 | 504;
@@ -42,10 +49,12 @@ export type ResponseHeader = 'Idempotent-Replayed' | 'X-Service-Deprecation-Date
 
 export interface OperationDoc {
   operationId: string;
-  tag: 'Images' | 'Jobs' | 'Profiles' | 'Webhooks' | 'Downloads' | 'Training backends' | 'Documentation';
+  tag: 'Images' | 'Jobs' | 'Account' | 'Profiles' | 'Webhooks' | 'Downloads' | 'Training backends' | 'Documentation';
   summary: string;
   description?: string;
   body?: v.GenericSchema;
+  /** The body may be left out (it reads as `{}`). */
+  bodyOptional?: true;
   /** A request example; the image operations show one each. */
   bodyExample?: unknown;
   query?: v.ObjectSchema<v.ObjectEntries, undefined>;
@@ -125,6 +134,31 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     params: JobParamsSchema,
     success: { 200: { description: 'The canceled job’s status.', json: JobStatusSchema } },
     errors: [404, 409, 422],
+  },
+  'GET /jobs/{job_id}/deliveries': {
+    operationId: 'listJobDeliveries',
+    tag: 'Jobs',
+    summary: 'A job’s callback delivery attempts',
+    description:
+      'Every attempt to deliver the job’s callback (and its redeliveries), oldest first: when, the receiver’s status or why there was none, ' +
+      'the latency, and whether it was the last of its delivery. Attempts are kept while the job is (24 h after completion).',
+    params: JobParamsSchema,
+    success: { 200: { description: 'The attempts.', json: JobDeliveriesSchema } },
+    errors: [404, 410, 422],
+  },
+  'POST /jobs/{job_id}/deliveries/redeliver': {
+    operationId: 'redeliverJobCallback',
+    tag: 'Jobs',
+    summary: 'Deliver a job’s callback again',
+    description:
+      'Queues a fresh delivery of an ended job’s event: a new delivery id (receivers that deduplicate by id take it), the body a poll ' +
+      'answers now, signed when sent, with the same retries. To the job’s `callback_url`, or to `callback_url` in the body (required ' +
+      'for a job submitted without one; the same address rules). 409 `JOB_NOT_FINISHED` while the job is pending or running.',
+    params: JobParamsSchema,
+    body: RedeliverRequestSchema,
+    bodyOptional: true,
+    success: { 202: { description: 'The delivery is queued; its attempts appear under /deliveries.', json: RedeliverySchema } },
+    errors: [404, 409, 410, 422],
   },
   'GET /downloads/{token}': {
     operationId: 'download',
@@ -216,6 +250,39 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     description: 'Answers a new secret; for 24 h deliveries are signed with both the new and the previous one (docs/callbacks.md).',
     success: { 200: { description: 'The new secret and until when the previous one still signs.', json: WebhookSecretSchema } },
     errors: [401, 403, 429, 500, 503],
+  },
+  'POST /webhook-test': {
+    operationId: 'testWebhook',
+    tag: 'Webhooks',
+    summary: 'Send a signed test event',
+    description:
+      'POSTs one test event (`{"type": "webhook.test", …}`) to `url`, signed exactly as callbacks are (Standard Webhooks headers and ' +
+      '`X-Service-Signature`, with every live secret), through the same guarded client (https only, public addresses only, 10 s), and ' +
+      'answers what the receiver did. Nothing is retried or recorded; an unreachable receiver is a 200 that says so.',
+    body: WebhookTestRequestSchema,
+    bodyExample: { url: 'https://example.com/webhooks/images' },
+    success: { 200: { description: 'What the receiver answered, or why there was no answer.', json: WebhookTestResultSchema } },
+    errors: [422],
+  },
+  'GET /account': {
+    operationId: 'getAccount',
+    tag: 'Account',
+    summary: 'The account: balance and limits',
+    description: 'The prepaid balance (read strongly: reservations of running work already taken out), the default model version, and the limits in force.',
+    success: { 200: { description: 'The account.', json: AccountSchema } },
+    errors: [],
+  },
+  'GET /account/ledger': {
+    operationId: 'getLedger',
+    tag: 'Account',
+    summary: 'The account’s ledger',
+    description:
+      'Every change of the balance, newest first, each with the balance after it and the job or profile it belongs to: `credit`, ' +
+      '`reserve` (at submit), `settle` (the difference to the final price) and `release` (a refund). One page per call, continued with `cursor`.',
+    query: LedgerQuerySchema,
+    success: { 200: { description: 'One page of entries.', json: LedgerPageSchema } },
+    // 400: a cursor that is not one this service handed out.
+    errors: [400, 422],
   },
   'POST /internal/trainer-callback': {
     operationId: 'trainerCallback',

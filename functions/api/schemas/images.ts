@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 import { ASPECT_RATIOS, PINNED_MODEL, QUALITIES, RESOLUTIONS } from '../../domain/images/catalog';
 import { OUTPUT_FORMATS } from '../../domain/images/engine';
+import { CallbackUrlSchema } from './callbacks';
 
 const MAX_PROMPT_CHARS = 5000;
 const MAX_PROFILE_IDS = 50;
@@ -14,7 +15,6 @@ const MAX_EDIT_IMAGES = 10;
 /** A day: longer than any job may run (the asynchronous budget is 30 minutes). */
 const MAX_CANCEL_AFTER_SECONDS = 86_400;
 
-const isHttps = (url: string): boolean => URL.canParse(url) && new URL(url).protocol === 'https:';
 
 const ImageInput = v.pipe(
   v.string(),
@@ -31,7 +31,7 @@ const ProfileIds = v.pipe(
 
 const CommonFields = {
   async: v.optional(v.boolean(), false),
-  callback_url: v.optional(v.pipe(v.string(), v.check(isHttps, 'callback_url must be an absolute https URL.'))),
+  callback_url: v.optional(CallbackUrlSchema),
   client_request_id: v.optional(
     v.pipe(
       v.string(),

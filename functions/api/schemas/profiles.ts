@@ -1,5 +1,6 @@
 /** Request shapes of the profile endpoints: the request types, the 422 validation, and the docs. */
 import * as v from 'valibot';
+import { CallbackUrlSchema } from './callbacks';
 import { MODEL_VERSIONS } from '../../domain/accounts/accounts';
 import { PHOTO_COUNT_BY_TIER, TRAINING_TIERS } from '../../domain/profiles/profile';
 
@@ -15,11 +16,7 @@ export const AddProfileRequestSchema = v.pipe(
     tag: v.optional(Tag),
     model_version: v.optional(v.picklist(MODEL_VERSIONS)),
     callback_url: v.optional(
-      v.pipe(
-        v.string(),
-        v.check((url) => URL.canParse(url) && new URL(url).protocol === 'https:', 'callback_url must be an absolute https URL.'),
-        v.description('Gets a signed POST of the profile status body when training ends (READY or ERROR), like a job callback.'),
-      ),
+      v.pipe(CallbackUrlSchema, v.description('Gets a signed POST of the profile status body when training ends (READY or ERROR), like a job callback.')),
     ),
   }),
   v.forward(

@@ -8,10 +8,17 @@ import * as v from 'valibot';
 import { ERROR_CODES } from '../../domain/errors';
 import { OPERATIONS } from '../../domain/images/engine';
 import { UPLOAD_CONTENT_TYPES } from '../../domain/images/uploads';
+import { LEDGER_ENTRY_KINDS } from '../../domain/billing/ledger';
+import { MODEL_VERSIONS } from '../../domain/accounts/accounts';
 import { JOB_STATUSES } from '../../domain/jobs/job';
 import { PROFILE_STATUSES, TRAINING_TIERS } from '../../domain/profiles/profile';
 
 const IsoDateTime = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601 date-time (UTC).'));
+const UsdDecimal = v.pipe(v.string(), v.regex(/^-?\d+\.\d{2,6}$/), v.description('US dollars, exact, two to six decimals.'));
+const MoneySchema = v.pipe(
+  v.strictObject({ usd: UsdDecimal, micro_usd: v.pipe(v.number(), v.integer(), v.description('The same amount in millionths of a dollar.')) }),
+  v.title('Money'),
+);
 
 export const ErrorBodySchema = v.pipe(
   v.strictObject({
@@ -75,6 +82,15 @@ export const JobStatusSchema = v.pipe(
     completed_at: v.nullable(IsoDateTime),
     progress: v.pipe(v.number(), v.minValue(0), v.maxValue(1), v.description('0 while pending, the engine’s last report while running (written at most every 2 s), 1 once succeeded.')),
     eta_seconds: v.pipe(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))), v.description('Seconds left at the pace so far; null while unknown, and for a failed job.')),
+    cost: v.pipe(
+      v.nullable(
+        v.strictObject({
+          reserved: v.pipe(UsdDecimal, v.description('Reserved from the balance at submit (the floor price).')),
+          final: v.pipe(v.nullable(UsdDecimal), v.description('Once ended: the price settled, or `0.00` when the reservation was refunded; null before.')),
+        }),
+      ),
+      v.description('The job’s money in USD; null only for a job recorded before costs were kept.'),
+    ),
   }),
   v.title('JobStatus'),
   v.examples([
@@ -88,6 +104,7 @@ export const JobStatusSchema = v.pipe(
       completed_at: '2026-11-23T12:00:09.000Z',
       progress: 1,
       eta_seconds: 0,
+      cost: { reserved: '0.04', final: '0.04' },
     },
   ]),
 );
@@ -195,4 +212,92 @@ export const PreflightReportSchema = v.pipe(
     ),
   }),
   v.title('PreflightReport'),
+);
+
+export const AccountSchema = v.pipe(
+  v.strictObject({
+    account_id: v.string(),
+    name: v.string(),
+    balance: v.pipe(MoneySchema, v.description('The prepaid balance now (reservations of running work already taken out).')),
+    default_model_version: v.picklist(MODEL_VERSIONS),
+    limits: v.strictObject({
+      requests_per_minute: v.pipe(v.number(), v.integer(), v.description('Requests per minute past which the answer is 429 `RATE_LIMITED`.')),
+      running_jobs: v.pipe(v.number(), v.integer(), v.description('Asynchronous jobs running at once; more wait `pending`.')),
+    }),
+    created_at: IsoDateTime,
+  }),
+  v.title('Account'),
+  v.examples([
+    {
+      account_id: 'acc_01JD5Z',
+      name: 'Acme',
+      balance: { usd: '99.88', micro_usd: 99880000 },
+      default_model_version: 'v2' as const,
+      limits: { requests_per_minute: 3000, running_jobs: 20 },
+      created_at: '2026-11-23T12:00:00.000Z',
+    },
+  ]),
+);
+
+export const LedgerPageSchema = v.pipe(
+  v.strictObject({
+    entries: v.array(
+      v.pipe(
+        v.strictObject({
+          entry_id: v.string(),
+          created_at: IsoDateTime,
+          kind: v.pipe(v.picklist(LEDGER_ENTRY_KINDS), v.description('`credit` (money added), `reserve` (taken at submit), `settle` (the reservation’s difference to the final price given back, or a surcharge taken), `release` (a reservation refunded).')),
+          amount: v.pipe(MoneySchema, v.description('The signed effect on the balance.')),
+          balance_after: MoneySchema,
+          job_id: v.nullable(v.string()),
+          profile_id: v.nullable(v.string()),
+          note: v.pipe(v.nullable(v.string()), v.description('The operator’s note on a credit.')),
+        }),
+        v.title('LedgerEntry'),
+      ),
+    ),
+    next_cursor: v.pipe(v.nullable(v.string()), v.description('Pass as `cursor` for older entries; null on the last page.')),
+  }),
+  v.title('LedgerPage'),
+);
+
+const DeliveryAnswer = {
+  response_status: v.pipe(v.nullable(v.pipe(v.number(), v.integer())), v.description('The receiver’s HTTP status; null when there was no answer.')),
+  error: v.pipe(v.nullable(v.picklist(['timeout', 'network'])), v.description('Why there was no answer: `timeout` (10 s) or `network` (refused, reset, TLS, a blocked address).')),
+  latency_ms: v.pipe(v.number(), v.integer(), v.minValue(0)),
+};
+
+export const JobDeliveriesSchema = v.pipe(
+  v.strictObject({
+    job_id: v.string(),
+    callback_url: v.nullable(v.string()),
+    attempts: v.array(
+      v.pipe(
+        v.strictObject({
+          delivery_id: v.pipe(v.string(), v.description('The `webhook-id` / `X-Service-Delivery-Id` the attempt carried; a redelivery has its own.')),
+          attempt: v.pipe(v.number(), v.integer(), v.minValue(1)),
+          at: IsoDateTime,
+          ...DeliveryAnswer,
+          last: v.pipe(v.boolean(), v.description('No further attempt of this delivery follows: delivered (2xx), refused with 410, or the retries spent.')),
+        }),
+        v.title('DeliveryAttempt'),
+      ),
+    ),
+  }),
+  v.title('JobDeliveries'),
+);
+
+export const RedeliverySchema = v.pipe(
+  v.strictObject({ job_id: v.string(), delivery_id: v.string(), callback_url: v.string() }),
+  v.title('Redelivery'),
+);
+
+export const WebhookTestResultSchema = v.pipe(
+  v.strictObject({
+    delivery_id: v.string(),
+    url: v.string(),
+    delivered: v.pipe(v.boolean(), v.description('The receiver answered 2xx.')),
+    ...DeliveryAnswer,
+  }),
+  v.title('WebhookTestResult'),
 );

@@ -9,11 +9,22 @@ export const parseUsd = (text: string): number | undefined => {
   return Number(whole) * MICROS_PER_USD + Number(fraction.padEnd(6, '0'));
 };
 
-/** Shows micro-USD as dollars with at least two decimals: 1_490_000 → "1.49 USD". */
-export const formatUsd = (micros: number): string => {
+/** Micro-USD as a decimal dollar string with two to six decimals, exact: 1_490_000 → "1.49", -232 → "-0.000232". */
+export const usdDecimal = (micros: number): string => {
   const sign = micros < 0 ? '-' : '';
   const abs = Math.abs(micros);
   const whole = Math.floor(abs / MICROS_PER_USD);
   const fraction = String(abs % MICROS_PER_USD).padStart(6, '0').replace(/0{1,4}$/, '');
-  return `${sign}${whole}.${fraction.padEnd(2, '0')} USD`;
+  return `${sign}${whole}.${fraction.padEnd(2, '0')}`;
 };
+
+/** Shows micro-USD as dollars with at least two decimals: 1_490_000 → "1.49 USD". */
+export const formatUsd = (micros: number): string => `${usdDecimal(micros)} USD`;
+
+/** An amount on the wire: the dollar string to show and the exact integer to compute with. */
+export interface MoneyBody {
+  usd: string;
+  micro_usd: number;
+}
+
+export const moneyBody = (micros: number): MoneyBody => ({ usd: usdDecimal(micros), micro_usd: micros });

@@ -62,10 +62,14 @@ export type DeliveryDecision =
   | { kind: 'done'; outcome: 'delivered' | 'gone' | 'dead-lettered' | 'already-exhausted' }
   | { kind: 'retry'; delaySeconds: number; attempt: number };
 
-export const deliverCallback = async (deps: DeliveryDeps, message: CallbackMessage): Promise<DeliveryDecision> => {
-  const attempt = (await deps.attemptsSoFar(message)) + 1;
-  // A redelivery of a message that was already dead-lettered (SQS is at-least-once): nothing to do.
-  if (attempt > MAX_CALLBACK_ATTEMPTS) return { kind: 'done', outcome: 'already-exhausted' };
+/**
+ * One signed POST of a message: the same headers for a delivery attempt and a test event, so what a
+ * receiver verifies in a test is what it will verify in production.
+ */
+export const signedPost = async (
+  deps: Pick<DeliveryDeps, 'webhookSecrets' | 'post' | 'clock'>,
+  message: Pick<CallbackMessage, 'deliveryId' | 'accountId' | 'callbackUrl' | 'body'>,
+): Promise<{ result: DeliveryResult; latencyMs: number; at: number }> => {
   const secrets = await deps.webhookSecrets(message.accountId);
   const at = deps.clock();
   const headers = {
@@ -75,7 +79,14 @@ export const deliverCallback = async (deps: DeliveryDeps, message: CallbackMessa
     [CALLBACK_HEADERS.deliveryId]: message.deliveryId,
     [CALLBACK_HEADERS.timestamp]: toIso(at),
   };
-  const { result, latencyMs } = await deps.post(message.callbackUrl, message.body, headers, CALLBACK_TIMEOUT_MS);
+  return { ...(await deps.post(message.callbackUrl, message.body, headers, CALLBACK_TIMEOUT_MS)), at };
+};
+
+export const deliverCallback = async (deps: DeliveryDeps, message: CallbackMessage): Promise<DeliveryDecision> => {
+  const attempt = (await deps.attemptsSoFar(message)) + 1;
+  // A redelivery of a message that was already dead-lettered (SQS is at-least-once): nothing to do.
+  if (attempt > MAX_CALLBACK_ATTEMPTS) return { kind: 'done', outcome: 'already-exhausted' };
+  const { result, latencyMs, at } = await signedPost(deps, message);
   await deps.recordAttempt({ deliveryId: message.deliveryId, accountId: message.accountId, jobId: message.jobId, attempt, result, latencyMs, at });
   const outcome = deliveryOutcome(result);
   if (outcome === 'delivered' || outcome === 'gone') return { kind: 'done', outcome };

@@ -55,5 +55,6 @@ export const newJob = (jobId: string, caller: Caller, command: ImageCommand, con
   cancelAt: command.cancelAfterSeconds === undefined ? null : at + command.cancelAfterSeconds * 1000,
   progress: null,
   progressAt: null,
+  charge: null,
   work,
 });

@@ -66,6 +66,14 @@ export interface Job {
   progress: number | null;
   progressAt: number | null;
   work: JobWork | null;
+  /** What the ledger holds for the job, read back with it (the ledger writes it, the job's own writes never do). */
+  charge: JobCharge | null;
+}
+
+/** The job's money: the reservation made at submit, and what it came to once ended (0 when released). */
+export interface JobCharge {
+  reservedMicros: number;
+  finalMicros: number | null;
 }
 
 /** What the engine step hands to settlement or release. */

@@ -1,6 +1,7 @@
 /** The job-status body, identical for polling and for the callback (the callback signs these bytes). */
 import type { Caller } from '../accounts/accounts';
 import { JobExpiredError, NotFoundError } from '../errors';
+import { usdDecimal } from '../billing/money';
 import type { Clock } from '../shared/clock';
 import { toIso } from '../shared/clock';
 import { downloadLinks, imageResultBody, type ImageResultBody, type LinkMaker } from '../images/result';
@@ -18,6 +19,8 @@ export interface JobStatusBody {
   progress: number;
   /** Seconds left at the pace so far; null while unknown (pending, no report yet) and for a failed job. */
   eta_seconds: number | null;
+  /** The job's money as USD strings: reserved at submit; final once ended (the price settled, or "0.00" when refunded). */
+  cost: { reserved: string; final: string | null } | null;
 }
 
 export type { LinkMaker };
@@ -38,6 +41,7 @@ export const jobStatusBody = async (job: Job, link: LinkMaker, now: number): Pro
     completed_at: job.completedAt === null ? null : toIso(job.completedAt),
     progress,
     eta_seconds: etaSeconds,
+    cost: job.charge && { reserved: usdDecimal(job.charge.reservedMicros), final: job.charge.finalMicros === null ? null : usdDecimal(job.charge.finalMicros) },
   };
 };
 

@@ -35,6 +35,8 @@ export interface ApiRequest<B = undefined, Q = undefined, P = undefined> {
 
 interface Schemas<B extends v.GenericSchema | undefined, Q extends v.GenericSchema | undefined, P extends v.GenericSchema | undefined> {
   body?: B;
+  /** An empty request body reads as `{}` (for a body whose fields are all optional). */
+  bodyOptional?: true;
   query?: Q;
   params?: P;
   /** `none` only for routes whose URL is the credential (download tokens). */
@@ -168,14 +170,17 @@ const bodyText = (event: APIGatewayProxyEvent): string =>
  * A body that is absent, `null` or not JSON is a 422 in FastAPI's words (validation.ts), never a 500.
  * A body that is JSON but not an object is refused by the schema, as pydantic refuses it.
  */
-const jsonBody = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => {
+const jsonBody = (optional: boolean): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => {
   // Parse JSON whatever the Content-Type says (its typings lag behind this runtime option).
   const options = { disableContentTypeCheck: true, disableContentTypeError: false };
   const parser = httpJsonBodyParser(options);
   return {
     before: async (request: Request) => {
       if (request.event.body === null || request.event.body === undefined || request.event.body === '') {
-        throw new RequestValidationError([missingBody()]);
+        if (!optional) throw new RequestValidationError([missingBody()]);
+        // No body at all is the empty object: every field of such a schema is optional.
+        (request.event as { body: unknown }).body = {};
+        return;
       }
       try {
         await parser.before!(request as never);
@@ -217,6 +222,6 @@ export const apiHandler = <
     .use(errorMapper(schemas.headers))
     .use(bodyLimit());
   if (schemas.auth !== 'none') chain.use(apiKeyAuth()).use(rateLimit());
-  if (schemas.body) chain.use(jsonBody());
+  if (schemas.body) chain.use(jsonBody(schemas.bodyOptional === true));
   return chain.handler(core);
 };

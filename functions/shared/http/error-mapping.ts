@@ -23,6 +23,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   JOB_NOT_CANCELABLE: 409,
+  JOB_NOT_FINISHED: 409,
   // Only ever a failed job's error.code (a canceled job), never an answer's.
   CANCELED: 409,
   NO_IMAGE_GENERATED: 422,

@@ -1,0 +1,11 @@
+import { statementDeps } from '../composition/account';
+import { Statement } from '../domain';
+import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { ok } from '../shared/http/responses';
+import { LedgerQuerySchema, type LedgerQuery } from './schemas/account';
+
+/** GET /v2/service/account/ledger: the account's ledger entries, newest first, each with the balance after it. */
+const lambdaHandler = async ({ query, caller }: ApiRequest<undefined, LedgerQuery>) =>
+  ok(await Statement.ledgerStatement(statementDeps(), caller, { limit: query.limit, cursor: query.cursor }));
+
+export const handler = apiHandler(lambdaHandler, { query: LedgerQuerySchema });

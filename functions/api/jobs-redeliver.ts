@@ -1,0 +1,25 @@
+import type * as v from 'valibot';
+import { redeliveryDeps } from '../composition/links';
+import { Callbacks } from '../domain';
+import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { assertCallbackUrlReachable } from '../shared/http/callback-url';
+import { accepted } from '../shared/http/responses';
+import { RequestValidationError, valueErrorDetail } from '../shared/http/validation';
+import { RedeliverRequestSchema, type RedeliverRequest } from './schemas/callbacks';
+import { JobParamsSchema } from './schemas/jobs';
+
+/**
+ * POST /v2/service/jobs/{job_id}/deliveries/redeliver: queues a fresh delivery of an ended job's event
+ * (202), to the job's callback_url or the one in the body; 409 JOB_NOT_FINISHED before the job has ended.
+ */
+const lambdaHandler = async ({ body, params, caller }: ApiRequest<RedeliverRequest, undefined, v.InferOutput<typeof JobParamsSchema>>) => {
+  assertCallbackUrlReachable(body);
+  try {
+    return accepted(await Callbacks.redeliverJobCallback(redeliveryDeps(), caller, params.job_id, body.callback_url));
+  } catch (error) {
+    if (!(error instanceof Callbacks.NoCallbackUrlError)) throw error;
+    throw new RequestValidationError([valueErrorDetail(['body', 'callback_url'], error.message, null)]);
+  }
+};
+
+export const handler = apiHandler(lambdaHandler, { body: RedeliverRequestSchema, bodyOptional: true, params: JobParamsSchema });
