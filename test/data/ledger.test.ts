@@ -266,3 +266,43 @@ describe('transactions', () => {
     expect((await backend.table.doc.send(new GetCommand({ TableName: backend.table.name, Key: b }))).Item).toMatchObject({ n: 1 });
   });
 });
+
+describe('statement', () => {
+  it('counts every entry on the account, so a reader can tell that none landed between its reads', async () => {
+    const accountId = await openAccount(5_000_000);
+    const owner = await reserve(accountId, 1_000_000);
+    await ledger.settle({ accountId, ends: succeeded(owner), finalMicros: 400_000, at: Date.now() });
+    await ledger.credit({ accountId, amountMicros: 250_000, note: 'top-up', at: Date.now() });
+    const { Item } = await backend.table.doc.send(new GetCommand({ TableName: backend.table.name, Key: keys.account(accountId), ConsistentRead: true }));
+    expect(Item).toMatchObject({ entryCount: 4, balanceMicros: 4_850_000 });
+  });
+
+  it('shows each entry with the balance after it, newest first, paged with the balance carried across pages', async () => {
+    const accountId = await openAccount(5_000_000);
+    const owners = [await reserve(accountId, 1_000_000), await reserve(accountId, 300_000)];
+    await ledger.release({ accountId, ends: failed(owners[1]!), at: Date.now() });
+    await ledger.settle({ accountId, ends: succeeded(owners[0]!), finalMicros: 1_200_000, at: Date.now() });
+
+    const oldestFirst = await ledger.allEntries(accountId);
+    let running = 0;
+    const expected = oldestFirst.map((entry) => ({ entryId: entry.entryId, balanceAfterMicros: (running += entry.amountMicros) })).reverse();
+
+    const first = await ledger.statement(accountId, { limit: 3 });
+    expect(first.entries[0]!.balanceAfterMicros).toBe(await ledger.balance(accountId));
+    const second = await ledger.statement(accountId, { limit: 3, after: first.next! });
+    expect(second.next).toBeNull();
+    expect([...first.entries, ...second.entries].map(({ entryId, balanceAfterMicros }) => ({ entryId, balanceAfterMicros }))).toEqual(expected);
+  });
+
+  it('anchors the first page on a balance that matches it while reservations land concurrently', async () => {
+    const accountId = await openAccount(50_000_000);
+    const writes = Promise.all(Array.from({ length: 20 }, () => reserve(accountId, 100_000)));
+    const pages = await Promise.all(Array.from({ length: 5 }, () => ledger.statement(accountId, { limit: 100 })));
+    await writes;
+    for (const page of pages) {
+      const sum = page.entries.reduce((total, entry) => total + entry.amountMicros, 0);
+      // The page holds every entry there was, so the newest one's balance is the sum of them all.
+      expect(page.entries[0]!.balanceAfterMicros).toBe(sum);
+    }
+  });
+});

@@ -304,6 +304,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/service/jobs/{job_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A job’s callback delivery attempts
+         * @description Every attempt to deliver the job’s callback (and its redeliveries), oldest first: when, the receiver’s status or why there was none, the latency, and whether it was the last of its delivery. Attempts are kept while the job is (24 h after completion).
+         */
+        get: operations["listJobDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/service/jobs/{job_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A job’s callback delivery attempts
+         * @deprecated
+         * @description Every attempt to deliver the job’s callback (and its redeliveries), oldest first: when, the receiver’s status or why there was none, the latency, and whether it was the last of its delivery. Attempts are kept while the job is (24 h after completion).
+         */
+        get: operations["listJobDeliveries_v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/service/jobs/{job_id}/deliveries/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a job’s callback again
+         * @description Queues a fresh delivery of an ended job’s event: a new delivery id (receivers that deduplicate by id take it), the body a poll answers now, signed when sent, with the same retries. To the job’s `callback_url`, or to `callback_url` in the body (required for a job submitted without one; the same address rules). 409 `JOB_NOT_FINISHED` while the job is pending or running.
+         */
+        post: operations["redeliverJobCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/service/jobs/{job_id}/deliveries/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a job’s callback again
+         * @deprecated
+         * @description Queues a fresh delivery of an ended job’s event: a new delivery id (receivers that deduplicate by id take it), the body a poll answers now, signed when sent, with the same retries. To the job’s `callback_url`, or to `callback_url` in the body (required for a job submitted without one; the same address rules). 409 `JOB_NOT_FINISHED` while the job is pending or running.
+         */
+        post: operations["redeliverJobCallback_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/service/jobs/{job_id}/cancel": {
         parameters: {
             query?: never;
@@ -743,6 +825,129 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/service/webhook-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed test event
+         * @description POSTs one test event (`{"type": "webhook.test", …}`) to `url`, signed exactly as callbacks are (Standard Webhooks headers and `X-Service-Signature`, with every live secret), through the same guarded client (https only, public addresses only, 10 s), and answers what the receiver did. Nothing is retried or recorded; an unreachable receiver is a 200 that says so.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/service/webhook-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed test event
+         * @deprecated
+         * @description POSTs one test event (`{"type": "webhook.test", …}`) to `url`, signed exactly as callbacks are (Standard Webhooks headers and `X-Service-Signature`, with every live secret), through the same guarded client (https only, public addresses only, 10 s), and answers what the receiver did. Nothing is retried or recorded; an unreachable receiver is a 200 that says so.
+         */
+        post: operations["testWebhook_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/service/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account: balance and limits
+         * @description The prepaid balance (read strongly: reservations of running work already taken out), the default model version, and the limits in force.
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/service/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account: balance and limits
+         * @deprecated
+         * @description The prepaid balance (read strongly: reservations of running work already taken out), the default model version, and the limits in force.
+         */
+        get: operations["getAccount_v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/service/account/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account’s ledger
+         * @description Every change of the balance, newest first, each with the balance after it and the job or profile it belongs to: `credit`, `reserve` (at submit), `settle` (the difference to the final price) and `release` (a refund). One page per call, continued with `cursor`.
+         */
+        get: operations["getLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/service/account/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account’s ledger
+         * @deprecated
+         * @description Every change of the balance, newest first, each with the balance after it and the job or profile it belongs to: `credit`, `reserve` (at submit), `settle` (the difference to the final price) and `release` (a refund). One page per call, continued with `cursor`.
+         */
+        get: operations["getLedger_v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/service/internal/trainer-callback": {
         parameters: {
             query?: never;
@@ -904,6 +1109,50 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * Account
+         * @example {
+         *       "account_id": "acc_01JD5Z",
+         *       "name": "Acme",
+         *       "balance": {
+         *         "usd": "99.88",
+         *         "micro_usd": 99880000
+         *       },
+         *       "default_model_version": "v2",
+         *       "limits": {
+         *         "requests_per_minute": 3000,
+         *         "running_jobs": 20
+         *       },
+         *       "created_at": "2026-11-23T12:00:00.000Z"
+         *     }
+         */
+        Account: {
+            account_id: string;
+            name: string;
+            /**
+             * Money
+             * @description The prepaid balance now (reservations of running work already taken out).
+             */
+            balance: {
+                /** @description US dollars, exact, two to six decimals. */
+                usd: string;
+                /** @description The same amount in millionths of a dollar. */
+                micro_usd: number;
+            };
+            /** @enum {string} */
+            default_model_version: "v1" | "v2";
+            limits: {
+                /** @description Requests per minute past which the answer is 429 `RATE_LIMITED`. */
+                requests_per_minute: number;
+                /** @description Asynchronous jobs running at once; more wait `pending`. */
+                running_jobs: number;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time (UTC).
+             */
+            created_at: string;
+        };
+        /**
          * ErrorBody
          * @example {
          *       "detail": "Job job_0123 not found.",
@@ -918,7 +1167,7 @@ export interface components {
              * @description Stable error code; switch on this, not on `detail`.
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE";
+            code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE" | "JOB_NOT_FINISHED";
             /** @description The `X-Request-Id` of this answer; quote it to support. */
             request_id: string;
         };
@@ -947,6 +1196,28 @@ export interface components {
             images: string[];
             /** @description Links valid 24 h (`response_mode: urls`), else empty. */
             download_urls: string[];
+        };
+        /** JobDeliveries */
+        JobDeliveries: {
+            job_id: string;
+            callback_url: string | null;
+            attempts: {
+                /** @description The `webhook-id` / `X-Service-Delivery-Id` the attempt carried; a redelivery has its own. */
+                delivery_id: string;
+                attempt: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time (UTC).
+                 */
+                at: string;
+                /** @description The receiver’s HTTP status; null when there was no answer. */
+                response_status: number | null;
+                /** @description Why there was no answer: `timeout` (10 s) or `network` (refused, reset, TLS, a blocked address). */
+                error: ("timeout" | "network") | null;
+                latency_ms: number;
+                /** @description No further attempt of this delivery follows: delivered (2xx), refused with 410, or the retries spent. */
+                last: boolean;
+            }[];
         };
         /**
          * JobHandle
@@ -992,7 +1263,7 @@ export interface components {
                 /** @description Set once `failed`. */
                 error: {
                     /** @enum {string} */
-                    code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE";
+                    code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE" | "JOB_NOT_FINISHED";
                     message: string;
                 } | null;
                 completed_at: string | null;
@@ -1000,6 +1271,13 @@ export interface components {
                 progress: number;
                 /** @description Seconds left at the pace so far; null while unknown, and for a failed job. */
                 eta_seconds: number | null;
+                /** @description The job’s money in USD; null only for a job recorded before costs were kept. */
+                cost: {
+                    /** @description Reserved from the balance at submit (the floor price). */
+                    reserved: string;
+                    /** @description Once ended: the price settled, or `0.00` when the reservation was refunded; null before. */
+                    final: string | null;
+                } | null;
             }[];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
@@ -1023,7 +1301,11 @@ export interface components {
          *       "error": null,
          *       "completed_at": "2026-11-23T12:00:09.000Z",
          *       "progress": 1,
-         *       "eta_seconds": 0
+         *       "eta_seconds": 0,
+         *       "cost": {
+         *         "reserved": "0.04",
+         *         "final": "0.04"
+         *       }
          *     }
          */
         JobStatus: {
@@ -1053,7 +1335,7 @@ export interface components {
             /** @description Set once `failed`. */
             error: {
                 /** @enum {string} */
-                code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE";
+                code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE" | "JOB_NOT_FINISHED";
                 message: string;
             } | null;
             completed_at: string | null;
@@ -1061,6 +1343,52 @@ export interface components {
             progress: number;
             /** @description Seconds left at the pace so far; null while unknown, and for a failed job. */
             eta_seconds: number | null;
+            /** @description The job’s money in USD; null only for a job recorded before costs were kept. */
+            cost: {
+                /** @description Reserved from the balance at submit (the floor price). */
+                reserved: string;
+                /** @description Once ended: the price settled, or `0.00` when the reservation was refunded; null before. */
+                final: string | null;
+            } | null;
+        };
+        /** LedgerPage */
+        LedgerPage: {
+            entries: {
+                entry_id: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time (UTC).
+                 */
+                created_at: string;
+                /**
+                 * @description `credit` (money added), `reserve` (taken at submit), `settle` (the reservation’s difference to the final price given back, or a surcharge taken), `release` (a reservation refunded).
+                 * @enum {string}
+                 */
+                kind: "credit" | "reserve" | "settle" | "release";
+                /**
+                 * Money
+                 * @description The signed effect on the balance.
+                 */
+                amount: {
+                    /** @description US dollars, exact, two to six decimals. */
+                    usd: string;
+                    /** @description The same amount in millionths of a dollar. */
+                    micro_usd: number;
+                };
+                /** Money */
+                balance_after: {
+                    /** @description US dollars, exact, two to six decimals. */
+                    usd: string;
+                    /** @description The same amount in millionths of a dollar. */
+                    micro_usd: number;
+                };
+                job_id: string | null;
+                profile_id: string | null;
+                /** @description The operator’s note on a credit. */
+                note: string | null;
+            }[];
+            /** @description Pass as `cursor` for older entries; null on the last page. */
+            next_cursor: string | null;
         };
         /** OpenApiDocument */
         OpenApiDocument: {
@@ -1140,6 +1468,12 @@ export interface components {
             progress: number;
             /** @description Seconds of training left; null while unknown (before training starts, with a remote trainer) and for ERROR. */
             eta_seconds: number | null;
+        };
+        /** Redelivery */
+        Redelivery: {
+            job_id: string;
+            delivery_id: string;
+            callback_url: string;
         };
         /**
          * TagReport
@@ -1254,6 +1588,18 @@ export interface components {
              * @description After a rotation: until when the previous secret also signs deliveries.
              */
             previous_secret_expires_at?: string;
+        };
+        /** WebhookTestResult */
+        WebhookTestResult: {
+            delivery_id: string;
+            url: string;
+            /** @description The receiver answered 2xx. */
+            delivered: boolean;
+            /** @description The receiver’s HTTP status; null when there was no answer. */
+            response_status: number | null;
+            /** @description Why there was no answer: `timeout` (10 s) or `network` (refused, reset, TLS, a blocked address). */
+            error: ("timeout" | "network") | null;
+            latency_ms: number;
         };
     };
     responses: never;
@@ -3308,6 +3654,496 @@ export interface operations {
             };
             /** @description Not found, including another account’s resource (`NOT_FOUND`). */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Expired (`JOB_EXPIRED` 24 h after completion, `DOWNLOAD_EXPIRED`). */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed (the validation error body), or `NO_IMAGE_GENERATED` (the error body; not charged). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account’s request rate (`RATE_LIMITED`); see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (`INTERNAL_ERROR`); a failed engine call is refunded. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`SERVICE_UNAVAILABLE`); retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listJobDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobDeliveries"];
+                };
+            };
+            /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `X-API-Key` header (`MISSING_API_KEY`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, including another account’s resource (`NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Expired (`JOB_EXPIRED` 24 h after completion, `DOWNLOAD_EXPIRED`). */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed (the validation error body), or `NO_IMAGE_GENERATED` (the error body; not charged). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account’s request rate (`RATE_LIMITED`); see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (`INTERNAL_ERROR`); a failed engine call is refunded. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`SERVICE_UNAVAILABLE`); retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listJobDeliveries_v1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobDeliveries"];
+                };
+            };
+            /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `X-API-Key` header (`MISSING_API_KEY`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, including another account’s resource (`NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Expired (`JOB_EXPIRED` 24 h after completion, `DOWNLOAD_EXPIRED`). */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed (the validation error body), or `NO_IMAGE_GENERATED` (the error body; not charged). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account’s request rate (`RATE_LIMITED`); see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (`INTERNAL_ERROR`); a failed engine call is refunded. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`SERVICE_UNAVAILABLE`); retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    redeliverJobCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Where to send this delivery; default: the job’s own `callback_url`. */
+                    callback_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The delivery is queued; its attempts appear under /deliveries. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Redelivery"];
+                };
+            };
+            /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `X-API-Key` header (`MISSING_API_KEY`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, including another account’s resource (`NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The job cannot be canceled: it has ended, or it is a synchronous call (`JOB_NOT_CANCELABLE`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Expired (`JOB_EXPIRED` 24 h after completion, `DOWNLOAD_EXPIRED`). */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed (the validation error body), or `NO_IMAGE_GENERATED` (the error body; not charged). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account’s request rate (`RATE_LIMITED`); see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (`INTERNAL_ERROR`); a failed engine call is refunded. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`SERVICE_UNAVAILABLE`); retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    redeliverJobCallback_v1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Where to send this delivery; default: the job’s own `callback_url`. */
+                    callback_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The delivery is queued; its attempts appear under /deliveries. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Redelivery"];
+                };
+            };
+            /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `X-API-Key` header (`MISSING_API_KEY`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, including another account’s resource (`NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The job cannot be canceled: it has ended, or it is a synchronous call (`JOB_NOT_CANCELABLE`). */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -5706,6 +6542,588 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account’s request rate (`RATE_LIMITED`); see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (`INTERNAL_ERROR`); a failed engine call is refunded. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`SERVICE_UNAVAILABLE`); retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/webhooks/images"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The receiver to send a signed test event to. */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What the receiver answered, or why there was no answer. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestResult"];
+                };
+            };
+            /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `X-API-Key` header (`MISSING_API_KEY`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed (the validation error body), or `NO_IMAGE_GENERATED` (the error body; not charged). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account’s request rate (`RATE_LIMITED`); see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (`INTERNAL_ERROR`); a failed engine call is refunded. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`SERVICE_UNAVAILABLE`); retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    testWebhook_v1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/webhooks/images"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The receiver to send a signed test event to. */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What the receiver answered, or why there was no answer. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestResult"];
+                };
+            };
+            /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `X-API-Key` header (`MISSING_API_KEY`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed (the validation error body), or `NO_IMAGE_GENERATED` (the error body; not charged). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account’s request rate (`RATE_LIMITED`); see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (`INTERNAL_ERROR`); a failed engine call is refunded. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`SERVICE_UNAVAILABLE`); retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `X-API-Key` header (`MISSING_API_KEY`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account’s request rate (`RATE_LIMITED`); see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (`INTERNAL_ERROR`); a failed engine call is refunded. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`SERVICE_UNAVAILABLE`); retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAccount_v1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `X-API-Key` header (`MISSING_API_KEY`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account’s request rate (`RATE_LIMITED`); see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (`INTERNAL_ERROR`); a failed engine call is refunded. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`SERVICE_UNAVAILABLE`); retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLedger: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of entries. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerPage"];
+                };
+            };
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `X-API-Key` header (`MISSING_API_KEY`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed (the validation error body), or `NO_IMAGE_GENERATED` (the error body; not charged). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account’s request rate (`RATE_LIMITED`); see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (`INTERNAL_ERROR`); a failed engine call is refunded. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`SERVICE_UNAVAILABLE`); retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLedger_v1: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of entries. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerPage"];
+                };
+            };
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `X-API-Key` header (`MISSING_API_KEY`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed (the validation error body), or `NO_IMAGE_GENERATED` (the error body; not charged). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Over the account’s request rate (`RATE_LIMITED`); see `Retry-After`. */
