@@ -1,0 +1,70 @@
+import { attemptBody } from '../../functions/domain/callbacks/deliveries';
+import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
+import { decodeStatementCursor, encodeStatementCursor, ledgerEntryBody } from '../../functions/domain/accounts/statement';
+import { moneyBody, usdDecimal } from '../../functions/domain/billing/money';
+
+describe('money on the wire', () => {
+  it.each([
+    [0, '0.00'],
+    [1_490_000, '1.49'],
+    [120_000, '0.12'],
+    [232, '0.000232'],
+    [-60_000, '-0.06'],
+    [12_345_678, '12.345678'],
+    [100_000_000, '100.00'],
+  ])('%i micro-USD is "%s"', (micros, usd) => {
+    expect(usdDecimal(micros)).toBe(usd);
+    expect(moneyBody(micros)).toEqual({ usd, micro_usd: micros });
+  });
+});
+
+describe('statement cursors', () => {
+  it('round-trips the last entry shown and the balance before it', () => {
+    const position = { entryId: 'led_01m85x04vrhejq8d98qt80qsz7', balanceBeforeMicros: -12_000 };
+    expect(decodeStatementCursor(encodeStatementCursor(position))).toEqual(position);
+  });
+
+  it.each([
+    ['not base64 JSON', 'bm90IGEgY3Vyc29y'],
+    ['another shape', Buffer.from(JSON.stringify({ entryId: 'led_1' })).toString('base64url')],
+    ['another key space', Buffer.from(JSON.stringify(['job_1', 0])).toString('base64url')],
+    ['a fractional balance', Buffer.from(JSON.stringify(['led_1', 0.5])).toString('base64url')],
+    ['a padded encoding', `${encodeStatementCursor({ entryId: 'led_1', balanceBeforeMicros: 1 })}=`],
+  ])('refuses %s as a cursor it did not hand out', (_name, cursor) => {
+    expect(() => decodeStatementCursor(cursor)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' }));
+  });
+
+  it('shows an entry with its owner and both amounts', () => {
+    expect(
+      ledgerEntryBody({ entryId: 'led_1', accountId: 'acc_1', kind: 'reserve', amountMicros: -120_000, owner: { kind: 'job', id: 'job_1' }, note: null, createdAt: Date.parse('2026-11-24T00:00:00Z'), balanceAfterMicros: 9_880_000 }),
+    ).toEqual({
+      entry_id: 'led_1',
+      created_at: '2026-11-24T00:00:00.000Z',
+      kind: 'reserve',
+      amount: { usd: '-0.12', micro_usd: -120_000 },
+      balance_after: { usd: '9.88', micro_usd: 9_880_000 },
+      job_id: 'job_1',
+      profile_id: null,
+      note: null,
+    });
+  });
+});
+
+describe('a delivery attempt as the log shows it', () => {
+  const attempt = (result: number | 'timeout' | 'network', n = 1) =>
+    attemptBody({ deliveryId: 'dlv_1', accountId: 'acc_1', jobId: 'job_1', attempt: n, result, latencyMs: 12.6, at: Date.parse('2026-11-24T00:00:00Z') });
+
+  it('is the last of its delivery once delivered or refused with 410, or when the retries are spent', () => {
+    expect(attempt(200).last).toBe(true);
+    expect(attempt(204).last).toBe(true);
+    expect(attempt(410).last).toBe(true);
+    expect(attempt(500).last).toBe(false);
+    expect(attempt('timeout').last).toBe(false);
+    expect(attempt(500, MAX_CALLBACK_ATTEMPTS).last).toBe(true);
+  });
+
+  it('carries the status, or the reason there was none, and whole milliseconds', () => {
+    expect(attempt(503)).toMatchObject({ response_status: 503, error: null, latency_ms: 13 });
+    expect(attempt('network')).toMatchObject({ response_status: null, error: 'network' });
+  });
+});
