@@ -36,6 +36,21 @@ describe('the TypeScript client, against the local runtime', () => {
     expect(page.jobs.map((job) => job.job_id)).toContain(handle.job_id);
   });
 
+  it('reads the account, its ledger and a job’s cost and delivery log, and tests a webhook receiver', async () => {
+    const { apiKey } = await runtime.newAccount(2_000_000);
+    const own = createClient({ baseUrl: runtime.url, apiKey });
+    const handle = await own.generate({ prompt: 'a lighthouse at dawn', async: true });
+    const done = await own.waitForJob(handle.job_id, { minDelayMs: 50, timeoutMs: 30_000 });
+    const account = await own.account();
+    expect(account.balance.micro_usd).toBe(2_000_000 - Math.round(Number(done.cost!.final) * 1e6));
+    const page = await own.ledger({ limit: 2 });
+    expect(page.entries.map((entry) => entry.kind)).toEqual(['settle', 'reserve']);
+    expect((await own.ledger({ cursor: page.next_cursor! })).entries.map((entry) => entry.kind)).toEqual(['credit']);
+    expect(await own.jobDeliveries(handle.job_id)).toEqual({ job_id: handle.job_id, callback_url: null, attempts: [] });
+    await expect(own.redeliver(handle.job_id)).rejects.toMatchObject({ status: 422 });
+    expect(await own.testWebhook('https://127.0.0.1:9/none')).toMatchObject({ delivered: false, error: 'network' });
+  });
+
   it('edits bytes sent inline', async () => {
     const result = await client.edit({ prompt: 'warmer', images: [await photo(64, 48)] });
     expect(result.images).toHaveLength(1);

@@ -26,6 +26,9 @@ export type ImageResult = Schemas['ImageResult'];
 export type JobHandle = Schemas['JobHandle'];
 export type JobStatus = Schemas['JobStatus'];
 export type JobPage = Schemas['JobPage'];
+export type Account = Schemas['Account'];
+export type LedgerPage = Schemas['LedgerPage'];
+export type JobDeliveries = Schemas['JobDeliveries'];
 export type UploadTicket = Schemas['UploadTicket'];
 type ErrorBody = Schemas['ErrorBody'];
 type ValidationErrorBody = Schemas['ValidationErrorBody'];
@@ -239,6 +242,18 @@ export const createClient = (options: ClientOptions) => {
     tagProfiles: (tags: Array<{ profile_id: string; tag: string }>) => unwrap(api.POST('/v2/service/profiles/tags', { body: { tags } })),
     webhookSecret: () => unwrap(api.GET('/v2/service/webhook-secret')),
     rotateWebhookSecret: () => unwrap(api.POST('/v2/service/webhook-secret/rotate')),
+    /** Sends one signed test event to `url` and answers what the receiver did. */
+    testWebhook: (url: string) => unwrap(api.POST('/v2/service/webhook-test', { body: { url } })),
+    /** Every attempt to deliver the job's callback, oldest first. */
+    jobDeliveries: (jobId: string) => unwrap(api.GET('/v2/service/jobs/{job_id}/deliveries', { params: { path: { job_id: jobId } } })),
+    /** Queues a fresh delivery of an ended job's event (to its callback_url, or `callbackUrl`). Not retried: each call is a delivery. */
+    redeliver: (jobId: string, callbackUrl?: string) =>
+      unwrap(api.POST('/v2/service/jobs/{job_id}/deliveries/redeliver', { params: { path: { job_id: jobId } }, body: callbackUrl === undefined ? {} : { callback_url: callbackUrl } })),
+    /** The balance, the default model version and the limits in force. */
+    account: () => unwrap(api.GET('/v2/service/account')),
+    /** One page of the ledger, newest first; pass the previous page's `next_cursor` as `cursor`. */
+    ledger: (query: { limit?: number; cursor?: string } = {}) =>
+      unwrap(api.GET('/v2/service/account/ledger', { params: { query: { ...(query.limit !== undefined && { limit: String(query.limit) }), ...(query.cursor !== undefined && { cursor: query.cursor }) } } })),
   };
 };
 
