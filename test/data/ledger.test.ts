@@ -306,3 +306,17 @@ describe('statement', () => {
     }
   });
 });
+
+describe('entries since a time', () => {
+  it('finds the entries made at or after it by their time-ordered ids, oldest first, and caps them', async () => {
+    const accountId = await openAccount(5_000_000);
+    const since = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await reserve(accountId, 100_000);
+    await reserve(accountId, 200_000);
+    const { entries, truncated } = await ledger.entriesSince(accountId, since, 10);
+    expect(entries.map((entry) => entry.amountMicros)).toEqual([-100_000, -200_000]);
+    expect(truncated).toBe(false);
+    expect(await ledger.entriesSince(accountId, 0, 2)).toMatchObject({ truncated: true, entries: [{ kind: 'credit' }, { amountMicros: -100_000 }] });
+  });
+});

@@ -1,6 +1,6 @@
 import { attemptBody } from '../../functions/domain/callbacks/deliveries';
 import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
-import { decodeStatementCursor, encodeStatementCursor, ledgerEntryBody } from '../../functions/domain/accounts/statement';
+import { decodeStatementCursor, encodeStatementCursor, ledgerEntryBody, spendByDay } from '../../functions/domain/accounts/statement';
 import { moneyBody, usdDecimal } from '../../functions/domain/billing/money';
 
 describe('money on the wire', () => {
@@ -66,5 +66,54 @@ describe('a delivery attempt as the log shows it', () => {
   it('carries the status, or the reason there was none, and whole milliseconds', () => {
     expect(attempt(503)).toMatchObject({ response_status: 503, error: null, latency_ms: 13 });
     expect(attempt('network')).toMatchObject({ response_status: null, error: 'network' });
+  });
+});
+
+describe('spend per day', () => {
+  const now = Date.parse('2026-11-24T10:00:00Z');
+  const entry = (kind: 'credit' | 'reserve' | 'settle' | 'release', amountMicros: number, at: string) => ({
+    entryId: `led_${at}`,
+    accountId: 'acc_1',
+    kind,
+    amountMicros,
+    owner: null,
+    note: null,
+    createdAt: Date.parse(at),
+  });
+  const statements = (entries: ReturnType<typeof entry>[], truncated = false) => ({
+    balance: async () => 0,
+    statement: async () => ({ entries: [], next: null }),
+    entriesSince: async (_accountId: string, since: number) => ({ entries: entries.filter((e) => e.createdAt >= since), truncated }),
+  });
+
+  it('sums each UTC day, today included: work net of refunds as spent, credits apart', async () => {
+    const body = await spendByDay(
+      {
+        statements: statements([
+          entry('credit', 10_000_000, '2026-11-20T09:00:00Z'),
+          entry('reserve', -1_000_000, '2026-11-22T23:59:59Z'),
+          entry('release', 1_000_000, '2026-11-23T00:00:01Z'),
+          entry('reserve', -120_000, '2026-11-24T08:00:00Z'),
+          entry('settle', 20_000, '2026-11-24T08:00:01Z'),
+        ]),
+      },
+      { accountId: 'acc_1', keyId: 'key_1' },
+      { days: 3, now },
+    );
+    expect(body).toEqual({
+      days: [
+        { date: '2026-11-22', spent: moneyBody(1_000_000), credited: moneyBody(0) },
+        { date: '2026-11-23', spent: moneyBody(-1_000_000), credited: moneyBody(0) },
+        { date: '2026-11-24', spent: moneyBody(100_000), credited: moneyBody(0) },
+      ],
+      truncated: false,
+    });
+  });
+
+  it('reads at most 90 days and says when the entries were too many to sum', async () => {
+    const body = await spendByDay({ statements: statements([], true) }, { accountId: 'acc_1', keyId: 'key_1' }, { days: 400, now });
+    expect(body.days).toHaveLength(90);
+    expect(body.days.at(-1)!.date).toBe('2026-11-24');
+    expect(body.truncated).toBe(true);
   });
 });

@@ -16,7 +16,7 @@ import {
 } from '../../domain/billing/ledger';
 import type { LedgerStatements, StatementPage, StatementPosition } from '../../domain/accounts/statement';
 import { AlreadyExistsError, ClientRequestIdTakenError, InsufficientBalanceError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
-import type { IdSource } from '../../domain/shared/ids';
+import { earliestIdAt, type IdSource } from '../../domain/shared/ids';
 import { chargedRecordItem, claimItem, endPatch } from './records';
 import { cancellationReasons, ITEM_TYPE, keys, SORT_KEY_PREFIX, transactWrite, type Table, type TransactItem } from './table';
 
@@ -324,6 +324,30 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
     });
     const last = entries.at(-1);
     return { entries, next: found.more && last ? { entryId: last.entryId, balanceBeforeMicros: balanceAfter } : null };
+  }
+
+  async entriesSince(accountId: string, since: number, max: number): Promise<{ entries: LedgerEntry[]; truncated: boolean }> {
+    const entries: LedgerEntry[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.table.doc.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          // Entry ids are time-ordered: the first id possible at `since` bounds the range.
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: {
+            ':pk': keys.accountPk(accountId),
+            ':from': keys.ledgerEntry(accountId, earliestIdAt('led', since)).sk,
+            ':to': `${SORT_KEY_PREFIX.ledger}\uffff`,
+          },
+          ExclusiveStartKey: startKey,
+          Limit: max + 1 - entries.length,
+        }),
+      );
+      entries.push(...(page.Items ?? []).map(toEntry));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey && entries.length <= max);
+    return { entries: entries.slice(0, max), truncated: entries.length > max };
   }
 
   async recentEntries(accountId: string, limit: number): Promise<LedgerEntry[]> {

@@ -36,6 +36,8 @@ export interface LedgerStatements {
   balance(accountId: string): Promise<number>;
   /** Without `after`: the newest entries, their balances anchored on the balance of the same snapshot. */
   statement(accountId: string, page: { limit: number; after?: StatementPosition }): Promise<StatementPage>;
+  /** Entries made at `since` or later, oldest first, at most `max` of them (`truncated` when more exist). */
+  entriesSince(accountId: string, since: number, max: number): Promise<{ entries: LedgerEntry[]; truncated: boolean }>;
 }
 
 export interface StatementDeps {
@@ -133,4 +135,37 @@ export const ledgerStatement = async (
   const after = query.cursor === undefined ? undefined : decodeStatementCursor(query.cursor);
   const page = await deps.statements.statement(caller.accountId, { limit: query.limit, after });
   return { entries: page.entries.map(ledgerEntryBody), next_cursor: page.next ? encodeStatementCursor(page.next) : null };
+};
+
+/** The longest history the spend chart reads, and the most entries it sums (a busy account's month). */
+export const SPEND_MAX_DAYS = 90;
+export const SPEND_MAX_ENTRIES = 20_000;
+const DAY_MS = 24 * 3600 * 1000;
+
+export interface SpendBody {
+  days: Array<{ date: string; spent: MoneyBody; credited: MoneyBody }>;
+  /** More entries than SPEND_MAX_ENTRIES: the oldest days are incomplete. */
+  truncated: boolean;
+}
+
+/**
+ * Money per UTC day over the last `days` days, today included: `spent` is what work cost net of refunds
+ * (reserve, settle and release entries, negated), `credited` what was added. A reservation made one day
+ * and refunded the next shows on both days, so a day can be negative.
+ */
+export const spendByDay = async (deps: Pick<StatementDeps, 'statements'>, caller: Caller, query: { days: number; now: number }): Promise<SpendBody> => {
+  const days = Math.min(Math.max(1, Math.floor(query.days)), SPEND_MAX_DAYS);
+  const firstDay = Math.floor(query.now / DAY_MS) * DAY_MS - (days - 1) * DAY_MS;
+  const { entries, truncated } = await deps.statements.entriesSince(caller.accountId, firstDay, SPEND_MAX_ENTRIES);
+  const totals = Array.from({ length: days }, () => ({ spent: 0, credited: 0 }));
+  for (const entry of entries) {
+    const day = totals[Math.floor((entry.createdAt - firstDay) / DAY_MS)];
+    if (!day) continue;
+    if (entry.kind === 'credit') day.credited += entry.amountMicros;
+    else day.spent -= entry.amountMicros;
+  }
+  return {
+    days: totals.map((total, index) => ({ date: toIso(firstDay + index * DAY_MS).slice(0, 10), spent: moneyBody(total.spent), credited: moneyBody(total.credited) })),
+    truncated,
+  };
 };
