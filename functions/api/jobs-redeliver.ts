@@ -1,5 +1,8 @@
 import type * as v from 'valibot';
+import { settings } from '../composition/core';
+import { rateLimitDeps } from '../composition/data';
 import { redeliveryDeps } from '../composition/links';
+import { admitOutboundSend } from '../domain/accounts/rate-limit';
 import { Callbacks } from '../domain';
 import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
 import { assertCallbackUrlReachable } from '../shared/http/callback-url';
@@ -14,6 +17,7 @@ import { JobParamsSchema } from './schemas/jobs';
  */
 const lambdaHandler = async ({ body, params, caller }: ApiRequest<RedeliverRequest, undefined, v.InferOutput<typeof JobParamsSchema>>) => {
   assertCallbackUrlReachable(body);
+  await admitOutboundSend(rateLimitDeps(), caller.accountId, settings().OUTBOUND_SENDS_PER_MINUTE);
   try {
     return accepted(await Callbacks.redeliverJobCallback(redeliveryDeps(), caller, params.job_id, body.callback_url));
   } catch (error) {

@@ -130,8 +130,9 @@ export class RateLimitedError extends DomainError {
   constructor(
     readonly window: { limit: number; count: number; resetAt: number },
     readonly retryAfterSeconds: number,
+    what = 'requests',
   ) {
-    super('RATE_LIMITED', `Too many requests: this account may make ${window.limit} per minute. Retry after ${retryAfterSeconds} s.`);
+    super('RATE_LIMITED', `Too many ${what}: this account may make ${window.limit} per minute. Retry after ${retryAfterSeconds} s.`);
   }
 }
 

@@ -29,6 +29,8 @@ export const ConfigSchema = v.object({
   [ENV.logLevel]: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
   /** Requests per minute an account may make unless the operator set its own limit (npm run admin -- limits). */
   RATE_LIMIT_PER_MINUTE: v.pipe(v.optional(v.string(), '3000'), v.transform(Number), v.integer(), v.minValue(1)),
+  /** Webhook tests and callback redeliveries an account may ask for per minute (each sends to a URL it chose). */
+  OUTBOUND_SENDS_PER_MINUTE: v.pipe(v.optional(v.string(), '30'), v.transform(Number), v.integer(), v.minValue(1)),
   /** Asynchronous jobs an account may have running at once; more wait in pending (the workflow asks again). */
   MAX_RUNNING_JOBS: v.pipe(v.optional(v.string(), '20'), v.transform(Number), v.integer(), v.minValue(1)),
   /** How long a resolved API key is trusted before it is read again (revocation delay). */

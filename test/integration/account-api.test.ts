@@ -10,7 +10,7 @@ import { startTestRuntime, type TestRuntime } from '../support/runtime';
 let runtime: TestRuntime;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime({ env: { CALLBACK_RETRY_SCALE: '0' } });
+  runtime = await startTestRuntime({ env: { CALLBACK_RETRY_SCALE: '0', OUTBOUND_SENDS_PER_MINUTE: '5' } });
 });
 afterAll(() => runtime.close());
 
@@ -257,5 +257,17 @@ describe('POST /v2/service/webhook-test', () => {
       expect((await json(response)).detail[0].loc).toEqual(['body', 'url']);
     }
     expect((await runtime.call('POST', '/v2/service/webhook-test', { apiKey: account.apiKey })).status).toBe(422);
+  });
+
+  it('limits webhook tests and redeliveries together to a few a minute per account (429 with Retry-After)', async () => {
+    const account = await runtime.newAccount();
+    const send = () => runtime.call('POST', '/v2/service/webhook-test', { apiKey: account.apiKey, body: { url: 'https://127.0.0.1:9/x' } });
+    for (let sent = 0; sent < 5; sent += 1) expect((await send()).status).toBe(200);
+    const refused = await send();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await json(refused)).toMatchObject({ code: 'RATE_LIMITED', detail: expect.stringContaining('webhook tests and redeliveries') });
+    // Other requests of the account are not held back by it.
+    expect((await get(account.apiKey, '/v2/service/account')).status).toBe(200);
   });
 });

@@ -8,17 +8,17 @@ import { ITEM_TYPE, keys, type Table } from './table';
 const COUNTER_CLEANUP_MS = 3600_000;
 
 export const dynamoRateCounter = (table: Table): RateCounter => ({
-  hit: async (accountId, windowStart, windowEnd) => {
+  hit: async (accountId, windowStart, windowEnd, counter) => {
     const result = await table.doc.send(
       new UpdateCommand({
         TableName: table.name,
         Key: keys.rateWindow(accountId, windowStart),
-        UpdateExpression: 'ADD requests :one SET #type = :type, #ttl = :ttl',
-        ExpressionAttributeNames: { '#type': 'type', '#ttl': 'ttl' },
+        UpdateExpression: 'ADD #count :one SET #type = :type, #ttl = :ttl',
+        ExpressionAttributeNames: { '#count': counter, '#type': 'type', '#ttl': 'ttl' },
         ExpressionAttributeValues: { ':one': 1, ':type': ITEM_TYPE.rateWindow, ':ttl': Math.floor((windowEnd + COUNTER_CLEANUP_MS) / 1000) },
         ReturnValues: 'UPDATED_NEW',
       }),
     );
-    return v.parse(v.object({ requests: v.number() }), result.Attributes).requests;
+    return v.parse(v.number(), result.Attributes?.[counter]);
   },
 });

@@ -153,7 +153,8 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     description:
       'Queues a fresh delivery of an ended job’s event: a new delivery id (receivers that deduplicate by id take it), the body a poll ' +
       'answers now, signed when sent, with the same retries. To the job’s `callback_url`, or to `callback_url` in the body (required ' +
-      'for a job submitted without one; the same address rules). 409 `JOB_NOT_FINISHED` while the job is pending or running.',
+      'for a job submitted without one; the same address rules). 409 `JOB_NOT_FINISHED` while the job is pending or running. ' +
+      'Webhook tests and redeliveries together are limited to 30 a minute per account (429 `RATE_LIMITED`).',
     params: JobParamsSchema,
     body: RedeliverRequestSchema,
     bodyOptional: true,
@@ -258,7 +259,8 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     description:
       'POSTs one test event (`{"type": "webhook.test", …}`) to `url`, signed exactly as callbacks are (Standard Webhooks headers and ' +
       '`X-Service-Signature`, with every live secret), through the same guarded client (https only, public addresses only, 10 s), and ' +
-      'answers what the receiver did. Nothing is retried or recorded; an unreachable receiver is a 200 that says so.',
+      'answers what the receiver did. Nothing is retried or recorded; an unreachable receiver is a 200 that says so. Webhook tests ' +
+      'and redeliveries together are limited to 30 a minute per account (429 `RATE_LIMITED`).',
     body: WebhookTestRequestSchema,
     bodyExample: { url: 'https://example.com/webhooks/images' },
     success: { 200: { description: 'What the receiver answered, or why there was no answer.', json: WebhookTestResultSchema } },
