@@ -2,7 +2,9 @@
  * `npm run admin -- <command> [flags]`: operate accounts, keys and balances, locally or on AWS.
  *
  *   create-account --name NAME [--credit USD] [--model-version v1|v2]
- *   create-key     --account ACCOUNT_ID
+ *   create-key     --account ACCOUNT_ID [--name NAME]
+ *   invite         --email EMAIL [--credit USD] [--portal-url URL]   (the portal sign-up link, shown once)
+ *   list-invitations
  *   revoke-key     --account ACCOUNT_ID --key KEY_ID
  *   list-keys      --account ACCOUNT_ID
  *   credit         --account ACCOUNT_ID --amount USD [--note TEXT]
@@ -20,6 +22,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DynamoAccounts } from '../functions/adapters/dynamo/accounts-repository';
 import { DynamoLedger } from '../functions/adapters/dynamo/ledger-repository';
+import { DynamoPortal } from '../functions/adapters/dynamo/portal-repository';
+import { DEFAULT_INVITATION_CREDIT_MICROS, invite } from '../functions/domain/portal/portal';
 import { openTable } from '../functions/adapters/dynamo/table';
 import * as Accounts from '../functions/domain/accounts/accounts';
 import { formatUsd, parseUsd } from '../functions/domain/billing/money';
@@ -35,7 +39,9 @@ class UsageError extends Error {}
 
 const USAGE = `usage: npm run admin -- <command> [flags]
   create-account --name NAME [--credit USD] [--model-version v1|v2]
-  create-key     --account ACCOUNT_ID
+  create-key     --account ACCOUNT_ID [--name NAME]
+  invite         --email EMAIL [--credit USD] [--portal-url URL]   (prints the portal sign-up link, shown once)
+  list-invitations
   revoke-key     --account ACCOUNT_ID --key KEY_ID
   list-keys      --account ACCOUNT_ID
   credit         --account ACCOUNT_ID --amount USD [--note TEXT]
@@ -102,11 +108,13 @@ const main = async (argv: string[]): Promise<void> => {
       endpoint: { type: 'string' },
       local: { type: 'boolean' },
       'data-dir': { type: 'string' },
+      email: { type: 'string' },
+      'portal-url': { type: 'string' },
     },
   });
   const [command] = positionals;
   if (!command) throw new UsageError('a command is required');
-  const commands = ['create-account', 'create-key', 'revoke-key', 'list-keys', 'credit', 'show', 'limits'];
+  const commands = ['create-account', 'create-key', 'revoke-key', 'list-keys', 'credit', 'show', 'limits', 'invite', 'list-invitations'];
   if (!commands.includes(command)) throw new UsageError(`unknown command "${command}"`);
   const modelVersion = values['model-version'];
   if (modelVersion !== undefined && modelVersion !== 'v1' && modelVersion !== 'v2') throw new UsageError('--model-version must be v1 or v2');
@@ -121,7 +129,30 @@ const main = async (argv: string[]): Promise<void> => {
     const print = (value: unknown): void => {
       process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
     };
+    const portal = new DynamoPortal(target.table, newId);
     switch (command) {
+      case 'invite': {
+        const creditMicros = values.credit === undefined ? DEFAULT_INVITATION_CREDIT_MICROS : usd(values.credit, 'credit');
+        const { token, invitation } = await invite({ portal, clock: systemClock }, { email: required(values.email, 'email'), creditMicros });
+        const portalUrl = (values['portal-url'] ?? process.env.PORTAL_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
+        return print({
+          email: invitation.email,
+          credit: formatUsd(invitation.creditMicros),
+          expires_at: new Date(invitation.expiresAt).toISOString(),
+          link: `${portalUrl}/portal#/signup?invitation=${token}`,
+          note: 'Send the link to the developer; it is shown once (only its hash is stored) and works once.',
+        });
+      }
+      case 'list-invitations':
+        return print(
+          (await portal.listInvitations()).map((i) => ({
+            email: i.email,
+            credit: formatUsd(i.creditMicros),
+            created_at: new Date(i.createdAt).toISOString(),
+            expires_at: new Date(i.expiresAt).toISOString(),
+            accepted_at: i.acceptedAt === null ? null : new Date(i.acceptedAt).toISOString(),
+          })),
+        );
       case 'create-account': {
         const { account, key } = await Accounts.openAccount(deps, {
           name: required(values.name, 'name'),
@@ -131,7 +162,7 @@ const main = async (argv: string[]): Promise<void> => {
         return print({ account_id: account.accountId, balance: formatUsd(account.balanceMicros), default_model_version: account.defaultModelVersion, key_id: key.keyId, api_key: key.apiKey, note: 'The API key is shown once; only its hash is stored.' });
       }
       case 'create-key': {
-        const key = await Accounts.issueKey(deps, required(values.account, 'account'));
+        const key = await Accounts.issueKey(deps, required(values.account, 'account'), values.name ?? null);
         return print({ key_id: key.keyId, api_key: key.apiKey, note: 'The API key is shown once; only its hash is stored.' });
       }
       case 'revoke-key':

@@ -18,6 +18,7 @@ import { grantAccess, type GrantableResources } from './constructs/grants';
 import { API_KEY_ACCESS, union } from '../functions/shared/access';
 import { CALLBACK_QUEUE } from '../functions/callbacks/definitions';
 import { ABANDONED_WORK } from '../functions/maintenance/definitions';
+import { PORTAL_ROUTE } from '../functions/portal/route';
 
 export interface ServiceStackProps extends StackProps {
   readonly routes?: readonly RouteDefinition[];
@@ -26,6 +27,8 @@ export interface ServiceStackProps extends StackProps {
   readonly apiHandlerDir?: string;
   /** The callback deliverer's handler module, relative to the repository root (default: CALLBACK_QUEUE.handler). */
   readonly callbackDelivererEntry?: string;
+  /** The developer portal (default: the real one; the fixture stacks have none). */
+  readonly portal?: typeof PORTAL_ROUTE | null;
 }
 
 export class ServiceStack extends Stack {
@@ -71,11 +74,13 @@ export class ServiceStack extends Stack {
     const api = new Api(this, 'Api', {
       routes: props.routes ?? ROUTES,
       handlerDir: props.apiHandlerDir ?? 'functions/api',
+      portal: props.portal === null ? undefined : (props.portal ?? (props.routes ? undefined : PORTAL_ROUTE)),
       environment: serviceEnvironment({ ...resources, stateMachines: workflows.stateMachines }),
     });
     for (const { route, fn } of api.routeFunctions) {
       grantAccess(fn, route.auth === 'none' ? route.access : union(API_KEY_ACCESS, route.access), grantable);
     }
+    if (api.portalFunction) grantAccess(api.portalFunction, PORTAL_ROUTE.access, grantable);
 
     const maintenance = new Maintenance(this, 'Maintenance', {
       environment: serviceEnvironment({ ...resources, stateMachines: workflows.stateMachines }),
@@ -91,6 +96,7 @@ export class ServiceStack extends Stack {
       stateMachines: workflows.stateMachines,
       functions: [
         ...api.routeFunctions.map(({ route, fn }) => ({ name: `${route.method} ${route.path}`, fn })),
+        ...(api.portalFunction ? [{ name: 'developer portal', fn: api.portalFunction }] : []),
         ...workflows.taskFunctions,
         { name: 'callback deliverer', fn: callbacks.deliverer },
         { name: 'abandoned-work sweep', fn: maintenance.closeAbandonedWork },

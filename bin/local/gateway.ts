@@ -42,9 +42,10 @@ const compile = (route: GatewayRoute): CompiledRoute => {
   const { resource } = route;
   const parameterNames: string[] = [];
   const pattern = new RegExp(
-    `^${resource.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([A-Za-z0-9_]+)\\?\}/g, (_match, name: string) => {
+    `^${resource.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([A-Za-z0-9_]+)(\\\+)?\\?\}/g, (_match, name: string, greedy?: string) => {
       parameterNames.push(name);
-      return '([^/]+)';
+      // `{name+}` is API Gateway's greedy parameter: the rest of the path, slashes included.
+      return greedy ? '(.+)' : '([^/]+)';
     })}$`,
   );
   return { route, resource, pattern, parameterNames };
@@ -116,7 +117,7 @@ export const startLocalGateway = async (options: {
   };
 
   const answer = (req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: Buffer, fail: (error: unknown) => void) => {
-    const match = compiled.find((c) => c.route.method === req.method && c.pattern.test(url.pathname));
+    const match = compiled.find((c) => (c.route.method === req.method || c.route.method === 'ANY') && c.pattern.test(url.pathname));
     if (!match) return errorResponse(res, 404, 'NOT_FOUND', `No route for ${String(req.method)} ${url.pathname}.`);
     const values = match.pattern.exec(url.pathname)!.slice(1);
     let pathParameters: Record<string, string> | null = null;

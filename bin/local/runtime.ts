@@ -3,10 +3,12 @@
  * (dynalite + transaction shim, s3rver, aws-local-stepfunctions, local-aws-sqs), configured through the
  * same environment variables the CDK stack sets. Used by `npm start` and by the integration tests.
  */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { API_VERSIONS, ROUTES, routePath } from '../../functions/api/routes';
+import { PORTAL_ROUTE } from '../../functions/portal/route';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import * as Accounts from '../../functions/domain/accounts/accounts';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
@@ -101,16 +103,25 @@ const localSecrets = (dataDir: string): { downloadTokenSecret: string } => {
   return secrets;
 };
 
-/** The route table's handlers, in process, under every version prefix (npm start). */
-const sourceRoutes = (): GatewayRoute[] =>
-  ROUTES.flatMap((route) => {
-    let handler: ApiHandler | undefined;
-    return API_VERSIONS.map((version) => ({
-      method: route.method,
-      resource: routePath(version, route),
-      invoke: (event) => (handler ??= loadHandler<ApiHandler>(path.join(ROOT_DIR, 'functions/api', route.handler)))(event, lambdaContext(route.handler)),
-    }));
-  });
+/** The route table's handlers, in process, under every version prefix, and the portal on its own paths (npm start). */
+const sourceRoutes = (): GatewayRoute[] => {
+  let portal: ApiHandler | undefined;
+  return [
+    ...ROUTES.flatMap((route) => {
+      let handler: ApiHandler | undefined;
+      return API_VERSIONS.map((version) => ({
+        method: route.method,
+        resource: routePath(version, route),
+        invoke: (event: APIGatewayProxyEvent) => (handler ??= loadHandler<ApiHandler>(path.join(ROOT_DIR, 'functions/api', route.handler)))(event, lambdaContext(route.handler)),
+      }));
+    }),
+    ...PORTAL_ROUTE.paths.map((resource) => ({
+      method: 'ANY',
+      resource,
+      invoke: (event: APIGatewayProxyEvent) => (portal ??= loadHandler<ApiHandler>(path.join(ROOT_DIR, PORTAL_ROUTE.handler)))(event, lambdaContext('portal')),
+    })),
+  ];
+};
 
 export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<LocalRuntime> => {
   const host = options.host ?? '127.0.0.1';

@@ -5,6 +5,7 @@ import { DynamoJobs } from '../adapters/dynamo/jobs-repository';
 import { DynamoLedger } from '../adapters/dynamo/ledger-repository';
 import { DynamoProfiles } from '../adapters/dynamo/profiles-repository';
 import { dynamoRateCounter } from '../adapters/dynamo/rate-counter';
+import { dynamoKeyUses } from '../adapters/dynamo/key-use';
 import { openTable } from '../adapters/dynamo/table';
 import { meteredLedger } from '../domain/billing/metered-ledger';
 import { clock, meter, newId, once, settings } from './core';
@@ -21,6 +22,9 @@ export const keyLookup = once(() => cachedKeyLookup(accounts(), settings().API_K
 
 /** The per-account request counter every authenticated request passes (functions/domain/accounts/rate-limit.ts). */
 export const rateLimitDeps = once(() => ({ counter: dynamoRateCounter(table()), clock }));
+
+/** When each key was last used: noted on the request path at most once a minute per key (key-use.ts). */
+export const keyUses = once(() => dynamoKeyUses(table()));
 
 /** What account operations need (webhook secret, opening accounts and keys). */
 export const accountDeps = once(() => ({ accounts: accounts(), clock, newId }));

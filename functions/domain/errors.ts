@@ -26,6 +26,12 @@ export const ERROR_CODES = [
   'CANCELED',
   'JOB_NOT_CANCELABLE',
   'JOB_NOT_FINISHED',
+  // The developer portal's own refusals (functions/domain/portal/portal.ts), never a public route's.
+  'INVALID_CREDENTIALS',
+  'SESSION_REQUIRED',
+  'CSRF_FAILED',
+  'INVITATION_INVALID',
+  'EMAIL_TAKEN',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -61,6 +61,8 @@ const GATEWAY_ERRORS: readonly {
 
 export interface ApiProps {
   readonly routes: readonly RouteDefinition[];
+  /** The developer portal's function and the paths it answers on (outside the versioned API); none in fixtures. */
+  readonly portal?: { readonly handler: string; readonly paths: readonly string[] };
   /** Where the routes' handler modules live, relative to the repository root. */
   readonly handlerDir: string;
   readonly environment: Record<string, string>;
@@ -96,6 +98,8 @@ export class Api extends Construct {
   readonly restApi: apigateway.RestApi;
   /** One per route, with the route it serves. */
   readonly routeFunctions: Array<{ route: RouteDefinition; fn: NodejsFunction }> = [];
+  /** The portal's function (ANY on its paths), when the stack has a portal. */
+  readonly portalFunction?: NodejsFunction;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -142,6 +146,18 @@ export class Api extends Construct {
         this.restApi.root.resourceForPath(routePath(version, route)).addMethod(route.method, integration);
       }
       this.routeFunctions.push({ route, fn });
+    }
+
+    if (props.portal) {
+      const fn = serviceFunction(this, 'Portal', {
+        entry: props.portal.handler,
+        description: `ANY ${props.portal.paths.join(', ')}: the developer portal`,
+        timeout: BUFFERED_TIMEOUT,
+        environment: props.environment,
+      });
+      const integration = new apigateway.LambdaIntegration(fn, { scopePermissionToMethod: false });
+      for (const portalPath of props.portal.paths) this.restApi.root.resourceForPath(portalPath).addMethod('ANY', integration);
+      this.portalFunction = fn;
     }
 
     for (const { type, statusCode, code, detail } of GATEWAY_ERRORS) {

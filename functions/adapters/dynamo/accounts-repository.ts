@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { MODEL_VERSIONS, type Account, type AccountLimit, type AccountsRepository, type ApiKeyRecord, type WebhookSecretRecord } from '../../domain/accounts/accounts';
 import { AlreadyExistsError } from '../../domain/errors';
 import type { IdSource } from '../../domain/shared/ids';
-import { cancellationReasons, isConditionalCheckFailure, ITEM_TYPE, keys, SORT_KEY_PREFIX, transactWrite, type Table } from './table';
+import { cancellationReasons, isConditionalCheckFailure, ITEM_TYPE, keys, SORT_KEY_PREFIX, transactWrite, type Table, type TransactItem } from './table';
 
 const AccountItem = v.object({
   accountId: v.string(),
@@ -18,6 +18,7 @@ const AccountItem = v.object({
 const ApiKeyItem = v.object({
   keyId: v.string(),
   accountId: v.string(),
+  name: v.optional(v.nullable(v.string()), null),
   keyHash: v.string(),
   createdAt: v.number(),
   revokedAt: v.optional(v.nullable(v.number()), null),
@@ -40,6 +41,29 @@ const WebhookSecretItem = v.pipe(
   })),
 );
 
+/**
+ * The account and its opening credit entry, both new (first the account: a collision is reported on it).
+ * entryCount: the opening credit is the account's first entry (ledger-repository.ts counts each one after).
+ */
+export const accountCreation = (table: Table, account: Account, entryId: string, openingCreditNote: string): TransactItem[] => [
+  { Put: { TableName: table.name, Item: { ...keys.account(account.accountId), type: ITEM_TYPE.account, ...account, entryCount: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } },
+  {
+    Put: {
+      TableName: table.name,
+      Item: {
+        ...keys.ledgerEntry(account.accountId, entryId),
+        type: ITEM_TYPE.ledger,
+        accountId: account.accountId,
+        kind: 'credit',
+        amountMicros: account.balanceMicros,
+        note: openingCreditNote,
+        createdAt: account.createdAt,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  },
+];
+
 export class DynamoAccounts implements AccountsRepository {
   constructor(
     private readonly table: Table,
@@ -47,28 +71,9 @@ export class DynamoAccounts implements AccountsRepository {
   ) {}
 
   async create(account: Account, openingCreditNote: string): Promise<void> {
-    const entryId = this.newId('led');
     const key = keys.account(account.accountId);
     try {
-      await transactWrite(this.table, [
-        // entryCount: the opening credit is the account's first entry (ledger-repository.ts counts each one after).
-        { Put: { TableName: this.table.name, Item: { ...key, type: ITEM_TYPE.account, ...account, entryCount: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } },
-        {
-          Put: {
-            TableName: this.table.name,
-            Item: {
-              ...keys.ledgerEntry(account.accountId, entryId),
-              type: ITEM_TYPE.ledger,
-              accountId: account.accountId,
-              kind: 'credit',
-              amountMicros: account.balanceMicros,
-              note: openingCreditNote,
-              createdAt: account.createdAt,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-      ]);
+      await transactWrite(this.table, accountCreation(this.table, account, this.newId('led'), openingCreditNote));
     } catch (error) {
       if (cancellationReasons(error)?.[0]?.Code === 'ConditionalCheckFailed') throw new AlreadyExistsError(key.sk);
       throw error;
@@ -81,7 +86,7 @@ export class DynamoAccounts implements AccountsRepository {
   }
 
   async createKey(key: ApiKeyRecord): Promise<void> {
-    const record = { keyId: key.keyId, accountId: key.accountId, keyHash: key.keyHash, createdAt: key.createdAt, revokedAt: key.revokedAt, requestsPerMinute: key.requestsPerMinute ?? null, runningJobs: key.runningJobs ?? null };
+    const record = { keyId: key.keyId, accountId: key.accountId, name: key.name ?? null, keyHash: key.keyHash, createdAt: key.createdAt, revokedAt: key.revokedAt, requestsPerMinute: key.requestsPerMinute ?? null, runningJobs: key.runningJobs ?? null };
     await transactWrite(this.table, [
       {
         Put: {

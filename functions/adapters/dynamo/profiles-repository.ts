@@ -1,8 +1,8 @@
 import { BatchGetCommand, DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type BatchGetCommandInput, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { MODEL_VERSIONS } from '../../domain/accounts/accounts';
+import { DEFAULT_MODEL_VERSION, MODEL_VERSIONS } from '../../domain/accounts/accounts';
 import { PROFILE_STATUSES, TRAINING_TIERS, type Profile, type ProfilesReader } from '../../domain/profiles/profile';
-import type { ProfilesRepository } from '../../domain/profiles/profiles';
+import type { ProfileSummary, ProfilesRepository } from '../../domain/profiles/profiles';
 import type { TagWriter } from '../../domain/profiles/tags';
 import { isConditionalCheckFailure, keys, SORT_KEY_PREFIX, type Table } from './table';
 
@@ -30,7 +30,16 @@ export const toProfile = (item: unknown): Profile => v.parse(ProfileItem, item);
 
 
 
-const SummaryItem = v.object({ profileId: v.string(), status: v.picklist(PROFILE_STATUSES), tag: v.optional(v.nullable(v.string()), null) });
+const SummaryItem = v.object({
+  profileId: v.string(),
+  status: v.picklist(PROFILE_STATUSES),
+  tag: v.optional(v.nullable(v.string()), null),
+  message: v.optional(v.string(), ''),
+  modelVersion: v.optional(v.picklist(MODEL_VERSIONS), DEFAULT_MODEL_VERSION),
+  trainingTier: v.optional(v.picklist(TRAINING_TIERS), 'standard'),
+  pictureKey: v.optional(v.nullable(v.string()), null),
+  createdAt: v.optional(v.number(), 0),
+});
 
 export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWriter {
   constructor(private readonly table: Table) {}
@@ -57,8 +66,8 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
   }
 
   /** All pages, never truncated: the account's profiles, or those with `tag` through the index. */
-  async list(accountId: string, tag?: string): Promise<Array<Pick<Profile, 'profileId' | 'status' | 'tag'>>> {
-    const summaries: Array<Pick<Profile, 'profileId' | 'status' | 'tag'>> = [];
+  async list(accountId: string, tag?: string): Promise<ProfileSummary[]> {
+    const summaries: ProfileSummary[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
       const page = await this.table.doc.send(
@@ -74,7 +83,7 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
                 KeyConditionExpression: 'gsi1pk = :tagKey',
                 ExpressionAttributeValues: { ':tagKey': keys.tagPartition(accountId, tag) },
               }),
-          ProjectionExpression: 'profileId, #status, tag',
+          ProjectionExpression: 'profileId, #status, tag, message, modelVersion, trainingTier, pictureKey, createdAt',
           ExpressionAttributeNames: { '#status': 'status' },
           ExclusiveStartKey: startKey,
         }),

@@ -19,6 +19,10 @@
  * | profile (charge owner), all profiles    | pk ACCOUNT#<accountId>  sk PROFILE#<profileId>              | profile         | none                         |
  * | profiles by tag                         | gsi1pk TAG#<accountId>#<tag>  gsi1sk PROFILE#<profileId>    | (on profile)    |                              |
  * | requests in a minute (rate limit)       | pk RATE#<accountId>  sk WINDOW#<window start, epoch ms>      | rateWindow      | window end + 1 h             |
+ * | when a key was last used (≤ 1 write/min) | pk RATE#<accountId>  sk KEYUSE#<keyId>                      | keyUse          | none                         |
+ * | portal invitation (token hash)          | pk INVITATION#<sha256 hex>  sk INVITATION                   | invitation      | expiresAt + grace            |
+ * | portal user (e-mail, lower case)        | pk PORTAL_USER#<email>  sk USER                             | portalUser      | none                         |
+ * | portal session (cookie hash)            | pk PORTAL_SESSION#<sha256 hex>  sk SESSION                  | portalSession   | expiresAt + grace            |
  *
  * The webhook-secret item holds `secret` (current) and, after a rotation, `previousSecret` with
  * `previousExpiresAt` (epoch ms; our code ignores it after that, no TTL: the item is the current secret).
@@ -91,6 +95,10 @@ export const ITEM_TYPE = {
   callbackAttempt: 'callbackAttempt',
   profile: 'profile',
   rateWindow: 'rateWindow',
+  keyUse: 'keyUse',
+  invitation: 'invitation',
+  portalUser: 'portalUser',
+  portalSession: 'portalSession',
   runningJobs: 'runningJobs',
 } as const;
 
@@ -115,6 +123,12 @@ export const keys = {
   tagPartition: (accountId: string, tag: string) => `TAG#${accountId}#${tag}`,
   /** Its own partition, so that the functions may write it (IAM dynamodb:LeadingKeys RATE#*) and nothing else of an account. */
   rateWindow: (accountId: string, windowStart: number): ItemKey => ({ pk: `${RATE_PARTITION_PREFIX}${accountId}`, sk: `WINDOW#${windowStart}` }),
+  /** In the RATE# partition, so that every API-key function may write it under the same IAM condition as its counter. */
+  keyUse: (accountId: string, keyId: string): ItemKey => ({ pk: `${RATE_PARTITION_PREFIX}${accountId}`, sk: `KEYUSE#${keyId}` }),
+  keyUses: (accountId: string) => ({ pk: `${RATE_PARTITION_PREFIX}${accountId}`, prefix: 'KEYUSE#' }),
+  invitation: (tokenHash: string): ItemKey => ({ pk: `INVITATION#${tokenHash}`, sk: 'INVITATION' }),
+  portalUser: (email: string): ItemKey => ({ pk: `PORTAL_USER#${email}`, sk: 'USER' }),
+  portalSession: (idHash: string): ItemKey => ({ pk: `PORTAL_SESSION#${idHash}`, sk: 'SESSION' }),
   /** How many of the account's asynchronous jobs are running (jobs-repository.ts markRunning, ledger close). */
   runningJobs: (accountId: string): ItemKey => ({ pk: accountPk(accountId), sk: 'RUNNING_JOBS' }),
   accountPk,

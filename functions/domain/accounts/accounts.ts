@@ -22,6 +22,8 @@ export interface Account {
 export interface ApiKeyRecord {
   keyId: string;
   accountId: string;
+  /** The developer's label for it (the portal asks for one); null for keys made by the admin CLI. */
+  name?: string | null;
   /** SHA-256 of the key, hex. The key itself is shown once and never stored. */
   keyHash: string;
   createdAt: number;
@@ -97,13 +99,44 @@ export interface IssuedKey {
   apiKey: string;
 }
 
-export const issueKey = async (deps: AccountsDeps, accountId: string): Promise<IssuedKey> => {
+export const MAX_KEY_NAME_LENGTH = 80;
+
+export const issueKey = async (deps: AccountsDeps, accountId: string, name: string | null = null): Promise<IssuedKey> => {
+  if (name !== null && (name.trim() === '' || name.length > MAX_KEY_NAME_LENGTH)) throw new InvalidRequestError(`A key's name has 1 to ${MAX_KEY_NAME_LENGTH} characters.`);
   const account = await deps.accounts.get(accountId);
   if (!account) throw new NotFoundError(`Account ${accountId} not found.`);
   const apiKey = newSecret(API_KEY_PREFIX);
   const keyId = deps.newId('key');
-  await deps.accounts.createKey({ keyId, accountId, keyHash: hashApiKey(apiKey), createdAt: deps.clock(), revokedAt: null, requestsPerMinute: account.requestsPerMinute ?? null, runningJobs: account.runningJobs ?? null });
+  await deps.accounts.createKey({ keyId, accountId, name: name?.trim() ?? null, keyHash: hashApiKey(apiKey), createdAt: deps.clock(), revokedAt: null, requestsPerMinute: account.requestsPerMinute ?? null, runningJobs: account.runningJobs ?? null });
   return { keyId, apiKey };
+};
+
+/** When each key was last used, written at most about once a minute per key (key-use.ts); null: not since this was kept. */
+export interface KeyUses {
+  record(accountId: string, keyId: string, at: number): Promise<void>;
+  lastUses(accountId: string): Promise<Record<string, number>>;
+}
+
+export interface KeyBody {
+  key_id: string;
+  name: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** The account's keys, newest first, without their secrets (only hashes are kept). */
+export const listKeys = async (deps: { accounts: Pick<AccountsRepository, 'listKeys'>; keyUses: Pick<KeyUses, 'lastUses'> }, accountId: string): Promise<KeyBody[]> => {
+  const [records, uses] = await Promise.all([deps.accounts.listKeys(accountId), deps.keyUses.lastUses(accountId)]);
+  return records
+    .sort((a, b) => b.createdAt - a.createdAt)
+    .map((key) => ({
+      key_id: key.keyId,
+      name: key.name ?? null,
+      created_at: toIso(key.createdAt),
+      last_used_at: uses[key.keyId] === undefined ? null : toIso(uses[key.keyId]!),
+      revoked_at: key.revokedAt === null ? null : toIso(key.revokedAt),
+    }));
 };
 
 export const openAccount = async (

@@ -16,11 +16,14 @@ import type { Clock } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
 import { trainingProgress, type Profile, type ProfileStatus, type TrainingTier } from './profile';
 
+/** What a list of profiles shows of each. */
+export type ProfileSummary = Pick<Profile, 'profileId' | 'status' | 'tag' | 'message' | 'modelVersion' | 'trainingTier' | 'pictureKey' | 'createdAt'>;
+
 export interface ProfilesRepository {
   get(accountId: string, profileId: string): Promise<Profile | undefined>;
   findMany(accountId: string, ids: readonly string[]): Promise<Profile[]>;
   /** Every profile of the account (all pages), optionally only those with `tag`. */
-  list(accountId: string, tag?: string): Promise<Array<Pick<Profile, 'profileId' | 'status' | 'tag'>>>;
+  list(accountId: string, tag?: string): Promise<ProfileSummary[]>;
   /** Changes a profile that still exists; false when it is gone (deleted meanwhile). */
   patch(accountId: string, profileId: string, changes: Partial<Pick<Profile, 'status' | 'message' | 'signature' | 'pictureKey' | 'photoKeys' | 'trainingStartedAt' | 'trainingSeconds'>>, at: number): Promise<boolean>;
   remove(accountId: string, profileId: string): Promise<void>;
@@ -112,6 +115,22 @@ export const profileStatus = async (deps: Pick<ProfileDeps, 'profiles' | 'clock'
 
 export const listProfiles = async (deps: Pick<ProfileDeps, 'profiles'>, caller: Caller, tag?: string) => ({
   profiles: (await deps.profiles.list(caller.accountId, tag)).map((p) => ({ profile_id: p.profileId, status: p.status, tag: p.tag })),
+});
+
+/** The portal's list: every profile of the account with what a person looks for, newest first. */
+export const profileSummaries = async (deps: Pick<ProfileDeps, 'profiles'>, caller: Caller) => ({
+  profiles: (await deps.profiles.list(caller.accountId))
+    .sort((a, b) => b.createdAt - a.createdAt)
+    .map((p) => ({
+      profile_id: p.profileId,
+      status: p.status,
+      message: p.message,
+      tag: p.tag,
+      model_version: p.modelVersion,
+      training_tier: p.trainingTier,
+      has_picture: p.pictureKey !== null,
+      created_at: new Date(p.createdAt).toISOString(),
+    })),
 });
 
 export const profilePicture = async (deps: Pick<ProfileDeps, 'profiles' | 'photos'>, caller: Caller, profileId: string): Promise<Buffer> => {

@@ -12,7 +12,7 @@ import { authenticate, type Caller } from '../../domain/accounts/accounts';
 import { admitRequest, rateLimitHeaders } from '../../domain/accounts/rate-limit';
 import { PayloadTooLargeError, RateLimitedError } from '../../domain/errors';
 import { clock, log as processLog, meter, settings } from '../../composition/core';
-import { keyLookup, rateLimitDeps } from '../../composition/data';
+import { keyLookup, keyUses, rateLimitDeps } from '../../composition/data';
 import { errorAnswer } from './error-mapping';
 import type { Logger } from './logger';
 import type { ApiResult } from './responses';
@@ -63,7 +63,7 @@ const learned = new WeakMap<APIGatewayProxyEvent, Internal>();
 
 const NO_CALLER: Caller = { accountId: '', keyId: '' };
 
-const lowerCaseHeaders = (event: APIGatewayProxyEvent): Record<string, string> =>
+export const lowerCaseHeaders = (event: APIGatewayProxyEvent): Record<string, string> =>
   Object.fromEntries(Object.entries(event.headers ?? {}).flatMap(([name, value]) => (value === undefined ? [] : [[name.toLowerCase(), value]])));
 
 const bodyBytes = (event: APIGatewayProxyEvent): number =>
@@ -74,7 +74,7 @@ const bodyBytes = (event: APIGatewayProxyEvent): number =>
       : Buffer.byteLength(event.body, 'utf8');
 
 /** The public base URL: scheme and host as the caller used them, plus the stage prefix on AWS. */
-const baseUrlOf = (event: APIGatewayProxyEvent, headers: Record<string, string>): string => {
+export const baseUrlOf = (event: APIGatewayProxyEvent, headers: Record<string, string>): string => {
   const proto = headers['x-forwarded-proto']?.split(',')[0]?.trim() || 'https';
   const host = headers['host'] ?? 'localhost';
   const fullPath = event.requestContext?.path ?? event.path;
@@ -93,7 +93,7 @@ const commonHeaders = (event: APIGatewayProxyEvent, requestId: string, routeHead
   return headers;
 };
 
-const serialise = (result: ApiResult, base: Record<string, string>): APIGatewayProxyResult => {
+export const serialise = (result: ApiResult, base: Record<string, string>): APIGatewayProxyResult => {
   switch (result.kind) {
     case 'json':
       return {
@@ -157,7 +157,11 @@ const apiKeyAuth = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult
 const rateLimit = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => ({
   before: async (request: Request) => {
     const caller = request.internal.caller!;
-    const window = await admitRequest(rateLimitDeps(), caller.accountId, caller.requestsPerMinute ?? settings().RATE_LIMIT_PER_MINUTE);
+    // Beside the counter, the key's last-used time (written at most once a minute per key: key-use.ts).
+    const [window] = await Promise.all([
+      admitRequest(rateLimitDeps(), caller.accountId, caller.requestsPerMinute ?? settings().RATE_LIMIT_PER_MINUTE),
+      keyUses().noteUse(caller.accountId, caller.keyId, clock()),
+    ]);
     request.internal.rateHeaders = rateLimitHeaders(window, clock());
   },
 });

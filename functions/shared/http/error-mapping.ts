@@ -24,6 +24,11 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   JOB_NOT_CANCELABLE: 409,
   JOB_NOT_FINISHED: 409,
+  INVALID_CREDENTIALS: 401,
+  SESSION_REQUIRED: 401,
+  CSRF_FAILED: 403,
+  INVITATION_INVALID: 400,
+  EMAIL_TAKEN: 409,
   // Only ever a failed job's error.code (a canceled job), never an answer's.
   CANCELED: 409,
   NO_IMAGE_GENERATED: 422,

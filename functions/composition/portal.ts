@@ -1,0 +1,38 @@
+/** The developer portal's function: its sign-in and sessions, and the use cases it shares with the public API. */
+import { DynamoPortal } from '../adapters/dynamo/portal-repository';
+import { admitOutboundSend, admitRequest } from '../domain/accounts/rate-limit';
+import type { PortalDeps } from '../domain/portal/portal';
+import { statementDeps } from './account';
+import { webhookTestDeps } from './callbacks';
+import { clock, newId, once, settings } from './core';
+import { accountDeps, accounts, keyUses, profileReadDeps, rateLimitDeps, table } from './data';
+import { deliveryLogDeps, jobStatusDeps, redeliveryDeps } from './links';
+import { profileDeps } from './profiles';
+import { pictureDeps } from './storage';
+
+export const portalRepository = once(() => new DynamoPortal(table(), newId));
+
+export const portalDeps = once(() => ({
+  auth: {
+    portal: portalRepository(),
+    clock,
+    newId,
+    // Sign-in attempts count on the rate windows, under keys of their own (an e-mail hash, a source address).
+    admit: async (key: string, limit: number) => {
+      await admitRequest(rateLimitDeps(), key, limit);
+    },
+  } satisfies PortalDeps,
+  statement: statementDeps(),
+  keys: { accounts: accounts(), keyUses: keyUses(), clock, newId },
+  accounts: accountDeps(),
+  jobs: jobStatusDeps(),
+  deliveries: deliveryLogDeps(),
+  redelivery: redeliveryDeps(),
+  webhookTest: webhookTestDeps(),
+  admitOutbound: async (accountId: string) => {
+    await admitOutboundSend(rateLimitDeps(), accountId, settings().OUTBOUND_SENDS_PER_MINUTE);
+  },
+  profileReads: profileReadDeps(),
+  pictures: pictureDeps(),
+  profiles: profileDeps(),
+}));

@@ -1,0 +1,241 @@
+/**
+ * Read first: the developer portal's one function (ANY /portal and /portal/{proxy+}): the page, its
+ * script and style, and the JSON API the page calls under /portal/api. One function rather than one per
+ * endpoint: it is a back end for one page, and each route costs the stack about nine of its 500 resources.
+ *
+ * Every /portal/api route but sign-up and sign-in needs the session cookie (domain/portal/portal.ts);
+ * every one that changes something needs the session's CSRF token in `X-CSRF-Token` and, when the browser
+ * sends them, a same-origin `Origin` and `Sec-Fetch-Site`. `X-API-Key` is never read here. What a route
+ * does is a use case of the domain, the same one the public API calls, scoped to the session's account.
+ */
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import * as v from 'valibot';
+import { portalDeps } from '../composition/portal';
+import { clock, log as processLog, meter } from '../composition/core';
+import { Accounts, Callbacks, Jobs, NotFoundError, Profiles, Statement } from '../domain';
+import type { Caller } from '../domain/accounts/accounts';
+import { checkCsrf, PortalError, resolveSession, signIn, signOut, signUp, type IssuedSession, type Session } from '../domain/portal/portal';
+import { baseUrlOf, lowerCaseHeaders, MAX_BODY_BYTES, serialise } from '../shared/http/api-handler';
+import { assertBodyUrlReachable, assertCallbackUrlReachable } from '../shared/http/callback-url';
+import { errorAnswer } from '../shared/http/error-mapping';
+import { accepted, binary, ok, text, type ApiResult } from '../shared/http/responses';
+import { jsonInvalid, parseOrThrow, RequestValidationError } from '../shared/http/validation';
+import { PayloadTooLargeError, RateLimitedError } from '../domain/errors';
+import { RedeliverRequestSchema, WebhookTestRequestSchema } from '../api/schemas/callbacks';
+import { LedgerQuerySchema } from '../api/schemas/account';
+import { ListJobsQuerySchema } from '../api/schemas/jobs';
+import { PORTAL_SCRIPT, PORTAL_STYLE, portalPage } from './ui/page';
+
+export const SESSION_COOKIE = '__Host-portal_session';
+
+const SignUpSchema = v.object({
+  invitation: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  email: v.pipe(v.string(), v.maxLength(320)),
+  password: v.string(),
+  name: v.optional(v.pipe(v.string(), v.maxLength(120))),
+});
+const SignInSchema = v.object({ email: v.pipe(v.string(), v.maxLength(320)), password: v.pipe(v.string(), v.maxLength(1024)) });
+const NewKeySchema = v.object({ name: v.pipe(v.string(), v.trim(), v.minLength(1, 'name must not be empty.'), v.maxLength(80, 'name has at most 80 characters.')) });
+const SpendQuerySchema = v.object({
+  days: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'days must be a whole number from 1 to 90.'), v.transform(Number), v.minValue(1), v.maxValue(90)), '30'),
+});
+
+interface PortalRequest {
+  method: string;
+  /** After /portal/api, e.g. `jobs/job_1/deliveries`. */
+  segments: string[];
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  body: unknown;
+  baseUrl: string;
+  sourceAddress: string;
+  session?: Session;
+  caller?: Caller;
+}
+
+type Handler = (request: PortalRequest & { caller: Caller; session: Session }, params: Record<string, string>) => Promise<ApiResult>;
+type OpenHandler = (request: PortalRequest) => Promise<ApiResult>;
+
+interface Route {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Segments; `:name` matches one segment. */
+  pattern: string[];
+  open?: OpenHandler;
+  handle?: Handler;
+}
+
+const route = (method: Route['method'], path: string, handle: Handler): Route => ({ method, pattern: path.split('/'), handle });
+const openRoute = (method: Route['method'], path: string, open: OpenHandler): Route => ({ method, pattern: path.split('/'), open });
+
+const COOKIE_BASE = 'Path=/; HttpOnly; Secure; SameSite=Lax';
+
+const withSession = (issued: IssuedSession): ApiResult =>
+  ok(sessionBody(issued.session), { 'Set-Cookie': `${SESSION_COOKIE}=${issued.sessionId}; ${COOKIE_BASE}; Max-Age=${Math.floor((issued.session.expiresAt - issued.session.createdAt) / 1000)}` });
+
+const sessionBody = (session: Session) => ({ email: session.email, account_id: session.accountId, csrf_token: session.csrfToken, expires_at: new Date(session.expiresAt).toISOString() });
+
+const ROUTES: readonly Route[] = [
+  openRoute('POST', 'signup', async (request) => withSession(await signUp(portalDeps().auth, parseOrThrow('body', SignUpSchema, request.body)))),
+  openRoute('POST', 'signin', async (request) => {
+    const body = parseOrThrow('body', SignInSchema, request.body);
+    return withSession(await signIn(portalDeps().auth, { ...body, sourceAddress: request.sourceAddress }));
+  }),
+  route('POST', 'signout', async ({ session }) => {
+    await signOut(portalDeps().auth, session);
+    return ok({ signed_out: true }, { 'Set-Cookie': `${SESSION_COOKIE}=; ${COOKIE_BASE}; Max-Age=0` });
+  }),
+  route('GET', 'session', async ({ session }) => ok(sessionBody(session))),
+  route('GET', 'account', async ({ caller }) => ok(await Statement.accountSummary(portalDeps().statement, caller))),
+  route('GET', 'ledger', async ({ caller, query }) => ok(await Statement.ledgerStatement(portalDeps().statement, caller, parseOrThrow('query', LedgerQuerySchema, query)))),
+  route('GET', 'spend', async ({ caller, query }) =>
+    ok(await Statement.spendByDay(portalDeps().statement, caller, { days: parseOrThrow('query', SpendQuerySchema, query).days, now: clock() })),
+  ),
+  route('GET', 'keys', async ({ caller }) => ok({ keys: await Accounts.listKeys(portalDeps().keys, caller.accountId) })),
+  route('POST', 'keys', async ({ caller, body }) => {
+    const { name } = parseOrThrow('body', NewKeySchema, body);
+    const issued = await Accounts.issueKey(portalDeps().keys, caller.accountId, name);
+    return ok({ key_id: issued.keyId, name, api_key: issued.apiKey });
+  }),
+  route('POST', 'keys/:key_id/revoke', async ({ caller }, { key_id }) => {
+    await Accounts.revokeKey(portalDeps().keys, caller.accountId, key_id!);
+    return ok({ key_id, revoked: true });
+  }),
+  route('GET', 'jobs', async ({ caller, query }) => {
+    const parsed = parseOrThrow('query', ListJobsQuerySchema, query);
+    return ok(await Jobs.listJobs(portalDeps().jobs, caller, { limit: parsed.limit, cursor: parsed.cursor, status: parsed.status, operation: parsed.operation, createdAfter: parsed.created_after }));
+  }),
+  route('GET', 'jobs/:job_id/deliveries', async ({ caller }, { job_id }) => ok(await Callbacks.jobDeliveries(portalDeps().deliveries, caller, job_id!))),
+  route('POST', 'jobs/:job_id/deliveries/redeliver', async ({ caller, body }, { job_id }) => {
+    const parsed = parseOrThrow('body', RedeliverRequestSchema, body ?? {});
+    assertCallbackUrlReachable(parsed);
+    await portalDeps().admitOutbound(caller.accountId);
+    try {
+      return accepted(await Callbacks.redeliverJobCallback(portalDeps().redelivery, caller, job_id!, parsed.callback_url));
+    } catch (error) {
+      if (!(error instanceof Callbacks.NoCallbackUrlError)) throw error;
+      throw new PortalError('INVALID_REQUEST', error.message);
+    }
+  }),
+  route('GET', 'webhook-secret', async ({ caller }) => ok(await Accounts.webhookSecret(portalDeps().accounts, caller))),
+  route('POST', 'webhook-secret/rotate', async ({ caller }) => ok(await Accounts.rotateWebhookSecret(portalDeps().accounts, caller))),
+  route('POST', 'webhook-test', async ({ caller, body }) => {
+    const { url } = parseOrThrow('body', WebhookTestRequestSchema, body);
+    assertBodyUrlReachable('url', url);
+    await portalDeps().admitOutbound(caller.accountId);
+    return ok(await Callbacks.testWebhook(portalDeps().webhookTest, caller, url));
+  }),
+  route('GET', 'profiles', async ({ caller }) => ok(await Profiles.profileSummaries(portalDeps().profileReads, caller))),
+  route('GET', 'profiles/:profile_id/picture', async ({ caller }, { profile_id }) =>
+    binary(await Profiles.profilePicture(portalDeps().pictures, caller, profile_id!), 'image/jpeg'),
+  ),
+  route('DELETE', 'profiles/:profile_id', async ({ caller }, { profile_id }) => ok(await Profiles.deleteProfile(portalDeps().profiles, caller, profile_id!))),
+];
+
+const match = (pattern: string[], segments: string[]): Record<string, string> | undefined => {
+  if (pattern.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (const [index, part] of pattern.entries()) {
+    const segment = segments[index]!;
+    if (part.startsWith(':')) params[part.slice(1)] = segment;
+    else if (part !== segment) return undefined;
+  }
+  return params;
+};
+
+const cookieValue = (header: string | undefined, name: string): string | undefined =>
+  header
+    ?.split(';')
+    .map((pair) => pair.trim().split('='))
+    .find(([key]) => key === name)?.[1];
+
+/** A state-changing request from another site is refused before its token is even looked at. */
+const assertSameOrigin = (headers: Record<string, string>, baseUrl: string): void => {
+  const site = headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') throw new PortalError('CSRF_FAILED', 'Cross-site requests are refused.');
+  const origin = headers['origin'];
+  if (origin !== undefined && origin !== 'null' && origin !== new URL(baseUrl).origin) throw new PortalError('CSRF_FAILED', 'Cross-site requests are refused.');
+};
+
+const parseBody = (event: APIGatewayProxyEvent): unknown => {
+  if (event.body === null || event.body === undefined || event.body === '') return undefined;
+  const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (Buffer.byteLength(raw) > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new RequestValidationError([jsonInvalid(raw)]);
+  }
+};
+
+const PAGE_HEADERS = {
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https: http://127.0.0.1:* http://localhost:*; " +
+    "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+};
+
+/** The page and its two assets; the assets are named by their content hash, so they may be cached for good. */
+const servePage = (segments: string[], baseUrl: string): ApiResult | undefined => {
+  const [first, ...rest] = segments;
+  if (rest.length > 0) return undefined;
+  if (first === undefined || first === '' || first === 'index.html') {
+    return text(portalPage(new URL(baseUrl).pathname.replace(/\/$/, '')), 'text/html; charset=utf-8', { ...PAGE_HEADERS, 'Cache-Control': 'no-store' });
+  }
+  const immutable = { ...PAGE_HEADERS, 'Cache-Control': 'public, max-age=31536000, immutable' };
+  if (first === PORTAL_SCRIPT.name) return text(PORTAL_SCRIPT.body, 'text/javascript; charset=utf-8', immutable);
+  if (first === PORTAL_STYLE.name) return text(PORTAL_STYLE.body, 'text/css; charset=utf-8', immutable);
+  return undefined;
+};
+
+const dispatch = async (event: APIGatewayProxyEvent, headers: Record<string, string>): Promise<ApiResult> => {
+  const baseUrl = baseUrlOf(event, headers);
+  const path = (event.path ?? '').replace(/^\/portal\/?/, '');
+  const segments = path.split('/').map((segment) => decodeURIComponent(segment));
+  if (segments[0] !== 'api') {
+    const page = event.httpMethod === 'GET' || event.httpMethod === 'HEAD' ? servePage(segments, baseUrl) : undefined;
+    if (!page) throw new NotFoundError('No portal page here.');
+    return page;
+  }
+  const apiSegments = segments.slice(1);
+  const candidates = ROUTES.filter((candidate) => match(candidate.pattern, apiSegments));
+  const found = candidates.find((candidate) => candidate.method === event.httpMethod);
+  if (!found) {
+    if (candidates.length > 0) throw new PortalError('INVALID_REQUEST', `${event.httpMethod} is not allowed here.`);
+    throw new NotFoundError('No portal API route here.');
+  }
+  const request: PortalRequest = {
+    method: event.httpMethod,
+    segments: apiSegments,
+    query: Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).flatMap(([key, value]) => (value === undefined ? [] : [[key, value]]))),
+    headers,
+    body: parseBody(event),
+    baseUrl,
+    sourceAddress: event.requestContext?.identity?.sourceIp ?? 'unknown',
+  };
+  if (found.method !== 'GET') assertSameOrigin(headers, baseUrl);
+  if (found.open) return found.open(request);
+  const session = await resolveSession(portalDeps().auth, cookieValue(headers['cookie'], SESSION_COOKIE));
+  if (found.method !== 'GET') checkCsrf(session, headers['x-csrf-token']);
+  // The session's account is the caller; the links in job bodies use the API's base URL, as a poll's do.
+  const caller: Caller = { accountId: session.accountId, keyId: '' };
+  return found.handle!({ ...request, session, caller }, match(found.pattern, apiSegments)!);
+};
+
+export const handler = async (event: APIGatewayProxyEvent, context?: Context): Promise<APIGatewayProxyResult> => {
+  const requestId = event.requestContext?.requestId || randomUUID();
+  const headers = lowerCaseHeaders(event);
+  if (context?.functionName) processLog().addContext(context);
+  const log = processLog().child({ request_id: requestId, method: event.httpMethod, path: event.path });
+  const base = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store', ...PAGE_HEADERS };
+  try {
+    const result = await dispatch(event, headers);
+    return serialise(result, base);
+  } catch (error) {
+    const answer = errorAnswer(error, requestId, log, meter());
+    const retry: Record<string, string> = error instanceof RateLimitedError ? { 'Retry-After': String(error.retryAfterSeconds) } : {};
+    return serialise({ kind: 'json', status: answer.statusCode, body: answer.body }, { ...base, ...retry });
+  }
+};
