@@ -34,9 +34,9 @@ th { background: var(--bg); font-weight: 600; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9em; word-break: break-all; }
 form { display: grid; gap: .75rem; max-width: 28rem; }
-form.inline { display: flex; flex-wrap: wrap; align-items: end; max-width: none; }
+form.inline { display: flex; flex-wrap: wrap; align-items: end; max-width: none; margin-bottom: 1rem; }
 label { display: grid; gap: .25rem; font-weight: 600; }
-input { font: inherit; padding: .45rem .6rem; border: 1px solid #8c959f; border-radius: 6px; min-width: 16rem; }
+input { font: inherit; font-weight: 400; padding: .45rem .6rem; border: 1px solid #8c959f; border-radius: 6px; min-width: 16rem; }
 button { font: inherit; padding: .45rem .9rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: var(--accent-ink); cursor: pointer; }
 button.secondary { background: var(--card); color: var(--accent); }
 button.danger { background: var(--card); color: var(--bad); border-color: var(--bad); }
@@ -48,6 +48,7 @@ button:disabled { opacity: .6; cursor: default; }
 .thumb { width: 64px; height: 48px; object-fit: cover; border-radius: 4px; border: 1px solid var(--line); display: block; }
 .picture { width: 72px; height: 72px; object-fit: cover; border-radius: 50%; border: 1px solid var(--line); background: var(--bg); }
 .notice { padding: .6rem .9rem; border-radius: 6px; margin-bottom: 1rem; border: 1px solid var(--line); background: var(--card); }
+#live { position: fixed; right: 1.5rem; bottom: 1.5rem; max-width: 36rem; margin: 0; box-shadow: 0 4px 16px rgba(0,0,0,.12); z-index: 10; }
 .notice.error { border-color: var(--bad); color: var(--bad); }
 .notice.ok { border-color: var(--good); color: var(--good); }
 .secret { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
@@ -200,7 +201,7 @@ const SCRIPT = String.raw`
   // ---- overview: balance, spend chart, ledger ----
 
   function spendChart(days) {
-    var width = 720, height = 180, pad = 24;
+    var width = 720, height = 190, pad = 24;
     var max = Math.max.apply(null, days.map(function (d) { return Math.max(0, d.spent.micro_usd); }).concat([1]));
     var barWidth = (width - pad) / days.length;
     var svgNs = 'http://www.w3.org/2000/svg';
@@ -210,9 +211,14 @@ const SCRIPT = String.raw`
     svg.setAttribute('role', 'img');
     var total = days.reduce(function (sum, d) { return sum + d.spent.micro_usd; }, 0);
     svg.setAttribute('aria-label', 'Spend per day over the last ' + days.length + ' days: ' + (total / 1e6).toFixed(2) + ' USD in total');
+    var top = document.createElementNS(svgNs, 'text');
+    top.setAttribute('x', String(pad));
+    top.setAttribute('y', '10');
+    top.textContent = 'max ' + (max / 1e6).toFixed(2) + ' USD a day';
+    svg.appendChild(top);
     days.forEach(function (day, index) {
       var value = Math.max(0, day.spent.micro_usd);
-      var barHeight = Math.round((height - pad) * value / max);
+      var barHeight = Math.round((height - pad - 16) * value / max);
       var rect = document.createElementNS(svgNs, 'rect');
       rect.setAttribute('class', 'bar');
       rect.setAttribute('x', String(pad + index * barWidth + 1));
@@ -223,7 +229,7 @@ const SCRIPT = String.raw`
       title.textContent = day.date + ': ' + day.spent.usd + ' USD';
       rect.appendChild(title);
       svg.appendChild(rect);
-      if (index % 7 === 0 || index === days.length - 1) {
+      if ((days.length - 1 - index) % 7 === 0) {
         var label = document.createElementNS(svgNs, 'text');
         label.setAttribute('x', String(pad + index * barWidth));
         label.setAttribute('y', String(height - 6));
@@ -372,7 +378,7 @@ const SCRIPT = String.raw`
 
   function webhooksView() {
     var main = page('Webhooks', '#/webhooks');
-    var input = h('input', { id: 'secret', class: 'mono', type: 'password', readonly: true, value: '', 'aria-label': 'Signing secret' });
+    var input = h('input', { id: 'secret', class: 'mono', type: 'password', readonly: true, value: '', 'aria-label': 'Current signing secret' });
     var reveal = h('button', { type: 'button', class: 'secondary', 'aria-pressed': 'false', onclick: function () {
       var hidden = input.type === 'password';
       input.type = hidden ? 'text' : 'password';
@@ -456,6 +462,7 @@ export const portalPage = (prefix: string): string => {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Developer portal</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${base}/${PORTAL_STYLE.name}">
 </head>
 <body data-base="${base}">

@@ -1,0 +1,173 @@
+/**
+ * The developer portal in a browser (Debian's chromium, driven by playwright-core; no browser download):
+ * an invited developer signs up, creates a key, uses it for an async job with a callback, sees the job,
+ * its cost and its delivery, redelivers it, rotates the webhook secret and tests a receiver, sees a
+ * profile, revokes the key and the API answers 401. Each page is kept as a screenshot under test-output/.
+ * Without chromium the test is skipped, unless REQUIRE_BROWSER=1 (CI installs chromium).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { DynamoPortal } from '../../functions/adapters/dynamo/portal-repository';
+import { pictureKey } from '../../functions/adapters/s3/photo-store';
+import { invite } from '../../functions/domain/portal/portal';
+import { newId } from '../../functions/domain/shared/ids';
+import { services } from '../../bin/local/services';
+import { tinyJpeg } from '../support/images';
+import { seedProfile } from '../support/profiles';
+import { startReceiver } from '../support/receiver';
+import { startTestRuntime, type TestRuntime } from '../support/runtime';
+
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => fs.existsSync(candidate));
+const SCREENSHOTS = path.join(__dirname, '../../test-output');
+const browserIt = CHROMIUM || process.env.REQUIRE_BROWSER === '1' ? it : it.skip;
+if (!CHROMIUM && process.env.REQUIRE_BROWSER !== '1') console.warn('chromium not installed: the portal browser test is skipped (Debian: apt-get install chromium)');
+
+let runtime: TestRuntime;
+
+beforeAll(async () => {
+  // Keys are read on every request (no cache), so a revocation shows at once.
+  runtime = await startTestRuntime({ env: { CALLBACK_RETRY_SCALE: '0', API_KEY_CACHE_SECONDS: '0' } });
+});
+afterAll(() => runtime.close());
+
+const shoot = async (page: Page, name: string) => {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `portal-${name}.png`), fullPage: true });
+};
+
+const until = async (check: () => Promise<boolean>, timeoutMs = 20_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
+describe('the developer portal in a browser', () => {
+  browserIt(
+    'takes an invited developer from sign-up to a job, its cost and its delivery, and a revoked key',
+    async () => {
+      const email = `dev-${Date.now()}@example.com`;
+      const { token } = await invite({ portal: new DynamoPortal(services().table, newId), clock: Date.now }, { email, creditMicros: 25_000_000 });
+      const receiver = await startReceiver([200]);
+
+      const { chromium } = await import('playwright-core');
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+      try {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+        await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: runtime.url });
+        const page = await context.newPage();
+        const elsewhere: string[] = [];
+        const problems: string[] = [];
+        // Nothing but this service, and the storage its download links redirect to.
+        page.on('request', (request) => {
+          const viaDownloadLink = request.redirectedFrom()?.url().startsWith(`${runtime.url}/v2/service/downloads/`) ?? false;
+          if (!request.url().startsWith(runtime.url) && !viaDownloadLink) elsewhere.push(request.url());
+        });
+        page.on('pageerror', (error) => problems.push(error.message));
+        page.on('console', (message) => {
+          if (message.type() === 'error') problems.push(message.text());
+        });
+        page.on('response', (response) => {
+          if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+        });
+        page.on('dialog', (dialog) => void dialog.accept());
+
+        // Sign up through the invitation link.
+        await page.goto(`${runtime.url}/portal#/signup?invitation=${token}`);
+        await page.getByLabel('E-mail (the invited address)').fill(email.toUpperCase());
+        await page.getByLabel('Password (at least 12 characters)').fill('a long enough passphrase');
+        await shoot(page, 'signup');
+        await page.getByRole('button', { name: 'Create account' }).click();
+        await page.getByTestId('balance').filter({ hasText: '25.00 USD' }).waitFor();
+
+        // A key, shown once, copied.
+        await page.getByRole('link', { name: 'API keys' }).click();
+        await page.getByLabel('Name').fill('integration test');
+        await page.getByRole('button', { name: 'Create key' }).click();
+        const apiKey = await page.locator('#new-key').inputValue();
+        expect(apiKey).toMatch(/^isk_/);
+        await page.getByRole('button', { name: 'Copy' }).click();
+        expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(apiKey);
+        await page.getByRole('cell', { name: 'integration test', exact: true }).waitFor();
+        await shoot(page, 'keys');
+
+        // The key at work: an async job with a callback.
+        const submitted = await runtime.call('POST', '/v2/service/generate', { apiKey, body: { prompt: 'a lighthouse at dawn', async: true, callback_url: receiver.url } });
+        expect(submitted.status).toBe(202);
+        const { job_id: jobId } = (await submitted.json()) as { job_id: string };
+        await receiver.waitFor(1);
+        const job = (await (await runtime.call('GET', `/v2/service/jobs/${jobId}`, { apiKey })).json()) as { status: string; cost: { final: string } };
+        expect(job.status).toBe('succeeded');
+
+        // The job, its cost, its output and its delivery.
+        await page.getByRole('link', { name: 'Jobs' }).click();
+        const jobRow = page.getByRole('row').filter({ hasText: jobId });
+        await jobRow.waitFor();
+        await expect(jobRow.getByText('succeeded')).toBeTruthy();
+        expect(await jobRow.textContent()).toContain(job.cost.final);
+        const thumbnail = jobRow.getByRole('img', { name: `Output of ${jobId}` });
+        await until(() => thumbnail.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0));
+        await jobRow.getByRole('button', { name: 'Deliveries' }).click();
+        const attempts = page.locator('tr.deliveries');
+        await attempts.getByRole('cell', { name: '200', exact: true }).waitFor();
+        await shoot(page, 'jobs');
+        await attempts.getByRole('button', { name: 'Redeliver' }).click();
+        await page.getByRole('status').filter({ hasText: 'is queued' }).waitFor();
+        await receiver.waitFor(2);
+        expect(JSON.parse(receiver.received[1]!.body)).toMatchObject({ job_id: jobId, status: 'succeeded' });
+        await until(async () => (await attempts.getByRole('cell', { name: '200', exact: true }).count()) === 2);
+
+        // The ledger shows the charge, and the balance what is left.
+        await page.getByRole('link', { name: 'Overview' }).click();
+        await page.getByRole('cell', { name: jobId }).first().waitFor();
+        const left = (25_000_000 - Math.round(Number(job.cost.final) * 1e6)) / 1e6;
+        await page.getByTestId('balance').filter({ hasText: `${left.toFixed(2)} USD` }).waitFor();
+        await page.getByRole('img', { name: /Spend per day over the last 30 days/ }).waitFor();
+        await shoot(page, 'overview');
+
+        // The webhook secret: revealed as the API has it, rotated, and a receiver tested.
+        await page.getByRole('link', { name: 'Webhooks' }).click();
+        const secret = ((await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey })).json()) as { webhook_signing_secret: string }).webhook_signing_secret;
+        await page.getByRole('button', { name: 'Reveal' }).click();
+        await until(async () => (await page.getByRole('textbox', { name: 'Current signing secret' }).inputValue()) === secret);
+        await page.getByRole('button', { name: 'Rotate' }).click();
+        await until(async () => (await page.getByRole('textbox', { name: 'Current signing secret' }).inputValue()) !== secret);
+        await page.getByLabel('Receiver URL (https)').fill(receiver.url);
+        await page.getByRole('button', { name: 'Send a test event' }).click();
+        await page.getByText(/Delivered: HTTP 200/).waitFor();
+        await shoot(page, 'webhooks');
+
+        // A profile with its picture.
+        const session = (await (await runtime.call('GET', '/v2/service/account', { apiKey })).json()) as { account_id: string };
+        const profile = await seedProfile(session.account_id, { status: 'READY', tag: 'team-a' });
+        await services().objects.put(pictureKey(session.account_id, profile.profileId), await tinyJpeg(96, 96), 'image/jpeg');
+        await seedProfile(session.account_id, { profileId: profile.profileId, status: 'READY', tag: 'team-a', pictureKey: pictureKey(session.account_id, profile.profileId) });
+        await page.getByRole('link', { name: 'Profiles' }).click();
+        const picture = page.getByRole('img', { name: `Picture of ${profile.profileId}` });
+        await until(() => picture.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0));
+        await page.getByRole('cell', { name: 'team-a', exact: true }).waitFor();
+        await shoot(page, 'profiles');
+
+        // Revoked in the portal, refused by the API.
+        await page.getByRole('link', { name: 'API keys' }).click();
+        await page.getByRole('button', { name: 'Revoke integration test' }).click();
+        await page.getByRole('cell', { name: 'revoked', exact: true }).waitFor();
+        expect((await runtime.call('GET', '/v2/service/account', { apiKey })).status).toBe(401);
+
+        // Keyboard only: the navigation is reachable by Tab, and the focused link is visibly marked.
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('Tab');
+        expect(await page.evaluate(() => document.activeElement?.tagName)).toMatch(/^(A|BUTTON)$/);
+
+        expect(elsewhere).toEqual([]);
+        expect(problems).toEqual([]);
+      } finally {
+        await browser.close();
+        await receiver.close();
+      }
+    },
+    120_000,
+  );
+});
