@@ -31,6 +31,7 @@ import { ServiceStack } from '../../lib/service-stack';
 import { testApp } from '../fixtures/infra/service-stack';
 import { allowed, allowedToFunction, apiMethods, arn, onlyId, ref, resourcesOf } from '../fixtures/infra/template-queries';
 import type { WorkflowName } from '../../functions/shared/env-names';
+import { PORTAL_ROUTE } from '../../functions/portal/route';
 
 // aws-cdk-lib's own template validation adds seconds per synth and checks nothing these tests assert.
 process.env.CDK_VALIDATION = 'false';
@@ -55,6 +56,8 @@ const delivererId = onlyId(template, 'AWS::Lambda::Function', {
 const maintenanceId = onlyId(template, 'AWS::Lambda::Function', {
   Description: 'Closes jobs and trainings whose workflow execution is lost, releasing their reservations',
 });
+
+const portalId = onlyId(template, 'AWS::Lambda::Function', { Description: `ANY ${PORTAL_ROUTE.paths.join(', ')}: the developer portal` });
 
 const methods = apiMethods(template);
 const methodFor = (version: (typeof API_VERSIONS)[number], route: RouteDefinition) => {
@@ -87,6 +90,7 @@ const FUNCTIONS = [
     images: task.images ?? false,
     memoryMb: undefined,
   })),
+  { name: 'developer portal', functionId: portalId, entry: handlerEntry(PORTAL_ROUTE.handler), images: false, memoryMb: undefined },
 ];
 
 /** The bundling recipe of the one function whose entry is this handler module. */
@@ -125,9 +129,24 @@ test("the stack stays well under CloudFormation's 500-resource limit", () => {
 
 describe('api', () => {
   test('every route is mounted under /v2/service and /v1/service, both on the one function of its row', () => {
-    expect(methods).toHaveLength(ROUTES.length * API_VERSIONS.length);
+    expect(methods.filter((m) => !m.route.startsWith('ANY /portal'))).toHaveLength(ROUTES.length * API_VERSIONS.length);
     for (const route of ROUTES) expect(methodFor('v1', route).functionId).toBe(routeFunctionId(route));
     expect(new Set(ROUTES.map(routeFunctionId)).size).toBe(ROUTES.length);
+  });
+
+  test('the developer portal is one buffered function answering ANY on /portal and /portal/{proxy+}, outside the versioned API', () => {
+    const portal = methods.filter((m) => m.functionId === portalId);
+    expect(portal.map((m) => m.route).sort()).toEqual(['ANY /portal', 'ANY /portal/{proxy+}']);
+    for (const { integration } of portal) expect(integration.ResponseTransferMode ?? 'BUFFERED').toBe('BUFFERED');
+    expect(fn(portalId).Timeout).toBe(BUFFERED_TIMEOUT.toSeconds());
+  });
+
+  test('the portal may stop a training (profile deletion) and queue callbacks, but not start work, scan or touch images', () => {
+    const actions = allowedToFunction(template, portalId).map(({ action }) => action);
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:Query', 'sqs:SendMessage', 'states:StopExecution', 's3:DeleteObject']));
+    for (const denied of ['dynamodb:Scan', 'states:StartExecution', 's3:PutObject', 'states:DescribeExecution']) expect(actions).not.toContain(denied);
+    const objects = allowedToFunction(template, portalId).filter(({ action }) => action === 's3:GetObject' || action === 's3:DeleteObject');
+    for (const { resource } of objects) expect(resource).toContain('/profiles/*');
   });
 
   test('the image routes and profile_picture are the stream routes', () => {
@@ -196,6 +215,7 @@ describe('api', () => {
 describe('functions', () => {
   test('there is one function per route, per workflow task, the deliverer and the maintenance function, and no other', () => {
     expect(Object.keys(functions).sort()).toEqual([...FUNCTIONS.map((f) => f.functionId), delivererId, maintenanceId].sort());
+    expect(FUNCTIONS.map((f) => f.functionId)).toContain(portalId);
   });
 
   test('abandoned work is closed on a schedule by a function that may read the table and describe executions', () => {
@@ -211,6 +231,8 @@ describe('functions', () => {
     const readers = [
       ...ROUTES.filter((route) => route.access.secrets?.includes('downloadToken')).map(routeFunctionId),
       ...TASKS.filter((task) => WORKFLOWS[task.workflow].tasks[task.variable]!.access.secrets?.includes('downloadToken')).map((task) => taskFunctionId(task.workflow, task.variable)),
+      // The portal lists jobs and queues redeliveries, whose bodies carry download links.
+      portalId,
     ];
     expect(readers).toEqual(expect.arrayContaining([routeFunctionId(ROUTES.find((r) => r.handler === 'jobs')!), routeFunctionId(ROUTES.find((r) => r.handler === 'downloads')!)]));
     for (const functionId of Object.keys(functions)) {
@@ -327,9 +349,9 @@ describe('workflows', () => {
     for (const task of TASKS) expect(allowedToFunction(template, taskFunctionId(task.workflow, task.variable)).map(({ action }) => action)).not.toContain('states:StartExecution');
   });
 
-  test('only profile deletion may stop a training and only a job cancel an image job; only the maintenance sweep reads executions', () => {
+  test('only profile deletion (the route and the portal) may stop a training and only a job cancel an image job; only the maintenance sweep reads executions', () => {
     const stoppers = Object.keys(functions).filter((id) => allowedToFunction(template, id).some(({ action }) => action === 'states:StopExecution'));
-    expect(stoppers.sort()).toEqual(['jobs-cancel', 'profile-delete'].map((handler) => routeFunctionId(ROUTES.find((r) => r.handler === handler)!)).sort());
+    expect(stoppers.sort()).toEqual([...['jobs-cancel', 'profile-delete'].map((handler) => routeFunctionId(ROUTES.find((r) => r.handler === handler)!)), portalId].sort());
     const describers = Object.keys(functions).filter((id) => allowedToFunction(template, id).some(({ action }) => action === 'states:DescribeExecution'));
     expect(describers).toEqual([maintenanceId]);
   });
