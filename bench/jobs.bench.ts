@@ -353,6 +353,8 @@ const withTimeout = <T>(promise: Promise<T>, ms: number, message: string): Promi
 const keyReads = (counts: OpCounts): number => counts.byItem['GetItem APIKEY'] ?? 0;
 /** The per-account request counter (functions/domain/accounts/rate-limit.ts): one UpdateItem per authenticated request. */
 const limiterOps = (counts: OpCounts): number => counts.byItem['UpdateItem WINDOW'] ?? 0;
+/** A key's last-used time (functions/adapters/dynamo/key-use.ts): at most one UpdateItem a minute per key and function, like the key cache's refresh. */
+const keyUseWrites = (counts: OpCounts): number => counts.byItem['UpdateItem KEYUSE'] ?? 0;
 
 const countSteadyState = async (runtime: LocalRuntime, client: Client, counter: OpCounter, http: HttpCounter, finished: JobHandle[]): Promise<BenchResult[]> => {
   const images = services().images;
@@ -414,11 +416,11 @@ const countSteadyState = async (runtime: LocalRuntime, client: Client, counter: 
 
   const allowedKeyReads = (seconds: number) => Math.ceil(seconds / KEY_CACHE_SECONDS);
   const pollJobReads = pollCounts.byItem['GetItem JOB'] ?? 0;
-  const pollOthers = pollCounts.commands - pollJobReads - keyReads(pollCounts) - limiterOps(pollCounts);
-  const pollPass = pollJobReads === COUNTED_POLLS && pollOthers === 0 && keyReads(pollCounts) <= allowedKeyReads(pollSeconds);
-  const steadyOps = (counts: OpCounts, per: number) => (counts.commands - keyReads(counts) - limiterOps(counts)) / per;
+  const pollOthers = pollCounts.commands - pollJobReads - keyReads(pollCounts) - limiterOps(pollCounts) - keyUseWrites(pollCounts);
+  const pollPass = pollJobReads === COUNTED_POLLS && pollOthers === 0 && keyReads(pollCounts) <= allowedKeyReads(pollSeconds) && keyUseWrites(pollCounts) <= Math.ceil(pollSeconds / 60);
+  const steadyOps = (counts: OpCounts, per: number) => (counts.commands - keyReads(counts) - limiterOps(counts) - keyUseWrites(counts)) / per;
   const keyNote = (counts: OpCounts, seconds: number) =>
-    `key lookups (GetItem APIKEY, one per ${KEY_CACHE_SECONDS} s cache period) in the ${round(seconds, 1)} s window: ${keyReads(counts)}`;
+    `key lookups (GetItem APIKEY, one per ${KEY_CACHE_SECONDS} s cache period) in the ${round(seconds, 1)} s window: ${keyReads(counts)}; last-used writes (UpdateItem KEYUSE, at most one a minute): ${keyUseWrites(counts)}`;
 
   return [
     {
@@ -513,15 +515,16 @@ const costOfAsyncJob = (submit: OpCounts, workflow: OpCounts, poll: OpCounts, ht
 
 /**
  * The counts without what every authenticated request pays apart from its own work: the periodic
- * key-cache refresh (which belongs to no request in particular) and the rate limiter's counter (reported
- * on its own, `*.rate_limit_ops_per_*`).
+ * key-cache refresh and last-used write (which belong to no request in particular) and the rate limiter's
+ * counter (reported on its own, `*.rate_limit_ops_per_*`).
  */
 const withoutKeyReads = (counts: OpCounts): OpCounts => {
   const keys = keyReads(counts);
-  const limiter = limiterOps(counts);
+  const limiter = limiterOps(counts) + keyUseWrites(counts);
   const byItem = { ...counts.byItem };
   delete byItem['GetItem APIKEY'];
   delete byItem['UpdateItem WINDOW'];
+  delete byItem['UpdateItem KEYUSE'];
   const byCommand = { ...counts.byCommand };
   for (const [command, less] of [['GetItem', keys], ['UpdateItem', limiter]] as const) {
     if (less === 0) continue;

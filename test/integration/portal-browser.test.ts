@@ -23,6 +23,16 @@ const SCREENSHOTS = path.join(__dirname, '../../test-output');
 const browserIt = CHROMIUM || process.env.REQUIRE_BROWSER === '1' ? it : it.skip;
 if (!CHROMIUM && process.env.REQUIRE_BROWSER !== '1') console.warn('chromium not installed: the portal browser test is skipped (Debian: apt-get install chromium)');
 
+/** What the page functions read in the browser (this suite compiles without the DOM library). */
+interface LoadedImage {
+  complete: boolean;
+  naturalWidth: number;
+}
+interface BrowserGlobals {
+  navigator: { clipboard: { readText(): Promise<string> } };
+  document: { activeElement: { tagName: string } | null };
+}
+
 let runtime: TestRuntime;
 
 beforeAll(async () => {
@@ -89,9 +99,8 @@ describe('the developer portal in a browser', () => {
         const apiKey = await page.locator('#new-key').inputValue();
         expect(apiKey).toMatch(/^isk_/);
         await page.getByRole('button', { name: 'Copy' }).click();
-        expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(apiKey);
+        expect(await page.evaluate(() => (globalThis as unknown as BrowserGlobals).navigator.clipboard.readText())).toBe(apiKey);
         await page.getByRole('cell', { name: 'integration test', exact: true }).waitFor();
-        await shoot(page, 'keys');
 
         // The key at work: an async job with a callback.
         const submitted = await runtime.call('POST', '/v2/service/generate', { apiKey, body: { prompt: 'a lighthouse at dawn', async: true, callback_url: receiver.url } });
@@ -108,7 +117,7 @@ describe('the developer portal in a browser', () => {
         await expect(jobRow.getByText('succeeded')).toBeTruthy();
         expect(await jobRow.textContent()).toContain(job.cost.final);
         const thumbnail = jobRow.getByRole('img', { name: `Output of ${jobId}` });
-        await until(() => thumbnail.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0));
+        await until(() => thumbnail.evaluate((image: LoadedImage) => image.complete && image.naturalWidth > 0));
         await jobRow.getByRole('button', { name: 'Deliveries' }).click();
         const attempts = page.locator('tr.deliveries');
         await attempts.getByRole('cell', { name: '200', exact: true }).waitFor();
@@ -137,6 +146,8 @@ describe('the developer portal in a browser', () => {
         await page.getByLabel('Receiver URL (https)').fill(receiver.url);
         await page.getByRole('button', { name: 'Send a test event' }).click();
         await page.getByText(/Delivered: HTTP 200/).waitFor();
+        // The screenshot shows no secret.
+        await page.getByRole('button', { name: 'Hide' }).click();
         await shoot(page, 'webhooks');
 
         // A profile with its picture.
@@ -146,7 +157,7 @@ describe('the developer portal in a browser', () => {
         await seedProfile(session.account_id, { profileId: profile.profileId, status: 'READY', tag: 'team-a', pictureKey: pictureKey(session.account_id, profile.profileId) });
         await page.getByRole('link', { name: 'Profiles' }).click();
         const picture = page.getByRole('img', { name: `Picture of ${profile.profileId}` });
-        await until(() => picture.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0));
+        await until(() => picture.evaluate((image: LoadedImage) => image.complete && image.naturalWidth > 0));
         await page.getByRole('cell', { name: 'team-a', exact: true }).waitFor();
         await shoot(page, 'profiles');
 
@@ -155,11 +166,13 @@ describe('the developer portal in a browser', () => {
         await page.getByRole('button', { name: 'Revoke integration test' }).click();
         await page.getByRole('cell', { name: 'revoked', exact: true }).waitFor();
         expect((await runtime.call('GET', '/v2/service/account', { apiKey })).status).toBe(401);
+        await page.getByRole('row').filter({ hasText: 'integration test' }).getByText(/\d/).first().waitFor();
+        await shoot(page, 'keys');
 
         // Keyboard only: the navigation is reachable by Tab, and the focused link is visibly marked.
         await page.keyboard.press('Tab');
         await page.keyboard.press('Tab');
-        expect(await page.evaluate(() => document.activeElement?.tagName)).toMatch(/^(A|BUTTON)$/);
+        expect(await page.evaluate(() => (globalThis as unknown as BrowserGlobals).document.activeElement?.tagName)).toMatch(/^(A|BUTTON)$/);
 
         expect(elsewhere).toEqual([]);
         expect(problems).toEqual([]);

@@ -231,7 +231,9 @@ const SCRIPT = String.raw`
       svg.appendChild(rect);
       if ((days.length - 1 - index) % 7 === 0) {
         var label = document.createElementNS(svgNs, 'text');
-        label.setAttribute('x', String(pad + index * barWidth));
+        var last = index === days.length - 1;
+        label.setAttribute('x', String(last ? width : pad + index * barWidth + barWidth / 2));
+        label.setAttribute('text-anchor', last ? 'end' : 'middle');
         label.setAttribute('y', String(height - 6));
         label.textContent = day.date.slice(5);
         svg.appendChild(label);
