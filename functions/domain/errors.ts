@@ -35,6 +35,12 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/** The portal's own codes, which no public route answers (so the public API's document leaves them out). */
+export const PORTAL_ERROR_CODES = ['INVALID_CREDENTIALS', 'SESSION_REQUIRED', 'CSRF_FAILED', 'INVITATION_INVALID', 'EMAIL_TAKEN'] as const satisfies readonly ErrorCode[];
+type PortalErrorCode = (typeof PORTAL_ERROR_CODES)[number];
+/** The codes the public API may answer. */
+export const API_ERROR_CODES = ERROR_CODES.filter((code): code is Exclude<ErrorCode, PortalErrorCode> => !(PORTAL_ERROR_CODES as readonly string[]).includes(code));
+
 export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,

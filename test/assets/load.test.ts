@@ -35,11 +35,11 @@ const isImageFunction = (logicalId: string) => fs.existsSync(path.join(shipped(l
 const installed = (logicalId: string, module: string) => fs.existsSync(path.join(shipped(logicalId).assetDir, 'node_modules', module, 'package.json'));
 const bundle = (logicalId: string) => fs.readFileSync(path.join(shipped(logicalId).assetDir, 'index.js'), 'utf8');
 
-test('the template has one function per route, per workflow Task, the callback deliverer and the maintenance function', () => {
+test('the template has one function per route, per workflow Task, the portal, the callback deliverer and the maintenance function', () => {
   const tasks = Object.values(WORKFLOWS).flatMap((workflow) => Object.keys(workflow.tasks));
-  // Plus the callback deliverer and the scheduled closing of abandoned work.
-  expect(template.functions).toHaveLength(ROUTES.length + tasks.length + 2);
-  expect(new Set(template.methods.map((method) => method.functionId)).size).toBe(ROUTES.length);
+  // Plus the developer portal, the callback deliverer and the scheduled closing of abandoned work.
+  expect(template.functions).toHaveLength(ROUTES.length + tasks.length + 3);
+  expect(new Set(template.methods.map((method) => method.functionId)).size).toBe(ROUTES.length + 1);
 });
 
 test(`every function is built for this machine (${hostArchitecture()})`, () => {

@@ -356,7 +356,7 @@ export interface paths {
         put?: never;
         /**
          * Deliver a job’s callback again
-         * @description Queues a fresh delivery of an ended job’s event: a new delivery id (receivers that deduplicate by id take it), the body a poll answers now, signed when sent, with the same retries. To the job’s `callback_url`, or to `callback_url` in the body (required for a job submitted without one; the same address rules). 409 `JOB_NOT_FINISHED` while the job is pending or running.
+         * @description Queues a fresh delivery of an ended job’s event: a new delivery id (receivers that deduplicate by id take it), the body a poll answers now, signed when sent, with the same retries. To the job’s `callback_url`, or to `callback_url` in the body (required for a job submitted without one; the same address rules). 409 `JOB_NOT_FINISHED` while the job is pending or running. Webhook tests and redeliveries together are limited to 30 a minute per account (429 `RATE_LIMITED`).
          */
         post: operations["redeliverJobCallback"];
         delete?: never;
@@ -377,7 +377,7 @@ export interface paths {
         /**
          * Deliver a job’s callback again
          * @deprecated
-         * @description Queues a fresh delivery of an ended job’s event: a new delivery id (receivers that deduplicate by id take it), the body a poll answers now, signed when sent, with the same retries. To the job’s `callback_url`, or to `callback_url` in the body (required for a job submitted without one; the same address rules). 409 `JOB_NOT_FINISHED` while the job is pending or running.
+         * @description Queues a fresh delivery of an ended job’s event: a new delivery id (receivers that deduplicate by id take it), the body a poll answers now, signed when sent, with the same retries. To the job’s `callback_url`, or to `callback_url` in the body (required for a job submitted without one; the same address rules). 409 `JOB_NOT_FINISHED` while the job is pending or running. Webhook tests and redeliveries together are limited to 30 a minute per account (429 `RATE_LIMITED`).
          */
         post: operations["redeliverJobCallback_v1"];
         delete?: never;
@@ -836,7 +836,7 @@ export interface paths {
         put?: never;
         /**
          * Send a signed test event
-         * @description POSTs one test event (`{"type": "webhook.test", …}`) to `url`, signed exactly as callbacks are (Standard Webhooks headers and `X-Service-Signature`, with every live secret), through the same guarded client (https only, public addresses only, 10 s), and answers what the receiver did. Nothing is retried or recorded; an unreachable receiver is a 200 that says so.
+         * @description POSTs one test event (`{"type": "webhook.test", …}`) to `url`, signed exactly as callbacks are (Standard Webhooks headers and `X-Service-Signature`, with every live secret), through the same guarded client (https only, public addresses only, 10 s), and answers what the receiver did. Nothing is retried or recorded; an unreachable receiver is a 200 that says so. Webhook tests and redeliveries together are limited to 30 a minute per account (429 `RATE_LIMITED`).
          */
         post: operations["testWebhook"];
         delete?: never;
@@ -857,7 +857,7 @@ export interface paths {
         /**
          * Send a signed test event
          * @deprecated
-         * @description POSTs one test event (`{"type": "webhook.test", …}`) to `url`, signed exactly as callbacks are (Standard Webhooks headers and `X-Service-Signature`, with every live secret), through the same guarded client (https only, public addresses only, 10 s), and answers what the receiver did. Nothing is retried or recorded; an unreachable receiver is a 200 that says so.
+         * @description POSTs one test event (`{"type": "webhook.test", …}`) to `url`, signed exactly as callbacks are (Standard Webhooks headers and `X-Service-Signature`, with every live secret), through the same guarded client (https only, public addresses only, 10 s), and answers what the receiver did. Nothing is retried or recorded; an unreachable receiver is a 200 that says so. Webhook tests and redeliveries together are limited to 30 a minute per account (429 `RATE_LIMITED`).
          */
         post: operations["testWebhook_v1"];
         delete?: never;

@@ -1,7 +1,7 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { CallbackMessage, DeliveryAttempt } from '../../domain/callbacks/deliver';
-import { ITEM_TYPE, keys, ttlAfter, type Table } from './table';
+import { ITEM_TYPE, keys, queryAll, ttlAfter, type Table } from './table';
 
 /** Callback attempts are kept as long as the job is answered for: 24 h (the TTL adds its clean-up week). */
 const ATTEMPT_RETENTION_MS = 24 * 3600 * 1000;
@@ -57,21 +57,11 @@ const AttemptItem = v.object({
 export const listCallbackAttempts =
   (table: Table) =>
   async (accountId: string, jobId: string): Promise<DeliveryAttempt[]> => {
-    const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await table.doc.send(
-        new QueryCommand({
-          TableName: table.name,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.accountPk(accountId), ':prefix': keys.callbackAttempts(jobId) },
-          ExclusiveStartKey: startKey,
-          ConsistentRead: true,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const { items } = await queryAll(table, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.accountPk(accountId), ':prefix': keys.callbackAttempts(jobId) },
+      ConsistentRead: true,
+    });
     return items
       .map((item) => v.parse(AttemptItem, item))
       .map((item) => ({

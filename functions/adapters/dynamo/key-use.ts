@@ -4,10 +4,10 @@
  * A warm function writes a key's time at most once per KEY_USE_PRECISION_MS, and the write is conditional
  * on the stored time being older, so concurrent functions add at most one write a minute each.
  */
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { KeyUses } from '../../domain/accounts/accounts';
-import { ITEM_TYPE, keys, type Table } from './table';
+import { ITEM_TYPE, keys, queryAll, type Table } from './table';
 
 export const KEY_USE_PRECISION_MS = 60_000;
 
@@ -41,22 +41,11 @@ export const dynamoKeyUses = (table: Table): KeyUses & { noteUse(accountId: stri
     lastUses: async (accountId) => {
       const { pk, prefix } = keys.keyUses(accountId);
       const uses: Record<string, number> = {};
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await table.doc.send(
-          new QueryCommand({
-            TableName: table.name,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-            ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of page.Items ?? []) {
-          const use = v.parse(v.object({ keyId: v.string(), lastUsedAt: v.number() }), item);
-          uses[use.keyId] = use.lastUsedAt;
-        }
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
+      const { items } = await queryAll(table, { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix } });
+      for (const item of items) {
+        const use = v.parse(v.object({ keyId: v.string(), lastUsedAt: v.number() }), item);
+        uses[use.keyId] = use.lastUsedAt;
+      }
       return uses;
     },
   };

@@ -18,7 +18,7 @@ import type { LedgerStatements, StatementPage, StatementPosition } from '../../d
 import { AlreadyExistsError, ClientRequestIdTakenError, InsufficientBalanceError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
 import { earliestIdAt, type IdSource } from '../../domain/shared/ids';
 import { chargedRecordItem, claimItem, endPatch } from './records';
-import { cancellationReasons, ITEM_TYPE, keys, SORT_KEY_PREFIX, transactWrite, type Table, type TransactItem } from './table';
+import { cancellationReasons, ITEM_TYPE, keys, queryAll, SORT_KEY_PREFIX, transactWrite, type Table, type TransactItem } from './table';
 
 const LedgerItem = v.object({
   sk: v.string(),
@@ -327,27 +327,20 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
   }
 
   async entriesSince(accountId: string, since: number, max: number): Promise<{ entries: LedgerEntry[]; truncated: boolean }> {
-    const entries: LedgerEntry[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.table.doc.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          // Entry ids are time-ordered: the first id possible at `since` bounds the range.
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: {
-            ':pk': keys.accountPk(accountId),
-            ':from': keys.ledgerEntry(accountId, earliestIdAt('led', since)).sk,
-            ':to': `${SORT_KEY_PREFIX.ledger}\uffff`,
-          },
-          ExclusiveStartKey: startKey,
-          Limit: max + 1 - entries.length,
-        }),
-      );
-      entries.push(...(page.Items ?? []).map(toEntry));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey && entries.length <= max);
-    return { entries: entries.slice(0, max), truncated: entries.length > max };
+    const { items, truncated } = await queryAll(
+      this.table,
+      {
+        // Entry ids are time-ordered: the first id possible at `since` bounds the range.
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': keys.accountPk(accountId),
+          ':from': keys.ledgerEntry(accountId, earliestIdAt('led', since)).sk,
+          ':to': `${SORT_KEY_PREFIX.ledger}\uffff`,
+        },
+      },
+      max,
+    );
+    return { entries: items.map(toEntry), truncated };
   }
 
   async recentEntries(accountId: string, limit: number): Promise<LedgerEntry[]> {
@@ -365,21 +358,11 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
 
   /** Every entry of the account, oldest first, paging through the table (for audits and tests). */
   async allEntries(accountId: string): Promise<LedgerEntry[]> {
-    const entries: LedgerEntry[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.table.doc.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.accountPk(accountId), ':prefix': SORT_KEY_PREFIX.ledger },
-          ExclusiveStartKey: startKey,
-          ConsistentRead: true,
-        }),
-      );
-      entries.push(...(page.Items ?? []).map(toEntry));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return entries;
+    const { items } = await queryAll(this.table, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.accountPk(accountId), ':prefix': SORT_KEY_PREFIX.ledger },
+      ConsistentRead: true,
+    });
+    return items.map(toEntry);
   }
 }

@@ -34,7 +34,7 @@
  * `type` and `status` (open-work.ts).
  */
 import { DynamoDBClient, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, TransactWriteCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ChargeOwner } from '../../domain/billing/ledger';
 import { localCredentials } from '../aws-clients';
 
@@ -172,4 +172,18 @@ export const transactWrite = async (table: Table, items: TransactItem[]): Promis
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
     }
   }
+};
+
+/** Every item a Query finds, page after page, or the first `max` of them (then `truncated` if more exist). */
+export const queryAll = async (table: Table, input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>, max = Infinity): Promise<{ items: Record<string, unknown>[]; truncated: boolean }> => {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(
+      new QueryCommand({ ...input, TableName: table.name, ExclusiveStartKey: startKey, ...(Number.isFinite(max) ? { Limit: max + 1 - items.length } : {}) }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && items.length <= max);
+  return { items: items.slice(0, max), truncated: items.length > max };
 };

@@ -10,7 +10,7 @@
  */
 import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { ERROR_CODES } from '../../domain/errors';
+import { API_ERROR_CODES } from '../../domain/errors';
 import { API_VERSIONS, CURRENT_API_VERSION, ROUTES, routePath, type ApiVersion, type RouteDefinition } from '../routes';
 import { ErrorBodySchema, ValidationErrorBodySchema } from '../schemas/responses';
 import { OPERATION_DOCS, type ErrorStatus, type OperationDoc, type ResponseHeader, type SuccessAnswer } from './operations';
@@ -140,7 +140,7 @@ export const openApiDocument = (routes: readonly RouteDefinition[] = ROUTES): Js
       description:
         'Edits, generates, enhances and restyles images, keeping the identity of trained subjects. Every request ' +
         'carries `X-API-Key`; work is paid from a prepaid balance. `/v1/service` serves the same operations as ' +
-        '`/v2/service`, marked deprecated. Error codes: ' + ERROR_CODES.map((code) => `\`${code}\``).join(', ') + '.',
+        '`/v2/service`, marked deprecated. Error codes: ' + API_ERROR_CODES.map((code) => `\`${code}\``).join(', ') + '.',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     security: [{ ApiKey: [] }],

@@ -5,7 +5,7 @@
  * Objects are strict (`additionalProperties: false`) for exactly that reason.
  */
 import * as v from 'valibot';
-import { ERROR_CODES } from '../../domain/errors';
+import { API_ERROR_CODES } from '../../domain/errors';
 import { OPERATIONS } from '../../domain/images/engine';
 import { UPLOAD_CONTENT_TYPES } from '../../domain/images/uploads';
 import { LEDGER_ENTRY_KINDS } from '../../domain/billing/ledger';
@@ -23,7 +23,7 @@ const MoneySchema = v.pipe(
 export const ErrorBodySchema = v.pipe(
   v.strictObject({
     detail: v.pipe(v.string(), v.description('What went wrong, safe to show.')),
-    code: v.pipe(v.picklist(ERROR_CODES), v.description('Stable error code; switch on this, not on `detail`.')),
+    code: v.pipe(v.picklist(API_ERROR_CODES), v.description('Stable error code; switch on this, not on `detail`.')),
     request_id: v.pipe(v.string(), v.description('The `X-Request-Id` of this answer; quote it to support.')),
   }),
   v.title('ErrorBody'),
@@ -78,7 +78,7 @@ export const JobStatusSchema = v.pipe(
     operation: v.picklist(OPERATIONS),
     created_at: IsoDateTime,
     result: v.pipe(v.nullable(ImageResultSchema), v.description('Set once `succeeded`: `download_urls` filled, `images` empty.')),
-    error: v.pipe(v.nullable(v.strictObject({ code: v.picklist(ERROR_CODES), message: v.string() })), v.description('Set once `failed`.')),
+    error: v.pipe(v.nullable(v.strictObject({ code: v.picklist(API_ERROR_CODES), message: v.string() })), v.description('Set once `failed`.')),
     completed_at: v.nullable(IsoDateTime),
     progress: v.pipe(v.number(), v.minValue(0), v.maxValue(1), v.description('0 while pending, the engine’s last report while running (written at most every 2 s), 1 once succeeded.')),
     eta_seconds: v.pipe(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))), v.description('Seconds left at the pace so far; null while unknown, and for a failed job.')),
