@@ -7,23 +7,17 @@ import { Callbacks } from '../domain';
 import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
 import { assertCallbackUrlReachable } from '../shared/http/callback-url';
 import { accepted } from '../shared/http/responses';
-import { RequestValidationError, valueErrorDetail } from '../shared/http/validation';
 import { RedeliverRequestSchema, type RedeliverRequest } from './schemas/callbacks';
 import { JobParamsSchema } from './schemas/jobs';
 
 /**
  * POST /v2/service/jobs/{job_id}/deliveries/redeliver: queues a fresh delivery of an ended job's event
- * (202), to the job's callback_url or the one in the body; 409 JOB_NOT_FINISHED before the job has ended.
+ * (202), to the job's callback_url or the one in the body (400 when neither); 409 JOB_NOT_FINISHED before it has ended.
  */
 const lambdaHandler = async ({ body, params, caller }: ApiRequest<RedeliverRequest, undefined, v.InferOutput<typeof JobParamsSchema>>) => {
   assertCallbackUrlReachable(body);
   await admitOutboundSend(rateLimitDeps(), caller.accountId, settings().OUTBOUND_SENDS_PER_MINUTE);
-  try {
-    return accepted(await Callbacks.redeliverJobCallback(redeliveryDeps(), caller, params.job_id, body.callback_url));
-  } catch (error) {
-    if (!(error instanceof Callbacks.NoCallbackUrlError)) throw error;
-    throw new RequestValidationError([valueErrorDetail(['body', 'callback_url'], error.message, null)]);
-  }
+  return accepted(await Callbacks.redeliverJobCallback(redeliveryDeps(), caller, params.job_id, body.callback_url));
 };
 
 export const handler = apiHandler(lambdaHandler, { body: RedeliverRequestSchema, bodyOptional: true, params: JobParamsSchema });

@@ -110,12 +110,7 @@ const ROUTES: readonly Route[] = [
     const parsed = parseOrThrow('body', RedeliverRequestSchema, body ?? {});
     assertCallbackUrlReachable(parsed);
     await portalDeps().admitOutbound(caller.accountId);
-    try {
-      return accepted(await Callbacks.redeliverJobCallback(portalDeps().redelivery, caller, job_id!, parsed.callback_url));
-    } catch (error) {
-      if (!(error instanceof Callbacks.NoCallbackUrlError)) throw error;
-      throw new PortalError('INVALID_REQUEST', error.message);
-    }
+    return accepted(await Callbacks.redeliverJobCallback(portalDeps().redelivery, caller, job_id!, parsed.callback_url));
   }),
   route('GET', 'webhook-secret', async ({ caller }) => ok(await Accounts.webhookSecret(portalDeps().accounts, caller))),
   route('POST', 'webhook-secret/rotate', async ({ caller }) => ok(await Accounts.rotateWebhookSecret(portalDeps().accounts, caller))),

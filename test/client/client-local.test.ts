@@ -47,7 +47,7 @@ describe('the TypeScript client, against the local runtime', () => {
     expect(page.entries.map((entry) => entry.kind)).toEqual(['settle', 'reserve']);
     expect((await own.ledger({ cursor: page.next_cursor! })).entries.map((entry) => entry.kind)).toEqual(['credit']);
     expect(await own.jobDeliveries(handle.job_id)).toEqual({ job_id: handle.job_id, callback_url: null, attempts: [] });
-    await expect(own.redeliver(handle.job_id)).rejects.toMatchObject({ status: 422 });
+    await expect(own.redeliver(handle.job_id)).rejects.toMatchObject({ status: 400, code: 'INVALID_REQUEST' });
     expect(await own.testWebhook('https://127.0.0.1:9/none')).toMatchObject({ delivered: false, error: 'network' });
   });
 

@@ -30,7 +30,8 @@ interface LoadedImage {
 }
 interface BrowserGlobals {
   navigator: { clipboard: { readText(): Promise<string> } };
-  document: { activeElement: { tagName: string } | null };
+  document: { activeElement: { textContent: string | null } | null };
+  getComputedStyle(element: unknown): { outlineStyle: string };
 }
 
 let runtime: TestRuntime;
@@ -169,10 +170,19 @@ describe('the developer portal in a browser', () => {
         await page.getByRole('row').filter({ hasText: 'integration test' }).getByText(/\d/).first().waitFor();
         await shoot(page, 'keys');
 
-        // Keyboard only: the navigation is reachable by Tab, and the focused link is visibly marked.
+        // Keyboard only: from a fresh load, Tab reaches the skip link, then the navigation, each visibly outlined.
+        await page.goto(`${runtime.url}/portal#/overview`);
+        await page.getByTestId('balance').waitFor();
+        const focused = () =>
+          page.evaluate(() => {
+            const { document, getComputedStyle } = globalThis as unknown as BrowserGlobals;
+            const element = document.activeElement!;
+            return { text: element.textContent, outline: getComputedStyle(element).outlineStyle };
+          });
         await page.keyboard.press('Tab');
+        expect(await focused()).toEqual({ text: 'Skip to content', outline: 'solid' });
         await page.keyboard.press('Tab');
-        expect(await page.evaluate(() => (globalThis as unknown as BrowserGlobals).document.activeElement?.tagName)).toMatch(/^(A|BUTTON)$/);
+        expect(await focused()).toEqual({ text: 'Overview', outline: 'solid' });
 
         expect(elsewhere).toEqual([]);
         expect(problems).toEqual([]);

@@ -3981,6 +3981,16 @@ export interface operations {
                     "application/json": components["schemas"]["Redelivery"];
                 };
             };
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
             401: {
                 headers: {
@@ -4110,6 +4120,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Redelivery"];
+                };
+            };
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unknown or revoked API key (`INVALID_API_KEY`). */

@@ -159,7 +159,8 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     body: RedeliverRequestSchema,
     bodyOptional: true,
     success: { 202: { description: 'The delivery is queued; its attempts appear under /deliveries.', json: RedeliverySchema } },
-    errors: [404, 409, 410, 422],
+    // 400: no callback_url in the body for a job submitted without one.
+    errors: [400, 404, 409, 410, 422],
   },
   'GET /downloads/{token}': {
     operationId: 'download',

@@ -14,7 +14,7 @@
  * All three are scoped to the caller's account; a job of another account is not found.
  */
 import type { Caller } from '../accounts/accounts';
-import { JobExpiredError, JobNotFinishedError, NotFoundError } from '../errors';
+import { InvalidRequestError, JobExpiredError, JobNotFinishedError, NotFoundError } from '../errors';
 import type { Job, JobsRepository } from '../jobs/job';
 import { callbackMessage } from '../jobs/workflow';
 import type { LinkMaker } from '../jobs/status';
@@ -105,11 +105,10 @@ export const redeliverJobCallback = async (
   return { job_id: job.jobId, delivery_id: message.deliveryId, callback_url: url };
 };
 
-/** A redelivery of a job submitted without a callback_url needs one in the request. */
-export class NoCallbackUrlError extends Error {
+/** A redelivery of a job submitted without a callback_url needs one in the request (400). */
+export class NoCallbackUrlError extends InvalidRequestError {
   constructor(readonly jobId: string) {
-    super(`Job ${jobId} was submitted without a callback_url; pass one to send its event there.`);
-    this.name = 'NoCallbackUrlError';
+    super(`Job ${jobId} was submitted without a callback_url; pass one in the body to send its event there.`);
   }
 }
 

@@ -57,6 +57,7 @@ button:disabled { opacity: .6; cursor: default; }
 .chart rect.bar { fill: var(--accent); }
 .chart text { font-size: 10px; fill: var(--muted); }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.visually-hidden:focus { position: static; width: auto; height: auto; clip: auto; display: inline-block; margin: .5rem; }
 .narrow { max-width: 28rem; margin: 3rem auto; }
 .actions { display: flex; gap: .5rem; flex-wrap: wrap; }
 `;
