@@ -31,12 +31,15 @@ export const dynamoKeyUses = (table: Table): KeyUses & { noteUse(accountId: stri
   };
   return {
     record,
-    /** The request path's entry: a write only when this function has not written the key's time for a minute. */
+    /**
+     * The request path's entry: a write only when this function has not written the key's time for a
+     * minute. Bookkeeping never fails a request: a failed write is tried again by the next request.
+     */
     noteUse: async (accountId, keyId, at) => {
       if (at - (written.get(keyId) ?? -Infinity) < KEY_USE_PRECISION_MS) return;
       if (written.size > 10_000) written.clear();
       written.set(keyId, at);
-      await record(accountId, keyId, at);
+      await record(accountId, keyId, at).catch(() => written.delete(keyId));
     },
     lastUses: async (accountId) => {
       const { pk, prefix } = keys.keyUses(accountId);
