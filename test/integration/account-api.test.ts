@@ -262,9 +262,13 @@ describe('POST /v2/service/webhook-test', () => {
   it('limits webhook tests and redeliveries together to a few a minute per account (429 with Retry-After)', async () => {
     const account = await runtime.newAccount();
     const send = () => runtime.call('POST', '/v2/service/webhook-test', { apiKey: account.apiKey, body: { url: 'https://127.0.0.1:9/x' } });
-    for (let sent = 0; sent < 5; sent += 1) expect((await send()).status).toBe(200);
-    const refused = await send();
-    expect(refused.status).toBe(429);
+    // Windows are fixed minutes: 11 sends cross at most one boundary, so at most 10 can be let through.
+    const answers: Response[] = [];
+    for (let sent = 0; sent < 11; sent += 1) answers.push(await send());
+    expect(answers.slice(0, 5).map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.filter((answer) => answer.status === 200).length).toBeLessThanOrEqual(10);
+    const refused = answers.find((answer) => answer.status === 429)!;
+    expect(refused).toBeDefined();
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await json(refused)).toMatchObject({ code: 'RATE_LIMITED', detail: expect.stringContaining('webhook tests and redeliveries') });
     // Other requests of the account are not held back by it.

@@ -113,13 +113,19 @@ describe('sign-in and sessions', () => {
 
   it('limits sign-in attempts per e-mail (429 with Retry-After), even with the right password', async () => {
     const { email } = await signUp();
-    for (let attempt = 0; attempt < SIGN_IN_LIMITS.perEmailPerMinute; attempt += 1) {
-      expect((await portal('POST', 'signin', { body: { email, password: 'wrong password!!' } })).status).toBe(401);
+    // Windows are fixed minutes: twice the limit and one more cross at most one boundary, so one is refused.
+    const statuses: number[] = [];
+    let limited: Response | undefined;
+    for (let attempt = 0; attempt <= 2 * SIGN_IN_LIMITS.perEmailPerMinute && !limited; attempt += 1) {
+      const answer = await portal('POST', 'signin', { body: { email, password: PASSWORD } });
+      statuses.push(answer.status);
+      if (answer.status === 429) limited = answer;
     }
-    const limited = await portal('POST', 'signin', { body: { email, password: PASSWORD } });
-    expect(limited.status).toBe(429);
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(((await limited.json()) as Json).code).toBe('RATE_LIMITED');
+    expect(statuses.slice(0, -1).every((status) => status === 200)).toBe(true);
+    expect(statuses.length).toBeGreaterThan(SIGN_IN_LIMITS.perEmailPerMinute);
+    expect(limited).toBeDefined();
+    expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await limited!.json()) as Json).code).toBe('RATE_LIMITED');
   });
 
   it('needs a session for everything but sign-up and sign-in, and a signed-out session is gone', async () => {
