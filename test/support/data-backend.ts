@@ -1,7 +1,7 @@
 /**
- * The DynamoDB the data-layer tests run against: the local runtime's dynalite + transaction shim by
+ * The DynamoDB the data-layer tests run against: the local runtime's store (bin/local/dynamo.ts) by
  * default, or DynamoDB Local (AWS's emulator) when DYNAMODB_LOCAL_ENDPOINT is set by
- * test/support/run-with-dynamodb-local.ts, so the shim is held to the real transaction semantics.
+ * test/support/run-with-dynamodb-local.ts, so the store is held to DynamoDB's real semantics.
  */
 import { randomUUID } from 'node:crypto';
 import { startLocalDynamo } from '../../bin/local/dynamo';
@@ -9,7 +9,7 @@ import { ensureTable } from '../../bin/local/table';
 import { openTable, type Table } from '../../functions/adapters/dynamo/table';
 
 export interface DataBackend {
-  name: 'dynalite' | 'dynamodb-local';
+  name: 'local-store' | 'dynamodb-local';
   endpoint: string;
   table: Table;
   close(): Promise<void>;
@@ -27,7 +27,7 @@ export const startDataBackend = async (): Promise<DataBackend> => {
   await ensureTable(dynamo.endpoint, tableName);
   const table = openTable({ tableName, region: 'us-east-1', endpoint: dynamo.endpoint });
   return {
-    name: 'dynalite',
+    name: 'local-store',
     endpoint: dynamo.endpoint,
     table,
     close: async () => {
