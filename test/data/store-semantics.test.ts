@@ -246,4 +246,32 @@ describe('the local store on disk', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  local('imports a data directory dynalite kept, once, and moves its files aside', async () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'store-import-'));
+    const dataDir = path.join(parent, 'dynamodb');
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const dynalite = require('dynalite') as (options: Record<string, unknown>) => import('node:http').Server;
+      const old = dynalite({ path: dataDir, createTableMs: 0 });
+      await new Promise<void>((resolve) => old.listen(0, '127.0.0.1', resolve));
+      const oldEndpoint = `http://127.0.0.1:${(old.address() as import('node:net').AddressInfo).port}`;
+      await ensureTable(oldEndpoint, 'service');
+      const oldTable = openTable({ tableName: 'service', region: 'us-east-1', endpoint: oldEndpoint });
+      await oldTable.doc.send(new PutCommand({ TableName: 'service', Item: { pk: 'ACCOUNT#a', sk: 'ACCOUNT', balanceMicros: 25_000_000, gsi1pk: 'G', gsi1sk: 'S' } }));
+      oldTable.doc.destroy();
+      await new Promise<void>((resolve) => old.close(() => resolve()));
+
+      const dynamo = await startLocalDynamo({ dataDir });
+      const table = openTable({ tableName: 'service', region: 'us-east-1', endpoint: dynamo.endpoint });
+      expect((await table.doc.send(new GetCommand({ TableName: 'service', Key: { pk: 'ACCOUNT#a', sk: 'ACCOUNT' } }))).Item).toMatchObject({ balanceMicros: 25_000_000 });
+      const indexed = await table.doc.send(new QueryCommand({ TableName: 'service', IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :g', ExpressionAttributeValues: { ':g': 'G' } }));
+      expect(indexed.Count).toBe(1);
+      expect(fs.existsSync(path.join(parent, 'dynamodb.dynalite', 'CURRENT'))).toBe(true);
+      table.doc.destroy();
+      await dynamo.close();
+    } finally {
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
+  });
 });
