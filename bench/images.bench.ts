@@ -3,7 +3,7 @@
  * (issue target: service / bare ≤ 1.15).
  *
  * - service: the use case `runSync` with the real adapters of the local runtime (input guard, ledger
- *   reserve and settle on dynalite, output put to s3rver, base64 answer), called in process.
+ *   reserve and settle on the local DynamoDB store, output put to the local S3, base64 answer), called in process.
  * - http: the same request POSTed to the local API gateway (auth, JSON body, validation, logging).
  * - bare: what a hand-written sharp script needs for the same output: base64 to bytes, the statistics on
  *   a 128 px copy, one decode-resize-(sharpen)-linear pipeline, one JPEG encode. The outputs are checked

@@ -5,7 +5,7 @@
  *
  * The engine the services use is replaced by an instant fake that answers one tiny precomputed JPEG, so
  * what is measured is the service around it: the gateway, auth, validation, the input guard, the input
- * put (s3rver), the reservation transaction (dynalite behind the transaction shim), the workflow start
+ * put (the local S3), the reservation transaction (the local DynamoDB store), the workflow start
  * (the local Step Functions endpoint) and, in the background, the workflow itself.
  *
  * 1. Load: 50 clients, each in a closed loop (next request when the previous answer is read), over
@@ -79,8 +79,8 @@ export const run = async (): Promise<BenchResult[]> => {
     excludeEngine(services().images, tinyJpeg);
     const counter = countDynamoOps(services().table);
     const http = countLocalHttp({
-      [runtime.endpoints.dynamodb]: 'dynamodb (shim)',
-      [runtime.endpoints.s3]: 's3rver',
+      [runtime.endpoints.dynamodb]: 'dynamodb (local store)',
+      [runtime.endpoints.s3]: 's3 (local)',
       [runtime.endpoints.stepFunctions]: 'step functions',
       [runtime.endpoints.sqs]: 'sqs',
     });
@@ -272,8 +272,8 @@ const loadPhase = async (runtime: LocalRuntime, clientFor: (index: number) => Cl
 
 const SUBMIT_STAGES = [
   { key: 'decode', label: 'input guard (decodeImageInput)' },
-  { key: 'input_put', label: 'input put to s3rver' },
-  { key: 'reserve', label: 'reservation transaction (TransactWriteItems through the shim)' },
+  { key: 'input_put', label: 'input put to the local S3' },
+  { key: 'reserve', label: 'reservation transaction (TransactWriteItems on the local store)' },
   { key: 'workflow_start', label: 'StartExecution on the local Step Functions' },
 ] as const;
 type SubmitStage = (typeof SUBMIT_STAGES)[number]['key'];
@@ -327,7 +327,7 @@ const stageResults = (samples: Record<SubmitStage, number[]>, submitP50: number)
   return results;
 };
 
-/** Client-side latency of each DynamoDB command during the submit load (queueing in the shim's lock included). */
+/** Client-side latency of each DynamoDB command during the submit load (waiting for the event loop included). */
 const commandLatencyResults = (latencies: Record<string, number[]>): BenchResult[] =>
   Object.entries(latencies)
     .filter(([, samples]) => samples.length > 0)
@@ -502,7 +502,7 @@ const costOfAsyncJob = (submit: OpCounts, workflow: OpCounts, poll: OpCounts, ht
     stateTransitions: HAPPY_PATH_TRANSITIONS,
     writeUnits: units.reduce((total, unit) => total + unit.writeUnits, 0),
     readUnits: units.reduce((total, unit) => total + unit.readUnits, 0),
-    s3Requests: (http['s3rver'] ?? 0) / COUNTED_WORKFLOW_JOBS,
+    s3Requests: (http['s3 (local)'] ?? 0) / COUNTED_WORKFLOW_JOBS,
     traces: 1 + POLLS_PER_JOB,
     logBytes: 10 * 600,
   };

@@ -172,7 +172,7 @@ const measureList = async (api: Api, counter: OpCounter, tag: string | undefined
       metric: `profiles.ids.${label}.repository_median_ms`,
       value: round(median(repository)),
       unit: 'ms',
-      notes: `profiles.list in process, without gateway, auth and JSON answer: of it, the Query calls ${round(median(queryMs))} ms (SDK + shim + dynalite), the rest is the items' validation`,
+      notes: `profiles.list in process, without gateway, auth and JSON answer: of it, the Query calls ${round(median(queryMs))} ms (SDK + the local store), the rest is the items' validation`,
     },
   ];
 };
@@ -263,7 +263,7 @@ const measureBackfill = async (api: Api, counter: OpCounter, untagged: string[],
       metric: 'profiles.tags.backfill_1000.update_calls',
       value: command('UpdateItem'),
       unit: 'calls',
-      notes: `conditional UpdateItem, one per untagged profile, 16 in flight; client side ${latency('UpdateItem')} (the local shim serialises them); all commands of the median run: ${perUnit(ops.byItem, 1, 0)}`,
+      notes: `conditional UpdateItem, one per untagged profile, 16 in flight; client side ${latency('UpdateItem')} (the local store runs one request at a time); all commands of the median run: ${perUnit(ops.byItem, 1, 0)}`,
     },
     {
       metric: 'profiles.tags.update_item_sequential.median_ms',

@@ -1,8 +1,7 @@
 /**
  * Counts the DynamoDB operations the service itself sends: a middleware on the service's client
  * (`services().table.doc`, whose middleware stack is the underlying DynamoDBClient's), so every
- * document-client and native command is seen once, whatever its retries. The local DynamoDB shim's own
- * calls to dynalite go through another client and are not counted: on AWS they do not exist.
+ * document-client and native command is seen once, whatever its retries.
  *
  * Each command is counted by name (`GetItem`) and, where it names one item, by the item's kind, the
  * sort key's first segment (`GetItem JOB`, `GetItem APIKEY`, `UpdateItem PROFILE`); a transaction by the

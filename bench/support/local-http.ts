@@ -1,6 +1,6 @@
 /**
- * Counts the HTTP requests the process sends through `node:http` (the AWS SDK clients, the local DynamoDB
- * shim's calls to dynalite), by destination, through the `http.client.request.start` diagnostics
+ * Counts the HTTP requests the process sends through `node:http` (the AWS SDK clients), by destination,
+ * through the `http.client.request.start` diagnostics
  * channel. The local runtime runs every back end in this process, so this shows what one API call costs
  * the emulators (`fetch` uses undici, not `node:http`: the bench's own client requests are not counted).
  */
@@ -21,9 +21,7 @@ export const countLocalHttp = (names: Record<string, string>): HttpCounter => {
   const onStart = (message: unknown) => {
     const request = (message as { request: ClientRequest }).request;
     const host = String(request.getHeader('host') ?? request.host);
-    // The shim's own calls to dynalite go to a port the runtime does not publish: known by their target.
-    const target = String(request.getHeader('x-amz-target') ?? '');
-    const label = byHost.get(host) ?? (target.startsWith('DynamoDB_') ? 'dynalite (behind the shim)' : host);
+    const label = byHost.get(host) ?? host;
     counts[label] = (counts[label] ?? 0) + 1;
   };
   diagnosticsChannel.subscribe('http.client.request.start', onStart);
