@@ -73,11 +73,14 @@ class Bucket {
     return `${this.fileOf(key)}.object`;
   }
 
-  /** The body first, then the metadata that makes it visible: a crash between the two leaves no object. */
-  put(key: string, body: Buffer, contentType: string): ObjectMeta {
+  /**
+   * The body first, then the metadata that makes it visible: a crash between the two leaves no object.
+   * The files are written off the event loop (libuv's pool), so a put costs the loop no file system time.
+   */
+  async put(key: string, body: Buffer, contentType: string): Promise<ObjectMeta> {
     const meta: ObjectMeta = { key, size: body.length, etag: `"${createHash('md5').update(body).digest('hex')}"`, contentType, lastModified: Date.now() };
-    fs.writeFileSync(this.bodyFile(key), body);
-    fs.writeFileSync(`${this.fileOf(key)}.json`, JSON.stringify(meta));
+    await fs.promises.writeFile(this.bodyFile(key), body);
+    await fs.promises.writeFile(`${this.fileOf(key)}.json`, JSON.stringify(meta));
     this.index.set(key, meta);
     return meta;
   }
@@ -86,15 +89,23 @@ class Bucket {
     return this.index.get(key);
   }
 
-  read(key: string): { meta: ObjectMeta; body: Buffer } | undefined {
+  async read(key: string): Promise<{ meta: ObjectMeta; body: Buffer } | undefined> {
     const meta = this.index.get(key);
-    return meta ? { meta, body: fs.readFileSync(this.bodyFile(key)) } : undefined;
+    if (!meta) return undefined;
+    try {
+      return { meta, body: await fs.promises.readFile(this.bodyFile(key)) };
+    } catch (error) {
+      // Deleted while it was being read: as S3 answers a read that lands after a delete.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
   }
 
-  delete(key: string): void {
+  /** Gone from the index at once (no reader sees it after), then from the disk, metadata first. */
+  async delete(key: string): Promise<void> {
     if (!this.index.delete(key)) return;
-    fs.rmSync(`${this.fileOf(key)}.json`, { force: true });
-    fs.rmSync(this.bodyFile(key), { force: true });
+    await fs.promises.rm(`${this.fileOf(key)}.json`, { force: true });
+    await fs.promises.rm(this.bodyFile(key), { force: true });
   }
 
   /** Keys in UTF-8 binary order, as S3 lists them. */
@@ -106,7 +117,7 @@ class Bucket {
 }
 
 /** A data directory s3rver kept (`<dir>/<bucket>/<key>._S3rver_object`): its objects are copied in once, the rest moved aside. */
-const importS3rverData = (dataDir: string, bucketName: string, bucket: Bucket): void => {
+const importS3rverData = async (dataDir: string, bucketName: string, bucket: Bucket): Promise<void> => {
   const old = path.join(dataDir, bucketName);
   if (!fs.existsSync(old)) return;
   const walk = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
@@ -119,7 +130,7 @@ const importS3rverData = (dataDir: string, bucketName: string, bucket: Bucket): 
     } catch {
       // No metadata: S3's default type.
     }
-    bucket.put(key, fs.readFileSync(file), contentType);
+    await bucket.put(key, fs.readFileSync(file), contentType);
   }
   fs.renameSync(old, `${old}.s3rver`);
 };
@@ -127,7 +138,7 @@ const importS3rverData = (dataDir: string, bucketName: string, bucket: Bucket): 
 export const startLocalS3 = async (options: { dataDir: string; bucket: string; port?: number; host?: string; gate?: IamGate }): Promise<LocalS3> => {
   const host = options.host ?? '127.0.0.1';
   const bucket = new Bucket(options.bucket, path.join(options.dataDir, 'objects', options.bucket));
-  importS3rverData(options.dataDir, options.bucket, bucket);
+  await importS3rverData(options.dataDir, options.bucket, bucket);
 
   const sendError = (res: http.ServerResponse, error: S3Error, method: string) => {
     const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${error.code}</Code><Message>${escapeXml(error.message)}</Message>${error.resource ? `<Key>${escapeXml(error.resource)}</Key>` : ''}<RequestId>local</RequestId></Error>`;
@@ -149,7 +160,7 @@ export const startLocalS3 = async (options: { dataDir: string; bucket: string; p
     if (Number.isNaN(at) || Date.now() > at + Number(expires) * 1000) throw new S3Error(403, 'AccessDenied', 'Request has expired');
   };
 
-  const handle = (req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: Buffer) => {
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: Buffer): Promise<void> => {
     const method = req.method ?? 'GET';
     const [bucketName, ...rest] = url.pathname.replace(/^\//, '').split('/');
     const key = rest.map(decodeURIComponent).join('/');
@@ -177,13 +188,14 @@ export const startLocalS3 = async (options: { dataDir: string; bucket: string; p
         const text = body.toString('utf8');
         const keys = [...text.matchAll(/<Key>([^<]*)<\/Key>/g)].map((match) => unescapeXml(match[1]!));
         if (keys.length > 1000) throw new S3Error(400, 'MalformedXML', 'The XML you provided was not well-formed or did not validate against our published schema');
-        for (const deleted of keys) bucket.delete(deleted);
+        await Promise.all(keys.map((deleted) => bucket.delete(deleted)));
         const quiet = /<Quiet>\s*true\s*<\/Quiet>/i.test(text);
         return sendXml(res, `<DeleteResult xmlns="${XMLNS}">${quiet ? '' : keys.map((deleted) => `<Deleted><Key>${escapeXml(deleted)}</Key></Deleted>`).join('')}</DeleteResult>`);
       }
       if (method === 'HEAD') {
         res.writeHead(200, { 'x-amz-request-id': 'local' });
-        return res.end();
+        res.end();
+        return;
       }
       throw new S3Error(501, 'NotImplemented', 'A header or query you provided implies functionality that is not implemented');
     }
@@ -191,13 +203,14 @@ export const startLocalS3 = async (options: { dataDir: string; bucket: string; p
     switch (method) {
       case 'PUT': {
         if (req.headers['x-amz-copy-source']) throw new S3Error(501, 'NotImplemented', 'CopyObject is not implemented locally');
-        const meta = bucket.put(key, body, String(req.headers['content-type'] ?? 'binary/octet-stream'));
+        const meta = await bucket.put(key, body, String(req.headers['content-type'] ?? 'binary/octet-stream'));
         res.writeHead(200, { ETag: meta.etag, 'Content-Length': 0, 'x-amz-request-id': 'local' });
-        return res.end();
+        res.end();
+        return;
       }
       case 'GET':
       case 'HEAD': {
-        const found = method === 'GET' ? bucket.read(key) : bucket.head(key) && { meta: bucket.head(key)!, body: undefined };
+        const found = method === 'GET' ? await bucket.read(key) : bucket.head(key) && { meta: bucket.head(key)!, body: undefined };
         if (!found) throw new S3Error(404, 'NoSuchKey', 'The specified key does not exist.', key);
         const { meta } = found;
         res.writeHead(200, {
@@ -209,12 +222,14 @@ export const startLocalS3 = async (options: { dataDir: string; bucket: string; p
           ...(url.searchParams.get('response-content-disposition') && { 'Content-Disposition': url.searchParams.get('response-content-disposition')! }),
           'x-amz-request-id': 'local',
         });
-        return res.end(found.body);
+        res.end(found.body);
+        return;
       }
       case 'DELETE':
-        bucket.delete(key);
+        await bucket.delete(key);
         res.writeHead(204, { 'x-amz-request-id': 'local' });
-        return res.end();
+        res.end();
+        return;
       default:
         throw new S3Error(405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.');
     }
@@ -225,13 +240,11 @@ export const startLocalS3 = async (options: { dataDir: string; bucket: string; p
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const method = req.method ?? 'GET';
-      try {
-        handle(req, res, new URL(req.url ?? '/', 'http://local'), Buffer.concat(chunks));
-      } catch (error) {
+      handle(req, res, new URL(req.url ?? '/', 'http://local'), Buffer.concat(chunks)).catch((error: unknown) => {
         if (error instanceof S3Error) return sendError(res, error, method);
         if (error instanceof AccessDenied) return sendError(res, new S3Error(403, 'AccessDenied', error.message), method);
         sendError(res, new S3Error(500, 'InternalError', error instanceof Error ? error.message : String(error)), method);
-      }
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));

@@ -12,10 +12,12 @@ export { SERVICE_NAME } from '../shared/http/logger';
 export const emfMeter = (): Meter => {
   const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
   const emit = (name: MetricName, unit: (typeof MetricUnit)[keyof typeof MetricUnit], value: number, dimensions: Dimensions = {}) => {
-    // A single metric is published at once, with only its own dimensions.
-    const single = metrics.singleMetric();
-    for (const [key, dimension] of Object.entries(dimensions)) single.addDimension(key, dimension);
-    single.addMetric(name, unit, value);
+    // Each metric is published at once with only its own dimensions (publishing clears them), in one
+    // synchronous step, so concurrent requests of one process never mix. Not `singleMetric()`: it builds
+    // a new Metrics (a Console, the environment read again) for every value.
+    for (const [key, dimension] of Object.entries(dimensions)) metrics.addDimension(key, dimension);
+    metrics.addMetric(name, unit, value);
+    metrics.publishStoredMetrics();
   };
   return {
     count: (name, dimensions, value = 1) => emit(name, MetricUnit.Count, value, dimensions),

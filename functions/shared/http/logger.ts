@@ -24,14 +24,22 @@ export const SERVICE_NAME = 'image-service';
 
 const LEVELS = { debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', silent: 'SILENT' } as const;
 
-const wrap = (logger: PowertoolsLogger): Logger => ({
-  debug: (message, fields = {}) => logger.debug(message, fields),
-  info: (message, fields = {}) => logger.info(message, fields),
-  warn: (message, fields = {}) => logger.warn(message, fields),
-  error: (message, fields = {}) => logger.error(message, fields),
-  child: (fields) => wrap(logger.createChild({ persistentKeys: fields as Record<string, string> })),
-  addContext: (context) => logger.addContext(context),
-});
+/**
+ * A child is the same Powertools logger with its fields added to every line, not a Powertools child:
+ * `createChild` builds a new Logger (a Console, the environment read again) for every request, which cost
+ * more than the request's own logging. The Lambda context stays on the process logger, as before.
+ */
+const wrap = (logger: PowertoolsLogger, inherited: Record<string, unknown> = {}): Logger => {
+  const withInherited = (fields?: Record<string, unknown>) => (fields ? { ...inherited, ...fields } : inherited);
+  return {
+    debug: (message, fields) => logger.debug(message, withInherited(fields)),
+    info: (message, fields) => logger.info(message, withInherited(fields)),
+    warn: (message, fields) => logger.warn(message, withInherited(fields)),
+    error: (message, fields) => logger.error(message, withInherited(fields)),
+    child: (fields) => wrap(logger, { ...inherited, ...fields }),
+    addContext: (context) => logger.addContext(context),
+  };
+};
 
 export const createLogger = (level: LogLevel, base: Record<string, unknown> = {}): Logger =>
   wrap(new PowertoolsLogger({ serviceName: SERVICE_NAME, logLevel: LEVELS[level], persistentKeys: base as Record<string, string> }));
