@@ -1,9 +1,9 @@
 /**
  * S3 for the local runtime: the REST calls the service makes (path-style PutObject, GetObject,
  * HeadObject, DeleteObject, ListObjectsV2, DeleteObjects) and the presigned GET and PUT links it hands
- * out, answered as S3 answers them (XML errors, ETag, Last-Modified). Objects are files under the data
- * directory, one per object, with a small metadata file beside it; an index of every object is kept in
- * memory, so a request touches the disk once. A restart keeps everything. With the artefacts, every call
+ * out, answered as S3 answers them (XML errors, ETag, Last-Modified). Objects are kept in one
+ * append-only file under the data directory, with an index in memory, so a request touches the disk
+ * once. A restart keeps everything. With the artefacts, every call
  * is first checked against the calling function's IAM policies (bin/local/iam.ts).
  * The service's S3 client uses path-style addressing and checksums only when required (DESIGN.md §2).
  */
@@ -45,43 +45,119 @@ class S3Error extends Error {
   }
 }
 
-/** The objects of one bucket: files named by the hash of their key, and their metadata in memory. */
+/** Where an object's bytes are in the pack file. */
+interface Stored extends ObjectMeta {
+  offset: number;
+}
+
+/** A record's fixed prefix: the header's length and the body's, both 32-bit. */
+const PREFIX_BYTES = 8;
+
+/**
+ * The objects of one bucket, in one append-only pack file: each put appends its header (key, type, ETag,
+ * time) and body, each delete a header alone; an index in memory says where every live object's bytes
+ * are. One file opened once, so a put is one write and a get one read (synchronous: a write of a few
+ * kilobytes to the page cache costs microseconds, less than a trip through libuv's pool), in the order the
+ * requests came, so the pack has no holes. At start the pack is read header by header (a record torn by a crash ends
+ * it, and is cut off), and rewritten without dead records when they are most of it.
+ */
 class Bucket {
-  private readonly index = new Map<string, ObjectMeta>();
+  private readonly index = new Map<string, Stored>();
+  private end = 0;
 
-  constructor(
+  private constructor(
     readonly name: string,
-    private readonly dir: string,
-  ) {
+    private readonly fd: number,
+  ) {}
+
+  static open(name: string, dir: string): Bucket {
     fs.mkdirSync(dir, { recursive: true });
-    for (const file of fs.readdirSync(dir)) {
-      if (!file.endsWith('.json')) continue;
-      try {
-        const meta = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as ObjectMeta;
-        if (fs.existsSync(this.bodyFile(meta.key))) this.index.set(meta.key, meta);
-      } catch {
-        // Metadata torn by a crash mid-write: that put never answered, so the object never existed.
+    const file = path.join(dir, 'objects.pack');
+    const { index, end, deadBytes } = Bucket.scan(file);
+    if (deadBytes > 0 && deadBytes >= end / 2) Bucket.compact(file, index);
+    else if (fs.existsSync(file) && fs.statSync(file).size > end) fs.truncateSync(file, end);
+    const bucket = new Bucket(name, fs.openSync(file, fs.existsSync(file) ? 'r+' : 'w+'));
+    const rescanned = deadBytes > 0 && deadBytes >= end / 2 ? Bucket.scan(file) : { index, end };
+    for (const [key, stored] of rescanned.index) bucket.index.set(key, stored);
+    bucket.end = rescanned.end;
+    return bucket;
+  }
+
+  private static scan(file: string): { index: Map<string, Stored>; end: number; deadBytes: number } {
+    const index = new Map<string, Stored>();
+    if (!fs.existsSync(file)) return { index, end: 0, deadBytes: 0 };
+    const fd = fs.openSync(file, 'r');
+    const size = fs.fstatSync(fd).size;
+    const prefix = Buffer.alloc(PREFIX_BYTES);
+    let position = 0;
+    let liveBytes = 0;
+    try {
+      while (position + PREFIX_BYTES <= size) {
+        fs.readSync(fd, prefix, 0, PREFIX_BYTES, position);
+        const headerBytes = prefix.readUInt32BE(0);
+        const bodyBytes = prefix.readUInt32BE(4);
+        const recordEnd = position + PREFIX_BYTES + headerBytes + bodyBytes;
+        if (headerBytes === 0 || recordEnd > size) break;
+        const header = Buffer.alloc(headerBytes);
+        fs.readSync(fd, header, 0, headerBytes, position + PREFIX_BYTES);
+        let record: (ObjectMeta & { deleted?: boolean }) | undefined;
+        try {
+          record = JSON.parse(header.toString('utf8')) as ObjectMeta & { deleted?: boolean };
+        } catch {
+          break;
+        }
+        const previous = index.get(record.key);
+        if (previous) liveBytes -= previous.size;
+        if (record.deleted) index.delete(record.key);
+        else {
+          index.set(record.key, { ...record, offset: position + PREFIX_BYTES + headerBytes });
+          liveBytes += bodyBytes;
+        }
+        position = recordEnd;
       }
+    } finally {
+      fs.closeSync(fd);
     }
+    return { index, end: position, deadBytes: position - liveBytes };
   }
 
-  private fileOf(key: string): string {
-    return path.join(this.dir, createHash('sha256').update(key).digest('hex'));
+  private static record(header: object, body: Buffer): Buffer {
+    const headerBytes = Buffer.from(JSON.stringify(header));
+    const prefix = Buffer.alloc(PREFIX_BYTES);
+    prefix.writeUInt32BE(headerBytes.length, 0);
+    prefix.writeUInt32BE(body.length, 4);
+    return Buffer.concat([prefix, headerBytes, body]);
   }
 
-  private bodyFile(key: string): string {
-    return `${this.fileOf(key)}.object`;
+  /** The live objects into a new pack, renamed over the old one. */
+  private static compact(file: string, index: Map<string, Stored>): void {
+    const source = fs.openSync(file, 'r');
+    const aside = `${file}.compacting`;
+    const target = fs.openSync(aside, 'w');
+    try {
+      for (const { offset, ...meta } of index.values()) {
+        const body = Buffer.alloc(meta.size);
+        fs.readSync(source, body, 0, meta.size, offset);
+        fs.writeSync(target, Bucket.record(meta, body));
+      }
+    } finally {
+      fs.closeSync(source);
+      fs.closeSync(target);
+    }
+    fs.renameSync(aside, file);
   }
 
-  /**
-   * The body first, then the metadata that makes it visible: a crash between the two leaves no object.
-   * The files are written off the event loop (libuv's pool), so a put costs the loop no file system time.
-   */
-  async put(key: string, body: Buffer, contentType: string): Promise<ObjectMeta> {
+  /** Appends a record and answers where its body starts. */
+  private append(header: object, body: Buffer): number {
+    const record = Bucket.record(header, body);
+    fs.writeSync(this.fd, record, 0, record.length, this.end);
+    this.end += record.length;
+    return this.end - body.length;
+  }
+
+  put(key: string, body: Buffer, contentType: string): ObjectMeta {
     const meta: ObjectMeta = { key, size: body.length, etag: `"${createHash('md5').update(body).digest('hex')}"`, contentType, lastModified: Date.now() };
-    await fs.promises.writeFile(this.bodyFile(key), body);
-    await fs.promises.writeFile(`${this.fileOf(key)}.json`, JSON.stringify(meta));
-    this.index.set(key, meta);
+    this.index.set(key, { ...meta, offset: this.append(meta, body) });
     return meta;
   }
 
@@ -89,23 +165,17 @@ class Bucket {
     return this.index.get(key);
   }
 
-  async read(key: string): Promise<{ meta: ObjectMeta; body: Buffer } | undefined> {
-    const meta = this.index.get(key);
-    if (!meta) return undefined;
-    try {
-      return { meta, body: await fs.promises.readFile(this.bodyFile(key)) };
-    } catch (error) {
-      // Deleted while it was being read: as S3 answers a read that lands after a delete.
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
+  read(key: string): { meta: ObjectMeta; body: Buffer } | undefined {
+    const stored = this.index.get(key);
+    if (!stored) return undefined;
+    const body = Buffer.alloc(stored.size);
+    if (stored.size > 0) fs.readSync(this.fd, body, 0, stored.size, stored.offset);
+    const { offset: _offset, ...meta } = stored;
+    return { meta, body };
   }
 
-  /** Gone from the index at once (no reader sees it after), then from the disk, metadata first. */
-  async delete(key: string): Promise<void> {
-    if (!this.index.delete(key)) return;
-    await fs.promises.rm(`${this.fileOf(key)}.json`, { force: true });
-    await fs.promises.rm(this.bodyFile(key), { force: true });
+  delete(key: string): void {
+    if (this.index.delete(key)) this.append({ key, deleted: true }, Buffer.alloc(0));
   }
 
   /** Keys in UTF-8 binary order, as S3 lists them. */
@@ -114,10 +184,14 @@ class Bucket {
     keys.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     return { objects: keys.slice(0, max).map((key) => this.index.get(key)!), truncated: keys.length > max };
   }
+
+  close(): void {
+    fs.closeSync(this.fd);
+  }
 }
 
 /** A data directory s3rver kept (`<dir>/<bucket>/<key>._S3rver_object`): its objects are copied in once, the rest moved aside. */
-const importS3rverData = async (dataDir: string, bucketName: string, bucket: Bucket): Promise<void> => {
+const importS3rverData = (dataDir: string, bucketName: string, bucket: Bucket): void => {
   const old = path.join(dataDir, bucketName);
   if (!fs.existsSync(old)) return;
   const walk = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
@@ -130,15 +204,15 @@ const importS3rverData = async (dataDir: string, bucketName: string, bucket: Buc
     } catch {
       // No metadata: S3's default type.
     }
-    await bucket.put(key, fs.readFileSync(file), contentType);
+    bucket.put(key, fs.readFileSync(file), contentType);
   }
   fs.renameSync(old, `${old}.s3rver`);
 };
 
 export const startLocalS3 = async (options: { dataDir: string; bucket: string; port?: number; host?: string; gate?: IamGate }): Promise<LocalS3> => {
   const host = options.host ?? '127.0.0.1';
-  const bucket = new Bucket(options.bucket, path.join(options.dataDir, 'objects', options.bucket));
-  await importS3rverData(options.dataDir, options.bucket, bucket);
+  const bucket = Bucket.open(options.bucket, path.join(options.dataDir, 'objects', options.bucket));
+  importS3rverData(options.dataDir, options.bucket, bucket);
 
   const sendError = (res: http.ServerResponse, error: S3Error, method: string) => {
     const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${error.code}</Code><Message>${escapeXml(error.message)}</Message>${error.resource ? `<Key>${escapeXml(error.resource)}</Key>` : ''}<RequestId>local</RequestId></Error>`;
@@ -188,7 +262,7 @@ export const startLocalS3 = async (options: { dataDir: string; bucket: string; p
         const text = body.toString('utf8');
         const keys = [...text.matchAll(/<Key>([^<]*)<\/Key>/g)].map((match) => unescapeXml(match[1]!));
         if (keys.length > 1000) throw new S3Error(400, 'MalformedXML', 'The XML you provided was not well-formed or did not validate against our published schema');
-        await Promise.all(keys.map((deleted) => bucket.delete(deleted)));
+        for (const deleted of keys) bucket.delete(deleted);
         const quiet = /<Quiet>\s*true\s*<\/Quiet>/i.test(text);
         return sendXml(res, `<DeleteResult xmlns="${XMLNS}">${quiet ? '' : keys.map((deleted) => `<Deleted><Key>${escapeXml(deleted)}</Key></Deleted>`).join('')}</DeleteResult>`);
       }
@@ -203,14 +277,14 @@ export const startLocalS3 = async (options: { dataDir: string; bucket: string; p
     switch (method) {
       case 'PUT': {
         if (req.headers['x-amz-copy-source']) throw new S3Error(501, 'NotImplemented', 'CopyObject is not implemented locally');
-        const meta = await bucket.put(key, body, String(req.headers['content-type'] ?? 'binary/octet-stream'));
+        const meta = bucket.put(key, body, String(req.headers['content-type'] ?? 'binary/octet-stream'));
         res.writeHead(200, { ETag: meta.etag, 'Content-Length': 0, 'x-amz-request-id': 'local' });
         res.end();
         return;
       }
       case 'GET':
       case 'HEAD': {
-        const found = method === 'GET' ? await bucket.read(key) : bucket.head(key) && { meta: bucket.head(key)!, body: undefined };
+        const found = method === 'GET' ? bucket.read(key) : bucket.head(key) && { meta: bucket.head(key)!, body: undefined };
         if (!found) throw new S3Error(404, 'NoSuchKey', 'The specified key does not exist.', key);
         const { meta } = found;
         res.writeHead(200, {
@@ -226,7 +300,7 @@ export const startLocalS3 = async (options: { dataDir: string; bucket: string; p
         return;
       }
       case 'DELETE':
-        await bucket.delete(key);
+        bucket.delete(key);
         res.writeHead(204, { 'x-amz-request-id': 'local' });
         res.end();
         return;
@@ -254,6 +328,7 @@ export const startLocalS3 = async (options: { dataDir: string; bucket: string; p
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
+      bucket.close();
     },
   };
 };

@@ -70,6 +70,25 @@ it('keeps objects across a restart', async () => {
   expect(await got.Body!.transformToString()).toBe('still here');
 });
 
+it('cuts off a record torn by a crash, and leaves out what was deleted or replaced when it compacts', async () => {
+  for (let index = 0; index < 4; index += 1) await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `k${index}`, Body: Buffer.alloc(1000, index) }));
+  await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'k0', Body: Buffer.from('replaced') }));
+  await client.send(new DeleteObjectsCommand({ Bucket: BUCKET, Delete: { Objects: [{ Key: 'k1' }, { Key: 'k2' }] } }));
+  client.destroy();
+  await s3.close();
+  const pack = path.join(dataDir, 'objects', BUCKET, 'objects.pack');
+  const before = fs.statSync(pack).size;
+  fs.appendFileSync(pack, Buffer.from([0, 0, 0, 40, 0, 0, 0, 9, 123]));
+
+  s3 = await startLocalS3({ dataDir, bucket: BUCKET });
+  client = clientFor(s3.endpoint);
+  const listed = await client.send(new ListObjectsV2Command({ Bucket: BUCKET }));
+  expect(listed.Contents?.map((object) => [object.Key, object.Size])).toEqual([['k0', 8], ['k3', 1000]]);
+  expect(await (await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'k0' }))).Body!.transformToString()).toBe('replaced');
+  expect(Buffer.from(await (await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'k3' }))).Body!.transformToByteArray())).toEqual(Buffer.alloc(1000, 3));
+  expect(fs.statSync(pack).size).toBeLessThan(before / 2);
+});
+
 it('carries over the objects of an s3rver data directory once', async () => {
   client.destroy();
   await s3.close();
