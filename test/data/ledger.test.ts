@@ -92,6 +92,21 @@ describe('ledger', () => {
     await expectLedgerMatchesBalance(accountId);
   });
 
+  it('closes a charge its caller reserved without reading it first, and still moves nothing when something else closed it', async () => {
+    const accountId = await openAccount(1_000_000);
+    const owner = await reserve(accountId, 300_000);
+    const known = { reservedMicros: 300_000 };
+    expect(await ledger.settle({ accountId, finalMicros: 250_000, ends: succeeded(owner), at: Date.now(), known })).toEqual({ applied: true, chargeState: 'settled', amountMicros: 250_000 });
+    expect(await ledger.release({ accountId, ends: failed(owner), at: Date.now(), known })).toEqual({ applied: false, chargeState: 'settled' });
+    expect(await ledger.balance(accountId)).toBe(750_000);
+
+    // A caller wrong about the amount moves nothing on its word: the close reads the charge and uses it.
+    const other = await reserve(accountId, 100_000);
+    expect(await ledger.release({ accountId, ends: failed(other), at: Date.now(), known: { reservedMicros: 99_999 } })).toMatchObject({ applied: true, chargeState: 'released' });
+    expect(await ledger.balance(accountId)).toBe(750_000);
+    await expectLedgerMatchesBalance(accountId);
+  });
+
   it('never both settles and releases one charge, even when both race', async () => {
     const accountId = await openAccount(1_000_000);
     const owner = await reserve(accountId, 300_000);

@@ -6,6 +6,7 @@ import {
   LEDGER_ENTRY_KINDS,
   type ChargeOwner,
   type ChargeOutcome,
+  type KnownReservation,
   type LedgerEntry,
   type LedgerEntryKind,
   type LedgerPort,
@@ -18,7 +19,7 @@ import type { LedgerStatements, StatementPage, StatementPosition } from '../../d
 import { AlreadyExistsError, ClientRequestIdTakenError, InsufficientBalanceError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
 import { earliestIdAt, type IdSource } from '../../domain/shared/ids';
 import { chargedRecordItem, claimItem, endPatch } from './records';
-import { cancellationReasons, ITEM_TYPE, keys, queryAll, SORT_KEY_PREFIX, transactWrite, type Table, type TransactItem } from './table';
+import { cancellationReasons, ITEM_TYPE, keys, queryAll, SORT_KEY_PREFIX, transactWrite, type ItemKey, type Table, type TransactItem } from './table';
 
 const LedgerItem = v.object({
   sk: v.string(),
@@ -191,16 +192,23 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
    * transaction (jobs-repository.ts markRunning took it), guarded by the status it was read with.
    */
   private async close(
-    input: { accountId: string; ends: ChargeOwner; at: number },
+    input: { accountId: string; ends: ChargeOwner; at: number; known?: KnownReservation },
     kind: 'settle' | 'release',
     to: 'settled' | 'released',
     amounts: (reservedMicros: number) => { delta: number; amountMicros: number; patch: Record<string, unknown> },
   ): Promise<ChargeOutcome> {
     for (let attempt = 1; ; attempt += 1) {
-      const outcome = await this.closeOnce(input, kind, to, amounts);
+      // What the caller knows stands in for the first read only; a retry reads what is there.
+      const outcome = await this.closeOnce(input, kind, to, amounts, attempt === 1 ? input.known : undefined);
       if (outcome !== 'owner-changed') return outcome;
       if (attempt >= CLOSE_ATTEMPTS) throw new Error(`${input.ends.kind} ${input.ends.id} kept changing while its charge was closed`);
     }
+  }
+
+  private async readCharge(ownerKey: ItemKey, owner: ChargeOwner): Promise<v.InferOutput<typeof ChargedOwnerItem>> {
+    const current = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: ownerKey, ConsistentRead: true }));
+    if (!current.Item) throw new NotFoundError(`No charge recorded for ${owner.kind} ${owner.id}.`);
+    return v.parse(ChargedOwnerItem, current.Item);
   }
 
   private async closeOnce(
@@ -208,12 +216,11 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
     kind: 'settle' | 'release',
     to: 'settled' | 'released',
     amounts: (reservedMicros: number) => { delta: number; amountMicros: number; patch: Record<string, unknown> },
+    known: KnownReservation | undefined,
   ): Promise<ChargeOutcome | 'owner-changed'> {
     const owner: ChargeOwner = { kind: input.ends.kind, id: input.ends.id };
     const ownerKey = keys.chargeOwner(input.accountId, owner);
-    const current = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: ownerKey, ConsistentRead: true }));
-    if (!current.Item) throw new NotFoundError(`No charge recorded for ${owner.kind} ${owner.id}.`);
-    const charge = v.parse(ChargedOwnerItem, current.Item);
+    const charge = known ? { chargeState: 'reserved' as const, reservedMicros: known.reservedMicros, mode: 'sync' as const, status: undefined } : await this.readCharge(ownerKey, owner);
     if (charge.chargeState !== 'reserved') return { applied: false, chargeState: charge.chargeState };
 
     const { delta, amountMicros, patch } = amounts(charge.reservedMicros);

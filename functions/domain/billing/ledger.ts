@@ -69,18 +69,30 @@ export type SettledEnd = { kind: 'job'; id: string; end: JobSucceeded } | { kind
 /** How a charge ends refunded: a failed job or a profile in ERROR. */
 export type ReleasedEnd = { kind: 'job'; id: string; end: JobFailed } | { kind: 'profile'; id: string; end: ProfileFailed };
 
+/**
+ * What the caller of a close already knows of the charge because it made the reservation itself, in
+ * this request: a synchronous job's reservation, held by nothing else. The close then skips reading it;
+ * the transaction's condition (still reserved, this amount) still decides, so a charge something else
+ * closed meanwhile moves no money.
+ */
+export interface KnownReservation {
+  reservedMicros: number;
+}
+
 export interface SettleInput {
   accountId: string;
   finalMicros: number;
   /** The owner's terminal state, written in the same transaction. */
   ends: SettledEnd;
   at: number;
+  known?: KnownReservation;
 }
 
 export interface ReleaseInput {
   accountId: string;
   ends: ReleasedEnd;
   at: number;
+  known?: KnownReservation;
 }
 
 export const ownerOf = (record: ChargedRecord): ChargeOwner =>

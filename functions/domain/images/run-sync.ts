@@ -33,8 +33,10 @@ export const runSync = async (deps: ImageDeps, caller: Caller, command: ImageCom
     const job = newJob(deps.newId('job'), caller, command, context, deps.clock(), 'sync', null);
     await reserveJobCharge(deps.ledger, job, prepared.floorMicros, clientRequestIdClaim(command, job, deps.settings));
 
+    // This request made the reservation and nothing else holds it: closing it needs no read of it first.
+    const known = { reservedMicros: prepared.floorMicros };
     const fail = async (error: DomainError | Error): Promise<never> => {
-      await releaseJobCharge(deps.ledger, job, jobErrorOf(error), deps.clock());
+      await releaseJobCharge(deps.ledger, job, jobErrorOf(error), deps.clock(), known);
       throw error;
     };
 
@@ -56,7 +58,7 @@ export const runSync = async (deps: ImageDeps, caller: Caller, command: ImageCom
     const completedAt = deps.clock();
     const result = { outputKeys, outputFormat, knownSubjects: outcome.knownSubjects };
     try {
-      await settleJobCharge(deps.ledger, job, finalPrice(prepared.priced, outcome), result, completedAt);
+      await settleJobCharge(deps.ledger, job, finalPrice(prepared.priced, outcome), result, completedAt, known);
     } catch (error) {
       // Unsettled work is not delivered, and its reservation must not stay held: release it (a no-op
       // if the settle did land after all) and answer the failure.
