@@ -364,16 +364,19 @@ const countSteadyState = async (runtime: LocalRuntime, client: Client, counter: 
   let submitCounts: OpCounts;
   let submitSeconds: number;
   let submitHttp: Record<string, number>;
+  let submitCpu: NodeJS.CpuUsage;
   try {
     await submit(client); // the key lookup cached, if it had expired
     counter.reset();
     http.reset();
+    submitCpu = process.cpuUsage();
     const start = performance.now();
     for (let index = 0; index < COUNTED_SUBMITS; index += 1) {
       const outcome = await submit(client);
       if (!outcome.handle) throw new Error(`counted submit answered ${outcome.status}: ${outcome.error}`);
     }
     submitSeconds = (performance.now() - start) / 1000;
+    submitCpu = process.cpuUsage(submitCpu);
     submitCounts = counter.snapshot();
     submitHttp = http.snapshot();
   } finally {
@@ -383,18 +386,21 @@ const countSteadyState = async (runtime: LocalRuntime, client: Client, counter: 
   await poll(client, finished[0]!);
   counter.reset();
   http.reset();
+  let cpu = process.cpuUsage();
   let start = performance.now();
   for (let index = 0; index < COUNTED_POLLS; index += 1) {
     const outcome = await poll(client, finished[index % finished.length]!);
     if (outcome.jobStatus !== 'succeeded') throw new Error(`counted poll: ${outcome.status} ${outcome.jobStatus ?? outcome.error}`);
   }
   const pollSeconds = (performance.now() - start) / 1000;
+  const pollCpu = process.cpuUsage(cpu);
   const pollCounts = counter.snapshot();
   const pollHttp = http.snapshot();
 
   // Whole jobs, one at a time: submit, workflow to the end. The workflow's share is the rest.
   counter.reset();
   http.reset();
+  cpu = process.cpuUsage();
   start = performance.now();
   for (let index = 0; index < COUNTED_WORKFLOW_JOBS; index += 1) {
     const outcome = await submit(client);
@@ -403,6 +409,7 @@ const countSteadyState = async (runtime: LocalRuntime, client: Client, counter: 
     if (execution.status !== 'SUCCEEDED') throw new Error(`counted job ${outcome.handle.job_id}: ${execution.status} ${execution.error}`);
   }
   const jobSeconds = (performance.now() - start) / 1000;
+  const jobCpu = process.cpuUsage(cpu);
   const jobCounts = counter.snapshot();
   const jobHttp = http.snapshot();
   const submitShare: OpCounts = {
@@ -450,6 +457,11 @@ const countSteadyState = async (runtime: LocalRuntime, client: Client, counter: 
       notes: `${COUNTED_WORKFLOW_JOBS} jobs run one at a time, minus the submit's share; by item: ${perUnit(workflowCounts.byItem, COUNTED_WORKFLOW_JOBS)}; ${round((jobSeconds * 1000) / COUNTED_WORKFLOW_JOBS)} ms per job submit-to-end`,
     },
     costOfAsyncJob(submitCounts, workflowCounts, pollCounts, jobHttp),
+    ...cpuResults([
+      ['submit', submitSeconds, submitCpu, COUNTED_SUBMITS, 'sequential submits, workflow start stubbed'],
+      ['poll', pollSeconds, pollCpu, COUNTED_POLLS, 'sequential polls of finished jobs'],
+      ['job', jobSeconds, jobCpu, COUNTED_WORKFLOW_JOBS, 'whole jobs one at a time, submit to the end of the workflow'],
+    ]),
     {
       metric: 'jobs.submit.local_http_requests_per_submit',
       value: round(sum(submitHttp) / COUNTED_SUBMITS, 1),
@@ -476,6 +488,25 @@ const countSteadyState = async (runtime: LocalRuntime, client: Client, counter: 
     },
   ];
 };
+
+/**
+ * One client, one call at a time: its latency, and the process's CPU per call (service, emulators and the
+ * bench's client together, all on this process's one event loop). At 50 closed-loop clients the loop is
+ * the bottleneck, so a call waits about 50 × that CPU (Little's law): the bound on the loads above.
+ */
+const cpuResults = (windows: Array<[string, number, NodeJS.CpuUsage, number, string]>): BenchResult[] =>
+  windows.flatMap(([what, seconds, cpu, count, description]) => {
+    const cpuMs = (cpu.user + cpu.system) / 1000 / count;
+    return [
+      { metric: `jobs.${what}.one_client_ms`, value: round((seconds * 1000) / count, 1), unit: 'ms', notes: `${count} ${description}, mean latency` },
+      {
+        metric: `jobs.${what}.cpu_ms_per_${what}`,
+        value: round(cpuMs, 2),
+        unit: 'ms',
+        notes: `process CPU (user + system, every thread) / ${count}; ${CLIENTS} clients on one loop would wait about ${round(CLIENTS * cpuMs)} ms a ${what}`,
+      },
+    ];
+  });
 
 const sum = (record: Record<string, number>): number => Object.values(record).reduce((total, count) => total + count, 0);
 

@@ -3,7 +3,7 @@
  * against the local runtime's store by default and against DynamoDB Local in CI
  * (`npm run test:dynamodb-local`), so the store cannot drift from AWS's own emulator unnoticed.
  */
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, NumberValue, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -151,6 +151,24 @@ describe('queries', () => {
 
   const query = (input: Partial<QueryCommandInput>) =>
     doc().send(new QueryCommand({ TableName: TableName(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :e)', ...input, ExpressionAttributeValues: { ':pk': pk, ':e': 'E#', ...input.ExpressionAttributeValues } }));
+
+  it('order sort keys by their UTF-8 bytes, not by UTF-16 units', async () => {
+    const own = partition();
+    // U+FFFD is EF BF BD in UTF-8 and U+1F600 F0 9F 98 80: the other way round in UTF-16 (FFFD after D83D).
+    for (const sk of ['S#\u{1F600}', 'S#\uFFFD', 'S#z']) await put({ pk: own, sk });
+    const ordered = await doc().send(new QueryCommand({ TableName: TableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': own } }));
+    expect(ordered.Items?.map((item) => item['sk'])).toEqual(['S#z', 'S#\uFFFD', 'S#\u{1F600}']);
+  });
+
+  it('compare numbers beyond a double exactly', async () => {
+    const own = partition();
+    await doc().send(new PutCommand({ TableName: TableName(), Item: { pk: own, sk: 'ITEM', big: NumberValue.from('12345678901234567890') } }));
+    const found = async (condition: string, value: string) =>
+      (await doc().send(new QueryCommand({ TableName: TableName(), KeyConditionExpression: 'pk = :pk', FilterExpression: condition, ExpressionAttributeValues: { ':pk': own, ':v': NumberValue.from(value) } }))).Count;
+    expect(await found('big > :v', '12345678901234567889')).toBe(1);
+    expect(await found('big > :v', '12345678901234567890')).toBe(0);
+    expect(await found('big = :v', '12345678901234567890.0')).toBe(1);
+  });
 
   it('return a partition in sort-key order either way, by prefix or range', async () => {
     const forward = await query({ ConsistentRead: true });

@@ -62,8 +62,12 @@ const formatDecimal = (value: Decimal): string => {
   return negative ? `-${text}` : text;
 };
 
+/** An integer already in canonical form, which most numbers are (micro-USD, counts, epoch ms). */
+const CANONICAL_INTEGER = /^-?(0|[1-9]\d{0,14})$/;
+
 /** The canonical form DynamoDB stores and answers ("1.50" → "1.5", "1e2" → "100"). */
 export const normalizeNumber = (text: string): string => {
+  if (CANONICAL_INTEGER.test(text) && text !== '-0') return text;
   const decimal = parseDecimal(text);
   if (decimal.mantissa.toString().replace('-', '').length > 38) throw invalid('Attempting to store more than 38 significant digits in a Number');
   return formatDecimal(decimal);
@@ -75,6 +79,8 @@ export const addNumbers = (a: string, b: string, subtract = false): string => {
 };
 
 const compareNumbers = (a: string, b: string): number => {
+  // Integers of up to 15 digits are exact as doubles.
+  if (CANONICAL_INTEGER.test(a) && CANONICAL_INTEGER.test(b)) return Math.sign(Number(a) - Number(b));
   const [x, y] = align(parseDecimal(a), parseDecimal(b));
   return x < y ? -1 : x > y ? 1 : 0;
 };
@@ -159,13 +165,23 @@ export const valuesEqual = (a: Value | undefined, b: Value | undefined): boolean
 const setHas = (type: 'SS' | 'NS' | 'BS', members: string[], member: string): boolean =>
   type === 'NS' ? members.some((candidate) => compareNumbers(candidate, member) === 0) : members.includes(member);
 
+/**
+ * Strings by their UTF-8 bytes, as DynamoDB orders them. UTF-16 order (JavaScript's) is the same unless a
+ * string holds a surrogate pair or a character from U+E000: only then are the bytes compared.
+ */
+const BEYOND_SURROGATES = /[\uD800-\uFFFF]/;
+const compareStrings = (a: string, b: string): number => {
+  if (!BEYOND_SURROGATES.test(a) && !BEYOND_SURROGATES.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+};
+
 /** Ordering of two scalars of one type (S by UTF-8 bytes, N numerically, B by bytes); undefined when they are not comparable. */
 export const compareScalars = (a: Value | undefined, b: Value | undefined): number | undefined => {
   if (!a || !b) return undefined;
   const type = typeOf(a);
   if (type !== typeOf(b)) return undefined;
   if (type === 'N') return compareNumbers(a['N'] as string, b['N'] as string);
-  if (type === 'S') return Buffer.compare(Buffer.from(a['S'] as string), Buffer.from(b['S'] as string));
+  if (type === 'S') return compareStrings(a['S'] as string, b['S'] as string);
   if (type === 'B') return Buffer.compare(bytesOf(a), bytesOf(b));
   return undefined;
 };
