@@ -192,6 +192,10 @@ const main = async (): Promise<void> => {
   writeAtomically(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeAtomically(path.join(RESULTS_DIR, 'latest.md'), markdown(report));
   const seconds = Math.round((performance.now() - startedAt) / 1000);
+  const failing = modules.flatMap((entry) => entry.results).filter((result) => result.pass === false);
+  if (failing.length > 0) {
+    process.stdout.write(`\nTargets not met:\n${failing.map((result) => `  FAIL  ${result.metric} = ${result.value} ${result.unit} (target ${result.target ?? '?'})`).join('\n')}\n`);
+  }
   process.stdout.write(
     `\nTargets met: ${report.targets.met} of ${report.targets.total}. ${modules.length} module(s) in ${seconds} s. ` +
       `Written: ${path.relative(process.cwd(), RESULTS_DIR)}/latest.json, latest.md\n`,
