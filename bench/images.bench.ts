@@ -64,17 +64,58 @@ export const run = async (): Promise<BenchResult[]> => {
 
   results.push(await readSourceCost(inputs.imageBase64));
 
+  const bareMedians = new Map<Operation, number>();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-images-'));
   const runtime = await startLocalRuntime({ dataDir, logLevel: 'silent', devAccountCreditMicros: DEV_CREDIT_MICROS });
   try {
     for (const operation of ['enhance', 'remix'] as const) {
-      results.push(...(await compareOperation(operation, runtime, inputs)));
+      const compared = await compareOperation(operation, runtime, inputs);
+      bareMedians.set(operation, compared.find((result) => result.metric === `images.${operation}.bare.median_ms`)!.value);
+      results.push(...compared);
     }
   } finally {
     await runtime.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+  results.push(...(await httpOnArtefacts(inputs, bareMedians)));
   return results;
+};
+
+/**
+ * What ships: the same HTTP request against `npm run start:assets` (every function from its bundled
+ * asset in a Lambda-like worker process), after the in-process comparisons, against the bare median of
+ * this run. Information, not a target: the body crosses to the worker and back as a Lambda event would.
+ */
+const httpOnArtefacts = async (inputs: Inputs, bareMedians: Map<Operation, number>): Promise<BenchResult[]> => {
+  progress(name, 'the same requests against the synthesised artefacts (start:assets)');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-images-assets-'));
+  const runtime = await startLocalRuntime({ dataDir, logLevel: 'silent', devAccountCreditMicros: DEV_CREDIT_MICROS, assets: true });
+  try {
+    const apiKey = runtime.devAccount!.apiKey;
+    const results: BenchResult[] = [];
+    for (const operation of ['enhance', 'remix'] as const) {
+      const body = JSON.stringify(requestBody(operation, inputs));
+      const call = async () => {
+        const response = await fetch(`${runtime.url}/v2/service/${operation}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Key': apiKey }, body });
+        if (response.status !== 200) throw new Error(`start:assets POST /v2/service/${operation} answered ${response.status}: ${await response.text()}`);
+        await response.json();
+      };
+      const samples: number[] = [];
+      for (let attempt = 0; attempt < WARMUPS + RUNS; attempt += 1) {
+        const { ms } = await timed(call);
+        if (attempt >= WARMUPS) samples.push(ms);
+      }
+      const bare = bareMedians.get(operation)!;
+      results.push(
+        ...timingResults(`images.${operation}.http_assets`, samples, 'POST to start:assets: the bundled function in its Lambda-like worker, answer read and parsed'),
+        { metric: `images.${operation}.ratio_http_assets_to_bare`, value: round(median(samples) / bare, 3), unit: 'x', notes: `median http (artefacts) / this run's bare median ${round(bare)} ms (information)` },
+      );
+    }
+    return results;
+  } finally {
+    await runtime.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 };
 
 const compareOperation = async (operation: Operation, runtime: LocalRuntime, inputs: Inputs): Promise<BenchResult[]> => {
