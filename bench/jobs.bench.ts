@@ -31,6 +31,8 @@ import { countLocalHttp, type HttpCounter } from './support/local-http';
 import { costUsd, dynamoUnits, type Usage } from './support/cost-model';
 import { PINNED_PRICES } from '../functions/domain/images/catalog';
 import * as Accounts from '../functions/domain/accounts/accounts';
+import { DynamoLedger } from '../functions/adapters/dynamo/ledger-repository';
+import { newId } from '../functions/domain/shared/ids';
 
 export const name = 'jobs';
 
@@ -55,6 +57,7 @@ interface Client {
   url: string;
   apiKey: string;
   body: string;
+  accountId: string;
 }
 
 export const run = async (): Promise<BenchResult[]> => {
@@ -85,11 +88,11 @@ export const run = async (): Promise<BenchResult[]> => {
       [runtime.endpoints.sqs]: 'sqs',
     });
     const body = JSON.stringify({ image: tinyJpeg.toString('base64'), async: true, response_mode: 'urls', output_format: 'jpg' });
-    const client: Client = { url: runtime.url, apiKey: devAccount.apiKey, body };
+    const client: Client = { url: runtime.url, apiKey: devAccount.apiKey, body, accountId: devAccount.accountId };
     const ownAccounts: Client[] = [];
     for (let index = 0; index < CLIENTS; index += 1) {
-      const { key } = await Accounts.openAccount(services(), { name: `bench client ${index + 1}`, openingCreditMicros: DEV_CREDIT_MICROS });
-      ownAccounts.push({ url: runtime.url, apiKey: key.apiKey, body });
+      const { account, key } = await Accounts.openAccount(services(), { name: `bench client ${index + 1}`, openingCreditMicros: DEV_CREDIT_MICROS });
+      ownAccounts.push({ url: runtime.url, apiKey: key.apiKey, body, accountId: account.accountId });
     }
     try {
       return await measure(runtime, { ownAccounts, oneAccount: client }, counter, http);
@@ -195,6 +198,7 @@ const measure = async (runtime: LocalRuntime, clients: { ownAccounts: Client[]; 
   }
 
   const own = await loadPhase(runtime, (index) => clients.ownAccounts[index]!, counter, 'each on its own account');
+  const ledgers = await auditLedgers(clients.ownAccounts, [...clients.ownAccounts.slice(0, WARMUPS), ...own.handles.map((handle) => handle.client)]);
   const shared = await loadPhase(runtime, () => client, counter, 'all on one account');
 
   // 3. steady-state counts, one request at a time.
@@ -219,6 +223,7 @@ const measure = async (runtime: LocalRuntime, clients: { ownAccounts: Client[]; 
       unit: 'ops',
       notes: `submit + workflow under load, all commands / jobs: ${perUnit(own.loadOps.byCommand, own.handles.length)}; HTTP attempts ${own.loadOps.attempts} for ${own.loadOps.commands} commands`,
     },
+    ledgers,
     ...loadResults('jobs.poll', own.pollLoad, 'GET poll_url of a finished job → 200 succeeded with a download link, 50 clients each on its own account', 'polls', 50),
     ...loadResults('jobs.one_account.submit', shared.submitLoad, oneAccountNote, 'submits').filter((result) => !result.metric.endsWith('throughput_per_s')),
     ...loadResults('jobs.one_account.poll', shared.pollLoad, oneAccountNote, 'polls').filter((result) => !result.metric.endsWith('throughput_per_s')),
@@ -266,6 +271,36 @@ const loadPhase = async (runtime: LocalRuntime, clientFor: (index: number) => Cl
     return outcome.jobStatus === 'succeeded' ? outcome : { ms: outcome.ms, error: `job ${outcome.jobStatus}` };
   });
   return { submitLoad, pollLoad, handles, drainMs, loadOps, loadLatencies, stages: stages.samples };
+};
+
+/**
+ * After the multi-tenant load has drained: every account's books. Exact means the entries add up to the
+ * balance, every job the bench was answered 202 for has exactly one reservation and one close (a
+ * settlement: every job succeeded), and there is no other charge: nothing lost, nothing charged twice.
+ */
+const auditLedgers = async (accounts: Client[], acceptedBy: Client[]): Promise<BenchResult> => {
+  const audit = new DynamoLedger(services().table, newId);
+  const problems: string[] = [];
+  for (const account of accounts) {
+    const accepted = acceptedBy.filter((client) => client === account).length;
+    const entries = await audit.allEntries(account.accountId);
+    const balance = await audit.balance(account.accountId);
+    const total = entries.reduce((sum, entry) => sum + entry.amountMicros, 0);
+    const byOwner = new Map<string, string[]>();
+    for (const entry of entries) if (entry.owner) byOwner.set(entry.owner.id, [...(byOwner.get(entry.owner.id) ?? []), entry.kind]);
+    const wrongOwners = [...byOwner.values()].filter((kinds) => kinds.sort().join(',') !== 'reserve,settle').length;
+    if (total !== balance || byOwner.size !== accepted || wrongOwners > 0) {
+      problems.push(`${account.accountId}: entries ${total} vs balance ${balance}, ${byOwner.size} charged jobs for ${accepted} accepted, ${wrongOwners} not reserved and settled once`);
+    }
+  }
+  return {
+    metric: 'jobs.ledger.accounts_exact',
+    value: accounts.length - problems.length,
+    unit: 'accounts',
+    target: `= ${accounts.length}`,
+    pass: problems.length === 0,
+    notes: problems.length === 0 ? `every account after the multi-tenant load: entries sum to the balance, one reservation and one settlement per accepted job (${acceptedBy.length}), no other charge` : problems.slice(0, 3).join('; '),
+  };
 };
 
 // ---- where a submit's time goes under load ----
