@@ -36,7 +36,7 @@ import { syntheticPhotoJpeg } from './support/synthetic-photo';
 export const name = 'images';
 
 const WARMUPS = 2;
-const RUNS = 10;
+const RUNS = 14;
 const BREAKDOWN_RUNS = 5;
 const RATIO_TARGET = 1.1;
 const TWO_K_EDGE_PX = 2048;
