@@ -199,20 +199,16 @@ class Parser {
 
   // -- conditions --
 
+  /** OR binds loosest, then AND, then NOT. */
   condition(): Condition {
-    let left = this.conjunction();
-    while (this.isKeyword('OR')) {
-      this.position += 1;
-      left = { kind: 'or', left, right: this.conjunction() };
-    }
-    return left;
+    return this.chain('OR', () => this.chain('AND', () => this.negation()));
   }
 
-  private conjunction(): Condition {
-    let left = this.negation();
-    while (this.isKeyword('AND')) {
+  private chain(keyword: 'OR' | 'AND', operand: () => Condition): Condition {
+    let left = operand();
+    while (this.isKeyword(keyword)) {
       this.position += 1;
-      left = { kind: 'and', left, right: this.negation() };
+      left = { kind: keyword === 'OR' ? 'or' : 'and', left, right: operand() };
     }
     return left;
   }
