@@ -79,6 +79,13 @@ class Table {
   /** An item to write: its key attributes present and typed, index keys typed, at most 400 KB. */
   checkItem(item: unknown): Item {
     const checked = checkItem(item);
+    this.checkKeys(checked);
+    if (itemSize(checked) > MAX_ITEM_BYTES) throw invalid('Item size has exceeded the maximum allowed size');
+    return checked;
+  }
+
+  /** The table's and the indexes' key attributes of an item whose values are already checked. */
+  checkKeys(checked: Item): void {
     for (const name of this.keyNames) {
       if (!checked[name]) throw invalid(`One or more parameter values were invalid: Missing the key ${name} in the item`);
       this.checkKeyValue(name, checked[name], '');
@@ -88,8 +95,6 @@ class Table {
         if (name && checked[name]) this.checkKeyValue(name, checked[name], index.name);
       }
     }
-    if (itemSize(checked) > MAX_ITEM_BYTES) throw invalid('Item size has exceeded the maximum allowed size');
-    return checked;
   }
 
   private checkKeyValue(name: string, value: Value, indexName: string): void {
@@ -140,8 +145,8 @@ class Table {
 
   /** Orders items by their table key, partition first: ties in an index are broken by it. */
   private keyOrder = (a: Item, b: Item): number => {
-    const byHash = keyText(a[this.shape.hash]!).localeCompare(keyText(b[this.shape.hash]!));
-    return byHash || this.tableOrder(a, b);
+    const [x, y] = [keyText(a[this.shape.hash]!), keyText(b[this.shape.hash]!)];
+    return (x < y ? -1 : x > y ? 1 : 0) || this.tableOrder(a, b);
   };
 
   get(key: Item): Item | undefined {
@@ -398,7 +403,7 @@ export class Store {
         after = update ? applyUpdate(update, before ?? structuredClone(key), table.keyNames) : (before ?? structuredClone(key));
         if (!before) Object.assign(after, structuredClone(key));
         if (itemSize(after) > MAX_ITEM_BYTES) throw invalid('Item size to update has exceeded the maximum allowed size');
-        table.checkItem(after);
+        table.checkKeys(after);
       }
     }
     // The top-level attributes the update names: what UPDATED_OLD and UPDATED_NEW answer.
