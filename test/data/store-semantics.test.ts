@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { startLocalDynamo } from '../../bin/local/dynamo';
+import { Store } from '../../bin/local/dynamo/store';
 import { ensureTable } from '../../bin/local/table';
 import { openTable } from '../../functions/adapters/dynamo/table';
 import { startDataBackend, type DataBackend } from '../support/data-backend';
@@ -260,6 +261,24 @@ describe('the local store on disk', () => {
       expect(indexed.Count).toBe(1);
       second.table.doc.destroy();
       await second.dynamo.close();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  local('rewrites its journal as a snapshot while it runs, once the journal has grown well past one', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-compact-'));
+    try {
+      const store = new Store(dataDir, { compactAfterLines: 10 });
+      store.handle('CreateTable', { TableName: 'counts', KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }], AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }] });
+      const add = { TableName: 'counts', Key: { pk: { S: 'a' } }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': { N: '1' } } };
+      for (let index = 0; index < 100; index += 1) store.handle('UpdateItem', add);
+      store.close();
+      const lines = fs.readFileSync(path.join(dataDir, 'journal.jsonl'), 'utf8').split('\n').filter(Boolean);
+      expect(lines.length).toBeLessThanOrEqual(12);
+      const reopened = new Store(dataDir);
+      expect(reopened.handle('GetItem', { TableName: 'counts', Key: { pk: { S: 'a' } } })).toEqual({ Item: { pk: { S: 'a' }, n: { N: '100' } } });
+      reopened.close();
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }

@@ -1,7 +1,7 @@
 /**
  * The local runtime's DynamoDB: tables held in memory, every change appended to a journal on disk
- * (one line per request, so a transaction is written whole or not at all), the journal compacted into a
- * snapshot at each start. Each request runs to completion in one turn of the event loop, so every
+ * (one line per request, so a transaction is written whole or not at all), the journal rewritten as a
+ * snapshot at each start and whenever it has grown well past one. Each request runs to completion in one turn of the event loop, so every
  * request is isolated from every other: a transaction is seen whole or not at all by any read, as on
  * DynamoDB, without locks. Only what DynamoDB would answer is answered; test/data holds this store to
  * DynamoDB Local (AWS's own emulator) with the same tests.
@@ -199,6 +199,8 @@ type JournalLine = { create: TableDefinition } | { drop: string } | { changes: C
 /** The journal: appended to with a write per request, replayed and compacted at start. */
 class Journal {
   private fd: number | undefined;
+  /** Lines appended since the journal was last rewritten. */
+  appended = 0;
 
   constructor(private readonly file: string | undefined) {}
 
@@ -222,12 +224,16 @@ class Journal {
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
     const aside = `${this.file}.compacting`;
     fs.writeFileSync(aside, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    this.close();
     fs.renameSync(aside, this.file);
     this.fd = fs.openSync(this.file, 'a');
+    this.appended = 0;
   }
 
   append(line: JournalLine): void {
-    if (this.fd !== undefined) fs.writeSync(this.fd, `${JSON.stringify(line)}\n`);
+    if (this.fd === undefined) return;
+    fs.writeSync(this.fd, `${JSON.stringify(line)}\n`);
+    this.appended += 1;
   }
 
   close(): void {
@@ -243,15 +249,27 @@ interface PlannedWrite {
   after: Item | undefined;
 }
 
+/** A running store rewrites its journal as a snapshot once this many lines (or one per item, if more) were appended. */
+const COMPACT_AFTER_LINES = 20_000;
+
 export class Store {
   private readonly tables = new Map<string, Table>();
   private readonly journal: Journal;
+  private readonly compactAfterLines: number;
 
   /** `dataDir`: where the journal lives; in memory only without one. */
-  constructor(dataDir?: string) {
+  constructor(dataDir?: string, options: { compactAfterLines?: number } = {}) {
     this.journal = new Journal(dataDir ? path.join(dataDir, 'journal.jsonl') : undefined);
+    this.compactAfterLines = options.compactAfterLines ?? COMPACT_AFTER_LINES;
     for (const line of this.journal.replay()) this.replayLine(line);
     this.compact();
+  }
+
+  /** Appends to the journal, and compacts it when it has grown past its snapshot by enough to be worth it. */
+  private record(line: JournalLine): void {
+    this.journal.append(line);
+    const items = [...this.tables.values()].reduce((sum, table) => sum + table.count, 0);
+    if (this.journal.appended > Math.max(this.compactAfterLines, items)) this.compact();
   }
 
   private replayLine(line: JournalLine): void {
@@ -294,7 +312,7 @@ export class Store {
       case 'DeleteTable': {
         const table = this.table(request['TableName']);
         this.tables.delete(table.definition.TableName);
-        this.journal.append({ drop: table.definition.TableName });
+        this.record({ drop: table.definition.TableName });
         return { TableDescription: { ...this.describe(table), TableStatus: 'DELETING' } };
       }
       case 'ListTables':
@@ -348,7 +366,7 @@ export class Store {
     }
     const table = new Table(definition);
     this.tables.set(name, table);
-    this.journal.append({ create: definition });
+    this.record({ create: definition });
     return { TableDescription: this.describe(table) };
   }
 
@@ -417,7 +435,7 @@ export class Store {
       table.write(key, after);
       changes.push(after ? { table: table.definition.TableName, item: after } : { table: table.definition.TableName, deleted: key });
     }
-    if (changes.length > 0) this.journal.append({ changes });
+    if (changes.length > 0) this.record({ changes });
   }
 
   private writeItem(operation: 'PutItem' | 'UpdateItem' | 'DeleteItem', request: Request): Answer {
