@@ -265,9 +265,13 @@ export class Store {
     this.compact();
   }
 
-  /** Appends to the journal, and compacts it when it has grown past its snapshot by enough to be worth it. */
-  private record(line: JournalLine): void {
+  /**
+   * Every change is on disk before it is made in memory: a write the disk refuses is answered as a fault
+   * and made nowhere. The journal is compacted, after the change, once it has grown well past its snapshot.
+   */
+  private record(line: JournalLine, apply: () => void): void {
     this.journal.append(line);
+    apply();
     const items = [...this.tables.values()].reduce((sum, table) => sum + table.count, 0);
     if (this.journal.appended > Math.max(this.compactAfterLines, items)) this.compact();
   }
@@ -311,8 +315,7 @@ export class Store {
         return { Table: this.describe(this.table(request['TableName'])) };
       case 'DeleteTable': {
         const table = this.table(request['TableName']);
-        this.tables.delete(table.definition.TableName);
-        this.record({ drop: table.definition.TableName });
+        this.record({ drop: table.definition.TableName }, () => this.tables.delete(table.definition.TableName));
         return { TableDescription: { ...this.describe(table), TableStatus: 'DELETING' } };
       }
       case 'ListTables':
@@ -365,8 +368,7 @@ export class Store {
       throw invalid('One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions');
     }
     const table = new Table(definition);
-    this.tables.set(name, table);
-    this.record({ create: definition });
+    this.record({ create: definition }, () => this.tables.set(name, table));
     return { TableDescription: this.describe(table) };
   }
 
@@ -430,12 +432,11 @@ export class Store {
   }
 
   private commit(writes: PlannedWrite[]): void {
-    const changes: Change[] = [];
-    for (const { table, key, after } of writes) {
-      table.write(key, after);
-      changes.push(after ? { table: table.definition.TableName, item: after } : { table: table.definition.TableName, deleted: key });
-    }
-    if (changes.length > 0) this.record({ changes });
+    if (writes.length === 0) return;
+    const changes: Change[] = writes.map(({ table, key, after }) => (after ? { table: table.definition.TableName, item: after } : { table: table.definition.TableName, deleted: key }));
+    this.record({ changes }, () => {
+      for (const { table, key, after } of writes) table.write(key, after);
+    });
   }
 
   private writeItem(operation: 'PutItem' | 'UpdateItem' | 'DeleteItem', request: Request): Answer {
