@@ -107,7 +107,7 @@ export const deniedJson = (res: http.ServerResponse, error: AccessDenied, type =
   res.end(JSON.stringify({ __type: type, message: error.message, Message: error.message }));
 };
 
-/** Starts a gate's front server (in front of s3rver or the SQS emulator) on the loopback address it is given. */
+/** Starts a gate's front server (in front of the SQS emulator) on the loopback address it is given. */
 export const listenFront = async (server: http.Server, options: { host: string; port?: number }, agent: http.Agent) => {
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host, resolve));
   return {

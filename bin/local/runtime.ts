@@ -1,6 +1,7 @@
 /**
  * The local runtime: the same handlers and state machines as on AWS, against embedded back ends
- * (dynalite + transaction shim, s3rver, aws-local-stepfunctions, local-aws-sqs), configured through the
+ * (the DynamoDB store of bin/local/dynamo, the S3 server of bin/local/s3.ts, aws-local-stepfunctions,
+ * local-aws-sqs), configured through the
  * same environment variables the CDK stack sets. Used by `npm start` and by the integration tests.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
@@ -38,7 +39,7 @@ const TABLE_NAME = 'service';
 const BUCKET_NAME = 'service-local';
 
 export interface LocalRuntimeOptions {
-  /** Where dynalite and s3rver keep their data; a restart with the same directory keeps everything. */
+  /** Where the local DynamoDB and S3 keep their data; a restart with the same directory keeps everything. */
   dataDir: string;
   port?: number;
   host?: string;

@@ -2,7 +2,7 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFo
 import { LOCAL_REGION } from './arns';
 
 /**
- * Creates the service table on a local DynamoDB (dynalite or DynamoDB Local) with the key schema the
+ * Creates the service table on a local DynamoDB (the local store or DynamoDB Local) with the key schema the
  * CDK stack deploys (lib/constructs/data.ts): pk/sk, and the gsi1 index on gsi1pk/gsi1sk.
  */
 export const ensureTable = async (endpoint: string, tableName: string): Promise<void> => {

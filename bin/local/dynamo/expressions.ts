@@ -23,7 +23,7 @@ import {
   type Value,
 } from './values';
 
-export type Operand = { kind: 'path'; path: PathStep[] } | { kind: 'value'; value: Value } | { kind: 'size'; path: PathStep[] };
+type Operand = { kind: 'path'; path: PathStep[] } | { kind: 'value'; value: Value } | { kind: 'size'; path: PathStep[] };
 
 export type Condition =
   | { kind: 'and' | 'or'; left: Condition; right: Condition }

@@ -10,7 +10,7 @@ export type Item = Record<string, Value>;
 export type PathStep = string | number;
 
 const TYPES = ['S', 'N', 'B', 'BOOL', 'NULL', 'M', 'L', 'SS', 'NS', 'BS'] as const;
-export type TypeName = (typeof TYPES)[number];
+type TypeName = (typeof TYPES)[number];
 
 export const typeOf = (value: Value): TypeName => Object.keys(value)[0] as TypeName;
 
@@ -66,7 +66,7 @@ const formatDecimal = (value: Decimal): string => {
 const CANONICAL_INTEGER = /^-?(0|[1-9]\d{0,14})$/;
 
 /** The canonical form DynamoDB stores and answers ("1.50" → "1.5", "1e2" → "100"). */
-export const normalizeNumber = (text: string): string => {
+const normalizeNumber = (text: string): string => {
   if (CANONICAL_INTEGER.test(text) && text !== '-0') return text;
   const decimal = parseDecimal(text);
   if (decimal.mantissa.toString().replace('-', '').length > 38) throw invalid('Attempting to store more than 38 significant digits in a Number');

@@ -1,7 +1,7 @@
 /**
  * The bucket, in the domain's words. The client is configured for both homes: path-style addressing
- * and checksums only when required, with Buffers as bodies (newer SDK checksums otherwise make s3rver
- * store corrupted objects, DESIGN.md §2).
+ * and checksums only when required, with Buffers as bodies (newer SDK checksums made the former local
+ * S3 store corrupted objects, DESIGN.md §2).
  */
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -27,7 +27,7 @@ export const createObjectStore = (config: { bucket: string; region: string; endp
     region: config.region,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    // s3rver accepts its own well-known development key pair.
+    // The local S3 accepts the local development key pair.
     ...(config.endpoint ? { endpoint: config.endpoint, forcePathStyle: true, credentials: localCredentials() } : {}),
   });
   return {
