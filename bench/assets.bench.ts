@@ -10,7 +10,7 @@ import path from 'node:path';
 import { ensureAssets } from '../bin/assets/build';
 import { Sandbox } from '../bin/assets/sandbox';
 import { readTemplate } from '../bin/assets/template';
-import { atMost, median, progress, round, type BenchResult } from './harness';
+import { atMost, type BenchResult, median, progress, round } from './harness';
 
 export const name = 'assets';
 
@@ -20,7 +20,9 @@ const COLD_IMPORT_LIMIT_MS = 100;
 
 const sizeOf = (entry: string): number => {
   const stat = fs.lstatSync(entry);
-  return stat.isDirectory() ? fs.readdirSync(entry).reduce((sum, child) => sum + sizeOf(path.join(entry, child)), 0) : stat.size;
+  return stat.isDirectory()
+    ? fs.readdirSync(entry).reduce((sum, child) => sum + sizeOf(path.join(entry, child)), 0)
+    : stat.size;
 };
 
 /** `ApiPostEdit6CB9B6CA` → `ApiPostEdit`: stable across synths. */
@@ -29,24 +31,51 @@ const readable = (logicalId: string) => logicalId.replace(/[0-9A-F]{8}$/, '');
 export const run = async (): Promise<BenchResult[]> => {
   const assets = await ensureAssets({ log: (line) => progress(name, line) });
   const template = readTemplate(assets.templateFile);
-  const results: BenchResult[] = [{ metric: 'assets.synth_ms', value: assets.synthMs, unit: 'ms', notes: `cdk synth for ${assets.architecture}, every function bundled${assets.built ? '' : ' (the synthesis that made the cached artefacts)'}` }];
+  const results: BenchResult[] = [
+    {
+      metric: 'assets.synth_ms',
+      value: assets.synthMs,
+      unit: 'ms',
+      notes: `cdk synth for ${assets.architecture}, every function bundled${assets.built ? '' : ' (the synthesis that made the cached artefacts)'}`,
+    },
+  ];
   const sandbox = new Sandbox();
   try {
     for (const fn of template.functions) {
       const images = fs.existsSync(path.join(fn.assetDir, 'node_modules'));
       const bundleKb = round(fs.statSync(path.join(fn.assetDir, 'index.js')).size / 1024);
-      const lambda = sandbox.create({ name: fn.logicalId, assetDir: fn.assetDir, handler: fn.handler, memoryMb: fn.memoryMb, timeoutSeconds: fn.timeoutSeconds, environment: {} });
+      const lambda = sandbox.create({
+        name: fn.logicalId,
+        assetDir: fn.assetDir,
+        handler: fn.handler,
+        memoryMb: fn.memoryMb,
+        timeoutSeconds: fn.timeoutSeconds,
+        environment: {},
+      });
       const coldMs: number[] = [];
       // Each cold start is a new worker process; the warm ones stay idle until the function closes.
       for (let i = 0; i < COLD_STARTS; i += 1) coldMs.push(await lambda.coldStart());
       await lambda.close();
       const id = readable(fn.logicalId);
       progress(name, `${id}: ${bundleKb} KB, cold import ${round(median(coldMs))} ms`);
-      const bundle = { metric: `assets.${id}.bundle_kb`, value: bundleKb, unit: 'KB', notes: images ? 'image function: sharp and heic-decode are installed beside it' : undefined };
+      const bundle = {
+        metric: `assets.${id}.bundle_kb`,
+        value: bundleKb,
+        unit: 'KB',
+        notes: images ? 'image function: sharp and heic-decode are installed beside it' : undefined,
+      };
       results.push(
         images ? bundle : atMost(bundle, BUNDLE_LIMIT_KB),
         { metric: `assets.${id}.asset_mb`, value: round(sizeOf(fn.assetDir) / (1024 * 1024), 2), unit: 'MB' },
-        atMost({ metric: `assets.${id}.cold_import_ms`, value: round(median(coldMs)), unit: 'ms', notes: `median of ${COLD_STARTS} fresh workers` }, COLD_IMPORT_LIMIT_MS),
+        atMost(
+          {
+            metric: `assets.${id}.cold_import_ms`,
+            value: round(median(coldMs)),
+            unit: 'ms',
+            notes: `median of ${COLD_STARTS} fresh workers`,
+          },
+          COLD_IMPORT_LIMIT_MS,
+        ),
       );
     }
   } finally {

@@ -89,7 +89,12 @@ export const timingResults = (metric: string, samples: readonly number[], notes?
   const summary = summarise(samples);
   const spread = `${summary.runs} runs, min ${round(summary.min)}, max ${round(summary.max)}`;
   return [
-    { metric: `${metric}.median_ms`, value: round(summary.median), unit: 'ms', notes: notes ? `${notes}; ${spread}` : spread },
+    {
+      metric: `${metric}.median_ms`,
+      value: round(summary.median),
+      unit: 'ms',
+      notes: notes ? `${notes}; ${spread}` : spread,
+    },
     { metric: `${metric}.p90_ms`, value: round(summary.p90), unit: 'ms' },
   ];
 };

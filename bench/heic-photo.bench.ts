@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { megabytes, progress, type BenchResult } from './harness';
+import { type BenchResult, megabytes, progress } from './harness';
 import { measureHeicDecode, ROOT_DIR } from './support/heic';
 import { syntheticPhotoJpeg } from './support/synthetic-photo';
 
@@ -36,10 +36,15 @@ export const run = async (): Promise<BenchResult[]> => {
 const spawnFixtureIfMissing = (): { now: boolean } | { skipped: string } => {
   if (fs.existsSync(FIXTURE)) return { now: false };
   if (spawnSync('heif-enc', ['--help']).error) {
-    return { skipped: `${path.relative(ROOT_DIR, FIXTURE)} is missing and heif-enc is not installed (apt: libheif-examples)` };
+    return {
+      skipped: `${path.relative(ROOT_DIR, FIXTURE)} is missing and heif-enc is not installed (apt: libheif-examples)`,
+    };
   }
   progress(name, `making ${path.relative(ROOT_DIR, FIXTURE)} with heif-enc (once, ~20 s)`);
-  const child = spawnSync(process.execPath, [...process.execArgv, __filename, '--make-fixture'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnSync(process.execPath, [...process.execArgv, __filename, '--make-fixture'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (child.status !== 0) return { skipped: `making the fixture failed: ${child.stderr || child.stdout}` };
   return { now: true };
 };
@@ -49,11 +54,17 @@ const makeFixture = async (): Promise<void> => {
   try {
     const jpeg = path.join(workDir, 'photo.jpg');
     const heic = path.join(workDir, 'photo.heic');
-    fs.writeFileSync(jpeg, await syntheticPhotoJpeg({ width: 4032, height: 3024, seed: 3, grainLevels: 4, quality: 95 }));
+    fs.writeFileSync(
+      jpeg,
+      await syntheticPhotoJpeg({ width: 4032, height: 3024, seed: 3, grainLevels: 4, quality: 95 }),
+    );
     const encoded = spawnSync('heif-enc', ['-q', String(QUALITY), '-o', heic, jpeg], { encoding: 'utf8' });
     if (encoded.status !== 0) throw new Error(`heif-enc failed: ${encoded.stderr || encoded.stdout}`);
     const size = fs.statSync(heic).size;
-    if (size > MAX_FIXTURE_BYTES) throw new Error(`heif-enc made ${megabytes(size)} MB, over the ${megabytes(MAX_FIXTURE_BYTES)} MB kept in the repository`);
+    if (size > MAX_FIXTURE_BYTES)
+      throw new Error(
+        `heif-enc made ${megabytes(size)} MB, over the ${megabytes(MAX_FIXTURE_BYTES)} MB kept in the repository`,
+      );
     fs.mkdirSync(path.dirname(FIXTURE), { recursive: true });
     fs.copyFileSync(heic, FIXTURE);
   } finally {

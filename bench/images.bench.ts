@@ -19,7 +19,8 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import * as v from 'valibot';
-import { startLocalRuntime, type LocalRuntime } from '../bin/local/runtime';
+import { type LocalRuntime, startLocalRuntime } from '../bin/local/runtime';
+import { services } from '../bin/local/services';
 import { MAX_INPUT_BYTES } from '../functions/adapters/images/image-input';
 import { readImageSource } from '../functions/adapters/images/image-source';
 import { enhanceCommand, remixCommand } from '../functions/api/image-commands';
@@ -27,10 +28,18 @@ import { EnhanceRequestSchema, RemixRequestSchema } from '../functions/api/schem
 import type { Caller } from '../functions/domain/accounts/accounts';
 import type { ImageCommand } from '../functions/domain/images/command';
 import type { ImageDeps } from '../functions/domain/images/deps';
-import { imageResultBody, type ImageResultBody } from '../functions/domain/images/result';
+import { type ImageResultBody, imageResultBody } from '../functions/domain/images/result';
 import { runSync } from '../functions/domain/images/run-sync';
-import { services } from '../bin/local/services';
-import { atMost, compareSequentially, median, progress, round, timed, timingResults, type BenchResult } from './harness';
+import {
+  atMost,
+  type BenchResult,
+  compareSequentially,
+  median,
+  progress,
+  round,
+  timed,
+  timingResults,
+} from './harness';
 import { syntheticPhotoJpeg } from './support/synthetic-photo';
 
 export const name = 'images';
@@ -58,8 +67,18 @@ export const run = async (): Promise<BenchResult[]> => {
   ]);
   const inputs: Inputs = { imageBase64: image.toString('base64'), referenceBase64: reference.toString('base64') };
   const results: BenchResult[] = [
-    { metric: 'images.input.bytes_mb', value: round(image.length / 1e6, 2), unit: 'MB', notes: '4032x3024 JPEG q90, photo-like noise and edges' },
-    { metric: 'images.reference.bytes_mb', value: round(reference.length / 1e6, 2), unit: 'MB', notes: '1280x960 JPEG q90, other colours (remix)' },
+    {
+      metric: 'images.input.bytes_mb',
+      value: round(image.length / 1e6, 2),
+      unit: 'MB',
+      notes: '4032x3024 JPEG q90, photo-like noise and edges',
+    },
+    {
+      metric: 'images.reference.bytes_mb',
+      value: round(reference.length / 1e6, 2),
+      unit: 'MB',
+      notes: '1280x960 JPEG q90, other colours (remix)',
+    },
   ];
 
   results.push(await readSourceCost(inputs.imageBase64));
@@ -70,7 +89,10 @@ export const run = async (): Promise<BenchResult[]> => {
   try {
     for (const operation of ['enhance', 'remix'] as const) {
       const compared = await compareOperation(operation, runtime, inputs);
-      bareMedians.set(operation, compared.find((result) => result.metric === `images.${operation}.bare.median_ms`)!.value);
+      bareMedians.set(
+        operation,
+        compared.find((result) => result.metric === `images.${operation}.bare.median_ms`)!.value,
+      );
       results.push(...compared);
     }
   } finally {
@@ -89,15 +111,27 @@ export const run = async (): Promise<BenchResult[]> => {
 const httpOnArtefacts = async (inputs: Inputs, bareMedians: Map<Operation, number>): Promise<BenchResult[]> => {
   progress(name, 'the same requests against the synthesised artefacts (start:assets)');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-images-assets-'));
-  const runtime = await startLocalRuntime({ dataDir, logLevel: 'silent', devAccountCreditMicros: DEV_CREDIT_MICROS, assets: true });
+  const runtime = await startLocalRuntime({
+    dataDir,
+    logLevel: 'silent',
+    devAccountCreditMicros: DEV_CREDIT_MICROS,
+    assets: true,
+  });
   try {
     const apiKey = runtime.devAccount!.apiKey;
     const results: BenchResult[] = [];
     for (const operation of ['enhance', 'remix'] as const) {
       const body = JSON.stringify(requestBody(operation, inputs));
       const call = async () => {
-        const response = await fetch(`${runtime.url}/v2/service/${operation}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Key': apiKey }, body });
-        if (response.status !== 200) throw new Error(`start:assets POST /v2/service/${operation} answered ${response.status}: ${await response.text()}`);
+        const response = await fetch(`${runtime.url}/v2/service/${operation}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-API-Key': apiKey },
+          body,
+        });
+        if (response.status !== 200)
+          throw new Error(
+            `start:assets POST /v2/service/${operation} answered ${response.status}: ${await response.text()}`,
+          );
         await response.json();
       };
       const samples: number[] = [];
@@ -107,8 +141,17 @@ const httpOnArtefacts = async (inputs: Inputs, bareMedians: Map<Operation, numbe
       }
       const bare = bareMedians.get(operation)!;
       results.push(
-        ...timingResults(`images.${operation}.http_assets`, samples, 'POST to start:assets: the bundled function in its Lambda-like worker, answer read and parsed'),
-        { metric: `images.${operation}.ratio_http_assets_to_bare`, value: round(median(samples) / bare, 3), unit: 'x', notes: `median http (artefacts) / this run's bare median ${round(bare)} ms (information)` },
+        ...timingResults(
+          `images.${operation}.http_assets`,
+          samples,
+          'POST to start:assets: the bundled function in its Lambda-like worker, answer read and parsed',
+        ),
+        {
+          metric: `images.${operation}.ratio_http_assets_to_bare`,
+          value: round(median(samples) / bare, 3),
+          unit: 'x',
+          notes: `median http (artefacts) / this run's bare median ${round(bare)} ms (information)`,
+        },
       );
     }
     return results;
@@ -118,7 +161,11 @@ const httpOnArtefacts = async (inputs: Inputs, bareMedians: Map<Operation, numbe
   }
 };
 
-const compareOperation = async (operation: Operation, runtime: LocalRuntime, inputs: Inputs): Promise<BenchResult[]> => {
+const compareOperation = async (
+  operation: Operation,
+  runtime: LocalRuntime,
+  inputs: Inputs,
+): Promise<BenchResult[]> => {
   const devAccount = runtime.devAccount;
   if (!devAccount) throw new Error('the local runtime made no development account');
   const caller: Caller = { accountId: devAccount.accountId, keyId: devAccount.keyId };
@@ -127,37 +174,55 @@ const compareOperation = async (operation: Operation, runtime: LocalRuntime, inp
   const urlsBody = { ...body, response_mode: 'urls' };
 
   // The answer's body is built too (base64), as before the use case handed its result to the API edge.
-  const viaService = async (deps: ImageDeps = services().images) => imageResultBody(await runSync(deps, caller, commandOf(operation, body), { baseUrl: runtime.url }));
-  const viaServiceUrls = async () => imageResultBody(await runSync(services().images, caller, commandOf(operation, urlsBody), { baseUrl: runtime.url }));
+  const viaService = async (deps: ImageDeps = services().images) =>
+    imageResultBody(await runSync(deps, caller, commandOf(operation, body), { baseUrl: runtime.url }));
+  const viaServiceUrls = async () =>
+    imageResultBody(await runSync(services().images, caller, commandOf(operation, urlsBody), { baseUrl: runtime.url }));
   const viaHttp = async (): Promise<ImageResultBody> => {
     const response = await fetch(`${runtime.url}/v2/service/${operation}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-API-Key': devAccount.apiKey },
       body: bodyJson,
     });
-    if (response.status !== 200) throw new Error(`POST /v2/service/${operation} answered ${response.status}: ${await response.text()}`);
+    if (response.status !== 200)
+      throw new Error(`POST /v2/service/${operation} answered ${response.status}: ${await response.text()}`);
     return (await response.json()) as ImageResultBody;
   };
-  const viaBare = () => (operation === 'enhance' ? bareEnhance(inputs.imageBase64) : bareRemix(inputs.imageBase64, inputs.referenceBase64));
+  const viaBare = () =>
+    operation === 'enhance' ? bareEnhance(inputs.imageBase64) : bareRemix(inputs.imageBase64, inputs.referenceBase64);
 
   const equivalence = await checkEquivalent(operation, (await viaService()).images[0], await viaBare());
   progress(name, `${operation}: ${equivalence}; timing ${WARMUPS} warm-ups + ${RUNS} interleaved rounds`);
 
   const linked = await viaServiceUrls();
   if (!linked.download_urls[0]) throw new Error(`${operation}: response_mode urls answered no link`);
-  const samples = await compareSequentially({ bare: viaBare, service: () => viaService(), service_urls: viaServiceUrls, http: viaHttp }, { warmups: WARMUPS, runs: RUNS });
+  const samples = await compareSequentially(
+    { bare: viaBare, service: () => viaService(), service_urls: viaServiceUrls, http: viaHttp },
+    { warmups: WARMUPS, runs: RUNS },
+  );
   const ratio = median(samples.service) / median(samples.bare);
   const urlsRatio = median(samples.service_urls) / median(samples.bare);
   const httpRatio = median(samples.http) / median(samples.bare);
   const fastestRatio = Math.min(...samples.service) / Math.min(...samples.bare);
-  progress(name, `${operation}: service/bare ${ratio.toFixed(3)} (bytes), ${urlsRatio.toFixed(3)} (urls), http/bare ${httpRatio.toFixed(3)}; timing the service's stages`);
+  progress(
+    name,
+    `${operation}: service/bare ${ratio.toFixed(3)} (bytes), ${urlsRatio.toFixed(3)} (urls), http/bare ${httpRatio.toFixed(3)}; timing the service's stages`,
+  );
   const breakdown = await stageBreakdown(operation, (spans) => viaService(instrumented(services().images, spans)));
 
   const prefix = `images.${operation}`;
   return [
     ...timingResults(`${prefix}.bare`, samples.bare, `bare sharp pipeline; ${equivalence}`),
-    ...timingResults(`${prefix}.service`, samples.service, 'runSync in process with the local adapters, response_mode bytes'),
-    ...timingResults(`${prefix}.service_urls`, samples.service_urls, 'runSync in process with the local adapters, response_mode urls (the output stored, a download link answered)'),
+    ...timingResults(
+      `${prefix}.service`,
+      samples.service,
+      'runSync in process with the local adapters, response_mode bytes',
+    ),
+    ...timingResults(
+      `${prefix}.service_urls`,
+      samples.service_urls,
+      'runSync in process with the local adapters, response_mode urls (the output stored, a download link answered)',
+    ),
     ...timingResults(`${prefix}.http`, samples.http, 'POST through the local API gateway, answer read and parsed'),
     atMost(
       {
@@ -168,8 +233,21 @@ const compareOperation = async (operation: Operation, runtime: LocalRuntime, inp
       },
       RATIO_TARGET,
     ),
-    atMost({ metric: `${prefix}.ratio_service_urls_to_bare`, value: round(urlsRatio, 3), unit: 'x', notes: 'median service (response_mode urls) / median bare' }, RATIO_TARGET),
-    { metric: `${prefix}.ratio_http_to_bare`, value: round(httpRatio, 3), unit: 'x', notes: 'median http / median bare (information: the target is on the service path)' },
+    atMost(
+      {
+        metric: `${prefix}.ratio_service_urls_to_bare`,
+        value: round(urlsRatio, 3),
+        unit: 'x',
+        notes: 'median service (response_mode urls) / median bare',
+      },
+      RATIO_TARGET,
+    ),
+    {
+      metric: `${prefix}.ratio_http_to_bare`,
+      value: round(httpRatio, 3),
+      unit: 'x',
+      notes: 'median http / median bare (information: the target is on the service path)',
+    },
     ...breakdown,
   ];
 };
@@ -184,11 +262,13 @@ const readSourceCost = async (imageBase64: string): Promise<BenchResult> => {
     const { ms } = await timed(() => readImageSource(imageBase64, 'image', { fetchBytes: noFetch }, MAX_INPUT_BYTES));
     if (round >= 2) samples.push(ms);
   }
-  const bare = median(Array.from({ length: 5 }, () => {
-    const start = performance.now();
-    Buffer.from(imageBase64, 'base64');
-    return performance.now() - start;
-  }));
+  const bare = median(
+    Array.from({ length: 5 }, () => {
+      const start = performance.now();
+      Buffer.from(imageBase64, 'base64');
+      return performance.now() - start;
+    }),
+  );
   return {
     metric: 'images.input_guard.read_base64_ms',
     value: round(median(samples)),
@@ -202,11 +282,18 @@ const readSourceCost = async (imageBase64: string): Promise<BenchResult> => {
 const requestBody = (operation: Operation, inputs: Inputs): Record<string, unknown> =>
   operation === 'enhance'
     ? { image: inputs.imageBase64, response_mode: 'bytes', output_format: 'jpg' }
-    : { input_image: inputs.imageBase64, reference_image: inputs.referenceBase64, response_mode: 'bytes', output_format: 'jpg' };
+    : {
+        input_image: inputs.imageBase64,
+        reference_image: inputs.referenceBase64,
+        response_mode: 'bytes',
+        output_format: 'jpg',
+      };
 
 /** What the handler does before the use case: validate the body against its schema, map it to a command. */
 const commandOf = (operation: Operation, body: Record<string, unknown>): ImageCommand =>
-  operation === 'enhance' ? enhanceCommand(v.parse(EnhanceRequestSchema, body)) : remixCommand(v.parse(RemixRequestSchema, body));
+  operation === 'enhance'
+    ? enhanceCommand(v.parse(EnhanceRequestSchema, body))
+    : remixCommand(v.parse(RemixRequestSchema, body));
 
 // ---- the bare sharp pipelines ----
 
@@ -224,7 +311,11 @@ const twoKSize = async (bytes: Buffer): Promise<{ width: number; height: number 
 
 /** RGB pixels of a copy at most 128 px a side (JPEG shrink-on-load makes this cheap). */
 const smallCopy = (bytes: Buffer): Promise<Buffer> =>
-  sharp(bytes).resize(STATS_EDGE_PX, STATS_EDGE_PX, { fit: 'inside', withoutEnlargement: true }).removeAlpha().raw().toBuffer();
+  sharp(bytes)
+    .resize(STATS_EDGE_PX, STATS_EDGE_PX, { fit: 'inside', withoutEnlargement: true })
+    .removeAlpha()
+    .raw()
+    .toBuffer();
 
 const bareEnhance = async (imageBase64: string): Promise<Buffer> => {
   const bytes = Buffer.from(imageBase64, 'base64');
@@ -237,12 +328,22 @@ const bareEnhance = async (imageBase64: string): Promise<Buffer> => {
 const bareRemix = async (imageBase64: string, referenceBase64: string): Promise<Buffer> => {
   const bytes = Buffer.from(imageBase64, 'base64');
   const referenceBytes = Buffer.from(referenceBase64, 'base64');
-  const [size, inputPixels, referencePixels] = await Promise.all([twoKSize(bytes), smallCopy(bytes), smallCopy(referenceBytes)]);
+  const [size, inputPixels, referencePixels] = await Promise.all([
+    twoKSize(bytes),
+    smallCopy(bytes),
+    smallCopy(referenceBytes),
+  ]);
   const input = meanAndDeviation(inputPixels);
   const target = meanAndDeviation(referencePixels);
-  const gains = [0, 1, 2].map((channel) => Math.min(4, Math.max(0.25, target.deviation[channel] / Math.max(input.deviation[channel], 1))));
+  const gains = [0, 1, 2].map((channel) =>
+    Math.min(4, Math.max(0.25, target.deviation[channel] / Math.max(input.deviation[channel], 1))),
+  );
   const offsets = gains.map((gain, channel) => target.mean[channel] - gain * input.mean[channel]);
-  return sharp(bytes).resize(size.width, size.height, { fit: 'cover' }).linear(gains, offsets).jpeg(JPEG_OPTIONS).toBuffer();
+  return sharp(bytes)
+    .resize(size.width, size.height, { fit: 'cover' })
+    .linear(gains, offsets)
+    .jpeg(JPEG_OPTIONS)
+    .toBuffer();
 };
 
 /** Luminance 0.5th-99.5th percentiles stretched to the full range, gain at most 2.5 (as the sandbox engine). */
@@ -276,16 +377,25 @@ const meanAndDeviation = (pixels: Buffer): { mean: number[]; deviation: number[]
     squares[index % 3] += pixels[index] * pixels[index];
   }
   const mean = sums.map((sum) => sum / count);
-  return { mean, deviation: squares.map((square, channel) => Math.sqrt(Math.max(0, square / count - mean[channel] ** 2))) };
+  return {
+    mean,
+    deviation: squares.map((square, channel) => Math.sqrt(Math.max(0, square / count - mean[channel] ** 2))),
+  };
 };
 
 /** Same size is required; same bytes is what an equivalent pipeline should give, said in the notes. */
-const checkEquivalent = async (operation: Operation, serviceBase64: string | undefined, bare: Buffer): Promise<string> => {
+const checkEquivalent = async (
+  operation: Operation,
+  serviceBase64: string | undefined,
+  bare: Buffer,
+): Promise<string> => {
   if (!serviceBase64) throw new Error(`${operation}: the service answered no image`);
   const service = Buffer.from(serviceBase64, 'base64');
   const [serviceMeta, bareMeta] = await Promise.all([sharp(service).metadata(), sharp(bare).metadata()]);
   if (serviceMeta.width !== bareMeta.width || serviceMeta.height !== bareMeta.height) {
-    throw new Error(`${operation}: the bare pipeline made ${bareMeta.width}x${bareMeta.height}, the service ${serviceMeta.width}x${serviceMeta.height}`);
+    throw new Error(
+      `${operation}: the bare pipeline made ${bareMeta.width}x${bareMeta.height}, the service ${serviceMeta.width}x${serviceMeta.height}`,
+    );
   }
   const sizeText = `both ${bareMeta.width}x${bareMeta.height} JPEG`;
   if (service.equals(bare)) return `${sizeText}, byte-identical outputs`;
@@ -333,7 +443,9 @@ const instrumented = (deps: ImageDeps, spans: Spans): ImageDeps => {
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
       const bound = (...args: unknown[]): unknown => value.apply(target, args);
-      return TIMED_LEDGER_CALLS.has(property) ? track(spans, `ledger_${String(property)}`, async (...args: unknown[]) => bound(...args)) : bound;
+      return TIMED_LEDGER_CALLS.has(property)
+        ? track(spans, `ledger_${String(property)}`, async (...args: unknown[]) => bound(...args))
+        : bound;
     },
   });
   return {
@@ -346,7 +458,10 @@ const instrumented = (deps: ImageDeps, spans: Spans): ImageDeps => {
 };
 
 /** Median wall time of each stage (parallel calls of one stage count once) and of everything else. */
-const stageBreakdown = async (operation: Operation, call: (spans: Spans) => Promise<unknown>): Promise<BenchResult[]> => {
+const stageBreakdown = async (
+  operation: Operation,
+  call: (spans: Spans) => Promise<unknown>,
+): Promise<BenchResult[]> => {
   const perStage = new Map<string, number[]>();
   const record = (key: string, ms: number) => perStage.set(key, [...(perStage.get(key) ?? []), ms]);
   const totals: number[] = [];
@@ -359,7 +474,8 @@ const stageBreakdown = async (operation: Operation, call: (spans: Spans) => Prom
     let accounted = 0;
     for (const { key } of STAGES) {
       const list = spans.get(key) ?? [];
-      const wall = list.length === 0 ? 0 : Math.max(...list.map((span) => span.end)) - Math.min(...list.map((span) => span.start));
+      const wall =
+        list.length === 0 ? 0 : Math.max(...list.map((span) => span.end)) - Math.min(...list.map((span) => span.start));
       accounted += wall;
       record(key, wall);
     }

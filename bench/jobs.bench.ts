@@ -21,18 +21,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { startLocalRuntime, type LocalRuntime } from '../bin/local/runtime';
-import type { EngineRequest, ImageEngine } from '../functions/domain/images/engine';
-import type { ImageDeps } from '../functions/domain/images/deps';
+import { type LocalRuntime, startLocalRuntime } from '../bin/local/runtime';
 import { services } from '../bin/local/services';
-import { atMost, percentile, progress, round, type BenchResult } from './harness';
-import { countDynamoOps, difference, perUnit, type OpCounter, type OpCounts } from './support/dynamo-ops';
-import { countLocalHttp, type HttpCounter } from './support/local-http';
-import { costUsd, dynamoUnits, type Usage } from './support/cost-model';
-import { PINNED_PRICES } from '../functions/domain/images/catalog';
-import * as Accounts from '../functions/domain/accounts/accounts';
 import { DynamoLedger } from '../functions/adapters/dynamo/ledger-repository';
+import * as Accounts from '../functions/domain/accounts/accounts';
+import { PINNED_PRICES } from '../functions/domain/images/catalog';
+import type { ImageDeps } from '../functions/domain/images/deps';
+import type { EngineRequest, ImageEngine } from '../functions/domain/images/engine';
 import { newId } from '../functions/domain/shared/ids';
+import { atMost, type BenchResult, percentile, progress, round } from './harness';
+import { costUsd, dynamoUnits, type Usage } from './support/cost-model';
+import { countDynamoOps, difference, type OpCounter, type OpCounts, perUnit } from './support/dynamo-ops';
+import { countLocalHttp, type HttpCounter } from './support/local-http';
 
 export const name = 'jobs';
 
@@ -61,7 +61,9 @@ interface Client {
 }
 
 export const run = async (): Promise<BenchResult[]> => {
-  const tinyJpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 150, g: 110, b: 80 } } })
+  const tinyJpeg = await sharp({
+    create: { width: 64, height: 48, channels: 3, background: { r: 150, g: 110, b: 80 } },
+  })
     .jpeg({ quality: 80 })
     .toBuffer();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-jobs-'));
@@ -87,11 +89,19 @@ export const run = async (): Promise<BenchResult[]> => {
       [runtime.endpoints.stepFunctions]: 'step functions',
       [runtime.endpoints.sqs]: 'sqs',
     });
-    const body = JSON.stringify({ image: tinyJpeg.toString('base64'), async: true, response_mode: 'urls', output_format: 'jpg' });
+    const body = JSON.stringify({
+      image: tinyJpeg.toString('base64'),
+      async: true,
+      response_mode: 'urls',
+      output_format: 'jpg',
+    });
     const client: Client = { url: runtime.url, apiKey: devAccount.apiKey, body, accountId: devAccount.accountId };
     const ownAccounts: Client[] = [];
     for (let index = 0; index < CLIENTS; index += 1) {
-      const { account, key } = await Accounts.openAccount(services(), { name: `bench client ${index + 1}`, openingCreditMicros: DEV_CREDIT_MICROS });
+      const { account, key } = await Accounts.openAccount(services(), {
+        name: `bench client ${index + 1}`,
+        openingCreditMicros: DEV_CREDIT_MICROS,
+      });
       ownAccounts.push({ url: runtime.url, apiKey: key.apiKey, body, accountId: account.accountId });
     }
     try {
@@ -131,15 +141,22 @@ const submit = async (client: Client): Promise<{ ms: number; status: number; han
   });
   const text = await response.text();
   const ms = performance.now() - start;
-  return response.status === 202 ? { ms, status: 202, handle: JSON.parse(text) as JobHandle } : { ms, status: response.status, error: text.slice(0, 200) };
+  return response.status === 202
+    ? { ms, status: 202, handle: JSON.parse(text) as JobHandle }
+    : { ms, status: response.status, error: text.slice(0, 200) };
 };
 
-const poll = async (client: Client, handle: JobHandle): Promise<{ ms: number; status: number; jobStatus?: string; error?: string }> => {
+const poll = async (
+  client: Client,
+  handle: JobHandle,
+): Promise<{ ms: number; status: number; jobStatus?: string; error?: string }> => {
   const start = performance.now();
   const response = await fetch(`${client.url}${handle.poll_url}`, { headers: { 'X-API-Key': client.apiKey } });
   const text = await response.text();
   const ms = performance.now() - start;
-  return response.status === 200 ? { ms, status: 200, jobStatus: (JSON.parse(text) as { status: string }).status } : { ms, status: response.status, error: text.slice(0, 200) };
+  return response.status === 200
+    ? { ms, status: 200, jobStatus: (JSON.parse(text) as { status: string }).status }
+    : { ms, status: response.status, error: text.slice(0, 200) };
 };
 
 interface LoadOutcome {
@@ -149,7 +166,11 @@ interface LoadOutcome {
 }
 
 /** `clients` closed loops for `seconds`; each call returns its latency, or an error label. */
-const closedLoop = async (clients: number, seconds: number, call: (client: number) => Promise<{ ms: number; error?: string }>): Promise<LoadOutcome> => {
+const closedLoop = async (
+  clients: number,
+  seconds: number,
+  call: (client: number) => Promise<{ ms: number; error?: string }>,
+): Promise<LoadOutcome> => {
   const samples: number[] = [];
   const errors = new Map<string, number>();
   const start = performance.now();
@@ -169,7 +190,13 @@ const closedLoop = async (clients: number, seconds: number, call: (client: numbe
 const errorNote = (errors: Map<string, number>): string =>
   errors.size === 0 ? '' : `; errors: ${[...errors].map(([error, count]) => `${count}× ${error}`).join(' | ')}`;
 
-const loadResults = (prefix: string, outcome: LoadOutcome, what: string, unitName: string, p99LimitMs?: number): BenchResult[] => {
+const loadResults = (
+  prefix: string,
+  outcome: LoadOutcome,
+  what: string,
+  unitName: string,
+  p99LimitMs?: number,
+): BenchResult[] => {
   const { samples, wallMs, errors } = outcome;
   if (samples.length === 0) throw new Error(`${prefix}: no request succeeded${errorNote(errors)}`);
   const failed = [...errors.values()].reduce((sum, count) => sum + count, 0);
@@ -179,14 +206,24 @@ const loadResults = (prefix: string, outcome: LoadOutcome, what: string, unitNam
     p99LimitMs === undefined
       ? { metric: `${prefix}.p99_ms`, value: round(percentile(samples, 0.99)), unit: 'ms' }
       : atMost({ metric: `${prefix}.p99_ms`, value: round(percentile(samples, 0.99)), unit: 'ms' }, p99LimitMs),
-    { metric: `${prefix}.throughput_per_s`, value: round(samples.length / (wallMs / 1000)), unit: '1/s', notes: `completed ${unitName} / wall time${errorNote(errors)}` },
+    {
+      metric: `${prefix}.throughput_per_s`,
+      value: round(samples.length / (wallMs / 1000)),
+      unit: '1/s',
+      notes: `completed ${unitName} / wall time${errorNote(errors)}`,
+    },
     { metric: `${prefix}.errors`, value: failed, unit: 'count', target: '= 0', pass: failed === 0 },
   ];
 };
 
 // ---- the measurement ----
 
-const measure = async (runtime: LocalRuntime, clients: { ownAccounts: Client[]; oneAccount: Client }, counter: OpCounter, http: HttpCounter): Promise<BenchResult[]> => {
+const measure = async (
+  runtime: LocalRuntime,
+  clients: { ownAccounts: Client[]; oneAccount: Client },
+  counter: OpCounter,
+  http: HttpCounter,
+): Promise<BenchResult[]> => {
   const client = clients.oneAccount;
   progress(name, `warming up: ${WARMUPS} submits and polls`);
   for (let index = 0; index < WARMUPS; index += 1) {
@@ -194,21 +231,35 @@ const measure = async (runtime: LocalRuntime, clients: { ownAccounts: Client[]; 
     if (!submitted.handle) throw new Error(`warm-up submit answered ${submitted.status}: ${submitted.error}`);
     await runtime.stepFunctions.waitForExecution(submitted.handle.job_id);
     const polled = await poll(clients.ownAccounts[index % CLIENTS]!, submitted.handle);
-    if (polled.jobStatus !== 'succeeded') throw new Error(`warm-up job ${submitted.handle.job_id} ended ${polled.jobStatus ?? polled.error}`);
+    if (polled.jobStatus !== 'succeeded')
+      throw new Error(`warm-up job ${submitted.handle.job_id} ended ${polled.jobStatus ?? polled.error}`);
   }
 
   const own = await loadPhase(runtime, (index) => clients.ownAccounts[index]!, counter, 'each on its own account');
-  const ledgers = await auditLedgers(clients.ownAccounts, [...clients.ownAccounts.slice(0, WARMUPS), ...own.handles.map((handle) => handle.client)]);
+  const ledgers = await auditLedgers(clients.ownAccounts, [
+    ...clients.ownAccounts.slice(0, WARMUPS),
+    ...own.handles.map((handle) => handle.client),
+  ]);
   const shared = await loadPhase(runtime, () => client, counter, 'all on one account');
 
   // 3. steady-state counts, one request at a time.
-  progress(name, `counting DynamoDB operations: ${COUNTED_SUBMITS} submits, ${COUNTED_POLLS} polls, ${COUNTED_WORKFLOW_JOBS} jobs end to end`);
+  progress(
+    name,
+    `counting DynamoDB operations: ${COUNTED_SUBMITS} submits, ${COUNTED_POLLS} polls, ${COUNTED_WORKFLOW_JOBS} jobs end to end`,
+  );
   const counted = await countSteadyState(runtime, client, counter, http, shared.handles);
 
   const completedPerSecond = own.handles.length / ((own.submitLoad.wallMs + own.drainMs) / 1000);
-  const oneAccountNote = 'the same load with all 50 clients on one account: every reservation writes its account item (bench/README.md)';
+  const oneAccountNote =
+    'the same load with all 50 clients on one account: every reservation writes its account item (bench/README.md)';
   return [
-    ...loadResults('jobs.submit', own.submitLoad, 'POST /v2/service/enhance, 64x48 JPEG, async: true → 202, 50 clients each on its own account; workflows running meanwhile', 'submits', 250),
+    ...loadResults(
+      'jobs.submit',
+      own.submitLoad,
+      'POST /v2/service/enhance, 64x48 JPEG, async: true → 202, 50 clients each on its own account; workflows running meanwhile',
+      'submits',
+      250,
+    ),
     ...stageResults(own.stages, percentile(own.submitLoad.samples, 0.5)),
     ...commandLatencyResults(own.loadLatencies),
     {
@@ -224,15 +275,30 @@ const measure = async (runtime: LocalRuntime, clients: { ownAccounts: Client[]; 
       notes: `submit + workflow under load, all commands / jobs: ${perUnit(own.loadOps.byCommand, own.handles.length)}; HTTP attempts ${own.loadOps.attempts} for ${own.loadOps.commands} commands`,
     },
     ledgers,
-    ...loadResults('jobs.poll', own.pollLoad, 'GET poll_url of a finished job → 200 succeeded with a download link, 50 clients each on its own account', 'polls', 50),
-    ...loadResults('jobs.one_account.submit', shared.submitLoad, oneAccountNote, 'submits').filter((result) => !result.metric.endsWith('throughput_per_s')),
-    ...loadResults('jobs.one_account.poll', shared.pollLoad, oneAccountNote, 'polls').filter((result) => !result.metric.endsWith('throughput_per_s')),
+    ...loadResults(
+      'jobs.poll',
+      own.pollLoad,
+      'GET poll_url of a finished job → 200 succeeded with a download link, 50 clients each on its own account',
+      'polls',
+      50,
+    ),
+    ...loadResults('jobs.one_account.submit', shared.submitLoad, oneAccountNote, 'submits').filter(
+      (result) => !result.metric.endsWith('throughput_per_s'),
+    ),
+    ...loadResults('jobs.one_account.poll', shared.pollLoad, oneAccountNote, 'polls').filter(
+      (result) => !result.metric.endsWith('throughput_per_s'),
+    ),
     ...counted,
   ];
 };
 
 /** One load: submits by 50 closed-loop clients (the workflows running meanwhile), their workflows drained, then polls of the finished jobs. */
-const loadPhase = async (runtime: LocalRuntime, clientFor: (index: number) => Client, counter: OpCounter, who: string) => {
+const loadPhase = async (
+  runtime: LocalRuntime,
+  clientFor: (index: number) => Client,
+  counter: OpCounter,
+  who: string,
+) => {
   // 1. submits under load; the workflows run in the background meanwhile (the CPU is shared, as it is here).
   progress(name, `submit: ${CLIENTS} clients, ${who}, for ${SUBMIT_SECONDS} s`);
   counter.reset();
@@ -259,7 +325,10 @@ const loadPhase = async (runtime: LocalRuntime, clientFor: (index: number) => Cl
   const drainMs = performance.now() - drainStart;
   const loadOps = counter.snapshot();
   const unsucceeded = executions.filter((execution) => execution.status !== 'SUCCEEDED');
-  if (unsucceeded.length > 0) throw new Error(`${unsucceeded.length} job workflows did not succeed, e.g. ${unsucceeded[0]!.error}: ${unsucceeded[0]!.cause}`);
+  if (unsucceeded.length > 0)
+    throw new Error(
+      `${unsucceeded.length} job workflows did not succeed, e.g. ${unsucceeded[0]!.error}: ${unsucceeded[0]!.cause}`,
+    );
 
   // 2. polls of finished jobs under load, each by the client (account) that submitted it.
   progress(name, `poll: ${CLIENTS} clients, ${who}, for ${POLL_SECONDS} s over ${handles.length} finished jobs`);
@@ -287,10 +356,13 @@ const auditLedgers = async (accounts: Client[], acceptedBy: Client[]): Promise<B
     const balance = await audit.balance(account.accountId);
     const total = entries.reduce((sum, entry) => sum + entry.amountMicros, 0);
     const byOwner = new Map<string, string[]>();
-    for (const entry of entries) if (entry.owner) byOwner.set(entry.owner.id, [...(byOwner.get(entry.owner.id) ?? []), entry.kind]);
+    for (const entry of entries)
+      if (entry.owner) byOwner.set(entry.owner.id, [...(byOwner.get(entry.owner.id) ?? []), entry.kind]);
     const wrongOwners = [...byOwner.values()].filter((kinds) => kinds.sort().join(',') !== 'reserve,settle').length;
     if (total !== balance || byOwner.size !== accepted || wrongOwners > 0) {
-      problems.push(`${account.accountId}: entries ${total} vs balance ${balance}, ${byOwner.size} charged jobs for ${accepted} accepted, ${wrongOwners} not reserved and settled once`);
+      problems.push(
+        `${account.accountId}: entries ${total} vs balance ${balance}, ${byOwner.size} charged jobs for ${accepted} accepted, ${wrongOwners} not reserved and settled once`,
+      );
     }
   }
   return {
@@ -299,7 +371,10 @@ const auditLedgers = async (accounts: Client[], acceptedBy: Client[]): Promise<B
     unit: 'accounts',
     target: `= ${accounts.length}`,
     pass: problems.length === 0,
-    notes: problems.length === 0 ? `every account after the multi-tenant load: entries sum to the balance, one reservation and one settlement per accepted job (${acceptedBy.length}), no other charge` : problems.slice(0, 3).join('; '),
+    notes:
+      problems.length === 0
+        ? `every account after the multi-tenant load: entries sum to the balance, one reservation and one settlement per accepted job (${acceptedBy.length}), no other charge`
+        : problems.slice(0, 3).join('; '),
   };
 };
 
@@ -326,7 +401,12 @@ const timeSubmitStages = (images: ImageDeps) => {
         samples[stage].push(performance.now() - start);
       }
     };
-  const original = { decodeInput: images.decodeInput, inputs: images.inputs, ledger: images.ledger, workflows: images.workflows };
+  const original = {
+    decodeInput: images.decodeInput,
+    inputs: images.inputs,
+    ledger: images.ledger,
+    workflows: images.workflows,
+  };
   // New objects, never the shared ones: the workflow's deps hold `inputs` and the ledger too.
   images.decodeInput = timedCall('decode', original.decodeInput);
   images.inputs = { ...original.inputs, save: timedCall('input_put', original.inputs.save) };
@@ -391,7 +471,13 @@ const limiterOps = (counts: OpCounts): number => counts.byItem['UpdateItem WINDO
 /** A key's last-used time (functions/adapters/dynamo/key-use.ts): at most one UpdateItem a minute per key and function, like the key cache's refresh. */
 const keyUseWrites = (counts: OpCounts): number => counts.byItem['UpdateItem KEYUSE'] ?? 0;
 
-const countSteadyState = async (runtime: LocalRuntime, client: Client, counter: OpCounter, http: HttpCounter, finished: JobHandle[]): Promise<BenchResult[]> => {
+const countSteadyState = async (
+  runtime: LocalRuntime,
+  client: Client,
+  counter: OpCounter,
+  http: HttpCounter,
+  finished: JobHandle[],
+): Promise<BenchResult[]> => {
   const images = services().images;
   // Submits: the workflow start stubbed (it is a Step Functions call, no DynamoDB), so no workflow writes mix in.
   const realWorkflows = images.workflows;
@@ -425,7 +511,8 @@ const countSteadyState = async (runtime: LocalRuntime, client: Client, counter: 
   let start = performance.now();
   for (let index = 0; index < COUNTED_POLLS; index += 1) {
     const outcome = await poll(client, finished[index % finished.length]!);
-    if (outcome.jobStatus !== 'succeeded') throw new Error(`counted poll: ${outcome.status} ${outcome.jobStatus ?? outcome.error}`);
+    if (outcome.jobStatus !== 'succeeded')
+      throw new Error(`counted poll: ${outcome.status} ${outcome.jobStatus ?? outcome.error}`);
   }
   const pollSeconds = (performance.now() - start) / 1000;
   const pollCpu = process.cpuUsage(cpu);
@@ -441,7 +528,8 @@ const countSteadyState = async (runtime: LocalRuntime, client: Client, counter: 
     const outcome = await submit(client);
     if (!outcome.handle) throw new Error(`counted job submit answered ${outcome.status}: ${outcome.error}`);
     const execution = await runtime.stepFunctions.waitForExecution(outcome.handle.job_id);
-    if (execution.status !== 'SUCCEEDED') throw new Error(`counted job ${outcome.handle.job_id}: ${execution.status} ${execution.error}`);
+    if (execution.status !== 'SUCCEEDED')
+      throw new Error(`counted job ${outcome.handle.job_id}: ${execution.status} ${execution.error}`);
   }
   const jobSeconds = (performance.now() - start) / 1000;
   const jobCpu = process.cpuUsage(cpu);
@@ -458,9 +546,15 @@ const countSteadyState = async (runtime: LocalRuntime, client: Client, counter: 
 
   const allowedKeyReads = (seconds: number) => Math.ceil(seconds / KEY_CACHE_SECONDS);
   const pollJobReads = pollCounts.byItem['GetItem JOB'] ?? 0;
-  const pollOthers = pollCounts.commands - pollJobReads - keyReads(pollCounts) - limiterOps(pollCounts) - keyUseWrites(pollCounts);
-  const pollPass = pollJobReads === COUNTED_POLLS && pollOthers === 0 && keyReads(pollCounts) <= allowedKeyReads(pollSeconds) && keyUseWrites(pollCounts) <= Math.ceil(pollSeconds / 60);
-  const steadyOps = (counts: OpCounts, per: number) => (counts.commands - keyReads(counts) - limiterOps(counts) - keyUseWrites(counts)) / per;
+  const pollOthers =
+    pollCounts.commands - pollJobReads - keyReads(pollCounts) - limiterOps(pollCounts) - keyUseWrites(pollCounts);
+  const pollPass =
+    pollJobReads === COUNTED_POLLS &&
+    pollOthers === 0 &&
+    keyReads(pollCounts) <= allowedKeyReads(pollSeconds) &&
+    keyUseWrites(pollCounts) <= Math.ceil(pollSeconds / 60);
+  const steadyOps = (counts: OpCounts, per: number) =>
+    (counts.commands - keyReads(counts) - limiterOps(counts) - keyUseWrites(counts)) / per;
   const keyNote = (counts: OpCounts, seconds: number) =>
     `key lookups (GetItem APIKEY, one per ${KEY_CACHE_SECONDS} s cache period) in the ${round(seconds, 1)} s window: ${keyReads(counts)}; last-used writes (UpdateItem KEYUSE, at most one a minute): ${keyUseWrites(counts)}`;
 
@@ -479,9 +573,20 @@ const countSteadyState = async (runtime: LocalRuntime, client: Client, counter: 
       pass: pollPass,
       notes: `${COUNTED_POLLS} sequential polls of finished jobs, key cached; by item: ${perUnit(withoutKeyReads(pollCounts).byItem, COUNTED_POLLS)}; ${keyNote(pollCounts, pollSeconds)}`,
     },
-    ...([['submit', submitCounts, COUNTED_SUBMITS], ['poll', pollCounts, COUNTED_POLLS]] as const).map(([what, counts, per]) =>
+    ...(
+      [
+        ['submit', submitCounts, COUNTED_SUBMITS],
+        ['poll', pollCounts, COUNTED_POLLS],
+      ] as const
+    ).map(([what, counts, per]) =>
       atMost(
-        { metric: `jobs.${what}.rate_limit_ops_per_${what}`, value: round(limiterOps(counts) / per, 2), unit: 'ops', notes: 'the per-account request counter (one UpdateItem of the account\'s minute), beside the request\'s own operations' },
+        {
+          metric: `jobs.${what}.rate_limit_ops_per_${what}`,
+          value: round(limiterOps(counts) / per, 2),
+          unit: 'ops',
+          notes:
+            "the per-account request counter (one UpdateItem of the account's minute), beside the request's own operations",
+        },
         1,
       ),
     ),
@@ -517,7 +622,11 @@ const countSteadyState = async (runtime: LocalRuntime, client: Client, counter: 
     },
     {
       metric: 'jobs.dynamodb_retries',
-      value: submitCounts.attempts - submitCounts.commands + (pollCounts.attempts - pollCounts.commands) + (jobCounts.attempts - jobCounts.commands),
+      value:
+        submitCounts.attempts -
+        submitCounts.commands +
+        (pollCounts.attempts - pollCounts.commands) +
+        (jobCounts.attempts - jobCounts.commands),
       unit: 'count',
       notes: 'HTTP attempts beyond one per command in the counted windows (SDK retries)',
     },
@@ -533,7 +642,12 @@ const cpuResults = (windows: Array<[string, number, NodeJS.CpuUsage, number, str
   windows.flatMap(([what, seconds, cpu, count, description]) => {
     const cpuMs = (cpu.user + cpu.system) / 1000 / count;
     return [
-      { metric: `jobs.${what}.one_client_ms`, value: round((seconds * 1000) / count, 1), unit: 'ms', notes: `${count} ${description}, mean latency` },
+      {
+        metric: `jobs.${what}.one_client_ms`,
+        value: round((seconds * 1000) / count, 1),
+        unit: 'ms',
+        notes: `${count} ${description}, mean latency`,
+      },
       {
         metric: `jobs.${what}.cpu_ms_per_${what}`,
         value: round(cpuMs, 2),
@@ -543,7 +657,8 @@ const cpuResults = (windows: Array<[string, number, NodeJS.CpuUsage, number, str
     ];
   });
 
-const sum = (record: Record<string, number>): number => Object.values(record).reduce((total, count) => total + count, 0);
+const sum = (record: Record<string, number>): number =>
+  Object.values(record).reduce((total, count) => total + count, 0);
 
 const scale = (record: Record<string, number>, factor: number): Record<string, number> =>
   Object.fromEntries(Object.entries(record).map(([key, value]) => [key, value * factor]));
@@ -559,8 +674,17 @@ const HAPPY_PATH_TRANSITIONS = 6;
 const JOB_GB_SECONDS = 2 * 0.3 + 2 * 0.5 + 3 * (0.5 * 0.05) + POLLS_PER_JOB * (0.5 * 0.05);
 
 /** The AWS cost of one async enhance job of one image, from its counted operations, as a share of its price. */
-const costOfAsyncJob = (submit: OpCounts, workflow: OpCounts, poll: OpCounts, http: Record<string, number>): BenchResult => {
-  const units = [dynamoUnits(submit, COUNTED_SUBMITS), dynamoUnits(workflow, COUNTED_WORKFLOW_JOBS), dynamoUnits(poll, COUNTED_POLLS / POLLS_PER_JOB)];
+const costOfAsyncJob = (
+  submit: OpCounts,
+  workflow: OpCounts,
+  poll: OpCounts,
+  http: Record<string, number>,
+): BenchResult => {
+  const units = [
+    dynamoUnits(submit, COUNTED_SUBMITS),
+    dynamoUnits(workflow, COUNTED_WORKFLOW_JOBS),
+    dynamoUnits(poll, COUNTED_POLLS / POLLS_PER_JOB),
+  ];
   const usage: Usage = {
     apiRequests: 1 + POLLS_PER_JOB,
     lambdaInvocations: 5 + POLLS_PER_JOB,
@@ -575,7 +699,15 @@ const costOfAsyncJob = (submit: OpCounts, workflow: OpCounts, poll: OpCounts, ht
   const usd = costUsd(usage);
   const share = (100 * usd) / (PINNED_PRICES.perImageMicros / 1e6);
   return {
-    ...atMost({ metric: 'jobs.cost.async_job_share_of_price_pct', value: round(share, 3), unit: '%', notes: `$${usd.toFixed(7)} per job: ${round(usage.writeUnits, 1)} WRU, ${round(usage.readUnits, 1)} RRU, ${round(usage.s3Requests, 1)} S3 requests (counted); ${usage.stateTransitions} transitions, ${round(usage.lambdaGbSeconds, 2)} GB-s, ${usage.apiRequests} API requests (docs/cost.md)` }, 0.2),
+    ...atMost(
+      {
+        metric: 'jobs.cost.async_job_share_of_price_pct',
+        value: round(share, 3),
+        unit: '%',
+        notes: `$${usd.toFixed(7)} per job: ${round(usage.writeUnits, 1)} WRU, ${round(usage.readUnits, 1)} RRU, ${round(usage.s3Requests, 1)} S3 requests (counted); ${usage.stateTransitions} transitions, ${round(usage.lambdaGbSeconds, 2)} GB-s, ${usage.apiRequests} API requests (docs/cost.md)`,
+      },
+      0.2,
+    ),
   };
 };
 
@@ -592,10 +724,19 @@ const withoutKeyReads = (counts: OpCounts): OpCounts => {
   delete byItem['UpdateItem WINDOW'];
   delete byItem['UpdateItem KEYUSE'];
   const byCommand = { ...counts.byCommand };
-  for (const [command, less] of [['GetItem', keys], ['UpdateItem', limiter]] as const) {
+  for (const [command, less] of [
+    ['GetItem', keys],
+    ['UpdateItem', limiter],
+  ] as const) {
     if (less === 0) continue;
     byCommand[command] = (byCommand[command] ?? 0) - less;
     if (byCommand[command] === 0) delete byCommand[command];
   }
-  return { byCommand, byItem, commands: counts.commands - keys - limiter, attempts: counts.attempts, latencies: counts.latencies };
+  return {
+    byCommand,
+    byItem,
+    commands: counts.commands - keys - limiter,
+    attempts: counts.attempts,
+    latencies: counts.latencies,
+  };
 };

@@ -12,14 +12,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { startLocalRuntime, type LocalRuntime } from '../bin/local/runtime';
+import { type LocalRuntime, startLocalRuntime } from '../bin/local/runtime';
+import { services } from '../bin/local/services';
 import { profileItem } from '../functions/adapters/dynamo/records';
 import type { TagReport } from '../functions/domain/profiles/tags';
 import { newId } from '../functions/domain/shared/ids';
-import { services } from '../bin/local/services';
 import { aProfile } from '../test/support/fixtures';
-import { median, progress, round, summarise, timed, type BenchResult } from './harness';
-import { countDynamoOps, perUnit, type OpCounter, type OpCounts } from './support/dynamo-ops';
+import { type BenchResult, median, progress, round, summarise, timed } from './harness';
+import { countDynamoOps, type OpCounter, type OpCounts, perUnit } from './support/dynamo-ops';
 
 export const name = 'profiles';
 
@@ -57,14 +57,22 @@ const measure = async (runtime: LocalRuntime): Promise<BenchResult[]> => {
   const api: Api = { url: runtime.url, apiKey: devAccount.apiKey, accountId: devAccount.accountId };
   const counter = countDynamoOps(services().table);
 
-  progress(name, `seeding ${PROFILES} profiles (${TAGGED_SHARE * 100}% tagged ${TAG}), ${BATCH_WRITE_LIMIT} per BatchWriteItem`);
+  progress(
+    name,
+    `seeding ${PROFILES} profiles (${TAGGED_SHARE * 100}% tagged ${TAG}), ${BATCH_WRITE_LIMIT} per BatchWriteItem`,
+  );
   counter.paused = true;
   const seeding = await timed(() => seedProfiles(devAccount.accountId));
   counter.paused = false;
   const { untagged, tagged } = seeding.value;
 
   const results: BenchResult[] = [
-    { metric: 'profiles.seed.seconds', value: round(seeding.ms / 1000, 1), unit: 's', notes: `${PROFILES} profiles by BatchWriteItem (${Math.ceil(PROFILES / BATCH_WRITE_LIMIT)} calls, ${SEED_CONCURRENCY} at a time); setup, not a service path` },
+    {
+      metric: 'profiles.seed.seconds',
+      value: round(seeding.ms / 1000, 1),
+      unit: 's',
+      notes: `${PROFILES} profiles by BatchWriteItem (${Math.ceil(PROFILES / BATCH_WRITE_LIMIT)} calls, ${SEED_CONCURRENCY} at a time); setup, not a service path`,
+    },
   ];
 
   progress(name, `GET /profiles/ids: all ${PROFILES}, then ?tag=${TAG}; ${LIST_RUNS} runs each`);
@@ -94,7 +102,8 @@ const seedProfiles = async (accountId: string): Promise<{ untagged: string[]; ta
     };
   });
   const batches: Array<typeof items> = [];
-  for (let start = 0; start < items.length; start += BATCH_WRITE_LIMIT) batches.push(items.slice(start, start + BATCH_WRITE_LIMIT));
+  for (let start = 0; start < items.length; start += BATCH_WRITE_LIMIT)
+    batches.push(items.slice(start, start + BATCH_WRITE_LIMIT));
   let next = 0;
   const writer = async () => {
     while (next < batches.length) {
@@ -117,7 +126,8 @@ const listOnce = async (api: Api, tag: string | undefined) => {
   const query = tag === undefined ? '' : `?tag=${encodeURIComponent(tag)}`;
   const response = await fetch(`${api.url}/v2/service/profiles/ids${query}`, { headers: { 'X-API-Key': api.apiKey } });
   const text = await response.text();
-  if (response.status !== 200) throw new Error(`GET /profiles/ids${query} answered ${response.status}: ${text.slice(0, 200)}`);
+  if (response.status !== 200)
+    throw new Error(`GET /profiles/ids${query} answered ${response.status}: ${text.slice(0, 200)}`);
   return { count: (JSON.parse(text) as { profiles: unknown[] }).profiles.length, bytes: Buffer.byteLength(text) };
 };
 
@@ -129,7 +139,12 @@ const withoutKeyReads = (counts: OpCounts): { commands: number; byItem: Record<s
   return { commands: counts.commands - keyReads, byItem };
 };
 
-const measureList = async (api: Api, counter: OpCounter, tag: string | undefined, expected: number): Promise<BenchResult[]> => {
+const measureList = async (
+  api: Api,
+  counter: OpCounter,
+  tag: string | undefined,
+  expected: number,
+): Promise<BenchResult[]> => {
   const label = tag === undefined ? 'all' : `tag_${tag}`;
   await listOnce(api, tag); // loads the handler module, caches the key
   const times: number[] = [];
@@ -138,7 +153,8 @@ const measureList = async (api: Api, counter: OpCounter, tag: string | undefined
   for (let round = 0; round < LIST_RUNS; round += 1) {
     counter.reset();
     const { ms, value } = await timed(() => listOnce(api, tag));
-    if (value.count !== expected) throw new Error(`GET /profiles/ids${tag ? `?tag=${tag}` : ''} returned ${value.count} profiles, not ${expected}`);
+    if (value.count !== expected)
+      throw new Error(`GET /profiles/ids${tag ? `?tag=${tag}` : ''} returned ${value.count} profiles, not ${expected}`);
     times.push(ms);
     pages.push(withoutKeyReads(counter.snapshot()).byItem[tag === undefined ? 'Query' : 'Query gsi1'] ?? 0);
     bytes = value.bytes;
@@ -154,7 +170,10 @@ const measureList = async (api: Api, counter: OpCounter, tag: string | undefined
     queryMs.push((counter.snapshot().latencies['Query'] ?? []).reduce((sum, page) => sum + page, 0));
   }
   const summary = summarise(times);
-  const what = tag === undefined ? `all ${expected} profiles of the account` : `the ${expected} profiles tagged ${tag} (index gsi1)`;
+  const what =
+    tag === undefined
+      ? `all ${expected} profiles of the account`
+      : `the ${expected} profiles tagged ${tag} (index gsi1)`;
   return [
     {
       metric: `profiles.ids.${label}.median_ms`,
@@ -198,13 +217,20 @@ const backfill = async (api: Api, entries: Array<{ profile_id: string; tag: stri
     body: JSON.stringify({ tags: entries }),
   });
   const text = await response.text();
-  if (response.status !== 200) throw new Error(`POST /profiles/tags answered ${response.status}: ${text.slice(0, 200)}`);
+  if (response.status !== 200)
+    throw new Error(`POST /profiles/tags answered ${response.status}: ${text.slice(0, 200)}`);
   return JSON.parse(text) as TagReport;
 };
 
-const measureBackfill = async (api: Api, counter: OpCounter, untagged: string[], tagged: string[]): Promise<BenchResult[]> => {
+const measureBackfill = async (
+  api: Api,
+  counter: OpCounter,
+  untagged: string[],
+  tagged: string[],
+): Promise<BenchResult[]> => {
   const { untagged: freshCount, sameTag, otherTag, unknown } = BACKFILL_MIX;
-  if (untagged.length < freshCount * BACKFILL_RUNS || tagged.length < sameTag + otherTag) throw new Error('not enough seeded profiles for the backfills');
+  if (untagged.length < freshCount * BACKFILL_RUNS || tagged.length < sameTag + otherTag)
+    throw new Error('not enough seeded profiles for the backfills');
   await backfill(api, [{ profile_id: newId('prf'), tag: TAG }]); // loads the handler module
 
   const times: number[] = [];
@@ -223,8 +249,14 @@ const measureBackfill = async (api: Api, counter: OpCounter, untagged: string[],
     counter.reset();
     const { ms, value: report } = await timed(() => backfill(api, entries));
     const expected = { updated: freshCount, already_tagged: sameTag, conflicts: otherTag, not_found: unknown };
-    const got = { updated: report.updated, already_tagged: report.already_tagged.length, conflicts: report.conflicts.length, not_found: report.not_found.length };
-    if (JSON.stringify(got) !== JSON.stringify(expected)) throw new Error(`backfill ${round + 1} reported ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
+    const got = {
+      updated: report.updated,
+      already_tagged: report.already_tagged.length,
+      conflicts: report.conflicts.length,
+      not_found: report.not_found.length,
+    };
+    if (JSON.stringify(got) !== JSON.stringify(expected))
+      throw new Error(`backfill ${round + 1} reported ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
     times.push(ms);
     counts.push(counter.snapshot());
   }
@@ -244,7 +276,9 @@ const measureBackfill = async (api: Api, counter: OpCounter, untagged: string[],
   const command = (commandName: string) => middle.byCommand[commandName] ?? 0;
   const latency = (commandName: string) => {
     const samples = middle.latencies[commandName] ?? [];
-    return samples.length === 0 ? 'none' : `p50 ${round(median(samples))} ms, total ${round(samples.reduce((sum, value) => sum + value, 0))} ms`;
+    return samples.length === 0
+      ? 'none'
+      : `p50 ${round(median(samples))} ms, total ${round(samples.reduce((sum, value) => sum + value, 0))} ms`;
   };
   return [
     {

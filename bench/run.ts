@@ -29,7 +29,9 @@ interface ModuleReport {
   error?: string;
 }
 
-type ChildMessage = { kind: 'results'; name: string; results: BenchResult[] } | { kind: 'error'; name?: string; error: string };
+type ChildMessage =
+  | { kind: 'results'; name: string; results: BenchResult[] }
+  | { kind: 'error'; name?: string; error: string };
 
 // ---- child: run one module and send its results ----
 
@@ -37,7 +39,8 @@ const runChild = async (file: string): Promise<void> => {
   let message: ChildMessage;
   try {
     const loaded = (await import(file)) as Partial<BenchModule>;
-    if (typeof loaded.name !== 'string' || typeof loaded.run !== 'function') throw new Error(`${file} must export name and run()`);
+    if (typeof loaded.name !== 'string' || typeof loaded.run !== 'function')
+      throw new Error(`${file} must export name and run()`);
     message = { kind: 'results', name: loaded.name, results: await loaded.run() };
   } catch (error) {
     message = { kind: 'error', error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
@@ -54,8 +57,13 @@ const discoverModules = (only: string[]): string[] => {
     .filter((file) => file.endsWith(MODULE_SUFFIX))
     .sort();
   const unknown = only.filter((wanted) => !files.includes(`${wanted}${MODULE_SUFFIX}`));
-  if (unknown.length > 0) throw new Error(`no bench module ${unknown.join(', ')}; there are: ${files.map((file) => file.slice(0, -MODULE_SUFFIX.length)).join(', ')}`);
-  return files.filter((file) => only.length === 0 || only.includes(file.slice(0, -MODULE_SUFFIX.length))).map((file) => path.join(BENCH_DIR, file));
+  if (unknown.length > 0)
+    throw new Error(
+      `no bench module ${unknown.join(', ')}; there are: ${files.map((file) => file.slice(0, -MODULE_SUFFIX.length)).join(', ')}`,
+    );
+  return files
+    .filter((file) => only.length === 0 || only.includes(file.slice(0, -MODULE_SUFFIX.length)))
+    .map((file) => path.join(BENCH_DIR, file));
 };
 
 const runModule = (file: string): Promise<ModuleReport> =>
@@ -78,14 +86,24 @@ const runModule = (file: string): Promise<ModuleReport> =>
       resolve(
         outcome.kind === 'results'
           ? { name: outcome.name, file: path.relative(ROOT_DIR, file), durationSeconds, results: outcome.results }
-          : { name: outcome.name ?? fallbackName, file: path.relative(ROOT_DIR, file), durationSeconds, results: [], error: outcome.error },
+          : {
+              name: outcome.name ?? fallbackName,
+              file: path.relative(ROOT_DIR, file),
+              durationSeconds,
+              results: [],
+              error: outcome.error,
+            },
       );
     });
   });
 
 const gitCommit = (): string | null => {
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: ROOT_DIR,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return null; // not a git checkout (e.g. an exported tarball): the results still stand
   }
@@ -123,9 +141,17 @@ const printTable = (reports: ModuleReport[]): void => {
         }),
   );
   const header = ['metric', 'value', 'unit', 'target', 'pass', 'notes'];
-  const widths = header.slice(0, 5).map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-  const line = (row: string[]) => row.map((text, column) => (column < 5 ? text.padEnd(widths[column]) : text)).join('  ').trimEnd();
-  process.stdout.write(`\n${[line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n')}\n`);
+  const widths = header
+    .slice(0, 5)
+    .map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+  const line = (row: string[]) =>
+    row
+      .map((text, column) => (column < 5 ? text.padEnd(widths[column]) : text))
+      .join('  ')
+      .trimEnd();
+  process.stdout.write(
+    `\n${[line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n')}\n`,
+  );
 };
 
 const markdown = (report: Awaited<ReturnType<typeof buildReport>>): string => {
@@ -147,7 +173,9 @@ const markdown = (report: Awaited<ReturnType<typeof buildReport>>): string => {
     lines.push('| metric | value | unit | target | pass | notes |', '|---|---:|---|---|---|---|');
     for (const result of entry.results) {
       const { value, target, pass } = cell(result);
-      lines.push(`| ${escape(result.metric)} | ${value} | ${escape(result.unit)} | ${escape(target)} | ${pass} | ${escape(result.notes ?? '')} |`);
+      lines.push(
+        `| ${escape(result.metric)} | ${value} | ${escape(result.unit)} | ${escape(target)} | ${pass} | ${escape(result.notes ?? '')} |`,
+      );
     }
   }
   return `${lines.join('\n')}\n`;
@@ -194,7 +222,9 @@ const main = async (): Promise<void> => {
   const seconds = Math.round((performance.now() - startedAt) / 1000);
   const failing = modules.flatMap((entry) => entry.results).filter((result) => result.pass === false);
   if (failing.length > 0) {
-    process.stdout.write(`\nTargets not met:\n${failing.map((result) => `  FAIL  ${result.metric} = ${result.value} ${result.unit} (target ${result.target ?? '?'})`).join('\n')}\n`);
+    process.stdout.write(
+      `\nTargets not met:\n${failing.map((result) => `  FAIL  ${result.metric} = ${result.value} ${result.unit} (target ${result.target ?? '?'})`).join('\n')}\n`,
+    );
   }
   process.stdout.write(
     `\nTargets met: ${report.targets.met} of ${report.targets.total}. ${modules.length} module(s) in ${seconds} s. ` +

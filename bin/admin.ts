@@ -17,23 +17,24 @@
  */
 // The local tools run on Node 20 (the deployed functions on Node 22): the SDK's notice is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DynamoAccounts } from '../functions/adapters/dynamo/accounts-repository';
 import { DynamoLedger } from '../functions/adapters/dynamo/ledger-repository';
 import { DynamoPortal } from '../functions/adapters/dynamo/portal-repository';
-import { DEFAULT_INVITATION_CREDIT_MICROS, invite } from '../functions/domain/portal/portal';
 import { openTable } from '../functions/adapters/dynamo/table';
 import * as Accounts from '../functions/domain/accounts/accounts';
 import { formatUsd, parseUsd } from '../functions/domain/billing/money';
 import { DomainError, NotFoundError } from '../functions/domain/errors';
+import { DEFAULT_INVITATION_CREDIT_MICROS, invite } from '../functions/domain/portal/portal';
 import { systemClock } from '../functions/domain/shared/clock';
 import { newId } from '../functions/domain/shared/ids';
+import { LOCAL_REGION } from './local/arns';
 import { startLocalDynamo } from './local/dynamo';
 import { ROOT_DIR } from './local/runtime';
 import { ensureTable } from './local/table';
-import { LOCAL_REGION } from './local/arns';
 
 class UsageError extends Error {}
 
@@ -56,7 +57,8 @@ const required = (value: string | undefined, flag: string): string => {
 
 const usd = (value: string, flag: string): number => {
   const micros = parseUsd(value);
-  if (micros === undefined) throw new UsageError(`--${flag} must be an amount in dollars such as 10 or 2.90, not "${value}"`);
+  if (micros === undefined)
+    throw new UsageError(`--${flag} must be an amount in dollars such as 10 or 2.90, not "${value}"`);
   return micros;
 };
 
@@ -66,17 +68,30 @@ const openTarget = async (values: Record<string, string | boolean | undefined>) 
   if (tableName && !values.local) {
     const region = (values.region as string | undefined) ?? process.env.AWS_REGION;
     if (!region) throw new UsageError('--region (or AWS_REGION) is required with --table');
-    return { table: openTable({ tableName, region, endpoint: values.endpoint as string | undefined }), close: async () => undefined };
+    return {
+      table: openTable({ tableName, region, endpoint: values.endpoint as string | undefined }),
+      close: async () => undefined,
+    };
   }
   const dataDir = path.resolve(ROOT_DIR, (values['data-dir'] as string | undefined) ?? '.data');
   const runtimeFile = path.join(dataDir, 'runtime.json');
   if (fs.existsSync(runtimeFile)) {
-    const { dynamodbEndpoint, pid } = JSON.parse(fs.readFileSync(runtimeFile, 'utf8')) as { dynamodbEndpoint: string; pid: number };
-    if (isAlive(pid)) return { table: openTable({ tableName: 'service', region: LOCAL_REGION, endpoint: dynamodbEndpoint }), close: async () => undefined };
+    const { dynamodbEndpoint, pid } = JSON.parse(fs.readFileSync(runtimeFile, 'utf8')) as {
+      dynamodbEndpoint: string;
+      pid: number;
+    };
+    if (isAlive(pid))
+      return {
+        table: openTable({ tableName: 'service', region: LOCAL_REGION, endpoint: dynamodbEndpoint }),
+        close: async () => undefined,
+      };
   }
   const dynamo = await startLocalDynamo({ dataDir: path.join(dataDir, 'dynamodb') });
   await ensureTable(dynamo.endpoint, 'service');
-  return { table: openTable({ tableName: 'service', region: LOCAL_REGION, endpoint: dynamo.endpoint }), close: dynamo.close };
+  return {
+    table: openTable({ tableName: 'service', region: LOCAL_REGION, endpoint: dynamo.endpoint }),
+    close: dynamo.close,
+  };
 };
 
 const isAlive = (pid: number) => {
@@ -114,12 +129,24 @@ const main = async (argv: string[]): Promise<void> => {
   });
   const [command] = positionals;
   if (!command) throw new UsageError('a command is required');
-  const commands = ['create-account', 'create-key', 'revoke-key', 'list-keys', 'credit', 'show', 'limits', 'invite', 'list-invitations'];
+  const commands = [
+    'create-account',
+    'create-key',
+    'revoke-key',
+    'list-keys',
+    'credit',
+    'show',
+    'limits',
+    'invite',
+    'list-invitations',
+  ];
   if (!commands.includes(command)) throw new UsageError(`unknown command "${command}"`);
   const modelVersion = values['model-version'];
-  if (modelVersion !== undefined && modelVersion !== 'v1' && modelVersion !== 'v2') throw new UsageError('--model-version must be v1 or v2');
+  if (modelVersion !== undefined && modelVersion !== 'v1' && modelVersion !== 'v2')
+    throw new UsageError('--model-version must be v1 or v2');
   const entries = Number(values.entries ?? 10);
-  if (!Number.isInteger(entries) || entries < 1 || entries > 1000) throw new UsageError('--entries must be a whole number from 1 to 1000');
+  if (!Number.isInteger(entries) || entries < 1 || entries > 1000)
+    throw new UsageError('--entries must be a whole number from 1 to 1000');
 
   const target = await openTarget(values);
   try {
@@ -132,9 +159,16 @@ const main = async (argv: string[]): Promise<void> => {
     const portal = new DynamoPortal(target.table, newId);
     switch (command) {
       case 'invite': {
-        const creditMicros = values.credit === undefined ? DEFAULT_INVITATION_CREDIT_MICROS : usd(values.credit, 'credit');
-        const { token, invitation } = await invite({ portal, clock: systemClock }, { email: required(values.email, 'email'), creditMicros });
-        const portalUrl = (values['portal-url'] ?? process.env.PORTAL_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
+        const creditMicros =
+          values.credit === undefined ? DEFAULT_INVITATION_CREDIT_MICROS : usd(values.credit, 'credit');
+        const { token, invitation } = await invite(
+          { portal, clock: systemClock },
+          { email: required(values.email, 'email'), creditMicros },
+        );
+        const portalUrl = (values['portal-url'] ?? process.env.PORTAL_URL ?? 'http://127.0.0.1:3000').replace(
+          /\/+$/,
+          '',
+        );
         return print({
           email: invitation.email,
           credit: formatUsd(invitation.creditMicros),
@@ -159,35 +193,69 @@ const main = async (argv: string[]): Promise<void> => {
           openingCreditMicros: values.credit === undefined ? 0 : usd(values.credit, 'credit'),
           defaultModelVersion: modelVersion,
         });
-        return print({ account_id: account.accountId, balance: formatUsd(account.balanceMicros), default_model_version: account.defaultModelVersion, key_id: key.keyId, api_key: key.apiKey, note: 'The API key is shown once; only its hash is stored.' });
+        return print({
+          account_id: account.accountId,
+          balance: formatUsd(account.balanceMicros),
+          default_model_version: account.defaultModelVersion,
+          key_id: key.keyId,
+          api_key: key.apiKey,
+          note: 'The API key is shown once; only its hash is stored.',
+        });
       }
       case 'create-key': {
         const key = await Accounts.issueKey(deps, required(values.account, 'account'), values.name ?? null);
-        return print({ key_id: key.keyId, api_key: key.apiKey, note: 'The API key is shown once; only its hash is stored.' });
+        return print({
+          key_id: key.keyId,
+          api_key: key.apiKey,
+          note: 'The API key is shown once; only its hash is stored.',
+        });
       }
       case 'revoke-key':
         await Accounts.revokeKey(deps, required(values.account, 'account'), required(values.key, 'key'));
         return print({ revoked: values.key });
       case 'list-keys':
-        return print((await accounts.listKeys(required(values.account, 'account'))).map((k) => ({ key_id: k.keyId, created_at: new Date(k.createdAt).toISOString(), revoked_at: k.revokedAt ? new Date(k.revokedAt).toISOString() : null })));
+        return print(
+          (await accounts.listKeys(required(values.account, 'account'))).map((k) => ({
+            key_id: k.keyId,
+            created_at: new Date(k.createdAt).toISOString(),
+            revoked_at: k.revokedAt ? new Date(k.revokedAt).toISOString() : null,
+          })),
+        );
       case 'credit': {
-        const entry = await Accounts.creditBalance(deps, { accountId: required(values.account, 'account'), amountMicros: usd(required(values.amount, 'amount'), 'amount'), note: values.note ?? 'admin credit' });
-        return print({ entry_id: entry.entryId, credited: formatUsd(entry.amountMicros), balance: formatUsd(await ledger.balance(entry.accountId)) });
+        const entry = await Accounts.creditBalance(deps, {
+          accountId: required(values.account, 'account'),
+          amountMicros: usd(required(values.amount, 'amount'), 'amount'),
+          note: values.note ?? 'admin credit',
+        });
+        return print({
+          entry_id: entry.entryId,
+          credited: formatUsd(entry.amountMicros),
+          balance: formatUsd(await ledger.balance(entry.accountId)),
+        });
       }
       case 'limits': {
         const accountId = required(values.account, 'account');
-        const given = [['requests-per-minute', 'requestsPerMinute'], ['running-jobs', 'runningJobs']] as const;
+        const given = [
+          ['requests-per-minute', 'requestsPerMinute'],
+          ['running-jobs', 'runningJobs'],
+        ] as const;
         const changes = given.flatMap(([flag, limit]) => {
           const raw = values[flag];
           if (raw === undefined) return [];
           const value = raw === 'default' ? null : Number(raw);
-          if (value !== null && (!Number.isSafeInteger(value) || value < 1)) throw new UsageError(`--${flag} must be a whole number of at least 1, or default`);
+          if (value !== null && (!Number.isSafeInteger(value) || value < 1))
+            throw new UsageError(`--${flag} must be a whole number of at least 1, or default`);
           return [{ limit, value }];
         });
         if (changes.length === 0) throw new UsageError('limits needs --requests-per-minute or --running-jobs');
         for (const { limit, value } of changes) await Accounts.setLimit(deps, accountId, limit, value);
         const account = (await accounts.get(accountId))!;
-        return print({ account_id: accountId, requests_per_minute: account.requestsPerMinute ?? 'default', running_jobs: account.runningJobs ?? 'default', note: 'Warm functions apply them within the API key cache period (30 s).' });
+        return print({
+          account_id: accountId,
+          requests_per_minute: account.requestsPerMinute ?? 'default',
+          running_jobs: account.runningJobs ?? 'default',
+          note: 'Warm functions apply them within the API key cache period (30 s).',
+        });
       }
       case 'show': {
         const accountId = required(values.account, 'account');
@@ -201,7 +269,14 @@ const main = async (argv: string[]): Promise<void> => {
           default_model_version: account.defaultModelVersion,
           requests_per_minute: account.requestsPerMinute ?? 'default',
           running_jobs: account.runningJobs ?? 'default',
-          recent_entries: recent.map((e) => ({ entry_id: e.entryId, kind: e.kind, amount: formatUsd(e.amountMicros), owner: e.owner, note: e.note, at: new Date(e.createdAt).toISOString() })),
+          recent_entries: recent.map((e) => ({
+            entry_id: e.entryId,
+            kind: e.kind,
+            amount: formatUsd(e.amountMicros),
+            owner: e.owner,
+            note: e.note,
+            at: new Date(e.createdAt).toISOString(),
+          })),
         });
       }
     }
@@ -211,10 +286,15 @@ const main = async (argv: string[]): Promise<void> => {
 };
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+  if (
+    error instanceof UsageError ||
+    (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
+  ) {
     console.error(`error: ${error.message}\n\n${USAGE}`);
     process.exit(2);
   }
-  console.error(`error: ${error instanceof DomainError ? error.message : error instanceof Error ? error.message : String(error)}`);
+  console.error(
+    `error: ${error instanceof DomainError ? error.message : error instanceof Error ? error.message : String(error)}`,
+  );
   process.exit(1);
 });

@@ -9,16 +9,25 @@
  */
 // The local tools run on Node 20 (the deployed functions on Node 22): the SDK's notice is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startLocalRuntime, ROOT_DIR } from './local/runtime';
+import { ROOT_DIR, startLocalRuntime } from './local/runtime';
 
 const DEV_ACCOUNT_CREDIT_MICROS = 100_000_000;
 const DEFAULT_TIME_SCALE = 0.1;
 
 /** What the start did about work a previous run left open (bin/local/reconcile.ts). */
-const reconciledLines = ({ resumedJobs, failedJobs, failedProfiles }: { resumedJobs: string[]; failedJobs: string[]; failedProfiles: string[] }) =>
+const reconciledLines = ({
+  resumedJobs,
+  failedJobs,
+  failedProfiles,
+}: {
+  resumedJobs: string[];
+  failedJobs: string[];
+  failedProfiles: string[];
+}) =>
   resumedJobs.length + failedJobs.length + failedProfiles.length === 0
     ? []
     : [
@@ -40,10 +49,12 @@ const main = async () => {
   });
   const port = Number(values.port ?? process.env.PORT ?? 3000);
   const timeScale = Number(values['time-scale'] ?? process.env.TIME_SCALE ?? DEFAULT_TIME_SCALE);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not ${values.port ?? process.env.PORT}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be a port number, not ${values.port ?? process.env.PORT}`);
   if (!(timeScale > 0)) throw new Error('--time-scale must be a positive number');
   const logLevel = values['log-level'] ?? process.env.LOG_LEVEL ?? 'info';
-  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) throw new Error(`--log-level must be debug, info, warn, error or silent`);
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel))
+    throw new Error(`--log-level must be debug, info, warn, error or silent`);
   const dataDir = path.resolve(ROOT_DIR, values['data-dir'] ?? process.env.DATA_DIR ?? '.data');
 
   const runtime = await startLocalRuntime({
@@ -57,7 +68,10 @@ const main = async () => {
   });
   // Lets `npm run admin` find this runtime's DynamoDB while it runs (the data directory is locked).
   const runtimeFile = path.join(dataDir, 'runtime.json');
-  fs.writeFileSync(runtimeFile, `${JSON.stringify({ pid: process.pid, url: runtime.url, dynamodbEndpoint: runtime.endpoints.dynamodb }, null, 2)}\n`);
+  fs.writeFileSync(
+    runtimeFile,
+    `${JSON.stringify({ pid: process.pid, url: runtime.url, dynamodbEndpoint: runtime.endpoints.dynamodb }, null, 2)}\n`,
+  );
   const key = runtime.devAccount!.apiKey;
   process.stdout.write(
     [

@@ -5,20 +5,20 @@
 import { Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { ROUTES, type RouteDefinition } from '../functions/api/routes';
+import { CALLBACK_QUEUE } from '../functions/callbacks/definitions';
+import { ABANDONED_WORK } from '../functions/maintenance/definitions';
+import { PORTAL_ROUTE } from '../functions/portal/route';
+import { API_KEY_ACCESS, union } from '../functions/shared/access';
 import { WORKFLOWS, type WorkflowDefinition } from '../functions/workflows/definitions';
 import { Alarms } from './constructs/alarms';
 import { Api } from './constructs/api';
 import { Backends } from './constructs/backends';
 import { Callbacks } from './constructs/callbacks';
 import { Data } from './constructs/data';
-import { Maintenance } from './constructs/maintenance';
 import { budgetEnvironment, serviceEnvironment } from './constructs/function-defaults';
+import { type GrantableResources, grantAccess } from './constructs/grants';
+import { Maintenance } from './constructs/maintenance';
 import { Workflows } from './constructs/workflows';
-import { grantAccess, type GrantableResources } from './constructs/grants';
-import { API_KEY_ACCESS, union } from '../functions/shared/access';
-import { CALLBACK_QUEUE } from '../functions/callbacks/definitions';
-import { ABANDONED_WORK } from '../functions/maintenance/definitions';
-import { PORTAL_ROUTE } from '../functions/portal/route';
 
 export interface ServiceStackProps extends StackProps {
   readonly routes?: readonly RouteDefinition[];

@@ -53,7 +53,10 @@ const itemLabel = (command: string, input: Record<string, unknown>): string => {
     const kinds = (input['TransactItems'] as TransactEntry[]).map((entry) =>
       kindOf(entry.Put?.Item ?? entry.Update?.Key ?? entry.Delete?.Key ?? entry.ConditionCheck?.Key ?? entry.Get?.Key),
     );
-    return `${command} ${kinds.map((kind) => kind ?? '?').sort().join('+')}`;
+    return `${command} ${kinds
+      .map((kind) => kind ?? '?')
+      .sort()
+      .join('+')}`;
   }
   if (typeof input['IndexName'] === 'string') return `${command} ${input['IndexName']}`;
   return command;
@@ -76,7 +79,9 @@ export const countDynamoOps = (table: Table): OpCounter => {
       byItem: { ...counts.byItem },
       commands: counts.commands,
       attempts: counts.attempts,
-      latencies: Object.fromEntries(Object.entries(counts.latencies).map(([command, samples]) => [command, [...samples]])),
+      latencies: Object.fromEntries(
+        Object.entries(counts.latencies).map(([command, samples]) => [command, [...samples]]),
+      ),
     }),
   };
   const stack = table.doc.middlewareStack;
@@ -117,7 +122,11 @@ export const perUnit = (record: Record<string, number>, per: number, digits = 2)
 /** The difference of two snapshots (after − before), for counting a window without a reset. */
 export const difference = (after: OpCounts, before: OpCounts): OpCounts => {
   const minus = (a: Record<string, number>, b: Record<string, number>) =>
-    Object.fromEntries(Object.entries(a).map(([key, value]) => [key, value - (b[key] ?? 0)]).filter(([, value]) => value !== 0));
+    Object.fromEntries(
+      Object.entries(a)
+        .map(([key, value]) => [key, value - (b[key] ?? 0)])
+        .filter(([, value]) => value !== 0),
+    );
   return {
     byCommand: minus(after.byCommand, before.byCommand),
     byItem: minus(after.byItem, before.byItem),

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { decodeImageInput, type ImageInputDeps } from '../../functions/adapters/images/image-input';
-import { atMost, median, megabytes, progress, round, timed, timingResults, type BenchResult } from '../harness';
+import { atMost, type BenchResult, median, megabytes, progress, round, timed, timingResults } from '../harness';
 
 export const ROOT_DIR = path.resolve(__dirname, '../..');
 const WARM_RUNS = 5;
@@ -25,25 +25,35 @@ const deps: ImageInputDeps = {
   },
 };
 
-export const measureHeicDecode = async (options: { module: string; metricPrefix: string; file: string; description: string }): Promise<BenchResult[]> => {
+export const measureHeicDecode = async (options: {
+  module: string;
+  metricPrefix: string;
+  file: string;
+  description: string;
+}): Promise<BenchResult[]> => {
   const { module, metricPrefix: prefix, file, description } = options;
   const baselineRss = process.memoryUsage().rss;
   const bytes = fs.readFileSync(file);
   const base64 = bytes.toString('base64');
   const decode = () => decodeImageInput(base64, 'image', deps);
-  progress(module, `${path.relative(ROOT_DIR, file)} (${megabytes(bytes.length)} MB): first call, then ${WARM_RUNS} warm`);
+  progress(
+    module,
+    `${path.relative(ROOT_DIR, file)} (${megabytes(bytes.length)} MB): first call, then ${WARM_RUNS} warm`,
+  );
 
   const first = await timed(decode);
   const peakAfterFirst = peakRssBytes();
   const { width, height, format } = first.value;
-  if (format !== 'heif' || width !== 4032 || height !== 3024) throw new Error(`${file} decoded as ${format} ${width}x${height}`);
+  if (format !== 'heif' || width !== 4032 || height !== 3024)
+    throw new Error(`${file} decoded as ${format} ${width}x${height}`);
   const warm: number[] = [];
   for (let index = 0; index < WARM_RUNS; index += 1) warm.push((await timed(decode)).ms);
 
   // The WASM decode alone, without the guard's header read and the intermediate JPEG encode.
   const { default: heicDecode } = await import('heic-decode');
   const wasmOnly: number[] = [];
-  for (let index = 0; index < WASM_ONLY_RUNS; index += 1) wasmOnly.push((await timed(() => heicDecode({ buffer: bytes }))).ms);
+  for (let index = 0; index < WASM_ONLY_RUNS; index += 1)
+    wasmOnly.push((await timed(() => heicDecode({ buffer: bytes }))).ms);
 
   const native = measureNative(file, bytes.length);
   const nativeResults: BenchResult[] =
@@ -61,7 +71,8 @@ export const measureHeicDecode = async (options: { module: string; metricPrefix:
               metric: `${prefix}.ratio_wasm_decode_to_native`,
               value: round(median(wasmOnly) / median(native.decode), 2),
               unit: 'x',
-              notes: 'heic-decode (libheif and libde265 in WASM, no SIMD) to RGBA / native heif-convert to YUV, medians of the same run',
+              notes:
+                'heic-decode (libheif and libde265 in WASM, no SIMD) to RGBA / native heif-convert to YUV, medians of the same run',
             },
             NATIVE_RATIO_TARGET,
           ),
@@ -75,16 +86,35 @@ export const measureHeicDecode = async (options: { module: string; metricPrefix:
 
   return [
     ...nativeResults,
-    { metric: `${prefix}.file_mb`, value: round(bytes.length / 1e6, 2), unit: 'MB', notes: `4032x3024, ${description}` },
-    { metric: `${prefix}.first_call_ms`, value: round(first.ms), unit: 'ms', notes: 'fresh process: includes importing heic-decode and instantiating its WASM' },
-    ...timingResults(`${prefix}.warm`, warm, 'decodeImageInput: header, WASM decode to RGBA, JPEG q95 4:4:4 for the engine'),
+    {
+      metric: `${prefix}.file_mb`,
+      value: round(bytes.length / 1e6, 2),
+      unit: 'MB',
+      notes: `4032x3024, ${description}`,
+    },
+    {
+      metric: `${prefix}.first_call_ms`,
+      value: round(first.ms),
+      unit: 'ms',
+      notes: 'fresh process: includes importing heic-decode and instantiating its WASM',
+    },
+    ...timingResults(
+      `${prefix}.warm`,
+      warm,
+      'decodeImageInput: header, WASM decode to RGBA, JPEG q95 4:4:4 for the engine',
+    ),
     {
       metric: `${prefix}.wasm_decode_only.median_ms`,
       value: round(median(wasmOnly)),
       unit: 'ms',
       notes: `heic-decode alone (${WASM_ONLY_RUNS} runs); the rest of a warm call is the header read and the intermediate JPEG`,
     },
-    { metric: `${prefix}.baseline_rss_mb`, value: megabytes(baselineRss), unit: 'MB', notes: 'modules loaded, before the first decode' },
+    {
+      metric: `${prefix}.baseline_rss_mb`,
+      value: megabytes(baselineRss),
+      unit: 'MB',
+      notes: 'modules loaded, before the first decode',
+    },
     {
       metric: `${prefix}.peak_rss_first_call_mb`,
       value: megabytes(peakAfterFirst),
@@ -107,23 +137,34 @@ const peakRssBytes = (): number => process.resourceUsage().maxRSS * 1024;
  * Debian's native decoder on the same file, in the same run (apt: libheif-examples). Peak memory from
  * GNU time when it is installed.
  */
-const measureNative = (file: string, size: number): { decode: number[]; jpeg: number[]; version: string; decodePeakMb?: number } | { skipped: string } => {
+const measureNative = (
+  file: string,
+  size: number,
+): { decode: number[]; jpeg: number[]; version: string; decodePeakMb?: number } | { skipped: string } => {
   const help = spawnSync('heif-convert', ['--help'], { encoding: 'utf8' });
-  if (help.error) return { skipped: 'heif-convert is not installed (apt: libheif-examples): no native figure to compare with' };
+  if (help.error)
+    return { skipped: 'heif-convert is not installed (apt: libheif-examples): no native figure to compare with' };
   const version = /libheif version: (\S+)/.exec(`${help.stdout}${help.stderr}`)?.[1] ?? 'unknown';
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-heif-convert-'));
   try {
     const run = (output: string, extra: string[] = []): number => {
       const start = performance.now();
-      const child = spawnSync('heif-convert', ['--quiet', ...extra, file, path.join(workDir, output)], { encoding: 'utf8' });
+      const child = spawnSync('heif-convert', ['--quiet', ...extra, file, path.join(workDir, output)], {
+        encoding: 'utf8',
+      });
       const ms = performance.now() - start;
-      if (child.status !== 0) throw new Error(`heif-convert failed on ${file} (${size} bytes): ${child.stderr || child.stdout}`);
+      if (child.status !== 0)
+        throw new Error(`heif-convert failed on ${file} (${size} bytes): ${child.stderr || child.stdout}`);
       return ms;
     };
     run('warm.y4m');
     const decode = Array.from({ length: NATIVE_RUNS }, () => run('out.y4m'));
     const jpeg = Array.from({ length: NATIVE_RUNS }, () => run('out.jpg', ['-q', '95']));
-    const timedRun = spawnSync('/usr/bin/time', ['-f', '%M', 'heif-convert', '--quiet', file, path.join(workDir, 'peak.y4m')], { encoding: 'utf8' });
+    const timedRun = spawnSync(
+      '/usr/bin/time',
+      ['-f', '%M', 'heif-convert', '--quiet', file, path.join(workDir, 'peak.y4m')],
+      { encoding: 'utf8' },
+    );
     const peakKb = timedRun.status === 0 ? Number(timedRun.stderr.trim().split('\n').pop()) : NaN;
     return { decode, jpeg, version, ...(Number.isFinite(peakKb) ? { decodePeakMb: round(peakKb / 1024, 1) } : {}) };
   } finally {

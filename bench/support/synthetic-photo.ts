@@ -29,7 +29,9 @@ export const syntheticPhotoPixels = async (options: SyntheticPhotoOptions): Prom
   ]);
   const tileEdgePx = Math.max(1, Math.round(Math.min(width, height) / 8));
   const tilesAcross = Math.ceil(width / tileEdgePx);
-  const tileOffsets = Array.from({ length: tilesAcross * Math.ceil(height / tileEdgePx) }, () => Math.round((random() - 0.5) * 60));
+  const tileOffsets = Array.from({ length: tilesAcross * Math.ceil(height / tileEdgePx) }, () =>
+    Math.round((random() - 0.5) * 60),
+  );
   const pixels = Buffer.allocUnsafe(width * height * 3);
   let state = (Math.imul(seed, 2654435761) | 1) >>> 0;
   for (let y = 0; y < height; y += 1) {
@@ -47,7 +49,13 @@ export const syntheticPhotoPixels = async (options: SyntheticPhotoOptions): Prom
         const noise = (((state >>> 0) & 0xffff) / 0xffff - 0.5) * 2 * grain;
         const gradient = channel === 0 ? 70 * across - 35 : channel === 2 ? 50 * down - 25 : 30 * (across - down);
         const value =
-          128 + 0.7 * (blobs[index + channel] - 128) + 0.35 * (texture[index + channel] - 128) + tile + gradient + tint[channel] + noise;
+          128 +
+          0.7 * (blobs[index + channel] - 128) +
+          0.35 * (texture[index + channel] - 128) +
+          tile +
+          gradient +
+          tint[channel] +
+          noise;
         pixels[index + channel] = value < 0 ? 0 : value > 255 ? 255 : value;
       }
     }
@@ -61,7 +69,13 @@ export const syntheticPhotoJpeg = async (options: SyntheticPhotoOptions & { qual
     .toBuffer();
 
 /** Uniform noise on a small grid, enlarged with a cubic kernel: smooth structure at the grid's scale. */
-const upscaledNoise = (gridWidth: number, gridHeight: number, width: number, height: number, random: () => number): Promise<Buffer> => {
+const upscaledNoise = (
+  gridWidth: number,
+  gridHeight: number,
+  width: number,
+  height: number,
+  random: () => number,
+): Promise<Buffer> => {
   const grid = Buffer.alloc(gridWidth * gridHeight * 3);
   for (let index = 0; index < grid.length; index += 1) grid[index] = Math.floor(random() * 256);
   return sharp(grid, { raw: { width: gridWidth, height: gridHeight, channels: 3 } })

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { hostArchitecture, type ArchitectureName } from '../../lib/constructs/function-defaults';
+import { type ArchitectureName, hostArchitecture } from '../../lib/constructs/function-defaults';
 
 export const ROOT_DIR = path.resolve(__dirname, '../..');
 export const STACK_NAME = 'IdentityImageService';
@@ -39,7 +39,8 @@ const filesUnder = (entry: string): string[] => {
 /** What the artefacts depend on: every source file's path and bytes, the architecture and the Node version. */
 export const sourceHash = (architecture: ArchitectureName): string => {
   const hash = createHash('sha256').update(`${architecture}\n${process.version}\n`);
-  for (const file of SOURCES.flatMap(filesUnder)) hash.update(`${file}\n`).update(fs.readFileSync(path.join(ROOT_DIR, file)));
+  for (const file of SOURCES.flatMap(filesUnder))
+    hash.update(`${file}\n`).update(fs.readFileSync(path.join(ROOT_DIR, file)));
   return hash.digest('hex');
 };
 
@@ -65,7 +66,9 @@ const withLock = async <T>(lockDir: string, fn: () => T): Promise<T> => {
 };
 
 /** Synthesises the stack for `architecture` (default: this machine's) unless the cached artefacts are current. */
-export const ensureAssets = async (options: { architecture?: ArchitectureName; log?: (line: string) => void } = {}): Promise<BuiltAssets> => {
+export const ensureAssets = async (
+  options: { architecture?: ArchitectureName; log?: (line: string) => void } = {},
+): Promise<BuiltAssets> => {
   const architecture = options.architecture ?? hostArchitecture();
   const base = path.join(ROOT_DIR, '.build', 'assets', architecture);
   const outdir = path.join(base, 'cdk.out');
@@ -76,19 +79,29 @@ export const ensureAssets = async (options: { architecture?: ArchitectureName; l
   return withLock(`${base}.lock`, () => {
     const hash = sourceHash(architecture);
     if (fs.existsSync(templateFile) && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === hash) {
-      return { outdir, templateFile, architecture, built: false, synthMs: Number(fs.readFileSync(synthTimeFile, { encoding: 'utf8', flag: 'a+' }) || 0) };
+      return {
+        outdir,
+        templateFile,
+        architecture,
+        built: false,
+        synthMs: Number(fs.readFileSync(synthTimeFile, { encoding: 'utf8', flag: 'a+' }) || 0),
+      };
     }
     options.log?.(`Synthesising the stack for ${architecture} (bundling every function as cdk deploy would)…`);
     const started = performance.now();
     fs.rmSync(outdir, { recursive: true, force: true });
     fs.rmSync(stampFile, { force: true });
     const context = { ...JSON.parse(fs.readFileSync(path.join(ROOT_DIR, 'cdk.json'), 'utf8')).context, architecture };
-    execFileSync(process.execPath, [path.join(ROOT_DIR, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT_DIR, 'bin/app.ts')], {
-      cwd: ROOT_DIR,
-      env: { ...process.env, CDK_OUTDIR: outdir, CDK_CONTEXT_JSON: JSON.stringify(context) },
-      stdio: ['ignore', 'ignore', 'pipe'],
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    execFileSync(
+      process.execPath,
+      [path.join(ROOT_DIR, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT_DIR, 'bin/app.ts')],
+      {
+        cwd: ROOT_DIR,
+        env: { ...process.env, CDK_OUTDIR: outdir, CDK_CONTEXT_JSON: JSON.stringify(context) },
+        stdio: ['ignore', 'ignore', 'pipe'],
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     const synthMs = Math.round(performance.now() - started);
     fs.writeFileSync(stampFile, hash);
     fs.writeFileSync(synthTimeFile, String(synthMs));
@@ -105,7 +118,10 @@ if (require.main === module) {
     process.exit(2);
   }
   ensureAssets({ architecture, log: (line) => process.stdout.write(`${line}\n`) }).then(
-    (assets) => process.stdout.write(`${assets.built ? `Synthesised in ${assets.synthMs} ms` : 'Up to date'}: ${assets.outdir}\n`),
+    (assets) =>
+      process.stdout.write(
+        `${assets.built ? `Synthesised in ${assets.synthMs} ms` : 'Up to date'}: ${assets.outdir}\n`,
+      ),
     (error: { stderr?: Buffer; message?: string }) => {
       process.stderr.write(`synthesis failed: ${error.stderr?.toString() || error.message}\n`);
       process.exit(1);

@@ -45,7 +45,8 @@ const loadHandler = async () => {
   const taskRoot = process.env.LAMBDA_TASK_ROOT;
   const handlerString = process.env._HANDLER || '';
   const dot = handlerString.lastIndexOf('.');
-  if (dot <= 0) throw Object.assign(new Error(`Bad handler ${handlerString}`), { name: 'Runtime.MalformedHandlerName' });
+  if (dot <= 0)
+    throw Object.assign(new Error(`Bad handler ${handlerString}`), { name: 'Runtime.MalformedHandlerName' });
   const file = handlerString.slice(0, dot);
   const exported = handlerString.slice(dot + 1);
   const base = path.join(taskRoot, file);
@@ -56,10 +57,16 @@ const loadHandler = async () => {
   try {
     loaded = found.endsWith('.mjs') ? await import(found) : require(found);
   } catch (error) {
-    throw Object.assign(new Error(`${error && error.name}: ${error && error.message}`), { name: 'Runtime.ImportModuleError', stack: error && error.stack });
+    throw Object.assign(new Error(`${error && error.name}: ${error && error.message}`), {
+      name: 'Runtime.ImportModuleError',
+      stack: error && error.stack,
+    });
   }
   const handler = loaded && loaded[exported];
-  if (typeof handler !== 'function') throw Object.assign(new Error(`${handlerString} is undefined or not exported`), { name: 'Runtime.HandlerNotFound' });
+  if (typeof handler !== 'function')
+    throw Object.assign(new Error(`${handlerString} is undefined or not exported`), {
+      name: 'Runtime.HandlerNotFound',
+    });
   return handler;
 };
 

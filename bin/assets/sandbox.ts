@@ -13,7 +13,7 @@
  * that dies mid-invocation fails it (`Runtime.ExitError`), and one that fails its init fails the
  * invocation that started it (`Runtime.ImportModuleError` and its kin) and is never retried from sources.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,7 +45,9 @@ export class FunctionError extends Error {
   }
 }
 
-export type Invocation = { kind: 'payload'; payload: unknown } | { kind: 'stream'; prelude: { statusCode: number; headers?: Record<string, string> }; body: Buffer };
+export type Invocation =
+  | { kind: 'payload'; payload: unknown }
+  | { kind: 'stream'; prelude: { statusCode: number; headers?: Record<string, string> }; body: Buffer };
 
 /**
  * The AWS SDK v3 as the runtime provides it: a folder of links to the project's @aws-sdk packages, put
@@ -117,7 +119,9 @@ export class LambdaFunction {
         }
       };
       child.on('message', onMessage);
-      child.once('exit', (code) => reject(new FunctionError('Runtime.ExitError', `The function exited during init (code ${code}).`)));
+      child.once('exit', (code) =>
+        reject(new FunctionError('Runtime.ExitError', `The function exited during init (code ${code}).`)),
+      );
     });
     child.once('exit', () => {
       this.all.delete(worker);
@@ -173,17 +177,34 @@ export class LambdaFunction {
       const timer = setTimeout(() => {
         cleanup();
         worker.child.kill('SIGKILL');
-        reject(new FunctionError('Sandbox.Timedout', `Task timed out after ${this.spec.timeoutSeconds.toFixed(2)} seconds`));
+        reject(
+          new FunctionError('Sandbox.Timedout', `Task timed out after ${this.spec.timeoutSeconds.toFixed(2)} seconds`),
+        );
       }, timeoutMs);
       const onExit = (code: number | null, signal: string | null) => {
         cleanup();
-        reject(new FunctionError('Runtime.ExitError', `RequestId: ${id} Error: Runtime exited with error: ${signal ?? `exit status ${code}`}`));
+        reject(
+          new FunctionError(
+            'Runtime.ExitError',
+            `RequestId: ${id} Error: Runtime exited with error: ${signal ?? `exit status ${code}`}`,
+          ),
+        );
       };
-      const onMessage = (message: { type: string; id: number; payload?: unknown; prelude?: Invocation & object; body?: Uint8Array; errorType?: string; errorMessage?: string; trace?: string[] }) => {
+      const onMessage = (message: {
+        type: string;
+        id: number;
+        payload?: unknown;
+        prelude?: Invocation & object;
+        body?: Uint8Array;
+        errorType?: string;
+        errorMessage?: string;
+        trace?: string[];
+      }) => {
         if (message.id !== id) return;
         cleanup();
         if (message.type === 'result') resolve({ kind: 'payload', payload: message.payload });
-        else if (message.type === 'stream') resolve({ kind: 'stream', prelude: message.prelude as never, body: Buffer.from(message.body ?? []) });
+        else if (message.type === 'stream')
+          resolve({ kind: 'stream', prelude: message.prelude as never, body: Buffer.from(message.body ?? []) });
         else reject(new FunctionError(message.errorType ?? 'Error', message.errorMessage ?? '', message.trace));
       };
       const cleanup = () => {

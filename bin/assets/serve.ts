@@ -9,30 +9,51 @@
  * on AWS). Nothing here falls back to the sources: a function that cannot load answers as Lambda would.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { GatewayRoute } from '../local/gateway';
-import { stateMachineArnFor, type FunctionInvoker, type ResolvedMachine } from '../local/step-functions';
-import type { QueueConsumer } from '../local/sqs';
-import { FunctionError, LambdaFunction, Sandbox } from './sandbox';
-import { readTemplate, resolveValue, type Resolver } from './template';
-import { LOCAL_ACCOUNT, LOCAL_REGION, localArn } from '../local/arns';
-import { principalFor, type PolicyStatement } from '../local/iam';
 import { STATE_MACHINE_ARN_ENV } from '../../functions/shared/env-names';
+import { LOCAL_ACCOUNT, LOCAL_REGION, localArn } from '../local/arns';
+import type { GatewayRoute } from '../local/gateway';
+import { type PolicyStatement, principalFor } from '../local/iam';
+import type { QueueConsumer } from '../local/sqs';
+import { type FunctionInvoker, type ResolvedMachine, stateMachineArnFor } from '../local/step-functions';
+import { FunctionError, LambdaFunction, Sandbox } from './sandbox';
+import { type Resolver, readTemplate, resolveValue } from './template';
 
 const functionArn = localArn.function;
 
 /** The values CloudFormation gives its pseudo parameters, here. */
-const PSEUDO_PARAMETERS: Record<string, string> = { 'AWS::Partition': 'aws', 'AWS::Region': LOCAL_REGION, 'AWS::AccountId': LOCAL_ACCOUNT, 'AWS::URLSuffix': 'amazonaws.com' };
+const PSEUDO_PARAMETERS: Record<string, string> = {
+  'AWS::Partition': 'aws',
+  'AWS::Region': LOCAL_REGION,
+  'AWS::AccountId': LOCAL_ACCOUNT,
+  'AWS::URLSuffix': 'amazonaws.com',
+};
 
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
 
 /** A template statement with its references resolved to the local stand-ins' names. */
-const policyStatement = (statement: { Effect: string; Action: unknown; Resource: unknown; Condition?: Record<string, Record<string, unknown>> }, resolve: Resolver): PolicyStatement => ({
+const policyStatement = (
+  statement: {
+    Effect: string;
+    Action: unknown;
+    Resource: unknown;
+    Condition?: Record<string, Record<string, unknown>>;
+  },
+  resolve: Resolver,
+): PolicyStatement => ({
   effect: statement.Effect === 'Deny' ? 'Deny' : 'Allow',
   actions: list(statement.Action).map(String),
   resources: list(statement.Resource).map((resource) => resolveValue(resource, resolve)),
   conditions: statement.Condition
     ? Object.fromEntries(
-        Object.entries(statement.Condition).map(([operator, tests]) => [operator, Object.fromEntries(Object.entries(tests).map(([key, values]) => [key, list(values).map((value) => resolveValue(value, resolve))]))]),
+        Object.entries(statement.Condition).map(([operator, tests]) => [
+          operator,
+          Object.fromEntries(
+            Object.entries(tests).map(([key, values]) => [
+              key,
+              list(values).map((value) => resolveValue(value, resolve)),
+            ]),
+          ),
+        ]),
       )
     : undefined,
 });
@@ -58,30 +79,39 @@ export const loadAssets = (options: { templateFile: string; localEnvironment: ()
   if (!deadLetterId) throw new Error('the callback queue of the template has no dead-letter queue');
 
   /** The values the runtime's back ends give the template's references. */
-  const resolverFor = (backends: AssetBackends): Resolver => (logicalId, attribute) => {
-    const pseudo = PSEUDO_PARAMETERS[logicalId];
-    if (pseudo !== undefined) return pseudo;
-    switch (template.typeOf(logicalId)) {
-      case 'AWS::DynamoDB::Table':
-        return attribute ? localArn.table(backends.tableName) : backends.tableName;
-      case 'AWS::S3::Bucket':
-        return attribute ? `arn:aws:s3:::${backends.bucketName}` : backends.bucketName;
-      case 'AWS::SQS::Queue': {
-        const queue = logicalId === mapping.queueId ? backends.callbackQueue : logicalId === deadLetterId ? backends.deadLetterQueue : undefined;
-        if (!queue) throw new Error(`queue ${logicalId} has no local stand-in`);
-        return attribute === 'Arn' ? queue.arn : queue.url;
+  const resolverFor =
+    (backends: AssetBackends): Resolver =>
+    (logicalId, attribute) => {
+      const pseudo = PSEUDO_PARAMETERS[logicalId];
+      if (pseudo !== undefined) return pseudo;
+      switch (template.typeOf(logicalId)) {
+        case 'AWS::DynamoDB::Table':
+          return attribute ? localArn.table(backends.tableName) : backends.tableName;
+        case 'AWS::S3::Bucket':
+          return attribute ? `arn:aws:s3:::${backends.bucketName}` : backends.bucketName;
+        case 'AWS::SQS::Queue': {
+          const queue =
+            logicalId === mapping.queueId
+              ? backends.callbackQueue
+              : logicalId === deadLetterId
+                ? backends.deadLetterQueue
+                : undefined;
+          if (!queue) throw new Error(`queue ${logicalId} has no local stand-in`);
+          return attribute === 'Arn' ? queue.arn : queue.url;
+        }
+        case 'AWS::SecretsManager::Secret':
+          return secretArn(logicalId);
+        case 'AWS::StepFunctions::StateMachine':
+          // The local machine is named by its logical id (prepare below).
+          return attribute === 'Name' ? logicalId : stateMachineArnFor(logicalId);
+        case 'AWS::Lambda::Function':
+          return attribute === 'Arn' ? functionArn(logicalId) : logicalId;
+        default:
+          throw new Error(
+            `no local value for ${logicalId}${attribute ? `.${attribute}` : ''} (${template.typeOf(logicalId)})`,
+          );
       }
-      case 'AWS::SecretsManager::Secret':
-        return secretArn(logicalId);
-      case 'AWS::StepFunctions::StateMachine':
-        // The local machine is named by its logical id (prepare below).
-        return attribute === 'Name' ? logicalId : stateMachineArnFor(logicalId);
-      case 'AWS::Lambda::Function':
-        return attribute === 'Arn' ? functionArn(logicalId) : logicalId;
-      default:
-        throw new Error(`no local value for ${logicalId}${attribute ? `.${attribute}` : ''} (${template.typeOf(logicalId)})`);
-    }
-  };
+    };
 
   const lambdas = new Map<string, LambdaFunction>();
 
@@ -90,11 +120,17 @@ export const loadAssets = (options: { templateFile: string; localEnvironment: ()
     const { visibilityTimeoutSeconds } = template.queues[mapping.queueId]!;
     const maxReceiveCount = template.queues[mapping.queueId]!.deadLetter!.maxReceiveCount;
     const expected = backends.queueSettings;
-    if (visibilityTimeoutSeconds !== expected.visibilityTimeoutSeconds || maxReceiveCount !== expected.maxReceiveCount || mapping.batchSize !== expected.batchSize) {
+    if (
+      visibilityTimeoutSeconds !== expected.visibilityTimeoutSeconds ||
+      maxReceiveCount !== expected.maxReceiveCount ||
+      mapping.batchSize !== expected.batchSize
+    ) {
       throw new Error('the template and functions/callbacks/definitions.ts disagree on the callback queue');
     }
     for (const fn of template.functions) {
-      const written = Object.fromEntries(Object.entries(fn.environment).map(([name, value]) => [name, resolveValue(value, resolve)]));
+      const written = Object.fromEntries(
+        Object.entries(fn.environment).map(([name, value]) => [name, resolveValue(value, resolve)]),
+      );
       lambdas.set(
         fn.logicalId,
         sandbox.create({
@@ -113,10 +149,19 @@ export const loadAssets = (options: { templateFile: string; localEnvironment: ()
     const variables = template.functions.flatMap((fn) => Object.entries(fn.environment));
     return {
       /** Each function's role's statements with their references resolved, by the key it signs with (bin/local/iam.ts). */
-      policies: new Map(template.functions.map((fn) => [principalFor(fn.logicalId), template.statementsOf(fn.logicalId).map((statement) => policyStatement(statement as Parameters<typeof policyStatement>[0], resolve))])),
+      policies: new Map(
+        template.functions.map((fn) => [
+          principalFor(fn.logicalId),
+          template
+            .statementsOf(fn.logicalId)
+            .map((statement) => policyStatement(statement as Parameters<typeof policyStatement>[0], resolve)),
+        ]),
+      ),
       /** The variables naming the state machines, as the functions get them (for this process's tools). */
       stateMachineVariables: Object.fromEntries(
-        variables.filter(([name]) => (Object.values(STATE_MACHINE_ARN_ENV) as string[]).includes(name)).map(([name, value]) => [name, resolveValue(value, resolve)]),
+        variables
+          .filter(([name]) => (Object.values(STATE_MACHINE_ARN_ENV) as string[]).includes(name))
+          .map(([name, value]) => [name, resolveValue(value, resolve)]),
       ),
       /** The template's secrets by ARN, with the variable each is handed to functions in. */
       secrets: ofType('AWS::SecretsManager::Secret').map((logicalId) => ({
@@ -125,7 +170,8 @@ export const loadAssets = (options: { templateFile: string; localEnvironment: ()
       })),
       machines: template.stateMachines.map((machine): ResolvedMachine => {
         let definition = machine.definition;
-        for (const [name, value] of Object.entries(machine.substitutions)) definition = definition.split(`\${${name}}`).join(resolveValue(value, resolve));
+        for (const [name, value] of Object.entries(machine.substitutions))
+          definition = definition.split(`\${${name}}`).join(resolveValue(value, resolve));
         return { name: machine.logicalId, definition };
       }),
     };
@@ -163,7 +209,12 @@ export const loadAssets = (options: { templateFile: string; localEnvironment: ()
     invoke: async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
       const outcome = await lambda(method.functionId).invoke(event);
       if (outcome.kind === 'stream') {
-        return { statusCode: outcome.prelude.statusCode, headers: outcome.prelude.headers ?? {}, body: outcome.body.toString('base64'), isBase64Encoded: true };
+        return {
+          statusCode: outcome.prelude.statusCode,
+          headers: outcome.prelude.headers ?? {},
+          body: outcome.body.toString('base64'),
+          isBase64Encoded: true,
+        };
       }
       return outcome.payload as APIGatewayProxyResult;
     },

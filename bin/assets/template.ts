@@ -50,7 +50,8 @@ export const resolveValue = (value: unknown, resolve: Resolver): string => {
   const node = value as Json;
   if (node && 'Ref' in node) return resolve(node.Ref);
   if (node && 'Fn::GetAtt' in node) return resolve(node['Fn::GetAtt'][0], node['Fn::GetAtt'][1]);
-  if (node && 'Fn::Join' in node) return (node['Fn::Join'][1] as unknown[]).map((part) => resolveValue(part, resolve)).join(node['Fn::Join'][0]);
+  if (node && 'Fn::Join' in node)
+    return (node['Fn::Join'][1] as unknown[]).map((part) => resolveValue(part, resolve)).join(node['Fn::Join'][0]);
   throw new Error(`cannot resolve ${JSON.stringify(value)}`);
 };
 
@@ -72,31 +73,48 @@ export const readTemplate = (templateFile: string) => {
 
   const parts = Object.fromEntries(ofType('AWS::ApiGateway::Resource'));
   const pathOf = (resourceId: Json): string =>
-    resourceId.Ref ? `${pathOf(parts[resourceId.Ref].Properties.ParentId)}/${parts[resourceId.Ref].Properties.PathPart}` : '';
+    resourceId.Ref
+      ? `${pathOf(parts[resourceId.Ref].Properties.ParentId)}/${parts[resourceId.Ref].Properties.PathPart}`
+      : '';
   const methods: TemplateMethod[] = ofType('AWS::ApiGateway::Method').map(([logicalId, { Properties: method }]) => {
     const functionId = JSON.stringify(method.Integration?.Uri ?? '').match(/"Fn::GetAtt":\["([^"]+)","Arn"\]/)?.[1];
     if (!functionId) throw new Error(`method ${logicalId} invokes no function of the template`);
-    return { method: method.HttpMethod, path: pathOf(method.ResourceId), functionId, stream: method.Integration.ResponseTransferMode === 'STREAM' };
+    return {
+      method: method.HttpMethod,
+      path: pathOf(method.ResourceId),
+      functionId,
+      stream: method.Integration.ResponseTransferMode === 'STREAM',
+    };
   });
 
-  const stateMachines: TemplateStateMachine[] = ofType('AWS::StepFunctions::StateMachine').map(([logicalId, { Properties: machine }]) => {
-    if (typeof machine.DefinitionString !== 'string') throw new Error(`state machine ${logicalId}: expected a definition string with substitutions`);
-    return { logicalId, definition: machine.DefinitionString, substitutions: machine.DefinitionSubstitutions ?? {} };
-  });
+  const stateMachines: TemplateStateMachine[] = ofType('AWS::StepFunctions::StateMachine').map(
+    ([logicalId, { Properties: machine }]) => {
+      if (typeof machine.DefinitionString !== 'string')
+        throw new Error(`state machine ${logicalId}: expected a definition string with substitutions`);
+      return { logicalId, definition: machine.DefinitionString, substitutions: machine.DefinitionSubstitutions ?? {} };
+    },
+  );
 
-  const eventSources: TemplateEventSource[] = ofType('AWS::Lambda::EventSourceMapping').map(([, { Properties: mapping }]) => ({
-    functionId: mapping.FunctionName.Ref,
-    queueId: mapping.EventSourceArn['Fn::GetAtt'][0],
-    batchSize: mapping.BatchSize ?? 10,
-    reportBatchItemFailures: (mapping.FunctionResponseTypes ?? []).includes('ReportBatchItemFailures'),
-  }));
+  const eventSources: TemplateEventSource[] = ofType('AWS::Lambda::EventSourceMapping').map(
+    ([, { Properties: mapping }]) => ({
+      functionId: mapping.FunctionName.Ref,
+      queueId: mapping.EventSourceArn['Fn::GetAtt'][0],
+      batchSize: mapping.BatchSize ?? 10,
+      reportBatchItemFailures: (mapping.FunctionResponseTypes ?? []).includes('ReportBatchItemFailures'),
+    }),
+  );
 
   const queues = Object.fromEntries(
     ofType('AWS::SQS::Queue').map(([logicalId, { Properties: queue }]) => [
       logicalId,
       {
         visibilityTimeoutSeconds: queue?.VisibilityTimeout ?? 30,
-        deadLetter: queue?.RedrivePolicy ? { queueId: queue.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0] as string, maxReceiveCount: queue.RedrivePolicy.maxReceiveCount as number } : undefined,
+        deadLetter: queue?.RedrivePolicy
+          ? {
+              queueId: queue.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0] as string,
+              maxReceiveCount: queue.RedrivePolicy.maxReceiveCount as number,
+            }
+          : undefined,
       },
     ]),
   );
@@ -107,14 +125,25 @@ export const readTemplate = (templateFile: string) => {
     ...ofType('AWS::IAM::Policy')
       .filter(([, { Properties: policy }]) => (policy.Roles ?? []).some((role: Json) => role?.Ref === roleId))
       .flatMap(([, { Properties: policy }]) => policy.PolicyDocument.Statement as Json[]),
-    ...((resources[roleId]?.Properties?.Policies ?? []) as Json[]).flatMap((policy) => policy.PolicyDocument.Statement as Json[]),
+    ...((resources[roleId]?.Properties?.Policies ?? []) as Json[]).flatMap(
+      (policy) => policy.PolicyDocument.Statement as Json[],
+    ),
   ];
   const statementsOf = (logicalId: string): Json[] => {
     const roleId = roleOf(resources[logicalId]!);
     return roleId ? policyStatements(roleId) : [];
   };
 
-  return { resources, functions, methods, stateMachines, eventSources, queues, statementsOf, typeOf: (logicalId: string): string | undefined => resources[logicalId]?.Type };
+  return {
+    resources,
+    functions,
+    methods,
+    stateMachines,
+    eventSources,
+    queues,
+    statementsOf,
+    typeOf: (logicalId: string): string | undefined => resources[logicalId]?.Type,
+  };
 };
 
 export type Template = ReturnType<typeof readTemplate>;

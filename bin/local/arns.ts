@@ -8,7 +8,8 @@ export const LOCAL_ACCOUNT = '000000000000';
 export const localArn = {
   function: (name: string) => `arn:aws:lambda:${LOCAL_REGION}:${LOCAL_ACCOUNT}:function:${name}`,
   stateMachine: (name: string) => `arn:aws:states:${LOCAL_REGION}:${LOCAL_ACCOUNT}:stateMachine:${name}`,
-  execution: (machineName: string, executionName: string) => `arn:aws:states:${LOCAL_REGION}:${LOCAL_ACCOUNT}:execution:${machineName}:${executionName}`,
+  execution: (machineName: string, executionName: string) =>
+    `arn:aws:states:${LOCAL_REGION}:${LOCAL_ACCOUNT}:execution:${machineName}:${executionName}`,
   secret: (name: string) => `arn:aws:secretsmanager:${LOCAL_REGION}:${LOCAL_ACCOUNT}:secret:${name}`,
   table: (name: string) => `arn:aws:dynamodb:${LOCAL_REGION}:${LOCAL_ACCOUNT}:table/${name}`,
 } as const;

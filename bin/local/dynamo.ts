@@ -12,11 +12,11 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DynamoError } from './dynamo/errors';
+import { importDynaliteData } from './dynamo/import-dynalite';
+import { Store } from './dynamo/store';
 import { AccessDenied, deniedJson, type IamGate } from './iam';
 import { dynamoRequests } from './iam-requests';
-import { DynamoError } from './dynamo/errors';
-import { Store } from './dynamo/store';
-import { importDynaliteData } from './dynamo/import-dynalite';
 
 export interface LocalDynamo {
   endpoint: string;
@@ -25,7 +25,12 @@ export interface LocalDynamo {
 
 let requestCounter = 0;
 
-export const startLocalDynamo = async (options: { dataDir?: string; port?: number; host?: string; gate?: IamGate }): Promise<LocalDynamo> => {
+export const startLocalDynamo = async (options: {
+  dataDir?: string;
+  port?: number;
+  host?: string;
+  gate?: IamGate;
+}): Promise<LocalDynamo> => {
   const host = options.host ?? '127.0.0.1';
   if (options.dataDir) await importDynaliteData(options.dataDir);
   const store = new Store(options.dataDir);
@@ -33,11 +38,19 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
   const answer = (res: http.ServerResponse, status: number, payload: unknown) => {
     const text = JSON.stringify(payload);
     requestCounter += 1;
-    res.writeHead(status, { 'Content-Type': 'application/x-amz-json-1.0', 'Content-Length': Buffer.byteLength(text), 'x-amzn-RequestId': `local-${requestCounter}` });
+    res.writeHead(status, {
+      'Content-Type': 'application/x-amz-json-1.0',
+      'Content-Length': Buffer.byteLength(text),
+      'x-amzn-RequestId': `local-${requestCounter}`,
+    });
     res.end(text);
   };
   const failure = (res: http.ServerResponse, error: DynamoError) =>
-    answer(res, error.type === 'InternalServerError' ? 500 : 400, { __type: `com.amazonaws.dynamodb.v20120810#${error.type}`, message: error.message, ...error.extra });
+    answer(res, error.type === 'InternalServerError' ? 500 : 400, {
+      __type: `com.amazonaws.dynamodb.v20120810#${error.type}`,
+      message: error.message,
+      ...error.extra,
+    });
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -51,15 +64,24 @@ export const startLocalDynamo = async (options: { dataDir?: string; port?: numbe
         if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new SyntaxError('not an object');
         request = parsed as Record<string, unknown>;
       } catch {
-        return answer(res, 400, { __type: 'com.amazonaws.dynamodb.v20120810#SerializationException', message: 'The request body is not JSON.' });
+        return answer(res, 400, {
+          __type: 'com.amazonaws.dynamodb.v20120810#SerializationException',
+          message: 'The request body is not JSON.',
+        });
       }
       try {
         options.gate?.authorize(req, dynamoRequests(target, request));
         answer(res, 200, store.handle(operation, request));
       } catch (error) {
-        if (error instanceof AccessDenied) return deniedJson(res, error, 'com.amazon.coral.service#AccessDeniedException');
+        if (error instanceof AccessDenied)
+          return deniedJson(res, error, 'com.amazon.coral.service#AccessDeniedException');
         // Anything the store did not foresee is answered as DynamoDB would answer a fault, never thrown out of the process.
-        failure(res, error instanceof DynamoError ? error : new DynamoError('InternalServerError', error instanceof Error ? error.message : String(error)));
+        failure(
+          res,
+          error instanceof DynamoError
+            ? error
+            : new DynamoError('InternalServerError', error instanceof Error ? error.message : String(error)),
+        );
       }
     });
   });

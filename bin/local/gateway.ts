@@ -10,12 +10,13 @@
  * X-Request-Id; anything unexpected while handling a request is a 500 in that shape, logged, and the
  * process goes on. As on API Gateway, a method a path does not have is a 404 NOT_FOUND.
  */
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { inFlightWork } from './in-flight';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { LOCAL_ACCOUNT } from './arns';
+import { inFlightWork } from './in-flight';
 
 /** API Gateway's own payload limit (REST APIs). */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -42,19 +43,32 @@ const compile = (route: GatewayRoute): CompiledRoute => {
   const { resource } = route;
   const parameterNames: string[] = [];
   const pattern = new RegExp(
-    `^${resource.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([A-Za-z0-9_]+)(\\\+)?\\?\}/g, (_match, name: string, greedy?: string) => {
-      parameterNames.push(name);
-      // `{name+}` is API Gateway's greedy parameter: the rest of the path, slashes included.
-      return greedy ? '(.+)' : '([^/]+)';
-    })}$`,
+    `^${resource
+      .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+      .replace(/\\?\{([A-Za-z0-9_]+)(\\\+)?\\?\}/g, (_match, name: string, greedy?: string) => {
+        parameterNames.push(name);
+        // `{name+}` is API Gateway's greedy parameter: the rest of the path, slashes included.
+        return greedy ? '(.+)' : '([^/]+)';
+      })}$`,
   );
   return { route, resource, pattern, parameterNames };
 };
 
-const errorResponse = (res: http.ServerResponse, status: number, code: string, detail: string, extraHeaders: Record<string, string> = {}) => {
+const errorResponse = (
+  res: http.ServerResponse,
+  status: number,
+  code: string,
+  detail: string,
+  extraHeaders: Record<string, string> = {},
+) => {
   const requestId = randomUUID();
   const body = JSON.stringify({ detail, code, request_id: requestId });
-  res.writeHead(status, { 'Content-Type': 'application/json', 'X-Request-Id': requestId, 'Content-Length': Buffer.byteLength(body), ...extraHeaders });
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'X-Request-Id': requestId,
+    'Content-Length': Buffer.byteLength(body),
+    ...extraHeaders,
+  });
   res.end(body);
 };
 
@@ -101,7 +115,9 @@ export const startLocalGateway = async (options: {
         // Answer at once and discard the rest of the upload, then close the connection.
         refused = true;
         chunks.length = 0;
-        errorResponse(res, 413, 'PAYLOAD_TOO_LARGE', `The request body exceeds ${GATEWAY_MAX_BODY_BYTES} bytes.`, { Connection: 'close' });
+        errorResponse(res, 413, 'PAYLOAD_TOO_LARGE', `The request body exceeds ${GATEWAY_MAX_BODY_BYTES} bytes.`, {
+          Connection: 'close',
+        });
         return;
       }
       chunks.push(chunk);
@@ -116,13 +132,24 @@ export const startLocalGateway = async (options: {
     });
   };
 
-  const answer = (req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: Buffer, fail: (error: unknown) => void) => {
-    const match = compiled.find((c) => (c.route.method === req.method || c.route.method === 'ANY') && c.pattern.test(url.pathname));
+  const answer = (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: URL,
+    body: Buffer,
+    fail: (error: unknown) => void,
+  ) => {
+    const match = compiled.find(
+      (c) => (c.route.method === req.method || c.route.method === 'ANY') && c.pattern.test(url.pathname),
+    );
     if (!match) return errorResponse(res, 404, 'NOT_FOUND', `No route for ${String(req.method)} ${url.pathname}.`);
     const values = match.pattern.exec(url.pathname)!.slice(1);
     let pathParameters: Record<string, string> | null = null;
     try {
-      if (match.parameterNames.length > 0) pathParameters = Object.fromEntries(match.parameterNames.map((name, i) => [name, decodeURIComponent(values[i]!)]));
+      if (match.parameterNames.length > 0)
+        pathParameters = Object.fromEntries(
+          match.parameterNames.map((name, i) => [name, decodeURIComponent(values[i]!)]),
+        );
     } catch {
       return errorResponse(res, 400, 'INVALID_REQUEST', 'The path has a malformed percent-escape.');
     }
@@ -134,7 +161,10 @@ export const startLocalGateway = async (options: {
       (multiValueHeaders[name] ??= []).push(value);
     }
     // As API Gateway does: tell the function how the caller reached it.
-    for (const [name, value] of [['X-Forwarded-Proto', 'http'], ['X-Forwarded-For', req.socket.remoteAddress ?? '127.0.0.1']] as const) {
+    for (const [name, value] of [
+      ['X-Forwarded-Proto', 'http'],
+      ['X-Forwarded-For', req.socket.remoteAddress ?? '127.0.0.1'],
+    ] as const) {
       if (!Object.keys(headers).some((existing) => existing.toLowerCase() === name.toLowerCase())) {
         headers[name] = value;
         multiValueHeaders[name] = [value];
@@ -195,18 +225,28 @@ export const startLocalGateway = async (options: {
       .then((result) => {
         const responseHeaders: Record<string, string | string[]> = {};
         for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name] = String(value);
-        for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) responseHeaders[name] = values.map(String);
-        const payload = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
+        for (const [name, values] of Object.entries(result.multiValueHeaders ?? {}))
+          responseHeaders[name] = values.map(String);
+        const payload = result.isBase64Encoded
+          ? Buffer.from(result.body, 'base64')
+          : Buffer.from(result.body ?? '', 'utf8');
         responseHeaders['Content-Length'] = String(payload.length);
         res.writeHead(result.statusCode, responseHeaders);
         res.end(payload);
-        options.onAnswer?.({ method: event.httpMethod, resource: match.resource, status: result.statusCode, headers: responseHeaders, body: payload });
+        options.onAnswer?.({
+          method: event.httpMethod,
+          resource: match.resource,
+          status: result.statusCode,
+          headers: responseHeaders,
+          body: payload,
+        });
       })
       .catch((error: unknown) => {
         options.onError?.(error);
         if (res.headersSent) return res.destroy();
         // As API Gateway answers a function that timed out, or failed without an answer.
-        if (error instanceof Error && error.name === 'Sandbox.Timedout') errorResponse(res, 504, 'TIMEOUT', 'The request did not finish in time.');
+        if (error instanceof Error && error.name === 'Sandbox.Timedout')
+          errorResponse(res, 504, 'TIMEOUT', 'The request did not finish in time.');
         else errorResponse(res, 502, 'INTERNAL_ERROR', 'The handler failed without an answer.');
       })
       .catch(fail);

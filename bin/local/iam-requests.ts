@@ -3,12 +3,19 @@
  * makes, per service, for the local stand-ins to put to the IAM gate (bin/local/iam.ts). A call this
  * does not know is authorised under its own name (`<service>:<Operation>`) on the resource it names.
  */
-import type { AccessRequest } from './iam';
+
 import { localArn } from './arns';
+import type { AccessRequest } from './iam';
 
 type Json = Record<string, unknown>;
 
-const ITEM_ACTIONS: Record<string, string> = { Put: 'dynamodb:PutItem', Update: 'dynamodb:UpdateItem', Delete: 'dynamodb:DeleteItem', ConditionCheck: 'dynamodb:ConditionCheckItem', Get: 'dynamodb:GetItem' };
+const ITEM_ACTIONS: Record<string, string> = {
+  Put: 'dynamodb:PutItem',
+  Update: 'dynamodb:UpdateItem',
+  Delete: 'dynamodb:DeleteItem',
+  ConditionCheck: 'dynamodb:ConditionCheckItem',
+  Get: 'dynamodb:GetItem',
+};
 
 /** The partition key an item call names (`dynamodb:LeadingKeys`), from its Key or Item. */
 const leadingKey = (spec: Json): Record<string, string> | undefined => {
@@ -20,16 +27,26 @@ const leadingKey = (spec: Json): Record<string, string> | undefined => {
 /** DynamoDB: one request per table a call touches; a transaction per item, as AWS authorises it. */
 export const dynamoRequests = (target: string, body: Json): AccessRequest[] => {
   const operation = target.split('.').pop() ?? '';
-  const tableArn = (table: unknown, index?: unknown) => `${localArn.table(String(table))}${index ? `/index/${String(index)}` : ''}`;
+  const tableArn = (table: unknown, index?: unknown) =>
+    `${localArn.table(String(table))}${index ? `/index/${String(index)}` : ''}`;
   if (operation === 'TransactWriteItems' || operation === 'TransactGetItems') {
     return ((body.TransactItems ?? []) as Json[]).flatMap((item) =>
-      Object.entries(item).map(([kind, spec]) => ({ action: ITEM_ACTIONS[kind] ?? `dynamodb:${kind}`, resource: tableArn((spec as Json).TableName), context: leadingKey(spec as Json) })),
+      Object.entries(item).map(([kind, spec]) => ({
+        action: ITEM_ACTIONS[kind] ?? `dynamodb:${kind}`,
+        resource: tableArn((spec as Json).TableName),
+        context: leadingKey(spec as Json),
+      })),
     );
   }
   if (operation === 'BatchGetItem' || operation === 'BatchWriteItem') {
-    return Object.keys((body.RequestItems ?? {}) as Json).map((table) => ({ action: `dynamodb:${operation}`, resource: tableArn(table) }));
+    return Object.keys((body.RequestItems ?? {}) as Json).map((table) => ({
+      action: `dynamodb:${operation}`,
+      resource: tableArn(table),
+    }));
   }
-  return [{ action: `dynamodb:${operation}`, resource: tableArn(body.TableName, body.IndexName), context: leadingKey(body) }];
+  return [
+    { action: `dynamodb:${operation}`, resource: tableArn(body.TableName, body.IndexName), context: leadingKey(body) },
+  ];
 };
 
 /** S3 (path-style, as the service's client addresses it): object calls on the object, listing on the bucket. */
@@ -39,18 +56,38 @@ export const s3Requests = (method: string, url: URL, body: Buffer | undefined): 
   const bucketArn = `arn:aws:s3:::${bucket}`;
   if (!key) {
     if (method === 'POST' && url.searchParams.has('delete')) {
-      const keys = [...(body?.toString('utf8') ?? '').matchAll(/<Key>([^<]*)<\/Key>/g)].map((match) => match[1]!.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'));
+      const keys = [...(body?.toString('utf8') ?? '').matchAll(/<Key>([^<]*)<\/Key>/g)].map((match) =>
+        match[1]!.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'),
+      );
       return keys.map((objectKey) => ({ action: 's3:DeleteObject', resource: `${bucketArn}/${objectKey}` }));
     }
-    if (method === 'GET' || method === 'HEAD') return [{ action: 's3:ListBucket', resource: bucketArn, context: { 's3:prefix': url.searchParams.get('prefix') ?? '' } }];
+    if (method === 'GET' || method === 'HEAD')
+      return [
+        {
+          action: 's3:ListBucket',
+          resource: bucketArn,
+          context: { 's3:prefix': url.searchParams.get('prefix') ?? '' },
+        },
+      ];
     return [{ action: `s3:${method}Bucket`, resource: bucketArn }];
   }
-  const action = method === 'GET' || method === 'HEAD' ? 's3:GetObject' : method === 'PUT' ? 's3:PutObject' : method === 'DELETE' ? 's3:DeleteObject' : `s3:${method}Object`;
+  const action =
+    method === 'GET' || method === 'HEAD'
+      ? 's3:GetObject'
+      : method === 'PUT'
+        ? 's3:PutObject'
+        : method === 'DELETE'
+          ? 's3:DeleteObject'
+          : `s3:${method}Object`;
   return [{ action, resource: `${bucketArn}/${key}` }];
 };
 
 /** SQS (JSON protocol, or the query protocol's Action): the queue the URL names. */
-export const sqsRequests = (target: string | undefined, body: Buffer, queueArnOf: (url: string) => string | undefined): AccessRequest[] => {
+export const sqsRequests = (
+  target: string | undefined,
+  body: Buffer,
+  queueArnOf: (url: string) => string | undefined,
+): AccessRequest[] => {
   let operation: string | undefined;
   let queueUrl: string | undefined;
   if (target) {

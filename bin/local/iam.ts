@@ -36,7 +36,13 @@ const PRINCIPAL_PREFIX = 'FN';
 export const principalFor = (logicalId: string): string => `${PRINCIPAL_PREFIX}${logicalId}`;
 
 const glob = (pattern: string, flags = '') =>
-  new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, flags);
+  new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+    flags,
+  );
 
 const conditionHolds = (conditions: PolicyStatement['conditions'], context: Record<string, string> = {}): boolean =>
   Object.entries(conditions ?? {}).every(([operator, tests]) =>
@@ -96,7 +102,9 @@ export class IamGate {
     if (!refused) return;
     const message = `User: ${logicalId} is not authorized to perform: ${refused.action} on resource: ${refused.resource} because no identity-based policy allows the ${refused.action} action`;
     this.denials.push(message);
-    process.stderr.write(`${JSON.stringify({ level: 'warn', message: 'local IAM refused a call the template does not grant', detail: message })}\n`);
+    process.stderr.write(
+      `${JSON.stringify({ level: 'warn', message: 'local IAM refused a call the template does not grant', detail: message })}\n`,
+    );
     throw new AccessDenied(message);
   }
 }

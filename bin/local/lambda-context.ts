@@ -1,5 +1,5 @@
-import type { Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
+import type { Context } from 'aws-lambda';
 import { localArn } from './arns';
 
 /** The Lambda context an in-process invocation receives, with the deadline the function would have. */

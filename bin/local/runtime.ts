@@ -4,35 +4,41 @@
  * local-aws-sqs), configured through the
  * same environment variables the CDK stack sets. Used by `npm start` and by the integration tests.
  */
-import type { APIGatewayProxyEvent } from 'aws-lambda';
+
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { API_VERSIONS, ROUTES, routePath } from '../../functions/api/routes';
-import { PORTAL_ROUTE } from '../../functions/portal/route';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
-import * as Accounts from '../../functions/domain/accounts/accounts';
-import { WORKFLOWS } from '../../functions/workflows/definitions';
-import type { Clock } from '../../functions/domain/shared/clock';
 import { clock, resetComposition } from '../../functions/composition/core';
 import { jobs, ledger, profiles, table } from '../../functions/composition/data';
 import { startImageJob } from '../../functions/composition/workflows';
-import { services } from './services';
-import { startLocalDynamo } from './dynamo';
-import { stateMachineArnVariable } from '../../lib/constructs/function-defaults';
+import * as Accounts from '../../functions/domain/accounts/accounts';
+import type { Clock } from '../../functions/domain/shared/clock';
+import { PORTAL_ROUTE } from '../../functions/portal/route';
 import { ENV } from '../../functions/shared/env-names';
+import { WORKFLOWS } from '../../functions/workflows/definitions';
+import { stateMachineArnVariable } from '../../lib/constructs/function-defaults';
 import { ensureAssets } from '../assets/build';
 import { loadAssets } from '../assets/serve';
-import { startLocalGateway, type ApiHandler, type GatewayAnswer, type GatewayRoute } from './gateway';
-import { lambdaContext, loadHandler } from './lambda-context';
-import { reconcileInterruptedWork, type Reconciled } from './reconcile';
-import { startLocalSecretsManager } from './secrets-manager';
-import { startLocalS3 } from './s3';
-import { startLocalSqs, startQueuePoller, type QueueConsumer } from './sqs';
-import { startLocalStepFunctions, startStepFunctionsServer, stateMachineArnFor, type LocalStepFunctions } from './step-functions';
-import { ensureTable } from './table';
 import { LOCAL_REGION } from './arns';
+import { startLocalDynamo } from './dynamo';
+import { type ApiHandler, type GatewayAnswer, type GatewayRoute, startLocalGateway } from './gateway';
 import { IamGate } from './iam';
+import { lambdaContext, loadHandler } from './lambda-context';
+import { type Reconciled, reconcileInterruptedWork } from './reconcile';
+import { startLocalS3 } from './s3';
+import { startLocalSecretsManager } from './secrets-manager';
+import { services } from './services';
+import { type QueueConsumer, startLocalSqs, startQueuePoller } from './sqs';
+import {
+  type LocalStepFunctions,
+  startLocalStepFunctions,
+  startStepFunctionsServer,
+  stateMachineArnFor,
+} from './step-functions';
+import { ensureTable } from './table';
 
 export const ROOT_DIR = path.resolve(__dirname, '../..');
 const TABLE_NAME = 'service';
@@ -113,13 +119,18 @@ const sourceRoutes = (): GatewayRoute[] => {
       return API_VERSIONS.map((version) => ({
         method: route.method,
         resource: routePath(version, route),
-        invoke: (event: APIGatewayProxyEvent) => (handler ??= loadHandler<ApiHandler>(path.join(ROOT_DIR, 'functions/api', route.handler)))(event, lambdaContext(route.handler)),
+        invoke: (event: APIGatewayProxyEvent) =>
+          (handler ??= loadHandler<ApiHandler>(path.join(ROOT_DIR, 'functions/api', route.handler)))(
+            event,
+            lambdaContext(route.handler),
+          ),
       }));
     }),
     ...PORTAL_ROUTE.paths.map((resource) => ({
       method: 'ANY',
       resource,
-      invoke: (event: APIGatewayProxyEvent) => (portal ??= loadHandler<ApiHandler>(path.join(ROOT_DIR, PORTAL_ROUTE.handler)))(event, lambdaContext('portal')),
+      invoke: (event: APIGatewayProxyEvent) =>
+        (portal ??= loadHandler<ApiHandler>(path.join(ROOT_DIR, PORTAL_ROUTE.handler)))(event, lambdaContext('portal')),
     })),
   ];
 };
@@ -157,9 +168,15 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
 
     const secrets = localSecrets(options.dataDir);
     const queue = { url: sqs.queueUrls[CALLBACK_QUEUE.name]!, arn: sqs.queueArns[CALLBACK_QUEUE.name]! };
-    const deadLetterQueue = { url: sqs.queueUrls[CALLBACK_QUEUE.deadLetterName]!, arn: sqs.queueArns[CALLBACK_QUEUE.deadLetterName]! };
+    const deadLetterQueue = {
+      url: sqs.queueUrls[CALLBACK_QUEUE.deadLetterName]!,
+      arn: sqs.queueArns[CALLBACK_QUEUE.deadLetterName]!,
+    };
     const assets = options.assets
-      ? loadAssets({ templateFile: (await ensureAssets({ log: (line) => process.stdout.write(`${line}\n`) })).templateFile, localEnvironment: () => workerEnvironment })
+      ? loadAssets({
+          templateFile: (await ensureAssets({ log: (line) => process.stdout.write(`${line}\n`) })).templateFile,
+          localEnvironment: () => workerEnvironment,
+        })
       : undefined;
     if (assets) closers.push(assets.close);
     const prepared = assets?.prepare({
@@ -167,13 +184,24 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       bucketName: BUCKET_NAME,
       callbackQueue: queue,
       deadLetterQueue,
-      queueSettings: { visibilityTimeoutSeconds: CALLBACK_QUEUE.visibilityTimeoutSeconds, maxReceiveCount: CALLBACK_QUEUE.maxReceiveCount, batchSize: CALLBACK_QUEUE.batchSize },
+      queueSettings: {
+        visibilityTimeoutSeconds: CALLBACK_QUEUE.visibilityTimeoutSeconds,
+        maxReceiveCount: CALLBACK_QUEUE.maxReceiveCount,
+        batchSize: CALLBACK_QUEUE.batchSize,
+      },
     });
     const secretsManager = prepared
       ? await startLocalSecretsManager({
           host,
           gate,
-          secrets: new Map(prepared.secrets.map(({ arn, variable }) => [arn, variable === ENV.downloadTokenSecretArn ? secrets.downloadTokenSecret : randomBytes(32).toString('base64url')])),
+          secrets: new Map(
+            prepared.secrets.map(({ arn, variable }) => [
+              arn,
+              variable === ENV.downloadTokenSecretArn
+                ? secrets.downloadTokenSecret
+                : randomBytes(32).toString('base64url'),
+            ]),
+          ),
         })
       : undefined;
     if (secretsManager) closers.push(secretsManager.close);
@@ -182,7 +210,13 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     // Handlers read their configuration on first use, not when loaded, so the machines can be built
     // before the environment that names their endpoint is set.
     const stepFunctions = prepared
-      ? await startStepFunctionsServer({ machines: prepared.machines, invoker: assets!.invoker, timeScale: options.timeScale, host, gate })
+      ? await startStepFunctionsServer({
+          machines: prepared.machines,
+          invoker: assets!.invoker,
+          timeScale: options.timeScale,
+          host,
+          gate,
+        })
       : await startLocalStepFunctions({
           workflows: WORKFLOWS,
           rootDir: ROOT_DIR,
@@ -204,7 +238,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       ...(secretsManager && { SECRETS_MANAGER_ENDPOINT: secretsManager.endpoint }),
       ALLOW_LOOPBACK_URLS: 'true',
       // Metrics are printed as on Lambda (embedded metric format), except when the logs are silenced.
-      POWERTOOLS_METRICS_DISABLED: options.logLevel === 'silent' ? 'true' : (process.env.POWERTOOLS_METRICS_DISABLED ?? 'false'),
+      POWERTOOLS_METRICS_DISABLED:
+        options.logLevel === 'silent' ? 'true' : (process.env.POWERTOOLS_METRICS_DISABLED ?? 'false'),
       TRAINING_TIME_SCALE: String(options.timeScale ?? 1),
       [ENV.logLevel]: options.logLevel ?? 'info',
     };
@@ -218,13 +253,24 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       [ENV.callbackQueueUrl]: queue.url,
       [ENV.callbackDeadLetterQueueUrl]: deadLetterQueue.url,
       DOWNLOAD_TOKEN_SECRET: secrets.downloadTokenSecret,
-      ...(prepared ? prepared.stateMachineVariables : Object.fromEntries(Object.keys(WORKFLOWS).map((name) => [stateMachineArnVariable(name), stateMachineArnFor(name)]))),
+      ...(prepared
+        ? prepared.stateMachineVariables
+        : Object.fromEntries(
+            Object.keys(WORKFLOWS).map((name) => [stateMachineArnVariable(name), stateMachineArnFor(name)]),
+          )),
       ...options.env,
     });
     resetComposition(options.clock);
 
     // Before taking requests: finish or refund what a previous run left open (bin/local/reconcile.ts).
-    const reconciled = await reconcileInterruptedWork({ table: table(), jobs: jobs(), profiles: profiles(), ledger: ledger(), clock, startImageJob });
+    const reconciled = await reconcileInterruptedWork({
+      table: table(),
+      jobs: jobs(),
+      profiles: profiles(),
+      ledger: ledger(),
+      clock,
+      startImageJob,
+    });
 
     const poller = startQueuePoller({
       client: sqs.client,
@@ -246,16 +292,24 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     closers.push(gateway.close);
     // The training backend calls back on this runtime's own gateway unless told otherwise.
     if (!options.env?.TRAINER_CALLBACK_URL) {
-      process.env.TRAINER_CALLBACK_URL = workerEnvironment.TRAINER_CALLBACK_URL = `${gateway.url}/v2/service/internal/trainer-callback`;
+      process.env.TRAINER_CALLBACK_URL =
+        workerEnvironment.TRAINER_CALLBACK_URL = `${gateway.url}/v2/service/internal/trainer-callback`;
       resetComposition(options.clock);
     }
 
     const devAccount =
-      options.devAccountCreditMicros === undefined ? undefined : await ensureDevAccount(options.dataDir, options.devAccountCreditMicros);
+      options.devAccountCreditMicros === undefined
+        ? undefined
+        : await ensureDevAccount(options.dataDir, options.devAccountCreditMicros);
 
     return {
       url: gateway.url,
-      endpoints: { dynamodb: dynamo.endpoint, s3: s3.endpoint, stepFunctions: stepFunctions.endpoint, sqs: sqs.endpoint },
+      endpoints: {
+        dynamodb: dynamo.endpoint,
+        s3: s3.endpoint,
+        stepFunctions: stepFunctions.endpoint,
+        sqs: sqs.endpoint,
+      },
       queueUrls: sqs.queueUrls,
       stepFunctions,
       devAccount,

@@ -31,8 +31,15 @@ interface ObjectMeta {
 const XMLNS = 'http://s3.amazonaws.com/doc/2006-03-01/';
 const MAX_LIST_KEYS = 1000;
 
-const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const unescapeXml = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+const escapeXml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const unescapeXml = (text: string) =>
+  text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 
 class S3Error extends Error {
   constructor(
@@ -156,7 +163,13 @@ class Bucket {
   }
 
   put(key: string, body: Buffer, contentType: string): ObjectMeta {
-    const meta: ObjectMeta = { key, size: body.length, etag: `"${createHash('md5').update(body).digest('hex')}"`, contentType, lastModified: Date.now() };
+    const meta: ObjectMeta = {
+      key,
+      size: body.length,
+      etag: `"${createHash('md5').update(body).digest('hex')}"`,
+      contentType,
+      lastModified: Date.now(),
+    };
     this.index.set(key, { ...meta, offset: this.append(meta, body) });
     return meta;
   }
@@ -180,7 +193,9 @@ class Bucket {
 
   /** Keys in UTF-8 binary order, as S3 lists them. */
   list(prefix: string, after: string, max: number): { objects: ObjectMeta[]; truncated: boolean } {
-    const keys = [...this.index.keys()].filter((key) => key.startsWith(prefix) && Buffer.compare(Buffer.from(key), Buffer.from(after)) > 0);
+    const keys = [...this.index.keys()].filter(
+      (key) => key.startsWith(prefix) && Buffer.compare(Buffer.from(key), Buffer.from(after)) > 0,
+    );
     keys.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     return { objects: keys.slice(0, max).map((key) => this.index.get(key)!), truncated: keys.length > max };
   }
@@ -194,12 +209,17 @@ class Bucket {
 const importS3rverData = (dataDir: string, bucketName: string, bucket: Bucket): void => {
   const old = path.join(dataDir, bucketName);
   if (!fs.existsSync(old)) return;
-  const walk = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+  const walk = (dir: string): string[] =>
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
   for (const file of walk(old).filter((name) => name.endsWith('._S3rver_object'))) {
     const key = path.relative(old, file).slice(0, -'._S3rver_object'.length).split(path.sep).join('/');
     let contentType = 'application/octet-stream';
     try {
-      const metadata = JSON.parse(fs.readFileSync(file.replace(/\._S3rver_object$/, '._S3rver_metadata.json'), 'utf8')) as Record<string, string>;
+      const metadata = JSON.parse(
+        fs.readFileSync(file.replace(/\._S3rver_object$/, '._S3rver_metadata.json'), 'utf8'),
+      ) as Record<string, string>;
       contentType = metadata['content-type'] ?? contentType;
     } catch {
       // No metadata: S3's default type.
@@ -209,19 +229,33 @@ const importS3rverData = (dataDir: string, bucketName: string, bucket: Bucket): 
   fs.renameSync(old, `${old}.s3rver`);
 };
 
-export const startLocalS3 = async (options: { dataDir: string; bucket: string; port?: number; host?: string; gate?: IamGate }): Promise<LocalS3> => {
+export const startLocalS3 = async (options: {
+  dataDir: string;
+  bucket: string;
+  port?: number;
+  host?: string;
+  gate?: IamGate;
+}): Promise<LocalS3> => {
   const host = options.host ?? '127.0.0.1';
   const bucket = Bucket.open(options.bucket, path.join(options.dataDir, 'objects', options.bucket));
   importS3rverData(options.dataDir, options.bucket, bucket);
 
   const sendError = (res: http.ServerResponse, error: S3Error, method: string) => {
     const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${error.code}</Code><Message>${escapeXml(error.message)}</Message>${error.resource ? `<Key>${escapeXml(error.resource)}</Key>` : ''}<RequestId>local</RequestId></Error>`;
-    res.writeHead(error.status, { 'Content-Type': 'application/xml', 'Content-Length': method === 'HEAD' ? 0 : Buffer.byteLength(body), 'x-amz-request-id': 'local' });
+    res.writeHead(error.status, {
+      'Content-Type': 'application/xml',
+      'Content-Length': method === 'HEAD' ? 0 : Buffer.byteLength(body),
+      'x-amz-request-id': 'local',
+    });
     res.end(method === 'HEAD' ? undefined : body);
   };
   const sendXml = (res: http.ServerResponse, xml: string) => {
     const body = `<?xml version="1.0" encoding="UTF-8"?>\n${xml}`;
-    res.writeHead(200, { 'Content-Type': 'application/xml', 'Content-Length': Buffer.byteLength(body), 'x-amz-request-id': 'local' });
+    res.writeHead(200, {
+      'Content-Type': 'application/xml',
+      'Content-Length': Buffer.byteLength(body),
+      'x-amz-request-id': 'local',
+    });
     res.end(body);
   };
 
@@ -231,14 +265,16 @@ export const startLocalS3 = async (options: { dataDir: string; bucket: string; p
     const expires = url.searchParams.get('X-Amz-Expires');
     if (!signedAt || !expires) return;
     const at = Date.parse(signedAt.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'));
-    if (Number.isNaN(at) || Date.now() > at + Number(expires) * 1000) throw new S3Error(403, 'AccessDenied', 'Request has expired');
+    if (Number.isNaN(at) || Date.now() > at + Number(expires) * 1000)
+      throw new S3Error(403, 'AccessDenied', 'Request has expired');
   };
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: Buffer): Promise<void> => {
     const method = req.method ?? 'GET';
     const [bucketName, ...rest] = url.pathname.replace(/^\//, '').split('/');
     const key = rest.map(decodeURIComponent).join('/');
-    if (decodeURIComponent(bucketName ?? '') !== bucket.name) throw new S3Error(404, 'NoSuchBucket', 'The specified bucket does not exist', bucketName);
+    if (decodeURIComponent(bucketName ?? '') !== bucket.name)
+      throw new S3Error(404, 'NoSuchBucket', 'The specified bucket does not exist', bucketName);
     refuseExpired(url);
     options.gate?.authorize(req, s3Requests(method, url, body));
 
@@ -246,13 +282,20 @@ export const startLocalS3 = async (options: { dataDir: string; bucket: string; p
       if (method === 'GET' && url.searchParams.get('list-type') === '2') {
         const prefix = url.searchParams.get('prefix') ?? '';
         const token = url.searchParams.get('continuation-token');
-        const after = token ? Buffer.from(token, 'base64url').toString('utf8') : (url.searchParams.get('start-after') ?? '');
+        const after = token
+          ? Buffer.from(token, 'base64url').toString('utf8')
+          : (url.searchParams.get('start-after') ?? '');
         const max = Math.min(MAX_LIST_KEYS, Number(url.searchParams.get('max-keys') ?? MAX_LIST_KEYS));
         const { objects, truncated } = bucket.list(prefix, after, max);
         const contents = objects
-          .map((object) => `<Contents><Key>${escapeXml(object.key)}</Key><LastModified>${new Date(object.lastModified).toISOString()}</LastModified><ETag>${escapeXml(object.etag)}</ETag><Size>${object.size}</Size><StorageClass>STANDARD</StorageClass></Contents>`)
+          .map(
+            (object) =>
+              `<Contents><Key>${escapeXml(object.key)}</Key><LastModified>${new Date(object.lastModified).toISOString()}</LastModified><ETag>${escapeXml(object.etag)}</ETag><Size>${object.size}</Size><StorageClass>STANDARD</StorageClass></Contents>`,
+          )
           .join('');
-        const next = truncated ? `<NextContinuationToken>${Buffer.from(objects[objects.length - 1]!.key).toString('base64url')}</NextContinuationToken>` : '';
+        const next = truncated
+          ? `<NextContinuationToken>${Buffer.from(objects[objects.length - 1]!.key).toString('base64url')}</NextContinuationToken>`
+          : '';
         return sendXml(
           res,
           `<ListBucketResult xmlns="${XMLNS}"><Name>${bucket.name}</Name><Prefix>${escapeXml(prefix)}</Prefix><KeyCount>${objects.length}</KeyCount><MaxKeys>${max}</MaxKeys><IsTruncated>${truncated}</IsTruncated>${token ? `<ContinuationToken>${token}</ContinuationToken>` : ''}${next}${contents}</ListBucketResult>`,
@@ -261,22 +304,35 @@ export const startLocalS3 = async (options: { dataDir: string; bucket: string; p
       if (method === 'POST' && url.searchParams.has('delete')) {
         const text = body.toString('utf8');
         const keys = [...text.matchAll(/<Key>([^<]*)<\/Key>/g)].map((match) => unescapeXml(match[1]!));
-        if (keys.length > 1000) throw new S3Error(400, 'MalformedXML', 'The XML you provided was not well-formed or did not validate against our published schema');
+        if (keys.length > 1000)
+          throw new S3Error(
+            400,
+            'MalformedXML',
+            'The XML you provided was not well-formed or did not validate against our published schema',
+          );
         for (const deleted of keys) bucket.delete(deleted);
         const quiet = /<Quiet>\s*true\s*<\/Quiet>/i.test(text);
-        return sendXml(res, `<DeleteResult xmlns="${XMLNS}">${quiet ? '' : keys.map((deleted) => `<Deleted><Key>${escapeXml(deleted)}</Key></Deleted>`).join('')}</DeleteResult>`);
+        return sendXml(
+          res,
+          `<DeleteResult xmlns="${XMLNS}">${quiet ? '' : keys.map((deleted) => `<Deleted><Key>${escapeXml(deleted)}</Key></Deleted>`).join('')}</DeleteResult>`,
+        );
       }
       if (method === 'HEAD') {
         res.writeHead(200, { 'x-amz-request-id': 'local' });
         res.end();
         return;
       }
-      throw new S3Error(501, 'NotImplemented', 'A header or query you provided implies functionality that is not implemented');
+      throw new S3Error(
+        501,
+        'NotImplemented',
+        'A header or query you provided implies functionality that is not implemented',
+      );
     }
 
     switch (method) {
       case 'PUT': {
-        if (req.headers['x-amz-copy-source']) throw new S3Error(501, 'NotImplemented', 'CopyObject is not implemented locally');
+        if (req.headers['x-amz-copy-source'])
+          throw new S3Error(501, 'NotImplemented', 'CopyObject is not implemented locally');
         const meta = bucket.put(key, body, String(req.headers['content-type'] ?? 'binary/octet-stream'));
         res.writeHead(200, { ETag: meta.etag, 'Content-Length': 0, 'x-amz-request-id': 'local' });
         res.end();
@@ -284,7 +340,8 @@ export const startLocalS3 = async (options: { dataDir: string; bucket: string; p
       }
       case 'GET':
       case 'HEAD': {
-        const found = method === 'GET' ? bucket.read(key) : bucket.head(key) && { meta: bucket.head(key)!, body: undefined };
+        const found =
+          method === 'GET' ? bucket.read(key) : bucket.head(key) && { meta: bucket.head(key)!, body: undefined };
         if (!found) throw new S3Error(404, 'NoSuchKey', 'The specified key does not exist.', key);
         const { meta } = found;
         res.writeHead(200, {
@@ -293,7 +350,9 @@ export const startLocalS3 = async (options: { dataDir: string; bucket: string; p
           ETag: meta.etag,
           'Last-Modified': new Date(meta.lastModified).toUTCString(),
           'Accept-Ranges': 'bytes',
-          ...(url.searchParams.get('response-content-disposition') && { 'Content-Disposition': url.searchParams.get('response-content-disposition')! }),
+          ...(url.searchParams.get('response-content-disposition') && {
+            'Content-Disposition': url.searchParams.get('response-content-disposition')!,
+          }),
           'x-amz-request-id': 'local',
         });
         res.end(found.body);
@@ -316,8 +375,13 @@ export const startLocalS3 = async (options: { dataDir: string; bucket: string; p
       const method = req.method ?? 'GET';
       handle(req, res, new URL(req.url ?? '/', 'http://local'), Buffer.concat(chunks)).catch((error: unknown) => {
         if (error instanceof S3Error) return sendError(res, error, method);
-        if (error instanceof AccessDenied) return sendError(res, new S3Error(403, 'AccessDenied', error.message), method);
-        sendError(res, new S3Error(500, 'InternalError', error instanceof Error ? error.message : String(error)), method);
+        if (error instanceof AccessDenied)
+          return sendError(res, new S3Error(403, 'AccessDenied', error.message), method);
+        sendError(
+          res,
+          new S3Error(500, 'InternalError', error instanceof Error ? error.message : String(error)),
+          method,
+        );
       });
     });
   });

@@ -8,7 +8,11 @@ import type { AddressInfo } from 'node:net';
 import { AccessDenied, type IamGate } from './iam';
 import { secretsRequests } from './iam-requests';
 
-export const startLocalSecretsManager = async (options: { secrets: ReadonlyMap<string, string>; host?: string; gate?: IamGate }) => {
+export const startLocalSecretsManager = async (options: {
+  secrets: ReadonlyMap<string, string>;
+  host?: string;
+  gate?: IamGate;
+}) => {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -20,14 +24,35 @@ export const startLocalSecretsManager = async (options: { secrets: ReadonlyMap<s
         const request = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { SecretId?: string };
         options.gate?.authorize(req, secretsRequests(action, request));
         const value = options.secrets.get(request.SecretId ?? '');
-        if (action !== 'GetSecretValue') [status, payload] = [400, { __type: 'InvalidRequestException', message: `${action} is not supported locally` }];
-        else if (value === undefined) [status, payload] = [400, { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." }];
-        else payload = { ARN: request.SecretId, Name: request.SecretId!.split(':').pop(), SecretString: value, VersionId: 'local', VersionStages: ['AWSCURRENT'] };
+        if (action !== 'GetSecretValue')
+          [status, payload] = [
+            400,
+            { __type: 'InvalidRequestException', message: `${action} is not supported locally` },
+          ];
+        else if (value === undefined)
+          [status, payload] = [
+            400,
+            { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." },
+          ];
+        else
+          payload = {
+            ARN: request.SecretId,
+            Name: request.SecretId!.split(':').pop(),
+            SecretString: value,
+            VersionId: 'local',
+            VersionStages: ['AWSCURRENT'],
+          };
       } catch (error) {
-        [status, payload] = error instanceof AccessDenied ? [400, { __type: 'AccessDeniedException', Message: error.message }] : [400, { __type: 'SerializationException', message: 'The request is not JSON.' }];
+        [status, payload] =
+          error instanceof AccessDenied
+            ? [400, { __type: 'AccessDeniedException', Message: error.message }]
+            : [400, { __type: 'SerializationException', message: 'The request is not JSON.' }];
       }
       const text = JSON.stringify(payload);
-      res.writeHead(status, { 'Content-Type': 'application/x-amz-json-1.1', 'Content-Length': Buffer.byteLength(text) });
+      res.writeHead(status, {
+        'Content-Type': 'application/x-amz-json-1.1',
+        'Content-Length': Buffer.byteLength(text),
+      });
       res.end(text);
     });
   });

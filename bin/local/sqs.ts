@@ -7,17 +7,27 @@
  * messages that are not reported in `batchItemFailures` (a thrown error fails the whole batch), so
  * redelivery, visibility changes and the DLQ behave as on AWS. Messages are kept in memory only.
  */
-import { CreateQueueCommand, DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { lambdaContext } from './lambda-context';
+import {
+  CreateQueueCommand,
+  DeleteMessageBatchCommand,
+  GetQueueAttributesCommand,
+  type Message,
+  ReceiveMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { LOCAL_REGION } from './arns';
-import { AccessDenied, deniedJson, listenFront, type IamGate } from './iam';
+import { AccessDenied, deniedJson, type IamGate, listenFront } from './iam';
 import { sqsRequests } from './iam-requests';
+import { lambdaContext } from './lambda-context';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createSqsServer } = require('local-aws-sqs') as { createSqsServer: (options: Record<string, unknown>) => Promise<Server> };
+const { createSqsServer } = require('local-aws-sqs') as {
+  createSqsServer: (options: Record<string, unknown>) => Promise<Server>;
+};
 
 export interface QueueSpec {
   name: string;
@@ -37,9 +47,18 @@ export interface LocalSqs {
 export const sqsClient = (endpoint: string) =>
   new SQSClient({ endpoint, region: LOCAL_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 
-export const startLocalSqs = async (options: { queues: QueueSpec[]; port?: number; host?: string; gate?: IamGate }): Promise<LocalSqs> => {
+export const startLocalSqs = async (options: {
+  queues: QueueSpec[];
+  port?: number;
+  host?: string;
+  gate?: IamGate;
+}): Promise<LocalSqs> => {
   const host = options.host ?? '127.0.0.1';
-  const server = await createSqsServer({ port: options.gate ? 0 : (options.port ?? 0), hostname: host, emulateQueueCreationLifecycle: false });
+  const server = await createSqsServer({
+    port: options.gate ? 0 : (options.port ?? 0),
+    hostname: host,
+    emulateQueueCreationLifecycle: false,
+  });
   const backendEndpoint = `http://${host}:${(server.address() as AddressInfo).port}`;
   const queueUrls: Record<string, string> = {};
   const queueArns: Record<string, string> = {};
@@ -47,20 +66,32 @@ export const startLocalSqs = async (options: { queues: QueueSpec[]; port?: numbe
     const name = Object.keys(queueUrls).find((known) => queueUrls[known] === url);
     return name ? queueArns[name] : undefined;
   };
-  const front = options.gate ? await startSqsGate({ host, port: options.port, backendEndpoint, gate: options.gate, queueArnOf }) : undefined;
+  const front = options.gate
+    ? await startSqsGate({ host, port: options.port, backendEndpoint, gate: options.gate, queueArnOf })
+    : undefined;
   const endpoint = front?.endpoint ?? backendEndpoint;
   const client = sqsClient(endpoint);
   const ordered = [...options.queues].sort((a, b) => Number(Boolean(a.deadLetter)) - Number(Boolean(b.deadLetter)));
   for (const queue of ordered) {
     const attributes: Record<string, string> = { VisibilityTimeout: String(queue.visibilityTimeoutSeconds) };
     if (queue.deadLetter) {
-      const dlq = await client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrls[queue.deadLetter.queueName], AttributeNames: ['QueueArn'] }));
-      attributes['RedrivePolicy'] = JSON.stringify({ deadLetterTargetArn: dlq.Attributes?.['QueueArn'], maxReceiveCount: queue.deadLetter.maxReceiveCount });
+      const dlq = await client.send(
+        new GetQueueAttributesCommand({
+          QueueUrl: queueUrls[queue.deadLetter.queueName],
+          AttributeNames: ['QueueArn'],
+        }),
+      );
+      attributes['RedrivePolicy'] = JSON.stringify({
+        deadLetterTargetArn: dlq.Attributes?.['QueueArn'],
+        maxReceiveCount: queue.deadLetter.maxReceiveCount,
+      });
     }
     const created = await client.send(new CreateQueueCommand({ QueueName: queue.name, Attributes: attributes }));
     // Clients send to the queue URL's host: behind the gate, that is the gate.
     queueUrls[queue.name] = created.QueueUrl!.replace(backendEndpoint, endpoint);
-    const described = await client.send(new GetQueueAttributesCommand({ QueueUrl: created.QueueUrl, AttributeNames: ['QueueArn'] }));
+    const described = await client.send(
+      new GetQueueAttributesCommand({ QueueUrl: created.QueueUrl, AttributeNames: ['QueueArn'] }),
+    );
     queueArns[queue.name] = described.Attributes?.['QueueArn'] ?? '';
   }
   return {
@@ -79,7 +110,13 @@ export const startLocalSqs = async (options: { queues: QueueSpec[]; port?: numbe
 };
 
 /** In front of the emulator when IAM is checked: each call put to the gate for its queue, then passed through. */
-const startSqsGate = async (options: { host: string; port?: number; backendEndpoint: string; gate: IamGate; queueArnOf: (url: string) => string | undefined }) => {
+const startSqsGate = async (options: {
+  host: string;
+  port?: number;
+  backendEndpoint: string;
+  gate: IamGate;
+  queueArnOf: (url: string) => string | undefined;
+}) => {
   const backend = new URL(options.backendEndpoint);
   const agent = new http.Agent({ keepAlive: true });
   const server = http.createServer((req, res) => {
@@ -89,23 +126,39 @@ const startSqsGate = async (options: { host: string; port?: number; backendEndpo
       const body = Buffer.concat(chunks);
       try {
         const target = req.headers['x-amz-target'];
-        options.gate.authorize(req, sqsRequests(typeof target === 'string' ? target : undefined, body, options.queueArnOf));
+        options.gate.authorize(
+          req,
+          sqsRequests(typeof target === 'string' ? target : undefined, body, options.queueArnOf),
+        );
       } catch (error) {
         if (error instanceof AccessDenied) return deniedJson(res, error, 'com.amazonaws.sqs#AccessDenied');
         res.writeHead(400);
         return res.end();
       }
-      const upstream = http.request({ host: backend.hostname, port: backend.port, method: req.method, path: req.url, headers: { ...req.headers, host: backend.host }, agent }, (response) => {
-        const answer: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => answer.push(chunk));
-        response.on('end', () => {
-          // Queue URLs in answers name the gate, as the ones handed out do.
-          const text = Buffer.concat(answer).toString('utf8').split(options.backendEndpoint).join(`http://${req.headers.host}`);
-          const { 'content-length': _length, ...headers } = response.headers;
-          res.writeHead(response.statusCode ?? 502, { ...headers, 'content-length': Buffer.byteLength(text) });
-          res.end(text);
-        });
-      });
+      const upstream = http.request(
+        {
+          host: backend.hostname,
+          port: backend.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: backend.host },
+          agent,
+        },
+        (response) => {
+          const answer: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => answer.push(chunk));
+          response.on('end', () => {
+            // Queue URLs in answers name the gate, as the ones handed out do.
+            const text = Buffer.concat(answer)
+              .toString('utf8')
+              .split(options.backendEndpoint)
+              .join(`http://${req.headers.host}`);
+            const { 'content-length': _length, ...headers } = response.headers;
+            res.writeHead(response.statusCode ?? 502, { ...headers, 'content-length': Buffer.byteLength(text) });
+            res.end(text);
+          });
+        },
+      );
       upstream.on('error', () => {
         if (!res.headersSent) res.writeHead(502);
         res.end();
@@ -116,7 +169,10 @@ const startSqsGate = async (options: { host: string; port?: number; backendEndpo
   return listenFront(server, options, agent);
 };
 
-export type QueueConsumer = (event: SQSEvent, context: ReturnType<typeof lambdaContext>) => Promise<SQSBatchResponse | void>;
+export type QueueConsumer = (
+  event: SQSEvent,
+  context: ReturnType<typeof lambdaContext>,
+) => Promise<SQSBatchResponse | void>;
 
 /** Batches in flight at once, as the event source mapping scales out: a slow batch holds up no other. */
 export const CONCURRENT_BATCHES = 5;
@@ -149,7 +205,8 @@ export const startQueuePoller = (options: {
           ApproximateReceiveCount: message.Attributes?.['ApproximateReceiveCount'] ?? '1',
           SentTimestamp: message.Attributes?.['SentTimestamp'] ?? String(Date.now()),
           SenderId: message.Attributes?.['SenderId'] ?? 'local',
-          ApproximateFirstReceiveTimestamp: message.Attributes?.['ApproximateFirstReceiveTimestamp'] ?? String(Date.now()),
+          ApproximateFirstReceiveTimestamp:
+            message.Attributes?.['ApproximateFirstReceiveTimestamp'] ?? String(Date.now()),
         },
         messageAttributes: {},
         md5OfBody: message.MD5OfBody ?? '',
@@ -178,7 +235,12 @@ export const startQueuePoller = (options: {
   };
 
   const loop = (async () => {
-    const arn = (await options.client.send(new GetQueueAttributesCommand({ QueueUrl: options.queueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.['QueueArn'] ?? '';
+    const arn =
+      (
+        await options.client.send(
+          new GetQueueAttributesCommand({ QueueUrl: options.queueUrl, AttributeNames: ['QueueArn'] }),
+        )
+      ).Attributes?.['QueueArn'] ?? '';
     while (running) {
       try {
         if (inFlight.size >= (options.concurrentBatches ?? CONCURRENT_BATCHES)) {

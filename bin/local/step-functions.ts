@@ -28,10 +28,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { WorkflowDefinition } from '../../functions/workflows/definitions';
-import { inFlightWork } from './in-flight';
-import { lambdaContext, loadHandler } from './lambda-context';
 import { localArn } from './arns';
 import { AccessDenied, type AccessRequest, type IamGate } from './iam';
+import { inFlightWork } from './in-flight';
+import { lambdaContext, loadHandler } from './lambda-context';
 
 // aws-local-stepfunctions 3 targets Node 22; on Node 20 it needs this one function.
 if (!('withResolvers' in Promise)) {
@@ -171,13 +171,18 @@ class WaitingTasks {
    * still registered under the token is one the library gave up on (TimeoutSeconds): it is ended first.
    */
   wait(token: string, executionArn: string, heartbeatMs: number | undefined): Promise<unknown> {
-    this.byToken.get(token)?.fail(new TaskError('States.Runtime', 'Another Task of the execution is waiting on this token.'));
+    this.byToken
+      .get(token)
+      ?.fail(new TaskError('States.Runtime', 'Another Task of the execution is waiting on this token.'));
     return new Promise((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       const arm = () => {
         clearTimeout(timer);
         if (heartbeatMs !== undefined) {
-          timer = setTimeout(() => end(() => reject(new TaskError('States.HeartbeatTimeout', `No heartbeat within ${heartbeatMs} ms.`))), heartbeatMs);
+          timer = setTimeout(
+            () => end(() => reject(new TaskError('States.HeartbeatTimeout', `No heartbeat within ${heartbeatMs} ms.`))),
+            heartbeatMs,
+          );
         }
       };
       const end = (settle: () => void) => {
@@ -209,7 +214,8 @@ class WaitingTasks {
   /** Ends the waiting of an execution's Task: its handler failed, or the execution ended. */
   forget(executionArn: string): void {
     for (const task of [...this.byToken.values()]) {
-      if (task.executionArn === executionArn) task.fail(new TaskError('States.Runtime', 'The task is no longer waiting.'));
+      if (task.executionArn === executionArn)
+        task.fail(new TaskError('States.Runtime', 'The task is no longer waiting.'));
     }
   }
 }
@@ -232,23 +238,37 @@ export const startLocalStepFunctions = async (options: LocalStepFunctionsOptions
   const handlers = new Map<string, (input: unknown) => Promise<unknown>>();
   const machines = Object.entries(options.workflows).map(([name, workflow]) => {
     let text = fs.readFileSync(path.join(options.rootDir, workflow.file), 'utf8');
-    const functionArns = Object.fromEntries(Object.keys(workflow.tasks).map((variable) => [variable, functionArnFor(variable)]));
-    for (const [key, value] of Object.entries({ ...options.substitutions, ...functionArns })) text = text.split(`\${${key}}`).join(value);
+    const functionArns = Object.fromEntries(
+      Object.keys(workflow.tasks).map((variable) => [variable, functionArnFor(variable)]),
+    );
+    for (const [key, value] of Object.entries({ ...options.substitutions, ...functionArns }))
+      text = text.split(`\${${key}}`).join(value);
     const unresolved = /\$\{([A-Za-z0-9_]+)\}/.exec(text);
     if (unresolved) throw new Error(`${workflow.file}: no value for substitution \${${unresolved[1]}}`);
     for (const [variable, binding] of Object.entries(workflow.tasks)) {
       const handler = loadHandler<TaskHandler>(path.join(options.rootDir, binding.handler));
-      handlers.set(functionArns[variable]!, (input) => handler(input, lambdaContext(variable, (binding.timeoutSeconds ?? 900) * 1000)));
+      handlers.set(functionArns[variable]!, (input) =>
+        handler(input, lambdaContext(variable, (binding.timeoutSeconds ?? 900) * 1000)),
+      );
     }
     return { name, definition: text, file: workflow.file };
   });
   for (const machine of machines) {
-    for (const [stateName, state] of allStates((JSON.parse(machine.definition) as { States: Record<string, AslState> }).States)) {
+    for (const [stateName, state] of allStates(
+      (JSON.parse(machine.definition) as { States: Record<string, AslState> }).States,
+    )) {
       const bound = state.Type === 'Task' ? boundFunction(state) : undefined;
-      if (state.Type === 'Task' && (!bound || !handlers.has(bound))) throw new Error(`${machine.file}: Task ${stateName} (${state.Resource}) is not bound to a handler`);
+      if (state.Type === 'Task' && (!bound || !handlers.has(bound)))
+        throw new Error(`${machine.file}: Task ${stateName} (${state.Resource}) is not bound to a handler`);
     }
   }
-  return startStepFunctionsServer({ machines, invoker: (arn) => handlers.get(arn), timeScale: options.timeScale, port: options.port, host: options.host });
+  return startStepFunctionsServer({
+    machines,
+    invoker: (arn) => handlers.get(arn),
+    timeScale: options.timeScale,
+    port: options.port,
+    host: options.host,
+  });
 };
 
 /**
@@ -271,10 +291,12 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
       if (state.Type === 'Task') {
         const functionArn = boundFunction(state);
         const handler = functionArn ? options.invoker(functionArn) : undefined;
-        if (!handler) throw new Error(`state machine ${name}: Task ${stateName} (${state.Resource}) runs no known function`);
+        if (!handler)
+          throw new Error(`state machine ${name}: Task ${stateName} (${state.Resource}) runs no known function`);
         const invoke = (input: unknown) => handlerWork.track(handler(input));
         if (state.Resource === CALLBACK_TASK_RESOURCE) {
-          const heartbeatMs = typeof state.HeartbeatSeconds === 'number' ? state.HeartbeatSeconds * 1000 * scale : undefined;
+          const heartbeatMs =
+            typeof state.HeartbeatSeconds === 'number' ? state.HeartbeatSeconds * 1000 * scale : undefined;
           taskHandlers[stateName] = (run) => async (input) => {
             const answered = waitingTasks.wait(run.taskToken, run.executionArn, heartbeatMs);
             // Observed below once the handler has returned; until then a heartbeat timeout must not go unhandled.
@@ -294,15 +316,19 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
           };
         }
       }
-      if (state.Type === 'Wait' && typeof state.Seconds === 'number') waitTimeOverrides[stateName] = state.Seconds * 1000 * scale;
-      if (state.Retry && scale !== 1) retryIntervalOverrides[stateName] = state.Retry.map((r) => (r.IntervalSeconds ?? 1) * 1000 * scale);
+      if (state.Type === 'Wait' && typeof state.Seconds === 'number')
+        waitTimeOverrides[stateName] = state.Seconds * 1000 * scale;
+      if (state.Retry && scale !== 1)
+        retryIntervalOverrides[stateName] = state.Retry.map((r) => (r.IntervalSeconds ?? 1) * 1000 * scale);
     }
     const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false } });
     machines.set(stateMachineArnFor(name), {
       run: (input, context) =>
         machine.run(input as never, {
           overrides: {
-            taskResourceLocalHandlers: Object.fromEntries(Object.entries(taskHandlers).map(([stateName, bind]) => [stateName, bind(context)])) as never,
+            taskResourceLocalHandlers: Object.fromEntries(
+              Object.entries(taskHandlers).map(([stateName, bind]) => [stateName, bind(context)]),
+            ) as never,
             waitTimeOverrides,
             retryIntervalOverrides,
           },
@@ -311,20 +337,21 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
     });
   }
 
-
   const executions = new Map<string, Execution>();
   const waiters = new Map<string, Array<(execution: Execution) => void>>();
 
   const startExecution = (request: { stateMachineArn?: string; name?: string; input?: string }) => {
     const entry = machines.get(request.stateMachineArn ?? '');
-    if (!entry) throw new SfnError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${request.stateMachineArn}'`);
+    if (!entry)
+      throw new SfnError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${request.stateMachineArn}'`);
     const name = request.name ?? randomUUID();
     const executionArn = localArn.execution(request.stateMachineArn!.split(':').pop()!, name);
     const input = request.input ?? '{}';
     const existing = executions.get(executionArn);
     if (existing) {
       // Standard workflows: the same name and input while running is an idempotent start.
-      if (existing.status === 'RUNNING' && existing.input === input) return { executionArn, startDate: existing.startDate.getTime() / 1000 };
+      if (existing.status === 'RUNNING' && existing.input === input)
+        return { executionArn, startDate: existing.startDate.getTime() / 1000 };
       throw new SfnError('ExecutionAlreadyExists', `Execution Already Exists: '${executionArn}'`);
     }
     const run = entry.run(JSON.parse(input), { executionArn, taskToken: randomBytes(48).toString('base64url') });
@@ -338,27 +365,30 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
       abort: run.abort,
       done: Promise.resolve(),
     };
-    execution.done = run.result.then(
-      (output) => {
-        if (execution.status !== 'RUNNING') return;
-        execution.status = 'SUCCEEDED';
-        execution.output = JSON.stringify(output);
-      },
-      (error: unknown) => {
-        if (execution.status !== 'RUNNING') return;
-        const failure = error as { name?: string; message?: string; cause?: unknown };
-        const name = failure?.name ?? 'Error';
-        execution.status = name === 'ExecutionTimeoutError' ? 'TIMED_OUT' : name === 'ExecutionAbortedError' ? 'ABORTED' : 'FAILED';
-        const cause = failure?.cause as { name?: string; message?: string } | undefined;
-        execution.error = cause?.name ?? name;
-        execution.cause = cause?.message ?? failure?.message;
-      },
-    ).finally(() => {
-      waitingTasks.forget(executionArn);
-      execution.stopDate ??= new Date();
-      for (const resolve of waiters.get(name) ?? []) resolve(execution);
-      waiters.delete(name);
-    });
+    execution.done = run.result
+      .then(
+        (output) => {
+          if (execution.status !== 'RUNNING') return;
+          execution.status = 'SUCCEEDED';
+          execution.output = JSON.stringify(output);
+        },
+        (error: unknown) => {
+          if (execution.status !== 'RUNNING') return;
+          const failure = error as { name?: string; message?: string; cause?: unknown };
+          const name = failure?.name ?? 'Error';
+          execution.status =
+            name === 'ExecutionTimeoutError' ? 'TIMED_OUT' : name === 'ExecutionAbortedError' ? 'ABORTED' : 'FAILED';
+          const cause = failure?.cause as { name?: string; message?: string } | undefined;
+          execution.error = cause?.name ?? name;
+          execution.cause = cause?.message ?? failure?.message;
+        },
+      )
+      .finally(() => {
+        waitingTasks.forget(executionArn);
+        execution.stopDate ??= new Date();
+        for (const resolve of waiters.get(name) ?? []) resolve(execution);
+        waiters.delete(name);
+      });
     executions.set(executionArn, execution);
     return { executionArn, startDate: execution.startDate.getTime() / 1000 };
   };
@@ -420,7 +450,10 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
   };
 
   /** What Step Functions authorises a call by: the machine, the execution, or the machine a task token waits in. */
-  const sfnRequests = (action: string, request: { stateMachineArn?: string; executionArn?: string; taskToken?: string }): AccessRequest[] => {
+  const sfnRequests = (
+    action: string,
+    request: { stateMachineArn?: string; executionArn?: string; taskToken?: string },
+  ): AccessRequest[] => {
     const permission = `states:${action}`;
     if (request.stateMachineArn) return [{ action: permission, resource: request.stateMachineArn }];
     if (request.executionArn) return [{ action: permission, resource: request.executionArn }];
@@ -440,8 +473,13 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
       let payload: unknown;
       try {
         const handler = actions[action];
-        if (!handler) throw new SfnError('UnknownOperationException', `Operation ${action} is not supported by the local runtime`);
-        const request = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { stateMachineArn?: string; executionArn?: string; taskToken?: string };
+        if (!handler)
+          throw new SfnError('UnknownOperationException', `Operation ${action} is not supported by the local runtime`);
+        const request = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
+          stateMachineArn?: string;
+          executionArn?: string;
+          taskToken?: string;
+        };
         options.gate?.authorize(req, sfnRequests(action, request));
         payload = handler(request as never);
       } catch (error) {
@@ -454,7 +492,10 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
               : { __type: 'InternalFailure', message: String(error) };
       }
       const text = JSON.stringify(payload);
-      res.writeHead(status, { 'Content-Type': 'application/x-amz-json-1.0', 'Content-Length': Buffer.byteLength(text) });
+      res.writeHead(status, {
+        'Content-Type': 'application/x-amz-json-1.0',
+        'Content-Length': Buffer.byteLength(text),
+      });
       res.end(text);
     });
   });
@@ -470,7 +511,9 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
       return new Promise((resolve) => waiters.set(name, [...(waiters.get(name) ?? []), resolve]));
     },
     close: async () => {
-      for (const execution of executions.values()) if (execution.status === 'RUNNING') stopExecution({ executionArn: execution.executionArn, error: 'RuntimeStopped' });
+      for (const execution of executions.values())
+        if (execution.status === 'RUNNING')
+          stopExecution({ executionArn: execution.executionArn, error: 'RuntimeStopped' });
       await handlerWork.drain();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

@@ -13,7 +13,8 @@ import http from 'node:http';
 import { verifyWebhook, WebhookVerificationError } from '../../clients/typescript/src';
 
 const secrets = (process.env.WEBHOOK_SECRET ?? '').split(',').filter(Boolean);
-if (secrets.length === 0) throw new Error('set WEBHOOK_SECRET to the webhook_signing_secret of GET /v2/service/webhook-secret');
+if (secrets.length === 0)
+  throw new Error('set WEBHOOK_SECRET to the webhook_signing_secret of GET /v2/service/webhook-secret');
 
 export const receiver = (onJob: (job: { job_id: string; status: string }) => void, keys: readonly string[] = secrets) =>
   http.createServer((req, res) => {

@@ -4,14 +4,19 @@
  * POWERTOOLS_METRICS_DISABLED=true to silence it (the tests do).
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { METRICS_NAMESPACE, type Dimensions, type Meter, type MetricName } from '../domain/shared/meter';
+import { type Dimensions, METRICS_NAMESPACE, type Meter, type MetricName } from '../domain/shared/meter';
 import { SERVICE_NAME } from '../shared/http/logger';
 
 export { SERVICE_NAME } from '../shared/http/logger';
 
 export const emfMeter = (): Meter => {
   const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
-  const emit = (name: MetricName, unit: (typeof MetricUnit)[keyof typeof MetricUnit], value: number, dimensions: Dimensions = {}) => {
+  const emit = (
+    name: MetricName,
+    unit: (typeof MetricUnit)[keyof typeof MetricUnit],
+    value: number,
+    dimensions: Dimensions = {},
+  ) => {
     // Each metric is published at once with only its own dimensions (publishing clears them), in one
     // synchronous step, so concurrent requests of one process never mix. Not `singleMetric()`: it builds
     // a new Metrics (a Console, the environment read again) for every value.

@@ -5,7 +5,13 @@ import { clientOptions } from './aws-clients';
  * A secret given directly (tests) or by Secrets Manager ARN (AWS, and the local runtime's stand-in at
  * `endpoint`), read once per process and then kept.
  */
-export const lazySecret = (options: { value?: string; arn?: string; region: string; endpoint?: string; name: string }): (() => Promise<string>) => {
+export const lazySecret = (options: {
+  value?: string;
+  arn?: string;
+  region: string;
+  endpoint?: string;
+  name: string;
+}): (() => Promise<string>) => {
   let pending: Promise<string> | undefined;
   return () =>
     (pending ??= (async () => {

@@ -1,8 +1,8 @@
 import { statementDeps } from '../composition/account';
 import { Statement } from '../domain';
-import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';
-import { LedgerQuerySchema, type LedgerQuery } from './schemas/account';
+import { type LedgerQuery, LedgerQuerySchema } from './schemas/account';
 
 /** GET /v2/service/account/ledger: the account's ledger entries, newest first, each with the balance after it. */
 const lambdaHandler = async ({ query, caller }: ApiRequest<undefined, LedgerQuery>) =>

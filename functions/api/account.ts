@@ -1,6 +1,6 @@
 import { statementDeps } from '../composition/account';
 import { Statement } from '../domain';
-import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';
 
 /** GET /v2/service/account: the balance (USD and micro-USD), the default model version and the limits in force. */

@@ -18,6 +18,9 @@ const script = fs.readFileSync(scriptPath(), 'utf8');
 
 /** GET /v2/service/docs/scalar.js: the reference page's renderer, cached by browsers for a day. */
 const lambdaHandler = async () =>
-  text(script, 'text/javascript; charset=utf-8', { 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' });
+  text(script, 'text/javascript; charset=utf-8', {
+    'Cache-Control': 'public, max-age=86400',
+    'X-Content-Type-Options': 'nosniff',
+  });
 
 export const handler = apiHandler(lambdaHandler, { auth: 'none' });

@@ -1,6 +1,6 @@
-import { API_TITLE } from './openapi/document';
 import { apiHandler } from '../shared/http/api-handler';
 import { text } from '../shared/http/responses';
+import { API_TITLE } from './openapi/document';
 
 /**
  * The reference page. Both URLs are relative, so the page works under any stage prefix and API version:
@@ -27,6 +27,10 @@ const PAGE = `<!doctype html>
 `;
 
 /** GET /v2/service/docs: the API reference, rendered in the browser from openapi.json. */
-const lambdaHandler = async () => text(PAGE, 'text/html; charset=utf-8', { 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' });
+const lambdaHandler = async () =>
+  text(PAGE, 'text/html; charset=utf-8', {
+    'Cache-Control': 'public, max-age=300',
+    'X-Content-Type-Options': 'nosniff',
+  });
 
 export const handler = apiHandler(lambdaHandler, { auth: 'none' });

@@ -1,12 +1,14 @@
-import { downloadDeps } from '../composition/downloads';
 import type * as v from 'valibot';
+import { downloadDeps } from '../composition/downloads';
 import { Images } from '../domain';
-import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { redirect } from '../shared/http/responses';
 import { DownloadParamsSchema } from './schemas/jobs';
 
 /** GET /v2/service/downloads/{token}: the link is the credential; answered with a fresh presigned URL. */
-const lambdaHandler = async ({ params }: ApiRequest<undefined, undefined, v.InferOutput<typeof DownloadParamsSchema>>) =>
+const lambdaHandler = async ({
+  params,
+}: ApiRequest<undefined, undefined, v.InferOutput<typeof DownloadParamsSchema>>) =>
   redirect(await Images.presignDownload(downloadDeps(), params.token));
 
 export const handler = apiHandler(lambdaHandler, { params: DownloadParamsSchema, auth: 'none' });

@@ -3,7 +3,7 @@ import { Images } from '../domain';
 import type { ApiRequest } from '../shared/http/api-handler';
 import { imageOperationHandler, submitAnswer } from '../shared/http/image-route';
 import { editCommand } from './image-commands';
-import { EditRequestSchema, type EditRequest } from './schemas/images';
+import { type EditRequest, EditRequestSchema } from './schemas/images';
 
 /** POST /v2/service/edit */
 const lambdaHandler = async ({ body, caller, baseUrl }: ApiRequest<EditRequest>) =>

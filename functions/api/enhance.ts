@@ -3,7 +3,7 @@ import { Images } from '../domain';
 import type { ApiRequest } from '../shared/http/api-handler';
 import { imageOperationHandler, submitAnswer } from '../shared/http/image-route';
 import { enhanceCommand } from './image-commands';
-import { EnhanceRequestSchema, type EnhanceRequest } from './schemas/images';
+import { type EnhanceRequest, EnhanceRequestSchema } from './schemas/images';
 
 /** POST /v2/service/enhance */
 const lambdaHandler = async ({ body, caller, baseUrl }: ApiRequest<EnhanceRequest>) =>

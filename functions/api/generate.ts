@@ -3,7 +3,7 @@ import { Images } from '../domain';
 import type { ApiRequest } from '../shared/http/api-handler';
 import { imageOperationHandler, submitAnswer } from '../shared/http/image-route';
 import { generateCommand } from './image-commands';
-import { GenerateRequestSchema, type GenerateRequest } from './schemas/images';
+import { type GenerateRequest, GenerateRequestSchema } from './schemas/images';
 
 /** POST /v2/service/generate */
 const lambdaHandler = async ({ body, caller, baseUrl }: ApiRequest<GenerateRequest>) =>

@@ -2,7 +2,16 @@
 import type { ImageCommand, OutputChoice } from '../domain/images/command';
 import type { EditRequest, EnhanceRequest, GenerateRequest, RemixRequest } from './schemas/images';
 
-type Common = Pick<EditRequest, 'num_output_images' | 'output_format' | 'response_mode' | 'async' | 'callback_url' | 'client_request_id' | 'cancel_after'>;
+type Common = Pick<
+  EditRequest,
+  | 'num_output_images'
+  | 'output_format'
+  | 'response_mode'
+  | 'async'
+  | 'callback_url'
+  | 'client_request_id'
+  | 'cancel_after'
+>;
 
 const common = (body: Common) => ({
   numOutputImages: body.num_output_images,
@@ -14,7 +23,9 @@ const common = (body: Common) => ({
   cancelAfterSeconds: body.cancel_after,
 });
 
-const outputChoice = (body: Pick<EditRequest, 'base_model' | 'resolution' | 'aspect_ratio' | 'quality' | 'size'>): OutputChoice => ({
+const outputChoice = (
+  body: Pick<EditRequest, 'base_model' | 'resolution' | 'aspect_ratio' | 'quality' | 'size'>,
+): OutputChoice => ({
   baseModel: body.base_model,
   resolution: body.resolution,
   aspectRatio: body.aspect_ratio,

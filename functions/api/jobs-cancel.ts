@@ -1,12 +1,15 @@
-import { jobCancelDeps } from '../composition/links';
 import type * as v from 'valibot';
+import { jobCancelDeps } from '../composition/links';
 import { Jobs } from '../domain';
-import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';
 import { JobParamsSchema } from './schemas/jobs';
 
 /** POST /v2/service/jobs/{job_id}/cancel: a pending or running asynchronous job ends CANCELED, refunded; 409 once it has ended. */
-const lambdaHandler = async ({ params, caller }: ApiRequest<undefined, undefined, v.InferOutput<typeof JobParamsSchema>>) =>
+const lambdaHandler = async ({
+  params,
+  caller,
+}: ApiRequest<undefined, undefined, v.InferOutput<typeof JobParamsSchema>>) =>
   ok(await Jobs.cancelJob(jobCancelDeps(), caller, params.job_id));
 
 export const handler = apiHandler(lambdaHandler, { params: JobParamsSchema });

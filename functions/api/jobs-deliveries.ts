@@ -1,12 +1,15 @@
 import type * as v from 'valibot';
 import { deliveryLogDeps } from '../composition/links';
 import { Callbacks } from '../domain';
-import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';
 import { JobParamsSchema } from './schemas/jobs';
 
 /** GET /v2/service/jobs/{job_id}/deliveries: every attempt of the job's callbacks, oldest first. */
-const lambdaHandler = async ({ params, caller }: ApiRequest<undefined, undefined, v.InferOutput<typeof JobParamsSchema>>) =>
+const lambdaHandler = async ({
+  params,
+  caller,
+}: ApiRequest<undefined, undefined, v.InferOutput<typeof JobParamsSchema>>) =>
   ok(await Callbacks.jobDeliveries(deliveryLogDeps(), caller, params.job_id));
 
 export const handler = apiHandler(lambdaHandler, { params: JobParamsSchema });

@@ -1,11 +1,19 @@
 import { jobStatusDeps } from '../composition/links';
 import { Jobs } from '../domain';
-import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';
-import { ListJobsQuerySchema, type ListJobsQuery } from './schemas/jobs';
+import { type ListJobsQuery, ListJobsQuerySchema } from './schemas/jobs';
 
 /** GET /v2/service/jobs: the account's jobs, newest first, one Query per page. */
 const lambdaHandler = async ({ query, caller }: ApiRequest<undefined, ListJobsQuery>) =>
-  ok(await Jobs.listJobs(jobStatusDeps(), caller, { limit: query.limit, cursor: query.cursor, status: query.status, operation: query.operation, createdAfter: query.created_after }));
+  ok(
+    await Jobs.listJobs(jobStatusDeps(), caller, {
+      limit: query.limit,
+      cursor: query.cursor,
+      status: query.status,
+      operation: query.operation,
+      createdAfter: query.created_after,
+    }),
+  );
 
 export const handler = apiHandler(lambdaHandler, { query: ListJobsQuerySchema });

@@ -2,22 +2,30 @@ import type * as v from 'valibot';
 import { settings } from '../composition/core';
 import { rateLimitDeps } from '../composition/data';
 import { redeliveryDeps } from '../composition/links';
-import { admitOutboundSend } from '../domain/accounts/rate-limit';
 import { Callbacks } from '../domain';
-import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { admitOutboundSend } from '../domain/accounts/rate-limit';
+import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { assertCallbackUrlReachable } from '../shared/http/callback-url';
 import { accepted } from '../shared/http/responses';
-import { RedeliverRequestSchema, type RedeliverRequest } from './schemas/callbacks';
+import { type RedeliverRequest, RedeliverRequestSchema } from './schemas/callbacks';
 import { JobParamsSchema } from './schemas/jobs';
 
 /**
  * POST /v2/service/jobs/{job_id}/deliveries/redeliver: queues a fresh delivery of an ended job's event
  * (202), to the job's callback_url or the one in the body (400 when neither); 409 JOB_NOT_FINISHED before it has ended.
  */
-const lambdaHandler = async ({ body, params, caller }: ApiRequest<RedeliverRequest, undefined, v.InferOutput<typeof JobParamsSchema>>) => {
+const lambdaHandler = async ({
+  body,
+  params,
+  caller,
+}: ApiRequest<RedeliverRequest, undefined, v.InferOutput<typeof JobParamsSchema>>) => {
   assertCallbackUrlReachable(body);
   await admitOutboundSend(rateLimitDeps(), caller.accountId, settings().OUTBOUND_SENDS_PER_MINUTE);
   return accepted(await Callbacks.redeliverJobCallback(redeliveryDeps(), caller, params.job_id, body.callback_url));
 };
 
-export const handler = apiHandler(lambdaHandler, { body: RedeliverRequestSchema, bodyOptional: true, params: JobParamsSchema });
+export const handler = apiHandler(lambdaHandler, {
+  body: RedeliverRequestSchema,
+  bodyOptional: true,
+  params: JobParamsSchema,
+});

@@ -1,12 +1,15 @@
-import { jobStatusDeps } from '../composition/links';
 import type * as v from 'valibot';
+import { jobStatusDeps } from '../composition/links';
 import { Jobs } from '../domain';
-import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';
 import { JobParamsSchema } from './schemas/jobs';
 
 /** GET /v2/service/jobs/{job_id}: one read (the key lookup is cached). */
-const lambdaHandler = async ({ params, caller }: ApiRequest<undefined, undefined, v.InferOutput<typeof JobParamsSchema>>) =>
+const lambdaHandler = async ({
+  params,
+  caller,
+}: ApiRequest<undefined, undefined, v.InferOutput<typeof JobParamsSchema>>) =>
   ok(await Jobs.jobStatus(jobStatusDeps(), caller, params.job_id));
 
 export const handler = apiHandler(lambdaHandler, { params: JobParamsSchema });

@@ -1,12 +1,15 @@
-import { profileDeps } from '../composition/profiles';
 import type * as v from 'valibot';
+import { profileDeps } from '../composition/profiles';
 import { Profiles } from '../domain';
-import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';
 import { ProfileParamsSchema } from './schemas/profiles';
 
 /** DELETE /v2/service/profiles/{profile_id}: the profile and all its data, permanently. */
-const lambdaHandler = async ({ params, caller }: ApiRequest<undefined, undefined, v.InferOutput<typeof ProfileParamsSchema>>) =>
+const lambdaHandler = async ({
+  params,
+  caller,
+}: ApiRequest<undefined, undefined, v.InferOutput<typeof ProfileParamsSchema>>) =>
   ok(await Profiles.deleteProfile(profileDeps(), caller, params.profile_id));
 
 export const handler = apiHandler(lambdaHandler, { params: ProfileParamsSchema });

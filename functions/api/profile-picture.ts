@@ -1,13 +1,16 @@
-import { pictureDeps } from '../composition/storage';
 import type * as v from 'valibot';
+import { pictureDeps } from '../composition/storage';
 import { Profiles } from '../domain';
-import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { binary } from '../shared/http/responses';
 import { streamingOnAws } from '../shared/http/streaming';
 import { ProfileParamsSchema } from './schemas/profiles';
 
 /** GET /v2/service/profiles/{profile_id}/profile_picture: raw JPEG bytes. */
-const lambdaHandler = async ({ params, caller }: ApiRequest<undefined, undefined, v.InferOutput<typeof ProfileParamsSchema>>) =>
+const lambdaHandler = async ({
+  params,
+  caller,
+}: ApiRequest<undefined, undefined, v.InferOutput<typeof ProfileParamsSchema>>) =>
   binary(await Profiles.profilePicture(pictureDeps(), caller, params.profile_id), 'image/jpeg');
 
 export const handler = streamingOnAws(apiHandler(lambdaHandler, { params: ProfileParamsSchema }));

@@ -1,12 +1,15 @@
-import { profileReadDeps } from '../composition/data';
 import type * as v from 'valibot';
+import { profileReadDeps } from '../composition/data';
 import { Profiles } from '../domain';
-import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';
 import { ProfileParamsSchema } from './schemas/profiles';
 
 /** GET /v2/service/profiles/{profile_id}/status */
-const lambdaHandler = async ({ params, caller }: ApiRequest<undefined, undefined, v.InferOutput<typeof ProfileParamsSchema>>) =>
+const lambdaHandler = async ({
+  params,
+  caller,
+}: ApiRequest<undefined, undefined, v.InferOutput<typeof ProfileParamsSchema>>) =>
   ok(await Profiles.profileStatus(profileReadDeps(), caller, params.profile_id));
 
 export const handler = apiHandler(lambdaHandler, { params: ProfileParamsSchema });

@@ -1,9 +1,9 @@
 import { profileDeps } from '../composition/profiles';
 import { Profiles } from '../domain';
-import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { assertCallbackUrlReachable } from '../shared/http/callback-url';
 import { ok } from '../shared/http/responses';
-import { AddProfileRequestSchema, type AddProfileRequest } from './schemas/profiles';
+import { type AddProfileRequest, AddProfileRequestSchema } from './schemas/profiles';
 
 /** POST /v2/service/profiles/add: the tier's price reserved, training started, the id returned at once. */
 const lambdaHandler = async ({ body, caller }: ApiRequest<AddProfileRequest>) => {

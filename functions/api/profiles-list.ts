@@ -1,7 +1,7 @@
-import { profileReadDeps } from '../composition/data';
 import type * as v from 'valibot';
+import { profileReadDeps } from '../composition/data';
 import { Profiles } from '../domain';
-import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';
 import { ListProfilesQuerySchema } from './schemas/profiles';
 

@@ -1,8 +1,8 @@
 import { preflightDeps } from '../composition/preflight';
 import { Profiles } from '../domain';
-import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';
-import { PreflightRequestSchema, type PreflightRequest } from './schemas/profiles';
+import { type PreflightRequest, PreflightRequestSchema } from './schemas/profiles';
 
 /** POST /v2/service/profiles/preflight: what training would make of these photos, free, nothing created. */
 const lambdaHandler = async ({ body }: ApiRequest<PreflightRequest>) =>

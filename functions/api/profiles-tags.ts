@@ -1,8 +1,8 @@
 import { tagDeps } from '../composition/data';
 import { Profiles } from '../domain';
-import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';
-import { TagProfilesRequestSchema, type TagProfilesRequest } from './schemas/profiles';
+import { type TagProfilesRequest, TagProfilesRequestSchema } from './schemas/profiles';
 
 /** POST /v2/service/profiles/tags: set tags where none is set; every entry reported in one bucket. */
 const lambdaHandler = async ({ body, caller }: ApiRequest<TagProfilesRequest>) =>

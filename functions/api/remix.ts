@@ -3,7 +3,7 @@ import { Images } from '../domain';
 import type { ApiRequest } from '../shared/http/api-handler';
 import { imageOperationHandler, submitAnswer } from '../shared/http/image-route';
 import { remixCommand } from './image-commands';
-import { RemixRequestSchema, type RemixRequest } from './schemas/images';
+import { type RemixRequest, RemixRequestSchema } from './schemas/images';
 
 /** POST /v2/service/remix */
 const lambdaHandler = async ({ body, caller, baseUrl }: ApiRequest<RemixRequest>) =>

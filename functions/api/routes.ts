@@ -50,19 +50,51 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'GET', path: '/jobs/{job_id}', handler: 'jobs', access: JOB_READ },
   { method: 'GET', path: '/jobs/{job_id}/deliveries', handler: 'jobs-deliveries', access: { table: 'read' } },
   // Queues a fresh delivery whose body carries download links.
-  { method: 'POST', path: '/jobs/{job_id}/deliveries/redeliver', handler: 'jobs-redeliver', access: { table: 'read', queues: ['callbacks'], secrets: ['downloadToken'] } },
+  {
+    method: 'POST',
+    path: '/jobs/{job_id}/deliveries/redeliver',
+    handler: 'jobs-redeliver',
+    access: { table: 'read', queues: ['callbacks'], secrets: ['downloadToken'] },
+  },
   // Releases the reservation, stops the execution, queues the callback (its body carries download links).
-  { method: 'POST', path: '/jobs/{job_id}/cancel', handler: 'jobs-cancel', access: { table: 'write', stop: ['image-job'], queues: ['callbacks'], secrets: ['downloadToken'] } },
+  {
+    method: 'POST',
+    path: '/jobs/{job_id}/cancel',
+    handler: 'jobs-cancel',
+    access: { table: 'write', stop: ['image-job'], queues: ['callbacks'], secrets: ['downloadToken'] },
+  },
   // Presigns a GET of the output: the URL carries this function's authority, so it needs GetObject.
-  { method: 'GET', path: '/downloads/{token}', handler: 'downloads', auth: 'none', access: { bucket: { read: ['outputs'] }, secrets: ['downloadToken'] } },
-  { method: 'POST', path: '/profiles/add', handler: 'profiles-add', access: { table: 'write', start: ['profile-training'] } },
+  {
+    method: 'GET',
+    path: '/downloads/{token}',
+    handler: 'downloads',
+    auth: 'none',
+    access: { bucket: { read: ['outputs'] }, secrets: ['downloadToken'] },
+  },
+  {
+    method: 'POST',
+    path: '/profiles/add',
+    handler: 'profiles-add',
+    access: { table: 'write', start: ['profile-training'] },
+  },
   // Fetches and measures the photos with sharp; reads and writes nothing of the account's.
   { method: 'POST', path: '/profiles/preflight', handler: 'profiles-preflight', images: true, access: {} },
   { method: 'GET', path: '/profiles/ids', handler: 'profiles-list', access: { table: 'read' } },
   { method: 'POST', path: '/profiles/tags', handler: 'profiles-tags', access: { table: 'write' } },
   { method: 'GET', path: '/profiles/{profile_id}/status', handler: 'profile-status', access: { table: 'read' } },
-  { method: 'GET', path: '/profiles/{profile_id}/profile_picture', handler: 'profile-picture', stream: true, access: { table: 'read', bucket: { read: ['profiles'] } } },
-  { method: 'DELETE', path: '/profiles/{profile_id}', handler: 'profile-delete', access: { table: 'write', stop: ['profile-training'], bucket: { delete: ['profiles'] } } },
+  {
+    method: 'GET',
+    path: '/profiles/{profile_id}/profile_picture',
+    handler: 'profile-picture',
+    stream: true,
+    access: { table: 'read', bucket: { read: ['profiles'] } },
+  },
+  {
+    method: 'DELETE',
+    path: '/profiles/{profile_id}',
+    handler: 'profile-delete',
+    access: { table: 'write', stop: ['profile-training'], bucket: { delete: ['profiles'] } },
+  },
   // The first read creates the account's secret.
   { method: 'GET', path: '/webhook-secret', handler: 'webhook-secret', access: { table: 'write' } },
   { method: 'POST', path: '/webhook-secret/rotate', handler: 'webhook-secret-rotate', access: { table: 'write' } },
@@ -70,7 +102,13 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/webhook-test', handler: 'webhook-test', access: { table: 'write' } },
   { method: 'GET', path: '/account', handler: 'account', access: { table: 'read' } },
   { method: 'GET', path: '/account/ledger', handler: 'account-ledger', access: { table: 'read' } },
-  { method: 'POST', path: '/internal/trainer-callback', handler: 'trainer-callback', auth: 'none', access: { answerTasks: ['profile-training'], secrets: ['trainerToken'] } },
+  {
+    method: 'POST',
+    path: '/internal/trainer-callback',
+    handler: 'trainer-callback',
+    auth: 'none',
+    access: { answerTasks: ['profile-training'], secrets: ['trainerToken'] },
+  },
   // The API's own description, public like any API reference: generated from this table and the schemas.
   { method: 'GET', path: '/openapi.json', handler: 'openapi', auth: 'none', access: {} },
   { method: 'GET', path: '/docs', handler: 'docs', auth: 'none', access: {} },

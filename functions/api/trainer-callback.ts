@@ -1,6 +1,6 @@
 import { trainerCallbackDeps } from '../composition/training';
 import { Profiles } from '../domain';
-import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';
 import { TrainerCallbackSchema } from './schemas/training';
 

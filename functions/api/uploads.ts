@@ -1,8 +1,8 @@
 import { uploadDeps } from '../composition/uploads';
 import { Images } from '../domain';
-import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';
-import { CreateUploadRequestSchema, type CreateUploadRequest } from './schemas/uploads';
+import { type CreateUploadRequest, CreateUploadRequestSchema } from './schemas/uploads';
 
 /** POST /v2/service/uploads: a presigned PUT for an input too large to send inline, and its `upload:` reference. */
 const lambdaHandler = async ({ body, caller }: ApiRequest<CreateUploadRequest>) =>

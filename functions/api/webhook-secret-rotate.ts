@@ -1,6 +1,6 @@
 import { accountDeps } from '../composition/data';
 import { Accounts } from '../domain';
-import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';
 
 /**

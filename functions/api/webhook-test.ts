@@ -1,12 +1,12 @@
 import { webhookTestDeps } from '../composition/callbacks';
 import { settings } from '../composition/core';
 import { rateLimitDeps } from '../composition/data';
-import { admitOutboundSend } from '../domain/accounts/rate-limit';
 import { Callbacks } from '../domain';
-import { apiHandler, type ApiRequest } from '../shared/http/api-handler';
+import { admitOutboundSend } from '../domain/accounts/rate-limit';
+import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { assertBodyUrlReachable } from '../shared/http/callback-url';
 import { ok } from '../shared/http/responses';
-import { WebhookTestRequestSchema, type WebhookTestRequest } from './schemas/callbacks';
+import { type WebhookTestRequest, WebhookTestRequestSchema } from './schemas/callbacks';
 
 /** POST /v2/service/webhook-test: one signed test event to `url`, answered with what the receiver did. */
 const lambdaHandler = async ({ body, caller }: ApiRequest<WebhookTestRequest>) => {

@@ -19,7 +19,9 @@ export const handler = queueHandler(
   async (message, _record, log) => {
     const decision = await deliverCallback(callbackDeps(), message);
     log.info('callback attempt', { job_id: message.jobId, delivery_id: message.deliveryId, decision });
-    return decision.kind === 'done' ? { kind: 'done' } : { kind: 'retry', delaySeconds: decision.delaySeconds * settings().CALLBACK_RETRY_SCALE };
+    return decision.kind === 'done'
+      ? { kind: 'done' }
+      : { kind: 'retry', delaySeconds: decision.delaySeconds * settings().CALLBACK_RETRY_SCALE };
   },
   { retryLater: retryCallbackLater },
 );

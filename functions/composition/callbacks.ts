@@ -1,24 +1,26 @@
 /** The callback deliverer: signing secrets, attempt records, the signed POST and the dead-letter queue. */
 import { readFileSync } from 'node:fs';
-import { signingSecrets } from '../domain/accounts/accounts';
-import type { DeliveryDeps } from '../domain/callbacks/deliver';
 import { countCallbackAttempts, recordCallbackAttempt } from '../adapters/dynamo/callback-attempts';
 import { postCallback } from '../adapters/net/post-callback';
 import { sendJson } from '../adapters/sqs/queues';
+import { signingSecrets } from '../domain/accounts/accounts';
+import type { DeliveryDeps } from '../domain/callbacks/deliver';
 import { METRICS } from '../domain/shared/meter';
 import { clock, meter, newId, once, settings } from './core';
 import { accounts, table } from './data';
 import { sqs } from './queues';
 
 /** Signing and sending, shared by deliveries and test events (the SSRF guard, the extra CA of the local runtime). */
-export const signedPostDeps = once((): Pick<DeliveryDeps, 'webhookSecrets' | 'post' | 'clock'> => ({
-  webhookSecrets: (accountId) => signingSecrets({ accounts: accounts(), clock }, accountId),
-  post: postCallback({
-    allowLoopback: settings().ALLOW_LOOPBACK_URLS,
-    extraCa: settings().EXTRA_TRUSTED_CA_FILE ? readFileSync(settings().EXTRA_TRUSTED_CA_FILE!, 'utf8') : undefined,
+export const signedPostDeps = once(
+  (): Pick<DeliveryDeps, 'webhookSecrets' | 'post' | 'clock'> => ({
+    webhookSecrets: (accountId) => signingSecrets({ accounts: accounts(), clock }, accountId),
+    post: postCallback({
+      allowLoopback: settings().ALLOW_LOOPBACK_URLS,
+      extraCa: settings().EXTRA_TRUSTED_CA_FILE ? readFileSync(settings().EXTRA_TRUSTED_CA_FILE!, 'utf8') : undefined,
+    }),
+    clock,
   }),
-  clock,
-}));
+);
 
 /** A test event: signed and sent like a delivery, answered at once (POST /webhook-test). */
 export const webhookTestDeps = once(() => ({ ...signedPostDeps(), newId }));
@@ -35,7 +37,8 @@ export const callbackDeps = once((): DeliveryDeps => {
     recordAttempt: async (attempt) => {
       await recordAttempt(attempt);
       meter().count(METRICS.callbackAttempts);
-      if (typeof attempt.result === 'number' && attempt.result >= 200 && attempt.result < 300) meter().count(METRICS.callbackSuccesses);
+      if (typeof attempt.result === 'number' && attempt.result >= 200 && attempt.result < 300)
+        meter().count(METRICS.callbackSuccesses);
     },
     random: Math.random,
   };

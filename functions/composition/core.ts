@@ -11,11 +11,12 @@
  * Everything is built once per process (a Lambda cold start, or the local runtime) on first use, and
  * forgotten by `resetComposition`, which the local runtime calls after it changes the environment.
  */
-import { systemClock, type Clock } from '../domain/shared/clock';
+
+import { emfMeter } from '../adapters/metrics';
+import { type Clock, systemClock } from '../domain/shared/clock';
 import { newId } from '../domain/shared/ids';
 import { config, resetConfig, type ServiceConfig } from '../shared/config';
 import { createLogger } from '../shared/http/logger';
-import { emfMeter } from '../adapters/metrics';
 
 const resets = new Set<() => void>();
 

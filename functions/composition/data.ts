@@ -1,16 +1,22 @@
 /** The table's repositories, each built once per process on first use (the bucket is in storage.ts). */
 import { DynamoAccounts } from '../adapters/dynamo/accounts-repository';
-import { cachedKeyLookup } from '../adapters/dynamo/key-cache';
 import { DynamoJobs } from '../adapters/dynamo/jobs-repository';
+import { cachedKeyLookup } from '../adapters/dynamo/key-cache';
+import { dynamoKeyUses } from '../adapters/dynamo/key-use';
 import { DynamoLedger } from '../adapters/dynamo/ledger-repository';
 import { DynamoProfiles } from '../adapters/dynamo/profiles-repository';
 import { dynamoRateCounter } from '../adapters/dynamo/rate-counter';
-import { dynamoKeyUses } from '../adapters/dynamo/key-use';
 import { openTable } from '../adapters/dynamo/table';
 import { meteredLedger } from '../domain/billing/metered-ledger';
 import { clock, meter, newId, once, settings } from './core';
 
-export const table = once(() => openTable({ tableName: settings().SERVICE_TABLE_NAME, region: settings().AWS_REGION, endpoint: settings().DYNAMODB_ENDPOINT }));
+export const table = once(() =>
+  openTable({
+    tableName: settings().SERVICE_TABLE_NAME,
+    region: settings().AWS_REGION,
+    endpoint: settings().DYNAMODB_ENDPOINT,
+  }),
+);
 export const accounts = once(() => new DynamoAccounts(table(), newId));
 /** The ledger, with its money and outcomes counted (functions/domain/billing/metered-ledger.ts). */
 export const ledger = once(() => meteredLedger(new DynamoLedger(table(), newId), meter()));

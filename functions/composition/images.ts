@@ -1,20 +1,25 @@
 /** The image operations (edit, generate, enhance, remix): input decoding and the engine, so sharp. */
-import type { ImageDeps } from '../domain/images/deps';
+
 import { imageEngine } from '../adapters/engine/engines';
 import { jobInputs, jobOutputs } from '../adapters/s3/job-files';
+import type { ImageDeps } from '../domain/images/deps';
 import { meteredEngine } from '../domain/images/engine';
 import { clock, meter, newId, once, settings } from './core';
 import { jobs, ledger, profiles } from './data';
-import { objects } from './storage';
 import { decodeInput } from './inputs';
-import { secretOrEmpty } from './secrets';
 import { link } from './links';
+import { secretOrEmpty } from './secrets';
+import { objects } from './storage';
 import { startImageJob } from './workflows';
 
 /** The configured engine, built on first use. */
 export const engine = once(() =>
   meteredEngine(
-    imageEngine({ engine: settings().ENGINE, url: settings().ENGINE_URL, token: secretOrEmpty(settings().ENGINE_TOKEN, settings().ENGINE_TOKEN_SECRET_ARN, 'the engine token') }),
+    imageEngine({
+      engine: settings().ENGINE,
+      url: settings().ENGINE_URL,
+      token: secretOrEmpty(settings().ENGINE_TOKEN, settings().ENGINE_TOKEN_SECRET_ARN, 'the engine token'),
+    }),
     meter(),
   ),
 );

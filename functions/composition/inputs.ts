@@ -10,5 +10,8 @@ import { objects } from './storage';
 export const decodeInput = (value: string, label: string, signal?: AbortSignal, accountId?: string) =>
   decodeImageInput(value, label, {
     fetchBytes: imageFetcher({ allowLoopback: settings().ALLOW_LOOPBACK_URLS, signal }),
-    readUpload: accountId === undefined ? undefined : (uploadId) => readUpload({ uploads: uploadStore(objects()), clock }, accountId, uploadId),
+    readUpload:
+      accountId === undefined
+        ? undefined
+        : (uploadId) => readUpload({ uploads: uploadStore(objects()), clock }, accountId, uploadId),
   });

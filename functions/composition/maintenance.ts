@@ -1,10 +1,11 @@
 /** The scheduled closing of abandoned work: the table, the ledger, and the state of executions. */
-import { GRACE_MS, type AbandonedWorkDeps } from '../domain/billing/abandoned';
+
 import { executionState } from '../adapters/sfn/executions';
+import { type AbandonedWorkDeps, GRACE_MS } from '../domain/billing/abandoned';
+import { STATE_MACHINE_ARN_ENV } from '../shared/env-names';
 import { clock, once, settings } from './core';
 import { jobs, ledger, profiles } from './data';
 import { sfn } from './workflows';
-import { STATE_MACHINE_ARN_ENV } from '../shared/env-names';
 
 export const abandonedWorkDeps = once(
   (): AbandonedWorkDeps => ({
@@ -14,6 +15,12 @@ export const abandonedWorkDeps = once(
     profiles: profiles(),
     ledger: ledger(),
     executionState: (kind, id) =>
-      executionState(sfn(), kind === 'job' ? settings()[STATE_MACHINE_ARN_ENV['image-job']] : settings()[STATE_MACHINE_ARN_ENV['profile-training']], id),
+      executionState(
+        sfn(),
+        kind === 'job'
+          ? settings()[STATE_MACHINE_ARN_ENV['image-job']]
+          : settings()[STATE_MACHINE_ARN_ENV['profile-training']],
+        id,
+      ),
   }),
 );

@@ -1,10 +1,11 @@
 /** The training steps that decode photos or compute signatures (ValidatePhotos, CompleteTraining), so sharp. */
-import type { TrainingDeps } from '../domain/profiles/training';
+
 import { sandboxTrainer } from '../adapters/engine/sandbox-trainer';
 import { profilePhotos } from '../adapters/images/photos';
+import type { TrainingDeps } from '../domain/profiles/training';
 import { once } from './core';
-import { objects } from './storage';
 import { decodeInput } from './inputs';
+import { objects } from './storage';
 import { trainingStepDeps } from './training';
 
 export const photoTrainingDeps = once((): TrainingDeps => {

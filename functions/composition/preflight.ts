@@ -12,7 +12,13 @@ const noFetch = async (): Promise<Buffer> => {
 
 export const preflightDeps = once(
   (): PreflightDeps => ({
-    fetchPhoto: (url, label, signal) => readImageSource(url, label, { fetchBytes: imageFetcher({ allowLoopback: settings().ALLOW_LOOPBACK_URLS, signal }) }, MAX_INPUT_BYTES),
+    fetchPhoto: (url, label, signal) =>
+      readImageSource(
+        url,
+        label,
+        { fetchBytes: imageFetcher({ allowLoopback: settings().ALLOW_LOOPBACK_URLS, signal }) },
+        MAX_INPUT_BYTES,
+      ),
     // The bytes go through the same guard as any input; as base64, its one form for bytes in hand.
     decodePhoto: (bytes, label) => decodeImageInput(bytes.toString('base64'), label, { fetchBytes: noFetch }),
     measure: measurePhoto,

@@ -1,6 +1,7 @@
 /** Profiles: adding (starts training) and deleting (stops it, deletes photos); reads are in data.ts and storage.ts. */
-import type { ProfileDeps } from '../domain/profiles/profiles';
+
 import { photoStore } from '../adapters/s3/photo-store';
+import type { ProfileDeps } from '../domain/profiles/profiles';
 import { clock, newId, once } from './core';
 import { accounts, ledger, profiles } from './data';
 import { objects } from './storage';

@@ -1,6 +1,7 @@
 /** The callback queue: jobs post their callbacks to it; the deliverer puts failed ones back with a delay. */
-import type { CallbackMessage } from '../domain/callbacks/deliver';
+
 import { delayRedelivery, sendJson, sqsClient } from '../adapters/sqs/queues';
+import type { CallbackMessage } from '../domain/callbacks/deliver';
 import { once, settings } from './core';
 
 export const sqs = once(() => sqsClient(settings().AWS_REGION, settings().SQS_ENDPOINT));

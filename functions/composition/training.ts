@@ -3,20 +3,25 @@
  * RequestTraining, AcceptTraining, FailTraining). Photo decoding and the sandbox trainer's signature work
  * are in photo-training.ts.
  */
-import type { RemoteTrainer, TrainerCallbackDeps } from '../domain/profiles/training';
+
 import { httpTrainer, sfnTrainingTasks } from '../adapters/engine/http-trainer';
 import { sandboxTrainingSeconds } from '../adapters/engine/sandbox-durations';
 import { photoStore } from '../adapters/s3/photo-store';
+import type { RemoteTrainer, TrainerCallbackDeps } from '../domain/profiles/training';
 import { clock, once, settings } from './core';
 import { ledger, profiles } from './data';
-import { objects } from './storage';
-import { secretOrEmpty } from './secrets';
-import { sfn } from './workflows';
 import { enqueueCallback } from './queues';
+import { secretOrEmpty } from './secrets';
+import { objects } from './storage';
+import { sfn } from './workflows';
 
-const trainerToken = once(() => secretOrEmpty(settings().TRAINER_TOKEN, settings().TRAINER_TOKEN_SECRET_ARN, 'the trainer token'));
+const trainerToken = once(() =>
+  secretOrEmpty(settings().TRAINER_TOKEN, settings().TRAINER_TOKEN_SECRET_ARN, 'the trainer token'),
+);
 
-export const trainerCallbackDeps = once((): TrainerCallbackDeps => ({ trainerToken: trainerToken(), tasks: sfnTrainingTasks(sfn()) }));
+export const trainerCallbackDeps = once(
+  (): TrainerCallbackDeps => ({ trainerToken: trainerToken(), tasks: sfnTrainingTasks(sfn()) }),
+);
 
 /** A training backend over HTTPS that calls back with the task token (TRAINER=http). */
 const remoteTrainer = once((): RemoteTrainer => {
@@ -27,7 +32,11 @@ const remoteTrainer = once((): RemoteTrainer => {
   let trainer: Promise<RemoteTrainer> | undefined;
   return {
     request: async (training) =>
-      (await (trainer ??= trainerToken()().then((token) => httpTrainer({ baseUrl, token, callbackUrl, presignPhoto: (key, seconds) => store.presignGet(key, seconds) })))).request(training),
+      (
+        await (trainer ??= trainerToken()().then((token) =>
+          httpTrainer({ baseUrl, token, callbackUrl, presignPhoto: (key, seconds) => store.presignGet(key, seconds) }),
+        ))
+      ).request(training),
   };
 });
 

@@ -1,18 +1,32 @@
 /** Starting and stopping the state machines; executions are named by job or profile id. */
 import { sfnClient, startExecution, stopExecution } from '../adapters/sfn/executions';
-import { once, settings } from './core';
 import { STATE_MACHINE_ARN_ENV } from '../shared/env-names';
+import { once, settings } from './core';
 
 export const sfn = once(() => sfnClient(settings().AWS_REGION, settings().SFN_ENDPOINT));
 
-export const startImageJob = (input: { accountId: string; jobId: string; hasCallback: boolean; maxRunning?: number; runUntil?: number }) =>
-  startExecution(sfn(), settings()[STATE_MACHINE_ARN_ENV['image-job']], input.jobId, input);
+export const startImageJob = (input: {
+  accountId: string;
+  jobId: string;
+  hasCallback: boolean;
+  maxRunning?: number;
+  runUntil?: number;
+}) => startExecution(sfn(), settings()[STATE_MACHINE_ARN_ENV['image-job']], input.jobId, input);
 
 export const stopImageJob = (jobId: string) =>
-  stopExecution(sfn(), settings()[STATE_MACHINE_ARN_ENV['image-job']], jobId, { error: 'JobCanceled', cause: 'The job was canceled.' });
+  stopExecution(sfn(), settings()[STATE_MACHINE_ARN_ENV['image-job']], jobId, {
+    error: 'JobCanceled',
+    cause: 'The job was canceled.',
+  });
 
 export const startProfileTraining = (input: { accountId: string; profileId: string; imageUrls: string[] }) =>
-  startExecution(sfn(), settings()[STATE_MACHINE_ARN_ENV['profile-training']], input.profileId, { ...input, trainer: settings().TRAINER });
+  startExecution(sfn(), settings()[STATE_MACHINE_ARN_ENV['profile-training']], input.profileId, {
+    ...input,
+    trainer: settings().TRAINER,
+  });
 
 export const stopProfileTraining = (profileId: string) =>
-  stopExecution(sfn(), settings()[STATE_MACHINE_ARN_ENV['profile-training']], profileId, { error: 'ProfileDeleted', cause: 'The profile was deleted.' });
+  stopExecution(sfn(), settings()[STATE_MACHINE_ARN_ENV['profile-training']], profileId, {
+    error: 'ProfileDeleted',
+    cause: 'The profile was deleted.',
+  });

@@ -36,10 +36,18 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The portal's own codes, which no public route answers (so the public API's document leaves them out). */
-export const PORTAL_ERROR_CODES = ['INVALID_CREDENTIALS', 'SESSION_REQUIRED', 'CSRF_FAILED', 'INVITATION_INVALID', 'EMAIL_TAKEN'] as const satisfies readonly ErrorCode[];
+export const PORTAL_ERROR_CODES = [
+  'INVALID_CREDENTIALS',
+  'SESSION_REQUIRED',
+  'CSRF_FAILED',
+  'INVITATION_INVALID',
+  'EMAIL_TAKEN',
+] as const satisfies readonly ErrorCode[];
 type PortalErrorCode = (typeof PORTAL_ERROR_CODES)[number];
 /** The codes the public API may answer. */
-export const API_ERROR_CODES = ERROR_CODES.filter((code): code is Exclude<ErrorCode, PortalErrorCode> => !(PORTAL_ERROR_CODES as readonly string[]).includes(code));
+export const API_ERROR_CODES = ERROR_CODES.filter(
+  (code): code is Exclude<ErrorCode, PortalErrorCode> => !(PORTAL_ERROR_CODES as readonly string[]).includes(code),
+);
 
 export class DomainError extends Error {
   constructor(
@@ -90,7 +98,6 @@ export class PayloadTooLargeError extends DomainError {
   }
 }
 
-
 export class ContentModerationError extends DomainError {
   constructor(message = 'The request was blocked by content moderation.') {
     super('CONTENT_MODERATION', message);
@@ -105,7 +112,10 @@ export class NoImageGeneratedError extends DomainError {
 
 export class RequestTimeoutError extends DomainError {
   constructor(budgetSeconds: number) {
-    super('TIMEOUT', `The request exceeded ${budgetSeconds} s; the reserved cost was refunded. Resubmit with async: true.`);
+    super(
+      'TIMEOUT',
+      `The request exceeded ${budgetSeconds} s; the reserved cost was refunded. Resubmit with async: true.`,
+    );
   }
 }
 
@@ -144,7 +154,10 @@ export class RateLimitedError extends DomainError {
     readonly retryAfterSeconds: number,
     what = 'requests',
   ) {
-    super('RATE_LIMITED', `Too many ${what}: this account may make ${window.limit} per minute. Retry after ${retryAfterSeconds} s.`);
+    super(
+      'RATE_LIMITED',
+      `Too many ${what}: this account may make ${window.limit} per minute. Retry after ${retryAfterSeconds} s.`,
+    );
   }
 }
 

@@ -1,8 +1,8 @@
 export * as Accounts from './accounts/accounts';
+export * as Statement from './accounts/statement';
 export * as Billing from './billing';
 export * as Callbacks from './callbacks/deliveries';
-export * as Statement from './accounts/statement';
+export * from './errors';
 export * as Images from './images';
 export * as Jobs from './jobs';
 export * as Profiles from './profiles';
-export * from './errors';

@@ -1,13 +1,17 @@
+import { findOpenWork } from '../adapters/dynamo/open-work';
 import { log } from '../composition/core';
 import { table } from '../composition/data';
 import { abandonedWorkDeps } from '../composition/maintenance';
 import { closeAbandonedWork } from '../domain/billing/abandoned';
-import { findOpenWork } from '../adapters/dynamo/open-work';
 
 /** Scheduled (EventBridge): closes the jobs and trainings whose execution is lost, releasing their money. */
 export const handler = async () => {
   const open = await findOpenWork(table());
   const closed = await closeAbandonedWork(abandonedWorkDeps(), open);
-  log().info('abandoned work closed', { open: open.length, closed_jobs: closed.jobs, closed_profiles: closed.profiles });
+  log().info('abandoned work closed', {
+    open: open.length,
+    closed_jobs: closed.jobs,
+    closed_profiles: closed.profiles,
+  });
   return closed;
 };

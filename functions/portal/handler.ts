@@ -8,23 +8,33 @@
  * sends them, a same-origin `Origin` and `Sec-Fetch-Site`. `X-API-Key` is never read here. What a route
  * does is a use case of the domain, the same one the public API calls, scoped to the session's account.
  */
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+
 import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import * as v from 'valibot';
+import { LedgerQuerySchema } from '../api/schemas/account';
+import { RedeliverRequestSchema, WebhookTestRequestSchema } from '../api/schemas/callbacks';
+import { ListJobsQuerySchema } from '../api/schemas/jobs';
+import { clock, meter, log as processLog } from '../composition/core';
 import { portalDeps } from '../composition/portal';
-import { clock, log as processLog, meter } from '../composition/core';
 import { Accounts, Callbacks, Jobs, NotFoundError, Profiles, Statement } from '../domain';
 import type { Caller } from '../domain/accounts/accounts';
-import { checkCsrf, PortalError, resolveSession, signIn, signOut, signUp, type IssuedSession, type Session } from '../domain/portal/portal';
+import { PayloadTooLargeError, RateLimitedError } from '../domain/errors';
+import {
+  checkCsrf,
+  type IssuedSession,
+  PortalError,
+  resolveSession,
+  type Session,
+  signIn,
+  signOut,
+  signUp,
+} from '../domain/portal/portal';
 import { baseUrlOf, lowerCaseHeaders, MAX_BODY_BYTES, serialise } from '../shared/http/api-handler';
 import { assertBodyUrlReachable, assertCallbackUrlReachable } from '../shared/http/callback-url';
 import { errorAnswer } from '../shared/http/error-mapping';
-import { accepted, binary, ok, text, type ApiResult } from '../shared/http/responses';
+import { type ApiResult, accepted, binary, ok, text } from '../shared/http/responses';
 import { jsonInvalid, parseOrThrow, RequestValidationError } from '../shared/http/validation';
-import { PayloadTooLargeError, RateLimitedError } from '../domain/errors';
-import { RedeliverRequestSchema, WebhookTestRequestSchema } from '../api/schemas/callbacks';
-import { LedgerQuerySchema } from '../api/schemas/account';
-import { ListJobsQuerySchema } from '../api/schemas/jobs';
 import { PORTAL_SCRIPT, PORTAL_STYLE, portalPage } from './ui/page';
 
 export const SESSION_COOKIE = '__Host-portal_session';
@@ -35,10 +45,29 @@ const SignUpSchema = v.object({
   password: v.string(),
   name: v.optional(v.pipe(v.string(), v.maxLength(120))),
 });
-const SignInSchema = v.object({ email: v.pipe(v.string(), v.maxLength(320)), password: v.pipe(v.string(), v.maxLength(1024)) });
-const NewKeySchema = v.object({ name: v.pipe(v.string(), v.trim(), v.minLength(1, 'name must not be empty.'), v.maxLength(80, 'name has at most 80 characters.')) });
+const SignInSchema = v.object({
+  email: v.pipe(v.string(), v.maxLength(320)),
+  password: v.pipe(v.string(), v.maxLength(1024)),
+});
+const NewKeySchema = v.object({
+  name: v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(1, 'name must not be empty.'),
+    v.maxLength(80, 'name has at most 80 characters.'),
+  ),
+});
 const SpendQuerySchema = v.object({
-  days: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'days must be a whole number from 1 to 90.'), v.transform(Number), v.minValue(1), v.maxValue(90)), '30'),
+  days: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,3}$/, 'days must be a whole number from 1 to 90.'),
+      v.transform(Number),
+      v.minValue(1),
+      v.maxValue(90),
+    ),
+    '30',
+  ),
 });
 
 interface PortalRequest {
@@ -54,7 +83,10 @@ interface PortalRequest {
   caller?: Caller;
 }
 
-type Handler = (request: PortalRequest & { caller: Caller; session: Session }, params: Record<string, string>) => Promise<ApiResult>;
+type Handler = (
+  request: PortalRequest & { caller: Caller; session: Session },
+  params: Record<string, string>,
+) => Promise<ApiResult>;
 type OpenHandler = (request: PortalRequest) => Promise<ApiResult>;
 
 interface Route {
@@ -65,18 +97,35 @@ interface Route {
   handle?: Handler;
 }
 
-const route = (method: Route['method'], path: string, handle: Handler): Route => ({ method, pattern: path.split('/'), handle });
-const openRoute = (method: Route['method'], path: string, open: OpenHandler): Route => ({ method, pattern: path.split('/'), open });
+const route = (method: Route['method'], path: string, handle: Handler): Route => ({
+  method,
+  pattern: path.split('/'),
+  handle,
+});
+const openRoute = (method: Route['method'], path: string, open: OpenHandler): Route => ({
+  method,
+  pattern: path.split('/'),
+  open,
+});
 
 const COOKIE_BASE = 'Path=/; HttpOnly; Secure; SameSite=Lax';
 
 const withSession = (issued: IssuedSession): ApiResult =>
-  ok(sessionBody(issued.session), { 'Set-Cookie': `${SESSION_COOKIE}=${issued.sessionId}; ${COOKIE_BASE}; Max-Age=${Math.floor((issued.session.expiresAt - issued.session.createdAt) / 1000)}` });
+  ok(sessionBody(issued.session), {
+    'Set-Cookie': `${SESSION_COOKIE}=${issued.sessionId}; ${COOKIE_BASE}; Max-Age=${Math.floor((issued.session.expiresAt - issued.session.createdAt) / 1000)}`,
+  });
 
-const sessionBody = (session: Session) => ({ email: session.email, account_id: session.accountId, csrf_token: session.csrfToken, expires_at: new Date(session.expiresAt).toISOString() });
+const sessionBody = (session: Session) => ({
+  email: session.email,
+  account_id: session.accountId,
+  csrf_token: session.csrfToken,
+  expires_at: new Date(session.expiresAt).toISOString(),
+});
 
 const ROUTES: readonly Route[] = [
-  openRoute('POST', 'signup', async (request) => withSession(await signUp(portalDeps().auth, parseOrThrow('body', SignUpSchema, request.body)))),
+  openRoute('POST', 'signup', async (request) =>
+    withSession(await signUp(portalDeps().auth, parseOrThrow('body', SignUpSchema, request.body))),
+  ),
   openRoute('POST', 'signin', async (request) => {
     const body = parseOrThrow('body', SignInSchema, request.body);
     return withSession(await signIn(portalDeps().auth, { ...body, sourceAddress: request.sourceAddress }));
@@ -87,11 +136,22 @@ const ROUTES: readonly Route[] = [
   }),
   route('GET', 'session', async ({ session }) => ok(sessionBody(session))),
   route('GET', 'account', async ({ caller }) => ok(await Statement.accountSummary(portalDeps().statement, caller))),
-  route('GET', 'ledger', async ({ caller, query }) => ok(await Statement.ledgerStatement(portalDeps().statement, caller, parseOrThrow('query', LedgerQuerySchema, query)))),
-  route('GET', 'spend', async ({ caller, query }) =>
-    ok(await Statement.spendByDay(portalDeps().statement, caller, { days: parseOrThrow('query', SpendQuerySchema, query).days, now: clock() })),
+  route('GET', 'ledger', async ({ caller, query }) =>
+    ok(
+      await Statement.ledgerStatement(portalDeps().statement, caller, parseOrThrow('query', LedgerQuerySchema, query)),
+    ),
   ),
-  route('GET', 'keys', async ({ caller }) => ok({ keys: await Accounts.listKeys(portalDeps().keys, caller.accountId) })),
+  route('GET', 'spend', async ({ caller, query }) =>
+    ok(
+      await Statement.spendByDay(portalDeps().statement, caller, {
+        days: parseOrThrow('query', SpendQuerySchema, query).days,
+        now: clock(),
+      }),
+    ),
+  ),
+  route('GET', 'keys', async ({ caller }) =>
+    ok({ keys: await Accounts.listKeys(portalDeps().keys, caller.accountId) }),
+  ),
   route('POST', 'keys', async ({ caller, body }) => {
     const { name } = parseOrThrow('body', NewKeySchema, body);
     const issued = await Accounts.issueKey(portalDeps().keys, caller.accountId, name);
@@ -103,28 +163,46 @@ const ROUTES: readonly Route[] = [
   }),
   route('GET', 'jobs', async ({ caller, query }) => {
     const parsed = parseOrThrow('query', ListJobsQuerySchema, query);
-    return ok(await Jobs.listJobs(portalDeps().jobs, caller, { limit: parsed.limit, cursor: parsed.cursor, status: parsed.status, operation: parsed.operation, createdAfter: parsed.created_after }));
+    return ok(
+      await Jobs.listJobs(portalDeps().jobs, caller, {
+        limit: parsed.limit,
+        cursor: parsed.cursor,
+        status: parsed.status,
+        operation: parsed.operation,
+        createdAfter: parsed.created_after,
+      }),
+    );
   }),
-  route('GET', 'jobs/:job_id/deliveries', async ({ caller }, { job_id }) => ok(await Callbacks.jobDeliveries(portalDeps().deliveries, caller, job_id!))),
+  route('GET', 'jobs/:job_id/deliveries', async ({ caller }, { job_id }) =>
+    ok(await Callbacks.jobDeliveries(portalDeps().deliveries, caller, job_id!)),
+  ),
   route('POST', 'jobs/:job_id/deliveries/redeliver', async ({ caller, body }, { job_id }) => {
     const parsed = parseOrThrow('body', RedeliverRequestSchema, body ?? {});
     assertCallbackUrlReachable(parsed);
     await portalDeps().admitOutbound(caller.accountId);
-    return accepted(await Callbacks.redeliverJobCallback(portalDeps().redelivery, caller, job_id!, parsed.callback_url));
+    return accepted(
+      await Callbacks.redeliverJobCallback(portalDeps().redelivery, caller, job_id!, parsed.callback_url),
+    );
   }),
   route('GET', 'webhook-secret', async ({ caller }) => ok(await Accounts.webhookSecret(portalDeps().accounts, caller))),
-  route('POST', 'webhook-secret/rotate', async ({ caller }) => ok(await Accounts.rotateWebhookSecret(portalDeps().accounts, caller))),
+  route('POST', 'webhook-secret/rotate', async ({ caller }) =>
+    ok(await Accounts.rotateWebhookSecret(portalDeps().accounts, caller)),
+  ),
   route('POST', 'webhook-test', async ({ caller, body }) => {
     const { url } = parseOrThrow('body', WebhookTestRequestSchema, body);
     assertBodyUrlReachable('url', url);
     await portalDeps().admitOutbound(caller.accountId);
     return ok(await Callbacks.testWebhook(portalDeps().webhookTest, caller, url));
   }),
-  route('GET', 'profiles', async ({ caller }) => ok(await Profiles.profileSummaries(portalDeps().profileReads, caller))),
+  route('GET', 'profiles', async ({ caller }) =>
+    ok(await Profiles.profileSummaries(portalDeps().profileReads, caller)),
+  ),
   route('GET', 'profiles/:profile_id/picture', async ({ caller }, { profile_id }) =>
     binary(await Profiles.profilePicture(portalDeps().pictures, caller, profile_id!), 'image/jpeg'),
   ),
-  route('DELETE', 'profiles/:profile_id', async ({ caller }, { profile_id }) => ok(await Profiles.deleteProfile(portalDeps().profiles, caller, profile_id!))),
+  route('DELETE', 'profiles/:profile_id', async ({ caller }, { profile_id }) =>
+    ok(await Profiles.deleteProfile(portalDeps().profiles, caller, profile_id!)),
+  ),
 ];
 
 const match = (pattern: string[], segments: string[]): Record<string, string> | undefined => {
@@ -147,9 +225,11 @@ const cookieValue = (header: string | undefined, name: string): string | undefin
 /** A state-changing request from another site is refused before its token is even looked at. */
 const assertSameOrigin = (headers: Record<string, string>, baseUrl: string): void => {
   const site = headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') throw new PortalError('CSRF_FAILED', 'Cross-site requests are refused.');
+  if (site !== undefined && site !== 'same-origin' && site !== 'none')
+    throw new PortalError('CSRF_FAILED', 'Cross-site requests are refused.');
   const origin = headers['origin'];
-  if (origin !== undefined && origin !== 'null' && origin !== new URL(baseUrl).origin) throw new PortalError('CSRF_FAILED', 'Cross-site requests are refused.');
+  if (origin !== undefined && origin !== 'null' && origin !== new URL(baseUrl).origin)
+    throw new PortalError('CSRF_FAILED', 'Cross-site requests are refused.');
 };
 
 const parseBody = (event: APIGatewayProxyEvent): unknown => {
@@ -177,7 +257,10 @@ const servePage = (segments: string[], baseUrl: string): ApiResult | undefined =
   const [first, ...rest] = segments;
   if (rest.length > 0) return undefined;
   if (first === undefined || first === '' || first === 'index.html') {
-    return text(portalPage(new URL(baseUrl).pathname.replace(/\/$/, '')), 'text/html; charset=utf-8', { ...PAGE_HEADERS, 'Cache-Control': 'no-store' });
+    return text(portalPage(new URL(baseUrl).pathname.replace(/\/$/, '')), 'text/html; charset=utf-8', {
+      ...PAGE_HEADERS,
+      'Cache-Control': 'no-store',
+    });
   }
   const immutable = { ...PAGE_HEADERS, 'Cache-Control': 'public, max-age=31536000, immutable' };
   if (first === PORTAL_SCRIPT.name) return text(PORTAL_SCRIPT.body, 'text/javascript; charset=utf-8', immutable);
@@ -204,7 +287,11 @@ const dispatch = async (event: APIGatewayProxyEvent, headers: Record<string, str
   const request: PortalRequest = {
     method: event.httpMethod,
     segments: apiSegments,
-    query: Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).flatMap(([key, value]) => (value === undefined ? [] : [[key, value]]))),
+    query: Object.fromEntries(
+      Object.entries(event.queryStringParameters ?? {}).flatMap(([key, value]) =>
+        value === undefined ? [] : [[key, value]],
+      ),
+    ),
     headers,
     body: parseBody(event),
     baseUrl,
@@ -230,7 +317,8 @@ export const handler = async (event: APIGatewayProxyEvent, context?: Context): P
     return serialise(result, base);
   } catch (error) {
     const answer = errorAnswer(error, requestId, log, meter());
-    const retry: Record<string, string> = error instanceof RateLimitedError ? { 'Retry-After': String(error.retryAfterSeconds) } : {};
+    const retry: Record<string, string> =
+      error instanceof RateLimitedError ? { 'Retry-After': String(error.retryAfterSeconds) } : {};
     return serialise({ kind: 'json', status: answer.statusCode, body: answer.body }, { ...base, ...retry });
   }
 };

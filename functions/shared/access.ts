@@ -8,7 +8,12 @@
 import type { WorkflowName } from './env-names';
 
 /** The bucket's areas, each a key prefix (the lifecycle rules expire `inputs/`, `outputs/` and `uploads/`). */
-export const BUCKET_AREAS = { inputs: 'inputs/', outputs: 'outputs/', profiles: 'profiles/', uploads: 'uploads/' } as const;
+export const BUCKET_AREAS = {
+  inputs: 'inputs/',
+  outputs: 'outputs/',
+  profiles: 'profiles/',
+  uploads: 'uploads/',
+} as const;
 export type BucketArea = keyof typeof BUCKET_AREAS;
 
 export type SecretName = 'downloadToken' | 'engineToken' | 'trainerToken';
@@ -51,19 +56,29 @@ export const union = (...accesses: Access[]): Access => {
     const values = [...new Set(accesses.flatMap((access) => pick(access) ?? []))];
     return values.length > 0 ? values : undefined;
   };
-  if (accesses.some((access) => access.table)) merged.table = accesses.some((access) => access.table === 'write') ? 'write' : 'read';
+  if (accesses.some((access) => access.table))
+    merged.table = accesses.some((access) => access.table === 'write') ? 'write' : 'read';
   if (accesses.some((access) => access.scan)) merged.scan = true;
   if (accesses.some((access) => access.rateCounter)) merged.rateCounter = true;
   if (accesses.some((access) => access.update)) merged.update = true;
   const read = list((access) => access.bucket?.read);
   const write = list((access) => access.bucket?.write);
   const remove = list((access) => access.bucket?.delete);
-  if (read || write || remove) merged.bucket = { ...(read && { read }), ...(write && { write }), ...(remove && { delete: remove }) };
+  if (read || write || remove)
+    merged.bucket = { ...(read && { read }), ...(write && { write }), ...(remove && { delete: remove }) };
   const start = list((access) => access.start);
   const stop = list((access) => access.stop);
   const describe = list((access) => access.describe);
   const answerTasks = list((access) => access.answerTasks);
   const queues = list((access) => access.queues);
   const secrets = list((access) => access.secrets);
-  return { ...merged, ...(start && { start }), ...(stop && { stop }), ...(describe && { describe }), ...(answerTasks && { answerTasks }), ...(queues && { queues }), ...(secrets && { secrets }) };
+  return {
+    ...merged,
+    ...(start && { start }),
+    ...(stop && { stop }),
+    ...(describe && { describe }),
+    ...(answerTasks && { answerTasks }),
+    ...(queues && { queues }),
+    ...(secrets && { secrets }),
+  };
 };

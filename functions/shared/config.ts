@@ -36,7 +36,13 @@ export const ConfigSchema = v.object({
   /** How long a resolved API key is trusted before it is read again (revocation delay). */
   API_KEY_CACHE_SECONDS: seconds('30'),
   /** Multiplies callback retry delays (tests use 0 so that six attempts take no hour). */
-  CALLBACK_RETRY_SCALE: v.pipe(v.optional(v.string(), '1'), v.transform(Number), v.number(), v.minValue(0), v.maxValue(1)),
+  CALLBACK_RETRY_SCALE: v.pipe(
+    v.optional(v.string(), '1'),
+    v.transform(Number),
+    v.number(),
+    v.minValue(0),
+    v.maxValue(1),
+  ),
   /** Synchronous image operations answer 504 TIMEOUT (and refund) past this budget. */
   [ENV.syncBudgetSeconds]: v.pipe(v.optional(v.string(), '600'), v.transform(Number), v.number(), v.minValue(0.001)),
   /** Asynchronous jobs fail with TIMEOUT (and are refunded) past this budget. */
@@ -46,7 +52,11 @@ export const ConfigSchema = v.object({
   TRAINING_TIME_SCALE: v.pipe(v.optional(v.string(), '1'), v.transform(Number), v.number(), v.minValue(0)),
   [STATE_MACHINE_ARN_ENV['profile-training']]: v.optional(v.string(), ''),
   /** From this instant the default output_format is jpg (png before). */
-  OUTPUT_FORMAT_SWITCH_AT: v.pipe(v.optional(v.string(), '2026-05-08T00:00:00Z'), v.isoTimestamp(), v.transform(Date.parse)),
+  OUTPUT_FORMAT_SWITCH_AT: v.pipe(
+    v.optional(v.string(), '2026-05-08T00:00:00Z'),
+    v.isoTimestamp(),
+    v.transform(Date.parse),
+  ),
   /** The image engine: the sandbox on sharp, or a GPU backend over HTTPS. */
   [BACKEND_ENV.engine]: v.optional(v.picklist(['sandbox', 'http']), 'sandbox'),
   [BACKEND_ENV.engineUrl]: optionalUrl,

@@ -25,11 +25,19 @@ export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
         images: true,
         timeoutSeconds: 900,
         // `update`: the job's progress, written while the engine runs (jobs/workflow.ts).
-        access: { table: 'read', update: true, bucket: { read: ['inputs'], write: ['outputs'] }, secrets: ['engineToken'] },
+        access: {
+          table: 'read',
+          update: true,
+          bucket: { read: ['inputs'], write: ['outputs'] },
+          secrets: ['engineToken'],
+        },
       },
       SettleChargeFunctionArn: { handler: 'functions/workflows/image-job/settle-charge', access: { table: 'write' } },
       ReleaseChargeFunctionArn: { handler: 'functions/workflows/image-job/release-charge', access: { table: 'write' } },
-      QueueCallbackFunctionArn: { handler: 'functions/workflows/image-job/queue-callback', access: { table: 'read', queues: ['callbacks'], secrets: ['downloadToken'] } },
+      QueueCallbackFunctionArn: {
+        handler: 'functions/workflows/image-job/queue-callback',
+        access: { table: 'read', queues: ['callbacks'], secrets: ['downloadToken'] },
+      },
     },
   },
   'profile-training': {
@@ -41,7 +49,10 @@ export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
         timeoutSeconds: 900,
         access: { table: 'write', bucket: { write: ['profiles'], delete: ['profiles'] } },
       },
-      StartTrainingFunctionArn: { handler: 'functions/workflows/profile-training/start-training', access: { table: 'write' } },
+      StartTrainingFunctionArn: {
+        handler: 'functions/workflows/profile-training/start-training',
+        access: { table: 'write' },
+      },
       CompleteTrainingFunctionArn: {
         handler: 'functions/workflows/profile-training/complete-training',
         images: true,
@@ -55,8 +66,14 @@ export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
         timeoutSeconds: 120,
         access: { table: 'write', bucket: { read: ['profiles'] }, secrets: ['trainerToken'] },
       },
-      AcceptTrainingFunctionArn: { handler: 'functions/workflows/profile-training/accept-training', access: { table: 'write', queues: ['callbacks'] } },
-      FailTrainingFunctionArn: { handler: 'functions/workflows/profile-training/fail-training', access: { table: 'write', queues: ['callbacks'] } },
+      AcceptTrainingFunctionArn: {
+        handler: 'functions/workflows/profile-training/accept-training',
+        access: { table: 'write', queues: ['callbacks'] },
+      },
+      FailTrainingFunctionArn: {
+        handler: 'functions/workflows/profile-training/fail-training',
+        access: { table: 'write', queues: ['callbacks'] },
+      },
     },
   },
 };

@@ -20,11 +20,15 @@ import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
-import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { SERVICE_NAME } from '../../functions/adapters/metrics';
-import { MAX_CALLBACK_ATTEMPTS, RETRY_JITTER_FRACTION, RETRY_MAX_NOMINAL_DELAY_SECONDS } from '../../functions/domain/callbacks/retry-schedule';
+import {
+  MAX_CALLBACK_ATTEMPTS,
+  RETRY_JITTER_FRACTION,
+  RETRY_MAX_NOMINAL_DELAY_SECONDS,
+} from '../../functions/domain/callbacks/retry-schedule';
 import { METRICS, METRICS_NAMESPACE, type MetricName } from '../../functions/domain/shared/meter';
 
 export interface AlarmsProps {
@@ -39,10 +43,14 @@ export interface AlarmsProps {
 const PERIOD = Duration.minutes(5);
 
 /** No callback message may be older than its whole retry budget (every wait at its longest), plus a margin. */
-export const OLDEST_CALLBACK_SECONDS = Math.ceil((MAX_CALLBACK_ATTEMPTS - 1) * RETRY_MAX_NOMINAL_DELAY_SECONDS * (1 + RETRY_JITTER_FRACTION)) + 900;
+export const OLDEST_CALLBACK_SECONDS =
+  Math.ceil((MAX_CALLBACK_ATTEMPTS - 1) * RETRY_MAX_NOMINAL_DELAY_SECONDS * (1 + RETRY_JITTER_FRACTION)) + 900;
 
 /** A metric the functions emit (embedded metric format), with the dimensions they give it. */
-export const serviceMetric = (metricName: MetricName, options: { statistic?: string; dimensions?: Record<string, string> } = {}) =>
+export const serviceMetric = (
+  metricName: MetricName,
+  options: { statistic?: string; dimensions?: Record<string, string> } = {},
+) =>
   new cloudwatch.Metric({
     namespace: METRICS_NAMESPACE,
     metricName,
@@ -53,7 +61,8 @@ export const serviceMetric = (metricName: MetricName, options: { statistic?: str
 
 export const validAlarmEmail = (value: unknown): string | undefined => {
   if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value)) throw new Error(`context alarmEmail must be an e-mail address (got ${String(value)})`);
+  if (typeof value !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value))
+    throw new Error(`context alarmEmail must be an e-mail address (got ${String(value)})`);
   return value;
 };
 
@@ -69,7 +78,12 @@ export class Alarms extends Construct {
     if (email) this.topic.addSubscription(new subscriptions.EmailSubscription(email));
 
     const max = cloudwatch.Stats.MAXIMUM;
-    this.add('CallbackDeadLetters', props.callbackDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: max }), 0, 'A callback used up its delivery attempts and is waiting in the dead-letter queue.');
+    this.add(
+      'CallbackDeadLetters',
+      props.callbackDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: max }),
+      0,
+      'A callback used up its delivery attempts and is waiting in the dead-letter queue.',
+    );
     this.add(
       'CallbackQueueAge',
       props.callbackQueue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: max }),
@@ -80,7 +94,10 @@ export class Alarms extends Construct {
       'UnexpectedServerErrors',
       new cloudwatch.MathExpression({
         expression: 'FILL(api5xx, 0) - FILL(engine500, 0)',
-        usingMetrics: { api5xx: props.restApi.metricServerError({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), engine500: serviceMetric(METRICS.engineFailureAnswers) },
+        usingMetrics: {
+          api5xx: props.restApi.metricServerError({ period: PERIOD, statistic: cloudwatch.Stats.SUM }),
+          engine500: serviceMetric(METRICS.engineFailureAnswers),
+        },
         period: PERIOD,
         label: '5xx other than the engine-failure 500 the spec requires',
       }),
@@ -88,17 +105,39 @@ export class Alarms extends Construct {
       'The API answered a 5xx nobody meant (a crash, a timeout, a gateway error); refunded engine failures are not counted.',
     );
     for (const [name, machine] of props.stateMachines) {
-      this.add(`${name}-failed-executions`, machine.metricFailed({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), 0, `A ${name} execution failed: its job or profile may still hold a reservation.`);
+      this.add(
+        `${name}-failed-executions`,
+        machine.metricFailed({ period: PERIOD, statistic: cloudwatch.Stats.SUM }),
+        0,
+        `A ${name} execution failed: its job or profile may still hold a reservation.`,
+      );
     }
     for (const { name, fn } of props.functions) {
-      this.add(`${name}-errors`, fn.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), 0, `${name} failed (crashed, timed out or threw) in two of the last three 5-minute periods.`, 2);
-      this.add(`${name}-throttles`, fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), 0, `${name} was throttled: it reached its concurrency limit.`);
+      this.add(
+        `${name}-errors`,
+        fn.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM }),
+        0,
+        `${name} failed (crashed, timed out or threw) in two of the last three 5-minute periods.`,
+        2,
+      );
+      this.add(
+        `${name}-throttles`,
+        fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM }),
+        0,
+        `${name} was throttled: it reached its concurrency limit.`,
+      );
     }
     this.dashboard = this.buildDashboard(props);
   }
 
   /** Alarms above `threshold`; missing data is fine (no traffic). */
-  private add(id: string, metric: cloudwatch.Metric | cloudwatch.MathExpression, threshold: number, alarmDescription: string, datapointsToAlarm = 1): cloudwatch.Alarm {
+  private add(
+    id: string,
+    metric: cloudwatch.Metric | cloudwatch.MathExpression,
+    threshold: number,
+    alarmDescription: string,
+    datapointsToAlarm = 1,
+  ): cloudwatch.Alarm {
     const alarm = metric.createAlarm(this, id, {
       alarmDescription,
       threshold,
@@ -113,32 +152,83 @@ export class Alarms extends Construct {
   }
 
   private buildDashboard(props: AlarmsProps): cloudwatch.Dashboard {
-    const graph = (title: string, left: cloudwatch.IMetric[], width = 8) => new cloudwatch.GraphWidget({ title, left, width });
-    const byKind = (name: MetricName) => ['job', 'profile'].map((kind) => serviceMetric(name, { dimensions: { kind } }).with({ label: `${name} ${kind}` }));
-    const dashboard = new cloudwatch.Dashboard(this, 'Dashboard', { dashboardName: `${Stack.of(this).stackName}-service` });
+    const graph = (title: string, left: cloudwatch.IMetric[], width = 8) =>
+      new cloudwatch.GraphWidget({ title, left, width });
+    const byKind = (name: MetricName) =>
+      ['job', 'profile'].map((kind) =>
+        serviceMetric(name, { dimensions: { kind } }).with({ label: `${name} ${kind}` }),
+      );
+    const dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
+      dashboardName: `${Stack.of(this).stackName}-service`,
+    });
     dashboard.addWidgets(
-      graph('API requests and errors', [props.restApi.metricCount({ period: PERIOD }), props.restApi.metricServerError({ period: PERIOD }), props.restApi.metricClientError({ period: PERIOD })]),
-      graph('API latency (p99)', [props.restApi.metricLatency({ period: PERIOD, statistic: 'p99' }), props.restApi.metricIntegrationLatency({ period: PERIOD, statistic: 'p99' })]),
-      graph('500s: engine failures (spec) and unexpected', [serviceMetric(METRICS.engineFailureAnswers), serviceMetric(METRICS.unexpectedServerErrors)]),
+      graph('API requests and errors', [
+        props.restApi.metricCount({ period: PERIOD }),
+        props.restApi.metricServerError({ period: PERIOD }),
+        props.restApi.metricClientError({ period: PERIOD }),
+      ]),
+      graph('API latency (p99)', [
+        props.restApi.metricLatency({ period: PERIOD, statistic: 'p99' }),
+        props.restApi.metricIntegrationLatency({ period: PERIOD, statistic: 'p99' }),
+      ]),
+      graph('500s: engine failures (spec) and unexpected', [
+        serviceMetric(METRICS.engineFailureAnswers),
+        serviceMetric(METRICS.unexpectedServerErrors),
+      ]),
     );
     dashboard.addWidgets(
-      graph('Submits by operation', ['edit', 'generate', 'enhance', 'remix'].flatMap((operation) => ['sync', 'async'].map((mode) => serviceMetric(METRICS.submits, { dimensions: { operation, mode } })))),
+      graph(
+        'Submits by operation',
+        ['edit', 'generate', 'enhance', 'remix'].flatMap((operation) =>
+          ['sync', 'async'].map((mode) => serviceMetric(METRICS.submits, { dimensions: { operation, mode } })),
+        ),
+      ),
       graph('Jobs by outcome (failures by code), trainings by outcome', [
         serviceMetric(METRICS.jobsSucceeded),
-        new cloudwatch.MathExpression({ expression: `SEARCH('{${METRICS_NAMESPACE},service,code} MetricName="${METRICS.jobsFailed}"', 'Sum', 300)`, label: 'JobsFailed', period: PERIOD }),
+        new cloudwatch.MathExpression({
+          expression: `SEARCH('{${METRICS_NAMESPACE},service,code} MetricName="${METRICS.jobsFailed}"', 'Sum', 300)`,
+          label: 'JobsFailed',
+          period: PERIOD,
+        }),
         serviceMetric(METRICS.trainingsReady),
         serviceMetric(METRICS.trainingsFailed),
       ]),
-      graph('Money (micro-USD): reserved, settled, refunded', [...byKind(METRICS.reservedMicros), ...byKind(METRICS.settledMicros), ...byKind(METRICS.releasedMicros)]),
+      graph('Money (micro-USD): reserved, settled, refunded', [
+        ...byKind(METRICS.reservedMicros),
+        ...byKind(METRICS.settledMicros),
+        ...byKind(METRICS.releasedMicros),
+      ]),
     );
     dashboard.addWidgets(
-      graph('Engine latency (p50, p99) by operation', ['edit', 'generate', 'enhance', 'remix'].flatMap((operation) => ['p50', 'p99'].map((statistic) => serviceMetric(METRICS.engineLatency, { statistic, dimensions: { operation, outcome: 'images' } })))),
-      graph('Callbacks: attempts, successes, dead letters', [serviceMetric(METRICS.callbackAttempts), serviceMetric(METRICS.callbackSuccesses), serviceMetric(METRICS.callbackDeadLetters)]),
-      graph('Callback queue', [props.callbackQueue.metricApproximateAgeOfOldestMessage({ period: PERIOD }), props.callbackDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD })]),
+      graph(
+        'Engine latency (p50, p99) by operation',
+        ['edit', 'generate', 'enhance', 'remix'].flatMap((operation) =>
+          ['p50', 'p99'].map((statistic) =>
+            serviceMetric(METRICS.engineLatency, { statistic, dimensions: { operation, outcome: 'images' } }),
+          ),
+        ),
+      ),
+      graph('Callbacks: attempts, successes, dead letters', [
+        serviceMetric(METRICS.callbackAttempts),
+        serviceMetric(METRICS.callbackSuccesses),
+        serviceMetric(METRICS.callbackDeadLetters),
+      ]),
+      graph('Callback queue', [
+        props.callbackQueue.metricApproximateAgeOfOldestMessage({ period: PERIOD }),
+        props.callbackDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD }),
+      ]),
     );
     dashboard.addWidgets(
-      graph('Function errors', props.functions.map(({ name, fn }) => fn.metricErrors({ period: PERIOD, label: name })), 12),
-      graph('Function throttles', props.functions.map(({ name, fn }) => fn.metricThrottles({ period: PERIOD, label: name })), 12),
+      graph(
+        'Function errors',
+        props.functions.map(({ name, fn }) => fn.metricErrors({ period: PERIOD, label: name })),
+        12,
+      ),
+      graph(
+        'Function throttles',
+        props.functions.map(({ name, fn }) => fn.metricThrottles({ period: PERIOD, label: name })),
+        12,
+      ),
       new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24 }),
     );
     return dashboard;

@@ -9,8 +9,8 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { API_VERSIONS, type RouteDefinition, routePath } from '../../functions/api/routes';
 import type { ErrorCode } from '../../functions/domain/errors';
-import { API_VERSIONS, routePath, type RouteDefinition } from '../../functions/api/routes';
 import { acknowledge } from './acknowledgements';
 import { constructId, LOG_RETENTION, serviceFunction } from './function-defaults';
 
@@ -140,7 +140,9 @@ export class Api extends Construct {
         // One invoke permission per function, for this API (any stage and method): a route is mounted under
         // every version, and per-method permissions cost four resources a route against the stack's 500.
         scopePermissionToMethod: false,
-        ...(route.stream ? { responseTransferMode: apigateway.ResponseTransferMode.STREAM, timeout: STREAM_TIMEOUT } : {}),
+        ...(route.stream
+          ? { responseTransferMode: apigateway.ResponseTransferMode.STREAM, timeout: STREAM_TIMEOUT }
+          : {}),
       });
       for (const version of API_VERSIONS) {
         this.restApi.root.resourceForPath(routePath(version, route)).addMethod(route.method, integration);
@@ -156,7 +158,8 @@ export class Api extends Construct {
         environment: props.environment,
       });
       const integration = new apigateway.LambdaIntegration(fn, { scopePermissionToMethod: false });
-      for (const portalPath of props.portal.paths) this.restApi.root.resourceForPath(portalPath).addMethod('ANY', integration);
+      for (const portalPath of props.portal.paths)
+        this.restApi.root.resourceForPath(portalPath).addMethod('ANY', integration);
       this.portalFunction = fn;
     }
 

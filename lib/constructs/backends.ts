@@ -29,12 +29,25 @@ export class Backends extends Construct {
   constructor(scope: Construct, id: string, props: BackendsProps) {
     super(scope, id);
     if (props.engineUrl) {
-      const token = (this.tokens.engineToken = this.token('EngineToken', 'Bearer token this service sends to the image engine backend'));
-      Object.assign(this.environment, { [BACKEND_ENV.engine]: 'http', [BACKEND_ENV.engineUrl]: props.engineUrl, [BACKEND_ENV.engineTokenSecretArn]: token.secretArn });
+      const token = (this.tokens.engineToken = this.token(
+        'EngineToken',
+        'Bearer token this service sends to the image engine backend',
+      ));
+      Object.assign(this.environment, {
+        [BACKEND_ENV.engine]: 'http',
+        [BACKEND_ENV.engineUrl]: props.engineUrl,
+        [BACKEND_ENV.engineTokenSecretArn]: token.secretArn,
+      });
     }
     if (props.trainerUrl) {
-      if (!props.trainerCallbackUrl) throw new Error('context trainerUrl needs trainerCallbackUrl (the public URL of POST /v2/service/internal/trainer-callback)');
-      const token = (this.tokens.trainerToken = this.token('TrainerToken', 'Bearer token shared with the training backend, both ways'));
+      if (!props.trainerCallbackUrl)
+        throw new Error(
+          'context trainerUrl needs trainerCallbackUrl (the public URL of POST /v2/service/internal/trainer-callback)',
+        );
+      const token = (this.tokens.trainerToken = this.token(
+        'TrainerToken',
+        'Bearer token shared with the training backend, both ways',
+      ));
       Object.assign(this.environment, {
         [BACKEND_ENV.trainer]: 'http',
         [BACKEND_ENV.trainerUrl]: props.trainerUrl,
@@ -45,8 +58,15 @@ export class Backends extends Construct {
   }
 
   private token(id: string, description: string): secretsmanager.Secret {
-    const secret = new secretsmanager.Secret(this, id, { description, generateSecretString: { passwordLength: 48, excludePunctuation: true } });
-    acknowledge(secret, 'AwsSolutions-SMG4', 'A token shared with an external backend is rotated together with that backend, by an operator, never automatically.');
+    const secret = new secretsmanager.Secret(this, id, {
+      description,
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    acknowledge(
+      secret,
+      'AwsSolutions-SMG4',
+      'A token shared with an external backend is rotated together with that backend, by an operator, never automatically.',
+    );
     return secret;
   }
 }

@@ -11,8 +11,8 @@
  */
 import { Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -56,7 +56,12 @@ export class Callbacks extends Construct {
       description: 'Delivers signed job callbacks from the callback queue',
       timeout: Duration.seconds(DELIVERER_TIMEOUT_SECONDS),
       environment: {
-        ...serviceEnvironment({ table: props.table, bucket: props.bucket, callbackQueue: this.queue, downloadTokenSecret: props.downloadTokenSecret }),
+        ...serviceEnvironment({
+          table: props.table,
+          bucket: props.bucket,
+          callbackQueue: this.queue,
+          downloadTokenSecret: props.downloadTokenSecret,
+        }),
         [ENV.callbackDeadLetterQueueUrl]: this.deadLetterQueue.queueUrl,
       },
     });

@@ -32,7 +32,7 @@ export class Data extends Construct {
     acknowledge(
       this.downloadTokenSecret,
       'AwsSolutions-SMG4',
-      'Rotating this key would invalidate every outstanding 24-hour download link at once; it is an internal HMAC key (no credential to a third party), read only by this stack\'s functions, and rotated by replacing the secret during a maintenance window.',
+      "Rotating this key would invalidate every outstanding 24-hour download link at once; it is an internal HMAC key (no credential to a third party), read only by this stack's functions, and rotated by replacing the secret during a maintenance window.",
     );
 
     this.table = new dynamodb.Table(this, 'Table', {

@@ -7,15 +7,15 @@ import * as path from 'node:path';
 import type { Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type BundlingOptions, NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import { acknowledge } from './acknowledgements';
 import { ENV, STATE_MACHINE_ARN_ENV } from '../../functions/shared/env-names';
+import { acknowledge } from './acknowledgements';
 
 export const RUNTIME = lambda.Runtime.NODEJS_22_X;
 
@@ -29,12 +29,14 @@ export const ARCHITECTURES = { arm64: lambda.Architecture.ARM_64, x86_64: lambda
 export type ArchitectureName = keyof typeof ARCHITECTURES;
 export const DEFAULT_ARCHITECTURE: ArchitectureName = 'arm64';
 
-const isArchitectureName = (value: unknown): value is ArchitectureName => typeof value === 'string' && Object.hasOwn(ARCHITECTURES, value);
+const isArchitectureName = (value: unknown): value is ArchitectureName =>
+  typeof value === 'string' && Object.hasOwn(ARCHITECTURES, value);
 
 /** The architecture the app's context asks for; anything but arm64 or x86_64 stops the synth. */
 export const architectureOf = (scope: Construct): lambda.Architecture => {
   const asked: unknown = scope.node.tryGetContext(ARCHITECTURE_CONTEXT) ?? DEFAULT_ARCHITECTURE;
-  if (!isArchitectureName(asked)) throw new Error(`CDK context ${ARCHITECTURE_CONTEXT} must be arm64 or x86_64, not ${JSON.stringify(asked)}`);
+  if (!isArchitectureName(asked))
+    throw new Error(`CDK context ${ARCHITECTURE_CONTEXT} must be arm64 or x86_64, not ${JSON.stringify(asked)}`);
   return ARCHITECTURES[asked];
 };
 
@@ -64,7 +66,8 @@ export const DEFAULT_BUDGETS_SECONDS = { sync: 290, async: 840 } as const;
 export const budgetEnvironment = (scope: Construct): Record<string, string> => {
   const read = (key: string, fallback: number, limit: number) => {
     const value = Number(scope.node.tryGetContext(key) ?? fallback);
-    if (!Number.isInteger(value) || value < 1 || value > limit) throw new Error(`CDK context ${key} must be a whole number of seconds from 1 to ${limit}`);
+    if (!Number.isInteger(value) || value < 1 || value > limit)
+      throw new Error(`CDK context ${key} must be a whole number of seconds from 1 to ${limit}`);
     return String(value);
   };
   return {
@@ -78,7 +81,8 @@ export { ENV };
 /** `image-job` → `IMAGE_JOB_STATE_MACHINE_ARN` (the names the functions read, functions/shared/env-names.ts). */
 export const stateMachineArnVariable = (workflowName: string): string => {
   const variable = (STATE_MACHINE_ARN_ENV as Record<string, string>)[workflowName];
-  if (!variable) throw new Error(`workflow ${workflowName} has no state machine ARN variable in functions/shared/env-names.ts`);
+  if (!variable)
+    throw new Error(`workflow ${workflowName} has no state machine ARN variable in functions/shared/env-names.ts`);
   return variable;
 };
 
@@ -105,7 +109,10 @@ export const serviceEnvironment = (resources: ServiceResources): Record<string, 
   ...resources.backendEnvironment,
   ...resources.budgetEnvironment,
   ...Object.fromEntries(
-    [...(resources.stateMachines ?? [])].map(([name, machine]) => [stateMachineArnVariable(name), machine.stateMachineArn]),
+    [...(resources.stateMachines ?? [])].map(([name, machine]) => [
+      stateMachineArnVariable(name),
+      machine.stateMachineArn,
+    ]),
   ),
 });
 
@@ -135,7 +142,11 @@ export const IMAGE_NODE_MODULES = ['sharp', 'heic-decode'] as const;
  * synth. npm prefers its cache, so a synth for the host's own architecture after `npm ci` needs no network.
  * A function that does no image work ships neither: test/assets/load.test.ts proves both.
  */
-export const bundlingOptions = (images: boolean, architecture: lambda.Architecture, files: readonly string[] = []): BundlingOptions => ({
+export const bundlingOptions = (
+  images: boolean,
+  architecture: lambda.Architecture,
+  files: readonly string[] = [],
+): BundlingOptions => ({
   externalModules: ['@aws-sdk/*'],
   sourceMap: true,
   sourcesContent: false,
@@ -154,7 +165,12 @@ export const bundlingOptions = (images: boolean, architecture: lambda.Architectu
   }),
   ...(images && {
     nodeModules: [...IMAGE_NODE_MODULES],
-    environment: { npm_config_os: 'linux', npm_config_cpu: npmCpu(architecture), npm_config_libc: 'glibc', npm_config_prefer_offline: 'true' },
+    environment: {
+      npm_config_os: 'linux',
+      npm_config_cpu: npmCpu(architecture),
+      npm_config_libc: 'glibc',
+      npm_config_prefer_offline: 'true',
+    },
   }),
 });
 
@@ -164,7 +180,8 @@ export const DEFAULT_IMAGE_CONCURRENCY = 40;
 export const imageConcurrency = (scope: Construct): number | undefined => {
   const raw: unknown = scope.node.tryGetContext('imageConcurrency') ?? DEFAULT_IMAGE_CONCURRENCY;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`context imageConcurrency must be a whole number of executions, 0 for no cap (got ${String(raw)})`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`context imageConcurrency must be a whole number of executions, 0 for no cap (got ${String(raw)})`);
   return value === 0 ? undefined : value;
 };
 

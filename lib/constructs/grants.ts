@@ -8,13 +8,13 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { BUCKET_AREAS, type Access, type BucketArea, type SecretName } from '../../functions/shared/access';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { RATE_PARTITION_PREFIX } from '../../functions/adapters/dynamo/table';
+import { type Access, BUCKET_AREAS, type BucketArea, type SecretName } from '../../functions/shared/access';
 import type { WorkflowName } from '../../functions/shared/env-names';
 import { acknowledgeWildcardResource } from './acknowledgements';
 import { executionsArn } from './workflows';
-import { RATE_PARTITION_PREFIX } from '../../functions/adapters/dynamo/table';
 
 export interface GrantableResources {
   readonly table: dynamodb.ITable;
@@ -26,7 +26,12 @@ export interface GrantableResources {
 }
 
 export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
-export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'] as const;
+export const TABLE_WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:ConditionCheckItem',
+] as const;
 
 const AREA_ITEM: Record<BucketArea, string> = { inputs: 'job', outputs: 'job', profiles: 'profile', uploads: 'upload' };
 
@@ -44,8 +49,11 @@ const areaObjects = (bucket: s3.IBucket, areas: readonly BucketArea[]) =>
   });
 
 export const grantAccess = (grantee: iam.IGrantable, access: Access, resources: GrantableResources): void => {
-  const add = (actions: readonly string[], resourceArns: string[], conditions?: Record<string, Record<string, unknown>>) =>
-    iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns, ...(conditions && { conditions }) });
+  const add = (
+    actions: readonly string[],
+    resourceArns: string[],
+    conditions?: Record<string, Record<string, unknown>>,
+  ) => iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns, ...(conditions && { conditions }) });
   const { table, bucket } = resources;
   const machine = (name: WorkflowName) => {
     const found = resources.stateMachines.get(name);
@@ -54,13 +62,17 @@ export const grantAccess = (grantee: iam.IGrantable, access: Access, resources: 
   };
 
   if (access.table) {
-    const actions = access.table === 'write' ? [...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS] : [...TABLE_READ_ACTIONS];
+    const actions =
+      access.table === 'write' ? [...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS] : [...TABLE_READ_ACTIONS];
     add(actions, [table.tableArn, `${table.tableArn}/index/*`]);
   }
   if (access.scan) add(['dynamodb:Scan'], [table.tableArn]);
   if (access.update) add(['dynamodb:UpdateItem'], [table.tableArn]);
   // The counters live in partitions of their own, so this write reaches nothing else of an account.
-  if (access.rateCounter) add(['dynamodb:UpdateItem'], [table.tableArn], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RATE_PARTITION_PREFIX}*`] } });
+  if (access.rateCounter)
+    add(['dynamodb:UpdateItem'], [table.tableArn], {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RATE_PARTITION_PREFIX}*`] },
+    });
 
   const { read = [], write = [], delete: remove = [] } = access.bucket ?? {};
   if (read.length > 0) {
@@ -72,7 +84,10 @@ export const grantAccess = (grantee: iam.IGrantable, access: Access, resources: 
   if (write.length > 0) add(['s3:PutObject'], areaObjects(bucket, write));
   if (remove.length > 0) {
     add(['s3:DeleteObject'], areaObjects(bucket, remove));
-    if (read.length === 0) add(['s3:ListBucket'], [bucket.bucketArn], { StringLike: { 's3:prefix': remove.map((area) => `${BUCKET_AREAS[area]}*`) } });
+    if (read.length === 0)
+      add(['s3:ListBucket'], [bucket.bucketArn], {
+        StringLike: { 's3:prefix': remove.map((area) => `${BUCKET_AREAS[area]}*`) },
+      });
   }
 
   for (const name of access.start ?? []) machine(name).grantStartExecution(grantee);
@@ -81,6 +96,7 @@ export const grantAccess = (grantee: iam.IGrantable, access: Access, resources: 
   for (const name of access.describe ?? []) add(['states:DescribeExecution'], [executionsArn(scope, machine(name))]);
   for (const name of access.answerTasks ?? []) machine(name).grantTaskResponse(grantee);
 
-  for (const queue of access.queues ?? []) (queue === 'callbacks' ? resources.callbackQueue : resources.deadLetterQueue).grantSendMessages(grantee);
+  for (const queue of access.queues ?? [])
+    (queue === 'callbacks' ? resources.callbackQueue : resources.deadLetterQueue).grantSendMessages(grantee);
   for (const name of access.secrets ?? []) resources.secrets[name]?.grantRead(grantee);
 };

@@ -19,9 +19,9 @@ import {
   constructId,
   LOG_RETENTION,
   REPOSITORY_ROOT,
+  type ServiceResources,
   serviceEnvironment,
   serviceFunction,
-  type ServiceResources,
 } from './function-defaults';
 
 export const DEFAULT_TASK_TIMEOUT_SECONDS = 60;
@@ -56,7 +56,11 @@ export class Workflows extends Construct {
           images: task.images,
         });
         this.functions.push(fn);
-        this.taskFunctions.push({ name: `${name} ${variable.replace(/(Function)?Arn$/, '')}`, fn, access: task.access });
+        this.taskFunctions.push({
+          name: `${name} ${variable.replace(/(Function)?Arn$/, '')}`,
+          fn,
+          access: task.access,
+        });
         return { variable, fn };
       });
 
@@ -88,7 +92,11 @@ export class Workflows extends Construct {
 
       for (const { fn } of tasks) {
         // The Task invokes the unqualified ARN, so no version or alias wildcard is needed.
-        iam.Grant.addToPrincipal({ grantee: machine, actions: ['lambda:InvokeFunction'], resourceArns: [fn.functionArn] });
+        iam.Grant.addToPrincipal({
+          grantee: machine,
+          actions: ['lambda:InvokeFunction'],
+          resourceArns: [fn.functionArn],
+        });
       }
       if (asl.includes('${TableName}')) table.grantReadWriteData(machine);
       if (asl.includes('${CallbackQueueUrl}')) callbackQueue.grantSendMessages(machine);

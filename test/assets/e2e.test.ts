@@ -5,13 +5,23 @@
  * through the template's queue and event source mapping. The tests only look at what a client sees:
  * statuses, bodies, headers, downloaded bytes, the signed callback, and the account's balance.
  */
-import { seedProfile } from '../support/profiles';
+
+import {
+  b64,
+  balanceOf,
+  COLOURS,
+  decode,
+  type ErrorBody,
+  expectOk,
+  flatImage,
+  type ImageAnswer,
+} from '../integration/images/support';
 import { entriesOfJob } from '../support/ledger';
 import { octokitVerify } from '../support/octokit-verify';
 import { startPhotoServer, subjectPhoto } from '../support/photos';
+import { seedProfile } from '../support/profiles';
 import { startReceiver } from '../support/receiver';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
-import { b64, balanceOf, COLOURS, decode, expectOk, flatImage, type ErrorBody, type ImageAnswer } from '../integration/images/support';
 
 const START_TIMEOUT_MS = 300_000;
 const TEST_TIMEOUT_MS = 60_000;
@@ -48,7 +58,8 @@ const pollUntil = async <T>(read: () => Promise<T>, done: (value: T) => boolean,
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`still not done after ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 300)}`);
+    if (Date.now() > deadline)
+      throw new Error(`still not done after ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 300)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 };
@@ -77,7 +88,11 @@ const submitAsync = async (apiKey: string, body: Record<string, unknown>) => {
 };
 
 const webhookSecret = async (apiKey: string) =>
-  ((await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey })).json()) as { webhook_signing_secret: string }).webhook_signing_secret;
+  (
+    (await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey })).json()) as {
+      webhook_signing_secret: string;
+    }
+  ).webhook_signing_secret;
 
 describe('image operations through the bundled functions', () => {
   it.each(Object.keys(OPERATIONS))('%s answers PNG bytes when asked for bytes', async (operation) => {
@@ -107,15 +122,28 @@ describe('async jobs through the template state machine and callback queue', () 
     const receiver = await startReceiver([200]);
     try {
       const handle = await submitAsync(account.apiKey, { callback_url: receiver.url });
-      expect(handle).toEqual({ job_id: expect.stringMatching(/^job_/), status: 'pending', poll_url: `/v2/service/jobs/${handle.job_id}` });
+      expect(handle).toEqual({
+        job_id: expect.stringMatching(/^job_/),
+        status: 'pending',
+        poll_url: `/v2/service/jobs/${handle.job_id}`,
+      });
       const { body, text } = await pollJob(account.apiKey, handle.poll_url);
-      expect(body).toMatchObject({ status: 'succeeded', error: null, result: { images: [], download_urls: [expect.any(String)] } });
+      expect(body).toMatchObject({
+        status: 'succeeded',
+        error: null,
+        result: { images: [], download_urls: [expect.any(String)] },
+      });
       await receiver.waitFor(1);
       const [callback] = receiver.received;
       expect(callback!.body).toBe(text);
       const signature = String(callback!.headers['x-service-signature']);
       const secret = await webhookSecret(account.apiKey);
-      expect(octokitVerify([{ secret, payload: callback!.body, signature }, { secret: `${secret}x`, payload: callback!.body, signature }])).toEqual([true, false]);
+      expect(
+        octokitVerify([
+          { secret, payload: callback!.body, signature },
+          { secret: `${secret}x`, payload: callback!.body, signature },
+        ]),
+      ).toEqual([true, false]);
     } finally {
       await receiver.close();
     }
@@ -125,9 +153,16 @@ describe('async jobs through the template state machine and callback queue', () 
     const refused = await runtime.newAccount(1_000_000);
     const handle = await submitAsync(refused.apiKey, { prompt: 'sandbox:no-image' });
     const { body } = await pollJob(refused.apiKey, handle.poll_url);
-    expect(body).toMatchObject({ status: 'failed', result: null, error: { code: 'NO_IMAGE_GENERATED', message: expect.any(String) } });
+    expect(body).toMatchObject({
+      status: 'failed',
+      result: null,
+      error: { code: 'NO_IMAGE_GENERATED', message: expect.any(String) },
+    });
     await runtime.stepFunctions.waitForExecution(handle.job_id);
-    expect((await entriesOfJob(refused.accountId, handle.job_id)).map((entry) => entry.kind)).toEqual(['reserve', 'release']);
+    expect((await entriesOfJob(refused.accountId, handle.job_id)).map((entry) => entry.kind)).toEqual([
+      'reserve',
+      'release',
+    ]);
     expect(await balanceOf(refused.accountId)).toBe(1_000_000);
   });
 });
@@ -148,19 +183,31 @@ describe('profiles through the training state machine', () => {
     const photos = await startPhotoServer();
     try {
       const owner = await runtime.newAccount();
-      const imageUrls = await Promise.all(Array.from({ length: 5 }, async (_, i) => photos.add(`p${i}.png`, await subjectPhoto(i))));
-      const created = await runtime.call('POST', '/v2/service/profiles/add', { apiKey: owner.apiKey, body: { image_urls: imageUrls, training_tier: 'fast', tag: 'e2e' } });
+      const imageUrls = await Promise.all(
+        Array.from({ length: 5 }, async (_, i) => photos.add(`p${i}.png`, await subjectPhoto(i))),
+      );
+      const created = await runtime.call('POST', '/v2/service/profiles/add', {
+        apiKey: owner.apiKey,
+        body: { image_urls: imageUrls, training_tier: 'fast', tag: 'e2e' },
+      });
       expect(created.status).toBe(200);
       const { profile_id: profileId } = (await created.json()) as { profile_id: string };
       const statusPath = `/v2/service/profiles/${profileId}/status`;
 
       const final = await pollUntil(
-        async () => (await runtime.call('GET', statusPath, { apiKey: owner.apiKey })).json() as Promise<{ profile_id: string; status: string; message: string }>,
+        async () =>
+          (await runtime.call('GET', statusPath, { apiKey: owner.apiKey })).json() as Promise<{
+            profile_id: string;
+            status: string;
+            message: string;
+          }>,
         ({ status }) => status === 'READY' || status === 'ERROR',
       );
       expect(final).toMatchObject({ profile_id: profileId, status: 'READY' });
 
-      const picture = await runtime.call('GET', `/v2/service/profiles/${profileId}/profile_picture`, { apiKey: owner.apiKey });
+      const picture = await runtime.call('GET', `/v2/service/profiles/${profileId}/profile_picture`, {
+        apiKey: owner.apiKey,
+      });
       expect(picture.status).toBe(200);
       expect(picture.headers.get('content-type')).toBe('image/jpeg');
       expect((await decode(Buffer.from(await picture.arrayBuffer()))).format).toBe('jpeg');
@@ -188,7 +235,12 @@ describe('profiles through the training state machine', () => {
     ];
     const response = await runtime.call('POST', '/v2/service/profiles/tags', { apiKey: owner.apiKey, body: { tags } });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ updated: 1, already_tagged: [], conflicts: [], not_found: ['prf_unknown'] });
+    expect(await response.json()).toEqual({
+      updated: 1,
+      already_tagged: [],
+      conflicts: [],
+      not_found: ['prf_unknown'],
+    });
     const listed = await runtime.call('GET', '/v2/service/profiles/ids?tag=vip', { apiKey: owner.apiKey });
     expect(await listed.json()).toEqual({ profiles: [{ profile_id: profileId, status: 'READY', tag: 'vip' }] });
   });
@@ -206,7 +258,11 @@ describe('authentication and versions in the shipped bundles', () => {
     ] as const) {
       const response = await runtime.call(method, path, { apiKey, body });
       expect(response.status).toBe(status);
-      expect(await response.json()).toEqual({ detail: expect.any(String), code, request_id: response.headers.get('x-request-id') });
+      expect(await response.json()).toEqual({
+        detail: expect.any(String),
+        code,
+        request_id: response.headers.get('x-request-id'),
+      });
     }
   });
 

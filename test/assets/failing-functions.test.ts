@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadAssets } from '../../bin/assets/serve';
-import { startLocalGateway, type LocalGateway } from '../../bin/local/gateway';
+import { type LocalGateway, startLocalGateway } from '../../bin/local/gateway';
 
 const FUNCTIONS = {
   BrokenAtInit: `throw new Error('a module it needs is missing');`,
@@ -19,7 +19,11 @@ const FUNCTIONS = {
 
 const method = (name: string, fn: string) => ({
   Type: 'AWS::ApiGateway::Method',
-  Properties: { HttpMethod: 'GET', ResourceId: { Ref: `${name}Path` }, Integration: { Uri: { 'Fn::Join': ['', ['arn:', { 'Fn::GetAtt': [fn, 'Arn'] }, '/invocations']] } } },
+  Properties: {
+    HttpMethod: 'GET',
+    ResourceId: { Ref: `${name}Path` },
+    Integration: { Uri: { 'Fn::Join': ['', ['arn:', { 'Fn::GetAtt': [fn, 'Arn'] }, '/invocations']] } },
+  },
 });
 
 const TEMPLATE = {
@@ -27,13 +31,46 @@ const TEMPLATE = {
     ...Object.fromEntries(
       Object.keys(FUNCTIONS).map((name) => [
         name,
-        { Type: 'AWS::Lambda::Function', Properties: { Code: { S3Key: `${name.toLowerCase()}.zip` }, Handler: 'index.handler', MemorySize: 128, Timeout: 1, Environment: { Variables: {} } } },
+        {
+          Type: 'AWS::Lambda::Function',
+          Properties: {
+            Code: { S3Key: `${name.toLowerCase()}.zip` },
+            Handler: 'index.handler',
+            MemorySize: 128,
+            Timeout: 1,
+            Environment: { Variables: {} },
+          },
+        },
       ]),
     ),
-    ...Object.fromEntries(Object.keys(FUNCTIONS).flatMap((name) => [[`${name}Path`, { Type: 'AWS::ApiGateway::Resource', Properties: { ParentId: { 'Fn::GetAtt': ['Api', 'RootResourceId'] }, PathPart: name.toLowerCase() } }], [`${name}Method`, method(name, name)]])),
-    Queue: { Type: 'AWS::SQS::Queue', Properties: { VisibilityTimeout: 60, RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': ['DeadLetters', 'Arn'] }, maxReceiveCount: 20 } } },
+    ...Object.fromEntries(
+      Object.keys(FUNCTIONS).flatMap((name) => [
+        [
+          `${name}Path`,
+          {
+            Type: 'AWS::ApiGateway::Resource',
+            Properties: { ParentId: { 'Fn::GetAtt': ['Api', 'RootResourceId'] }, PathPart: name.toLowerCase() },
+          },
+        ],
+        [`${name}Method`, method(name, name)],
+      ]),
+    ),
+    Queue: {
+      Type: 'AWS::SQS::Queue',
+      Properties: {
+        VisibilityTimeout: 60,
+        RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': ['DeadLetters', 'Arn'] }, maxReceiveCount: 20 },
+      },
+    },
     DeadLetters: { Type: 'AWS::SQS::Queue', Properties: {} },
-    Mapping: { Type: 'AWS::Lambda::EventSourceMapping', Properties: { FunctionName: { Ref: 'Refusing' }, EventSourceArn: { 'Fn::GetAtt': ['Queue', 'Arn'] }, BatchSize: 10 } },
+    Mapping: {
+      Type: 'AWS::Lambda::EventSourceMapping',
+      Properties: {
+        FunctionName: { Ref: 'Refusing' },
+        EventSourceArn: { 'Fn::GetAtt': ['Queue', 'Arn'] },
+        BatchSize: 10,
+      },
+    },
   },
 };
 
@@ -51,7 +88,13 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'Stack.template.json'), JSON.stringify(TEMPLATE));
   assets = loadAssets({ templateFile: path.join(dir, 'Stack.template.json'), localEnvironment: () => ({}) });
   const queue = { url: 'http://127.0.0.1:9/queue', arn: 'arn:aws:sqs:us-east-1:000000000000:queue' };
-  assets.prepare({ tableName: 't', bucketName: 'b', callbackQueue: queue, deadLetterQueue: queue, queueSettings: { visibilityTimeoutSeconds: 60, maxReceiveCount: 20, batchSize: 10 } });
+  assets.prepare({
+    tableName: 't',
+    bucketName: 'b',
+    callbackQueue: queue,
+    deadLetterQueue: queue,
+    queueSettings: { visibilityTimeoutSeconds: 60, maxReceiveCount: 20, batchSize: 10 },
+  });
   gateway = await startLocalGateway({ routes: assets.routes });
 });
 afterAll(async () => {
@@ -62,7 +105,11 @@ afterAll(async () => {
 
 const get = async (pathname: string) => {
   const response = await fetch(`${gateway.url}${pathname}`);
-  return { status: response.status, requestId: response.headers.get('x-request-id'), body: (await response.json()) as { code: string; detail: string; request_id: string } };
+  return {
+    status: response.status,
+    requestId: response.headers.get('x-request-id'),
+    body: (await response.json()) as { code: string; detail: string; request_id: string },
+  };
 };
 
 test('a function that throws at init answers 502 INTERNAL_ERROR in the error shape', async () => {
@@ -79,9 +126,19 @@ test('a function that throws answers 502, as a proxy integration does', async ()
 });
 
 test('in a workflow, init failure and timeout are Lambda.Unknown, a thrown error keeps its type', async () => {
-  const failure = (name: string) => assets.invoker(functionArn(name))!({}).then(() => undefined, (error: Error) => ({ name: error.name, message: error.message }));
-  expect(await failure('BrokenAtInit')).toEqual({ name: 'Lambda.Unknown', message: expect.stringMatching(/^Runtime\.(ImportModuleError|HandlerNotFound)/) });
-  expect(await failure('Slow')).toEqual({ name: 'Lambda.Unknown', message: expect.stringMatching(/^Sandbox\.Timedout: Task timed out after 1\.00 seconds/) });
+  const failure = (name: string) =>
+    assets.invoker(functionArn(name))!({}).then(
+      () => undefined,
+      (error: Error) => ({ name: error.name, message: error.message }),
+    );
+  expect(await failure('BrokenAtInit')).toEqual({
+    name: 'Lambda.Unknown',
+    message: expect.stringMatching(/^Runtime\.(ImportModuleError|HandlerNotFound)/),
+  });
+  expect(await failure('Slow')).toEqual({
+    name: 'Lambda.Unknown',
+    message: expect.stringMatching(/^Sandbox\.Timedout: Task timed out after 1\.00 seconds/),
+  });
   expect(await failure('Refusing')).toEqual({ name: 'TransientEngineError', message: 'the engine is busy' });
   expect(assets.invoker(functionArn('NotInTheTemplate'))).toBeUndefined();
 });

@@ -28,11 +28,13 @@ beforeAll(async () => {
 afterAll(() => sandbox.dispose());
 
 /** Placeholder values for the template's references: loading a function reads no configuration. */
-const placeholder = (logicalId: string, attribute?: string) => (attribute ? `arn:aws:local:${logicalId}:${attribute}` : `local-${logicalId}`);
+const placeholder = (logicalId: string, attribute?: string) =>
+  attribute ? `arn:aws:local:${logicalId}:${attribute}` : `local-${logicalId}`;
 
 const shipped = (logicalId: string) => template.functions.find((fn) => fn.logicalId === logicalId)!;
 const isImageFunction = (logicalId: string) => fs.existsSync(path.join(shipped(logicalId).assetDir, 'node_modules'));
-const installed = (logicalId: string, module: string) => fs.existsSync(path.join(shipped(logicalId).assetDir, 'node_modules', module, 'package.json'));
+const installed = (logicalId: string, module: string) =>
+  fs.existsSync(path.join(shipped(logicalId).assetDir, 'node_modules', module, 'package.json'));
 const bundle = (logicalId: string) => fs.readFileSync(path.join(shipped(logicalId).assetDir, 'index.js'), 'utf8');
 
 test('the template has one function per route, per workflow Task, the portal, the callback deliverer and the maintenance function', () => {
@@ -43,14 +45,27 @@ test('the template has one function per route, per workflow Task, the portal, th
 });
 
 test(`every function is built for this machine (${hostArchitecture()})`, () => {
-  for (const { logicalId } of template.functions) expect([logicalId, template.resources[logicalId].Properties.Architectures]).toEqual([logicalId, [hostArchitecture()]]);
+  for (const { logicalId } of template.functions)
+    expect([logicalId, template.resources[logicalId].Properties.Architectures]).toEqual([
+      logicalId,
+      [hostArchitecture()],
+    ]);
 });
 
 test('every shipped function loads alone in a Lambda-like sandbox and exports its handler', async () => {
   const results = await Promise.all(
     template.functions.map(async (fn) => {
-      const environment = Object.fromEntries(Object.entries(fn.environment).map(([name, value]) => [name, resolveValue(value, placeholder)]));
-      const lambda = sandbox.create({ name: fn.logicalId, assetDir: fn.assetDir, handler: fn.handler, memoryMb: fn.memoryMb, timeoutSeconds: fn.timeoutSeconds, environment });
+      const environment = Object.fromEntries(
+        Object.entries(fn.environment).map(([name, value]) => [name, resolveValue(value, placeholder)]),
+      );
+      const lambda = sandbox.create({
+        name: fn.logicalId,
+        assetDir: fn.assetDir,
+        handler: fn.handler,
+        memoryMb: fn.memoryMb,
+        timeoutSeconds: fn.timeoutSeconds,
+        environment,
+      });
       return lambda.coldStart().then(
         () => [fn.logicalId, 'loaded'],
         (error: Error) => [fn.logicalId, `${error.name}: ${error.message}`],
@@ -62,10 +77,16 @@ test('every shipped function loads alone in a Lambda-like sandbox and exports it
 
 test('exactly the image functions ship node modules: sharp for this machine and the HEIC decoder', () => {
   const imageFunctions = template.functions.map((fn) => fn.logicalId).filter(isImageFunction);
-  const expected = [...ROUTES.filter((route) => route.images), ...Object.values(WORKFLOWS).flatMap((w) => Object.values(w.tasks)).filter((task) => task.images)];
+  const expected = [
+    ...ROUTES.filter((route) => route.images),
+    ...Object.values(WORKFLOWS)
+      .flatMap((w) => Object.values(w.tasks))
+      .filter((task) => task.images),
+  ];
   expect(imageFunctions).toHaveLength(expected.length);
   for (const logicalId of imageFunctions) {
-    for (const module of [...IMAGE_MODULES, `@img/sharp-linux-${npmCpu}`]) expect([logicalId, module, installed(logicalId, module)]).toEqual([logicalId, module, true]);
+    for (const module of [...IMAGE_MODULES, `@img/sharp-linux-${npmCpu}`])
+      expect([logicalId, module, installed(logicalId, module)]).toEqual([logicalId, module, true]);
     expect(bundle(logicalId)).toContain('require("sharp")');
   }
 });
@@ -73,6 +94,11 @@ test('exactly the image functions ship node modules: sharp for this machine and 
 test('a function that does no image work carries no sharp, heic-decode or libheif', () => {
   for (const { logicalId } of template.functions.filter((fn) => !isImageFunction(fn.logicalId))) {
     const code = bundle(logicalId);
-    expect([logicalId, /node_modules\/(sharp|heic-decode|libheif-js)\//.test(code) || /require\("(sharp|heic-decode)"\)/.test(code) || code.includes('libheif')]).toEqual([logicalId, false]);
+    expect([
+      logicalId,
+      /node_modules\/(sharp|heic-decode|libheif-js)\//.test(code) ||
+        /require\("(sharp|heic-decode)"\)/.test(code) ||
+        code.includes('libheif'),
+    ]).toEqual([logicalId, false]);
   }
 });

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
-import { createClient, ServiceError, type Client } from '../../clients/typescript/src';
+import { type Client, createClient, ServiceError } from '../../clients/typescript/src';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 
 let runtime: TestRuntime;
@@ -18,7 +18,9 @@ beforeAll(async () => {
 afterAll(() => runtime.close());
 
 const photo = (width: number, height: number, quality = 90) =>
-  sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).jpeg({ quality }).toBuffer();
+  sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
+    .jpeg({ quality })
+    .toBuffer();
 
 describe('the TypeScript client, against the local runtime', () => {
   it('generates synchronously', async () => {
@@ -66,7 +68,10 @@ describe('the TypeScript client, against the local runtime', () => {
   it('surfaces a validation error with pydantic’s detail', async () => {
     const error = await client.generate({ prompt: 'x', num_output_images: 9 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ServiceError);
-    expect(error).toMatchObject({ status: 422, detail: [expect.objectContaining({ type: 'less_than_equal', loc: ['body', 'num_output_images'] })] });
+    expect(error).toMatchObject({
+      status: 422,
+      detail: [expect.objectContaining({ type: 'less_than_equal', loc: ['body', 'num_output_images'] })],
+    });
   });
 
   it('answers a job of nobody as a 404 ServiceError', async () => {

@@ -4,13 +4,30 @@
  */
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { createClient, JobWaitTimeoutError, ServiceError, verifyWebhook, WebhookVerificationError } from '../../clients/typescript/src';
+import {
+  createClient,
+  JobWaitTimeoutError,
+  ServiceError,
+  verifyWebhook,
+  WebhookVerificationError,
+} from '../../clients/typescript/src';
 
 const BASE = 'http://127.0.0.1:9';
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'req-1', ...headers } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'req-1', ...headers },
+  });
 const RESULT = { known_subjects: { counts: {} }, images: ['aGk='], download_urls: [] };
-const JOB = (status: string) => ({ job_id: 'job_1', status, operation: 'generate', created_at: '2026-11-23T12:00:00.000Z', result: null, error: null, completed_at: null });
+const JOB = (status: string) => ({
+  job_id: 'job_1',
+  status,
+  operation: 'generate',
+  created_at: '2026-11-23T12:00:00.000Z',
+  result: null,
+  error: null,
+  completed_at: null,
+});
 
 /** A client whose fetch answers from `script` in order and records every request. */
 const scripted = (script: Array<Response | Error>) => {
@@ -37,9 +54,15 @@ const scripted = (script: Array<Response | Error>) => {
 
 describe('image submits', () => {
   it('send one generated client_request_id, the same on every retry of the submit', async () => {
-    const { client, requests } = scripted([json(503, { detail: 'busy', code: 'SERVICE_UNAVAILABLE', request_id: 'r' }), new TypeError('socket hang up'), json(200, RESULT)]);
+    const { client, requests } = scripted([
+      json(503, { detail: 'busy', code: 'SERVICE_UNAVAILABLE', request_id: 'r' }),
+      new TypeError('socket hang up'),
+      json(200, RESULT),
+    ]);
     await expect(client.generate({ prompt: 'a lighthouse' })).resolves.toEqual(RESULT);
-    const ids = requests.map((request) => (JSON.parse(request.body) as { client_request_id: string }).client_request_id);
+    const ids = requests.map(
+      (request) => (JSON.parse(request.body) as { client_request_id: string }).client_request_id,
+    );
     expect(ids).toHaveLength(3);
     expect(new Set(ids).size).toBe(1);
     expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
@@ -50,19 +73,32 @@ describe('image submits', () => {
     await client.generate({ prompt: 'one' });
     await client.generate({ prompt: 'two' });
     await client.generate({ prompt: 'three', client_request_id: 'order-42' });
-    const ids = requests.map((request) => (JSON.parse(request.body) as { client_request_id: string }).client_request_id);
+    const ids = requests.map(
+      (request) => (JSON.parse(request.body) as { client_request_id: string }).client_request_id,
+    );
     expect(ids[0]).not.toBe(ids[1]);
     expect(ids[2]).toBe('order-42');
   });
 
   it('wait as long as Retry-After says before retrying a 429', async () => {
-    const { client, sleeps } = scripted([json(429, { detail: 'slow down', code: 'RATE_LIMITED', request_id: 'r' }, { 'Retry-After': '7' }), json(200, RESULT)]);
+    const { client, sleeps } = scripted([
+      json(429, { detail: 'slow down', code: 'RATE_LIMITED', request_id: 'r' }, { 'Retry-After': '7' }),
+      json(200, RESULT),
+    ]);
     await client.generate({ prompt: 'a lighthouse' });
     expect(sleeps).toEqual([7000]);
   });
 
   it('do not retry a validation error, and say what it was', async () => {
-    const detail = [{ type: 'less_than_equal', loc: ['body', 'num_output_images'], msg: 'Input should be less than or equal to 4', input: 9, ctx: { le: 4 } }];
+    const detail = [
+      {
+        type: 'less_than_equal',
+        loc: ['body', 'num_output_images'],
+        msg: 'Input should be less than or equal to 4',
+        input: 9,
+        ctx: { le: 4 },
+      },
+    ];
     const { client, requests } = scripted([json(422, { detail })]);
     const error = await client.generate({ prompt: 'x', num_output_images: 9 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ServiceError);
@@ -78,8 +114,12 @@ describe('image submits', () => {
   });
 
   it('never repeat a profile creation that may have taken effect', async () => {
-    const { client, requests } = scripted([json(502, { detail: 'no answer', code: 'INTERNAL_ERROR', request_id: 'r' })]);
-    await expect(client.addProfile({ image_urls: ['https://example.com/1.jpg'] } as never)).rejects.toMatchObject({ status: 502 });
+    const { client, requests } = scripted([
+      json(502, { detail: 'no answer', code: 'INTERNAL_ERROR', request_id: 'r' }),
+    ]);
+    await expect(client.addProfile({ image_urls: ['https://example.com/1.jpg'] } as never)).rejects.toMatchObject({
+      status: 502,
+    });
     expect(requests).toHaveLength(1);
   });
 });
@@ -117,21 +157,36 @@ describe('image inputs', () => {
 
   it('pass a URL through', async () => {
     const { client, requests } = scripted([json(200, RESULT)]);
-    await client.remix({ input_image: { url: 'https://example.com/a.jpg' }, reference_image: 'https://example.com/b.jpg' });
-    expect(JSON.parse(requests[0]!.body)).toMatchObject({ input_image: 'https://example.com/a.jpg', reference_image: 'https://example.com/b.jpg' });
+    await client.remix({
+      input_image: { url: 'https://example.com/a.jpg' },
+      reference_image: 'https://example.com/b.jpg',
+    });
+    expect(JSON.parse(requests[0]!.body)).toMatchObject({
+      input_image: 'https://example.com/a.jpg',
+      reference_image: 'https://example.com/b.jpg',
+    });
   });
 });
 
 describe('waitForJob', () => {
   it('polls with growing waits until the job ends', async () => {
-    const { client, sleeps } = scripted([json(200, JOB('pending')), json(200, JOB('running')), json(200, JOB('succeeded'))]);
+    const { client, sleeps } = scripted([
+      json(200, JOB('pending')),
+      json(200, JOB('running')),
+      json(200, JOB('succeeded')),
+    ]);
     await expect(client.waitForJob('job_1', { minDelayMs: 100 })).resolves.toMatchObject({ status: 'succeeded' });
     expect(sleeps).toEqual([100, 200]);
   });
 
   it('answers a failed job rather than throwing', async () => {
-    const { client } = scripted([json(200, { ...JOB('failed'), error: { code: 'CONTENT_MODERATION', message: 'refused' } })]);
-    await expect(client.waitForJob('job_1')).resolves.toMatchObject({ status: 'failed', error: { code: 'CONTENT_MODERATION' } });
+    const { client } = scripted([
+      json(200, { ...JOB('failed'), error: { code: 'CONTENT_MODERATION', message: 'refused' } }),
+    ]);
+    await expect(client.waitForJob('job_1')).resolves.toMatchObject({
+      status: 'failed',
+      error: { code: 'CONTENT_MODERATION' },
+    });
   });
 
   it('throws at the deadline with the last status', async () => {

@@ -1,13 +1,19 @@
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoAccounts } from '../../functions/adapters/dynamo/accounts-repository';
-import { DynamoLedger } from '../../functions/adapters/dynamo/ledger-repository';
 import { DynamoJobs } from '../../functions/adapters/dynamo/jobs-repository';
+import { DynamoLedger } from '../../functions/adapters/dynamo/ledger-repository';
 import { cancellationReasons, keys, TTL_GRACE_MS } from '../../functions/adapters/dynamo/table';
 import type { ClientRequestIdClaim } from '../../functions/domain/billing/ledger';
+import {
+  AlreadyExistsError,
+  ClientRequestIdTakenError,
+  InsufficientBalanceError,
+  NotFoundError,
+  ServiceUnavailableError,
+} from '../../functions/domain/errors';
 import { failedAt, JOB_RETENTION_MS, succeededAt } from '../../functions/domain/jobs/job';
-import { AlreadyExistsError, ClientRequestIdTakenError, InsufficientBalanceError, NotFoundError, ServiceUnavailableError } from '../../functions/domain/errors';
 import { newId } from '../../functions/domain/shared/ids';
-import { startDataBackend, type DataBackend } from '../support/data-backend';
+import { type DataBackend, startDataBackend } from '../support/data-backend';
 import { aJob } from '../support/fixtures';
 
 let backend: DataBackend;
@@ -23,21 +29,35 @@ afterAll(() => backend.close());
 
 const openAccount = async (balanceMicros: number) => {
   const accountId = newId('acc');
-  await accounts.create({ accountId, name: 'test', balanceMicros, defaultModelVersion: 'v2', createdAt: Date.now() }, 'opening credit');
+  await accounts.create(
+    { accountId, name: 'test', balanceMicros, defaultModelVersion: 'v2', createdAt: Date.now() },
+    'opening credit',
+  );
   return accountId;
 };
 
 type Owner = { kind: 'job'; id: string };
 
 /** Reserves for a new job of the account (or the job `owner` names) and returns the owner. */
-const reserve = (accountId: string, amountMicros: number, owner?: Owner, claim?: ClientRequestIdClaim): Promise<Owner> => {
+const reserve = (
+  accountId: string,
+  amountMicros: number,
+  owner?: Owner,
+  claim?: ClientRequestIdClaim,
+): Promise<Owner> => {
   const job = aJob(accountId, owner ? { jobId: owner.id } : {});
-  return ledger.reserve({ accountId, amountMicros, creates: { kind: 'job', job }, claim, at: Date.now() }).then(() => ({ kind: 'job', id: job.jobId }));
+  return ledger
+    .reserve({ accountId, amountMicros, creates: { kind: 'job', job }, claim, at: Date.now() })
+    .then(() => ({ kind: 'job', id: job.jobId }));
 };
 
 const succeeded = (owner: Owner, at = Date.now()) =>
-  ({ ...owner, end: succeededAt(at, { outputKeys: ['outputs/x.jpg'], outputFormat: 'jpg', knownSubjects: {} }) }) as const;
-const failed = (owner: Owner, at = Date.now()) => ({ ...owner, end: failedAt(at, { code: 'TIMEOUT', message: 'too slow' }) }) as const;
+  ({
+    ...owner,
+    end: succeededAt(at, { outputKeys: ['outputs/x.jpg'], outputFormat: 'jpg', knownSubjects: {} }),
+  }) as const;
+const failed = (owner: Owner, at = Date.now()) =>
+  ({ ...owner, end: failedAt(at, { code: 'TIMEOUT', message: 'too slow' }) }) as const;
 
 const expectLedgerMatchesBalance = async (accountId: string) => {
   const entries = await ledger.allEntries(accountId);
@@ -58,7 +78,8 @@ describe('ledger', () => {
     const refused = outcomes.filter((o) => o.status === 'rejected');
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(50);
     expect(refused).toHaveLength(50);
-    for (const outcome of refused) expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(InsufficientBalanceError);
+    for (const outcome of refused)
+      expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(InsufficientBalanceError);
     expect(await ledger.balance(accountId)).toBe(0);
     await expectLedgerMatchesBalance(accountId);
   });
@@ -96,13 +117,20 @@ describe('ledger', () => {
     const accountId = await openAccount(1_000_000);
     const owner = await reserve(accountId, 300_000);
     const known = { reservedMicros: 300_000 };
-    expect(await ledger.settle({ accountId, finalMicros: 250_000, ends: succeeded(owner), at: Date.now(), known })).toEqual({ applied: true, chargeState: 'settled', amountMicros: 250_000 });
-    expect(await ledger.release({ accountId, ends: failed(owner), at: Date.now(), known })).toEqual({ applied: false, chargeState: 'settled' });
+    expect(
+      await ledger.settle({ accountId, finalMicros: 250_000, ends: succeeded(owner), at: Date.now(), known }),
+    ).toEqual({ applied: true, chargeState: 'settled', amountMicros: 250_000 });
+    expect(await ledger.release({ accountId, ends: failed(owner), at: Date.now(), known })).toEqual({
+      applied: false,
+      chargeState: 'settled',
+    });
     expect(await ledger.balance(accountId)).toBe(750_000);
 
     // A caller wrong about the amount moves nothing on its word: the close reads the charge and uses it.
     const other = await reserve(accountId, 100_000);
-    expect(await ledger.release({ accountId, ends: failed(other), at: Date.now(), known: { reservedMicros: 99_999 } })).toMatchObject({ applied: true, chargeState: 'released' });
+    expect(
+      await ledger.release({ accountId, ends: failed(other), at: Date.now(), known: { reservedMicros: 99_999 } }),
+    ).toMatchObject({ applied: true, chargeState: 'released' });
     expect(await ledger.balance(accountId)).toBe(750_000);
     await expectLedgerMatchesBalance(accountId);
   });
@@ -136,7 +164,9 @@ describe('ledger', () => {
     const owner = await reserve(accountId, 300_000);
     const at = Date.parse('2026-11-23T12:00:00Z');
     await ledger.settle({ accountId, finalMicros: 250_000, ends: succeeded(owner, at), at });
-    const { Item } = await backend.table.doc.send(new GetCommand({ TableName: backend.table.name, Key: keys.job(accountId, owner.id) }));
+    const { Item } = await backend.table.doc.send(
+      new GetCommand({ TableName: backend.table.name, Key: keys.job(accountId, owner.id) }),
+    );
     expect(Item).toMatchObject({
       type: 'job',
       status: 'succeeded',
@@ -148,7 +178,10 @@ describe('ledger', () => {
       reservedMicros: 300_000,
       finalMicros: 250_000,
     });
-    expect(await new DynamoJobs(backend.table).get(accountId, owner.id)).toMatchObject({ status: 'succeeded', completedAt: at });
+    expect(await new DynamoJobs(backend.table).get(accountId, owner.id)).toMatchObject({
+      status: 'succeeded',
+      completedAt: at,
+    });
   });
 
   it('refuses to reserve twice for one owner and moves nothing the second time', async () => {
@@ -160,21 +193,38 @@ describe('ledger', () => {
 
   it('names a lost client_request_id claim, before any balance check, and moves nothing', async () => {
     const accountId = await openAccount(1_000_000);
-    const claim = (jobId: string): ClientRequestIdClaim => ({ clientRequestId: 'abc', jobId, fingerprint: 'f', keepUntil: Date.now() + 1000 });
+    const claim = (jobId: string): ClientRequestIdClaim => ({
+      clientRequestId: 'abc',
+      jobId,
+      fingerprint: 'f',
+      keepUntil: Date.now() + 1000,
+    });
     const first = await reserve(accountId, 100_000, undefined, claim('job_first'));
     const broke = await openAccount(0);
-    await expect(reserve(accountId, 100_000, undefined, claim('job_second'))).rejects.toEqual(new ClientRequestIdTakenError('abc'));
+    await expect(reserve(accountId, 100_000, undefined, claim('job_second'))).rejects.toEqual(
+      new ClientRequestIdTakenError('abc'),
+    );
     expect(await ledger.balance(accountId)).toBe(900_000);
-    expect(await new DynamoJobs(backend.table).findByClientRequestId(accountId, 'abc')).toEqual({ jobId: 'job_first', fingerprint: 'f' });
+    expect(await new DynamoJobs(backend.table).findByClientRequestId(accountId, 'abc')).toEqual({
+      jobId: 'job_first',
+      fingerprint: 'f',
+    });
     expect(first.id).toMatch(/^job_/);
     // The claim is per account: another account may use the same id (here refused only for its balance).
-    await expect(reserve(broke, 100_000, undefined, claim('job_third'))).rejects.toBeInstanceOf(InsufficientBalanceError);
+    await expect(reserve(broke, 100_000, undefined, claim('job_third'))).rejects.toBeInstanceOf(
+      InsufficientBalanceError,
+    );
   });
 
-  it('gives a running asynchronous job\'s place back when its charge closes, and only then', async () => {
+  it("gives a running asynchronous job's place back when its charge closes, and only then", async () => {
     const accountId = await openAccount(1_000_000);
     const jobs = new DynamoJobs(backend.table);
-    const place = async () => ((await backend.table.doc.send(new GetCommand({ TableName: backend.table.name, Key: keys.runningJobs(accountId), ConsistentRead: true }))).Item?.['running'] as number | undefined) ?? 0;
+    const place = async () =>
+      ((
+        await backend.table.doc.send(
+          new GetCommand({ TableName: backend.table.name, Key: keys.runningJobs(accountId), ConsistentRead: true }),
+        )
+      ).Item?.['running'] as number | undefined) ?? 0;
     const running = await reserve(accountId, 100_000);
     const pending = await reserve(accountId, 100_000);
     expect(await jobs.markRunning(accountId, running.id, Date.now(), 1)).toBe('started');
@@ -189,7 +239,7 @@ describe('ledger', () => {
     await expectLedgerMatchesBalance(accountId);
   });
 
-  it('records a running job\'s progress only forward, and never once it has ended', async () => {
+  it("records a running job's progress only forward, and never once it has ended", async () => {
     const accountId = await openAccount(1_000_000);
     const jobs = new DynamoJobs(backend.table);
     const owner = await reserve(accountId, 100_000);
@@ -206,7 +256,9 @@ describe('ledger', () => {
   });
 
   it('refuses to credit or reserve on an unknown account', async () => {
-    await expect(ledger.credit({ accountId: 'acc_missing', amountMicros: 1, note: 'x', at: Date.now() })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      ledger.credit({ accountId: 'acc_missing', amountMicros: 1, note: 'x', at: Date.now() }),
+    ).rejects.toBeInstanceOf(NotFoundError);
     await expect(reserve('acc_missing', 1)).rejects.toBeInstanceOf(NotFoundError);
   });
 });
@@ -221,7 +273,16 @@ describe('transactions', () => {
       new TransactWriteCommand({
         TransactItems: [
           { Put: { TableName: backend.table.name, Item: { ...a, n: 1 } } },
-          { Update: { TableName: backend.table.name, Key: b, UpdateExpression: 'SET n = n + :one', ConditionExpression: 'n = :two', ExpressionAttributeValues: { ':one': 1, ':two': 2 }, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
+          {
+            Update: {
+              TableName: backend.table.name,
+              Key: b,
+              UpdateExpression: 'SET n = n + :one',
+              ConditionExpression: 'n = :two',
+              ExpressionAttributeValues: { ':one': 1, ':two': 2 },
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            },
+          },
         ],
       }),
     );
@@ -229,7 +290,9 @@ describe('transactions', () => {
     expect(cancellationReasons(error)?.map((r) => r.Code)).toEqual(['None', 'ConditionalCheckFailed']);
     expect(cancellationReasons(error)?.[1]?.Item).toMatchObject({ n: { N: '1' } });
     const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
-    expect((await backend.table.doc.send(new GetCommand({ TableName: backend.table.name, Key: a }))).Item).toBeUndefined();
+    expect(
+      (await backend.table.doc.send(new GetCommand({ TableName: backend.table.name, Key: a }))).Item,
+    ).toBeUndefined();
   });
 
   it('refuse two operations on one item', async () => {
@@ -238,7 +301,14 @@ describe('transactions', () => {
       new TransactWriteCommand({
         TransactItems: [
           { Put: { TableName: backend.table.name, Item: { ...a, n: 1 } } },
-          { Update: { TableName: backend.table.name, Key: a, UpdateExpression: 'SET n = :one', ExpressionAttributeValues: { ':one': 1 } } },
+          {
+            Update: {
+              TableName: backend.table.name,
+              Key: a,
+              UpdateExpression: 'SET n = :one',
+              ExpressionAttributeValues: { ':one': 1 },
+            },
+          },
         ],
       }),
     );
@@ -254,14 +324,28 @@ describe('transactions', () => {
         backend.table.doc.send(
           new TransactWriteCommand({
             TransactItems: [
-              { Put: { TableName: backend.table.name, Item: { ...own, n: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } },
-              { Update: { TableName: backend.table.name, Key: shared, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } } },
+              {
+                Put: {
+                  TableName: backend.table.name,
+                  Item: { ...own, n: 1 },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+              {
+                Update: {
+                  TableName: backend.table.name,
+                  Key: shared,
+                  UpdateExpression: 'ADD n :one',
+                  ExpressionAttributeValues: { ':one': 1 },
+                },
+              },
             ],
           }),
         ),
       ),
     );
-    const read = (k: Record<string, string>) => backend.table.doc.send(new GetCommand({ TableName: backend.table.name, Key: k }));
+    const read = (k: Record<string, string>) =>
+      backend.table.doc.send(new GetCommand({ TableName: backend.table.name, Key: k }));
     expect((await read(shared)).Item).toMatchObject({ n: 40 });
     for (const own of pairs) expect((await read(own)).Item).toMatchObject({ n: 1 });
   });
@@ -271,14 +355,20 @@ describe('transactions', () => {
     await backend.table.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { ConditionCheck: { TableName: backend.table.name, Key: a, ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            ConditionCheck: { TableName: backend.table.name, Key: a, ConditionExpression: 'attribute_not_exists(pk)' },
+          },
           { Put: { TableName: backend.table.name, Item: { ...b, n: 1 } } },
         ],
       }),
     );
     const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
-    expect((await backend.table.doc.send(new GetCommand({ TableName: backend.table.name, Key: a }))).Item).toBeUndefined();
-    expect((await backend.table.doc.send(new GetCommand({ TableName: backend.table.name, Key: b }))).Item).toMatchObject({ n: 1 });
+    expect(
+      (await backend.table.doc.send(new GetCommand({ TableName: backend.table.name, Key: a }))).Item,
+    ).toBeUndefined();
+    expect(
+      (await backend.table.doc.send(new GetCommand({ TableName: backend.table.name, Key: b }))).Item,
+    ).toMatchObject({ n: 1 });
   });
 });
 
@@ -288,7 +378,9 @@ describe('statement', () => {
     const owner = await reserve(accountId, 1_000_000);
     await ledger.settle({ accountId, ends: succeeded(owner), finalMicros: 400_000, at: Date.now() });
     await ledger.credit({ accountId, amountMicros: 250_000, note: 'top-up', at: Date.now() });
-    const { Item } = await backend.table.doc.send(new GetCommand({ TableName: backend.table.name, Key: keys.account(accountId), ConsistentRead: true }));
+    const { Item } = await backend.table.doc.send(
+      new GetCommand({ TableName: backend.table.name, Key: keys.account(accountId), ConsistentRead: true }),
+    );
     expect(Item).toMatchObject({ entryCount: 4, balanceMicros: 4_850_000 });
   });
 
@@ -300,23 +392,30 @@ describe('statement', () => {
 
     const oldestFirst = await ledger.allEntries(accountId);
     let running = 0;
-    const expected = oldestFirst.map((entry) => ({ entryId: entry.entryId, balanceAfterMicros: (running += entry.amountMicros) })).reverse();
+    const expected = oldestFirst
+      .map((entry) => ({ entryId: entry.entryId, balanceAfterMicros: (running += entry.amountMicros) }))
+      .reverse();
 
     const first = await ledger.statement(accountId, { limit: 3 });
     expect(first.entries[0]!.balanceAfterMicros).toBe(await ledger.balance(accountId));
     const second = await ledger.statement(accountId, { limit: 3, after: first.next! });
     expect(second.next).toBeNull();
-    expect([...first.entries, ...second.entries].map(({ entryId, balanceAfterMicros }) => ({ entryId, balanceAfterMicros }))).toEqual(expected);
+    expect(
+      [...first.entries, ...second.entries].map(({ entryId, balanceAfterMicros }) => ({ entryId, balanceAfterMicros })),
+    ).toEqual(expected);
   });
 
   it('anchors the first page on a balance that matches it while reservations land concurrently', async () => {
     const accountId = await openAccount(50_000_000);
     const writes = Promise.all(Array.from({ length: 20 }, () => reserve(accountId, 100_000)));
-    const reads = await Promise.allSettled(Array.from({ length: 5 }, () => ledger.statement(accountId, { limit: 100 })));
+    const reads = await Promise.allSettled(
+      Array.from({ length: 5 }, () => ledger.statement(accountId, { limit: 100 })),
+    );
     await writes;
     // A read that never found the ledger still is refused as retryable (503), never answered wrong.
     const pages = reads.flatMap((read) => (read.status === 'fulfilled' ? [read.value] : []));
-    for (const read of reads) if (read.status === 'rejected') expect(read.reason).toBeInstanceOf(ServiceUnavailableError);
+    for (const read of reads)
+      if (read.status === 'rejected') expect(read.reason).toBeInstanceOf(ServiceUnavailableError);
     expect(pages.length).toBeGreaterThan(0);
     for (const page of pages) {
       const sum = page.entries.reduce((total, entry) => total + entry.amountMicros, 0);
@@ -336,6 +435,9 @@ describe('entries since a time', () => {
     const { entries, truncated } = await ledger.entriesSince(accountId, since, 10);
     expect(entries.map((entry) => entry.amountMicros)).toEqual([-100_000, -200_000]);
     expect(truncated).toBe(false);
-    expect(await ledger.entriesSince(accountId, 0, 2)).toMatchObject({ truncated: true, entries: [{ kind: 'credit' }, { amountMicros: -100_000 }] });
+    expect(await ledger.entriesSince(accountId, 0, 2)).toMatchObject({
+      truncated: true,
+      entries: [{ kind: 'credit' }, { amountMicros: -100_000 }],
+    });
   });
 });

@@ -22,7 +22,9 @@ describe('engine and trainer backends', () => {
   it('point every function at the HTTPS backends named in context, with their tokens in Secrets Manager', () => {
     const template = Template.fromStack(fixtureStack({}, testApp({ context })));
     const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function'));
-    const withBackends = functions.filter((fn) => fn.Properties.Environment?.Variables?.[BACKEND_ENV.engine] === 'http');
+    const withBackends = functions.filter(
+      (fn) => fn.Properties.Environment?.Variables?.[BACKEND_ENV.engine] === 'http',
+    );
     expect(withBackends.length).toBeGreaterThan(0);
     for (const fn of withBackends) {
       expect(fn.Properties.Environment.Variables).toMatchObject({
@@ -38,7 +40,9 @@ describe('engine and trainer backends', () => {
     const readsToken = (name: string) =>
       Object.values(resourcesOf(template, 'AWS::IAM::Policy')).filter((policy) =>
         (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>).some(
-          (statement) => [statement.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(statement.Resource).includes(name),
+          (statement) =>
+            [statement.Action].flat().includes('secretsmanager:GetSecretValue') &&
+            JSON.stringify(statement.Resource).includes(name),
         ),
       ).length;
     expect(readsToken('EngineToken')).toBeGreaterThan(0);
@@ -46,6 +50,8 @@ describe('engine and trainer backends', () => {
   });
 
   it('refuse a trainer without the public callback URL', () => {
-    expect(() => fixtureStack({}, testApp({ context: { trainerUrl: context.trainerUrl } }))).toThrow(/trainerCallbackUrl/);
+    expect(() => fixtureStack({}, testApp({ context: { trainerUrl: context.trainerUrl } }))).toThrow(
+      /trainerCallbackUrl/,
+    );
   });
 });

@@ -1,16 +1,34 @@
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { architectureOf, bundlingOptions, IMAGE_NODE_MODULES, serviceFunction } from '../../lib/constructs/function-defaults';
+import {
+  architectureOf,
+  bundlingOptions,
+  IMAGE_NODE_MODULES,
+  serviceFunction,
+} from '../../lib/constructs/function-defaults';
 import { fixtureStack, STAND_IN_HANDLER, testApp } from '../fixtures/infra/service-stack';
 
 process.env.CDK_VALIDATION = 'false';
 
 const architecturesIn = (app: App) => {
   const stack = new Stack(app, 'Functions');
-  serviceFunction(stack, 'Plain', { entry: STAND_IN_HANDLER, description: 'plain', timeout: Duration.seconds(3), environment: {} });
-  serviceFunction(stack, 'Images', { entry: STAND_IN_HANDLER, description: 'images', timeout: Duration.seconds(3), environment: {}, images: true });
-  return Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function')).map((fn) => fn.Properties.Architectures);
+  serviceFunction(stack, 'Plain', {
+    entry: STAND_IN_HANDLER,
+    description: 'plain',
+    timeout: Duration.seconds(3),
+    environment: {},
+  });
+  serviceFunction(stack, 'Images', {
+    entry: STAND_IN_HANDLER,
+    description: 'images',
+    timeout: Duration.seconds(3),
+    environment: {},
+    images: true,
+  });
+  return Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function')).map(
+    (fn) => fn.Properties.Architectures,
+  );
 };
 
 describe('the architecture setting', () => {
@@ -23,8 +41,12 @@ describe('the architecture setting', () => {
   });
 
   test('any other value stops the synth and names the two choices', () => {
-    expect(() => architecturesIn(testApp({ context: { architecture: 'x64' } }))).toThrow(/must be arm64 or x86_64, not "x64"/);
-    expect(() => architectureOf(new Stack(testApp({ context: { architecture: 'ARM64' } }), 'S'))).toThrow(/arm64 or x86_64/);
+    expect(() => architecturesIn(testApp({ context: { architecture: 'x64' } }))).toThrow(
+      /must be arm64 or x86_64, not "x64"/,
+    );
+    expect(() => architectureOf(new Stack(testApp({ context: { architecture: 'ARM64' } }), 'S'))).toThrow(
+      /arm64 or x86_64/,
+    );
   });
 });
 
@@ -46,24 +68,37 @@ describe('the bundling recipe', () => {
 
   test('every function leaves the AWS SDK to the runtime and ships a source map', () => {
     for (const images of [true, false]) {
-      expect(bundlingOptions(images, lambda.Architecture.ARM_64)).toMatchObject({ externalModules: ['@aws-sdk/*'], sourceMap: true });
+      expect(bundlingOptions(images, lambda.Architecture.ARM_64)).toMatchObject({
+        externalModules: ['@aws-sdk/*'],
+        sourceMap: true,
+      });
     }
   });
 });
 
 describe('the time budgets AWS can hold', () => {
   const variablesOf = (context: Record<string, unknown> = {}) =>
-    Object.values(Template.fromStack(fixtureStack({}, testApp({ context }))).findResources('AWS::Lambda::Function', { Properties: { Description: 'POST /{v2,v1}/service/edit' } })).map(
-      (fn) => fn.Properties.Environment.Variables,
-    );
+    Object.values(
+      Template.fromStack(fixtureStack({}, testApp({ context }))).findResources('AWS::Lambda::Function', {
+        Properties: { Description: 'POST /{v2,v1}/service/edit' },
+      }),
+    ).map((fn) => fn.Properties.Environment.Variables);
 
   test('an image route answers 504 after 290 s, under API Gateway idle limit of 5 minutes, and a job may run 840 s', () => {
-    expect(variablesOf()).toEqual([expect.objectContaining({ SYNC_BUDGET_SECONDS: '290', ASYNC_BUDGET_SECONDS: '840' })]);
+    expect(variablesOf()).toEqual([
+      expect.objectContaining({ SYNC_BUDGET_SECONDS: '290', ASYNC_BUDGET_SECONDS: '840' }),
+    ]);
   });
 
   test('context may shorten them, never past what AWS holds', () => {
-    expect(variablesOf({ syncBudgetSeconds: 120, asyncBudgetSeconds: '600' })).toEqual([expect.objectContaining({ SYNC_BUDGET_SECONDS: '120', ASYNC_BUDGET_SECONDS: '600' })]);
-    expect(() => variablesOf({ syncBudgetSeconds: 600 })).toThrow(/syncBudgetSeconds must be a whole number of seconds from 1 to 290/);
-    expect(() => variablesOf({ asyncBudgetSeconds: 1800 })).toThrow(/asyncBudgetSeconds must be a whole number of seconds from 1 to 885/);
+    expect(variablesOf({ syncBudgetSeconds: 120, asyncBudgetSeconds: '600' })).toEqual([
+      expect.objectContaining({ SYNC_BUDGET_SECONDS: '120', ASYNC_BUDGET_SECONDS: '600' }),
+    ]);
+    expect(() => variablesOf({ syncBudgetSeconds: 600 })).toThrow(
+      /syncBudgetSeconds must be a whole number of seconds from 1 to 290/,
+    );
+    expect(() => variablesOf({ asyncBudgetSeconds: 1800 })).toThrow(
+      /asyncBudgetSeconds must be a whole number of seconds from 1 to 885/,
+    );
   });
 });

@@ -9,17 +9,19 @@
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import aslValidator from 'asl-validator';
 import type { BundlingOptions } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import aslValidator from 'asl-validator';
-import { API_VERSIONS, ROUTES, routePath, type RouteDefinition } from '../../functions/api/routes';
+import { API_VERSIONS, ROUTES, type RouteDefinition, routePath } from '../../functions/api/routes';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
+import { PORTAL_ROUTE } from '../../functions/portal/route';
+import type { WorkflowName } from '../../functions/shared/env-names';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
 import { BUFFERED_TIMEOUT, STREAM_TIMEOUT } from '../../lib/constructs/api';
 import { DELIVERER_TIMEOUT_SECONDS } from '../../lib/constructs/callbacks';
-import { DEFAULT_IMAGE_CONCURRENCY } from '../../lib/constructs/function-defaults';
 import {
+  DEFAULT_IMAGE_CONCURRENCY,
   DEFAULT_MEMORY_MB,
   handlerEntry,
   IMAGE_MEMORY_MB,
@@ -29,9 +31,15 @@ import { MAINTENANCE_INTERVAL } from '../../lib/constructs/maintenance';
 import { DEFAULT_TASK_TIMEOUT_SECONDS } from '../../lib/constructs/workflows';
 import { ServiceStack } from '../../lib/service-stack';
 import { testApp } from '../fixtures/infra/service-stack';
-import { allowed, allowedToFunction, apiMethods, arn, onlyId, ref, resourcesOf } from '../fixtures/infra/template-queries';
-import type { WorkflowName } from '../../functions/shared/env-names';
-import { PORTAL_ROUTE } from '../../functions/portal/route';
+import {
+  allowed,
+  allowedToFunction,
+  apiMethods,
+  arn,
+  onlyId,
+  ref,
+  resourcesOf,
+} from '../fixtures/infra/template-queries';
 
 // aws-cdk-lib's own template validation adds seconds per synth and checks nothing these tests assert.
 process.env.CDK_VALIDATION = 'false';
@@ -57,7 +65,9 @@ const maintenanceId = onlyId(template, 'AWS::Lambda::Function', {
   Description: 'Closes jobs and trainings whose workflow execution is lost, releasing their reservations',
 });
 
-const portalId = onlyId(template, 'AWS::Lambda::Function', { Description: `ANY ${PORTAL_ROUTE.paths.join(', ')}: the developer portal` });
+const portalId = onlyId(template, 'AWS::Lambda::Function', {
+  Description: `ANY ${PORTAL_ROUTE.paths.join(', ')}: the developer portal`,
+});
 
 const methods = apiMethods(template);
 const methodFor = (version: (typeof API_VERSIONS)[number], route: RouteDefinition) => {
@@ -90,7 +100,13 @@ const FUNCTIONS = [
     images: task.images ?? false,
     memoryMb: undefined,
   })),
-  { name: 'developer portal', functionId: portalId, entry: handlerEntry(PORTAL_ROUTE.handler), images: false, memoryMb: undefined },
+  {
+    name: 'developer portal',
+    functionId: portalId,
+    entry: handlerEntry(PORTAL_ROUTE.handler),
+    images: false,
+    memoryMb: undefined,
+  },
 ];
 
 /** The bundling recipe of the one function whose entry is this handler module. */
@@ -104,7 +120,9 @@ const recipeFor = (entry: string): BundlingOptions => {
 /** The statements of a function's role, conditions included. */
 const statementsOfFunction = (functionId: string): Array<{ Action: string | string[]; Condition?: unknown }> =>
   Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
-    .filter(({ Properties: policy }) => JSON.stringify(policy.Roles).includes(`"${fn(functionId).Role['Fn::GetAtt'][0]}"`))
+    .filter(({ Properties: policy }) =>
+      JSON.stringify(policy.Roles).includes(`"${fn(functionId).Role['Fn::GetAtt'][0]}"`),
+    )
     .flatMap(({ Properties: policy }) => policy.PolicyDocument.Statement);
 
 const machineIdOf = (workflow: WorkflowName): string =>
@@ -143,9 +161,20 @@ describe('api', () => {
 
   test('the portal may stop a training (profile deletion) and queue callbacks, but not start work, scan or touch images', () => {
     const actions = allowedToFunction(template, portalId).map(({ action }) => action);
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:Query', 'sqs:SendMessage', 'states:StopExecution', 's3:DeleteObject']));
-    for (const denied of ['dynamodb:Scan', 'states:StartExecution', 's3:PutObject', 'states:DescribeExecution']) expect(actions).not.toContain(denied);
-    const objects = allowedToFunction(template, portalId).filter(({ action }) => action === 's3:GetObject' || action === 's3:DeleteObject');
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'dynamodb:PutItem',
+        'dynamodb:Query',
+        'sqs:SendMessage',
+        'states:StopExecution',
+        's3:DeleteObject',
+      ]),
+    );
+    for (const denied of ['dynamodb:Scan', 'states:StartExecution', 's3:PutObject', 'states:DescribeExecution'])
+      expect(actions).not.toContain(denied);
+    const objects = allowedToFunction(template, portalId).filter(
+      ({ action }) => action === 's3:GetObject' || action === 's3:DeleteObject',
+    );
     for (const { resource } of objects) expect(resource).toContain('/profiles/*');
   });
 
@@ -164,7 +193,9 @@ describe('api', () => {
           IntegrationHttpMethod: 'POST',
           ResponseTransferMode: 'STREAM',
           TimeoutInMillis: STREAM_TIMEOUT.toMilliseconds(),
-          Uri: { 'Fn::Join': ['', expect.arrayContaining([expect.stringMatching(/\/response-streaming-invocations$/)])] },
+          Uri: {
+            'Fn::Join': ['', expect.arrayContaining([expect.stringMatching(/\/response-streaming-invocations$/)])],
+          },
         });
       }
       expect(STREAM_TIMEOUT.toMilliseconds()).toBe(900_000);
@@ -189,7 +220,9 @@ describe('api', () => {
     const permissions = Object.values(resourcesOf(template, 'AWS::Lambda::Permission')).map((p) => p.Properties);
     const restApiId = onlyId(template, 'AWS::ApiGateway::RestApi');
     for (const route of ROUTES) {
-      const own = permissions.filter((p) => JSON.stringify(p.FunctionName) === JSON.stringify({ 'Fn::GetAtt': [routeFunctionId(route), 'Arn'] }));
+      const own = permissions.filter(
+        (p) => JSON.stringify(p.FunctionName) === JSON.stringify({ 'Fn::GetAtt': [routeFunctionId(route), 'Arn'] }),
+      );
       expect(own).toHaveLength(1);
       expect(own[0]).toMatchObject({ Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com' });
       // arn:<partition>:execute-api:<region>:<account>:<this API's id>/*/*/* (any stage, method and path of it).
@@ -214,30 +247,46 @@ describe('api', () => {
 
 describe('functions', () => {
   test('there is one function per route, per workflow task, the deliverer and the maintenance function, and no other', () => {
-    expect(Object.keys(functions).sort()).toEqual([...FUNCTIONS.map((f) => f.functionId), delivererId, maintenanceId].sort());
+    expect(Object.keys(functions).sort()).toEqual(
+      [...FUNCTIONS.map((f) => f.functionId), delivererId, maintenanceId].sort(),
+    );
     expect(FUNCTIONS.map((f) => f.functionId)).toContain(portalId);
   });
 
   test('abandoned work is closed on a schedule by a function that may read the table and describe executions', () => {
     const rules = Object.values(resourcesOf(template, 'AWS::Events::Rule'));
     expect(rules).toHaveLength(1);
-    expect(rules[0].Properties).toMatchObject({ ScheduleExpression: `rate(${MAINTENANCE_INTERVAL.toMinutes()} minutes)`, State: 'ENABLED' });
+    expect(rules[0].Properties).toMatchObject({
+      ScheduleExpression: `rate(${MAINTENANCE_INTERVAL.toMinutes()} minutes)`,
+      State: 'ENABLED',
+    });
     expect(JSON.stringify(rules[0].Properties.Targets)).toContain(maintenanceId);
     const grants = allowedToFunction(template, maintenanceId);
-    expect(grants.map((grant) => grant.action)).toEqual(expect.arrayContaining(['dynamodb:Scan', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'states:DescribeExecution']));
+    expect(grants.map((grant) => grant.action)).toEqual(
+      expect.arrayContaining(['dynamodb:Scan', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'states:DescribeExecution']),
+    );
   });
 
   test('every function is told the download-token secret; only those that sign or verify links may read it', () => {
     const readers = [
       ...ROUTES.filter((route) => route.access.secrets?.includes('downloadToken')).map(routeFunctionId),
-      ...TASKS.filter((task) => WORKFLOWS[task.workflow].tasks[task.variable]!.access.secrets?.includes('downloadToken')).map((task) => taskFunctionId(task.workflow, task.variable)),
+      ...TASKS.filter((task) =>
+        WORKFLOWS[task.workflow].tasks[task.variable]!.access.secrets?.includes('downloadToken'),
+      ).map((task) => taskFunctionId(task.workflow, task.variable)),
       // The portal lists jobs and queues redeliveries, whose bodies carry download links.
       portalId,
     ];
-    expect(readers).toEqual(expect.arrayContaining([routeFunctionId(ROUTES.find((r) => r.handler === 'jobs')!), routeFunctionId(ROUTES.find((r) => r.handler === 'downloads')!)]));
+    expect(readers).toEqual(
+      expect.arrayContaining([
+        routeFunctionId(ROUTES.find((r) => r.handler === 'jobs')!),
+        routeFunctionId(ROUTES.find((r) => r.handler === 'downloads')!),
+      ]),
+    );
     for (const functionId of Object.keys(functions)) {
       expect(fn(functionId).Environment.Variables.DOWNLOAD_TOKEN_SECRET_ARN).toEqual({ Ref: secretId });
-      const reads = allowedToFunction(template, functionId).some(({ action, resource }) => action === 'secretsmanager:GetSecretValue' && resource === ref(secretId));
+      const reads = allowedToFunction(template, functionId).some(
+        ({ action, resource }) => action === 'secretsmanager:GetSecretValue' && resource === ref(secretId),
+      );
       expect({ functionId, reads }).toEqual({ functionId, reads: readers.includes(functionId) });
     }
   });
@@ -250,10 +299,17 @@ describe('functions', () => {
       const recipe = recipeFor(entry);
       const command = recipe.command!.join(' ');
       expect(command).toContain("'--external:sharp' '--external:heic-decode'");
-      const installed = JSON.parse(/echo '(\{"dependencies":[^']*\})' > '\/asset-output\/package\.json'/.exec(command)![1]);
+      const installed = JSON.parse(
+        /echo '(\{"dependencies":[^']*\})' > '\/asset-output\/package\.json'/.exec(command)![1],
+      );
       expect(Object.keys(installed.dependencies)).toEqual(['sharp', 'heic-decode']);
       expect(command).toMatch(/cd "\/asset-output" && npm ci$/);
-      expect(recipe.environment).toEqual({ npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc', npm_config_prefer_offline: 'true' });
+      expect(recipe.environment).toEqual({
+        npm_config_os: 'linux',
+        npm_config_cpu: 'arm64',
+        npm_config_libc: 'glibc',
+        npm_config_prefer_offline: 'true',
+      });
     },
   );
 
@@ -325,7 +381,11 @@ describe('workflows', () => {
     (workflow) => {
       const tasks = WORKFLOWS[workflow].tasks;
       const substituted = aslOf(workflow).replace(/\$\{(\w+)\}/g, (_match, variable: string) =>
-        variable in tasks ? `arn:aws:lambda:us-east-1:123456789012:function:${variable}` : variable === 'Partition' ? 'aws' : variable,
+        variable in tasks
+          ? `arn:aws:lambda:us-east-1:123456789012:function:${variable}`
+          : variable === 'Partition'
+            ? 'aws'
+            : variable,
       );
       const { isValid, errorsText } = aslValidator(JSON.parse(substituted), { checkPaths: true, checkArn: true });
       expect(isValid ? '' : errorsText('\n')).toBe('');
@@ -333,7 +393,10 @@ describe('workflows', () => {
   );
 
   test('route functions know every state machine ARN; only the routes that start a workflow may start it', () => {
-    const starters = (workflow: WorkflowName) => ROUTES.filter((route) => route.access.start?.includes(workflow)).map((route) => route.handler).sort();
+    const starters = (workflow: WorkflowName) =>
+      ROUTES.filter((route) => route.access.start?.includes(workflow))
+        .map((route) => route.handler)
+        .sort();
     expect(starters('image-job')).toEqual(['edit', 'enhance', 'generate', 'remix']);
     expect(starters('profile-training')).toEqual(['profiles-add']);
     for (const route of ROUTES) {
@@ -342,17 +405,37 @@ describe('workflows', () => {
       for (const [workflow] of WORKFLOW_ENTRIES) {
         const machineId = machineIdOf(workflow);
         expect(fn(functionId).Environment.Variables[stateMachineArnVariable(workflow)]).toEqual({ Ref: machineId });
-        const starts = grants.some(({ action, resource }) => action === 'states:StartExecution' && resource === ref(machineId));
-        expect({ route: route.handler, workflow, starts }).toEqual({ route: route.handler, workflow, starts: starters(workflow).includes(route.handler) });
+        const starts = grants.some(
+          ({ action, resource }) => action === 'states:StartExecution' && resource === ref(machineId),
+        );
+        expect({ route: route.handler, workflow, starts }).toEqual({
+          route: route.handler,
+          workflow,
+          starts: starters(workflow).includes(route.handler),
+        });
       }
     }
-    for (const task of TASKS) expect(allowedToFunction(template, taskFunctionId(task.workflow, task.variable)).map(({ action }) => action)).not.toContain('states:StartExecution');
+    for (const task of TASKS)
+      expect(
+        allowedToFunction(template, taskFunctionId(task.workflow, task.variable)).map(({ action }) => action),
+      ).not.toContain('states:StartExecution');
   });
 
   test('only profile deletion (the route and the portal) may stop a training and only a job cancel an image job; only the maintenance sweep reads executions', () => {
-    const stoppers = Object.keys(functions).filter((id) => allowedToFunction(template, id).some(({ action }) => action === 'states:StopExecution'));
-    expect(stoppers.sort()).toEqual([...['jobs-cancel', 'profile-delete'].map((handler) => routeFunctionId(ROUTES.find((r) => r.handler === handler)!)), portalId].sort());
-    const describers = Object.keys(functions).filter((id) => allowedToFunction(template, id).some(({ action }) => action === 'states:DescribeExecution'));
+    const stoppers = Object.keys(functions).filter((id) =>
+      allowedToFunction(template, id).some(({ action }) => action === 'states:StopExecution'),
+    );
+    expect(stoppers.sort()).toEqual(
+      [
+        ...['jobs-cancel', 'profile-delete'].map((handler) =>
+          routeFunctionId(ROUTES.find((r) => r.handler === handler)!),
+        ),
+        portalId,
+      ].sort(),
+    );
+    const describers = Object.keys(functions).filter((id) =>
+      allowedToFunction(template, id).some(({ action }) => action === 'states:DescribeExecution'),
+    );
     expect(describers).toEqual([maintenanceId]);
   });
 
@@ -360,37 +443,66 @@ describe('workflows', () => {
     const functionId = routeFunctionId(ROUTES.find((r) => r.handler === 'jobs')!);
     const actions = allowedToFunction(template, functionId).map(({ action }) => action);
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
-    for (const denied of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Scan', 's3:GetObject', 's3:PutObject', 's3:DeleteObject', 'states:StartExecution', 'sqs:SendMessage']) {
+    for (const denied of [
+      'dynamodb:PutItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:Scan',
+      's3:GetObject',
+      's3:PutObject',
+      's3:DeleteObject',
+      'states:StartExecution',
+      'sqs:SendMessage',
+    ]) {
       expect(actions).not.toContain(denied);
     }
-    const updates = statementsOfFunction(functionId).filter((statement) => [statement.Action].flat().includes('dynamodb:UpdateItem'));
-    expect(updates).toEqual([expect.objectContaining({ Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } })]);
+    const updates = statementsOfFunction(functionId).filter((statement) =>
+      [statement.Action].flat().includes('dynamodb:UpdateItem'),
+    );
+    expect(updates).toEqual([
+      expect.objectContaining({ Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } }),
+    ]);
   });
 
   test('the download route reads only outputs/, and nothing of the table', () => {
     const grants = allowedToFunction(template, routeFunctionId(ROUTES.find((r) => r.handler === 'downloads')!));
     const objects = grants.filter(({ action }) => action.startsWith('s3:') && action !== 's3:ListBucket');
-    expect(objects).toEqual([{ action: 's3:GetObject', resource: expect.stringContaining(`"${bucketId}","Arn"]},"/outputs/*"`) }]);
+    expect(objects).toEqual([
+      { action: 's3:GetObject', resource: expect.stringContaining(`"${bucketId}","Arn"]},"/outputs/*"`) },
+    ]);
     expect(grants.filter(({ action }) => action.startsWith('dynamodb:'))).toEqual([]);
   });
 
   test('no function but the maintenance sweep may scan the table', () => {
-    const scanners = Object.keys(functions).filter((id) => allowedToFunction(template, id).some(({ action }) => action === 'dynamodb:Scan'));
+    const scanners = Object.keys(functions).filter((id) =>
+      allowedToFunction(template, id).some(({ action }) => action === 'dynamodb:Scan'),
+    );
     expect(scanners).toEqual([maintenanceId]);
   });
 
   test('each task function gets what its row declares: RunEngine reads inputs and writes outputs; only QueueCallback and the steps that end a training send callbacks', () => {
     const runEngine = allowedToFunction(template, taskFunctionId('image-job', 'RunEngineFunctionArn'));
-    expect(runEngine.filter(({ action }) => action === 's3:GetObject').map(({ resource }) => resource)).toEqual([expect.stringContaining('"/inputs/*"')]);
-    expect(runEngine.filter(({ action }) => action === 's3:PutObject').map(({ resource }) => resource)).toEqual([expect.stringContaining('"/outputs/*"')]);
+    expect(runEngine.filter(({ action }) => action === 's3:GetObject').map(({ resource }) => resource)).toEqual([
+      expect.stringContaining('"/inputs/*"'),
+    ]);
+    expect(runEngine.filter(({ action }) => action === 's3:PutObject').map(({ resource }) => resource)).toEqual([
+      expect.stringContaining('"/outputs/*"'),
+    ]);
     expect(runEngine.map(({ action }) => action)).not.toContain('dynamodb:PutItem');
     for (const task of TASKS) {
       const grants = allowedToFunction(template, taskFunctionId(task.workflow, task.variable));
       // A transaction is authorised item by item, so these cover TransactWriteItems too.
       expect(grants).toContainEqual({ action: 'dynamodb:GetItem', resource: arn(tableId) });
       const sends = grants.some(({ action, resource }) => action === 'sqs:SendMessage' && resource === arn(queueId));
-      const callbackSenders = ['QueueCallbackFunctionArn', 'CompleteTrainingFunctionArn', 'AcceptTrainingFunctionArn', 'FailTrainingFunctionArn'];
-      expect({ variable: task.variable, sends }).toEqual({ variable: task.variable, sends: callbackSenders.includes(task.variable) });
+      const callbackSenders = [
+        'QueueCallbackFunctionArn',
+        'CompleteTrainingFunctionArn',
+        'AcceptTrainingFunctionArn',
+        'FailTrainingFunctionArn',
+      ];
+      expect({ variable: task.variable, sends }).toEqual({
+        variable: task.variable,
+        sends: callbackSenders.includes(task.variable),
+      });
     }
   });
 });
@@ -402,8 +514,11 @@ describe('hygiene', () => {
 
   test('state machines log under /aws/vendedlogs/, as CloudWatch vended logs expect', () => {
     for (const machine of Object.values(resourcesOf(template, 'AWS::StepFunctions::StateMachine'))) {
-      const groupId = machine.Properties.LoggingConfiguration.Destinations[0].CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0];
-      expect(JSON.stringify(resourcesOf(template, 'AWS::Logs::LogGroup')[groupId]!.Properties.LogGroupName)).toContain('/aws/vendedlogs/states/');
+      const groupId =
+        machine.Properties.LoggingConfiguration.Destinations[0].CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0];
+      expect(JSON.stringify(resourcesOf(template, 'AWS::Logs::LogGroup')[groupId]!.Properties.LogGroupName)).toContain(
+        '/aws/vendedlogs/states/',
+      );
     }
   });
 
@@ -414,18 +529,29 @@ describe('hygiene', () => {
   test('image functions are capped in concurrency, and only they', () => {
     const imageFunctions = [
       ...ROUTES.filter((route) => route.images).map(routeFunctionId),
-      ...TASKS.filter((task) => WORKFLOWS[task.workflow].tasks[task.variable]!.images).map((task) => taskFunctionId(task.workflow, task.variable)),
+      ...TASKS.filter((task) => WORKFLOWS[task.workflow].tasks[task.variable]!.images).map((task) =>
+        taskFunctionId(task.workflow, task.variable),
+      ),
     ];
     expect(imageFunctions).toHaveLength(8);
     for (const [functionId, { Properties: props }] of Object.entries(functions)) {
-      expect({ functionId, cap: props.ReservedConcurrentExecutions }).toEqual({ functionId, cap: imageFunctions.includes(functionId) ? DEFAULT_IMAGE_CONCURRENCY : undefined });
+      expect({ functionId, cap: props.ReservedConcurrentExecutions }).toEqual({
+        functionId,
+        cap: imageFunctions.includes(functionId) ? DEFAULT_IMAGE_CONCURRENCY : undefined,
+      });
     }
   });
 
-  test('the access log records each request\'s integration latency and error message', () => {
+  test("the access log records each request's integration latency and error message", () => {
     const stage = Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage'))[0]!;
     const format = stage.Properties.AccessLogSetting.Format as string;
-    for (const field of ['$context.integrationLatency', '$context.error.message', '$context.integrationErrorMessage', '$context.status']) expect(format).toContain(field);
+    for (const field of [
+      '$context.integrationLatency',
+      '$context.error.message',
+      '$context.integrationErrorMessage',
+      '$context.status',
+    ])
+      expect(format).toContain(field);
   });
 });
 
@@ -468,12 +594,22 @@ describe('callbacks', () => {
 });
 
 describe('routes that answer waiting workflow Tasks', () => {
-  it.each(ROUTES.filter((route) => route.access.answerTasks))('$handler may send task responses to its workflow, and only it does', (route) => {
-    const granted = (functionId: string) =>
-      allowedToFunction(template, functionId).filter(({ action }) => ['states:SendTaskSuccess', 'states:SendTaskFailure', 'states:SendTaskHeartbeat'].includes(action));
-    const machineId = machineIdOf(route.access.answerTasks![0]!);
-    expect(granted(routeFunctionId(route)).map(({ action }) => action).sort()).toEqual(['states:SendTaskFailure', 'states:SendTaskHeartbeat', 'states:SendTaskSuccess']);
-    expect(granted(routeFunctionId(route)).every(({ resource }) => resource.includes(machineId))).toBe(true);
-    for (const other of ROUTES.filter((r) => !r.access.answerTasks)) expect(granted(routeFunctionId(other))).toEqual([]);
-  });
+  it.each(ROUTES.filter((route) => route.access.answerTasks))(
+    '$handler may send task responses to its workflow, and only it does',
+    (route) => {
+      const granted = (functionId: string) =>
+        allowedToFunction(template, functionId).filter(({ action }) =>
+          ['states:SendTaskSuccess', 'states:SendTaskFailure', 'states:SendTaskHeartbeat'].includes(action),
+        );
+      const machineId = machineIdOf(route.access.answerTasks![0]!);
+      expect(
+        granted(routeFunctionId(route))
+          .map(({ action }) => action)
+          .sort(),
+      ).toEqual(['states:SendTaskFailure', 'states:SendTaskHeartbeat', 'states:SendTaskSuccess']);
+      expect(granted(routeFunctionId(route)).every(({ resource }) => resource.includes(machineId))).toBe(true);
+      for (const other of ROUTES.filter((r) => !r.access.answerTasks))
+        expect(granted(routeFunctionId(other))).toEqual([]);
+    },
+  );
 });

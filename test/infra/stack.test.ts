@@ -4,10 +4,10 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { API_VERSIONS, routePath } from '../../functions/api/routes';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
-import { stateMachineArnVariable } from '../../lib/constructs/function-defaults';
+import { METRICS, METRICS_NAMESPACE } from '../../functions/domain/shared/meter';
 import { OLDEST_CALLBACK_SECONDS } from '../../lib/constructs/alarms';
 import { STAGE_THROTTLE } from '../../lib/constructs/api';
-import { METRICS, METRICS_NAMESPACE } from '../../functions/domain/shared/meter';
+import { stateMachineArnVariable } from '../../lib/constructs/function-defaults';
 import { FIXTURE_ROUTES, FIXTURE_WORKFLOWS, fixtureStack, testApp } from '../fixtures/infra/service-stack';
 import {
   allowedToFunction,
@@ -108,7 +108,9 @@ describe('api', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', { EndpointConfiguration: { Types: ['REGIONAL'] } });
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
-      MethodSettings: Match.arrayWith([Match.objectLike({ LoggingLevel: 'ERROR', ResourcePath: '/*', HttpMethod: '*' })]),
+      MethodSettings: Match.arrayWith([
+        Match.objectLike({ LoggingLevel: 'ERROR', ResourcePath: '/*', HttpMethod: '*' }),
+      ]),
     });
   });
 
@@ -135,7 +137,10 @@ describe('api', () => {
         Uri: { 'Fn::Join': ['', expect.arrayContaining([expect.stringMatching(/response-streaming-invocations$/)])] },
       });
     }
-    template.hasResourceProperties('AWS::Lambda::Function', { Description: 'POST /{v2,v1}/service/edit', Timeout: 900 });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: 'POST /{v2,v1}/service/edit',
+      Timeout: 900,
+    });
   });
 
   test('a buffered route keeps the default transfer mode and the 29 s integration timeout', () => {
@@ -199,32 +204,52 @@ describe('functions', () => {
   });
 
   test('each function is granted what its row declares and nothing else', () => {
-    const actionsOf = (functionId: string) => new Set(allowedToFunction(template, functionId).map(({ action }) => action));
+    const actionsOf = (functionId: string) =>
+      new Set(allowedToFunction(template, functionId).map(({ action }) => action));
     const webhookSecret = actionsOf(routeFunctionId(FIXTURE_ROUTES[0]!));
-    expect([...webhookSecret]).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:ConditionCheckItem', 'dynamodb:Query']));
+    expect([...webhookSecret]).toEqual(
+      expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:ConditionCheckItem', 'dynamodb:Query']),
+    );
     const jobs = actionsOf(routeFunctionId(FIXTURE_ROUTES[2]!));
     // Beyond the X-Ray segments every traced function sends.
     // Beyond the X-Ray segments, and the request counter (UpdateItem only on RATE# partitions).
-    expect([...jobs].filter((action) => !action.startsWith('xray:')).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect([...jobs].filter((action) => !action.startsWith('xray:')).sort()).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:GetItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ]);
     const downloads = allowedToFunction(template, routeFunctionId(FIXTURE_ROUTES[3]!));
-    expect(downloads.filter(({ action }) => action === 's3:GetObject')).toEqual([{ action: 's3:GetObject', resource: expect.stringContaining(`"${bucketId}","Arn"]},"/outputs/*"`) }]);
+    expect(downloads.filter(({ action }) => action === 's3:GetObject')).toEqual([
+      { action: 's3:GetObject', resource: expect.stringContaining(`"${bucketId}","Arn"]},"/outputs/*"`) },
+    ]);
     expect(downloads.filter(({ action }) => action.startsWith('dynamodb:'))).toEqual([]);
     const second = allowedToFunction(template, secondTaskId);
-    expect(second.filter(({ action }) => action.startsWith('s3:') && action !== 's3:ListBucket')).toEqual([{ action: 's3:GetObject', resource: expect.stringContaining('"/inputs/*"') }]);
+    expect(second.filter(({ action }) => action.startsWith('s3:') && action !== 's3:ListBucket')).toEqual([
+      { action: 's3:GetObject', resource: expect.stringContaining('"/inputs/*"') },
+    ]);
     expect(second.map(({ action }) => action)).not.toContain('dynamodb:PutItem');
-    expect(allowedToFunction(template, firstTaskId)).toContainEqual({ action: 'dynamodb:PutItem', resource: arn(tableId) });
+    expect(allowedToFunction(template, firstTaskId)).toContainEqual({
+      action: 'dynamodb:PutItem',
+      resource: arn(tableId),
+    });
   });
 
   test('only a route that declares a callback queue, workflow or secret gets it', () => {
     for (const functionId of [...FIXTURE_ROUTES.map(routeFunctionId), firstTaskId, secondTaskId]) {
-      expect(allowedToFunction(template, functionId)).not.toContainEqual({ action: 'sqs:SendMessage', resource: arn(queueId) });
+      expect(allowedToFunction(template, functionId)).not.toContainEqual({
+        action: 'sqs:SendMessage',
+        resource: arn(queueId),
+      });
     }
     const edit = routeFunctionId(FIXTURE_ROUTES[1]!);
     for (const route of FIXTURE_ROUTES) {
       const functionId = routeFunctionId(route);
       const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionId].Properties;
       expect(fn.Environment.Variables.IMAGE_JOB_STATE_MACHINE_ARN).toEqual({ Ref: machineId });
-      const starts = allowedToFunction(template, functionId).some(({ action, resource }) => action === 'states:StartExecution' && resource === JSON.stringify({ Ref: machineId }));
+      const starts = allowedToFunction(template, functionId).some(
+        ({ action, resource }) => action === 'states:StartExecution' && resource === JSON.stringify({ Ref: machineId }),
+      );
       expect({ functionId, starts }).toEqual({ functionId, starts: functionId === edit });
     }
     for (const functionId of [firstTaskId, secondTaskId, delivererId]) {
@@ -244,14 +269,26 @@ describe('functions', () => {
   });
 
   test('every function, the API stage and the state machine are traced with X-Ray', () => {
-    for (const fn of Object.values(resourcesOf(template, 'AWS::Lambda::Function'))) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
-    for (const stage of Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage'))) expect(stage.Properties.TracingEnabled).toBe(true);
-    for (const machine of Object.values(resourcesOf(template, 'AWS::StepFunctions::StateMachine'))) expect(machine.Properties.TracingConfiguration).toEqual({ Enabled: true });
+    for (const fn of Object.values(resourcesOf(template, 'AWS::Lambda::Function')))
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+    for (const stage of Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage')))
+      expect(stage.Properties.TracingEnabled).toBe(true);
+    for (const machine of Object.values(resourcesOf(template, 'AWS::StepFunctions::StateMachine')))
+      expect(machine.Properties.TracingConfiguration).toEqual({ Enabled: true });
   });
 
   test('the API stage throttles every method before any function runs', () => {
     const stage = Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage'))[0]!;
-    expect(stage.Properties.MethodSettings).toEqual(expect.arrayContaining([expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: STAGE_THROTTLE.rateLimit, ThrottlingBurstLimit: STAGE_THROTTLE.burstLimit })]));
+    expect(stage.Properties.MethodSettings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          ThrottlingRateLimit: STAGE_THROTTLE.rateLimit,
+          ThrottlingBurstLimit: STAGE_THROTTLE.burstLimit,
+        }),
+      ]),
+    );
   });
 
   test('state machine ARN variables are named once', () => {
@@ -285,7 +322,8 @@ describe('workflows', () => {
   });
 
   test('a task function takes its timeout from the workflow table, else 60 s', () => {
-    const timeout = (functionId: string) => resourcesOf(template, 'AWS::Lambda::Function')[functionId].Properties.Timeout;
+    const timeout = (functionId: string) =>
+      resourcesOf(template, 'AWS::Lambda::Function')[functionId].Properties.Timeout;
     expect(timeout(secondTaskId)).toBe(300);
     expect(timeout(firstTaskId)).toBe(60);
   });
@@ -328,7 +366,10 @@ describe('callbacks', () => {
         maxReceiveCount: CALLBACK_QUEUE.maxReceiveCount,
       },
     });
-    template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true, MessageRetentionPeriod: 1_209_600 });
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 1_209_600,
+    });
     for (const id of [queueId, deadLetterQueueId]) {
       template.hasResourceProperties('AWS::SQS::QueuePolicy', {
         Queues: [{ Ref: id }],
@@ -375,12 +416,21 @@ describe('alarms', () => {
     });
   });
 
-  test('an alarm fires on a 5xx nobody meant: the API\'s 5xx minus the engine-failure 500s the functions count', () => {
-    const alarm = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm')).find((a) => JSON.stringify(a.Properties.Metrics ?? []).includes('5XXError'))!;
+  test("an alarm fires on a 5xx nobody meant: the API's 5xx minus the engine-failure 500s the functions count", () => {
+    const alarm = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm')).find((a) =>
+      JSON.stringify(a.Properties.Metrics ?? []).includes('5XXError'),
+    )!;
     expect(alarm.Properties).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 0 });
-    const metrics = alarm.Properties.Metrics as Array<{ Id: string; Expression?: string; MetricStat?: { Metric: { MetricName: string; Namespace: string } } }>;
+    const metrics = alarm.Properties.Metrics as Array<{
+      Id: string;
+      Expression?: string;
+      MetricStat?: { Metric: { MetricName: string; Namespace: string } };
+    }>;
     expect(metrics.find((m) => m.Expression)!.Expression).toBe('FILL(api5xx, 0) - FILL(engine500, 0)');
-    expect(metrics.find((m) => m.Id === 'engine500')!.MetricStat!.Metric).toMatchObject({ MetricName: METRICS.engineFailureAnswers, Namespace: METRICS_NAMESPACE });
+    expect(metrics.find((m) => m.Id === 'engine500')!.MetricStat!.Metric).toMatchObject({
+      MetricName: METRICS.engineFailureAnswers,
+      Namespace: METRICS_NAMESPACE,
+    });
   });
 
   test('every alarm notifies the alarm topic, which mails the address given as context alarmEmail', () => {
@@ -394,12 +444,16 @@ describe('alarms', () => {
     expect(() => fixtureStack({}, testApp({ context: { alarmEmail: 'not an address' } }))).toThrow(/alarmEmail/);
   });
 
-  test('each function has an errors alarm and a throttles alarm; the callback queue\'s oldest message has one too', () => {
+  test("each function has an errors alarm and a throttles alarm; the callback queue's oldest message has one too", () => {
     const alarms = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties);
     const functionCount = Object.keys(resourcesOf(template, 'AWS::Lambda::Function')).length;
     expect(alarms.filter((a) => a.MetricName === 'Errors' && a.Namespace === 'AWS/Lambda')).toHaveLength(functionCount);
-    expect(alarms.filter((a) => a.MetricName === 'Throttles' && a.Namespace === 'AWS/Lambda')).toHaveLength(functionCount);
-    expect(alarms.find((a) => a.MetricName === 'ApproximateAgeOfOldestMessage')).toMatchObject({ Threshold: OLDEST_CALLBACK_SECONDS });
+    expect(alarms.filter((a) => a.MetricName === 'Throttles' && a.Namespace === 'AWS/Lambda')).toHaveLength(
+      functionCount,
+    );
+    expect(alarms.find((a) => a.MetricName === 'ApproximateAgeOfOldestMessage')).toMatchObject({
+      Threshold: OLDEST_CALLBACK_SECONDS,
+    });
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
   });
 });

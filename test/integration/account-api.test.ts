@@ -34,7 +34,10 @@ const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 };
 
 const submitAsync = async (apiKey: string, extra: Json = {}) => {
-  const response = await runtime.call('POST', '/v2/service/generate', { apiKey, body: { prompt: 'a lighthouse at dawn', async: true, ...extra } });
+  const response = await runtime.call('POST', '/v2/service/generate', {
+    apiKey,
+    body: { prompt: 'a lighthouse at dawn', async: true, ...extra },
+  });
   expect(response.status).toBe(202);
   return (await json(response)).job_id as string;
 };
@@ -72,7 +75,10 @@ describe('a job’s cost and the ledger', () => {
     const jobId = await submitAsync(account.apiKey);
     const { body: job } = await finished(account.apiKey, jobId);
     expect(job.status).toBe('succeeded');
-    expect(job.cost).toEqual({ reserved: expect.stringMatching(/^\d+\.\d{2,6}$/), final: expect.stringMatching(/^\d+\.\d{2,6}$/) });
+    expect(job.cost).toEqual({
+      reserved: expect.stringMatching(/^\d+\.\d{2,6}$/),
+      final: expect.stringMatching(/^\d+\.\d{2,6}$/),
+    });
 
     const { body: now } = await get(account.apiKey, '/v2/service/account');
     const { status, body: ledger } = await get(account.apiKey, '/v2/service/account/ledger');
@@ -80,8 +86,17 @@ describe('a job’s cost and the ledger', () => {
     expect(ledger.next_cursor).toBeNull();
     expect(ledger.entries.map((entry: Json) => entry.kind)).toEqual(['settle', 'reserve', 'credit']);
     const [settle, reserve, credit] = ledger.entries;
-    expect(credit).toMatchObject({ amount: { usd: '10.00', micro_usd: 10_000_000 }, balance_after: { micro_usd: 10_000_000 }, job_id: null, note: 'opening credit' });
-    expect(reserve).toMatchObject({ job_id: jobId, profile_id: null, amount: { micro_usd: -Math.round(Number(job.cost.reserved) * 1e6) } });
+    expect(credit).toMatchObject({
+      amount: { usd: '10.00', micro_usd: 10_000_000 },
+      balance_after: { micro_usd: 10_000_000 },
+      job_id: null,
+      note: 'opening credit',
+    });
+    expect(reserve).toMatchObject({
+      job_id: jobId,
+      profile_id: null,
+      amount: { micro_usd: -Math.round(Number(job.cost.reserved) * 1e6) },
+    });
     expect(settle.job_id).toBe(jobId);
     // The newest entry's balance is the account's; each older one is the next newer one's minus its amount.
     expect(settle.balance_after).toEqual(now.balance);
@@ -94,11 +109,17 @@ describe('a job’s cost and the ledger', () => {
   it('shows a refunded job as final 0.00, and the release in the ledger', async () => {
     const account = await runtime.newAccount();
     const jobId = await submitAsync(account.apiKey, { prompt: 'sandbox:slow=30' });
-    expect((await runtime.call('POST', `/v2/service/jobs/${jobId}/cancel`, { apiKey: account.apiKey })).status).toBe(200);
+    expect((await runtime.call('POST', `/v2/service/jobs/${jobId}/cancel`, { apiKey: account.apiKey })).status).toBe(
+      200,
+    );
     const { body: job } = await finished(account.apiKey, jobId);
     expect(job).toMatchObject({ status: 'failed', cost: { final: '0.00' } });
     const { body: ledger } = await get(account.apiKey, '/v2/service/account/ledger');
-    expect(ledger.entries[0]).toMatchObject({ kind: 'release', job_id: jobId, balance_after: { micro_usd: 10_000_000 } });
+    expect(ledger.entries[0]).toMatchObject({
+      kind: 'release',
+      job_id: jobId,
+      balance_after: { micro_usd: 10_000_000 },
+    });
   });
 
   it('pages newest first with a cursor, and the balances carry across pages', async () => {
@@ -111,7 +132,10 @@ describe('a job’s cost and the ledger', () => {
     const paged: Json[] = [];
     let cursor: string | null = null;
     do {
-      const { status, body }: { status: number; body: Json } = await get(account.apiKey, `/v2/service/account/ledger?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const { status, body }: { status: number; body: Json } = await get(
+        account.apiKey,
+        `/v2/service/account/ledger?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(status).toBe(200);
       expect(body.entries.length).toBeLessThanOrEqual(2);
       paged.push(...body.entries);
@@ -124,7 +148,9 @@ describe('a job’s cost and the ledger', () => {
     const account = await runtime.newAccount();
     const forged = Buffer.from(JSON.stringify(['led_x', 99_000_000_000])).toString('base64url');
     expect((await get(account.apiKey, `/v2/service/account/ledger?cursor=${forged}x`)).status).toBe(400);
-    expect((await get(account.apiKey, '/v2/service/account/ledger?cursor=bm90IGEgY3Vyc29y')).body.code).toBe('INVALID_REQUEST');
+    expect((await get(account.apiKey, '/v2/service/account/ledger?cursor=bm90IGEgY3Vyc29y')).body.code).toBe(
+      'INVALID_REQUEST',
+    );
     const tooMany = await get(account.apiKey, '/v2/service/account/ledger?limit=101');
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.detail[0]).toMatchObject({ type: 'less_than_equal', loc: ['query', 'limit'] });
@@ -152,11 +178,19 @@ describe('callback deliveries', () => {
     expect(log.body).toMatchObject({ job_id: jobId, callback_url: receiver.url });
     const [first, second] = log.body.attempts;
     expect(first).toMatchObject({ attempt: 1, response_status: 500, error: null, last: false });
-    expect(second).toMatchObject({ attempt: 2, response_status: 200, error: null, last: true, delivery_id: first.delivery_id });
+    expect(second).toMatchObject({
+      attempt: 2,
+      response_status: 200,
+      error: null,
+      last: true,
+      delivery_id: first.delivery_id,
+    });
     expect(second.latency_ms).toBeGreaterThanOrEqual(0);
     expect(Date.parse(second.at)).toBeGreaterThanOrEqual(Date.parse(first.at));
 
-    const redelivered = await runtime.call('POST', `/v2/service/jobs/${jobId}/deliveries/redeliver`, { apiKey: account.apiKey });
+    const redelivered = await runtime.call('POST', `/v2/service/jobs/${jobId}/deliveries/redeliver`, {
+      apiKey: account.apiKey,
+    });
     expect(redelivered.status).toBe(202);
     const handle = await json(redelivered);
     expect(handle).toEqual({ job_id: jobId, delivery_id: expect.stringMatching(/^dlv_/), callback_url: receiver.url });
@@ -172,7 +206,12 @@ describe('callback deliveries', () => {
       () => get(account.apiKey, `/v2/service/jobs/${jobId}/deliveries`),
       ({ body }) => body.attempts?.length === 3,
     );
-    expect(after.body.attempts[2]).toMatchObject({ delivery_id: handle.delivery_id, attempt: 1, response_status: 200, last: true });
+    expect(after.body.attempts[2]).toMatchObject({
+      delivery_id: handle.delivery_id,
+      attempt: 1,
+      response_status: 200,
+      last: true,
+    });
     await receiver.close();
   });
 
@@ -185,8 +224,13 @@ describe('callback deliveries', () => {
       ({ body }) => body.attempts?.length === MAX_CALLBACK_ATTEMPTS,
       30_000,
     );
-    expect(body.attempts.every((attempt: Json) => attempt.response_status === null && attempt.error === 'network')).toBe(true);
-    expect(body.attempts.map((attempt: Json) => attempt.last)).toEqual([...Array(MAX_CALLBACK_ATTEMPTS - 1).fill(false), true]);
+    expect(
+      body.attempts.every((attempt: Json) => attempt.response_status === null && attempt.error === 'network'),
+    ).toBe(true);
+    expect(body.attempts.map((attempt: Json) => attempt.last)).toEqual([
+      ...Array(MAX_CALLBACK_ATTEMPTS - 1).fill(false),
+      true,
+    ]);
   });
 
   it('redelivers to a URL given in the body, and needs one for a job submitted without', async () => {
@@ -194,17 +238,36 @@ describe('callback deliveries', () => {
     const account = await runtime.newAccount();
     const jobId = await submitAsync(account.apiKey);
     await finished(account.apiKey, jobId);
-    expect((await get(account.apiKey, `/v2/service/jobs/${jobId}/deliveries`)).body).toEqual({ job_id: jobId, callback_url: null, attempts: [] });
+    expect((await get(account.apiKey, `/v2/service/jobs/${jobId}/deliveries`)).body).toEqual({
+      job_id: jobId,
+      callback_url: null,
+      attempts: [],
+    });
 
-    const without = await runtime.call('POST', `/v2/service/jobs/${jobId}/deliveries/redeliver`, { apiKey: account.apiKey, body: {} });
+    const without = await runtime.call('POST', `/v2/service/jobs/${jobId}/deliveries/redeliver`, {
+      apiKey: account.apiKey,
+      body: {},
+    });
     expect(without.status).toBe(400);
-    expect(await json(without)).toMatchObject({ code: 'INVALID_REQUEST', detail: expect.stringContaining('without a callback_url') });
-    const plain = await runtime.call('POST', `/v2/service/jobs/${jobId}/deliveries/redeliver`, { apiKey: account.apiKey, body: { callback_url: 'http://example.com/hook' } });
+    expect(await json(without)).toMatchObject({
+      code: 'INVALID_REQUEST',
+      detail: expect.stringContaining('without a callback_url'),
+    });
+    const plain = await runtime.call('POST', `/v2/service/jobs/${jobId}/deliveries/redeliver`, {
+      apiKey: account.apiKey,
+      body: { callback_url: 'http://example.com/hook' },
+    });
     expect(plain.status).toBe(422);
-    const metadata = await runtime.call('POST', `/v2/service/jobs/${jobId}/deliveries/redeliver`, { apiKey: account.apiKey, body: { callback_url: 'https://169.254.169.254/latest' } });
+    const metadata = await runtime.call('POST', `/v2/service/jobs/${jobId}/deliveries/redeliver`, {
+      apiKey: account.apiKey,
+      body: { callback_url: 'https://169.254.169.254/latest' },
+    });
     expect(metadata.status).toBe(422);
 
-    const sent = await runtime.call('POST', `/v2/service/jobs/${jobId}/deliveries/redeliver`, { apiKey: account.apiKey, body: { callback_url: receiver.url } });
+    const sent = await runtime.call('POST', `/v2/service/jobs/${jobId}/deliveries/redeliver`, {
+      apiKey: account.apiKey,
+      body: { callback_url: receiver.url },
+    });
     expect(sent.status).toBe(202);
     await receiver.waitFor(1);
     expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ job_id: jobId });
@@ -213,14 +276,21 @@ describe('callback deliveries', () => {
 
   it('refuses a redelivery before the job has ended (409), and hides another account’s job (404)', async () => {
     const account = await runtime.newAccount();
-    const slow = await submitAsync(account.apiKey, { prompt: 'sandbox:slow=30', callback_url: 'https://127.0.0.1:9/x' });
-    const early = await runtime.call('POST', `/v2/service/jobs/${slow}/deliveries/redeliver`, { apiKey: account.apiKey });
+    const slow = await submitAsync(account.apiKey, {
+      prompt: 'sandbox:slow=30',
+      callback_url: 'https://127.0.0.1:9/x',
+    });
+    const early = await runtime.call('POST', `/v2/service/jobs/${slow}/deliveries/redeliver`, {
+      apiKey: account.apiKey,
+    });
     expect(early.status).toBe(409);
     expect((await json(early)).code).toBe('JOB_NOT_FINISHED');
 
     const other = await runtime.newAccount();
     expect((await get(other.apiKey, `/v2/service/jobs/${slow}/deliveries`)).status).toBe(404);
-    expect((await runtime.call('POST', `/v2/service/jobs/${slow}/deliveries/redeliver`, { apiKey: other.apiKey })).status).toBe(404);
+    expect(
+      (await runtime.call('POST', `/v2/service/jobs/${slow}/deliveries/redeliver`, { apiKey: other.apiKey })).status,
+    ).toBe(404);
     expect((await get(account.apiKey, '/v2/service/jobs/job_unknown/deliveries')).status).toBe(404);
     await runtime.call('POST', `/v2/service/jobs/${slow}/cancel`, { apiKey: account.apiKey });
   });
@@ -230,10 +300,20 @@ describe('POST /v2/service/webhook-test', () => {
   it('sends a signed test event and answers what the receiver did', async () => {
     const receiver = await startReceiver([204]);
     const account = await runtime.newAccount();
-    const response = await runtime.call('POST', '/v2/service/webhook-test', { apiKey: account.apiKey, body: { url: receiver.url } });
+    const response = await runtime.call('POST', '/v2/service/webhook-test', {
+      apiKey: account.apiKey,
+      body: { url: receiver.url },
+    });
     expect(response.status).toBe(200);
     const result = await json(response);
-    expect(result).toEqual({ delivery_id: expect.stringMatching(/^dlv_/), url: receiver.url, delivered: true, response_status: 204, error: null, latency_ms: expect.any(Number) });
+    expect(result).toEqual({
+      delivery_id: expect.stringMatching(/^dlv_/),
+      url: receiver.url,
+      delivered: true,
+      response_status: 204,
+      error: null,
+      latency_ms: expect.any(Number),
+    });
     const [event] = receiver.received;
     expect(JSON.parse(event!.body)).toMatchObject({ type: 'webhook.test', delivery_id: result.delivery_id });
     expect(event!.headers['webhook-id']).toBe(result.delivery_id);
@@ -244,15 +324,25 @@ describe('POST /v2/service/webhook-test', () => {
   it('answers a failing or unreachable receiver as such, and refuses a URL the service would never call', async () => {
     const failing = await startReceiver([503]);
     const account = await runtime.newAccount();
-    const refused = await json(await runtime.call('POST', '/v2/service/webhook-test', { apiKey: account.apiKey, body: { url: failing.url } }));
+    const refused = await json(
+      await runtime.call('POST', '/v2/service/webhook-test', { apiKey: account.apiKey, body: { url: failing.url } }),
+    );
     expect(refused).toMatchObject({ delivered: false, response_status: 503, error: null });
     await failing.close();
 
-    const unreachable = await json(await runtime.call('POST', '/v2/service/webhook-test', { apiKey: account.apiKey, body: { url: 'https://127.0.0.1:9/x' } }));
+    const unreachable = await json(
+      await runtime.call('POST', '/v2/service/webhook-test', {
+        apiKey: account.apiKey,
+        body: { url: 'https://127.0.0.1:9/x' },
+      }),
+    );
     expect(unreachable).toMatchObject({ delivered: false, response_status: null, error: 'network' });
 
     for (const url of ['http://example.com/hook', 'https://10.0.0.1/hook', 'not a url']) {
-      const response = await runtime.call('POST', '/v2/service/webhook-test', { apiKey: account.apiKey, body: { url } });
+      const response = await runtime.call('POST', '/v2/service/webhook-test', {
+        apiKey: account.apiKey,
+        body: { url },
+      });
       expect(response.status).toBe(422);
       expect((await json(response)).detail[0].loc).toEqual(['body', 'url']);
     }
@@ -261,7 +351,11 @@ describe('POST /v2/service/webhook-test', () => {
 
   it('limits webhook tests and redeliveries together to a few a minute per account (429 with Retry-After)', async () => {
     const account = await runtime.newAccount();
-    const send = () => runtime.call('POST', '/v2/service/webhook-test', { apiKey: account.apiKey, body: { url: 'https://127.0.0.1:9/x' } });
+    const send = () =>
+      runtime.call('POST', '/v2/service/webhook-test', {
+        apiKey: account.apiKey,
+        body: { url: 'https://127.0.0.1:9/x' },
+      });
     // Windows are fixed minutes: 11 sends cross at most one boundary, so at most 10 can be let through.
     const answers: Response[] = [];
     for (let sent = 0; sent < 11; sent += 1) answers.push(await send());
@@ -270,7 +364,10 @@ describe('POST /v2/service/webhook-test', () => {
     const refused = answers.find((answer) => answer.status === 429)!;
     expect(refused).toBeDefined();
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await json(refused)).toMatchObject({ code: 'RATE_LIMITED', detail: expect.stringContaining('webhook tests and redeliveries') });
+    expect(await json(refused)).toMatchObject({
+      code: 'RATE_LIMITED',
+      detail: expect.stringContaining('webhook tests and redeliveries'),
+    });
     // Other requests of the account are not held back by it.
     expect((await get(account.apiKey, '/v2/service/account')).status).toBe(200);
   });

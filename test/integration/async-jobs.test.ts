@@ -1,11 +1,11 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { enhanceCommand } from '../../functions/api/image-commands';
-import { EnhanceRequestSchema } from '../../functions/api/schemas/images';
-import { requestFingerprint } from '../../functions/domain/images/idempotency';
-import { PINNED_PRICES } from '../../functions/domain/images/catalog';
 import { services } from '../../bin/local/services';
 import { keys } from '../../functions/adapters/dynamo/table';
+import { enhanceCommand } from '../../functions/api/image-commands';
+import { EnhanceRequestSchema } from '../../functions/api/schemas/images';
+import { PINNED_PRICES } from '../../functions/domain/images/catalog';
+import { requestFingerprint } from '../../functions/domain/images/idempotency';
 import { aJob } from '../support/fixtures';
 import { base64Jpeg } from '../support/images';
 import { entriesOfJob, jobCount } from '../support/ledger';
@@ -18,7 +18,10 @@ let runtime: TestRuntime;
 let clockOffsetMs = 0;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime({ env: { CALLBACK_RETRY_SCALE: '0', ASYNC_BUDGET_SECONDS: '3' }, clock: () => Date.now() + clockOffsetMs });
+  runtime = await startTestRuntime({
+    env: { CALLBACK_RETRY_SCALE: '0', ASYNC_BUDGET_SECONDS: '3' },
+    clock: () => Date.now() + clockOffsetMs,
+  });
 });
 afterAll(() => runtime.close());
 afterEach(() => {
@@ -36,7 +39,10 @@ interface JobStatus {
 }
 
 const submit = async (apiKey: string, body: Record<string, unknown>, operation = 'enhance') =>
-  runtime.call('POST', `/v2/service/${operation}`, { apiKey, body: { image: await base64Jpeg(), async: true, ...body } });
+  runtime.call('POST', `/v2/service/${operation}`, {
+    apiKey,
+    body: { image: await base64Jpeg(), async: true, ...body },
+  });
 
 /** Polls like a client until the job is terminal; returns the last answer's raw text too. */
 const pollUntilDone = async (apiKey: string, pollUrl: string): Promise<{ body: JobStatus; text: string }> => {
@@ -56,7 +62,11 @@ describe('asynchronous submit', () => {
     const response = await submit(account.apiKey, { num_output_images: 2 });
     expect(response.status).toBe(202);
     const handle = (await response.json()) as { job_id: string; status: string; poll_url: string };
-    expect(handle).toEqual({ job_id: expect.stringMatching(/^job_/), status: 'pending', poll_url: `/v2/service/jobs/${handle.job_id}` });
+    expect(handle).toEqual({
+      job_id: expect.stringMatching(/^job_/),
+      status: 'pending',
+      poll_url: `/v2/service/jobs/${handle.job_id}`,
+    });
     const [reserve] = await entriesOfJob(account.accountId, handle.job_id);
     expect(reserve).toMatchObject({ kind: 'reserve', amountMicros: -2 * PINNED_PRICES.perImageMicros });
   });
@@ -64,7 +74,9 @@ describe('asynchronous submit', () => {
   it('runs to succeeded with download links only, signs the callback with the exact bytes a poll answers', async () => {
     const receiver = await startReceiver([200]);
     const account = await runtime.newAccount();
-    const handle = (await (await submit(account.apiKey, { callback_url: receiver.url })).json()) as { poll_url: string };
+    const handle = (await (await submit(account.apiKey, { callback_url: receiver.url })).json()) as {
+      poll_url: string;
+    };
     const { body, text } = await pollUntilDone(account.apiKey, handle.poll_url);
     expect(body).toMatchObject({ status: 'succeeded', operation: 'enhance', error: null });
     expect(body.result!.images).toEqual([]);
@@ -73,17 +85,29 @@ describe('asynchronous submit', () => {
     await receiver.waitFor(1);
     const [callback] = receiver.received;
     expect(callback!.body).toBe(text);
-    const secret = ((await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey: account.apiKey })).json()) as { webhook_signing_secret: string })
-      .webhook_signing_secret;
-    expect(octokitVerify([{ secret, payload: callback!.body, signature: String(callback!.headers['x-service-signature']) }])).toEqual([true]);
+    const secret = (
+      (await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey: account.apiKey })).json()) as {
+        webhook_signing_secret: string;
+      }
+    ).webhook_signing_secret;
+    expect(
+      octokitVerify([{ secret, payload: callback!.body, signature: String(callback!.headers['x-service-signature']) }]),
+    ).toEqual([true]);
     await receiver.close();
   });
 
   it('reports an engine failure as failed INTERNAL_ERROR and refunds the reservation', async () => {
     const account = await runtime.newAccount(1_000_000);
-    const handle = (await (await submit(account.apiKey, { prompt: 'sandbox:fail' })).json()) as { job_id: string; poll_url: string };
+    const handle = (await (await submit(account.apiKey, { prompt: 'sandbox:fail' })).json()) as {
+      job_id: string;
+      poll_url: string;
+    };
     const { body } = await pollUntilDone(account.apiKey, handle.poll_url);
-    expect(body).toMatchObject({ status: 'failed', result: null, error: { code: 'INTERNAL_ERROR', message: expect.any(String) } });
+    expect(body).toMatchObject({
+      status: 'failed',
+      result: null,
+      error: { code: 'INTERNAL_ERROR', message: expect.any(String) },
+    });
     expect(await services().ledger.balance(account.accountId)).toBe(1_000_000);
     expect((await entriesOfJob(account.accountId, handle.job_id)).map((e) => e.kind)).toEqual(['reserve', 'release']);
   });
@@ -116,13 +140,19 @@ describe('asynchronous submit', () => {
   it('refuses async with response_mode bytes (422 at response_mode)', async () => {
     const response = await submit(devKey(), { response_mode: 'bytes' });
     expect(response.status).toBe(422);
-    expect(((await response.json()) as { detail: Array<{ loc: unknown[] }> }).detail[0]!.loc).toEqual(['body', 'response_mode']);
+    expect(((await response.json()) as { detail: Array<{ loc: unknown[] }> }).detail[0]!.loc).toEqual([
+      'body',
+      'response_mode',
+    ]);
   });
 
   it('refuses callback_url without async (422 at callback_url)', async () => {
     const response = await submit(devKey(), { async: false, callback_url: 'https://example.com/hook' });
     expect(response.status).toBe(422);
-    expect(((await response.json()) as { detail: Array<{ loc: unknown[] }> }).detail[0]!.loc).toEqual(['body', 'callback_url']);
+    expect(((await response.json()) as { detail: Array<{ loc: unknown[] }> }).detail[0]!.loc).toEqual([
+      'body',
+      'callback_url',
+    ]);
   });
 
   it('refuses a callback_url that is not https (422)', async () => {
@@ -146,14 +176,26 @@ describe('client_request_id', () => {
   it('refuses a client_request_id reused with a different request, and charges nothing', async () => {
     const account = await runtime.newAccount(1_000_000);
     const image = await base64Jpeg();
-    const first = await runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body: { image, async: true, client_request_id: 'order-7' } });
+    const first = await runtime.call('POST', '/v2/service/enhance', {
+      apiKey: account.apiKey,
+      body: { image, async: true, client_request_id: 'order-7' },
+    });
     expect(first.status).toBe(202);
-    const changed = await runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body: { image, async: true, client_request_id: 'order-7', num_output_images: 2 } });
+    const changed = await runtime.call('POST', '/v2/service/enhance', {
+      apiKey: account.apiKey,
+      body: { image, async: true, client_request_id: 'order-7', num_output_images: 2 },
+    });
     expect(changed.status).toBe(400);
-    expect(await changed.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', detail: expect.stringContaining('order-7') });
+    expect(await changed.json()).toMatchObject({
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      detail: expect.stringContaining('order-7'),
+    });
     expect(await jobCount(account.accountId)).toBe(1);
     // The same request, its fields in another order and a default spelled out, is still a replay.
-    const same = await runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body: { num_output_images: 1, client_request_id: 'order-7', async: true, image } });
+    const same = await runtime.call('POST', '/v2/service/enhance', {
+      apiKey: account.apiKey,
+      body: { num_output_images: 1, client_request_id: 'order-7', async: true, image },
+    });
     expect(same.status).toBe(202);
     expect(same.headers.get('idempotent-replayed')).toBe('true');
   });
@@ -162,10 +204,17 @@ describe('client_request_id', () => {
     const account = await runtime.newAccount(1_000_000);
     const image = await base64Jpeg();
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body: { image, async: true, client_request_id: 'order-42' } })),
+      Array.from({ length: 20 }, () =>
+        runtime.call('POST', '/v2/service/enhance', {
+          apiKey: account.apiKey,
+          body: { image, async: true, client_request_id: 'order-42' },
+        }),
+      ),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(202));
-    const jobIds = new Set(await Promise.all(responses.map(async (r) => ((await r.json()) as { job_id: string }).job_id)));
+    const jobIds = new Set(
+      await Promise.all(responses.map(async (r) => ((await r.json()) as { job_id: string }).job_id)),
+    );
     expect(jobIds.size).toBe(1);
     expect(responses.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(19);
     expect(await jobCount(account.accountId)).toBe(1);
@@ -190,7 +239,9 @@ describe('client_request_id', () => {
     expect(repeat.status).toBe(200);
     expect(repeat.headers.get('idempotent-replayed')).toBe('true');
     expect(((await repeat.json()) as { images: string[] }).images).toHaveLength(1);
-    const entries = (await services().ledger.allEntries(account.accountId)).filter((entry) => entry.owner?.kind === 'job');
+    const entries = (await services().ledger.allEntries(account.accountId)).filter(
+      (entry) => entry.owner?.kind === 'job',
+    );
     expect(entries.map((entry) => entry.kind).sort()).toEqual(['reserve', 'settle']);
   });
 
@@ -208,7 +259,11 @@ describe('client_request_id', () => {
     let listed: JobStatus[] = [];
     for (let i = 0; i < 100 && listed[0]?.status !== 'succeeded'; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      listed = ((await (await runtime.call('GET', '/v2/service/jobs', { apiKey: account.apiKey })).json()) as { jobs: JobStatus[] }).jobs;
+      listed = (
+        (await (await runtime.call('GET', '/v2/service/jobs', { apiKey: account.apiKey })).json()) as {
+          jobs: JobStatus[];
+        }
+      ).jobs;
     }
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ operation: 'enhance', status: 'succeeded' });
@@ -230,32 +285,40 @@ describe('client_request_id', () => {
 
   it('is scoped to the account: another account with the same id gets its own job', async () => {
     const [a, b] = [await runtime.newAccount(), await runtime.newAccount()];
-    const jobOf = async (apiKey: string) => ((await (await submit(apiKey, { client_request_id: 'shared-id' })).json()) as { job_id: string }).job_id;
+    const jobOf = async (apiKey: string) =>
+      ((await (await submit(apiKey, { client_request_id: 'shared-id' })).json()) as { job_id: string }).job_id;
     expect(await jobOf(a.apiKey)).not.toBe(await jobOf(b.apiKey));
   });
 });
 
 describe('callback_url', () => {
-  it.each(['https://10.0.0.8/hook', 'https://169.254.169.254/latest', 'https://[fd00::1]/hook', 'https://user:pass@example.com/hook'])(
-    '%s is refused at submit with 422, nothing created',
-    async (callbackUrl) => {
-      const account = await runtime.newAccount();
-      const response = await submit(account.apiKey, { response_mode: 'urls', callback_url: callbackUrl });
-      expect(response.status).toBe(422);
-      expect(await response.json()).toMatchObject({ detail: [{ loc: ['body', 'callback_url'], type: 'value_error' }] });
-      expect(await jobCount(account.accountId)).toBe(0);
-    },
-  );
+  it.each([
+    'https://10.0.0.8/hook',
+    'https://169.254.169.254/latest',
+    'https://[fd00::1]/hook',
+    'https://user:pass@example.com/hook',
+  ])('%s is refused at submit with 422, nothing created', async (callbackUrl) => {
+    const account = await runtime.newAccount();
+    const response = await submit(account.apiKey, { response_mode: 'urls', callback_url: callbackUrl });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toMatchObject({ detail: [{ loc: ['body', 'callback_url'], type: 'value_error' }] });
+    expect(await jobCount(account.accountId)).toBe(0);
+  });
 });
 
 describe('listing jobs', () => {
   it('lists the account’s jobs newest first, synchronous ones included, filtered and paged', async () => {
     const account = await runtime.newAccount(1_000_000);
-    const failed = (await (await submit(account.apiKey, { response_mode: 'urls', prompt: 'sandbox:no-image' })).json()) as { job_id: string };
+    const failed = (await (
+      await submit(account.apiKey, { response_mode: 'urls', prompt: 'sandbox:no-image' })
+    ).json()) as { job_id: string };
     await runtime.stepFunctions.waitForExecution(failed.job_id);
     const succeeded = (await (await submit(account.apiKey, { response_mode: 'urls' })).json()) as { job_id: string };
     await runtime.stepFunctions.waitForExecution(succeeded.job_id);
-    expect((await runtime.call('POST', '/v2/service/generate', { apiKey: account.apiKey, body: { prompt: 'a lighthouse' } })).status).toBe(200);
+    expect(
+      (await runtime.call('POST', '/v2/service/generate', { apiKey: account.apiKey, body: { prompt: 'a lighthouse' } }))
+        .status,
+    ).toBe(200);
     const list = async (query = '') => {
       const response = await runtime.call('GET', `/v2/service/jobs${query}`, { apiKey: account.apiKey });
       expect(response.status).toBe(200);
@@ -263,12 +326,18 @@ describe('listing jobs', () => {
     };
 
     const all = await list();
-    expect(all.jobs.map((job) => [job.operation, job.status])).toEqual([['generate', 'succeeded'], ['enhance', 'succeeded'], ['enhance', 'failed']]);
+    expect(all.jobs.map((job) => [job.operation, job.status])).toEqual([
+      ['generate', 'succeeded'],
+      ['enhance', 'succeeded'],
+      ['enhance', 'failed'],
+    ]);
     expect(all.jobs[0]!.result!.download_urls).toHaveLength(1);
     expect(all.next_cursor).toBeNull();
     expect((await list('?status=failed')).jobs.map((job) => job.job_id)).toEqual([failed.job_id]);
     expect((await list('?operation=generate')).jobs).toHaveLength(1);
-    expect((await list(`?created_after=${encodeURIComponent(all.jobs[1]!.created_at)}`)).jobs.map((job) => job.operation)).toEqual(['generate']);
+    expect(
+      (await list(`?created_after=${encodeURIComponent(all.jobs[1]!.created_at)}`)).jobs.map((job) => job.operation),
+    ).toEqual(['generate']);
 
     const first = await list('?limit=2');
     expect(first.jobs.map((job) => job.job_id)).toEqual(all.jobs.slice(0, 2).map((job) => job.job_id));
@@ -276,7 +345,13 @@ describe('listing jobs', () => {
     expect(second.jobs.map((job) => job.job_id)).toEqual([failed.job_id]);
 
     const stranger = await runtime.newAccount();
-    expect(((await (await runtime.call('GET', '/v2/service/jobs', { apiKey: stranger.apiKey })).json()) as { jobs: unknown[] }).jobs).toEqual([]);
+    expect(
+      (
+        (await (await runtime.call('GET', '/v2/service/jobs', { apiKey: stranger.apiKey })).json()) as {
+          jobs: unknown[];
+        }
+      ).jobs,
+    ).toEqual([]);
   });
 
   it('refuses a cursor it did not give out (400) and a limit out of range (422)', async () => {
@@ -331,9 +406,13 @@ describe('polling', () => {
 describe('what must not stay held', () => {
   it('frees a client_request_id whose job has been cleaned up, and runs the repeat as a new job', async () => {
     const account = await runtime.newAccount();
-    const first = (await (await submit(account.apiKey, { client_request_id: 'reused-later' })).json()) as { job_id: string };
+    const first = (await (await submit(account.apiKey, { client_request_id: 'reused-later' })).json()) as {
+      job_id: string;
+    };
     await runtime.stepFunctions.waitForExecution(first.job_id);
-    await services().table.doc.send(new DeleteCommand({ TableName: services().table.name, Key: keys.job(account.accountId, first.job_id) }));
+    await services().table.doc.send(
+      new DeleteCommand({ TableName: services().table.name, Key: keys.job(account.accountId, first.job_id) }),
+    );
     const again = await submit(account.apiKey, { client_request_id: 'reused-later' });
     expect(again.status).toBe(202);
     expect(again.headers.get('idempotent-replayed')).toBeNull();
@@ -344,9 +423,14 @@ describe('what must not stay held', () => {
     const account = await runtime.newAccount(1_000_000);
     const deps = services().images;
     const original = deps.ledger;
-    deps.ledger = Object.assign(Object.create(original), { settle: async () => Promise.reject(new Error('settlement store unavailable')) });
+    deps.ledger = Object.assign(Object.create(original), {
+      settle: async () => Promise.reject(new Error('settlement store unavailable')),
+    });
     try {
-      const response = await runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body: { image: await base64Jpeg() } });
+      const response = await runtime.call('POST', '/v2/service/enhance', {
+        apiKey: account.apiKey,
+        body: { image: await base64Jpeg() },
+      });
       expect(response.status).toBe(500);
     } finally {
       deps.ledger = original;
@@ -361,11 +445,31 @@ describe('what must not stay held', () => {
     await services().ledger.reserve({
       accountId: account.accountId,
       amountMicros: PINNED_PRICES.perImageMicros,
-      creates: { kind: 'job', job: aJob(account.accountId, { jobId: 'job_abandoned', mode: 'sync', status: 'running', createdAt: longAgo, startedAt: longAgo, clientRequestId: 'crashed' }) },
-      claim: { clientRequestId: 'crashed', jobId: 'job_abandoned', fingerprint: requestFingerprint(enhanceCommand(v.parse(EnhanceRequestSchema, { image, client_request_id: 'crashed' }))), keepUntil: Date.now() + 3600_000 },
+      creates: {
+        kind: 'job',
+        job: aJob(account.accountId, {
+          jobId: 'job_abandoned',
+          mode: 'sync',
+          status: 'running',
+          createdAt: longAgo,
+          startedAt: longAgo,
+          clientRequestId: 'crashed',
+        }),
+      },
+      claim: {
+        clientRequestId: 'crashed',
+        jobId: 'job_abandoned',
+        fingerprint: requestFingerprint(
+          enhanceCommand(v.parse(EnhanceRequestSchema, { image, client_request_id: 'crashed' })),
+        ),
+        keepUntil: Date.now() + 3600_000,
+      },
       at: longAgo,
     });
-    const response = await runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body: { image, client_request_id: 'crashed' } });
+    const response = await runtime.call('POST', '/v2/service/enhance', {
+      apiKey: account.apiKey,
+      body: { image, client_request_id: 'crashed' },
+    });
     expect(response.status).toBe(500);
     expect(await services().ledger.balance(account.accountId)).toBe(1_000_000);
     expect((await services().jobs.get(account.accountId, 'job_abandoned'))!.status).toBe('failed');

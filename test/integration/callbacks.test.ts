@@ -1,9 +1,9 @@
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { services } from '../../bin/local/services';
 import { keys } from '../../functions/adapters/dynamo/table';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
-import { services } from '../../bin/local/services';
 import { octokitVerify } from '../support/octokit-verify';
 import { startHangingReceiver, startReceiver } from '../support/receiver';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
@@ -25,7 +25,9 @@ const enqueue = async (accountId: string, callbackUrl: string) => {
     callbackUrl,
     body: JSON.stringify({ job_id: `job_test${deliveries}`, status: 'succeeded', note: 'bytes  as sent' }),
   };
-  await services().sqs.send(new SendMessageCommand({ QueueUrl: runtime.queueUrls[CALLBACK_QUEUE.name], MessageBody: JSON.stringify(message) }));
+  await services().sqs.send(
+    new SendMessageCommand({ QueueUrl: runtime.queueUrls[CALLBACK_QUEUE.name], MessageBody: JSON.stringify(message) }),
+  );
   return message;
 };
 
@@ -43,7 +45,10 @@ const recordedAttempts = async (accountId: string, jobId: string) => {
 
 const dlqMessages = async () => {
   const { Attributes } = await services().sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: runtime.queueUrls[CALLBACK_QUEUE.deadLetterName], AttributeNames: ['ApproximateNumberOfMessages'] }),
+    new GetQueueAttributesCommand({
+      QueueUrl: runtime.queueUrls[CALLBACK_QUEUE.deadLetterName],
+      AttributeNames: ['ApproximateNumberOfMessages'],
+    }),
   );
   return Number(Attributes?.['ApproximateNumberOfMessages'] ?? 0);
 };
@@ -67,11 +72,24 @@ describe('callback delivery', () => {
     expect(callback!.headers['content-type']).toBe('application/json');
     expect(callback!.headers['x-service-delivery-id']).toBe(message.deliveryId);
     expect(new Date(String(callback!.headers['x-service-timestamp'])).getTime()).not.toBeNaN();
-    const secret = ((await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey: account.apiKey })).json()) as { webhook_signing_secret: string }).webhook_signing_secret;
+    const secret = (
+      (await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey: account.apiKey })).json()) as {
+        webhook_signing_secret: string;
+      }
+    ).webhook_signing_secret;
     const signature = String(callback!.headers['x-service-signature']);
-    expect(octokitVerify([{ secret, payload: callback!.body, signature }, { secret: `${secret}x`, payload: callback!.body, signature }])).toEqual([true, false]);
+    expect(
+      octokitVerify([
+        { secret, payload: callback!.body, signature },
+        { secret: `${secret}x`, payload: callback!.body, signature },
+      ]),
+    ).toEqual([true, false]);
     await until(async () => (await recordedAttempts(account.accountId, message.jobId)).length === 1);
-    expect((await recordedAttempts(account.accountId, message.jobId))[0]).toMatchObject({ attempt: 1, status: 204, deliveryId: message.deliveryId });
+    expect((await recordedAttempts(account.accountId, message.jobId))[0]).toMatchObject({
+      attempt: 1,
+      status: 204,
+      deliveryId: message.deliveryId,
+    });
     await receiver.close();
   });
 
@@ -83,9 +101,13 @@ describe('callback delivery', () => {
     await until(async () => (await recordedAttempts(account.accountId, message.jobId)).length === 4);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(receiver.received).toHaveLength(4);
-    expect(new Set(receiver.received.map((r) => r.headers['x-service-delivery-id']))).toEqual(new Set([message.deliveryId]));
+    expect(new Set(receiver.received.map((r) => r.headers['x-service-delivery-id']))).toEqual(
+      new Set([message.deliveryId]),
+    );
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(new Set([message.deliveryId]));
-    expect((await recordedAttempts(account.accountId, message.jobId)).map((a) => a['status'])).toEqual([500, 503, 429, 200]);
+    expect((await recordedAttempts(account.accountId, message.jobId)).map((a) => a['status'])).toEqual([
+      500, 503, 429, 200,
+    ]);
     await receiver.close();
   });
 
@@ -97,7 +119,12 @@ describe('callback delivery', () => {
     await until(async () => (await dlqMessages()) === before + 1, 30_000);
     expect(receiver.received).toHaveLength(MAX_CALLBACK_ATTEMPTS);
     expect(await recordedAttempts(account.accountId, message.jobId)).toHaveLength(MAX_CALLBACK_ATTEMPTS);
-    const { Messages = [] } = await services().sqs.send(new ReceiveMessageCommand({ QueueUrl: runtime.queueUrls[CALLBACK_QUEUE.deadLetterName], MaxNumberOfMessages: 10 }));
+    const { Messages = [] } = await services().sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: runtime.queueUrls[CALLBACK_QUEUE.deadLetterName],
+        MaxNumberOfMessages: 10,
+      }),
+    );
     expect(Messages.map((m) => JSON.parse(m.Body!).deliveryId)).toContain(message.deliveryId);
     await receiver.close();
   });

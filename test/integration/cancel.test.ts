@@ -4,8 +4,8 @@
  * keeps one running as long as a test needs.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../functions/adapters/dynamo/table';
 import { services } from '../../bin/local/services';
+import { keys } from '../../functions/adapters/dynamo/table';
 import { base64Jpeg } from '../support/images';
 import { entriesOfJob } from '../support/ledger';
 import { startReceiver } from '../support/receiver';
@@ -28,12 +28,16 @@ interface JobBody {
 }
 
 const submit = async (apiKey: string, extra: Record<string, unknown> = {}) => {
-  const response = await runtime.call('POST', '/v2/service/enhance', { apiKey, body: { image, async: true, ...extra } });
+  const response = await runtime.call('POST', '/v2/service/enhance', {
+    apiKey,
+    body: { image, async: true, ...extra },
+  });
   expect(response.status).toBe(202);
   return ((await response.json()) as { job_id: string }).job_id;
 };
 const cancel = (apiKey: string, jobId: string) => runtime.call('POST', `/v2/service/jobs/${jobId}/cancel`, { apiKey });
-const poll = async (apiKey: string, jobId: string) => (await (await runtime.call('GET', `/v2/service/jobs/${jobId}`, { apiKey })).json()) as JobBody;
+const poll = async (apiKey: string, jobId: string) =>
+  (await (await runtime.call('GET', `/v2/service/jobs/${jobId}`, { apiKey })).json()) as JobBody;
 const until = async (apiKey: string, jobId: string, wanted: (job: JobBody) => boolean, timeoutMs = 30_000) => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -46,7 +50,12 @@ const until = async (apiKey: string, jobId: string, wanted: (job: JobBody) => bo
 const ended = (job: JobBody) => job.status === 'succeeded' || job.status === 'failed';
 /** As jobs running elsewhere would: the account's places under its cap of running jobs taken. */
 const holdPlaces = (accountId: string, running: number) =>
-  services().table.doc.send(new PutCommand({ TableName: services().table.name, Item: { ...keys.runningJobs(accountId), type: 'runningJobs', running } }));
+  services().table.doc.send(
+    new PutCommand({
+      TableName: services().table.name,
+      Item: { ...keys.runningJobs(accountId), type: 'runningJobs', running },
+    }),
+  );
 
 describe('canceling a job', () => {
   it('stops a running job: failed CANCELED, the reservation refunded once, the callback sent', async () => {
@@ -61,7 +70,11 @@ describe('canceling a job', () => {
       expect(await response.json()).toMatchObject({ job_id: jobId, status: 'failed', error: { code: 'CANCELED' } });
       expect(await balanceOf(account.accountId)).toBe(before);
       await receiver.waitFor(1);
-      expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ job_id: jobId, status: 'failed', error: { code: 'CANCELED' } });
+      expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({
+        job_id: jobId,
+        status: 'failed',
+        error: { code: 'CANCELED' },
+      });
       expect((await entriesOfJob(account.accountId, jobId)).map((entry) => entry.kind)).toEqual(['reserve', 'release']);
     } finally {
       await receiver.close();
@@ -88,7 +101,10 @@ describe('canceling a job', () => {
     const balance = await balanceOf(account.accountId);
     const response = await cancel(account.apiKey, jobId);
     expect(response.status).toBe(409);
-    expect(await response.json()).toMatchObject({ code: 'JOB_NOT_CANCELABLE', detail: `Job ${jobId} has already ended: succeeded.` });
+    expect(await response.json()).toMatchObject({
+      code: 'JOB_NOT_CANCELABLE',
+      detail: `Job ${jobId} has already ended: succeeded.`,
+    });
     expect(await balanceOf(account.accountId)).toBe(balance);
   });
 
@@ -105,15 +121,23 @@ describe('canceling a job', () => {
     const before = await balanceOf(account.accountId);
     const jobId = await submit(account.apiKey, { prompt: 'sandbox:slow=30', cancel_after: 1 });
     const job = await until(account.apiKey, jobId, ended, 15_000);
-    expect(job).toMatchObject({ status: 'failed', error: { code: 'CANCELED', message: expect.stringContaining('cancel_after 1 s') } });
+    expect(job).toMatchObject({
+      status: 'failed',
+      error: { code: 'CANCELED', message: expect.stringContaining('cancel_after 1 s') },
+    });
     expect(await balanceOf(account.accountId)).toBe(before);
   });
 
   it('refuses cancel_after without async: true (422 at cancel_after)', async () => {
     const account = await runtime.newAccount();
-    const response = await runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body: { image, cancel_after: 5 } });
+    const response = await runtime.call('POST', '/v2/service/enhance', {
+      apiKey: account.apiKey,
+      body: { image, cancel_after: 5 },
+    });
     expect(response.status).toBe(422);
-    expect(((await response.json()) as { detail: Array<{ loc: unknown }> }).detail.map((entry) => entry.loc)).toEqual([['body', 'cancel_after']]);
+    expect(((await response.json()) as { detail: Array<{ loc: unknown }> }).detail.map((entry) => entry.loc)).toEqual([
+      ['body', 'cancel_after'],
+    ]);
   });
 
   it('settles exactly one outcome when a cancel crosses the job’s completion, 50 times over', async () => {
@@ -131,9 +155,19 @@ describe('canceling a job', () => {
       const job = await until(account.apiKey, jobId, ended);
       const kinds = (await entriesOfJob(account.accountId, jobId)).map((entry) => entry.kind);
       if (answers[index] === 200) {
-        expect({ jobId, status: job.status, code: job.error?.code, kinds }).toEqual({ jobId, status: 'failed', code: 'CANCELED', kinds: ['reserve', 'release'] });
+        expect({ jobId, status: job.status, code: job.error?.code, kinds }).toEqual({
+          jobId,
+          status: 'failed',
+          code: 'CANCELED',
+          kinds: ['reserve', 'release'],
+        });
       } else {
-        expect({ jobId, answer: answers[index], status: job.status, kinds }).toEqual({ jobId, answer: 409, status: 'succeeded', kinds: ['reserve', 'settle'] });
+        expect({ jobId, answer: answers[index], status: job.status, kinds }).toEqual({
+          jobId,
+          answer: 409,
+          status: 'succeeded',
+          kinds: ['reserve', 'settle'],
+        });
         charged += 1;
       }
     }

@@ -11,7 +11,8 @@ import { startTestRuntime, type TestRuntime } from '../support/runtime';
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => fs.existsSync(candidate));
 const SCREENSHOTS = path.join(__dirname, '../../test-output');
 const browserIt = CHROMIUM || process.env.REQUIRE_BROWSER === '1' ? it : it.skip;
-if (!CHROMIUM && process.env.REQUIRE_BROWSER !== '1') console.warn('chromium not installed: the docs page browser test is skipped (Debian: apt-get install chromium)');
+if (!CHROMIUM && process.env.REQUIRE_BROWSER !== '1')
+  console.warn('chromium not installed: the docs page browser test is skipped (Debian: apt-get install chromium)');
 
 let runtime: TestRuntime;
 
@@ -27,7 +28,9 @@ describe('the API description', () => {
     const document = (await response.json()) as { openapi: string; servers: unknown; paths: Record<string, unknown> };
     expect(document.openapi).toBe('3.1.0');
     expect(document.servers).toEqual([{ url: runtime.url }]);
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v2/service/edit', '/v2/service/uploads', '/v1/service/jobs/{job_id}']));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/v2/service/edit', '/v2/service/uploads', '/v1/service/jobs/{job_id}']),
+    );
   });
 
   it('serves a reference page that loads its renderer and the document from this API only', async () => {
@@ -45,23 +48,27 @@ describe('the API description', () => {
     expect(Buffer.from(await response.arrayBuffer()).equals(installed)).toBe(true);
   });
 
-  browserIt('renders in a browser, with every operation and nothing fetched from elsewhere', async () => {
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    try {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      const elsewhere: string[] = [];
-      page.on('request', (request) => {
-        if (!request.url().startsWith(runtime.url)) elsewhere.push(request.url());
-      });
-      await page.goto(`${runtime.url}/v2/service/docs`, { waitUntil: 'networkidle' });
-      await page.getByText('Identity-preserving image service', { exact: true }).first().waitFor();
-      await page.getByText('Upload a large input directly').first().waitFor();
-      fs.mkdirSync(SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: path.join(SCREENSHOTS, 'docs.png') });
-      expect(elsewhere).toEqual([]);
-    } finally {
-      await browser.close();
-    }
-  }, 60_000);
+  browserIt(
+    'renders in a browser, with every operation and nothing fetched from elsewhere',
+    async () => {
+      const { chromium } = await import('playwright-core');
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+      try {
+        const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+        const elsewhere: string[] = [];
+        page.on('request', (request) => {
+          if (!request.url().startsWith(runtime.url)) elsewhere.push(request.url());
+        });
+        await page.goto(`${runtime.url}/v2/service/docs`, { waitUntil: 'networkidle' });
+        await page.getByText('Identity-preserving image service', { exact: true }).first().waitFor();
+        await page.getByText('Upload a large input directly').first().waitFor();
+        fs.mkdirSync(SCREENSHOTS, { recursive: true });
+        await page.screenshot({ path: path.join(SCREENSHOTS, 'docs.png') });
+        expect(elsewhere).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    },
+    60_000,
+  );
 });

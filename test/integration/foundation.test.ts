@@ -1,16 +1,26 @@
 import http from 'node:http';
-import { Accounts } from '../../functions/domain';
 import { services } from '../../bin/local/services';
+import { Accounts } from '../../functions/domain';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 
 /** A request with any method and body (fetch refuses a body on GET), read to the end. */
 const rawRequest = (url: string, method: string, headers: Record<string, string>, body: Buffer) =>
   new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    const request = http.request(url, { method, headers: { ...headers, 'Content-Length': String(body.length) } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const request = http.request(
+      url,
+      { method, headers: { ...headers, 'Content-Length': String(body.length) } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode!,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
     // The gateway may answer before it has read everything: once an answer came, it is what counts.
     let answered = false;
     request.on('response', () => (answered = true));
@@ -70,38 +80,72 @@ describe('authentication', () => {
   });
 
   it('answers 401 INVALID_API_KEY for an unknown key', async () => {
-    await expectErrorBody(await runtime.call('GET', '/v2/service/webhook-secret', { apiKey: 'isk_not-a-key' }), 401, 'INVALID_API_KEY');
+    await expectErrorBody(
+      await runtime.call('GET', '/v2/service/webhook-secret', { apiKey: 'isk_not-a-key' }),
+      401,
+      'INVALID_API_KEY',
+    );
   });
 
   it('answers 401 for a revoked key while the account other keys keep working', async () => {
     const account = await runtime.newAccount();
     const spare = await Accounts.issueKey(services(), account.accountId);
     await Accounts.revokeKey(services(), account.accountId, account.keyId);
-    await expectErrorBody(await runtime.call('GET', '/v2/service/webhook-secret', { apiKey: account.apiKey }), 401, 'INVALID_API_KEY');
+    await expectErrorBody(
+      await runtime.call('GET', '/v2/service/webhook-secret', { apiKey: account.apiKey }),
+      401,
+      'INVALID_API_KEY',
+    );
     expect((await runtime.call('GET', '/v2/service/webhook-secret', { apiKey: spare.apiKey })).status).toBe(200);
   });
 });
 
 describe('the HTTP layer', () => {
   it('answers 413 with the error body for a request body over 6 MB', async () => {
-    const response = await rawRequest(`${runtime.url}/v2/service/webhook-secret`, 'GET', { 'X-API-Key': devKey() }, Buffer.alloc(6 * 1024 * 1024 + 1, 120));
+    const response = await rawRequest(
+      `${runtime.url}/v2/service/webhook-secret`,
+      'GET',
+      { 'X-API-Key': devKey() },
+      Buffer.alloc(6 * 1024 * 1024 + 1, 120),
+    );
     expect(response.status).toBe(413);
     const body = JSON.parse(response.body) as { code: string; request_id: string };
-    expect(body).toEqual({ detail: expect.stringContaining('6291456 bytes'), code: 'PAYLOAD_TOO_LARGE', request_id: response.headers['x-request-id'] });
+    expect(body).toEqual({
+      detail: expect.stringContaining('6291456 bytes'),
+      code: 'PAYLOAD_TOO_LARGE',
+      request_id: response.headers['x-request-id'],
+    });
   });
 
   it('answers 413 at the gateway for a body over its 10 MB limit', async () => {
-    const response = await rawRequest(`${runtime.url}/v2/service/webhook-secret`, 'GET', { 'X-API-Key': devKey() }, Buffer.alloc(11 * 1024 * 1024, 120));
+    const response = await rawRequest(
+      `${runtime.url}/v2/service/webhook-secret`,
+      'GET',
+      { 'X-API-Key': devKey() },
+      Buffer.alloc(11 * 1024 * 1024, 120),
+    );
     expect(response.status).toBe(413);
-    expect(JSON.parse(response.body)).toEqual({ detail: expect.any(String), code: 'PAYLOAD_TOO_LARGE', request_id: response.headers['x-request-id'] });
+    expect(JSON.parse(response.body)).toEqual({
+      detail: expect.any(String),
+      code: 'PAYLOAD_TOO_LARGE',
+      request_id: response.headers['x-request-id'],
+    });
   });
 
   it('answers an unknown path with 404 and the error body', async () => {
-    await expectErrorBody(await runtime.call('GET', '/v2/service/nothing-here', { apiKey: devKey() }), 404, 'NOT_FOUND');
+    await expectErrorBody(
+      await runtime.call('GET', '/v2/service/nothing-here', { apiKey: devKey() }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('gives every response its own request id', async () => {
-    const ids = await Promise.all([1, 2, 3].map(async () => (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey: devKey() })).headers.get('x-request-id')));
+    const ids = await Promise.all(
+      [1, 2, 3].map(async () =>
+        (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey: devKey() })).headers.get('x-request-id'),
+      ),
+    );
     expect(new Set(ids).size).toBe(3);
   });
 });

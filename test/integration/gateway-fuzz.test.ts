@@ -39,9 +39,32 @@ const junk = (length: number) => Array.from({ length }, () => String.fromCharCod
 const paths = ROUTES.flatMap((route) => API_VERSIONS.map((version) => routePath(version, route)));
 const withParameter = (path: string, value: string) => path.replace(/\{[a-z_]+\}/g, value);
 const BAD_SEGMENTS = ['%zz', '%', '%E0%A4%A', '%00', '..', '%2e%2e', 'é', '\u{1F600}', 'a'.repeat(5000), '%25zz', ''];
-const BAD_TARGETS = ['http://[', 'http://x', '*', '//', '/?', 'http://example.com/v2/service/jobs/%zz', '/v2/service/../../etc/passwd', '/v2//service///jobs/1'];
+const BAD_TARGETS = [
+  'http://[',
+  'http://x',
+  '*',
+  '//',
+  '/?',
+  'http://example.com/v2/service/jobs/%zz',
+  '/v2/service/../../etc/passwd',
+  '/v2//service///jobs/1',
+];
 const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD', 'FOO', 'G ET', 'get'];
-const BODIES = ['', '{', 'null', '[]', '"x"', '{"prompt":', '{"images":"not-a-list"}', '{"num_output_images":1e309}', '{"async":"yes"}', '{"tags":[{}]}', `{"image_urls":[${'"x",'.repeat(60)}"x"]}`, '['.repeat(5000), '{"prompt":"\\ud800"}'];
+const BODIES = [
+  '',
+  '{',
+  'null',
+  '[]',
+  '"x"',
+  '{"prompt":',
+  '{"images":"not-a-list"}',
+  '{"num_output_images":1e309}',
+  '{"async":"yes"}',
+  '{"tags":[{}]}',
+  `{"image_urls":[${'"x",'.repeat(60)}"x"]}`,
+  '['.repeat(5000),
+  '{"prompt":"\\ud800"}',
+];
 
 interface Raw {
   status: number;
@@ -62,8 +85,18 @@ const send = (request: string): Promise<Raw> =>
       const text = Buffer.concat(chunks).toString('latin1');
       const [head = '', ...rest] = text.split('\r\n\r\n');
       const [statusLine = '', ...headerLines] = head.split('\r\n');
-      const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: Buffer.from(rest.join('\r\n\r\n'), 'latin1').toString('utf8'), request });
+      const headers = Object.fromEntries(
+        headerLines.map((line) => [
+          line.slice(0, line.indexOf(':')).toLowerCase(),
+          line.slice(line.indexOf(':') + 1).trim(),
+        ]),
+      );
+      resolve({
+        status: Number(statusLine.split(' ')[1]),
+        headers,
+        body: Buffer.from(rest.join('\r\n\r\n'), 'latin1').toString('utf8'),
+        request,
+      });
     });
     // Written, not ended: the server closes the connection after its answer (Connection: close).
     socket.write(request, 'latin1');
@@ -84,13 +117,28 @@ const fuzzed = (): string => {
     case 2:
       return requestOf(pick(METHODS), withParameter(path, 'job_x'), key, random() < 0.5 ? '' : pick(BODIES));
     case 3:
-      return requestOf('GET', withParameter(path, 'x'), [...key, random() < 0.5 ? `X-Big: ${'a'.repeat(20_000)}` : `Bad Header: ${junk(10)}`], '');
+      return requestOf(
+        'GET',
+        withParameter(path, 'x'),
+        [...key, random() < 0.5 ? `X-Big: ${'a'.repeat(20_000)}` : `Bad Header: ${junk(10)}`],
+        '',
+      );
     case 4:
       return requestOf('POST', withParameter(path, 'x'), [...key, 'Content-Type: application/json'], pick(BODIES));
     case 5:
-      return requestOf('POST', withParameter(path, 'x'), [...key, 'Content-Type: application/json'], junk(Math.floor(random() * 300)));
+      return requestOf(
+        'POST',
+        withParameter(path, 'x'),
+        [...key, 'Content-Type: application/json'],
+        junk(Math.floor(random() * 300)),
+      );
     default:
-      return requestOf('GET', `${withParameter(path, 'x')}?${pick(['tag=%zz', 'tag=', `tag=${'t'.repeat(300)}`, 'tag=a&tag=b', '%%%', 'a=1&&&b'])}`, key, '');
+      return requestOf(
+        'GET',
+        `${withParameter(path, 'x')}?${pick(['tag=%zz', 'tag=', `tag=${'t'.repeat(300)}`, 'tag=a&tag=b', '%%%', 'a=1&&&b'])}`,
+        key,
+        '',
+      );
   }
 };
 
@@ -104,7 +152,11 @@ const inSpecShape = (answer: Raw): boolean => {
     return false;
   }
   const b = body as { detail?: unknown; code?: unknown; request_id?: unknown };
-  if (answer.status === 422 && Array.isArray(b.detail)) return b.detail.every((item: { loc?: unknown; msg?: unknown; type?: unknown }) => Array.isArray(item.loc) && typeof item.msg === 'string' && typeof item.type === 'string');
+  if (answer.status === 422 && Array.isArray(b.detail))
+    return b.detail.every(
+      (item: { loc?: unknown; msg?: unknown; type?: unknown }) =>
+        Array.isArray(item.loc) && typeof item.msg === 'string' && typeof item.type === 'string',
+    );
   return typeof b.detail === 'string' && typeof b.code === 'string' && b.request_id === answer.headers['x-request-id'];
 };
 
@@ -114,7 +166,11 @@ test(`${REQUESTS} malformed requests: no crash, no 5xx, every refusal in a spec 
   for (let i = 0; i < requests.length; i += 8) answers.push(...(await Promise.all(requests.slice(i, i + 8).map(send))));
   const wrong = answers.filter((answer) => !(answer.status >= 200 && answer.status < 500) || !inSpecShape(answer));
   expect(answers.filter((answer) => answer.status >= 400).length).toBeGreaterThan(REQUESTS * 0.9);
-  expect(wrong.map((answer) => `${answer.status} ${JSON.stringify(answer.request.slice(0, 100))} → ${answer.body.slice(0, 160)}`)).toEqual([]);
+  expect(
+    wrong.map(
+      (answer) => `${answer.status} ${JSON.stringify(answer.request.slice(0, 100))} → ${answer.body.slice(0, 160)}`,
+    ),
+  ).toEqual([]);
   const alive = await runtime.call('GET', '/v2/service/webhook-secret', { apiKey });
   expect(alive.status).toBe(200);
 }, 120_000);
@@ -122,7 +178,11 @@ test(`${REQUESTS} malformed requests: no crash, no 5xx, every refusal in a spec 
 test.each([
   { name: 'a malformed percent-escape in a path parameter', line: 'GET /v2/service/jobs/%zz HTTP/1.1', status: 400 },
   { name: 'an absolute-form target that is not a URL', line: 'GET http://[ HTTP/1.1', status: 400 },
-  { name: 'a method no route has (as API Gateway answers it)', line: 'PUT /v2/service/webhook-secret HTTP/1.1', status: 404 },
+  {
+    name: 'a method no route has (as API Gateway answers it)',
+    line: 'PUT /v2/service/webhook-secret HTTP/1.1',
+    status: 404,
+  },
   { name: 'a request line Node cannot parse', line: 'G ET /v2/service/webhook-secret HTTP/1.1', status: 400 },
 ])('$name answers $status in the error shape', async ({ line, status }) => {
   const answer = await send(`${line}\r\nHost: 127.0.0.1\r\nX-API-Key: ${apiKey}\r\nConnection: close\r\n\r\n`);
@@ -131,7 +191,9 @@ test.each([
 });
 
 test('headers too large answer 431 in the error shape', async () => {
-  const answer = await send(`GET /v2/service/webhook-secret HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`);
+  const answer = await send(
+    `GET /v2/service/webhook-secret HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`,
+  );
   expect(answer.status).toBe(431);
   expect(inSpecShape(answer)).toBe(true);
 });

@@ -8,11 +8,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { services } from '../../bin/local/services';
 import { DynamoPortal } from '../../functions/adapters/dynamo/portal-repository';
 import { pictureKey } from '../../functions/adapters/s3/photo-store';
 import { invite } from '../../functions/domain/portal/portal';
 import { newId } from '../../functions/domain/shared/ids';
-import { services } from '../../bin/local/services';
 import { tinyJpeg } from '../support/images';
 import { seedProfile } from '../support/profiles';
 import { startReceiver } from '../support/receiver';
@@ -21,7 +21,8 @@ import { startTestRuntime, type TestRuntime } from '../support/runtime';
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => fs.existsSync(candidate));
 const SCREENSHOTS = path.join(__dirname, '../../test-output');
 const browserIt = CHROMIUM || process.env.REQUIRE_BROWSER === '1' ? it : it.skip;
-if (!CHROMIUM && process.env.REQUIRE_BROWSER !== '1') console.warn('chromium not installed: the portal browser test is skipped (Debian: apt-get install chromium)');
+if (!CHROMIUM && process.env.REQUIRE_BROWSER !== '1')
+  console.warn('chromium not installed: the portal browser test is skipped (Debian: apt-get install chromium)');
 
 /** What the page functions read in the browser (this suite compiles without the DOM library). */
 interface LoadedImage {
@@ -60,7 +61,10 @@ describe('the developer portal in a browser', () => {
     'takes an invited developer from sign-up to a job, its cost and its delivery, and a revoked key',
     async () => {
       const email = `dev-${Date.now()}@example.com`;
-      const { token } = await invite({ portal: new DynamoPortal(services().table, newId), clock: Date.now }, { email, creditMicros: 25_000_000 });
+      const { token } = await invite(
+        { portal: new DynamoPortal(services().table, newId), clock: Date.now },
+        { email, creditMicros: 25_000_000 },
+      );
       const receiver = await startReceiver([200]);
 
       const { chromium } = await import('playwright-core');
@@ -73,7 +77,8 @@ describe('the developer portal in a browser', () => {
         const problems: string[] = [];
         // Nothing but this service, and the storage its download links redirect to.
         page.on('request', (request) => {
-          const viaDownloadLink = request.redirectedFrom()?.url().startsWith(`${runtime.url}/v2/service/downloads/`) ?? false;
+          const viaDownloadLink =
+            request.redirectedFrom()?.url().startsWith(`${runtime.url}/v2/service/downloads/`) ?? false;
           if (!request.url().startsWith(runtime.url) && !viaDownloadLink) elsewhere.push(request.url());
         });
         page.on('pageerror', (error) => problems.push(error.message));
@@ -100,15 +105,23 @@ describe('the developer portal in a browser', () => {
         const apiKey = await page.locator('#new-key').inputValue();
         expect(apiKey).toMatch(/^isk_/);
         await page.getByRole('button', { name: 'Copy' }).click();
-        expect(await page.evaluate(() => (globalThis as unknown as BrowserGlobals).navigator.clipboard.readText())).toBe(apiKey);
+        expect(
+          await page.evaluate(() => (globalThis as unknown as BrowserGlobals).navigator.clipboard.readText()),
+        ).toBe(apiKey);
         await page.getByRole('cell', { name: 'integration test', exact: true }).waitFor();
 
         // The key at work: an async job with a callback.
-        const submitted = await runtime.call('POST', '/v2/service/generate', { apiKey, body: { prompt: 'a lighthouse at dawn', async: true, callback_url: receiver.url } });
+        const submitted = await runtime.call('POST', '/v2/service/generate', {
+          apiKey,
+          body: { prompt: 'a lighthouse at dawn', async: true, callback_url: receiver.url },
+        });
         expect(submitted.status).toBe(202);
         const { job_id: jobId } = (await submitted.json()) as { job_id: string };
         await receiver.waitFor(1);
-        const job = (await (await runtime.call('GET', `/v2/service/jobs/${jobId}`, { apiKey })).json()) as { status: string; cost: { final: string } };
+        const job = (await (await runtime.call('GET', `/v2/service/jobs/${jobId}`, { apiKey })).json()) as {
+          status: string;
+          cost: { final: string };
+        };
         expect(job.status).toBe('succeeded');
 
         // The job, its cost, its output and its delivery.
@@ -133,17 +146,28 @@ describe('the developer portal in a browser', () => {
         await page.getByRole('link', { name: 'Overview' }).click();
         await page.getByRole('cell', { name: jobId }).first().waitFor();
         const left = (25_000_000 - Math.round(Number(job.cost.final) * 1e6)) / 1e6;
-        await page.getByTestId('balance').filter({ hasText: `${left.toFixed(2)} USD` }).waitFor();
+        await page
+          .getByTestId('balance')
+          .filter({ hasText: `${left.toFixed(2)} USD` })
+          .waitFor();
         await page.getByRole('img', { name: /Spend per day over the last 30 days/ }).waitFor();
         await shoot(page, 'overview');
 
         // The webhook secret: revealed as the API has it, rotated, and a receiver tested.
         await page.getByRole('link', { name: 'Webhooks' }).click();
-        const secret = ((await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey })).json()) as { webhook_signing_secret: string }).webhook_signing_secret;
+        const secret = (
+          (await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey })).json()) as {
+            webhook_signing_secret: string;
+          }
+        ).webhook_signing_secret;
         await page.getByRole('button', { name: 'Reveal' }).click();
-        await until(async () => (await page.getByRole('textbox', { name: 'Current signing secret' }).inputValue()) === secret);
+        await until(
+          async () => (await page.getByRole('textbox', { name: 'Current signing secret' }).inputValue()) === secret,
+        );
         await page.getByRole('button', { name: 'Rotate' }).click();
-        await until(async () => (await page.getByRole('textbox', { name: 'Current signing secret' }).inputValue()) !== secret);
+        await until(
+          async () => (await page.getByRole('textbox', { name: 'Current signing secret' }).inputValue()) !== secret,
+        );
         await page.getByLabel('Receiver URL (https)').fill(receiver.url);
         await page.getByRole('button', { name: 'Send a test event' }).click();
         await page.getByText(/Delivered: HTTP 200/).waitFor();
@@ -152,10 +176,21 @@ describe('the developer portal in a browser', () => {
         await shoot(page, 'webhooks');
 
         // A profile with its picture.
-        const session = (await (await runtime.call('GET', '/v2/service/account', { apiKey })).json()) as { account_id: string };
+        const session = (await (await runtime.call('GET', '/v2/service/account', { apiKey })).json()) as {
+          account_id: string;
+        };
         const profile = await seedProfile(session.account_id, { status: 'READY', tag: 'team-a' });
-        await services().objects.put(pictureKey(session.account_id, profile.profileId), await tinyJpeg(96, 96), 'image/jpeg');
-        await seedProfile(session.account_id, { profileId: profile.profileId, status: 'READY', tag: 'team-a', pictureKey: pictureKey(session.account_id, profile.profileId) });
+        await services().objects.put(
+          pictureKey(session.account_id, profile.profileId),
+          await tinyJpeg(96, 96),
+          'image/jpeg',
+        );
+        await seedProfile(session.account_id, {
+          profileId: profile.profileId,
+          status: 'READY',
+          tag: 'team-a',
+          pictureKey: pictureKey(session.account_id, profile.profileId),
+        });
         await page.getByRole('link', { name: 'Profiles' }).click();
         const picture = page.getByRole('img', { name: `Picture of ${profile.profileId}` });
         await until(() => picture.evaluate((image: LoadedImage) => image.complete && image.naturalWidth > 0));

@@ -4,12 +4,12 @@
  * portal's session and the public API's keys. Both runtimes.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { services } from '../../bin/local/services';
 import { DynamoPortal } from '../../functions/adapters/dynamo/portal-repository';
 import { keys } from '../../functions/adapters/dynamo/table';
-import { invite, sha256, SIGN_IN_LIMITS } from '../../functions/domain/portal/portal';
+import { invite, SIGN_IN_LIMITS, sha256 } from '../../functions/domain/portal/portal';
 import { newId } from '../../functions/domain/shared/ids';
 import { SESSION_COOKIE } from '../../functions/portal/handler';
-import { services } from '../../bin/local/services';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 
 let runtime: TestRuntime;
@@ -32,13 +32,19 @@ interface Browser {
   sessionId: string;
 }
 
-const portal = (method: string, route: string, options: { browser?: Browser; body?: unknown; csrf?: string | null; headers?: Record<string, string> } = {}) =>
+const portal = (
+  method: string,
+  route: string,
+  options: { browser?: Browser; body?: unknown; csrf?: string | null; headers?: Record<string, string> } = {},
+) =>
   fetch(`${runtime.url}/portal/api/${route}`, {
     method,
     headers: {
       ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
       ...(options.browser ? { Cookie: options.browser.cookie } : {}),
-      ...(options.browser && options.csrf !== null && method !== 'GET' ? { 'X-CSRF-Token': options.csrf ?? options.browser.csrf } : {}),
+      ...(options.browser && options.csrf !== null && method !== 'GET'
+        ? { 'X-CSRF-Token': options.csrf ?? options.browser.csrf }
+        : {}),
       ...options.headers,
     },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
@@ -54,16 +60,25 @@ const browserOf = async (response: Response): Promise<Browser> => {
 
 const signUp = async (email = `dev-${newId('acc')}@example.com`) => {
   const token = await invitation(email);
-  return { email, browser: await browserOf(await portal('POST', 'signup', { body: { invitation: token, email, password: PASSWORD } })) };
+  return {
+    email,
+    browser: await browserOf(
+      await portal('POST', 'signup', { body: { invitation: token, email, password: PASSWORD } }),
+    ),
+  };
 };
 
 describe('invitations', () => {
   it('opens an account with the invited credit, sets a Secure HttpOnly SameSite=Lax cookie, and works once', async () => {
     const email = `Dev-${newId('acc')}@Example.com`;
     const token = await invitation(email.toLowerCase(), 7_500_000);
-    const response = await portal('POST', 'signup', { body: { invitation: token, email, password: PASSWORD, name: 'Acme' } });
+    const response = await portal('POST', 'signup', {
+      body: { invitation: token, email, password: PASSWORD, name: 'Acme' },
+    });
     expect(response.status).toBe(200);
-    expect(response.headers.get('set-cookie')).toMatch(new RegExp(`^${SESSION_COOKIE}=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=43200$`));
+    expect(response.headers.get('set-cookie')).toMatch(
+      new RegExp(`^${SESSION_COOKIE}=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=43200$`),
+    );
     const browser = await browserOf(response.clone());
     const account = (await (await portal('GET', 'account', { browser })).json()) as Json;
     expect(account).toMatchObject({ name: 'Acme', balance: { usd: '7.50', micro_usd: 7_500_000 } });
@@ -80,21 +95,45 @@ describe('invitations', () => {
       const response = await portal('POST', 'signup', { body });
       return { status: response.status, body: (await response.json()) as Json };
     };
-    expect(await refusal({ invitation: 'made-up', email, password: PASSWORD })).toMatchObject({ status: 400, body: { code: 'INVITATION_INVALID' } });
-    expect(await refusal({ invitation: token, email: 'someone-else@example.com', password: PASSWORD })).toMatchObject({ status: 400, body: { code: 'INVITATION_INVALID' } });
-    expect(await refusal({ invitation: token, email, password: 'short' })).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST' } });
-    expect(await refusal({ invitation: token, email })).toMatchObject({ status: 422, body: { detail: [{ loc: ['body', 'password'], type: 'missing' }] } });
+    expect(await refusal({ invitation: 'made-up', email, password: PASSWORD })).toMatchObject({
+      status: 400,
+      body: { code: 'INVITATION_INVALID' },
+    });
+    expect(await refusal({ invitation: token, email: 'someone-else@example.com', password: PASSWORD })).toMatchObject({
+      status: 400,
+      body: { code: 'INVITATION_INVALID' },
+    });
+    expect(await refusal({ invitation: token, email, password: 'short' })).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_REQUEST' },
+    });
+    expect(await refusal({ invitation: token, email })).toMatchObject({
+      status: 422,
+      body: { detail: [{ loc: ['body', 'password'], type: 'missing' }] },
+    });
 
     await services().table.doc.send(
-      new UpdateCommand({ TableName: services().table.name, Key: keys.invitation(sha256(token)), UpdateExpression: 'SET expiresAt = :past', ExpressionAttributeValues: { ':past': Date.now() - 1 } }),
+      new UpdateCommand({
+        TableName: services().table.name,
+        Key: keys.invitation(sha256(token)),
+        UpdateExpression: 'SET expiresAt = :past',
+        ExpressionAttributeValues: { ':past': Date.now() - 1 },
+      }),
     );
-    expect(await refusal({ invitation: token, email, password: PASSWORD })).toMatchObject({ status: 400, body: { code: 'INVITATION_INVALID' } });
+    expect(await refusal({ invitation: token, email, password: PASSWORD })).toMatchObject({
+      status: 400,
+      body: { code: 'INVITATION_INVALID' },
+    });
   });
 
   it('lets exactly one of two simultaneous acceptances in', async () => {
     const email = `dev-${newId('acc')}@example.com`;
     const token = await invitation(email);
-    const statuses = await Promise.all([1, 2, 3].map(() => portal('POST', 'signup', { body: { invitation: token, email, password: PASSWORD } }).then((r) => r.status)));
+    const statuses = await Promise.all(
+      [1, 2, 3].map(() =>
+        portal('POST', 'signup', { body: { invitation: token, email, password: PASSWORD } }).then((r) => r.status),
+      ),
+    );
     expect(statuses.sort()).toEqual([200, 400, 400]);
   });
 });
@@ -104,11 +143,22 @@ describe('sign-in and sessions', () => {
     const { email } = await signUp();
     const wrong = await portal('POST', 'signin', { body: { email, password: `${PASSWORD}!` } });
     expect(wrong.status).toBe(401);
-    expect(await wrong.json()).toMatchObject({ code: 'INVALID_CREDENTIALS', detail: 'The e-mail address or the password is not right.' });
+    expect(await wrong.json()).toMatchObject({
+      code: 'INVALID_CREDENTIALS',
+      detail: 'The e-mail address or the password is not right.',
+    });
     const unknown = await portal('POST', 'signin', { body: { email: 'nobody@example.com', password: PASSWORD } });
-    expect(await unknown.json()).toMatchObject({ code: 'INVALID_CREDENTIALS', detail: 'The e-mail address or the password is not right.' });
-    const browser = await browserOf(await portal('POST', 'signin', { body: { email: email.toUpperCase(), password: PASSWORD } }));
-    expect(await (await portal('GET', 'session', { browser })).json()).toMatchObject({ email, csrf_token: browser.csrf });
+    expect(await unknown.json()).toMatchObject({
+      code: 'INVALID_CREDENTIALS',
+      detail: 'The e-mail address or the password is not right.',
+    });
+    const browser = await browserOf(
+      await portal('POST', 'signin', { body: { email: email.toUpperCase(), password: PASSWORD } }),
+    );
+    expect(await (await portal('GET', 'session', { browser })).json()).toMatchObject({
+      email,
+      csrf_token: browser.csrf,
+    });
   });
 
   it('limits sign-in attempts per e-mail (429 with Retry-After), even with the right password', async () => {
@@ -141,7 +191,12 @@ describe('sign-in and sessions', () => {
   it('ends a session at its absolute expiry and after two idle hours', async () => {
     const expire = async (browser: Browser, attribute: 'expiresAt' | 'lastSeenAt', at: number) =>
       services().table.doc.send(
-        new UpdateCommand({ TableName: services().table.name, Key: keys.portalSession(sha256(browser.sessionId)), UpdateExpression: `SET ${attribute} = :at`, ExpressionAttributeValues: { ':at': at } }),
+        new UpdateCommand({
+          TableName: services().table.name,
+          Key: keys.portalSession(sha256(browser.sessionId)),
+          UpdateExpression: `SET ${attribute} = :at`,
+          ExpressionAttributeValues: { ':at': at },
+        }),
       );
     const first = (await signUp()).browser;
     await expire(first, 'expiresAt', Date.now() - 1);
@@ -157,8 +212,14 @@ describe('sign-in and sessions', () => {
     expect(without.status).toBe(403);
     expect(((await without.json()) as Json).code).toBe('CSRF_FAILED');
     expect((await portal('POST', 'keys', { browser, csrf: 'A'.repeat(43), body: { name: 'x' } })).status).toBe(403);
-    expect((await portal('POST', 'keys', { browser, body: { name: 'x' }, headers: { Origin: 'https://evil.example' } })).status).toBe(403);
-    expect((await portal('POST', 'keys', { browser, body: { name: 'x' }, headers: { 'Sec-Fetch-Site': 'cross-site' } })).status).toBe(403);
+    expect(
+      (await portal('POST', 'keys', { browser, body: { name: 'x' }, headers: { Origin: 'https://evil.example' } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await portal('POST', 'keys', { browser, body: { name: 'x' }, headers: { 'Sec-Fetch-Site': 'cross-site' } }))
+        .status,
+    ).toBe(403);
     expect(((await (await portal('GET', 'keys', { browser })).json()) as Json).keys).toEqual([]);
   });
 });
@@ -167,9 +228,21 @@ describe('keys, and the wall between the portal and the API', () => {
   it('creates a named key shown once, lists it with its last use, and revokes it so the API answers 401', async () => {
     const { browser } = await signUp();
     const created = (await (await portal('POST', 'keys', { browser, body: { name: 'ci runner' } })).json()) as Json;
-    expect(created).toEqual({ key_id: expect.stringMatching(/^key_/), name: 'ci runner', api_key: expect.stringMatching(/^isk_/) });
+    expect(created).toEqual({
+      key_id: expect.stringMatching(/^key_/),
+      name: 'ci runner',
+      api_key: expect.stringMatching(/^isk_/),
+    });
     const listed = () => portal('GET', 'keys', { browser }).then((r) => r.json() as Promise<Json>);
-    expect((await listed()).keys).toEqual([{ key_id: created.key_id, name: 'ci runner', created_at: expect.any(String), last_used_at: null, revoked_at: null }]);
+    expect((await listed()).keys).toEqual([
+      {
+        key_id: created.key_id,
+        name: 'ci runner',
+        created_at: expect.any(String),
+        last_used_at: null,
+        revoked_at: null,
+      },
+    ]);
     expect(JSON.stringify(await listed())).not.toContain(created.api_key);
 
     expect((await runtime.call('GET', '/v2/service/account', { apiKey: created.api_key })).status).toBe(200);
@@ -195,18 +268,31 @@ describe('keys, and the wall between the portal and the API', () => {
   it('shows an account only its own jobs, deliveries and profiles', async () => {
     const mine = await signUp();
     const theirs = await runtime.newAccount();
-    const submitted = await runtime.call('POST', '/v2/service/generate', { apiKey: theirs.apiKey, body: { prompt: 'a lighthouse', async: true } });
+    const submitted = await runtime.call('POST', '/v2/service/generate', {
+      apiKey: theirs.apiKey,
+      body: { prompt: 'a lighthouse', async: true },
+    });
     const { job_id: jobId } = (await submitted.json()) as Json;
     expect(((await (await portal('GET', 'jobs', { browser: mine.browser })).json()) as Json).jobs).toEqual([]);
     expect((await portal('GET', `jobs/${jobId}/deliveries`, { browser: mine.browser })).status).toBe(404);
-    expect((await portal('POST', `jobs/${jobId}/deliveries/redeliver`, { browser: mine.browser, body: { callback_url: 'https://127.0.0.1:9/x' } })).status).toBe(404);
+    expect(
+      (
+        await portal('POST', `jobs/${jobId}/deliveries/redeliver`, {
+          browser: mine.browser,
+          body: { callback_url: 'https://127.0.0.1:9/x' },
+        })
+      ).status,
+    ).toBe(404);
     expect((await portal('GET', 'profiles/prf_nobody/picture', { browser: mine.browser })).status).toBe(404);
     expect((await portal('DELETE', 'profiles/prf_nobody', { browser: mine.browser })).status).toBe(404);
   });
 
   it('answers the account, ledger, spend, webhook secret and a webhook test as the API does', async () => {
     const { browser } = await signUp();
-    expect(await (await portal('GET', 'ledger?limit=1', { browser })).json()).toMatchObject({ entries: [{ kind: 'credit', amount: { micro_usd: 5_000_000 } }], next_cursor: null });
+    expect(await (await portal('GET', 'ledger?limit=1', { browser })).json()).toMatchObject({
+      entries: [{ kind: 'credit', amount: { micro_usd: 5_000_000 } }],
+      next_cursor: null,
+    });
     const spend = (await (await portal('GET', 'spend?days=7', { browser })).json()) as Json;
     expect(spend.days).toHaveLength(7);
     expect(spend.days.at(-1).credited.micro_usd).toBe(5_000_000);
@@ -215,7 +301,9 @@ describe('keys, and the wall between the portal and the API', () => {
     expect(secret.webhook_signing_secret).toMatch(/^whsec_/);
     const rotated = (await (await portal('POST', 'webhook-secret/rotate', { browser })).json()) as Json;
     expect(rotated.webhook_signing_secret).not.toBe(secret.webhook_signing_secret);
-    expect(await (await portal('POST', 'webhook-test', { browser, body: { url: 'https://127.0.0.1:9/x' } })).json()).toMatchObject({ delivered: false, error: 'network' });
+    expect(
+      await (await portal('POST', 'webhook-test', { browser, body: { url: 'https://127.0.0.1:9/x' } })).json(),
+    ).toMatchObject({ delivered: false, error: 'network' });
     expect((await portal('POST', 'webhook-test', { browser, body: { url: 'http://example.com' } })).status).toBe(422);
   });
 });
@@ -240,7 +328,11 @@ describe('the page', () => {
   });
 
   it('answers a malformed body in the service’s shape, never a crash', async () => {
-    const response = await fetch(`${runtime.url}/portal/api/signin`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"email":' });
+    const response = await fetch(`${runtime.url}/portal/api/signin`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"email":',
+    });
     expect(response.status).toBe(422);
     expect(((await response.json()) as Json).detail[0].type).toBe('json_invalid');
   });

@@ -13,7 +13,8 @@ const good: string[] = [];
 
 beforeAll(async () => {
   photos = await startPhotoServer();
-  for (let seed = 1; seed <= 10; seed += 1) good.push(photos.add(`v${seed}.jpg`, await variedPhoto(seed), 'image/jpeg'));
+  for (let seed = 1; seed <= 10; seed += 1)
+    good.push(photos.add(`v${seed}.jpg`, await variedPhoto(seed), 'image/jpeg'));
   runtime = await startTestRuntime();
 });
 afterAll(async () => {
@@ -25,7 +26,16 @@ interface Report {
   training_tier: string;
   accepted: boolean;
   problems: string[];
-  photos: Array<{ index: number; url: string; fetched: boolean; error: string | null; format: string | null; width: number | null; height: number | null; warnings: Array<{ code: string; message: string }> }>;
+  photos: Array<{
+    index: number;
+    url: string;
+    fetched: boolean;
+    error: string | null;
+    format: string | null;
+    width: number | null;
+    height: number | null;
+    warnings: Array<{ code: string; message: string }>;
+  }>;
 }
 
 const preflight = async (apiKey: string, body: unknown): Promise<Report> => {
@@ -39,39 +49,106 @@ describe('the training-set preflight', () => {
     const account = await runtime.newAccount(10_000_000);
     const report = await preflight(account.apiKey, { image_urls: good.slice(0, 5), training_tier: 'fast' });
     expect(report).toMatchObject({ training_tier: 'fast', accepted: true, problems: [] });
-    expect(report.photos).toEqual(good.slice(0, 5).map((url, index) => ({ index, url, fetched: true, error: null, format: 'jpeg', width: 480, height: 600, warnings: [] })));
+    expect(report.photos).toEqual(
+      good.slice(0, 5).map((url, index) => ({
+        index,
+        url,
+        fetched: true,
+        error: null,
+        format: 'jpeg',
+        width: 480,
+        height: 600,
+        warnings: [],
+      })),
+    );
     expect(await balanceOf(account.accountId)).toBe(10_000_000);
-    expect(((await (await runtime.call('GET', '/v2/service/profiles/ids', { apiKey: account.apiKey })).json()) as { profiles: unknown[] }).profiles).toEqual([]);
+    expect(
+      (
+        (await (await runtime.call('GET', '/v2/service/profiles/ids', { apiKey: account.apiKey })).json()) as {
+          profiles: unknown[];
+        }
+      ).profiles,
+    ).toEqual([]);
   });
 
   it('warns of a duplicate and of a near-duplicate, without refusing', async () => {
     const account = await runtime.newAccount();
-    const copy = photos.add('v1-copy.jpg', await sharp(await variedPhoto(1)).resize(400).jpeg({ quality: 70 }).toBuffer(), 'image/jpeg');
-    const report = await preflight(account.apiKey, { image_urls: [...good.slice(0, 4), good[0], copy], training_tier: 'fast' });
+    const copy = photos.add(
+      'v1-copy.jpg',
+      await sharp(await variedPhoto(1))
+        .resize(400)
+        .jpeg({ quality: 70 })
+        .toBuffer(),
+      'image/jpeg',
+    );
+    const report = await preflight(account.apiKey, {
+      image_urls: [...good.slice(0, 4), good[0], copy],
+      training_tier: 'fast',
+    });
     expect(report.accepted).toBe(true);
-    expect(report.photos[4]!.warnings).toEqual([{ code: 'duplicate', message: 'image_urls[4] is the same photo as image_urls[0]; it teaches nothing new.' }]);
-    expect(report.photos[5]!.warnings).toEqual([{ code: 'near_duplicate', message: 'image_urls[5] is nearly the same photo as image_urls[0]; varied photos train better.' }]);
+    expect(report.photos[4]!.warnings).toEqual([
+      { code: 'duplicate', message: 'image_urls[4] is the same photo as image_urls[0]; it teaches nothing new.' },
+    ]);
+    expect(report.photos[5]!.warnings).toEqual([
+      {
+        code: 'near_duplicate',
+        message: 'image_urls[5] is nearly the same photo as image_urls[0]; varied photos train better.',
+      },
+    ]);
   });
 
   it('refuses a set too small for its tier, and says why', async () => {
     const account = await runtime.newAccount();
     const report = await preflight(account.apiKey, { image_urls: good.slice(0, 5), training_tier: 'standard' });
-    expect(report).toMatchObject({ accepted: false, problems: ['The standard tier takes 10 to 50 photos; this set has 5 (profiles/add would answer 422).'] });
+    expect(report).toMatchObject({
+      accepted: false,
+      problems: ['The standard tier takes 10 to 50 photos; this set has 5 (profiles/add would answer 422).'],
+    });
   });
 
   it('refuses a set with a photo too small, one not fetched and one not an image; warns of blur, grey and an extreme crop', async () => {
     const account = await runtime.newAccount();
-    const tiny = photos.add('tiny.jpg', await sharp(await variedPhoto(11)).resize(200).jpeg().toBuffer(), 'image/jpeg');
+    const tiny = photos.add(
+      'tiny.jpg',
+      await sharp(await variedPhoto(11))
+        .resize(200)
+        .jpeg()
+        .toBuffer(),
+      'image/jpeg',
+    );
     const notes = photos.add('notes.txt', Buffer.from('not a photo'), 'text/plain');
-    const blurry = photos.add('blurry.jpg', await sharp(await variedPhoto(12)).blur(6).jpeg().toBuffer(), 'image/jpeg');
-    const grey = photos.add('grey.jpg', await sharp(await variedPhoto(13)).greyscale().jpeg().toBuffer(), 'image/jpeg');
+    const blurry = photos.add(
+      'blurry.jpg',
+      await sharp(await variedPhoto(12))
+        .blur(6)
+        .jpeg()
+        .toBuffer(),
+      'image/jpeg',
+    );
+    const grey = photos.add(
+      'grey.jpg',
+      await sharp(await variedPhoto(13))
+        .greyscale()
+        .jpeg()
+        .toBuffer(),
+      'image/jpeg',
+    );
     const banner = photos.add('banner.jpg', await variedPhoto(14, { width: 1200, height: 300 }), 'image/jpeg');
-    const report = await preflight(account.apiKey, { image_urls: [tiny, photos.missing('gone.jpg'), notes, blurry, grey, banner], training_tier: 'fast' });
+    const report = await preflight(account.apiKey, {
+      image_urls: [tiny, photos.missing('gone.jpg'), notes, blurry, grey, banner],
+      training_tier: 'fast',
+    });
     expect(report.accepted).toBe(false);
     const [small, gone, text, blur, greyscale, crop] = report.photos;
     expect(small).toMatchObject({ fetched: true, width: 200, warnings: [{ code: 'too_small' }] });
-    expect(gone).toMatchObject({ fetched: false, error: expect.stringContaining('image_urls[1] could not be fetched') });
-    expect(text).toMatchObject({ fetched: true, error: 'image_urls[2] is not a supported image (JPEG, PNG, WebP, HEIC/HEIF).' });
+    expect(gone).toMatchObject({
+      fetched: false,
+      error: expect.stringContaining('image_urls[1] could not be fetched'),
+    });
+    expect(text).toMatchObject({
+      fetched: true,
+      error: 'image_urls[2] is not a supported image (JPEG, PNG, WebP, HEIC/HEIF).',
+    });
     expect(blur!.warnings.map((warning) => warning.code)).toEqual(['blurry']);
     expect(greyscale!.warnings.map((warning) => warning.code)).toEqual(['greyscale']);
     expect(crop!.warnings.map((warning) => warning.code)).toEqual(['extreme_aspect']);
@@ -80,13 +157,19 @@ describe('the training-set preflight', () => {
 
   it('refuses a URL that is not http(s) with a 422, as profiles/add does', async () => {
     const account = await runtime.newAccount();
-    const invalid = await runtime.call('POST', '/v2/service/profiles/preflight', { apiKey: account.apiKey, body: { image_urls: ['ftp://example.com/a.jpg'] } });
+    const invalid = await runtime.call('POST', '/v2/service/profiles/preflight', {
+      apiKey: account.apiKey,
+      body: { image_urls: ['ftp://example.com/a.jpg'] },
+    });
     expect(invalid.status).toBe(422);
   });
 
   it('never fetches from an address that is not public, as training would not', async () => {
     const account = await runtime.newAccount();
-    const report = await preflight(account.apiKey, { image_urls: ['http://10.0.0.8/a.jpg', 'http://169.254.169.254/latest/meta-data'], training_tier: 'fast' });
+    const report = await preflight(account.apiKey, {
+      image_urls: ['http://10.0.0.8/a.jpg', 'http://169.254.169.254/latest/meta-data'],
+      training_tier: 'fast',
+    });
     expect(report.photos.map((photo) => ({ fetched: photo.fetched, error: photo.error }))).toEqual([
       { fetched: false, error: expect.stringContaining('image_urls[0] could not be fetched') },
       { fetched: false, error: expect.stringContaining('image_urls[1] could not be fetched') },

@@ -23,14 +23,20 @@ const backfill = async (apiKey: string, tags: Array<{ profile_id: string; tag: s
 const seedMany = async (accountId: string, count: number, overrides: Parameters<typeof seedProfile>[1] = {}) => {
   const ids: string[] = [];
   for (let start = 0; start < count; start += 50) {
-    const batch = await Promise.all(Array.from({ length: Math.min(50, count - start) }, () => seedProfile(accountId, overrides)));
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, count - start) }, () => seedProfile(accountId, overrides)),
+    );
     ids.push(...batch.map((p) => p.profileId));
   }
   return ids;
 };
 
 const listed = async (apiKey: string, query = '') =>
-  ((await (await runtime.call('GET', `/v2/service/profiles/ids${query}`, { apiKey })).json()) as { profiles: Array<{ profile_id: string; status: string; tag: string | null }> }).profiles;
+  (
+    (await (await runtime.call('GET', `/v2/service/profiles/ids${query}`, { apiKey })).json()) as {
+      profiles: Array<{ profile_id: string; status: string; tag: string | null }>;
+    }
+  ).profiles;
 
 describe('tag backfill', () => {
   it('puts each of 1000 entries in exactly one bucket, and a repeat updates nothing', async () => {
@@ -41,7 +47,10 @@ describe('tag backfill', () => {
     const otherTag = await seedMany(account.accountId, 100, { tag: 'team-b' });
     const foreign = await seedMany(stranger.accountId, 50);
     const unknown = Array.from({ length: 50 }, (_, i) => `prf_unknown${i}`);
-    const entries = [...untagged, ...sameTag, ...otherTag, ...foreign, ...unknown].map((profile_id) => ({ profile_id, tag: 'team-a' }));
+    const entries = [...untagged, ...sameTag, ...otherTag, ...foreign, ...unknown].map((profile_id) => ({
+      profile_id,
+      tag: 'team-a',
+    }));
     expect(entries).toHaveLength(1000);
 
     const first = await backfill(account.apiKey, entries);
@@ -51,7 +60,9 @@ describe('tag backfill', () => {
     expect(first.body.conflicts).toHaveLength(100);
     expect(first.body.conflicts).toContainEqual({ profile_id: otherTag[0], existing_tag: 'team-b' });
     expect(new Set(first.body.not_found)).toEqual(new Set([...foreign, ...unknown]));
-    expect(first.body.updated + first.body.already_tagged.length + first.body.conflicts.length + first.body.not_found.length).toBe(1000);
+    expect(
+      first.body.updated + first.body.already_tagged.length + first.body.conflicts.length + first.body.not_found.length,
+    ).toBe(1000);
 
     const again = await backfill(account.apiKey, entries);
     expect(again.body.updated).toBe(0);
@@ -59,15 +70,23 @@ describe('tag backfill', () => {
     expect(again.body.conflicts).toHaveLength(100);
     expect(again.body.not_found).toHaveLength(100);
 
-    expect((await listed(account.apiKey, '?tag=team-a')).map((p) => p.profile_id).sort()).toEqual([...untagged, ...sameTag].sort());
+    expect((await listed(account.apiKey, '?tag=team-a')).map((p) => p.profile_id).sort()).toEqual(
+      [...untagged, ...sameTag].sort(),
+    );
   });
 
   it('lets two concurrent backfills with different tags leave each profile one tag, reported consistently', async () => {
     const account = await runtime.newAccount();
     const ids = await seedMany(account.accountId, 300);
     const [red, blue] = await Promise.all([
-      backfill(account.apiKey, ids.map((profile_id) => ({ profile_id, tag: 'red' }))),
-      backfill(account.apiKey, ids.map((profile_id) => ({ profile_id, tag: 'blue' }))),
+      backfill(
+        account.apiKey,
+        ids.map((profile_id) => ({ profile_id, tag: 'red' })),
+      ),
+      backfill(
+        account.apiKey,
+        ids.map((profile_id) => ({ profile_id, tag: 'blue' })),
+      ),
     ]);
     expect(red.body.updated + blue.body.updated).toBe(300);
     const stored = new Map((await listed(account.apiKey)).map((p) => [p.profile_id, p.tag]));
@@ -76,7 +95,9 @@ describe('tag backfill', () => {
     expect(red.body.updated).toBe(redWins.length);
     expect(new Set(blue.body.conflicts.map((c) => c.profile_id))).toEqual(new Set(redWins));
     expect(blue.body.conflicts.every((c) => c.existing_tag === 'red')).toBe(true);
-    expect(new Set(red.body.conflicts.map((c) => c.profile_id))).toEqual(new Set(ids.filter((id) => stored.get(id) === 'blue')));
+    expect(new Set(red.body.conflicts.map((c) => c.profile_id))).toEqual(
+      new Set(ids.filter((id) => stored.get(id) === 'blue')),
+    );
   });
 
   it.each([
@@ -91,10 +112,21 @@ describe('tag backfill', () => {
   it('refuses a profile listed twice with 422 at its second entry', async () => {
     const response = await runtime.call('POST', '/v2/service/profiles/tags', {
       apiKey: runtime.devAccount!.apiKey,
-      body: { tags: [{ profile_id: 'prf_a', tag: 'x' }, { profile_id: 'prf_b', tag: 'x' }, { profile_id: 'prf_a', tag: 'y' }] },
+      body: {
+        tags: [
+          { profile_id: 'prf_a', tag: 'x' },
+          { profile_id: 'prf_b', tag: 'x' },
+          { profile_id: 'prf_a', tag: 'y' },
+        ],
+      },
     });
     expect(response.status).toBe(422);
-    expect(((await response.json()) as { detail: Array<{ loc: unknown[] }> }).detail[0]!.loc).toEqual(['body', 'tags', 2, 'profile_id']);
+    expect(((await response.json()) as { detail: Array<{ loc: unknown[] }> }).detail[0]!.loc).toEqual([
+      'body',
+      'tags',
+      2,
+      'profile_id',
+    ]);
   });
 });
 
@@ -119,7 +151,9 @@ describe('listing profiles', () => {
   });
 
   it('refuses a tag query over 128 characters with 422 at the query', async () => {
-    const response = await runtime.call('GET', `/v2/service/profiles/ids?tag=${'x'.repeat(129)}`, { apiKey: runtime.devAccount!.apiKey });
+    const response = await runtime.call('GET', `/v2/service/profiles/ids?tag=${'x'.repeat(129)}`, {
+      apiKey: runtime.devAccount!.apiKey,
+    });
     expect(response.status).toBe(422);
     expect(((await response.json()) as { detail: Array<{ loc: unknown[] }> }).detail[0]!.loc).toEqual(['query', 'tag']);
   });

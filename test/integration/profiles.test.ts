@@ -1,7 +1,7 @@
 import sharp from 'sharp';
-import { TRAINING_PRICE_MICROS } from '../../functions/domain/images/pricing';
-import { PINNED_PRICES } from '../../functions/domain/images/catalog';
 import { services } from '../../bin/local/services';
+import { PINNED_PRICES } from '../../functions/domain/images/catalog';
+import { TRAINING_PRICE_MICROS } from '../../functions/domain/images/pricing';
 import { startPhotoServer, subjectPhoto } from '../support/photos';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 
@@ -22,9 +22,11 @@ afterAll(async () => {
 
 type Status = { profile_id: string; status: string; message: string };
 
-const add = (apiKey: string, body: Record<string, unknown>) => runtime.call('POST', '/v2/service/profiles/add', { apiKey, body });
+const add = (apiKey: string, body: Record<string, unknown>) =>
+  runtime.call('POST', '/v2/service/profiles/add', { apiKey, body });
 
-const statusOf = async (apiKey: string, profileId: string) => (await runtime.call('GET', `/v2/service/profiles/${profileId}/status`, { apiKey })).json() as Promise<Status>;
+const statusOf = async (apiKey: string, profileId: string) =>
+  (await runtime.call('GET', `/v2/service/profiles/${profileId}/status`, { apiKey })).json() as Promise<Status>;
 
 /** Polls the status endpoint until a terminal status, recording each distinct status seen, in order. */
 const watch = async (apiKey: string, profileId: string): Promise<string[]> => {
@@ -43,7 +45,11 @@ const ORDER = ['VALIDATING', 'QUEUING', 'IN_PROGRESS', 'READY'];
 describe('a profile, from photos to use to deletion', () => {
   it('trains through the statuses in order, is used in an edit, and is gone after deletion', async () => {
     const account = await runtime.newAccount(10_000_000);
-    const created = await add(account.apiKey, { image_urls: photoUrls.slice(0, 5), training_tier: 'fast', tag: 'alice' });
+    const created = await add(account.apiKey, {
+      image_urls: photoUrls.slice(0, 5),
+      training_tier: 'fast',
+      tag: 'alice',
+    });
     expect(created.status).toBe(200);
     const { profile_id: profileId } = (await created.json()) as { profile_id: string };
     expect(profileId).toMatch(/^prf_/);
@@ -52,10 +58,14 @@ describe('a profile, from photos to use to deletion', () => {
     expect(seen[0]).toBe('VALIDATING');
     expect(seen.at(-1)).toBe('READY');
     expect(seen).toContain('IN_PROGRESS');
-    expect(seen.map((status) => ORDER.indexOf(status))).toEqual([...seen.map((status) => ORDER.indexOf(status))].sort((a, b) => a - b));
+    expect(seen.map((status) => ORDER.indexOf(status))).toEqual(
+      [...seen.map((status) => ORDER.indexOf(status))].sort((a, b) => a - b),
+    );
     expect(await services().ledger.balance(account.accountId)).toBe(10_000_000 - TRAINING_PRICE_MICROS.fast);
 
-    const picture = await runtime.call('GET', `/v2/service/profiles/${profileId}/profile_picture`, { apiKey: account.apiKey });
+    const picture = await runtime.call('GET', `/v2/service/profiles/${profileId}/profile_picture`, {
+      apiKey: account.apiKey,
+    });
     expect(picture.status).toBe(200);
     expect(picture.headers.get('content-type')).toBe('image/jpeg');
     const metadata = await sharp(Buffer.from(await picture.arrayBuffer())).metadata();
@@ -67,28 +77,55 @@ describe('a profile, from photos to use to deletion', () => {
       body: { image: (await subjectPhoto(2)).toString('base64'), profile_ids: [profileId] },
     });
     expect(edit.status).toBe(200);
-    expect(((await edit.json()) as { known_subjects: { counts: Record<string, number> } }).known_subjects.counts).toEqual({ [profileId]: 1 });
+    expect(
+      ((await edit.json()) as { known_subjects: { counts: Record<string, number> } }).known_subjects.counts,
+    ).toEqual({ [profileId]: 1 });
     expect(await services().ledger.balance(account.accountId)).toBe(before - PINNED_PRICES.perImageWithProfileMicros);
 
     const deleted = await runtime.call('DELETE', `/v2/service/profiles/${profileId}`, { apiKey: account.apiKey });
     expect(await deleted.json()).toEqual({ profile_id: profileId, status: 'deleted' });
-    for (const path of [`/v2/service/profiles/${profileId}/status`, `/v2/service/profiles/${profileId}/profile_picture`]) {
+    for (const path of [
+      `/v2/service/profiles/${profileId}/status`,
+      `/v2/service/profiles/${profileId}/profile_picture`,
+    ]) {
       const response = await runtime.call('GET', path, { apiKey: account.apiKey });
       expect(response.status).toBe(404);
       expect(await response.json()).toMatchObject({ code: 'NOT_FOUND' });
     }
-    const reference = await runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body: { image: (await subjectPhoto(2)).toString('base64'), profile_ids: [profileId] } });
+    const reference = await runtime.call('POST', '/v2/service/enhance', {
+      apiKey: account.apiKey,
+      body: { image: (await subjectPhoto(2)).toString('base64'), profile_ids: [profileId] },
+    });
     expect(reference.status).toBe(404);
-    expect(((await (await runtime.call('GET', '/v2/service/profiles/ids', { apiKey: account.apiKey })).json()) as { profiles: unknown[] }).profiles).toEqual([]);
-    expect(((await (await runtime.call('GET', '/v2/service/profiles/ids?tag=alice', { apiKey: account.apiKey })).json()) as { profiles: unknown[] }).profiles).toEqual([]);
+    expect(
+      (
+        (await (await runtime.call('GET', '/v2/service/profiles/ids', { apiKey: account.apiKey })).json()) as {
+          profiles: unknown[];
+        }
+      ).profiles,
+    ).toEqual([]);
+    expect(
+      (
+        (await (
+          await runtime.call('GET', '/v2/service/profiles/ids?tag=alice', { apiKey: account.apiKey })
+        ).json()) as { profiles: unknown[] }
+      ).profiles,
+    ).toEqual([]);
   });
 
   it('ends in ERROR naming every unusable photo, and releases the reservation', async () => {
     const account = await runtime.newAccount(5_000_000);
-    const tiny = photos.add('tiny.png', await sharp({ create: { width: 100, height: 80, channels: 3, background: '#888' } }).png().toBuffer());
+    const tiny = photos.add(
+      'tiny.png',
+      await sharp({ create: { width: 100, height: 80, channels: 3, background: '#888' } })
+        .png()
+        .toBuffer(),
+    );
     const notAnImage = photos.add('notes.txt', Buffer.from('these are not photos'), 'text/plain');
     const urls = [...photoUrls.slice(0, 3), tiny, notAnImage, photos.missing('gone.jpg')];
-    const { profile_id: profileId } = (await (await add(account.apiKey, { image_urls: urls, training_tier: 'fast' })).json()) as { profile_id: string };
+    const { profile_id: profileId } = (await (
+      await add(account.apiKey, { image_urls: urls, training_tier: 'fast' })
+    ).json()) as { profile_id: string };
     expect((await watch(account.apiKey, profileId)).at(-1)).toBe('ERROR');
     const { message } = await statusOf(account.apiKey, profileId);
     expect(message).toContain('image_urls[3]');
@@ -101,13 +138,20 @@ describe('a profile, from photos to use to deletion', () => {
 
   it('deleting a profile in training stops it and refunds the reservation', async () => {
     const account = await runtime.newAccount(5_000_000);
-    const { profile_id: profileId } = (await (await add(account.apiKey, { image_urls: photoUrls.slice(0, 10) })).json()) as { profile_id: string };
-    for (let i = 0; i < 200 && (await statusOf(account.apiKey, profileId)).status !== 'IN_PROGRESS'; i += 1) await new Promise((r) => setTimeout(r, 20));
-    expect((await runtime.call('DELETE', `/v2/service/profiles/${profileId}`, { apiKey: account.apiKey })).status).toBe(200);
+    const { profile_id: profileId } = (await (
+      await add(account.apiKey, { image_urls: photoUrls.slice(0, 10) })
+    ).json()) as { profile_id: string };
+    for (let i = 0; i < 200 && (await statusOf(account.apiKey, profileId)).status !== 'IN_PROGRESS'; i += 1)
+      await new Promise((r) => setTimeout(r, 20));
+    expect((await runtime.call('DELETE', `/v2/service/profiles/${profileId}`, { apiKey: account.apiKey })).status).toBe(
+      200,
+    );
     const execution = await runtime.stepFunctions.waitForExecution(profileId);
     expect(execution.status).toBe('ABORTED');
     expect(await services().ledger.balance(account.accountId)).toBe(5_000_000);
-    expect((await runtime.call('GET', `/v2/service/profiles/${profileId}/status`, { apiKey: account.apiKey })).status).toBe(404);
+    expect(
+      (await runtime.call('GET', `/v2/service/profiles/${profileId}/status`, { apiKey: account.apiKey })).status,
+    ).toBe(404);
   });
 });
 
@@ -120,7 +164,10 @@ describe('creating a profile', () => {
   ])('refuses %s with 422 at image_urls', async (_name, body) => {
     const response = await add(runtime.devAccount!.apiKey, body);
     expect(response.status).toBe(422);
-    expect(((await response.json()) as { detail: Array<{ loc: unknown[] }> }).detail[0]!.loc).toEqual(['body', 'image_urls']);
+    expect(((await response.json()) as { detail: Array<{ loc: unknown[] }> }).detail[0]!.loc).toEqual([
+      'body',
+      'image_urls',
+    ]);
   });
 
   it.each([
@@ -128,9 +175,16 @@ describe('creating a profile', () => {
     ['a 129-character tag', { tag: 'x'.repeat(129) }, ['body', 'tag']],
     ['an unknown tier', { training_tier: 'turbo' }, ['body', 'training_tier']],
     ['an unknown model version', { model_version: 'v3' }, ['body', 'model_version']],
-    ['a URL that is not http(s)', { image_urls: ['ftp://example.com/a.jpg', ...Array(9).fill('https://example.com/a.jpg')] }, ['body', 'image_urls', 0]],
+    [
+      'a URL that is not http(s)',
+      { image_urls: ['ftp://example.com/a.jpg', ...Array(9).fill('https://example.com/a.jpg')] },
+      ['body', 'image_urls', 0],
+    ],
   ])('refuses %s with 422', async (_name, override, loc) => {
-    const response = await add(runtime.devAccount!.apiKey, { image_urls: Array(10).fill('https://example.com/a.jpg'), ...override });
+    const response = await add(runtime.devAccount!.apiKey, {
+      image_urls: Array(10).fill('https://example.com/a.jpg'),
+      ...override,
+    });
     expect(response.status).toBe(422);
     expect(((await response.json()) as { detail: Array<{ loc: unknown[] }> }).detail[0]!.loc).toEqual(loc);
   });
@@ -140,12 +194,23 @@ describe('creating a profile', () => {
     const response = await add(account.apiKey, { image_urls: photoUrls.slice(0, 5), training_tier: 'fast' });
     expect(response.status).toBe(402);
     expect(await response.json()).toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
-    expect(((await (await runtime.call('GET', '/v2/service/profiles/ids', { apiKey: account.apiKey })).json()) as { profiles: unknown[] }).profiles).toEqual([]);
+    expect(
+      (
+        (await (await runtime.call('GET', '/v2/service/profiles/ids', { apiKey: account.apiKey })).json()) as {
+          profiles: unknown[];
+        }
+      ).profiles,
+    ).toEqual([]);
   });
 
   it('uses the account default model version (v2) unless one is given', async () => {
     const account = await runtime.newAccount(10_000_000);
-    const make = async (body: Record<string, unknown>) => ((await (await add(account.apiKey, { image_urls: photoUrls.slice(0, 5), training_tier: 'fast', ...body })).json()) as { profile_id: string }).profile_id;
+    const make = async (body: Record<string, unknown>) =>
+      (
+        (await (
+          await add(account.apiKey, { image_urls: photoUrls.slice(0, 5), training_tier: 'fast', ...body })
+        ).json()) as { profile_id: string }
+      ).profile_id;
     const [defaulted, v1] = [await make({}), await make({ model_version: 'v1' })];
     expect((await services().profiles.get(account.accountId, defaulted))!.modelVersion).toBe('v2');
     expect((await services().profiles.get(account.accountId, v1))!.modelVersion).toBe('v1');
@@ -155,7 +220,9 @@ describe('creating a profile', () => {
 describe('reading profiles', () => {
   it("answers 404 for another account's profile on every read and on delete", async () => {
     const [owner, stranger] = [await runtime.newAccount(), await runtime.newAccount()];
-    const { profile_id: profileId } = (await (await add(owner.apiKey, { image_urls: photoUrls.slice(0, 5), training_tier: 'fast' })).json()) as { profile_id: string };
+    const { profile_id: profileId } = (await (
+      await add(owner.apiKey, { image_urls: photoUrls.slice(0, 5), training_tier: 'fast' })
+    ).json()) as { profile_id: string };
     for (const [method, path] of [
       ['GET', `/v2/service/profiles/${profileId}/status`],
       ['GET', `/v2/service/profiles/${profileId}/profile_picture`],
@@ -168,8 +235,12 @@ describe('reading profiles', () => {
 
   it('answers 404 for the picture before one exists', async () => {
     const account = await runtime.newAccount();
-    const { profile_id: profileId } = (await (await add(account.apiKey, { image_urls: photoUrls.slice(0, 5), training_tier: 'fast' })).json()) as { profile_id: string };
-    const response = await runtime.call('GET', `/v2/service/profiles/${profileId}/profile_picture`, { apiKey: account.apiKey });
+    const { profile_id: profileId } = (await (
+      await add(account.apiKey, { image_urls: photoUrls.slice(0, 5), training_tier: 'fast' })
+    ).json()) as { profile_id: string };
+    const response = await runtime.call('GET', `/v2/service/profiles/${profileId}/profile_picture`, {
+      apiKey: account.apiKey,
+    });
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ code: 'NOT_FOUND' });
   });

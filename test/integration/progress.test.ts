@@ -12,7 +12,8 @@ const photoUrls: string[] = [];
 
 beforeAll(async () => {
   photos = await startPhotoServer();
-  for (let seed = 1; seed <= 5; seed += 1) photoUrls.push(photos.add(`v${seed}.jpg`, await variedPhoto(seed), 'image/jpeg'));
+  for (let seed = 1; seed <= 5; seed += 1)
+    photoUrls.push(photos.add(`v${seed}.jpg`, await variedPhoto(seed), 'image/jpeg'));
   // A Quick Train waits 180 s × 0.02 = 3.6 s here.
   runtime = await startTestRuntime({ timeScale: 0.02 });
 });
@@ -52,18 +53,26 @@ const expectRisingToOne = (samples: Sample[]) => {
 describe('progress and ETA', () => {
   it('rise to 1 on a slow sandbox job, written at most every 2 s', async () => {
     const account = await runtime.newAccount();
-    const submitted = await runtime.call('POST', '/v2/service/enhance', { apiKey: account.apiKey, body: { image: await base64Jpeg(), async: true, prompt: 'sandbox:slow=7' } });
+    const submitted = await runtime.call('POST', '/v2/service/enhance', {
+      apiKey: account.apiKey,
+      body: { image: await base64Jpeg(), async: true, prompt: 'sandbox:slow=7' },
+    });
     const { job_id: jobId } = (await submitted.json()) as { job_id: string };
     const samples = await watch(`/v2/service/jobs/${jobId}`, account.apiKey, ['succeeded', 'failed']);
     expect(samples.at(-1)!.status).toBe('succeeded');
     expectRisingToOne(samples);
     // 7 s of reports, a write at most every 2 s: no more than 5 values before 1.
-    expect(new Set(samples.map((sample) => sample.progress).filter((value) => value > 0 && value < 1)).size).toBeLessThanOrEqual(5);
+    expect(
+      new Set(samples.map((sample) => sample.progress).filter((value) => value > 0 && value < 1)).size,
+    ).toBeLessThanOrEqual(5);
   }, 60_000);
 
   it('rise to 1 on a Quick Train', async () => {
     const account = await runtime.newAccount(10_000_000);
-    const created = await runtime.call('POST', '/v2/service/profiles/add', { apiKey: account.apiKey, body: { image_urls: photoUrls, training_tier: 'fast' } });
+    const created = await runtime.call('POST', '/v2/service/profiles/add', {
+      apiKey: account.apiKey,
+      body: { image_urls: photoUrls, training_tier: 'fast' },
+    });
     const { profile_id: profileId } = (await created.json()) as { profile_id: string };
     const samples = await watch(`/v2/service/profiles/${profileId}/status`, account.apiKey, ['READY', 'ERROR']);
     expect(samples.at(-1)!.status).toBe('READY');

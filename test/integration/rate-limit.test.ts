@@ -2,8 +2,9 @@
  * The per-account request rate (functions/domain/accounts/rate-limit.ts), against a runtime whose default
  * is 5 requests a minute and whose key cache is off (so an operator's limit applies at once).
  */
-import { Accounts } from '../../functions/domain';
+
 import { services } from '../../bin/local/services';
+import { Accounts } from '../../functions/domain';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 
 const LIMIT = 5;
@@ -41,7 +42,11 @@ describe('per-account request limits', () => {
     expect(remaining.at(-1)).toBe(0);
     const limited = await status(account.apiKey);
     expect(limited.status).toBe(429);
-    expect(await limited.json()).toMatchObject({ code: 'RATE_LIMITED', detail: expect.stringContaining(`${LIMIT} per minute`), request_id: expect.any(String) });
+    expect(await limited.json()).toMatchObject({
+      code: 'RATE_LIMITED',
+      detail: expect.stringContaining(`${LIMIT} per minute`),
+      request_id: expect.any(String),
+    });
     expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0);
     expect(limited.headers.get('RateLimit-Remaining')).toBe('0');
   });

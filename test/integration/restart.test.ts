@@ -4,7 +4,7 @@
  * same data directory. Every job must end terminal and every reservation be settled or released exactly
  * once; the interrupted training ends ERROR with its charge released.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,7 +20,19 @@ const OPENING_MICROS = 100_000_000;
 /** `npm start` on a data directory, as a child process; resolves once it prints its ready line. */
 const startService = async (dataDir: string): Promise<{ child: ChildProcess; url: string; apiKey: string }> => {
   // tsx as a loader in this one process (its CLI would run the service in a child that a signal to it misses).
-  const args = ['--import', 'tsx', path.join(ROOT_DIR, 'bin/local.ts'), '--port', '0', '--data-dir', dataDir, '--log-level', 'silent', '--time-scale', '0.01'];
+  const args = [
+    '--import',
+    'tsx',
+    path.join(ROOT_DIR, 'bin/local.ts'),
+    '--port',
+    '0',
+    '--data-dir',
+    dataDir,
+    '--log-level',
+    'silent',
+    '--time-scale',
+    '0.01',
+  ];
   if (process.env.TEST_RUNTIME === 'assets') args.push('--assets');
   const child = spawn(process.execPath, args, { cwd: ROOT_DIR, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
@@ -52,14 +64,32 @@ describe.each(['SIGKILL', 'SIGTERM'] as const)('after %s with work in flight, a 
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'restart-'));
     const service = await startService(dataDir);
     const call = (route: string, body: unknown) =>
-      fetch(`${service.url}${route}`, { method: 'POST', headers: { 'X-API-Key': service.apiKey, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${service.url}${route}`, {
+        method: 'POST',
+        headers: { 'X-API-Key': service.apiKey, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const image = await base64Jpeg();
     jobIds = await Promise.all(
-      Array.from({ length: 4 }, async () => ((await (await call('/v2/service/enhance', { image, prompt: 'sandbox:slow=2', async: true, response_mode: 'urls' })).json()) as { job_id: string }).job_id),
+      Array.from(
+        { length: 4 },
+        async () =>
+          (
+            (await (
+              await call('/v2/service/enhance', { image, prompt: 'sandbox:slow=2', async: true, response_mode: 'urls' })
+            ).json()) as { job_id: string }
+          ).job_id,
+      ),
     );
     const server = await photos;
-    const imageUrls = await Promise.all(Array.from({ length: 5 }, async (_, i) => server.add(`p${i}.png`, await subjectPhoto(i))));
-    profileId = ((await (await call('/v2/service/profiles/add', { image_urls: imageUrls, training_tier: 'fast' })).json()) as { profile_id: string }).profile_id;
+    const imageUrls = await Promise.all(
+      Array.from({ length: 5 }, async (_, i) => server.add(`p${i}.png`, await subjectPhoto(i))),
+    );
+    profileId = (
+      (await (await call('/v2/service/profiles/add', { image_urls: imageUrls, training_tier: 'fast' })).json()) as {
+        profile_id: string;
+      }
+    ).profile_id;
     // A synchronous call in flight: its caller goes with the process.
     call('/v2/service/enhance', { image, prompt: 'sandbox:slow=5' }).catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -95,13 +125,19 @@ describe.each(['SIGKILL', 'SIGTERM'] as const)('after %s with work in flight, a 
   it('ends the training and the synchronous call terminal, each charged or refunded once', async () => {
     const profile = await services().profiles.get(accountId, profileId);
     const profileEntries = (await entriesOfJob(accountId, profileId)).map((entry) => entry.kind);
-    expect([profile!.status, profileEntries]).toEqual(profile!.status === 'READY' ? ['READY', ['reserve', 'settle']] : ['ERROR', ['reserve', 'release']]);
-    const owners = new Set((await services().ledger.allEntries(accountId)).flatMap((entry) => (entry.owner ? [entry.owner.id] : [])));
+    expect([profile!.status, profileEntries]).toEqual(
+      profile!.status === 'READY' ? ['READY', ['reserve', 'settle']] : ['ERROR', ['reserve', 'release']],
+    );
+    const owners = new Set(
+      (await services().ledger.allEntries(accountId)).flatMap((entry) => (entry.owner ? [entry.owner.id] : [])),
+    );
     const [syncJobId] = [...owners].filter((id) => id !== profileId && !jobIds.includes(id));
     const syncJob = await services().jobs.get(accountId, syncJobId!);
     expect(syncJob).toMatchObject({ mode: 'sync' });
     const syncEntries = (await entriesOfJob(accountId, syncJobId!)).map((entry) => entry.kind);
-    expect([syncJob!.status, syncEntries]).toEqual(syncJob!.status === 'succeeded' ? ['succeeded', ['reserve', 'settle']] : ['failed', ['reserve', 'release']]);
+    expect([syncJob!.status, syncEntries]).toEqual(
+      syncJob!.status === 'succeeded' ? ['succeeded', ['reserve', 'settle']] : ['failed', ['reserve', 'release']],
+    );
     if (signal === 'SIGKILL') expect([profile!.status, syncJob!.error?.code]).toEqual(['ERROR', 'INTERNAL_ERROR']);
   });
 
@@ -112,8 +148,16 @@ describe.each(['SIGKILL', 'SIGTERM'] as const)('after %s with work in flight, a 
       const kinds = entries.filter((entry) => entry.owner!.id === owner).map((entry) => entry.kind);
       expect([owner, kinds.length, kinds[0]]).toEqual([owner, 2, 'reserve']);
     }
-    const refunded = entries.filter((entry) => entry.kind === 'release').map((release) => entries.filter((entry) => entry.owner!.id === release.owner!.id).reduce((sum, entry) => sum + entry.amountMicros, 0));
+    const refunded = entries
+      .filter((entry) => entry.kind === 'release')
+      .map((release) =>
+        entries
+          .filter((entry) => entry.owner!.id === release.owner!.id)
+          .reduce((sum, entry) => sum + entry.amountMicros, 0),
+      );
     expect(refunded.every((net) => net === 0)).toBe(true);
-    expect(await services().ledger.balance(accountId)).toBe(OPENING_MICROS + entries.reduce((sum, entry) => sum + entry.amountMicros, 0));
+    expect(await services().ledger.balance(accountId)).toBe(
+      OPENING_MICROS + entries.reduce((sum, entry) => sum + entry.amountMicros, 0),
+    );
   });
 });

@@ -4,9 +4,9 @@
  * charge closes. The runtime's cap is 1.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { services } from '../../bin/local/services';
 import { keys } from '../../functions/adapters/dynamo/table';
 import { Accounts } from '../../functions/domain';
-import { services } from '../../bin/local/services';
 import { base64Jpeg } from '../support/images';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 
@@ -18,11 +18,15 @@ beforeAll(async () => {
 afterAll(() => runtime.close());
 
 const submit = async (apiKey: string) => {
-  const response = await runtime.call('POST', '/v2/service/enhance', { apiKey, body: { image: await base64Jpeg(), async: true } });
+  const response = await runtime.call('POST', '/v2/service/enhance', {
+    apiKey,
+    body: { image: await base64Jpeg(), async: true },
+  });
   expect(response.status).toBe(202);
   return ((await response.json()) as { job_id: string }).job_id;
 };
-const statusOf = async (apiKey: string, jobId: string) => ((await (await runtime.call('GET', `/v2/service/jobs/${jobId}`, { apiKey })).json()) as { status: string }).status;
+const statusOf = async (apiKey: string, jobId: string) =>
+  ((await (await runtime.call('GET', `/v2/service/jobs/${jobId}`, { apiKey })).json()) as { status: string }).status;
 const settled = async (apiKey: string, jobId: string, timeoutMs = 30_000) => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -33,10 +37,19 @@ const settled = async (apiKey: string, jobId: string, timeoutMs = 30_000) => {
   }
 };
 const places = async (accountId: string) =>
-  ((await services().table.doc.send(new GetCommand({ TableName: services().table.name, Key: keys.runningJobs(accountId), ConsistentRead: true }))).Item?.['running'] as number | undefined) ?? 0;
+  ((
+    await services().table.doc.send(
+      new GetCommand({ TableName: services().table.name, Key: keys.runningJobs(accountId), ConsistentRead: true }),
+    )
+  ).Item?.['running'] as number | undefined) ?? 0;
 /** As a job still running elsewhere would: the account's places taken. */
 const holdPlaces = (accountId: string, running: number) =>
-  services().table.doc.send(new PutCommand({ TableName: services().table.name, Item: { ...keys.runningJobs(accountId), type: 'runningJobs', running } }));
+  services().table.doc.send(
+    new PutCommand({
+      TableName: services().table.name,
+      Item: { ...keys.runningJobs(accountId), type: 'runningJobs', running },
+    }),
+  );
 
 describe('the cap of running jobs per account', () => {
   it('keeps a job beyond the cap pending until a place is free, then runs it to the end', async () => {
@@ -52,7 +65,7 @@ describe('the cap of running jobs per account', () => {
     expect(await places(account.accountId)).toBe(0);
   });
 
-  it('runs an account\'s jobs one at a time under a cap of 1, each giving its place back', async () => {
+  it("runs an account's jobs one at a time under a cap of 1, each giving its place back", async () => {
     const account = await runtime.newAccount();
     const jobIds = await Promise.all([1, 2, 3].map(() => submit(account.apiKey)));
     for (const jobId of jobIds) expect(await settled(account.apiKey, jobId)).toBe('succeeded');

@@ -1,6 +1,6 @@
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
-import { startLocalStepFunctions, type LocalStepFunctions } from '../../bin/local/step-functions';
 import { ROOT_DIR } from '../../bin/local/runtime';
+import { type LocalStepFunctions, startLocalStepFunctions } from '../../bin/local/step-functions';
 import { calls } from '../fixtures/workflows/tasks';
 
 const WORKFLOW = {
@@ -17,7 +17,11 @@ let runs = 0;
 
 beforeAll(async () => {
   sfn = await startLocalStepFunctions({ workflows: { fixture: WORKFLOW }, rootDir: ROOT_DIR, timeScale: 0.001 });
-  client = new SFNClient({ endpoint: sfn.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  client = new SFNClient({
+    endpoint: sfn.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
 });
 afterAll(async () => {
   client.destroy();
@@ -27,9 +31,17 @@ afterAll(async () => {
 const run = async (input: Record<string, unknown>) => {
   const name = `run-${(runs += 1)}`;
   const runId = name;
-  await client.send(new StartExecutionCommand({ stateMachineArn: sfn.stateMachineArn('fixture'), name, input: JSON.stringify({ runId, ...input }) }));
+  await client.send(
+    new StartExecutionCommand({
+      stateMachineArn: sfn.stateMachineArn('fixture'),
+      name,
+      input: JSON.stringify({ runId, ...input }),
+    }),
+  );
   await sfn.waitForExecution(name);
-  const described = await client.send(new DescribeExecutionCommand({ executionArn: `arn:aws:states:us-east-1:000000000000:execution:fixture:${name}` }));
+  const described = await client.send(
+    new DescribeExecutionCommand({ executionArn: `arn:aws:states:us-east-1:000000000000:execution:fixture:${name}` }),
+  );
   return { runId, described };
 };
 
@@ -53,7 +65,10 @@ describe('local Step Functions', () => {
   });
 
   it('treats a repeated start with the same name and input as the same execution, and refuses a different input', async () => {
-    const start = (input: string) => client.send(new StartExecutionCommand({ stateMachineArn: sfn.stateMachineArn('fixture'), name: 'same-name', input }));
+    const start = (input: string) =>
+      client.send(
+        new StartExecutionCommand({ stateMachineArn: sfn.stateMachineArn('fixture'), name: 'same-name', input }),
+      );
     const input = JSON.stringify({ runId: 'same-name', delayMs: 200 });
     const [first, second] = await Promise.all([start(input), start(input)]);
     expect(second.executionArn).toBe(first.executionArn);
@@ -64,7 +79,11 @@ describe('local Step Functions', () => {
 
   it('stops a running execution', async () => {
     const { executionArn } = await client.send(
-      new StartExecutionCommand({ stateMachineArn: sfn.stateMachineArn('fixture'), name: 'to-stop', input: JSON.stringify({ runId: 'to-stop', delayMs: 300 }) }),
+      new StartExecutionCommand({
+        stateMachineArn: sfn.stateMachineArn('fixture'),
+        name: 'to-stop',
+        input: JSON.stringify({ runId: 'to-stop', delayMs: 300 }),
+      }),
     );
     await client.send(new StopExecutionCommand({ executionArn, error: 'Deleted', cause: 'profile deleted' }));
     const described = await client.send(new DescribeExecutionCommand({ executionArn }));
@@ -72,11 +91,16 @@ describe('local Step Functions', () => {
   });
 
   it('refuses to start a machine with a Task bound to nothing', async () => {
-    const unbound = startLocalStepFunctions({ workflows: { broken: { file: WORKFLOW.file, tasks: { PrepareFunctionArn: WORKFLOW.tasks.PrepareFunctionArn } } }, rootDir: ROOT_DIR });
+    const unbound = startLocalStepFunctions({
+      workflows: { broken: { file: WORKFLOW.file, tasks: { PrepareFunctionArn: WORKFLOW.tasks.PrepareFunctionArn } } },
+      rootDir: ROOT_DIR,
+    });
     await expect(unbound).rejects.toThrow(/Finish .* is not bound|no value for substitution/);
   });
 
   it('answers an unknown machine like Step Functions does', async () => {
-    await expect(client.send(new StartExecutionCommand({ stateMachineArn: sfn.stateMachineArn('nope'), input: '{}' }))).rejects.toMatchObject({ name: 'StateMachineDoesNotExist' });
+    await expect(
+      client.send(new StartExecutionCommand({ stateMachineArn: sfn.stateMachineArn('nope'), input: '{}' })),
+    ).rejects.toMatchObject({ name: 'StateMachineDoesNotExist' });
   });
 });

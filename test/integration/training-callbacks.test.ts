@@ -23,7 +23,11 @@ afterAll(async () => {
 });
 
 const secretOf = async (apiKey: string) =>
-  ((await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey })).json()) as { webhook_signing_secret: string }).webhook_signing_secret;
+  (
+    (await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey })).json()) as {
+      webhook_signing_secret: string;
+    }
+  ).webhook_signing_secret;
 
 const trainWithCallback = async (imageUrls: string[]) => {
   const account = await runtime.newAccount(10_000_000);
@@ -36,33 +40,60 @@ const trainWithCallback = async (imageUrls: string[]) => {
   const { profile_id: profileId } = (await created.json()) as { profile_id: string };
   await receiver.waitFor(1);
   await receiver.close();
-  return { account, profileId, callback: receiver.received[0]!, secret: await secretOf(account.apiKey), received: receiver.received };
+  return {
+    account,
+    profileId,
+    callback: receiver.received[0]!,
+    secret: await secretOf(account.apiKey),
+    received: receiver.received,
+  };
 };
 
 describe('training callbacks', () => {
   it('POST the READY status, signed both ways, once', async () => {
     const { profileId, callback, secret, received, account } = await trainWithCallback(photoUrls);
-    expect(JSON.parse(callback.body)).toEqual({ profile_id: profileId, status: 'READY', message: expect.any(String), progress: 1, eta_seconds: 0 });
-    const status = await (await runtime.call('GET', `/v2/service/profiles/${profileId}/status`, { apiKey: account.apiKey })).text();
+    expect(JSON.parse(callback.body)).toEqual({
+      profile_id: profileId,
+      status: 'READY',
+      message: expect.any(String),
+      progress: 1,
+      eta_seconds: 0,
+    });
+    const status = await (
+      await runtime.call('GET', `/v2/service/profiles/${profileId}/status`, { apiKey: account.apiKey })
+    ).text();
     expect(callback.body).toBe(status);
     expect(() => new Webhook(secret).verify(callback.body, callback.headers as Record<string, string>)).not.toThrow();
-    expect(octokitVerify([{ secret, payload: callback.body, signature: String(callback.headers['x-service-signature']) }])).toEqual([true]);
+    expect(
+      octokitVerify([{ secret, payload: callback.body, signature: String(callback.headers['x-service-signature']) }]),
+    ).toEqual([true]);
     expect(received).toHaveLength(1);
   });
 
   it('POST the ERROR status with the reason when training fails', async () => {
     const urls = [...photoUrls.slice(0, 4), photos.missing('gone.jpg')];
     const { profileId, callback, secret } = await trainWithCallback(urls);
-    expect(JSON.parse(callback.body)).toEqual({ profile_id: profileId, status: 'ERROR', message: expect.stringContaining('image_urls[4]'), progress: 0, eta_seconds: null });
+    expect(JSON.parse(callback.body)).toEqual({
+      profile_id: profileId,
+      status: 'ERROR',
+      message: expect.stringContaining('image_urls[4]'),
+      progress: 0,
+      eta_seconds: null,
+    });
     expect(() => new Webhook(secret).verify(callback.body, callback.headers as Record<string, string>)).not.toThrow();
   });
 
   it('refuse a callback_url that is not https, or not public, at creation (422)', async () => {
     const account = await runtime.newAccount(10_000_000);
     for (const callbackUrl of ['http://example.com/hook', 'https://10.0.0.8/hook']) {
-      const response = await runtime.call('POST', '/v2/service/profiles/add', { apiKey: account.apiKey, body: { image_urls: photoUrls, training_tier: 'fast', callback_url: callbackUrl } });
+      const response = await runtime.call('POST', '/v2/service/profiles/add', {
+        apiKey: account.apiKey,
+        body: { image_urls: photoUrls, training_tier: 'fast', callback_url: callbackUrl },
+      });
       expect(response.status).toBe(422);
-      expect(((await response.json()) as { detail: Array<{ loc: unknown }> }).detail.map((entry) => entry.loc)).toEqual([['body', 'callback_url']]);
+      expect(((await response.json()) as { detail: Array<{ loc: unknown }> }).detail.map((entry) => entry.loc)).toEqual(
+        [['body', 'callback_url']],
+      );
     }
   });
 });

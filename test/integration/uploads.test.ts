@@ -18,7 +18,9 @@ let largeJpeg: Buffer;
 beforeAll(async () => {
   runtime = await startTestRuntime({ clock: () => Date.now() + clockOffsetMs });
   ({ apiKey } = await runtime.newAccount(1_000_000_000));
-  largeJpeg = await sharp(randomBytes(4000 * 3000 * 3), { raw: { width: 4000, height: 3000, channels: 3 } }).jpeg({ quality: 98 }).toBuffer();
+  largeJpeg = await sharp(randomBytes(4000 * 3000 * 3), { raw: { width: 4000, height: 3000, channels: 3 } })
+    .jpeg({ quality: 98 })
+    .toBuffer();
 }, 60_000);
 afterAll(() => runtime.close());
 afterEach(() => {
@@ -35,7 +37,8 @@ interface Ticket {
   expires_at: string;
 }
 
-const createUpload = async (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service/uploads', { apiKey: key, body });
+const createUpload = async (body: unknown, key = apiKey) =>
+  runtime.call('POST', '/v2/service/uploads', { apiKey: key, body });
 
 const ticketOf = async (response: Response): Promise<Ticket> => {
   const text = await response.text();
@@ -52,12 +55,17 @@ const invalidFields = async (response: Response): Promise<unknown[]> => {
 /** Asks for an upload of `bytes` and PUTs them; answers the reference. */
 const uploadImage = async (bytes: Buffer, contentType = 'image/jpeg', key = apiKey): Promise<string> => {
   const ticket = await ticketOf(await createUpload({ size_bytes: bytes.length, content_type: contentType }, key));
-  const put = await fetch(ticket.upload_url, { method: ticket.upload_method, headers: ticket.upload_headers, body: bytes });
+  const put = await fetch(ticket.upload_url, {
+    method: ticket.upload_method,
+    headers: ticket.upload_headers,
+    body: bytes,
+  });
   expect(put.status).toBe(200);
   return ticket.reference;
 };
 
-const edit = (images: string[], key = apiKey) => runtime.call('POST', '/v2/service/edit', { apiKey: key, body: { prompt: 'warmer light', images } });
+const edit = (images: string[], key = apiKey) =>
+  runtime.call('POST', '/v2/service/edit', { apiKey: key, body: { prompt: 'warmer light', images } });
 
 describe('direct uploads', () => {
   it('take a 12 MB JPEG that a request body cannot carry, and an edit uses it', async () => {
@@ -104,13 +112,22 @@ describe('direct uploads', () => {
   });
 
   it('refuse more than 50 MiB and a type that is not an image, at the upload request', async () => {
-    expect(await invalidFields(await createUpload({ size_bytes: 50 * 1024 * 1024 + 1, content_type: 'image/jpeg' }))).toEqual([['body', 'size_bytes']]);
-    expect(await invalidFields(await createUpload({ size_bytes: 1000, content_type: 'application/pdf' }))).toEqual([['body', 'content_type']]);
+    expect(
+      await invalidFields(await createUpload({ size_bytes: 50 * 1024 * 1024 + 1, content_type: 'image/jpeg' })),
+    ).toEqual([['body', 'size_bytes']]);
+    expect(await invalidFields(await createUpload({ size_bytes: 1000, content_type: 'application/pdf' }))).toEqual([
+      ['body', 'content_type'],
+    ]);
   });
 
   it('need an API key', async () => {
-    const response = await runtime.call('POST', '/v2/service/uploads', { body: { size_bytes: 1000, content_type: 'image/png' } });
-    expect({ status: response.status, code: ((await response.json()) as { code: string }).code }).toEqual({ status: 403, code: 'MISSING_API_KEY' });
+    const response = await runtime.call('POST', '/v2/service/uploads', {
+      body: { size_bytes: 1000, content_type: 'image/png' },
+    });
+    expect({ status: response.status, code: ((await response.json()) as { code: string }).code }).toEqual({
+      status: 403,
+      code: 'MISSING_API_KEY',
+    });
   });
 
   inProcessOnly('serve for 24 h after they arrive, then are not found', async () => {

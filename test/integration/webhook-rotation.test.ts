@@ -1,10 +1,10 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
-import { ITEM_TYPE, keys } from '../../functions/adapters/dynamo/table';
 import { services } from '../../bin/local/services';
+import { ITEM_TYPE, keys } from '../../functions/adapters/dynamo/table';
 import { base64Jpeg } from '../support/images';
 import { octokitVerify } from '../support/octokit-verify';
-import { startReceiver, type ReceivedCallback } from '../support/receiver';
+import { type ReceivedCallback, startReceiver } from '../support/receiver';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 
 let runtime: TestRuntime;
@@ -19,7 +19,8 @@ interface SecretAnswer {
   previous_secret_expires_at?: string;
 }
 
-const readSecret = async (apiKey: string) => (await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey })).json()) as SecretAnswer;
+const readSecret = async (apiKey: string) =>
+  (await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey })).json()) as SecretAnswer;
 
 const rotate = async (apiKey: string, body?: unknown) => {
   const response = await runtime.call('POST', '/v2/service/webhook-secret/rotate', { apiKey, body });
@@ -30,7 +31,10 @@ const rotate = async (apiKey: string, body?: unknown) => {
 const callbackOfAJob = async (apiKey: string): Promise<ReceivedCallback> => {
   const receiver = await startReceiver([204]);
   try {
-    const submitted = await runtime.call('POST', '/v2/service/enhance', { apiKey, body: { image: await base64Jpeg(), async: true, callback_url: receiver.url } });
+    const submitted = await runtime.call('POST', '/v2/service/enhance', {
+      apiKey,
+      body: { image: await base64Jpeg(), async: true, callback_url: receiver.url },
+    });
     expect(submitted.status).toBe(202);
     await receiver.waitFor(1);
     return receiver.received[0]!;
@@ -65,12 +69,26 @@ describe('signed callbacks of a real job', () => {
     const account = await runtime.newAccount();
     const legacy = 'whsec_gAzwL_gkQRt43y6pBdqRyh2Cx-B0_caWDE6J20A7kik';
     await services().table.doc.send(
-      new PutCommand({ TableName: services().table.name, Item: { ...keys.webhookSecret(account.accountId), type: ITEM_TYPE.webhookSecret, accountId: account.accountId, secret: legacy, createdAt: Date.now() } }),
+      new PutCommand({
+        TableName: services().table.name,
+        Item: {
+          ...keys.webhookSecret(account.accountId),
+          type: ITEM_TYPE.webhookSecret,
+          accountId: account.accountId,
+          secret: legacy,
+          createdAt: Date.now(),
+        },
+      }),
     );
     const callback = await callbackOfAJob(account.apiKey);
-    const standardAlphabet = `${legacy.replace(/^whsec_/, '').replace(/-/g, '+').replace(/_/g, '/')}=`;
+    const standardAlphabet = `${legacy
+      .replace(/^whsec_/, '')
+      .replace(/-/g, '+')
+      .replace(/_/g, '/')}=`;
     expect(standardVerifies(`whsec_${standardAlphabet}`, callback)).toBe(true);
-    expect(octokitVerify([{ secret: legacy, payload: callback.body, signature: serviceSignature(callback) }])).toEqual([true]);
+    expect(octokitVerify([{ secret: legacy, payload: callback.body, signature: serviceSignature(callback) }])).toEqual([
+      true,
+    ]);
   });
 });
 
@@ -97,10 +115,12 @@ describe('rotating the webhook secret', () => {
     const callback = await callbackOfAJob(account.apiKey);
     expect(String(callback.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect([standardVerifies(next, callback), standardVerifies(old, callback)]).toEqual([true, true]);
-    expect(octokitVerify([
-      { secret: next, payload: callback.body, signature: serviceSignature(callback) },
-      { secret: old, payload: callback.body, signature: serviceSignature(callback) },
-    ])).toEqual([true, false]);
+    expect(
+      octokitVerify([
+        { secret: next, payload: callback.body, signature: serviceSignature(callback) },
+        { secret: old, payload: callback.body, signature: serviceSignature(callback) },
+      ]),
+    ).toEqual([true, false]);
   });
 
   it('two concurrent rotations are both kept: each answered secret verifies the next callback', async () => {

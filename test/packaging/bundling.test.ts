@@ -59,7 +59,9 @@ describe(`the image function ${task.handler}, bundled for Lambda`, () => {
 
   test('no sharp build for another platform is shipped, x64 included', () => {
     expect(installed('@img/sharp-linux-x64')).toBe(false);
-    const platformBuilds = readdirSync(path.join(asset, 'node_modules', '@img')).filter((name) => name.startsWith('sharp-'));
+    const platformBuilds = readdirSync(path.join(asset, 'node_modules', '@img')).filter((name) =>
+      name.startsWith('sharp-'),
+    );
     expect(platformBuilds.sort()).toEqual(['sharp-libvips-linux-arm64', 'sharp-linux-arm64']);
   });
 

@@ -18,6 +18,12 @@ module.exports = {
     return { code, map };
   },
   getCacheKey(source, filename) {
-    return require('node:crypto').createHash('sha256').update(filename).update('\0').update(source).update('\0esbuild-v1').digest('hex');
+    return require('node:crypto')
+      .createHash('sha256')
+      .update(filename)
+      .update('\0')
+      .update(source)
+      .update('\0esbuild-v1')
+      .digest('hex');
   },
 };

@@ -4,11 +4,25 @@
  * creates its record and claim or nothing, a lost claim wins over the balance, settle and release move
  * money only while the charge is `reserved`.
  */
-import type { ChargeOutcome, ChargeState, ClientRequestIdClaim, LedgerEntry, LedgerPort, ReleaseInput, ReserveInput, SettleInput } from '../../functions/domain/billing/ledger';
+import type {
+  ChargeOutcome,
+  ChargeState,
+  ClientRequestIdClaim,
+  LedgerEntry,
+  LedgerPort,
+  ReleaseInput,
+  ReserveInput,
+  SettleInput,
+} from '../../functions/domain/billing/ledger';
 import { ownerOf } from '../../functions/domain/billing/ledger';
-import { AlreadyExistsError, ClientRequestIdTakenError, InsufficientBalanceError, NotFoundError } from '../../functions/domain/errors';
-import type { DecodedImage, EngineOutcome, EngineRequest, ImageEngine } from '../../functions/domain/images/engine';
+import {
+  AlreadyExistsError,
+  ClientRequestIdTakenError,
+  InsufficientBalanceError,
+  NotFoundError,
+} from '../../functions/domain/errors';
 import type { ImageDeps } from '../../functions/domain/images/deps';
+import type { DecodedImage, EngineOutcome, EngineRequest, ImageEngine } from '../../functions/domain/images/engine';
 import type { Job, JobPage, JobsRepository } from '../../functions/domain/jobs/job';
 import { noMeter } from '../../functions/domain/shared/meter';
 
@@ -29,8 +43,22 @@ export class FakeLedger implements LedgerPort {
     for (const [accountId, micros] of Object.entries(accounts)) this.balances.set(accountId, micros);
   }
 
-  private entry(accountId: string, kind: LedgerEntry['kind'], amountMicros: number, owner: LedgerEntry['owner'], at: number): LedgerEntry {
-    const entry = { entryId: `led_${++this.sequence}`, accountId, kind, amountMicros, owner, note: null, createdAt: at };
+  private entry(
+    accountId: string,
+    kind: LedgerEntry['kind'],
+    amountMicros: number,
+    owner: LedgerEntry['owner'],
+    at: number,
+  ): LedgerEntry {
+    const entry = {
+      entryId: `led_${++this.sequence}`,
+      accountId,
+      kind,
+      amountMicros,
+      owner,
+      note: null,
+      createdAt: at,
+    };
     this.entries.push(entry);
     this.balances.set(accountId, (this.balances.get(accountId) ?? 0) + amountMicros);
     return entry;
@@ -49,7 +77,11 @@ export class FakeLedger implements LedgerPort {
     const balance = this.balances.get(input.accountId);
     if (balance === undefined) throw new NotFoundError(`Account ${input.accountId} not found.`);
     if (balance < input.amountMicros) throw new InsufficientBalanceError(input.amountMicros, balance);
-    this.jobs.set(owner.id, { job: structuredClone(input.creates.job), chargeState: 'reserved', reservedMicros: input.amountMicros });
+    this.jobs.set(owner.id, {
+      job: structuredClone(input.creates.job),
+      chargeState: 'reserved',
+      reservedMicros: input.amountMicros,
+    });
     if (claimKey) this.claims.set(claimKey, input.claim!);
     return this.entry(input.accountId, 'reserve', -input.amountMicros, owner, input.at);
   }
@@ -59,7 +91,13 @@ export class FakeLedger implements LedgerPort {
     if (stored.chargeState !== 'reserved') return { applied: false, chargeState: stored.chargeState };
     if (input.ends.kind !== 'job') throw new Error('the fake ledger holds jobs only');
     Object.assign(stored, { chargeState: 'settled', job: { ...stored.job, ...input.ends.end } });
-    this.entry(input.accountId, 'settle', stored.reservedMicros - input.finalMicros, { kind: 'job', id: input.ends.id }, input.at);
+    this.entry(
+      input.accountId,
+      'settle',
+      stored.reservedMicros - input.finalMicros,
+      { kind: 'job', id: input.ends.id },
+      input.at,
+    );
     return { applied: true, chargeState: 'settled', amountMicros: input.finalMicros };
   }
 
@@ -85,12 +123,17 @@ export class FakeLedger implements LedgerPort {
   }
 
   async recentEntries(accountId: string, limit: number): Promise<LedgerEntry[]> {
-    return this.entries.filter((entry) => entry.accountId === accountId).reverse().slice(0, limit);
+    return this.entries
+      .filter((entry) => entry.accountId === accountId)
+      .reverse()
+      .slice(0, limit);
   }
 
   /** The ledger entries of one job, oldest first, as `kind amount` pairs. */
   movesOf(jobId: string): string[] {
-    return this.entries.filter((entry) => entry.owner?.id === jobId).map((entry) => `${entry.kind} ${entry.amountMicros}`);
+    return this.entries
+      .filter((entry) => entry.owner?.id === jobId)
+      .map((entry) => `${entry.kind} ${entry.amountMicros}`);
   }
 }
 
@@ -116,19 +159,33 @@ export const fakeJobs = (ledger: FakeLedger): JobsRepository => ({
   },
   recordProgress: async (accountId, jobId, progress, at) => {
     const stored = ledger.jobs.get(jobId);
-    if (stored?.job.accountId === accountId && stored.job.status === 'running' && (stored.job.progress ?? -1) < progress) stored.job = { ...stored.job, progress, progressAt: at };
+    if (
+      stored?.job.accountId === accountId &&
+      stored.job.status === 'running' &&
+      (stored.job.progress ?? -1) < progress
+    )
+      stored.job = { ...stored.job, progress, progressAt: at };
   },
 });
 
 /** An engine that answers `numOutputImages` images naming `knownSubjects`, or the given outcome or error. */
-export const fakeEngine = (answer: ((request: EngineRequest) => Promise<EngineOutcome>) | EngineOutcome = { kind: 'images', images: [], knownSubjects: {}, usage: { outputTokens: 0, megapixels: 0 } }): ImageEngine & { requests: EngineRequest[] } => {
+export const fakeEngine = (
+  answer: ((request: EngineRequest) => Promise<EngineOutcome>) | EngineOutcome = {
+    kind: 'images',
+    images: [],
+    knownSubjects: {},
+    usage: { outputTokens: 0, megapixels: 0 },
+  },
+): ImageEngine & { requests: EngineRequest[] } => {
   const requests: EngineRequest[] = [];
   return {
     requests,
     run: async (request) => {
       requests.push(request);
       if (typeof answer === 'function') return answer(request);
-      return answer.kind === 'images' ? { ...answer, images: Array.from({ length: request.numOutputImages }, (_, i) => Buffer.from(`output ${i}`)) } : answer;
+      return answer.kind === 'images'
+        ? { ...answer, images: Array.from({ length: request.numOutputImages }, (_, i) => Buffer.from(`output ${i}`)) }
+        : answer;
     },
   };
 };
@@ -149,7 +206,11 @@ export interface FakeImageWorld {
 }
 
 /** Image use-case dependencies on fakes: one account with `balanceMicros`, inputs decoded as 2048x1536 JPEGs. */
-export const fakeImageWorld = (accountId: string, balanceMicros: number, now = Date.parse('2026-11-23T12:00:00Z')): FakeImageWorld => {
+export const fakeImageWorld = (
+  accountId: string,
+  balanceMicros: number,
+  now = Date.parse('2026-11-23T12:00:00Z'),
+): FakeImageWorld => {
   const ledger = new FakeLedger({ [accountId]: balanceMicros });
   const engine = fakeEngine();
   const time = manualTime(now);
@@ -165,9 +226,20 @@ export const fakeImageWorld = (accountId: string, balanceMicros: number, now = D
     profiles: { findMany: async () => [], get: async () => undefined },
     jobs: fakeJobs(ledger),
     engine,
-    decodeInput: async (value): Promise<DecodedImage> => ({ data: Buffer.from(value), format: 'jpeg', width: 2048, height: 1536 }),
+    decodeInput: async (value): Promise<DecodedImage> => ({
+      data: Buffer.from(value),
+      format: 'jpeg',
+      width: 2048,
+      height: 1536,
+    }),
     inputs: {
-      save: async (owner, jobId, images) => images.map((image, i) => ({ key: `inputs/${owner}/${jobId}/${i}`, format: image.format, width: image.width, height: image.height })),
+      save: async (owner, jobId, images) =>
+        images.map((image, i) => ({
+          key: `inputs/${owner}/${jobId}/${i}`,
+          format: image.format,
+          width: image.width,
+          height: image.height,
+        })),
       load: async () => [],
       remove: async (owner, jobId) => {
         for (const key of stored.keys()) if (key.startsWith(`inputs/${owner}/${jobId}/`)) stored.delete(key);
@@ -184,7 +256,13 @@ export const fakeImageWorld = (accountId: string, balanceMicros: number, now = D
       link: async (baseUrl, grant) => `${baseUrl}/v2/service/downloads/${grant.objectKey}?until=${grant.expiresAt}`,
     },
     workflows: { startImageJob: async (input) => void started.push(input) },
-    settings: { syncBudgetMs: 290_000, asyncBudgetMs: 840_000, outputFormatSwitchAt: 0, replayPollMs: 200, maxRunningJobs: 20 },
+    settings: {
+      syncBudgetMs: 290_000,
+      asyncBudgetMs: 840_000,
+      outputFormatSwitchAt: 0,
+      replayPollMs: 200,
+      maxRunningJobs: 20,
+    },
   };
   return { deps, ledger, engine, time, stored, started };
 };

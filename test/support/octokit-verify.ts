@@ -13,6 +13,9 @@ export const octokitVerify = (cases: Array<{ secret: string; payload: string; si
     for (const c of cases) results.push(await verify(c.secret, c.payload, c.signature).catch(() => false));
     process.stdout.write(JSON.stringify(results));
   `;
-  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(cases)], { encoding: 'utf8', cwd: process.cwd() });
+  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(cases)], {
+    encoding: 'utf8',
+    cwd: process.cwd(),
+  });
   return JSON.parse(output) as boolean[];
 };

@@ -11,7 +11,8 @@ import { openApiDocument } from '../../functions/api/openapi/document';
 
 type Json = Record<string, unknown>;
 
-const pointer = (...segments: string[]): string => segments.map((segment) => segment.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+const pointer = (...segments: string[]): string =>
+  segments.map((segment) => segment.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 const headerValue = (headers: GatewayAnswer['headers'], name: string): string | undefined => {
   const entry = Object.entries(headers).find(([key]) => key.toLowerCase() === name.toLowerCase());
@@ -28,7 +29,10 @@ export const answerChecker = (document: Json = openApiDocument()) => {
     if (!validate) validators.set(ref, (validate = ajv.compile({ $ref: ref })));
     return validate;
   };
-  const paths = document.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
+  const paths = document.paths as Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>
+  >;
 
   /** What is wrong with one answer, or undefined when it is as documented. */
   return (answer: GatewayAnswer): string | undefined => {
@@ -39,9 +43,11 @@ export const answerChecker = (document: Json = openApiDocument()) => {
     const response = paths[answer.resource]?.[method]?.responses[String(answer.status)];
     if (!response) return `${where}: this status is not in the OpenAPI document`;
     if (headerValue(answer.headers, 'X-Request-Id') === undefined) return `${where}: no X-Request-Id`;
-    if (!response.content) return answer.body.length === 0 ? undefined : `${where}: a body where the document declares none`;
+    if (!response.content)
+      return answer.body.length === 0 ? undefined : `${where}: a body where the document declares none`;
     const mediaType = headerValue(answer.headers, 'Content-Type')?.split(';')[0]?.trim() ?? '';
-    if (!(mediaType in response.content)) return `${where}: ${mediaType || 'no Content-Type'} is not among ${Object.keys(response.content).join(', ')}`;
+    if (!(mediaType in response.content))
+      return `${where}: ${mediaType || 'no Content-Type'} is not among ${Object.keys(response.content).join(', ')}`;
     if (mediaType !== 'application/json') return undefined;
     let body: unknown;
     try {
@@ -49,7 +55,9 @@ export const answerChecker = (document: Json = openApiDocument()) => {
     } catch {
       return `${where}: the body is not JSON`;
     }
-    const validate = validatorAt(`openapi.json#/${pointer('paths', answer.resource, method, 'responses', String(answer.status), 'content', mediaType, 'schema')}`);
+    const validate = validatorAt(
+      `openapi.json#/${pointer('paths', answer.resource, method, 'responses', String(answer.status), 'content', mediaType, 'schema')}`,
+    );
     if (validate(body)) return undefined;
     return `${where}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(body).slice(0, 400)}`;
   };

@@ -1,8 +1,8 @@
 /** Seeds profiles straight into the table, as training would leave them (for tests of their use). */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { services } from '../../bin/local/services';
 import { profileItem } from '../../functions/adapters/dynamo/records';
 import type { Profile } from '../../functions/domain/profiles/profile';
-import { services } from '../../bin/local/services';
 import { aProfile } from './fixtures';
 
 export const seedProfile = async (accountId: string, overrides: Partial<Profile> = {}): Promise<Profile> => {

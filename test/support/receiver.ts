@@ -32,7 +32,8 @@ export const startReceiver = async (statuses: number[]) => {
     url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     received,
     /** Resolves once `count` requests have arrived. */
-    waitFor: (count: number) => (received.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve }))),
+    waitFor: (count: number) =>
+      received.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve })),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 };

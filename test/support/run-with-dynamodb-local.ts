@@ -34,16 +34,21 @@ const waitForPort = async (port: number, deadlineMs: number) => {
 
 const main = async () => {
   if (spawnSync('java', ['-version']).status !== 0) {
-    const message = 'DynamoDB Local needs Java (Debian: openjdk-17-jre-headless); data-layer tests against it were not run.';
+    const message =
+      'DynamoDB Local needs Java (Debian: openjdk-17-jre-headless); data-layer tests against it were not run.';
     if (process.env.REQUIRE_DYNAMODB_LOCAL === '1') throw new Error(message);
     console.warn(`SKIPPED: ${message}`);
     return;
   }
   const port = await freePort();
-  const java = spawn('java', ['-Djava.library.path=./DynamoDBLocal_lib', '-jar', 'DynamoDBLocal.jar', '-inMemory', '-port', String(port)], {
-    cwd: emulatorDir,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const java = spawn(
+    'java',
+    ['-Djava.library.path=./DynamoDBLocal_lib', '-jar', 'DynamoDBLocal.jar', '-inMemory', '-port', String(port)],
+    {
+      cwd: emulatorDir,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   try {
     await waitForPort(port, Date.now() + 30_000);
     const jest = spawnSync('npx', ['jest', 'test/data'], {

@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../bin/local/runtime';
-import * as Accounts from '../../functions/domain/accounts/accounts';
+import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '../../bin/local/runtime';
 import { services } from '../../bin/local/services';
+import * as Accounts from '../../functions/domain/accounts/accounts';
 import { answerChecker } from './openapi-conformance';
 import { RECEIVER_CA_FILE } from './receiver';
 
@@ -16,7 +16,11 @@ export interface TestRuntime extends LocalRuntime {
   /** A new account with its own key and the given opening credit (micro-USD). */
   newAccount(creditMicros?: number): Promise<{ accountId: string; apiKey: string; keyId: string }>;
   /** Calls the service like a client would. */
-  call(method: string, route: string, options?: { apiKey?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> }): Promise<Response>;
+  call(
+    method: string,
+    route: string,
+    options?: { apiKey?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> },
+  ): Promise<Response>;
 }
 
 export const startTestRuntime = async (options: Partial<LocalRuntimeOptions> = {}): Promise<TestRuntime> => {
@@ -45,12 +49,21 @@ export const startTestRuntime = async (options: Partial<LocalRuntimeOptions> = {
     close: async () => {
       await runtime.close();
       const denials = runtime.iam?.denials ?? [];
-      if (denials.length > 0) throw new Error(`local IAM refused ${denials.length} call(s) the template does not grant:\n${denials.join('\n')}`);
+      if (denials.length > 0)
+        throw new Error(
+          `local IAM refused ${denials.length} call(s) the template does not grant:\n${denials.join('\n')}`,
+        );
       // Every answer the file received must be as the OpenAPI document says (openapi-conformance.ts).
-      if (undocumented.length > 0) throw new Error(`${undocumented.length} answer(s) differ from the OpenAPI document:\n${[...new Set(undocumented)].join('\n')}`);
+      if (undocumented.length > 0)
+        throw new Error(
+          `${undocumented.length} answer(s) differ from the OpenAPI document:\n${[...new Set(undocumented)].join('\n')}`,
+        );
     },
     newAccount: async (creditMicros = 10_000_000) => {
-      const { account, key } = await Accounts.openAccount(services(), { name: 'test', openingCreditMicros: creditMicros });
+      const { account, key } = await Accounts.openAccount(services(), {
+        name: 'test',
+        openingCreditMicros: creditMicros,
+      });
       return { accountId: account.accountId, apiKey: key.apiKey, keyId: key.keyId };
     },
     call: (method, route, callOptions = {}) =>

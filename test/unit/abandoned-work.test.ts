@@ -1,4 +1,9 @@
-import { closeAbandonedWork, GRACE_MS, type AbandonedWorkDeps, type ExecutionState } from '../../functions/domain/billing/abandoned';
+import {
+  type AbandonedWorkDeps,
+  closeAbandonedWork,
+  type ExecutionState,
+  GRACE_MS,
+} from '../../functions/domain/billing/abandoned';
 import type { ReleaseInput } from '../../functions/domain/billing/ledger';
 import type { Job } from '../../functions/domain/jobs/job';
 import type { Profile } from '../../functions/domain/profiles/profile';
@@ -7,9 +12,11 @@ import { aJob, aProfile } from '../support/fixtures';
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const OLD = NOW - GRACE_MS - 1;
 
-const job = (overrides: Partial<Job>): Job => aJob('acc_1', { jobId: 'job_1', status: 'running', createdAt: OLD, startedAt: OLD, ...overrides });
+const job = (overrides: Partial<Job>): Job =>
+  aJob('acc_1', { jobId: 'job_1', status: 'running', createdAt: OLD, startedAt: OLD, ...overrides });
 
-const profile = (overrides: Partial<Profile>): Profile => aProfile('acc_1', { profileId: 'prf_1', status: 'IN_PROGRESS', createdAt: OLD, updatedAt: OLD, ...overrides });
+const profile = (overrides: Partial<Profile>): Profile =>
+  aProfile('acc_1', { profileId: 'prf_1', status: 'IN_PROGRESS', createdAt: OLD, updatedAt: OLD, ...overrides });
 
 /** One open job or profile in the store, the execution in the given state; returns what was released. */
 const run = async (stored: { job?: Job; profile?: Profile }, execution: ExecutionState) => {
@@ -27,7 +34,9 @@ const run = async (stored: { job?: Job; profile?: Profile }, execution: Executio
     },
     executionState: async () => execution,
   };
-  const open = stored.job ? [{ kind: 'job' as const, accountId: 'acc_1', id: stored.job.jobId }] : [{ kind: 'profile' as const, accountId: 'acc_1', id: 'prf_1' }];
+  const open = stored.job
+    ? [{ kind: 'job' as const, accountId: 'acc_1', id: stored.job.jobId }]
+    : [{ kind: 'profile' as const, accountId: 'acc_1', id: 'prf_1' }];
   const closed = await closeAbandonedWork(deps, open);
   return { closed, released };
 };
@@ -36,7 +45,9 @@ describe('closing abandoned work', () => {
   it('refunds a synchronous job older than a function can live: its caller is gone', async () => {
     const { closed, released } = await run({ job: job({ mode: 'sync' }) }, 'missing');
     expect(closed.jobs).toEqual(['job_1']);
-    expect(released).toMatchObject([{ ends: { kind: 'job', id: 'job_1', end: { status: 'failed', error: { code: 'INTERNAL_ERROR' } } } }]);
+    expect(released).toMatchObject([
+      { ends: { kind: 'job', id: 'job_1', end: { status: 'failed', error: { code: 'INTERNAL_ERROR' } } } },
+    ]);
   });
 
   it('leaves a synchronous job that may still be running', async () => {

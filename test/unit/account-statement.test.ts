@@ -1,7 +1,12 @@
+import {
+  decodeStatementCursor,
+  encodeStatementCursor,
+  ledgerEntryBody,
+  spendByDay,
+} from '../../functions/domain/accounts/statement';
+import { moneyBody, usdDecimal } from '../../functions/domain/billing/money';
 import { attemptBody } from '../../functions/domain/callbacks/deliveries';
 import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
-import { decodeStatementCursor, encodeStatementCursor, ledgerEntryBody, spendByDay } from '../../functions/domain/accounts/statement';
-import { moneyBody, usdDecimal } from '../../functions/domain/billing/money';
 
 describe('money on the wire', () => {
   it.each([
@@ -36,7 +41,16 @@ describe('statement cursors', () => {
 
   it('shows an entry with its owner and both amounts', () => {
     expect(
-      ledgerEntryBody({ entryId: 'led_1', accountId: 'acc_1', kind: 'reserve', amountMicros: -120_000, owner: { kind: 'job', id: 'job_1' }, note: null, createdAt: Date.parse('2026-11-24T00:00:00Z'), balanceAfterMicros: 9_880_000 }),
+      ledgerEntryBody({
+        entryId: 'led_1',
+        accountId: 'acc_1',
+        kind: 'reserve',
+        amountMicros: -120_000,
+        owner: { kind: 'job', id: 'job_1' },
+        note: null,
+        createdAt: Date.parse('2026-11-24T00:00:00Z'),
+        balanceAfterMicros: 9_880_000,
+      }),
     ).toEqual({
       entry_id: 'led_1',
       created_at: '2026-11-24T00:00:00.000Z',
@@ -52,7 +66,15 @@ describe('statement cursors', () => {
 
 describe('a delivery attempt as the log shows it', () => {
   const attempt = (result: number | 'timeout' | 'network', n = 1) =>
-    attemptBody({ deliveryId: 'dlv_1', accountId: 'acc_1', jobId: 'job_1', attempt: n, result, latencyMs: 12.6, at: Date.parse('2026-11-24T00:00:00Z') });
+    attemptBody({
+      deliveryId: 'dlv_1',
+      accountId: 'acc_1',
+      jobId: 'job_1',
+      attempt: n,
+      result,
+      latencyMs: 12.6,
+      at: Date.parse('2026-11-24T00:00:00Z'),
+    });
 
   it('is the last of its delivery once delivered or refused with 410, or when the retries are spent', () => {
     expect(attempt(200).last).toBe(true);
@@ -83,7 +105,10 @@ describe('spend per day', () => {
   const statements = (entries: ReturnType<typeof entry>[], truncated = false) => ({
     balance: async () => 0,
     statement: async () => ({ entries: [], next: null }),
-    entriesSince: async (_accountId: string, since: number) => ({ entries: entries.filter((e) => e.createdAt >= since), truncated }),
+    entriesSince: async (_accountId: string, since: number) => ({
+      entries: entries.filter((e) => e.createdAt >= since),
+      truncated,
+    }),
   });
 
   it('sums each UTC day, today included: work net of refunds as spent, credits apart', async () => {
@@ -111,7 +136,11 @@ describe('spend per day', () => {
   });
 
   it('reads at most 90 days and says when the entries were too many to sum', async () => {
-    const body = await spendByDay({ statements: statements([], true) }, { accountId: 'acc_1', keyId: 'key_1' }, { days: 400, now });
+    const body = await spendByDay(
+      { statements: statements([], true) },
+      { accountId: 'acc_1', keyId: 'key_1' },
+      { days: 400, now },
+    );
     expect(body.days).toHaveLength(90);
     expect(body.days.at(-1)!.date).toBe('2026-11-24');
     expect(body.truncated).toBe(true);

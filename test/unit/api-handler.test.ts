@@ -8,7 +8,10 @@ import { ok } from '../../functions/shared/http/responses';
 
 process.env.SERVICE_TABLE_NAME ??= 'unit-tests';
 
-const Body = v.object({ name: v.pipe(v.string(), v.minLength(1)), count: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(4)), 1) });
+const Body = v.object({
+  name: v.pipe(v.string(), v.minLength(1)),
+  count: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(4)), 1),
+});
 
 const echo = apiHandler(async ({ body }) => ok({ received: body }), { body: Body, auth: 'none' });
 const failing = (error: unknown) => apiHandler(async () => Promise.reject(error), { auth: 'none' });
@@ -41,37 +44,71 @@ describe('the HTTP layer', () => {
   it('answers malformed JSON with a 422 as FastAPI words it, never a 500', async () => {
     const response = await call(echo, event({ body: '{"name": ' }));
     expect(response.statusCode).toBe(422);
-    expect(response.json).toEqual({ detail: [{ type: 'json_invalid', loc: ['body', 9], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } }] });
+    expect(response.json).toEqual({
+      detail: [
+        {
+          type: 'json_invalid',
+          loc: ['body', 9],
+          msg: 'JSON decode error',
+          input: {},
+          ctx: { error: 'Expecting value' },
+        },
+      ],
+    });
     expect(response.headers).toMatchObject({ 'X-Request-Id': 'req-1' });
   });
 
   it('answers a missing body with 422 missing', async () => {
-    expect((await call(echo, event({ body: null }))).json).toEqual({ detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] });
+    expect((await call(echo, event({ body: null }))).json).toEqual({
+      detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }],
+    });
   });
 
   it('answers a JSON null body as a missing body', async () => {
-    expect((await call(echo, event({ body: 'null' }))).json).toEqual({ detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] });
+    expect((await call(echo, event({ body: 'null' }))).json).toEqual({
+      detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }],
+    });
   });
 
   it('locates malformed JSON of a base64-encoded body in the decoded text', async () => {
-    const response = await call(echo, event({ body: Buffer.from('{"name": "b",}').toString('base64'), isBase64Encoded: true }));
+    const response = await call(
+      echo,
+      event({ body: Buffer.from('{"name": "b",}').toString('base64'), isBase64Encoded: true }),
+    );
     expect(response.json.detail).toEqual([expect.objectContaining({ type: 'json_invalid', loc: ['body', 12] })]);
   });
 
   it('refuses a body that is JSON but not an object', async () => {
     expect((await call(echo, event({ body: '["a"]' }))).json).toEqual({
-      detail: [{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: ['a'] }],
+      detail: [
+        {
+          type: 'model_attributes_type',
+          loc: ['body'],
+          msg: 'Input should be a valid dictionary or object to extract fields from',
+          input: ['a'],
+        },
+      ],
     });
   });
 
   it('locates each validation failure under body with the field path', async () => {
     const response = await call(echo, event({ body: JSON.stringify({ name: 'a', count: 9 }) }));
     expect(response.statusCode).toBe(422);
-    expect(response.json.detail).toEqual([{ type: 'less_than_equal', loc: ['body', 'count'], msg: 'Input should be less than or equal to 4', input: 9, ctx: { le: 4 } }]);
+    expect(response.json.detail).toEqual([
+      {
+        type: 'less_than_equal',
+        loc: ['body', 'count'],
+        msg: 'Input should be less than or equal to 4',
+        input: 9,
+        ctx: { le: 4 },
+      },
+    ]);
   });
 
   it('reports a missing required field as missing', async () => {
-    expect((await call(echo, event({ body: '{}' }))).json.detail).toEqual([{ type: 'missing', loc: ['body', 'name'], msg: 'Field required', input: {} }]);
+    expect((await call(echo, event({ body: '{}' }))).json.detail).toEqual([
+      { type: 'missing', loc: ['body', 'name'], msg: 'Field required', input: {} },
+    ]);
   });
 
   it('parses JSON whatever the content type says', async () => {
@@ -79,7 +116,10 @@ describe('the HTTP layer', () => {
   });
 
   it('reads a base64-encoded body', async () => {
-    const response = await call(echo, event({ body: Buffer.from('{"name":"b"}').toString('base64'), isBase64Encoded: true }));
+    const response = await call(
+      echo,
+      event({ body: Buffer.from('{"name":"b"}').toString('base64'), isBase64Encoded: true }),
+    );
     expect(response.json).toEqual({ received: { name: 'b', count: 1 } });
   });
 
@@ -87,7 +127,10 @@ describe('the HTTP layer', () => {
     const notFound = await call(failing(new NotFoundError('Job job_x not found.')), event());
     expect(notFound.statusCode).toBe(404);
     expect(notFound.json).toEqual({ detail: 'Job job_x not found.', code: 'NOT_FOUND', request_id: 'req-1' });
-    expect((await call(failing(new InsufficientBalanceError(120_000)), event())).json).toMatchObject({ code: 'INSUFFICIENT_BALANCE', detail: expect.stringContaining('0.12 USD') });
+    expect((await call(failing(new InsufficientBalanceError(120_000)), event())).json).toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+      detail: expect.stringContaining('0.12 USD'),
+    });
     expect((await call(failing(new InsufficientBalanceError(120_000)), event())).statusCode).toBe(402);
   });
 
@@ -100,9 +143,18 @@ describe('the HTTP layer', () => {
 
   it('logs an unexpected error with its stack', () => {
     const lines: Array<Record<string, unknown>> = [];
-    const log = { ...createLogger('silent'), error: (message: string, fields?: Record<string, unknown>) => lines.push({ message, ...fields }) };
+    const log = {
+      ...createLogger('silent'),
+      error: (message: string, fields?: Record<string, unknown>) => lines.push({ message, ...fields }),
+    };
     errorAnswer(new Error('boom'), 'req-2', log);
-    expect(lines).toEqual([{ message: 'unhandled error', status: 500, error: expect.objectContaining({ message: 'boom', stack: expect.stringContaining('api-handler.test') }) }]);
+    expect(lines).toEqual([
+      {
+        message: 'unhandled error',
+        status: 500,
+        error: expect.objectContaining({ message: 'boom', stack: expect.stringContaining('api-handler.test') }),
+      },
+    ]);
   });
 
   it('refuses a body over 6 MB with 413 before parsing it', async () => {
@@ -113,6 +165,9 @@ describe('the HTTP layer', () => {
 
   it('marks /v1 answers deprecated, errors included', async () => {
     const response = await call(failing(new NotFoundError('x')), event({ path: '/v1/service/jobs/job_1' }));
-    expect(response.headers).toMatchObject({ Deprecation: 'true', Link: '</v2/service/jobs/job_1>; rel="successor-version"' });
+    expect(response.headers).toMatchObject({
+      Deprecation: 'true',
+      Link: '</v2/service/jobs/job_1>; rel="successor-version"',
+    });
   });
 });

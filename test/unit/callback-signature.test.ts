@@ -74,7 +74,12 @@ describe('callback signature', () => {
   });
 
   it('junk headers return false and never throw', () => {
-    for (const header of [`sha256=${'zz'.repeat(32)}`, `sha256=${'é'.repeat(64)}`, 'x'.repeat(100_000), 'sha256=\u0000']) {
+    for (const header of [
+      `sha256=${'zz'.repeat(32)}`,
+      `sha256=${'é'.repeat(64)}`,
+      'x'.repeat(100_000),
+      'sha256=\u0000',
+    ]) {
       expect(verifyCallbackSignature(BODY, header, SECRET)).toBe(false);
     }
   });

@@ -1,10 +1,10 @@
 import {
   BASE_MODELS,
+  type BaseModel,
   DEFAULT_BASE_MODEL,
   findBaseModel,
   PINNED_MODEL,
   PINNED_PRICES,
-  type BaseModel,
 } from '../../functions/domain/images/catalog';
 
 const ids = (test: (model: BaseModel) => boolean) => BASE_MODELS.filter(test).map((model) => model.id);
@@ -23,9 +23,16 @@ const pricesOf = (model: BaseModel): number[] => {
 
 describe('base model catalog', () => {
   it('lists the eight models of the spec, each once', () => {
-    expect(BASE_MODELS.map((model) => model.id).sort()).toEqual(
-      ['base-a-2', 'base-a-2-pro', 'base-b-2', 'base-b-2.5-flare', 'base-b-2.5-sunburst', 'base-c-2', 'base-d-2', 'base-e-5-pro'],
-    );
+    expect(BASE_MODELS.map((model) => model.id).sort()).toEqual([
+      'base-a-2',
+      'base-a-2-pro',
+      'base-b-2',
+      'base-b-2.5-flare',
+      'base-b-2.5-sunburst',
+      'base-c-2',
+      'base-d-2',
+      'base-e-5-pro',
+    ]);
   });
 
   it('defaults to base-c-2 at 1K, 2K and 4K', () => {
@@ -68,7 +75,11 @@ describe('base model catalog', () => {
   });
 
   it('holds every price as a positive integer of micro-USD', () => {
-    const prices = [...BASE_MODELS.flatMap(pricesOf), PINNED_PRICES.perImageMicros, PINNED_PRICES.perImageWithProfileMicros];
+    const prices = [
+      ...BASE_MODELS.flatMap(pricesOf),
+      PINNED_PRICES.perImageMicros,
+      PINNED_PRICES.perImageWithProfileMicros,
+    ];
     for (const price of prices) expect(Number.isSafeInteger(price) && price > 0).toBe(true);
   });
 

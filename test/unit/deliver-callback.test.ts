@@ -1,12 +1,23 @@
 import { Webhook } from 'standardwebhooks';
-import { deliverCallback, type CallbackMessage, type DeliveryAttempt, type DeliveryDeps } from '../../functions/domain/callbacks/deliver';
+import {
+  type CallbackMessage,
+  type DeliveryAttempt,
+  type DeliveryDeps,
+  deliverCallback,
+} from '../../functions/domain/callbacks/deliver';
 import type { DeliveryResult } from '../../functions/domain/callbacks/retry-schedule';
 import { verifyCallbackSignature } from '../../functions/domain/callbacks/signature';
 
 const SECRET = 'whsec_MMoOtEqpvPUJeoI7/rV8ao+sy+5sTCQNQEkvbo0B8UY=';
 const SENT_AT_MS = Date.UTC(2026, 10, 22);
 
-const message: CallbackMessage = { deliveryId: 'dlv_1', accountId: 'acc_1', jobId: 'job_1', callbackUrl: 'https://example.test/hook', body: '{"job_id":"job_1"}' };
+const message: CallbackMessage = {
+  deliveryId: 'dlv_1',
+  accountId: 'acc_1',
+  jobId: 'job_1',
+  callbackUrl: 'https://example.test/hook',
+  body: '{"job_id":"job_1"}',
+};
 
 const fakeDeps = (result: DeliveryResult, attemptsSoFar = 0, clock = () => SENT_AT_MS) => {
   const sent: Array<{ body: string; headers: Record<string, string> }> = [];
@@ -37,7 +48,11 @@ describe('delivering a callback', () => {
     expect(await deliverCallback(deps, message)).toEqual({ kind: 'done', outcome: 'delivered' });
     expect(sent[0]!.body).toBe(message.body);
     expect(verifyCallbackSignature(sent[0]!.body, sent[0]!.headers['X-Service-Signature'], SECRET)).toBe(true);
-    expect(sent[0]!.headers).toMatchObject({ 'X-Service-Delivery-Id': 'dlv_1', 'X-Service-Timestamp': '2026-11-22T00:00:00.000Z', 'Content-Type': 'application/json' });
+    expect(sent[0]!.headers).toMatchObject({
+      'X-Service-Delivery-Id': 'dlv_1',
+      'X-Service-Timestamp': '2026-11-22T00:00:00.000Z',
+      'Content-Type': 'application/json',
+    });
   });
 
   it('also carries the Standard Webhooks headers, verifiable with the standardwebhooks package', async () => {
@@ -66,7 +81,17 @@ describe('delivering a callback', () => {
   it('records every attempt with its status and latency', async () => {
     const { deps, recorded } = fakeDeps(503, 2);
     await deliverCallback(deps, message);
-    expect(recorded).toEqual([{ deliveryId: 'dlv_1', accountId: 'acc_1', jobId: 'job_1', attempt: 3, result: 503, latencyMs: 12, at: SENT_AT_MS }]);
+    expect(recorded).toEqual([
+      {
+        deliveryId: 'dlv_1',
+        accountId: 'acc_1',
+        jobId: 'job_1',
+        attempt: 3,
+        result: 503,
+        latencyMs: 12,
+        at: SENT_AT_MS,
+      },
+    ]);
   });
 
   it('asks for a retry after a failure, with the backoff of that attempt', async () => {

@@ -1,6 +1,11 @@
 import sharp from 'sharp';
+import {
+  HttpEngine,
+  HttpEngineError,
+  type HttpEngineOptions,
+  type Wait,
+} from '../../functions/adapters/engine/http-engine';
 import type { EngineRequest } from '../../functions/domain/images/engine';
-import { HttpEngine, HttpEngineError, type HttpEngineOptions, type Wait } from '../../functions/adapters/engine/http-engine';
 import { type FakeEngineServer, okBody, startFakeEngineServer } from '../support/fake-engine-server';
 
 let server: FakeEngineServer;
@@ -9,9 +14,15 @@ let outputs: Buffer[];
 let waits: number[];
 
 beforeAll(async () => {
-  input = await sharp({ create: { width: 8, height: 6, channels: 3, background: '#336699' } }).jpeg().toBuffer();
+  input = await sharp({ create: { width: 8, height: 6, channels: 3, background: '#336699' } })
+    .jpeg()
+    .toBuffer();
   outputs = await Promise.all(
-    ['#ff0000', '#00ff00'].map((background) => sharp({ create: { width: 16, height: 12, channels: 3, background } }).png().toBuffer()),
+    ['#ff0000', '#00ff00'].map((background) =>
+      sharp({ create: { width: 16, height: 12, channels: 3, background } })
+        .png()
+        .toBuffer(),
+    ),
   );
 });
 
@@ -56,7 +67,10 @@ const request = (overrides: Partial<EngineRequest> = {}): EngineRequest => ({
 });
 
 const live = () => new AbortController().signal;
-const ok = () => ({ status: 200, json: okBody(outputs, 'png', { knownSubjects: { prf_named: 2 }, outputTokens: 1234, megapixels: 0.000384 }) });
+const ok = () => ({
+  status: 200,
+  json: okBody(outputs, 'png', { knownSubjects: { prf_named: 2 }, outputTokens: 1234, megapixels: 0.000384 }),
+});
 
 describe('HTTP engine: outcomes', () => {
   it('returns the images, known subjects and usage of an ok response', async () => {
@@ -85,13 +99,23 @@ describe('HTTP engine: outcomes', () => {
     expect(server.received).toHaveLength(1);
     const [received] = server.received;
     expect(received).toMatchObject({ method: 'POST', path: '/v1/run' });
-    expect(received.headers).toMatchObject({ authorization: 'Bearer engine-token', 'content-type': 'application/json' });
+    expect(received.headers).toMatchObject({
+      authorization: 'Bearer engine-token',
+      'content-type': 'application/json',
+    });
     expect(received.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
     expect(received.body).toEqual({
       operation: 'edit',
       prompt: 'a [[prf_named]] portrait',
       inputs: [{ format: 'jpeg', width: 8, height: 6, data_base64: input.toString('base64') }],
-      params: { width: 16, height: 12, output_format: 'png', num_output_images: 2, base_model: 'base-b-2', quality: 'high' },
+      params: {
+        width: 16,
+        height: 12,
+        output_format: 'png',
+        num_output_images: 2,
+        base_model: 'base-b-2',
+        quality: 'high',
+      },
       candidates: [
         { profile_id: 'prf_named', signature: '0123456789abcdef336699' },
         { profile_id: 'prf_other', signature: 'fedcba9876543210102030' },
@@ -126,7 +150,9 @@ describe('HTTP engine: retries', () => {
   it('retries a network error', async () => {
     const closed = await startFakeEngineServer();
     await closed.close();
-    await expect(engine({ baseUrl: closed.baseUrl }).run(request(), live())).rejects.toThrow(/unreachable.*gave up after 3 attempts/);
+    await expect(engine({ baseUrl: closed.baseUrl }).run(request(), live())).rejects.toThrow(
+      /unreachable.*gave up after 3 attempts/,
+    );
     expect(waits).toHaveLength(2);
   });
 
@@ -138,7 +164,11 @@ describe('HTTP engine: retries', () => {
 
   it('does not retry a 400, which is an engine failure', async () => {
     server.reply({ status: 400, json: { error: 'bad params' } }, ok());
-    await expect(engine().run(request(), live())).rejects.toMatchObject({ name: 'HttpEngineError', status: 400, retryable: false });
+    await expect(engine().run(request(), live())).rejects.toMatchObject({
+      name: 'HttpEngineError',
+      status: 400,
+      retryable: false,
+    });
     expect(server.received).toHaveLength(1);
   });
 });
@@ -148,12 +178,21 @@ describe('HTTP engine: malformed responses are engine failures, not retried', ()
     ['a body that is not JSON', () => ({ status: 200, text: '<html>gateway</html>' })],
     ['an unknown status', () => ({ status: 200, json: { status: 'maybe', message: '?' } })],
     ['an ok without usage', () => ({ status: 200, json: { ...okBody(outputs, 'png'), usage: undefined } })],
-    ['images that are not base64', () => ({ status: 200, json: { ...okBody(outputs, 'png'), images: [{ format: 'png', data_base64: 'not base64!' }] } })],
+    [
+      'images that are not base64',
+      () => ({
+        status: 200,
+        json: { ...okBody(outputs, 'png'), images: [{ format: 'png', data_base64: 'not base64!' }] },
+      }),
+    ],
     ['fewer images than asked', () => ({ status: 200, json: okBody(outputs.slice(0, 1), 'png') })],
     ['images in another format than asked', () => ({ status: 200, json: okBody(outputs, 'jpg') })],
     ['bytes that are not the format claimed', () => ({ status: 200, json: okBody([input, input], 'png') })],
     ['a negative count', () => ({ status: 200, json: okBody(outputs, 'png', { knownSubjects: { prf_named: -1 } }) })],
-    ['a subject that is not a candidate', () => ({ status: 200, json: okBody(outputs, 'png', { knownSubjects: { prf_stranger: 2 } }) })],
+    [
+      'a subject that is not a candidate',
+      () => ({ status: 200, json: okBody(outputs, 'png', { knownSubjects: { prf_stranger: 2 } }) }),
+    ],
   ];
   for (const [what, reply] of cases) {
     it(`rejects ${what}`, async () => {
@@ -177,14 +216,18 @@ describe('HTTP engine: time', () => {
   it('fails when every attempt times out', async () => {
     server.reply({ ...ok(), delayMs: 2000 }, { ...ok(), delayMs: 2000 });
     const started = Date.now();
-    await expect(engine({ attemptTimeoutSeconds: 0.1, maxAttempts: 2 }).run(request(), live())).rejects.toThrow(/timed out.*gave up after 2/);
+    await expect(engine({ attemptTimeoutSeconds: 0.1, maxAttempts: 2 }).run(request(), live())).rejects.toThrow(
+      /timed out.*gave up after 2/,
+    );
     expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it('stops at the overall deadline even inside an attempt', async () => {
     server.reply({ ...ok(), delayMs: 3000 });
     const started = Date.now();
-    await expect(engine({ attemptTimeoutSeconds: 10, deadlineSeconds: 0.2 }).run(request(), live())).rejects.toBeInstanceOf(HttpEngineError);
+    await expect(
+      engine({ attemptTimeoutSeconds: 10, deadlineSeconds: 0.2 }).run(request(), live()),
+    ).rejects.toBeInstanceOf(HttpEngineError);
     expect(Date.now() - started).toBeLessThan(1500);
     expect(server.received).toHaveLength(1);
   });
@@ -206,7 +249,9 @@ describe('HTTP engine: time', () => {
       controller.abort();
       controller.signal.throwIfAborted();
     };
-    await expect(engine({ wait: abortingWait }).run(request(), controller.signal)).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(engine({ wait: abortingWait }).run(request(), controller.signal)).rejects.toMatchObject({
+      name: 'AbortError',
+    });
     expect(server.received).toHaveLength(1);
   });
 });

@@ -1,22 +1,32 @@
-import { httpTrainer, type HttpTrainerOptions } from '../../functions/adapters/engine/http-trainer';
+import { type HttpTrainerOptions, httpTrainer } from '../../functions/adapters/engine/http-trainer';
 import { NotFoundError } from '../../functions/domain/errors';
 import {
   acceptTrainerEvent,
   InvalidTrainerTokenError,
-  trainingFailureMessage,
+  type RemoteTrainingRequest,
   TRAINER_UNAVAILABLE_ERROR,
   TRAINING_FAILED_ERROR,
-  type RemoteTrainingRequest,
   type TrainingTasks,
+  trainingFailureMessage,
 } from '../../functions/domain/profiles/training';
 
-const TRAINING: RemoteTrainingRequest = { trainingId: 'prf_1', taskToken: 'token-1', photoKeys: ['photos/a/1.jpg', 'photos/a/2.jpg'], tier: 'fast', modelVersion: 'v2' };
+const TRAINING: RemoteTrainingRequest = {
+  trainingId: 'prf_1',
+  taskToken: 'token-1',
+  photoKeys: ['photos/a/1.jpg', 'photos/a/2.jpg'],
+  tier: 'fast',
+  modelVersion: 'v2',
+};
 
 /** A fetch that answers each attempt with the next status, recording what it was sent. */
 const scriptedFetch = (statuses: Array<number | Error>) => {
   const sent: Array<{ url: string; headers: Record<string, string>; body: unknown }> = [];
   const fetch = (async (url: URL, init: RequestInit) => {
-    sent.push({ url: String(url), headers: init.headers as Record<string, string>, body: JSON.parse(String(init.body)) });
+    sent.push({
+      url: String(url),
+      headers: init.headers as Record<string, string>,
+      body: JSON.parse(String(init.body)),
+    });
     const next = statuses.shift() ?? 202;
     if (next instanceof Error) throw next;
     return new Response(next === 202 ? '{"accepted":true}' : 'busy', { status: next });
@@ -52,7 +62,10 @@ describe('the HTTP trainer', () => {
         body: {
           training_id: 'prf_1',
           task_token: 'token-1',
-          photos: [{ url: 'https://bucket.example.com/photos/a/1.jpg?expires=3600' }, { url: 'https://bucket.example.com/photos/a/2.jpg?expires=3600' }],
+          photos: [
+            { url: 'https://bucket.example.com/photos/a/1.jpg?expires=3600' },
+            { url: 'https://bucket.example.com/photos/a/2.jpg?expires=3600' },
+          ],
           tier: 'fast',
           model_version: 'v2',
           callback_url: 'https://api.example.com/v2/service/internal/trainer-callback',
@@ -72,7 +85,10 @@ describe('the HTTP trainer', () => {
 
   it('gives up after the last attempt with TrainerUnavailable', async () => {
     const { fetch, sent } = scriptedFetch([500, 500, 500, 500]);
-    await expect(trainer(fetch).port.request(TRAINING)).rejects.toMatchObject({ name: TRAINER_UNAVAILABLE_ERROR, message: expect.stringContaining('gave up after 4 attempts') });
+    await expect(trainer(fetch).port.request(TRAINING)).rejects.toMatchObject({
+      name: TRAINER_UNAVAILABLE_ERROR,
+      message: expect.stringContaining('gave up after 4 attempts'),
+    });
     expect(sent).toHaveLength(4);
   });
 
@@ -99,8 +115,16 @@ describe('the trainer callback', () => {
     const deps = { trainerToken: async () => 'secret-token', tasks };
     await acceptTrainerEvent(deps, 'Bearer secret-token', { taskToken: 't', event: 'heartbeat' });
     await acceptTrainerEvent(deps, 'Bearer secret-token', { taskToken: 't', event: 'succeeded', signature: 'sig' });
-    await acceptTrainerEvent(deps, 'Bearer secret-token', { taskToken: 't', event: 'failed', message: 'No face found.' });
-    expect(calls).toEqual([['heartbeat', 't'], ['succeed', 't', { signature: 'sig' }], ['fail', 't', TRAINING_FAILED_ERROR, 'No face found.']]);
+    await acceptTrainerEvent(deps, 'Bearer secret-token', {
+      taskToken: 't',
+      event: 'failed',
+      message: 'No face found.',
+    });
+    expect(calls).toEqual([
+      ['heartbeat', 't'],
+      ['succeed', 't', { signature: 'sig' }],
+      ['fail', 't', TRAINING_FAILED_ERROR, 'No face found.'],
+    ]);
   });
 
   it.each([
@@ -110,18 +134,31 @@ describe('the trainer callback', () => {
     ['no header', undefined],
   ])('refuses %s and forwards nothing', async (_name, authorization) => {
     const { tasks, calls } = recordingTasks();
-    await expect(acceptTrainerEvent({ trainerToken: async () => 'secret-token', tasks }, authorization, { taskToken: 't', event: 'heartbeat' })).rejects.toBeInstanceOf(InvalidTrainerTokenError);
+    await expect(
+      acceptTrainerEvent({ trainerToken: async () => 'secret-token', tasks }, authorization, {
+        taskToken: 't',
+        event: 'heartbeat',
+      }),
+    ).rejects.toBeInstanceOf(InvalidTrainerTokenError);
     expect(calls).toEqual([]);
   });
 
   it('refuses every callback when no trainer token is configured', async () => {
     const { tasks } = recordingTasks();
-    await expect(acceptTrainerEvent({ trainerToken: async () => '', tasks }, 'Bearer ', { taskToken: 't', event: 'heartbeat' })).rejects.toBeInstanceOf(InvalidTrainerTokenError);
+    await expect(
+      acceptTrainerEvent({ trainerToken: async () => '', tasks }, 'Bearer ', { taskToken: 't', event: 'heartbeat' }),
+    ).rejects.toBeInstanceOf(InvalidTrainerTokenError);
   });
 
   it('passes on that no task waits for the token', async () => {
-    const tasks: TrainingTasks = { heartbeat: async () => Promise.reject(new NotFoundError('gone')), succeed: async () => undefined, fail: async () => undefined };
-    await expect(acceptTrainerEvent({ trainerToken: async () => 'k', tasks }, 'Bearer k', { taskToken: 't', event: 'heartbeat' })).rejects.toBeInstanceOf(NotFoundError);
+    const tasks: TrainingTasks = {
+      heartbeat: async () => Promise.reject(new NotFoundError('gone')),
+      succeed: async () => undefined,
+      fail: async () => undefined,
+    };
+    await expect(
+      acceptTrainerEvent({ trainerToken: async () => 'k', tasks }, 'Bearer k', { taskToken: 't', event: 'heartbeat' }),
+    ).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 

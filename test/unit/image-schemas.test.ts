@@ -9,7 +9,9 @@ import {
 /** Issues as the 422 formatter sees them: the field path and the message. */
 const issuesOf = (schema: v.GenericSchema, input: unknown) => {
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
-  return result.success ? [] : result.issues.map((issue) => ({ path: (issue.path ?? []).map((item) => item.key), message: issue.message }));
+  return result.success
+    ? []
+    : result.issues.map((issue) => ({ path: (issue.path ?? []).map((item) => item.key), message: issue.message }));
 };
 const pathsOf = (schema: v.GenericSchema, input: unknown) => issuesOf(schema, input).map((issue) => issue.path);
 
@@ -50,18 +52,23 @@ describe('common fields', () => {
   });
 
   it('refuses a callback_url that is not https', () => {
-    expect(pathsOf(EditRequestSchema, { ...edit, async: true, callback_url: 'http://example.com/hook' })).toEqual([['callback_url']]);
+    expect(pathsOf(EditRequestSchema, { ...edit, async: true, callback_url: 'http://example.com/hook' })).toEqual([
+      ['callback_url'],
+    ]);
     expect(pathsOf(EditRequestSchema, { ...edit, async: true, callback_url: 'not a url' })).toEqual([['callback_url']]);
   });
 
   it('takes 1 to 4 output images', () => {
-    for (const bad of [0, 5, 1.5, '2']) expect(pathsOf(EditRequestSchema, { ...edit, num_output_images: bad })).toEqual([['num_output_images']]);
+    for (const bad of [0, 5, 1.5, '2'])
+      expect(pathsOf(EditRequestSchema, { ...edit, num_output_images: bad })).toEqual([['num_output_images']]);
     expect(v.parse(EditRequestSchema, { ...edit, num_output_images: 4 }).num_output_images).toBe(4);
   });
 
   it('takes a client_request_id of 1 to 128 characters', () => {
     expect(pathsOf(EditRequestSchema, { ...edit, client_request_id: '' })).toEqual([['client_request_id']]);
-    expect(pathsOf(EditRequestSchema, { ...edit, client_request_id: 'x'.repeat(129) })).toEqual([['client_request_id']]);
+    expect(pathsOf(EditRequestSchema, { ...edit, client_request_id: 'x'.repeat(129) })).toEqual([
+      ['client_request_id'],
+    ]);
   });
 
   it('takes output_format png or jpg only', () => {
@@ -93,7 +100,9 @@ describe('edit', () => {
   });
 
   it('takes at most 50 non-empty profile ids', () => {
-    expect(pathsOf(EditRequestSchema, { ...edit, profile_ids: Array.from({ length: 51 }, (_, i) => `prf_${i}`) })).toEqual([['profile_ids']]);
+    expect(
+      pathsOf(EditRequestSchema, { ...edit, profile_ids: Array.from({ length: 51 }, (_, i) => `prf_${i}`) }),
+    ).toEqual([['profile_ids']]);
     expect(pathsOf(EditRequestSchema, { ...edit, profile_ids: ['prf_a', ''] })).toEqual([['profile_ids', 1]]);
   });
 
@@ -157,7 +166,10 @@ describe('enhance', () => {
 
 describe('remix', () => {
   it('accepts an input and a reference image', () => {
-    expect(v.parse(RemixRequestSchema, { ...remix, profile_ids: ['prf_a'] })).toMatchObject({ ...remix, profile_ids: ['prf_a'] });
+    expect(v.parse(RemixRequestSchema, { ...remix, profile_ids: ['prf_a'] })).toMatchObject({
+      ...remix,
+      profile_ids: ['prf_a'],
+    });
   });
 
   it('requires input_image', () => {

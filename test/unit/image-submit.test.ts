@@ -4,14 +4,22 @@
  * client_request_id does. Each test breaks one thing.
  */
 import type { Caller } from '../../functions/domain/accounts/accounts';
-import { ClientRequestIdTakenError, ContentModerationError, DomainError, IdempotencyKeyReusedError, InsufficientBalanceError, RequestTimeoutError, ServiceUnavailableError } from '../../functions/domain/errors';
+import {
+  ClientRequestIdTakenError,
+  ContentModerationError,
+  DomainError,
+  IdempotencyKeyReusedError,
+  InsufficientBalanceError,
+  RequestTimeoutError,
+  ServiceUnavailableError,
+} from '../../functions/domain/errors';
 import type { ImageCommand } from '../../functions/domain/images/command';
 import { ABANDONED_AFTER_MS, requestFingerprint } from '../../functions/domain/images/idempotency';
 import { submit } from '../../functions/domain/images/submit';
 import { JOB_RETENTION_MS } from '../../functions/domain/jobs/job';
-import { aJob } from '../support/fixtures';
-import { FakeLedger, fakeImageWorld, fakeJobs, type FakeImageWorld } from '../support/fakes';
 import { markRunning, queueCallback } from '../../functions/domain/jobs/workflow';
+import { type FakeImageWorld, FakeLedger, fakeImageWorld, fakeJobs } from '../support/fakes';
+import { aJob } from '../support/fixtures';
 
 const ACCOUNT = 'acc_unit';
 const caller: Caller = { accountId: ACCOUNT, keyId: 'key_unit' };
@@ -43,10 +51,18 @@ const onlyJob = () => {
 describe('a synchronous call', () => {
   it('reserves the floor with a running job, settles the final price once the outputs are stored, and answers the images', async () => {
     const outcome = await submit(world.deps, caller, enhance(), context);
-    expect(outcome).toEqual({ kind: 'result', replayed: false, result: { knownSubjects: {}, images: [Buffer.from('output 0')], downloadUrls: [] } });
+    expect(outcome).toEqual({
+      kind: 'result',
+      replayed: false,
+      result: { knownSubjects: {}, images: [Buffer.from('output 0')], downloadUrls: [] },
+    });
     const stored = onlyJob();
     expect(stored.chargeState).toBe('settled');
-    expect(stored.job).toMatchObject({ mode: 'sync', status: 'succeeded', result: { outputKeys: [`outputs/${ACCOUNT}/${stored.job.jobId}/0.jpg`], outputFormat: 'jpg' } });
+    expect(stored.job).toMatchObject({
+      mode: 'sync',
+      status: 'succeeded',
+      result: { outputKeys: [`outputs/${ACCOUNT}/${stored.job.jobId}/0.jpg`], outputFormat: 'jpg' },
+    });
     expect(world.ledger.movesOf(stored.job.jobId)).toEqual([`reserve -${PRICE}`, 'settle 0']);
     expect(await world.ledger.balance(ACCOUNT)).toBe(1_000_000 - PRICE);
   });
@@ -56,7 +72,9 @@ describe('a synchronous call', () => {
     if (outcome.kind !== 'result') throw new Error('expected a result');
     const { job } = onlyJob();
     expect(outcome.result.images).toEqual([]);
-    expect(outcome.result.downloadUrls).toEqual([`https://api.test/v2/service/downloads/outputs/${ACCOUNT}/${job.jobId}/0.jpg?until=${job.completedAt! + JOB_RETENTION_MS}`]);
+    expect(outcome.result.downloadUrls).toEqual([
+      `https://api.test/v2/service/downloads/outputs/${ACCOUNT}/${job.jobId}/0.jpg?until=${job.completedAt! + JOB_RETENTION_MS}`,
+    ]);
   });
 
   it('creates and charges nothing when the balance cannot cover the floor, and never runs the engine', async () => {
@@ -68,16 +86,24 @@ describe('a synchronous call', () => {
 
   it('releases the reservation and records the refusal when the engine moderates', async () => {
     world.deps.engine = { run: async () => ({ kind: 'moderated', message: 'not allowed' }) };
-    await expect(submit(world.deps, caller, enhance(), context)).rejects.toEqual(new ContentModerationError('not allowed'));
+    await expect(submit(world.deps, caller, enhance(), context)).rejects.toEqual(
+      new ContentModerationError('not allowed'),
+    );
     const stored = onlyJob();
-    expect(stored).toMatchObject({ chargeState: 'released', job: { status: 'failed', error: { code: 'CONTENT_MODERATION', message: 'not allowed' } } });
+    expect(stored).toMatchObject({
+      chargeState: 'released',
+      job: { status: 'failed', error: { code: 'CONTENT_MODERATION', message: 'not allowed' } },
+    });
     expect(await world.ledger.balance(ACCOUNT)).toBe(1_000_000);
   });
 
   it('releases the reservation and records INTERNAL_ERROR when the engine fails', async () => {
     world.deps.engine = { run: async () => Promise.reject(new Error('GPU on fire')) };
     await expect(submit(world.deps, caller, enhance(), context)).rejects.toThrow('GPU on fire');
-    expect(onlyJob()).toMatchObject({ chargeState: 'released', job: { status: 'failed', error: { code: 'INTERNAL_ERROR' } } });
+    expect(onlyJob()).toMatchObject({
+      chargeState: 'released',
+      job: { status: 'failed', error: { code: 'INTERNAL_ERROR' } },
+    });
   });
 
   it('releases the reservation when the outputs cannot be stored: nothing undelivered is charged', async () => {
@@ -97,18 +123,44 @@ describe('a synchronous call', () => {
 
 describe('an asynchronous submit', () => {
   it('creates a pending job with its work, reserves the floor, starts its workflow and answers its id', async () => {
-    const outcome = await submit(world.deps, caller, enhance({ async: true, callbackUrl: 'https://hooks.test/in' }), context);
+    const outcome = await submit(
+      world.deps,
+      caller,
+      enhance({ async: true, callbackUrl: 'https://hooks.test/in' }),
+      context,
+    );
     const stored = onlyJob();
     expect(outcome).toEqual({ kind: 'accepted', jobId: stored.job.jobId, replayed: false });
-    expect(stored).toMatchObject({ chargeState: 'reserved', job: { mode: 'async', status: 'pending', callbackUrl: 'https://hooks.test/in', work: { priced: { operation: 'enhance' } } } });
-    expect(world.started).toEqual([{ accountId: ACCOUNT, jobId: stored.job.jobId, hasCallback: true, maxRunning: 20, runUntil: stored.job.createdAt + 840_000 }]);
+    expect(stored).toMatchObject({
+      chargeState: 'reserved',
+      job: {
+        mode: 'async',
+        status: 'pending',
+        callbackUrl: 'https://hooks.test/in',
+        work: { priced: { operation: 'enhance' } },
+      },
+    });
+    expect(world.started).toEqual([
+      {
+        accountId: ACCOUNT,
+        jobId: stored.job.jobId,
+        hasCallback: true,
+        maxRunning: 20,
+        runUntil: stored.job.createdAt + 840_000,
+      },
+    ]);
     expect(world.engine.requests).toHaveLength(0);
   });
 
   it('releases at once, and answers 503, when the workflow cannot be started', async () => {
     world.deps.workflows.startImageJob = async () => Promise.reject(new Error('throttled'));
-    await expect(submit(world.deps, caller, enhance({ async: true }), context)).rejects.toBeInstanceOf(ServiceUnavailableError);
-    expect(onlyJob()).toMatchObject({ chargeState: 'released', job: { status: 'failed', error: { code: 'SERVICE_UNAVAILABLE' } } });
+    await expect(submit(world.deps, caller, enhance({ async: true }), context)).rejects.toBeInstanceOf(
+      ServiceUnavailableError,
+    );
+    expect(onlyJob()).toMatchObject({
+      chargeState: 'released',
+      job: { status: 'failed', error: { code: 'SERVICE_UNAVAILABLE' } },
+    });
     expect(await world.ledger.balance(ACCOUNT)).toBe(1_000_000);
   });
 
@@ -116,7 +168,9 @@ describe('an asynchronous submit', () => {
     world = fakeImageWorld(ACCOUNT, 0);
     const removed: string[] = [];
     world.deps.inputs.remove = async (_accountId, jobId) => void removed.push(jobId);
-    await expect(submit(world.deps, caller, enhance({ async: true }), context)).rejects.toBeInstanceOf(InsufficientBalanceError);
+    await expect(submit(world.deps, caller, enhance({ async: true }), context)).rejects.toBeInstanceOf(
+      InsufficientBalanceError,
+    );
     expect(removed).toHaveLength(1);
     expect(world.started).toHaveLength(0);
   });
@@ -133,18 +187,25 @@ describe('a repeated client_request_id', () => {
 
   it('answers the same job again for an asynchronous submit', async () => {
     const first = await submit(world.deps, caller, enhance({ async: true, clientRequestId: 'r2' }), context);
-    expect(await submit(world.deps, caller, enhance({ async: true, clientRequestId: 'r2' }), context)).toEqual({ ...first, replayed: true });
+    expect(await submit(world.deps, caller, enhance({ async: true, clientRequestId: 'r2' }), context)).toEqual({
+      ...first,
+      replayed: true,
+    });
     expect(world.started).toHaveLength(1);
   });
 
   it('is refused with another body, and charges nothing', async () => {
     await submit(world.deps, caller, enhance({ clientRequestId: 'r3' }), context);
-    await expect(submit(world.deps, caller, enhance({ clientRequestId: 'r3', prompt: 'brighter' }), context)).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
+    await expect(
+      submit(world.deps, caller, enhance({ clientRequestId: 'r3', prompt: 'brighter' }), context),
+    ).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
     expect(world.ledger.entries.filter((entry) => entry.kind === 'reserve')).toHaveLength(1);
   });
 
-  it('lets exactly one of two concurrent submits create the job: the loser of the claim answers the winner\'s job', async () => {
-    const outcomes = await Promise.all([1, 2].map(() => submit(world.deps, caller, enhance({ async: true, clientRequestId: 'r4' }), context)));
+  it("lets exactly one of two concurrent submits create the job: the loser of the claim answers the winner's job", async () => {
+    const outcomes = await Promise.all(
+      [1, 2].map(() => submit(world.deps, caller, enhance({ async: true, clientRequestId: 'r4' }), context)),
+    );
     const { job } = onlyJob();
     expect(outcomes.map((outcome) => outcome.kind === 'accepted' && outcome.jobId)).toEqual([job.jobId, job.jobId]);
     expect(outcomes.map((outcome) => outcome.replayed).sort()).toEqual([false, true]);
@@ -153,22 +214,56 @@ describe('a repeated client_request_id', () => {
 
   it('passes on a lost claim whose winner cannot be found, rather than inventing an answer', async () => {
     world.deps.ledger.reserve = async () => Promise.reject(new ClientRequestIdTakenError('r5'));
-    await expect(submit(world.deps, caller, enhance({ clientRequestId: 'r5' }), context)).rejects.toBeInstanceOf(ClientRequestIdTakenError);
+    await expect(submit(world.deps, caller, enhance({ clientRequestId: 'r5' }), context)).rejects.toBeInstanceOf(
+      ClientRequestIdTakenError,
+    );
   });
 
   it('waits for a synchronous original still running, and answers 408 when the budget runs out', async () => {
     const start = world.time.clock();
-    await world.ledger.reserve({ accountId: ACCOUNT, amountMicros: PRICE, creates: { kind: 'job', job: aJob(ACCOUNT, { jobId: 'job_running', mode: 'sync', status: 'running', createdAt: start }) }, claim: { clientRequestId: 'r6', jobId: 'job_running', fingerprint: requestFingerprint(enhance({ clientRequestId: 'r6' })), keepUntil: start + 1e9 }, at: start });
-    await expect(submit(world.deps, caller, enhance({ clientRequestId: 'r6' }), context)).rejects.toBeInstanceOf(RequestTimeoutError);
+    await world.ledger.reserve({
+      accountId: ACCOUNT,
+      amountMicros: PRICE,
+      creates: {
+        kind: 'job',
+        job: aJob(ACCOUNT, { jobId: 'job_running', mode: 'sync', status: 'running', createdAt: start }),
+      },
+      claim: {
+        clientRequestId: 'r6',
+        jobId: 'job_running',
+        fingerprint: requestFingerprint(enhance({ clientRequestId: 'r6' })),
+        keepUntil: start + 1e9,
+      },
+      at: start,
+    });
+    await expect(submit(world.deps, caller, enhance({ clientRequestId: 'r6' }), context)).rejects.toBeInstanceOf(
+      RequestTimeoutError,
+    );
     expect(world.time.clock() - start).toBe(world.deps.settings.syncBudgetMs);
     expect(world.ledger.jobs.get('job_running')!.chargeState).toBe('reserved');
   });
 
   it('releases a synchronous original abandoned past its budget, and answers its failure', async () => {
     const start = world.time.clock();
-    await world.ledger.reserve({ accountId: ACCOUNT, amountMicros: PRICE, creates: { kind: 'job', job: aJob(ACCOUNT, { jobId: 'job_dead', mode: 'sync', status: 'running', createdAt: start }) }, claim: { clientRequestId: 'r7', jobId: 'job_dead', fingerprint: requestFingerprint(enhance({ clientRequestId: 'r7' })), keepUntil: start + 1e9 }, at: start });
+    await world.ledger.reserve({
+      accountId: ACCOUNT,
+      amountMicros: PRICE,
+      creates: {
+        kind: 'job',
+        job: aJob(ACCOUNT, { jobId: 'job_dead', mode: 'sync', status: 'running', createdAt: start }),
+      },
+      claim: {
+        clientRequestId: 'r7',
+        jobId: 'job_dead',
+        fingerprint: requestFingerprint(enhance({ clientRequestId: 'r7' })),
+        keepUntil: start + 1e9,
+      },
+      at: start,
+    });
     world.time.advance(world.deps.settings.syncBudgetMs + ABANDONED_AFTER_MS + 1);
-    const failure = await submit(world.deps, caller, enhance({ clientRequestId: 'r7' }), context).catch((error: unknown) => error);
+    const failure = await submit(world.deps, caller, enhance({ clientRequestId: 'r7' }), context).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(DomainError);
     expect(failure).toMatchObject({ code: 'INTERNAL_ERROR' });
     expect(world.ledger.movesOf('job_dead')).toEqual([`reserve -${PRICE}`, `release ${PRICE}`]);
@@ -188,7 +283,11 @@ describe('admission under the cap of running jobs', () => {
   const deps = (answer: 'started' | 'full', createdAt: number, now: number) => ({
     clock: () => now,
     settings: { asyncBudgetMs: 840_000, maxRunningJobs: 20 },
-    jobs: { ...fakeJobs(new FakeLedger({})), markRunning: async () => answer, get: async () => aJob(ACCOUNT, { jobId: 'job_waiting', createdAt }) },
+    jobs: {
+      ...fakeJobs(new FakeLedger({})),
+      markRunning: async () => answer,
+      get: async () => aJob(ACCOUNT, { jobId: 'job_waiting', createdAt }),
+    },
   });
 
   it('starts a job when the account has a place, and keeps it waiting when it has none', async () => {
@@ -199,7 +298,9 @@ describe('admission under the cap of running jobs', () => {
   it('lets a job whose budget passed while it waited go on, to be timed out and refunded', async () => {
     await expect(markRunning(deps('full', 0, 840_000), step)).resolves.toEqual({ started: true });
     // With the deadline the submit handed on, no read of the job is needed.
-    await expect(markRunning(deps('full', 5_000, 1_000), { ...step, runUntil: 1_000 })).resolves.toEqual({ started: true });
+    await expect(markRunning(deps('full', 5_000, 1_000), { ...step, runUntil: 1_000 })).resolves.toEqual({
+      started: true,
+    });
   });
 });
 
@@ -208,7 +309,10 @@ describe('the last step of every job', () => {
     let reads = 0;
     const queued: unknown[] = [];
     const deps = {
-      jobs: { ...fakeJobs(new FakeLedger({})), get: async () => ((reads += 1), aJob(ACCOUNT, { callbackUrl: 'https://hooks.test/in' })) },
+      jobs: {
+        ...fakeJobs(new FakeLedger({})),
+        get: async () => ((reads += 1), aJob(ACCOUNT, { callbackUrl: 'https://hooks.test/in' })),
+      },
       link: async () => 'https://link',
       enqueueCallback: async (message: unknown) => void queued.push(message),
     };

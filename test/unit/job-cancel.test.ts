@@ -3,12 +3,13 @@
  * canceled before it runs, a cancel noticed while the engine runs, the cancel_after deadline, and a cancel
  * that loses to the job's success.
  */
+
+import type { EngineOutcome } from '../../functions/domain/images/engine';
 import { cancelJob } from '../../functions/domain/jobs/cancel';
 import type { Job } from '../../functions/domain/jobs/job';
 import { CANCEL_CHECK_MS, runJobEngine, settleJob, type WorkflowDeps } from '../../functions/domain/jobs/workflow';
-import type { EngineOutcome } from '../../functions/domain/images/engine';
-import { aJob } from '../support/fixtures';
 import { FakeLedger, fakeJobs } from '../support/fakes';
+import { aJob } from '../support/fixtures';
 
 const ACCOUNT = 'acc_1';
 const NOW = Date.parse('2026-11-23T12:00:00.000Z');
@@ -37,16 +38,30 @@ const world = async (overrides: Partial<Job> = {}) => {
   const ledger = new FakeLedger({ [ACCOUNT]: 10_000_000 });
   const jobs = fakeJobs(ledger);
   const engine = heldEngine();
-  const job = aJob(ACCOUNT, {
-    status: 'running',
-    startedAt: NOW,
-    work: {
-      engine: { operation: 'enhance', prompt: '', width: 2048, height: 1536, outputFormat: 'jpg', numOutputImages: 1, baseModel: 'base-c-2', candidates: [], namedInPrompt: [] },
-      inputs: [],
-      priced: { operation: 'enhance', numOutputImages: 1 },
+  const job = aJob(
+    ACCOUNT,
+    {
+      status: 'running',
+      startedAt: NOW,
+      work: {
+        engine: {
+          operation: 'enhance',
+          prompt: '',
+          width: 2048,
+          height: 1536,
+          outputFormat: 'jpg',
+          numOutputImages: 1,
+          baseModel: 'base-c-2',
+          candidates: [],
+          namedInPrompt: [],
+        },
+        inputs: [],
+        priced: { operation: 'enhance', numOutputImages: 1 },
+      },
+      ...overrides,
     },
-    ...overrides,
-  }, NOW);
+    NOW,
+  );
   await ledger.reserve({ accountId: ACCOUNT, amountMicros: FLOOR, creates: { kind: 'job', job }, at: NOW });
   const deps: WorkflowDeps = {
     clock: () => Date.now(),
@@ -60,11 +75,23 @@ const world = async (overrides: Partial<Job> = {}) => {
     settings: { asyncBudgetMs: 30 * 60 * 1000, maxRunningJobs: 20 },
   };
   const stopped: string[] = [];
-  const cancelDeps = { jobs, ledger, clock: deps.clock, link: deps.link, stopImageJob: async (jobId: string) => void stopped.push(jobId), enqueueCallback: deps.enqueueCallback };
+  const cancelDeps = {
+    jobs,
+    ledger,
+    clock: deps.clock,
+    link: deps.link,
+    stopImageJob: async (jobId: string) => void stopped.push(jobId),
+    enqueueCallback: deps.enqueueCallback,
+  };
   return { ledger, engine, job, deps, cancelDeps, stopped };
 };
 
-const IMAGES: EngineOutcome = { kind: 'images', images: [Buffer.from('jpeg')], knownSubjects: {}, usage: { outputTokens: 0, megapixels: 3.1 } };
+const IMAGES: EngineOutcome = {
+  kind: 'images',
+  images: [Buffer.from('jpeg')],
+  knownSubjects: {},
+  usage: { outputTokens: 0, megapixels: 3.1 },
+};
 
 describe('canceling a job', () => {
   it('aborts the engine call within one check once the job is canceled, and reports CANCELED', async () => {
@@ -82,7 +109,10 @@ describe('canceling a job', () => {
   it('does not run the engine for a job canceled before its turn', async () => {
     const { engine, job, deps, cancelDeps } = await world({ status: 'pending', startedAt: null });
     await cancelJob(cancelDeps, caller, job.jobId);
-    await expect(runJobEngine(deps, job, 15 * 60 * 1000)).resolves.toEqual({ outcome: 'failed', error: expect.objectContaining({ code: 'CANCELED' }) });
+    await expect(runJobEngine(deps, job, 15 * 60 * 1000)).resolves.toEqual({
+      outcome: 'failed',
+      error: expect.objectContaining({ code: 'CANCELED' }),
+    });
     expect(engine.state.aborted).toBe(false);
   });
 
@@ -90,7 +120,10 @@ describe('canceling a job', () => {
     const { engine, job, deps } = await world({ cancelAt: NOW + 3000 });
     const step = runJobEngine(deps, job, 15 * 60 * 1000);
     await jest.advanceTimersByTimeAsync(3000);
-    await expect(step).resolves.toEqual({ outcome: 'failed', error: { code: 'CANCELED', message: expect.stringContaining('cancel_after 3 s') } });
+    await expect(step).resolves.toEqual({
+      outcome: 'failed',
+      error: { code: 'CANCELED', message: expect.stringContaining('cancel_after 3 s') },
+    });
     expect(engine.state.aborted).toBe(true);
   });
 
@@ -101,9 +134,12 @@ describe('canceling a job', () => {
     engine.answer(IMAGES);
     const run = await step;
     await settleJob(deps, { ...job, run });
-    await expect(cancelJob(cancelDeps, caller, job.jobId)).rejects.toMatchObject({ code: 'JOB_NOT_CANCELABLE', message: `Job ${job.jobId} has already ended: succeeded.` });
+    await expect(cancelJob(cancelDeps, caller, job.jobId)).rejects.toMatchObject({
+      code: 'JOB_NOT_CANCELABLE',
+      message: `Job ${job.jobId} has already ended: succeeded.`,
+    });
     // The settlement entry moves the difference between the final price and the reservation: none here.
-    expect(ledger.movesOf(job.jobId)).toEqual([`reserve ${-FLOOR}`, "settle 0"]);
+    expect(ledger.movesOf(job.jobId)).toEqual([`reserve ${-FLOOR}`, 'settle 0']);
   });
 
   it('wins over a success that comes after it: the settlement moves nothing', async () => {

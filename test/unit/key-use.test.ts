@@ -4,7 +4,14 @@ import type { Table } from '../../functions/adapters/dynamo/table';
 /** A table whose client records each command and answers as told. */
 const tableThat = (answer: (name: string) => Promise<unknown>) => {
   const sent: string[] = [];
-  const table = { name: 't', doc: { send: (command: { constructor: { name: string } }) => (sent.push(command.constructor.name), answer(command.constructor.name)) } } as unknown as Table;
+  const table = {
+    name: 't',
+    doc: {
+      send: (command: { constructor: { name: string } }) => (
+        sent.push(command.constructor.name), answer(command.constructor.name)
+      ),
+    },
+  } as unknown as Table;
   return { table, sent };
 };
 
@@ -20,7 +27,10 @@ describe("a key's last use", () => {
   });
 
   it('never fails the request: a lost conditional write or a failed one is swallowed, and a failed one is tried again', async () => {
-    const failures = [Object.assign(new Error('newer'), { name: 'ConditionalCheckFailedException' }), new Error('throttled')];
+    const failures = [
+      Object.assign(new Error('newer'), { name: 'ConditionalCheckFailedException' }),
+      new Error('throttled'),
+    ];
     const { table, sent } = tableThat(async () => {
       const failure = failures.shift();
       if (failure) throw failure;

@@ -7,8 +7,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DescribeExecutionCommand, SendTaskFailureCommand, SendTaskHeartbeatCommand, SendTaskSuccessCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { startLocalStepFunctions, type LocalStepFunctions } from '../../bin/local/step-functions';
+import {
+  DescribeExecutionCommand,
+  SendTaskFailureCommand,
+  SendTaskHeartbeatCommand,
+  SendTaskSuccessCommand,
+  SFNClient,
+  StartExecutionCommand,
+} from '@aws-sdk/client-sfn';
+import { type LocalStepFunctions, startLocalStepFunctions } from '../../bin/local/step-functions';
 
 const MACHINE = {
   StartAt: 'AskForWork',
@@ -16,7 +23,10 @@ const MACHINE = {
     AskForWork: {
       Type: 'Task',
       Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
-      Parameters: { FunctionName: '${AskFunctionArn}', Payload: { 'runId.$': '$.runId', 'taskToken.$': '$$.Task.Token' } },
+      Parameters: {
+        FunctionName: '${AskFunctionArn}',
+        Payload: { 'runId.$': '$.runId', 'taskToken.$': '$$.Task.Token' },
+      },
       HeartbeatSeconds: 500,
       TimeoutSeconds: 30,
       ResultPath: '$.answer',
@@ -48,8 +58,18 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'machine.asl.json'), JSON.stringify(MACHINE));
   fs.writeFileSync(path.join(dir, 'ask.js'), ASK_HANDLER);
   // HeartbeatSeconds 500 × 0.001 = 500 ms.
-  sfn = await startLocalStepFunctions({ workflows: { callbacks: { file: 'machine.asl.json', tasks: { AskFunctionArn: { handler: 'ask.js', access: {} } } } }, rootDir: dir, timeScale: 0.001 });
-  client = new SFNClient({ endpoint: sfn.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  sfn = await startLocalStepFunctions({
+    workflows: {
+      callbacks: { file: 'machine.asl.json', tasks: { AskFunctionArn: { handler: 'ask.js', access: {} } } },
+    },
+    rootDir: dir,
+    timeScale: 0.001,
+  });
+  client = new SFNClient({
+    endpoint: sfn.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
 });
 afterAll(async () => {
   client.destroy();
@@ -61,7 +81,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Starts a run and returns the token its handler received. */
 const start = async (runId: string): Promise<string> => {
-  await client.send(new StartExecutionCommand({ stateMachineArn: sfn.stateMachineArn('callbacks'), name: runId, input: JSON.stringify({ runId }) }));
+  await client.send(
+    new StartExecutionCommand({
+      stateMachineArn: sfn.stateMachineArn('callbacks'),
+      name: runId,
+      input: JSON.stringify({ runId }),
+    }),
+  );
   for (let i = 0; i < 100; i += 1) {
     const payload = payloads().find((p) => p.runId === runId);
     if (payload) return payload.taskToken;
@@ -72,28 +98,45 @@ const start = async (runId: string): Promise<string> => {
 
 const outcome = async (runId: string) => {
   await sfn.waitForExecution(runId);
-  const described = await client.send(new DescribeExecutionCommand({ executionArn: `arn:aws:states:us-east-1:000000000000:execution:callbacks:${runId}` }));
+  const described = await client.send(
+    new DescribeExecutionCommand({
+      executionArn: `arn:aws:states:us-east-1:000000000000:execution:callbacks:${runId}`,
+    }),
+  );
   return { status: described.status, output: JSON.parse(described.output ?? 'null') as Record<string, unknown> };
 };
 
 describe('local callback Tasks', () => {
   it('hands the handler the resolved Payload with a task token, and continues with the output of SendTaskSuccess', async () => {
     const token = await start('success');
-    expect(payloads().find((p) => p.runId === 'success')).toEqual({ runId: 'success', taskToken: expect.stringMatching(/^[A-Za-z0-9_-]{32,}$/) });
+    expect(payloads().find((p) => p.runId === 'success')).toEqual({
+      runId: 'success',
+      taskToken: expect.stringMatching(/^[A-Za-z0-9_-]{32,}$/),
+    });
     await client.send(new SendTaskSuccessCommand({ taskToken: token, output: JSON.stringify({ signature: 'sig-1' }) }));
-    expect(await outcome('success')).toEqual({ status: 'SUCCEEDED', output: { runId: 'success', answer: { signature: 'sig-1' } } });
+    expect(await outcome('success')).toEqual({
+      status: 'SUCCEEDED',
+      output: { runId: 'success', answer: { signature: 'sig-1' } },
+    });
   });
 
   it('gives every execution its own token', async () => {
     const [first, second] = await Promise.all([start('own-token-1'), start('own-token-2')]);
     expect(first).not.toBe(second);
-    await Promise.all([first, second].map((taskToken) => client.send(new SendTaskSuccessCommand({ taskToken, output: '{}' }))));
+    await Promise.all(
+      [first, second].map((taskToken) => client.send(new SendTaskSuccessCommand({ taskToken, output: '{}' }))),
+    );
   });
 
   it('fails the Task with the error and cause of SendTaskFailure', async () => {
     const token = await start('failure');
-    await client.send(new SendTaskFailureCommand({ taskToken: token, error: 'TrainingFailed', cause: 'No face in the photos.' }));
-    expect((await outcome('failure')).output.failure).toEqual({ Error: 'TrainingFailed', Cause: 'No face in the photos.' });
+    await client.send(
+      new SendTaskFailureCommand({ taskToken: token, error: 'TrainingFailed', cause: 'No face in the photos.' }),
+    );
+    expect((await outcome('failure')).output.failure).toEqual({
+      Error: 'TrainingFailed',
+      Cause: 'No face in the photos.',
+    });
   });
 
   it('keeps waiting while heartbeats arrive within HeartbeatSeconds', async () => {
@@ -109,27 +152,40 @@ describe('local callback Tasks', () => {
   it('fails the Task with States.HeartbeatTimeout when no heartbeat arrives in time', async () => {
     const token = await start('silent');
     expect((await outcome('silent')).output.failure).toMatchObject({ Error: 'States.HeartbeatTimeout' });
-    await expect(client.send(new SendTaskSuccessCommand({ taskToken: token, output: '{}' }))).rejects.toMatchObject({ name: 'TaskDoesNotExist' });
+    await expect(client.send(new SendTaskSuccessCommand({ taskToken: token, output: '{}' }))).rejects.toMatchObject({
+      name: 'TaskDoesNotExist',
+    });
   });
 
   it('fails the Task with the handler error, and then no longer waits on its token', async () => {
     await start('throwing');
-    expect((await outcome('throwing')).output.failure).toMatchObject({ Error: 'TrainerRefused', Cause: 'backend refused' });
+    expect((await outcome('throwing')).output.failure).toMatchObject({
+      Error: 'TrainerRefused',
+      Cause: 'backend refused',
+    });
     const token = payloads().find((p) => p.runId === 'throwing')!.taskToken;
-    await expect(client.send(new SendTaskHeartbeatCommand({ taskToken: token }))).rejects.toMatchObject({ name: 'TaskDoesNotExist' });
+    await expect(client.send(new SendTaskHeartbeatCommand({ taskToken: token }))).rejects.toMatchObject({
+      name: 'TaskDoesNotExist',
+    });
   });
 
   it('answers TaskDoesNotExist for an unknown token and for one already answered', async () => {
-    await expect(client.send(new SendTaskHeartbeatCommand({ taskToken: 'no-such-token' }))).rejects.toMatchObject({ name: 'TaskDoesNotExist' });
+    await expect(client.send(new SendTaskHeartbeatCommand({ taskToken: 'no-such-token' }))).rejects.toMatchObject({
+      name: 'TaskDoesNotExist',
+    });
     const token = await start('answered');
     await client.send(new SendTaskSuccessCommand({ taskToken: token, output: '{}' }));
     await outcome('answered');
-    await expect(client.send(new SendTaskFailureCommand({ taskToken: token, error: 'Late' }))).rejects.toMatchObject({ name: 'TaskDoesNotExist' });
+    await expect(client.send(new SendTaskFailureCommand({ taskToken: token, error: 'Late' }))).rejects.toMatchObject({
+      name: 'TaskDoesNotExist',
+    });
   });
 
   it('refuses an output that is not JSON and keeps waiting', async () => {
     const token = await start('bad-output');
-    await expect(client.send(new SendTaskSuccessCommand({ taskToken: token, output: 'not json' }))).rejects.toMatchObject({ name: 'InvalidOutput' });
+    await expect(
+      client.send(new SendTaskSuccessCommand({ taskToken: token, output: 'not json' })),
+    ).rejects.toMatchObject({ name: 'InvalidOutput' });
     await client.send(new SendTaskSuccessCommand({ taskToken: token, output: '{"second":true}' }));
     expect((await outcome('bad-output')).output.answer).toEqual({ second: true });
   });

@@ -3,8 +3,8 @@ import { meteredLedger } from '../../functions/domain/billing/metered-ledger';
 import { meteredEngine } from '../../functions/domain/images/engine';
 import { failedAt, succeededAt } from '../../functions/domain/jobs/job';
 import { METRICS, METRICS_NAMESPACE, type Meter } from '../../functions/domain/shared/meter';
-import { aJob } from '../support/fixtures';
 import { FakeLedger } from '../support/fakes';
+import { aJob } from '../support/fixtures';
 
 const recording = () => {
   const seen: Array<{ name: string; value: number; dimensions: Record<string, string> }> = [];
@@ -24,7 +24,16 @@ describe('metrics', () => {
     const ends = { kind: 'job' as const, id: job.jobId, end: failedAt(2, { code: 'TIMEOUT', message: 'slow' }) };
     await ledger.release({ accountId: 'acc_1', ends, at: 2 });
     await ledger.release({ accountId: 'acc_1', ends, at: 3 });
-    await ledger.settle({ accountId: 'acc_1', finalMicros: 120_000, ends: { kind: 'job', id: job.jobId, end: succeededAt(4, { outputKeys: [], outputFormat: 'jpg', knownSubjects: {} }) }, at: 4 });
+    await ledger.settle({
+      accountId: 'acc_1',
+      finalMicros: 120_000,
+      ends: {
+        kind: 'job',
+        id: job.jobId,
+        end: succeededAt(4, { outputKeys: [], outputFormat: 'jpg', knownSubjects: {} }),
+      },
+      at: 4,
+    });
     expect(seen).toEqual([
       { name: METRICS.reservedMicros, value: 120_000, dimensions: { kind: 'job' } },
       { name: METRICS.releasedMicros, value: 120_000, dimensions: { kind: 'job' } },
@@ -35,9 +44,20 @@ describe('metrics', () => {
   it('times the engine by operation and outcome, failures included', async () => {
     const { meter, seen } = recording();
     let clock = 0;
-    const failing = meteredEngine({ run: async () => { clock += 250; throw new Error('down'); } }, meter, () => clock);
+    const failing = meteredEngine(
+      {
+        run: async () => {
+          clock += 250;
+          throw new Error('down');
+        },
+      },
+      meter,
+      () => clock,
+    );
     await expect(failing.run({ operation: 'remix' } as never, new AbortController().signal)).rejects.toThrow('down');
-    expect(seen).toEqual([{ name: METRICS.engineLatency, value: 250, dimensions: { operation: 'remix', outcome: 'error' } }]);
+    expect(seen).toEqual([
+      { name: METRICS.engineLatency, value: 250, dimensions: { operation: 'remix', outcome: 'error' } },
+    ]);
   });
 
   it('writes each metric as one embedded-metric-format line in the service namespace, with its own dimensions', () => {
@@ -54,8 +74,17 @@ describe('metrics', () => {
       write.mockRestore();
       process.env.POWERTOOLS_METRICS_DISABLED = previous;
     }
-    const emf = JSON.parse(lines.join('').trim()) as { _aws: { CloudWatchMetrics: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string }> }> }; JobsFailed: number; code: string };
-    expect(emf._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: METRICS_NAMESPACE, Metrics: [{ Name: 'JobsFailed', Unit: 'Count' }] });
+    const emf = JSON.parse(lines.join('').trim()) as {
+      _aws: {
+        CloudWatchMetrics: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string }> }>;
+      };
+      JobsFailed: number;
+      code: string;
+    };
+    expect(emf._aws.CloudWatchMetrics[0]).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      Metrics: [{ Name: 'JobsFailed', Unit: 'Count' }],
+    });
     expect(emf._aws.CloudWatchMetrics[0]!.Dimensions[0]).toEqual(expect.arrayContaining(['code']));
     expect(emf).toMatchObject({ JobsFailed: 1, code: 'TIMEOUT' });
   });

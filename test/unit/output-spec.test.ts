@@ -23,19 +23,32 @@ describe('resolveOutputSpec', () => {
   });
 
   it('follows the first input aspect ratio for auto', () => {
-    expect(resolveOutputSpec('edit', { resolution: '2K', inputAspect: 1.5 })).toMatchObject({ width: 2048, height: 1360 });
+    expect(resolveOutputSpec('edit', { resolution: '2K', inputAspect: 1.5 })).toMatchObject({
+      width: 2048,
+      height: 1360,
+    });
     expect(resolveOutputSpec('edit', { inputAspect: 0.5 })).toMatchObject({ width: 512, height: 1024 });
   });
 
   it('gives each tier its long edge and rounds the short edge to 16 px', () => {
     expect(resolveOutputSpec('edit', { aspectRatio: '4:3' })).toMatchObject({ width: 1024, height: 768 });
-    expect(resolveOutputSpec('edit', { aspectRatio: '16:9', resolution: '2K' })).toMatchObject({ width: 2048, height: 1152 });
-    expect(resolveOutputSpec('edit', { aspectRatio: '9:16', resolution: '4K' })).toMatchObject({ width: 2304, height: 4096 });
+    expect(resolveOutputSpec('edit', { aspectRatio: '16:9', resolution: '2K' })).toMatchObject({
+      width: 2048,
+      height: 1152,
+    });
+    expect(resolveOutputSpec('edit', { aspectRatio: '9:16', resolution: '4K' })).toMatchObject({
+      width: 2304,
+      height: 4096,
+    });
     expect(resolveOutputSpec('edit', { aspectRatio: '16:9' })).toMatchObject({ width: 1024, height: 576 });
   });
 
   it('defaults models without auto to 4:3', () => {
-    expect(resolveOutputSpec('edit', { baseModel: 'base-a-2' })).toMatchObject({ aspectRatio: '4:3', width: 1024, height: 768 });
+    expect(resolveOutputSpec('edit', { baseModel: 'base-a-2' })).toMatchObject({
+      aspectRatio: '4:3',
+      width: 1024,
+      height: 768,
+    });
   });
 
   it('rejects an unknown base_model', () => {
@@ -48,7 +61,11 @@ describe('resolveOutputSpec', () => {
   });
 
   it('rejects a resolution the model lacks', () => {
-    rejects('generate', { baseModel: 'base-a-2-pro', resolution: '4K' }, /resolution '4K' is not supported by base_model 'base-a-2-pro'/);
+    rejects(
+      'generate',
+      { baseModel: 'base-a-2-pro', resolution: '4K' },
+      /resolution '4K' is not supported by base_model 'base-a-2-pro'/,
+    );
   });
 
   it('rejects quality on a model without it, even auto', () => {
@@ -56,7 +73,11 @@ describe('resolveOutputSpec', () => {
   });
 
   it('rejects xhigh and max on base-b-2', () => {
-    rejects('edit', { baseModel: 'base-b-2', quality: 'xhigh' }, /quality 'xhigh' is available only on base-b-2.5-flare/);
+    rejects(
+      'edit',
+      { baseModel: 'base-b-2', quality: 'xhigh' },
+      /quality 'xhigh' is available only on base-b-2.5-flare/,
+    );
     rejects('edit', { baseModel: 'base-b-2', quality: 'max' }, /quality 'max'/);
   });
 
@@ -69,7 +90,11 @@ describe('resolveOutputSpec', () => {
   });
 
   it('rejects auto aspect ratio where unsupported', () => {
-    rejects('generate', { baseModel: 'base-d-2', aspectRatio: 'auto' }, /aspect_ratio 'auto' is not supported by base_model 'base-d-2'/);
+    rejects(
+      'generate',
+      { baseModel: 'base-d-2', aspectRatio: 'auto' },
+      /aspect_ratio 'auto' is not supported by base_model 'base-d-2'/,
+    );
   });
 
   it('names the first offending field', () => {

@@ -1,19 +1,22 @@
 import {
   checkCsrf,
   hashPassword,
+  type PortalRepository,
   resolveSession,
   SESSION_IDLE_MS,
   SESSION_TOUCH_MS,
+  type Session,
   sha256,
   signIn,
   verifyPassword,
-  type PortalRepository,
-  type Session,
 } from '../../functions/domain/portal/portal';
 
 describe('passwords', () => {
   it('are stored as scrypt with a salt of their own, and verified only by the same password', async () => {
-    const [first, second] = await Promise.all([hashPassword('correct horse battery'), hashPassword('correct horse battery')]);
+    const [first, second] = await Promise.all([
+      hashPassword('correct horse battery'),
+      hashPassword('correct horse battery'),
+    ]);
     expect(first).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     expect(first).not.toBe(second);
     expect(await verifyPassword('correct horse battery', first)).toBe(true);
@@ -55,7 +58,9 @@ const repository = (session?: Session) => {
 describe('sessions', () => {
   it('resolves the cookie by its hash, and writes its last-seen time only every few minutes', async () => {
     const fresh = repository(aSession());
-    expect(await resolveSession({ portal: fresh.portal, clock: () => NOW }, 'cookie')).toMatchObject({ accountId: 'acc_1' });
+    expect(await resolveSession({ portal: fresh.portal, clock: () => NOW }, 'cookie')).toMatchObject({
+      accountId: 'acc_1',
+    });
     expect(fresh.touched).toEqual([]);
     const stale = repository(aSession({ lastSeenAt: NOW - SESSION_TOUCH_MS }));
     await resolveSession({ portal: stale.portal, clock: () => NOW }, 'cookie');
@@ -68,7 +73,9 @@ describe('sessions', () => {
     ['an expired session', aSession({ expiresAt: NOW }), 'cookie'],
     ['an idle session', aSession({ lastSeenAt: NOW - SESSION_IDLE_MS }), 'cookie'],
   ])('refuses %s', async (_name, session, cookie) => {
-    await expect(resolveSession({ portal: repository(session).portal, clock: () => NOW }, cookie)).rejects.toMatchObject({ code: 'SESSION_REQUIRED' });
+    await expect(
+      resolveSession({ portal: repository(session).portal, clock: () => NOW }, cookie),
+    ).rejects.toMatchObject({ code: 'SESSION_REQUIRED' });
   });
 
   it('needs the session’s own CSRF token, of the same length and content', () => {
@@ -83,7 +90,10 @@ describe('sessions', () => {
     const admitted: string[] = [];
     const { portal } = repository();
     await expect(
-      signIn({ portal, clock: () => NOW, newId: () => 'x', admit: async (key) => void admitted.push(key) }, { email: ' Dev@Example.com ', password: 'whatever it is', sourceAddress: '203.0.113.9' }),
+      signIn(
+        { portal, clock: () => NOW, newId: () => 'x', admit: async (key) => void admitted.push(key) },
+        { email: ' Dev@Example.com ', password: 'whatever it is', sourceAddress: '203.0.113.9' },
+      ),
     ).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
     expect(admitted).toEqual(['signin-address:203.0.113.9', `signin-email:${sha256('dev@example.com')}`]);
   });

@@ -1,9 +1,19 @@
-import { finalPrice, floorPrice, type PricedRequest, TRAINING_PRICE_MICROS } from '../../functions/domain/images/pricing';
+import {
+  finalPrice,
+  floorPrice,
+  type PricedRequest,
+  TRAINING_PRICE_MICROS,
+} from '../../functions/domain/images/pricing';
 
 type EditOverrides = Partial<{ resolution: '1K' | '2K' | '4K'; width: number; height: number; n: number }>;
 const edit = (baseModel: string, overrides: EditOverrides = {}): PricedRequest => ({
   operation: 'edit',
-  output: { baseModel, resolution: overrides.resolution ?? '1K', width: overrides.width ?? 1024, height: overrides.height ?? 768 },
+  output: {
+    baseModel,
+    resolution: overrides.resolution ?? '1K',
+    width: overrides.width ?? 1024,
+    height: overrides.height ?? 768,
+  },
   numOutputImages: overrides.n ?? 1,
 });
 const remix = (n: number): PricedRequest => ({ operation: 'remix', numOutputImages: n });
@@ -53,7 +63,12 @@ describe('pricing', () => {
   });
 
   it('settles a megapixel-metered model from the reported megapixels, rounded up to the micro', () => {
-    expect(finalPrice(edit('base-a-2-pro', { width: 2048, height: 2048 }), { usage: usage(0, 4.2000001), knownSubjects: {} })).toBe(504_001);
+    expect(
+      finalPrice(edit('base-a-2-pro', { width: 2048, height: 2048 }), {
+        usage: usage(0, 4.2000001),
+        knownSubjects: {},
+      }),
+    ).toBe(504_001);
   });
 
   it('does not round a floating-point residue up', () => {

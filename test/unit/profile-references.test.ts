@@ -2,13 +2,17 @@ import { NotFoundError } from '../../functions/domain/errors';
 import {
   checkReferencedProfiles,
   extractPromptReferences,
-  mergeReferences,
   MixedProfileModelVersionsError,
+  mergeReferences,
   ProfileNotReadyError,
   type ReferencedProfile,
 } from '../../functions/domain/images/profile-references';
 
-const ready = (profileId: string, modelVersion: 'v1' | 'v2' = 'v2'): ReferencedProfile => ({ profileId, status: 'READY', modelVersion });
+const ready = (profileId: string, modelVersion: 'v1' | 'v2' = 'v2'): ReferencedProfile => ({
+  profileId,
+  status: 'READY',
+  modelVersion,
+});
 
 describe('extractPromptReferences', () => {
   it('returns ids in order of first mention, each once', () => {
@@ -59,7 +63,11 @@ describe('checkReferencedProfiles', () => {
   });
 
   it('answers profiles not READY with PROFILE_NOT_READY naming each and its status', () => {
-    const training = [ready('prf_a'), { ...ready('prf_b'), status: 'IN_PROGRESS' as const }, { ...ready('prf_c'), status: 'ERROR' as const }];
+    const training = [
+      ready('prf_a'),
+      { ...ready('prf_b'), status: 'IN_PROGRESS' as const },
+      { ...ready('prf_c'), status: 'ERROR' as const },
+    ];
     const run = () => checkReferencedProfiles(['prf_a', 'prf_b', 'prf_c'], training);
     expect(run).toThrow(ProfileNotReadyError);
     expect(run).toThrow(/prf_b \(IN_PROGRESS\), prf_c \(ERROR\)/);
@@ -79,6 +87,8 @@ describe('checkReferencedProfiles', () => {
 
   it('gives its errors their stable codes', () => {
     expect(new ProfileNotReadyError([{ profileId: 'prf_a', status: 'VALIDATING' }]).code).toBe('PROFILE_NOT_READY');
-    expect(new MixedProfileModelVersionsError({ v1: ['prf_a'], v2: ['prf_b'] }).code).toBe('MIXED_PROFILE_MODEL_VERSIONS');
+    expect(new MixedProfileModelVersionsError({ v1: ['prf_a'], v2: ['prf_b'] }).code).toBe(
+      'MIXED_PROFILE_MODEL_VERSIONS',
+    );
   });
 });

@@ -1,9 +1,9 @@
+import type { EngineOutcome, ProgressReport } from '../../functions/domain/images/engine';
 import { progressOf } from '../../functions/domain/jobs/job';
 import { PROGRESS_WRITE_INTERVAL_MS, runJobEngine, type WorkflowDeps } from '../../functions/domain/jobs/workflow';
-import type { EngineOutcome, ProgressReport } from '../../functions/domain/images/engine';
 import { trainingProgress } from '../../functions/domain/profiles/profile';
-import { aJob } from '../support/fixtures';
 import { FakeLedger, fakeJobs } from '../support/fakes';
+import { aJob } from '../support/fixtures';
 
 const NOW = Date.parse('2026-11-23T12:00:00.000Z');
 
@@ -20,8 +20,14 @@ describe('a job’s progress and ETA', () => {
   });
 
   it('say nothing of the time left before a report, while pending, or once failed', () => {
-    expect(progressOf({ ...running, progress: null, progressAt: null }, NOW)).toEqual({ progress: 0, etaSeconds: null });
-    expect(progressOf({ ...running, status: 'pending', startedAt: null }, NOW)).toEqual({ progress: 0.25, etaSeconds: null });
+    expect(progressOf({ ...running, progress: null, progressAt: null }, NOW)).toEqual({
+      progress: 0,
+      etaSeconds: null,
+    });
+    expect(progressOf({ ...running, status: 'pending', startedAt: null }, NOW)).toEqual({
+      progress: 0.25,
+      etaSeconds: null,
+    });
     expect(progressOf({ ...running, status: 'failed' }, NOW)).toEqual({ progress: 0.25, etaSeconds: null });
   });
 
@@ -56,12 +62,33 @@ describe('progress writes', () => {
     const ledger = new FakeLedger({ acc_1: 1_000_000 });
     const jobs = fakeJobs(ledger);
     const writes: number[] = [];
-    const recording = { ...jobs, recordProgress: async (_a: string, _j: string, progress: number) => void writes.push(progress) };
-    const job = aJob('acc_1', {
-      status: 'running',
-      startedAt: NOW,
-      work: { engine: { operation: 'generate', prompt: 'x', width: 1024, height: 1024, outputFormat: 'jpg', numOutputImages: 1, baseModel: 'base-c-2', candidates: [], namedInPrompt: [] }, inputs: [], priced: { operation: 'enhance', numOutputImages: 1 } },
-    }, NOW);
+    const recording = {
+      ...jobs,
+      recordProgress: async (_a: string, _j: string, progress: number) => void writes.push(progress),
+    };
+    const job = aJob(
+      'acc_1',
+      {
+        status: 'running',
+        startedAt: NOW,
+        work: {
+          engine: {
+            operation: 'generate',
+            prompt: 'x',
+            width: 1024,
+            height: 1024,
+            outputFormat: 'jpg',
+            numOutputImages: 1,
+            baseModel: 'base-c-2',
+            candidates: [],
+            namedInPrompt: [],
+          },
+          inputs: [],
+          priced: { operation: 'enhance', numOutputImages: 1 },
+        },
+      },
+      NOW,
+    );
     await ledger.reserve({ accountId: 'acc_1', amountMicros: 100_000, creates: { kind: 'job', job }, at: NOW });
     let report: ProgressReport = () => undefined;
     let answer: (outcome: EngineOutcome) => void = () => undefined;
@@ -69,7 +96,9 @@ describe('progress writes', () => {
       clock: () => Date.now(),
       jobs: recording,
       ledger,
-      engine: { run: (_request, _signal, progress) => new Promise((resolve) => ((report = progress!), (answer = resolve))) },
+      engine: {
+        run: (_request, _signal, progress) => new Promise((resolve) => ((report = progress!), (answer = resolve))),
+      },
       inputs: { load: async () => [] },
       outputs: { save: async () => ['outputs/acc_1/job/1.jpg'] },
       link: async () => 'https://api.test/dl',
@@ -87,7 +116,12 @@ describe('progress writes', () => {
     report(0.25);
     await jest.advanceTimersByTimeAsync(PROGRESS_WRITE_INTERVAL_MS);
     expect(writes).toEqual([0.1, 0.3]);
-    answer({ kind: 'images', images: [Buffer.from('x')], knownSubjects: {}, usage: { outputTokens: 0, megapixels: 1 } });
+    answer({
+      kind: 'images',
+      images: [Buffer.from('x')],
+      knownSubjects: {},
+      usage: { outputTokens: 0, megapixels: 1 },
+    });
     await expect(step).resolves.toMatchObject({ outcome: 'succeeded' });
   });
 });

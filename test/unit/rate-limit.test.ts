@@ -1,4 +1,9 @@
-import { admitRequest, RATE_WINDOW_MS, rateLimitHeaders, type RateCounter } from '../../functions/domain/accounts/rate-limit';
+import {
+  admitRequest,
+  RATE_WINDOW_MS,
+  type RateCounter,
+  rateLimitHeaders,
+} from '../../functions/domain/accounts/rate-limit';
 import { RateLimitedError } from '../../functions/domain/errors';
 
 const counterOf = () => {
@@ -24,7 +29,10 @@ describe('the per-account request rate', () => {
     expect(refused).toBeInstanceOf(RateLimitedError);
     expect(refused).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: 15 });
     now = minute + RATE_WINDOW_MS;
-    await expect(admitRequest(deps, 'acc_1', 3)).resolves.toMatchObject({ count: 1, resetAt: minute + 2 * RATE_WINDOW_MS });
+    await expect(admitRequest(deps, 'acc_1', 3)).resolves.toMatchObject({
+      count: 1,
+      resetAt: minute + 2 * RATE_WINDOW_MS,
+    });
   });
 
   it('counts each account in its own window', async () => {
@@ -34,7 +42,15 @@ describe('the per-account request rate', () => {
   });
 
   it('says the limit, what is left (never below 0) and the whole seconds until the reset', () => {
-    expect(rateLimitHeaders({ limit: 10, count: 12, resetAt: minute + 60_000 }, minute + 59_001)).toEqual({ 'RateLimit-Limit': '10', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '1' });
-    expect(rateLimitHeaders({ limit: 10, count: 4, resetAt: minute + 60_000 }, minute)).toEqual({ 'RateLimit-Limit': '10', 'RateLimit-Remaining': '6', 'RateLimit-Reset': '60' });
+    expect(rateLimitHeaders({ limit: 10, count: 12, resetAt: minute + 60_000 }, minute + 59_001)).toEqual({
+      'RateLimit-Limit': '10',
+      'RateLimit-Remaining': '0',
+      'RateLimit-Reset': '1',
+    });
+    expect(rateLimitHeaders({ limit: 10, count: 4, resetAt: minute + 60_000 }, minute)).toEqual({
+      'RateLimit-Limit': '10',
+      'RateLimit-Remaining': '6',
+      'RateLimit-Reset': '60',
+    });
   });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { API_VERSIONS, ROUTES, routePath } from '../../functions/api/routes';
 import { SANDBOX_PROMPT_TOKENS } from '../../functions/adapters/engine/sandbox-prompts';
+import { API_VERSIONS, ROUTES, routePath } from '../../functions/api/routes';
 
 const readme = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
 

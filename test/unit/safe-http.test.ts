@@ -6,8 +6,8 @@ import {
   FetchTimeoutError,
   fetchBytes,
   ResponseTooLargeError,
-  safeRequest,
   type SafeRequestOptions,
+  safeRequest,
 } from '../../functions/adapters/net/safe-http';
 import type { ResolveAll } from '../../functions/adapters/net/ssrf-guard';
 
@@ -68,7 +68,14 @@ function route(path: string, res: http.ServerResponse, body: Buffer): void {
 const port = () => (server.address() as AddressInfo).port;
 const at = (path: string) => `http://127.0.0.1:${port()}${path}`;
 const get = (path: string, options: Partial<SafeRequestOptions> = {}) =>
-  safeRequest({ url: at(path), method: 'GET', timeoutMs: 2000, maxResponseBytes: 1024, allowLoopback: true, ...options });
+  safeRequest({
+    url: at(path),
+    method: 'GET',
+    timeoutMs: 2000,
+    maxResponseBytes: 1024,
+    allowLoopback: true,
+    ...options,
+  });
 
 beforeAll(() => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve)));
 beforeEach(() => {
@@ -101,7 +108,11 @@ describe('safeRequest', () => {
     });
     expect(response.status).toBe(201);
     expect(response.body.toString()).toBe('{"a":1}');
-    expect(seen[0].headers).toMatchObject({ 'content-type': 'application/json', 'x-service-signature': 'sha256=abc', 'content-length': '7' });
+    expect(seen[0].headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-service-signature': 'sha256=abc',
+      'content-length': '7',
+    });
   });
 
   it('a server that never answers fails with FetchTimeoutError at the deadline', async () => {
@@ -192,7 +203,8 @@ describe('safeRequest', () => {
   });
 
   it('the connection goes to the address the guard checked', async () => {
-    const resolve: ResolveAll = (_hostname, _options, callback) => callback(null, [{ address: '127.0.0.1', family: 4 }]);
+    const resolve: ResolveAll = (_hostname, _options, callback) =>
+      callback(null, [{ address: '127.0.0.1', family: 4 }]);
     const response = await safeRequest({
       url: `http://callback.test:${port()}/ok`,
       method: 'GET',
@@ -207,14 +219,26 @@ describe('safeRequest', () => {
 
   it('a name resolving to a private address is refused', async () => {
     const resolve: ResolveAll = (_hostname, _options, callback) => callback(null, [{ address: '10.1.2.3', family: 4 }]);
-    const request = safeRequest({ url: 'http://internal.test/', method: 'GET', timeoutMs: 2000, maxResponseBytes: 1024, resolve });
+    const request = safeRequest({
+      url: 'http://internal.test/',
+      method: 'GET',
+      timeoutMs: 2000,
+      maxResponseBytes: 1024,
+      resolve,
+    });
     await expect(request).rejects.toThrow(new BlockedAddressError('internal.test'));
   });
 
   it('a DNS failure is a FetchFailedError naming the host only', async () => {
     const resolve: ResolveAll = (hostname, _options, callback) =>
       callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
-    const request = safeRequest({ url: 'http://nowhere.test/', method: 'GET', timeoutMs: 2000, maxResponseBytes: 1024, resolve });
+    const request = safeRequest({
+      url: 'http://nowhere.test/',
+      method: 'GET',
+      timeoutMs: 2000,
+      maxResponseBytes: 1024,
+      resolve,
+    });
     const error = await request.catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(FetchFailedError);
     expect(error).toMatchObject({ reason: 'dns', message: 'The host nowhere.test could not be resolved.' });
@@ -267,9 +291,9 @@ describe('fetchBytes', () => {
   });
 
   it('too many redirects is a FetchFailedError', async () => {
-    await expect(fetchBytes(at('/redirect-loop'), { timeoutMs: 2000, maxBytes: 1024, allowLoopback: true })).rejects.toThrow(
-      /HTTP 302 \(too many redirects\)/,
-    );
+    await expect(
+      fetchBytes(at('/redirect-loop'), { timeoutMs: 2000, maxBytes: 1024, allowLoopback: true }),
+    ).rejects.toThrow(/HTTP 302 \(too many redirects\)/);
     expect(seen).toHaveLength(4);
   });
 });

@@ -1,22 +1,27 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { DecodedImage, EngineOutcome, EngineRequest } from '../../functions/domain/images/engine';
 import { SandboxEngine, SandboxEngineFailure, type Wait } from '../../functions/adapters/engine/sandbox-engine';
-import { decodeImageInput, previewOf } from '../../functions/adapters/images/image-input';
 import {
   parseSandboxPrompt,
   SANDBOX_PROMPT_TOKENS,
   sandboxPromptTableMarkdown,
 } from '../../functions/adapters/engine/sandbox-prompts';
 import { imageSignature, profileSignature } from '../../functions/adapters/engine/signature';
+import { decodeImageInput, previewOf } from '../../functions/adapters/images/image-input';
+import type { DecodedImage, EngineOutcome, EngineRequest } from '../../functions/domain/images/engine';
 
 /** A photo stand-in: a seeded 8×6 grid of colours (each channel within `range`), upscaled smoothly. */
 const photo = async (seed: number, range: [number, number] = [0, 255]): Promise<DecodedImage> => {
   let state = seed;
-  const next = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 24);
-  const grid = Buffer.from(Array.from({ length: 8 * 6 * 3 }, () => range[0] + Math.floor((next() / 256) * (range[1] - range[0]))));
-  const data = await sharp(grid, { raw: { width: 8, height: 6, channels: 3 } }).resize(64, 48, { fit: 'fill' }).jpeg({ quality: 92 }).toBuffer();
+  const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 24;
+  const grid = Buffer.from(
+    Array.from({ length: 8 * 6 * 3 }, () => range[0] + Math.floor((next() / 256) * (range[1] - range[0]))),
+  );
+  const data = await sharp(grid, { raw: { width: 8, height: 6, channels: 3 } })
+    .resize(64, 48, { fit: 'fill' })
+    .jpeg({ quality: 92 })
+    .toBuffer();
   return { data, format: 'jpeg', width: 64, height: 48 };
 };
 
@@ -24,11 +29,16 @@ const photo = async (seed: number, range: [number, number] = [0, 255]): Promise<
 const tinted = async (seed: number, ranges: [number, number][]): Promise<DecodedImage> => {
   let state = seed;
   const next = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 24) / 256;
-  const grid = Buffer.from(Array.from({ length: 8 * 6 * 3 }, (_, index) => {
-    const [low, high] = ranges[index % 3];
-    return low + Math.floor(next() * (high - low));
-  }));
-  const data = await sharp(grid, { raw: { width: 8, height: 6, channels: 3 } }).resize(64, 48, { fit: 'fill' }).png().toBuffer();
+  const grid = Buffer.from(
+    Array.from({ length: 8 * 6 * 3 }, (_, index) => {
+      const [low, high] = ranges[index % 3];
+      return low + Math.floor(next() * (high - low));
+    }),
+  );
+  const data = await sharp(grid, { raw: { width: 8, height: 6, channels: 3 } })
+    .resize(64, 48, { fit: 'fill' })
+    .png()
+    .toBuffer();
   return { data, format: 'png', width: 64, height: 48 };
 };
 
@@ -60,7 +70,8 @@ const imagesOf = (outcome: EngineOutcome) => {
   return outcome;
 };
 
-const channelMeans = async (image: Buffer) => (await sharp(image).stats()).channels.slice(0, 3).map((channel) => channel.mean);
+const channelMeans = async (image: Buffer) =>
+  (await sharp(image).stats()).channels.slice(0, 3).map((channel) => channel.mean);
 
 describe('sandbox engine outputs', () => {
   const cases = [
@@ -73,7 +84,9 @@ describe('sandbox engine outputs', () => {
   for (const { operation, images } of cases) {
     for (const outputFormat of ['png', 'jpg'] as const) {
       it(`${operation} renders ${outputFormat} at exactly the size asked`, async () => {
-        const outcome = imagesOf(await engine.run(request({ operation, images: [...images()], outputFormat, width: 80, height: 112 }), live()));
+        const outcome = imagesOf(
+          await engine.run(request({ operation, images: [...images()], outputFormat, width: 80, height: 112 }), live()),
+        );
         expect(outcome.images).toHaveLength(1);
         const metadata = await sharp(outcome.images[0]).metadata();
         expect(metadata).toMatchObject({ format: outputFormat === 'png' ? 'png' : 'jpeg', width: 80, height: 112 });
@@ -102,12 +115,15 @@ describe('sandbox engine outputs', () => {
     const noFetch = async (): Promise<Buffer> => {
       throw new Error('no fetch');
     };
-    const guard = (image: DecodedImage) => decodeImageInput(image.data.toString('base64'), 'image', { fetchBytes: noFetch });
+    const guard = (image: DecodedImage) =>
+      decodeImageInput(image.data.toString('base64'), 'image', { fetchBytes: noFetch });
     const checked = await Promise.all([dull, stranger].map(guard));
     expect(checked.map((image) => image.preview?.width)).toEqual([64, 64]);
     for (const operation of ['enhance', 'remix'] as const) {
       const [plain, previewed] = await Promise.all(
-        [[dull, stranger], checked].map((images) => engine.run(request({ operation, images, outputFormat: 'jpg' }), live())),
+        [[dull, stranger], checked].map((images) =>
+          engine.run(request({ operation, images, outputFormat: 'jpg' }), live()),
+        ),
       );
       expect(imagesOf(previewed).images[0].equals(imagesOf(plain).images[0])).toBe(true);
     }
@@ -115,25 +131,35 @@ describe('sandbox engine outputs', () => {
 
   it('reads the statistics from an input’s preview when it has one', async () => {
     const dull = await photo(7, [100, 150]);
-    const flat = await sharp({ create: { width: 8, height: 6, channels: 3, background: '#808080' } }).png().toBuffer();
+    const flat = await sharp({ create: { width: 8, height: 6, channels: 3, background: '#808080' } })
+      .png()
+      .toBuffer();
     const misleading = { ...dull, preview: await previewOf(flat) }; // a flat preview: nothing to stretch
     const [stretched, unstretched] = await Promise.all(
-      [dull, misleading].map((image) => engine.run(request({ operation: 'enhance', images: [image], outputFormat: 'jpg' }), live())),
+      [dull, misleading].map((image) =>
+        engine.run(request({ operation: 'enhance', images: [image], outputFormat: 'jpg' }), live()),
+      ),
     );
     const spread = async (image: Buffer) => (await sharp(image).greyscale().stats()).channels[0].stdev;
-    expect(await spread(imagesOf(unstretched).images[0])).toBeLessThan((await spread(imagesOf(stretched).images[0])) / 1.5);
+    expect(await spread(imagesOf(unstretched).images[0])).toBeLessThan(
+      (await spread(imagesOf(stretched).images[0])) / 1.5,
+    );
   });
 
   it('generates a different image for a different prompt', async () => {
     const [sunset, forest] = await Promise.all(
-      ['a sunset', 'a forest'].map((prompt) => engine.run(request({ operation: 'generate', images: [], prompt }), live())),
+      ['a sunset', 'a forest'].map((prompt) =>
+        engine.run(request({ operation: 'generate', images: [], prompt }), live()),
+      ),
     );
     expect(imagesOf(sunset).images[0].equals(imagesOf(forest).images[0])).toBe(false);
   });
 
   it('edit keeps the first input recognisable in the output', async () => {
     const outcome = imagesOf(await engine.run(request({ width: 64, height: 48, outputFormat: 'jpg' }), live()));
-    const [input, output] = await Promise.all([portrait.data, outcome.images[0]].map((image) => sharp(image).greyscale().raw().toBuffer()));
+    const [input, output] = await Promise.all(
+      [portrait.data, outcome.images[0]].map((image) => sharp(image).greyscale().raw().toBuffer()),
+    );
     const correlation = pearson(input, output);
     expect(correlation).toBeGreaterThan(0.8);
   });
@@ -141,7 +167,10 @@ describe('sandbox engine outputs', () => {
   it('enhance stretches a dull image’s contrast at 2K', async () => {
     const dull = await photo(7, [100, 150]);
     const outcome = imagesOf(
-      await engine.run(request({ operation: 'enhance', images: [dull], width: 2048, height: 1536, outputFormat: 'jpg' }), live()),
+      await engine.run(
+        request({ operation: 'enhance', images: [dull], width: 2048, height: 1536, outputFormat: 'jpg' }),
+        live(),
+      ),
     );
     const output = outcome.images[0];
     expect(await sharp(output).metadata()).toMatchObject({ format: 'jpeg', width: 2048, height: 1536 });
@@ -150,12 +179,24 @@ describe('sandbox engine outputs', () => {
   });
 
   it('remix moves the input’s colours toward the reference’s', async () => {
-    const reddish = await tinted(3, [[150, 250], [20, 90], [20, 90]]);
-    const bluish = await tinted(4, [[10, 60], [60, 120], [170, 250]]);
+    const reddish = await tinted(3, [
+      [150, 250],
+      [20, 90],
+      [20, 90],
+    ]);
+    const bluish = await tinted(4, [
+      [10, 60],
+      [60, 120],
+      [170, 250],
+    ]);
     const outcome = imagesOf(await engine.run(request({ operation: 'remix', images: [reddish, bluish] }), live()));
-    const [input, reference, output] = await Promise.all([reddish.data, bluish.data, outcome.images[0]].map(channelMeans));
+    const [input, reference, output] = await Promise.all(
+      [reddish.data, bluish.data, outcome.images[0]].map(channelMeans),
+    );
     for (const channel of [0, 1, 2]) {
-      expect(Math.abs(output[channel] - reference[channel])).toBeLessThan(Math.abs(input[channel] - reference[channel]) / 3);
+      expect(Math.abs(output[channel] - reference[channel])).toBeLessThan(
+        Math.abs(input[channel] - reference[channel]) / 3,
+      );
     }
   });
 });
@@ -164,24 +205,40 @@ describe('sandbox engine identity', () => {
   let portraitSignature: string;
   let strangerSignature: string;
   beforeAll(async () => {
-    [portraitSignature, strangerSignature] = await Promise.all([profileSignature([portrait.data]), imageSignature(stranger.data)]);
+    [portraitSignature, strangerSignature] = await Promise.all([
+      profileSignature([portrait.data]),
+      imageSignature(stranger.data),
+    ]);
   });
 
-  const subjects = async (overrides: Partial<EngineRequest>) => imagesOf(await engine.run(request(overrides), live())).knownSubjects;
+  const subjects = async (overrides: Partial<EngineRequest>) =>
+    imagesOf(await engine.run(request(overrides), live())).knownSubjects;
 
   it('counts a candidate whose signature an input matches once per output', async () => {
     const candidates = [
       { profileId: 'prf_me', signature: portraitSignature },
       { profileId: 'prf_other', signature: strangerSignature },
     ];
-    const resized = { ...portrait, data: await sharp(portrait.data).resize(320, 240).jpeg({ quality: 70 }).toBuffer(), width: 320, height: 240 };
+    const resized = {
+      ...portrait,
+      data: await sharp(portrait.data).resize(320, 240).jpeg({ quality: 70 }).toBuffer(),
+      width: 320,
+      height: 240,
+    };
     expect(await subjects({ images: [resized], candidates, numOutputImages: 3 })).toEqual({ prf_me: 3 });
   });
 
   it('counts a candidate named in the prompt as generated, once per output', async () => {
     const candidates = [{ profileId: 'prf_other', signature: strangerSignature }];
     expect(
-      await subjects({ operation: 'generate', images: [], prompt: 'a [[prf_other]] hiking', candidates, namedInPrompt: ['prf_other'], numOutputImages: 2 }),
+      await subjects({
+        operation: 'generate',
+        images: [],
+        prompt: 'a [[prf_other]] hiking',
+        candidates,
+        namedInPrompt: ['prf_other'],
+        numOutputImages: 2,
+      }),
     ).toEqual({ prf_other: 2 });
   });
 
@@ -202,20 +259,31 @@ describe('sandbox engine identity', () => {
 
   it('enhance matches its input image', async () => {
     const candidates = [{ profileId: 'prf_me', signature: portraitSignature }];
-    expect(await subjects({ operation: 'enhance', images: [portrait], candidates, numOutputImages: 2 })).toEqual({ prf_me: 2 });
+    expect(await subjects({ operation: 'enhance', images: [portrait], candidates, numOutputImages: 2 })).toEqual({
+      prf_me: 2,
+    });
   });
 });
 
 describe('sandbox engine usage', () => {
   it('reports megapixels summed over outputs', async () => {
-    const outcome = imagesOf(await engine.run(request({ operation: 'generate', images: [], width: 160, height: 100, numOutputImages: 3 }), live()));
+    const outcome = imagesOf(
+      await engine.run(
+        request({ operation: 'generate', images: [], width: 160, height: 100, numOutputImages: 3 }),
+        live(),
+      ),
+    );
     expect(outcome.usage.megapixels).toBeCloseTo(0.048, 10);
   });
 
   it('reports output tokens that grow with size and quality', async () => {
     const tokens = async (quality: string | undefined) =>
-      imagesOf(await engine.run(request({ operation: 'generate', images: [], width: 160, height: 96, numOutputImages: 2, quality }), live())).usage
-        .outputTokens;
+      imagesOf(
+        await engine.run(
+          request({ operation: 'generate', images: [], width: 160, height: 96, numOutputImages: 2, quality }),
+          live(),
+        ),
+      ).usage.outputTokens;
     expect(await tokens(undefined)).toBe(2 * Math.ceil((160 * 96) / 750));
     expect(await tokens('low')).toBeLessThan(await tokens('medium'));
     expect(await tokens('medium')).toBeLessThan(await tokens('high'));
@@ -226,11 +294,15 @@ describe('sandbox engine usage', () => {
 
 describe('sandbox prompt tokens', () => {
   it('sandbox:moderation refuses by moderation', async () => {
-    expect(await engine.run(request({ prompt: 'a portrait sandbox:moderation' }), live())).toMatchObject({ kind: 'moderated' });
+    expect(await engine.run(request({ prompt: 'a portrait sandbox:moderation' }), live())).toMatchObject({
+      kind: 'moderated',
+    });
   });
 
   it('sandbox:no-image finishes without an image', async () => {
-    expect(await engine.run(request({ prompt: 'sandbox:no-image please' }), live())).toMatchObject({ kind: 'no_image' });
+    expect(await engine.run(request({ prompt: 'sandbox:no-image please' }), live())).toMatchObject({
+      kind: 'no_image',
+    });
   });
 
   it('sandbox:fail makes the engine fail', async () => {
@@ -242,14 +314,21 @@ describe('sandbox prompt tokens', () => {
     const recorder: Wait = async (milliseconds) => {
       waits.push(milliseconds);
     };
-    const outcome = await new SandboxEngine({ wait: recorder }).run(request({ prompt: 'slowly sandbox:slow=2.5' }), live());
+    const outcome = await new SandboxEngine({ wait: recorder }).run(
+      request({ prompt: 'slowly sandbox:slow=2.5' }),
+      live(),
+    );
     expect(waits.reduce((sum, ms) => sum + ms, 0)).toBeCloseTo(2500);
     expect(outcome.kind).toBe('images');
   });
 
   it('reports its progress rising through the slow wait and the rendering, ending at 1', async () => {
     const reports: number[] = [];
-    await new SandboxEngine({ wait: async () => undefined }).run(request({ prompt: 'sandbox:slow=2' }), live(), (fraction) => reports.push(fraction));
+    await new SandboxEngine({ wait: async () => undefined }).run(
+      request({ prompt: 'sandbox:slow=2' }),
+      live(),
+      (fraction) => reports.push(fraction),
+    );
     expect(reports).toHaveLength(21);
     expect(reports).toEqual([...reports].sort((a, b) => a - b));
     expect(reports[0]).toBeCloseTo(0.045);

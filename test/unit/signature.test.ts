@@ -11,7 +11,7 @@ import {
 /** A photo stand-in: a seeded 8×6 grid of colours, upscaled smoothly, as a JPEG. */
 const photo = async (seed: number, width = 64, height = 48): Promise<Buffer> => {
   let state = seed;
-  const next = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 24);
+  const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 24;
   const grid = Buffer.from(Array.from({ length: 8 * 6 * 3 }, next));
   return sharp(grid, { raw: { width: 8, height: 6, channels: 3 } })
     .resize(width, height, { fit: 'fill' })
@@ -19,7 +19,10 @@ const photo = async (seed: number, width = 64, height = 48): Promise<Buffer> => 
     .toBuffer();
 };
 
-const flat = (colour: string) => sharp({ create: { width: 64, height: 48, channels: 3, background: colour } }).png().toBuffer();
+const flat = (colour: string) =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: colour } })
+    .png()
+    .toBuffer();
 
 describe('image signature', () => {
   it('is a stable hex string for the same bytes', async () => {
@@ -44,7 +47,11 @@ describe('image signature', () => {
 
   it('follows the EXIF orientation', async () => {
     const upright = await photo(3);
-    const storedSideways = await sharp(upright).rotate(270).withMetadata({ orientation: 6 }).jpeg({ quality: 92 }).toBuffer();
+    const storedSideways = await sharp(upright)
+      .rotate(270)
+      .withMetadata({ orientation: 6 })
+      .jpeg({ quality: 92 })
+      .toBuffer();
     expect(signaturesMatch(await imageSignature(upright), await imageSignature(storedSideways))).toBe(true);
   });
 
@@ -56,7 +63,9 @@ describe('image signature', () => {
   it('tells flat images of different colours apart', async () => {
     const [red, blue] = await Promise.all([flat('#d02020'), flat('#2020d0')]);
     expect(signaturesMatch(await imageSignature(red), await imageSignature(blue))).toBe(false);
-    expect(signaturesMatch(await imageSignature(red), await imageSignature(await sharp(red).jpeg().toBuffer()))).toBe(true);
+    expect(signaturesMatch(await imageSignature(red), await imageSignature(await sharp(red).jpeg().toBuffer()))).toBe(
+      true,
+    );
   });
 
   it('never matches a string that is not a signature', async () => {

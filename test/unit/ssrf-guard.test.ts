@@ -1,12 +1,12 @@
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import {
+  type AddressRange,
   assertUrlAllowed,
   BlockedAddressError,
   classifyAddress,
   createGuardedLookup,
   isAllowedAddress,
-  type AddressRange,
   type ResolveAll,
 } from '../../functions/adapters/net/ssrf-guard';
 
@@ -143,7 +143,17 @@ describe('classifyAddress', () => {
   it.each(IPV6_CASES)('%s is %s', (address, range) => expect(classifyAddress(address)).toBe(range));
 
   it('anything that is not an IP address is invalid, never public', () => {
-    for (const text of ['', 'localhost', '127.1', '0x7f000001', '2130706433', '256.0.0.1', '1.2.3.4.5', ':::1', 'fe80::1::2']) {
+    for (const text of [
+      '',
+      'localhost',
+      '127.1',
+      '0x7f000001',
+      '2130706433',
+      '256.0.0.1',
+      '1.2.3.4.5',
+      ':::1',
+      'fe80::1::2',
+    ]) {
       expect(classifyAddress(text)).toBe('invalid');
     }
   });
@@ -156,7 +166,15 @@ describe('isAllowedAddress', () => {
       expect(isAllowedAddress(loopback)).toBe(false);
       expect(isAllowedAddress(loopback, options)).toBe(true);
     }
-    for (const other of ['10.0.0.1', '169.254.169.254', '0.0.0.0', '::', 'fd00::1', '64:ff9b::127.0.0.1', '2002:7f00:1::']) {
+    for (const other of [
+      '10.0.0.1',
+      '169.254.169.254',
+      '0.0.0.0',
+      '::',
+      'fd00::1',
+      '64:ff9b::127.0.0.1',
+      '2002:7f00:1::',
+    ]) {
       expect(isAllowedAddress(other, options)).toBe(false);
     }
   });
@@ -198,7 +216,9 @@ describe('assertUrlAllowed', () => {
   it('the error names the host and no resolved address', () => {
     const error = catchError(() => assertUrlAllowed(new URL('http://169.254.169.254/latest')));
     expect(error).toBeInstanceOf(BlockedAddressError);
-    expect(error.message).toBe('Requests to 169.254.169.254 are not allowed: it does not resolve to a public internet address.');
+    expect(error.message).toBe(
+      'Requests to 169.254.169.254 are not allowed: it does not resolve to a public internet address.',
+    );
   });
 });
 
@@ -253,12 +273,17 @@ describe('createGuardedLookup', () => {
   });
 
   it('allowLoopback still refuses loopback mixed with a private address', async () => {
-    const lookup = createGuardedLookup({ allowLoopback: true, resolve: resolvingTo(v4('127.0.0.1'), v4('192.168.1.1')) });
+    const lookup = createGuardedLookup({
+      allowLoopback: true,
+      resolve: resolvingTo(v4('127.0.0.1'), v4('192.168.1.1')),
+    });
     expect((await run(lookup, true)).error).toBeInstanceOf(BlockedAddressError);
   });
 
   it('an empty answer is refused', async () => {
-    expect((await run(createGuardedLookup({ resolve: resolvingTo() }), true)).error).toBeInstanceOf(BlockedAddressError);
+    expect((await run(createGuardedLookup({ resolve: resolvingTo() }), true)).error).toBeInstanceOf(
+      BlockedAddressError,
+    );
   });
 
   it('a resolver error is passed on unchanged', async () => {

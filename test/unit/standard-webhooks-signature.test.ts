@@ -1,6 +1,10 @@
 import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_SECRET_PREFIX } from '../../functions/domain/accounts/accounts';
-import { callbackSignatureHeaders, signCallbackBody, standardWebhooksKey } from '../../functions/domain/callbacks/signature';
+import {
+  callbackSignatureHeaders,
+  signCallbackBody,
+  standardWebhooksKey,
+} from '../../functions/domain/callbacks/signature';
 import { newSecret } from '../../functions/domain/shared/ids';
 import { octokitVerify } from '../support/octokit-verify';
 
@@ -12,7 +16,8 @@ const LEGACY_SECRET = 'whsec_gAzwL_gkQRt43y6pBdqRyh2Cx-B0_caWDE6J20A7kik';
 const LEGACY_SECRET_WITHOUT_URL_CHARACTERS = 'whsec_Ef7RrOQgiNY8fgMMCE7XWfd3yLAOpVqifsxVKApxJWc';
 const ID = 'dlv_01JCALLBACKTEST0000000000';
 const AT_MS = Date.UTC(2026, 4, 1, 10, 0, 7, 512);
-const BODY = '{"job_id":"job_01JABCDEF","status":"succeeded","operation":"remix","result":{"download_urls":[]},"error":null}';
+const BODY =
+  '{"job_id":"job_01JABCDEF","status":"succeeded","operation":"remix","result":{"download_urls":[]},"error":null}';
 
 const delivery = (overrides: Partial<Parameters<typeof callbackSignatureHeaders>[0]> = {}) =>
   callbackSignatureHeaders({ id: ID, atMs: AT_MS, body: BODY, secrets: { current: SECRET }, ...overrides });
@@ -57,7 +62,9 @@ describe('Standard Webhooks headers of a delivery', () => {
   });
 
   it('a changed timestamp fails', () => {
-    expect(standardVerifies(SECRET, { ...delivery(), 'webhook-timestamp': String(Math.floor(AT_MS / 1000) + 1) })).toBe(false);
+    expect(standardVerifies(SECRET, { ...delivery(), 'webhook-timestamp': String(Math.floor(AT_MS / 1000) + 1) })).toBe(
+      false,
+    );
   });
 
   it('a changed id fails', () => {
@@ -73,10 +80,12 @@ describe('X-Service-Signature of a delivery', () => {
   it('is the spec header, verifiable with @octokit/webhooks-methods, and fails for a changed body', () => {
     const signature = delivery()['X-Service-Signature']!;
     expect(signature).toBe(signCallbackBody(BODY, SECRET));
-    expect(octokitVerify([
-      { secret: SECRET, payload: BODY, signature },
-      { secret: SECRET, payload: `${BODY} `, signature },
-    ])).toEqual([true, false]);
+    expect(
+      octokitVerify([
+        { secret: SECRET, payload: BODY, signature },
+        { secret: SECRET, payload: `${BODY} `, signature },
+      ]),
+    ).toEqual([true, false]);
   });
 });
 
@@ -85,7 +94,11 @@ describe('during a rotation window', () => {
 
   it('webhook-signature lists the new secret’s signature, then the old one’s', () => {
     const [first, second, ...rest] = inWindow()['webhook-signature']!.split(' ');
-    expect([first, second, rest]).toEqual([new Webhook(SECRET).sign(ID, new Date(AT_MS), BODY), new Webhook(PREVIOUS_SECRET).sign(ID, new Date(AT_MS), BODY), []]);
+    expect([first, second, rest]).toEqual([
+      new Webhook(SECRET).sign(ID, new Date(AT_MS), BODY),
+      new Webhook(PREVIOUS_SECRET).sign(ID, new Date(AT_MS), BODY),
+      [],
+    ]);
   });
 
   it('both the new and the old secret verify the Standard Webhooks header', () => {
@@ -94,14 +107,19 @@ describe('during a rotation window', () => {
 
   it('X-Service-Signature is made with the new secret only', () => {
     const signature = inWindow()['X-Service-Signature']!;
-    expect(octokitVerify([
-      { secret: SECRET, payload: BODY, signature },
-      { secret: PREVIOUS_SECRET, payload: BODY, signature },
-    ])).toEqual([true, false]);
+    expect(
+      octokitVerify([
+        { secret: SECRET, payload: BODY, signature },
+        { secret: PREVIOUS_SECRET, payload: BODY, signature },
+      ]),
+    ).toEqual([true, false]);
   });
 
   it('once the window is closed (no previous secret), only the new secret verifies', () => {
-    expect([standardVerifies(SECRET, delivery()), standardVerifies(PREVIOUS_SECRET, delivery())]).toEqual([true, false]);
+    expect([standardVerifies(SECRET, delivery()), standardVerifies(PREVIOUS_SECRET, delivery())]).toEqual([
+      true,
+      false,
+    ]);
   });
 });
 
@@ -125,7 +143,12 @@ describe('signing keys', () => {
   });
 
   it('a base64url secret without - or _ is read by the package as is', () => {
-    expect(standardVerifies(LEGACY_SECRET_WITHOUT_URL_CHARACTERS, delivery({ secrets: { current: LEGACY_SECRET_WITHOUT_URL_CHARACTERS } }))).toBe(true);
+    expect(
+      standardVerifies(
+        LEGACY_SECRET_WITHOUT_URL_CHARACTERS,
+        delivery({ secrets: { current: LEGACY_SECRET_WITHOUT_URL_CHARACTERS } }),
+      ),
+    ).toBe(true);
   });
 
   it('a secret that is not base64 after its prefix cannot sign', () => {

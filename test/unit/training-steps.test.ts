@@ -1,7 +1,14 @@
 import sharp from 'sharp';
 import { validatePhotos } from '../../functions/domain/profiles/training';
 
-const photo = async () => ({ data: await sharp({ create: { width: 300, height: 300, channels: 3, background: '#888' } }).jpeg().toBuffer(), format: 'jpeg' as const, width: 300, height: 300 });
+const photo = async () => ({
+  data: await sharp({ create: { width: 300, height: 300, channels: 3, background: '#888' } })
+    .jpeg()
+    .toBuffer(),
+  format: 'jpeg' as const,
+  width: 300,
+  height: 300,
+});
 
 const deps = (profileStillExists: boolean) => {
   const calls: string[] = [];

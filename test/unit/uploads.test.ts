@@ -3,7 +3,9 @@ import { createUpload, readUpload, UPLOAD_LIFETIME_MS, type UploadStore } from '
 const NOW = Date.parse('2026-11-23T12:00:00.000Z');
 const caller = { accountId: 'acc_1', keyId: 'key_1' };
 
-const store = (objects: Record<string, { bytes: Buffer; uploadedAt: number }> = {}): UploadStore & { presigned: unknown[] } => {
+const store = (
+  objects: Record<string, { bytes: Buffer; uploadedAt: number }> = {},
+): UploadStore & { presigned: unknown[] } => {
   const presigned: unknown[] = [];
   return {
     presigned,
@@ -18,7 +20,10 @@ const store = (objects: Record<string, { bytes: Buffer; uploadedAt: number }> = 
 describe('direct uploads', () => {
   it('answer a PUT URL for the exact size and type, and a reference that is neither base64 nor a URL', async () => {
     const uploads = store();
-    const ticket = await createUpload({ uploads, newId: (prefix) => `${prefix}_01ABC`, clock: () => NOW }, caller, { sizeBytes: 12_000_000, contentType: 'image/jpeg' });
+    const ticket = await createUpload({ uploads, newId: (prefix) => `${prefix}_01ABC`, clock: () => NOW }, caller, {
+      sizeBytes: 12_000_000,
+      contentType: 'image/jpeg',
+    });
     expect(ticket).toEqual({
       upload_id: 'upl_01ABC',
       reference: 'upload:upl_01ABC',
@@ -33,12 +38,16 @@ describe('direct uploads', () => {
 
   it('serve their bytes for 24 h after they arrive', async () => {
     const uploads = store({ 'acc_1/upl_1': { bytes: Buffer.from('jpeg'), uploadedAt: NOW } });
-    await expect(readUpload({ uploads, clock: () => NOW + UPLOAD_LIFETIME_MS - 1 }, 'acc_1', 'upl_1')).resolves.toEqual(Buffer.from('jpeg'));
+    await expect(readUpload({ uploads, clock: () => NOW + UPLOAD_LIFETIME_MS - 1 }, 'acc_1', 'upl_1')).resolves.toEqual(
+      Buffer.from('jpeg'),
+    );
   });
 
   it('are gone once 24 h have passed', async () => {
     const uploads = store({ 'acc_1/upl_1': { bytes: Buffer.from('jpeg'), uploadedAt: NOW } });
-    await expect(readUpload({ uploads, clock: () => NOW + UPLOAD_LIFETIME_MS }, 'acc_1', 'upl_1')).resolves.toBeUndefined();
+    await expect(
+      readUpload({ uploads, clock: () => NOW + UPLOAD_LIFETIME_MS }, 'acc_1', 'upl_1'),
+    ).resolves.toBeUndefined();
   });
 
   it('are not found from another account', async () => {

@@ -4,10 +4,16 @@
  */
 import type * as v from 'valibot';
 import { EditRequestSchema, EnhanceRequestSchema, GenerateRequestSchema } from '../../functions/api/schemas/images';
-import { PINNED_MODEL } from '../../functions/domain/images/catalog';
 import { ListJobsQuerySchema } from '../../functions/api/schemas/jobs';
 import { AddProfileRequestSchema, TagProfilesRequestSchema } from '../../functions/api/schemas/profiles';
-import { jsonInvalid, missingBody, parseOrThrow, RequestValidationError, type ValidationDetail } from '../../functions/shared/http/validation';
+import { PINNED_MODEL } from '../../functions/domain/images/catalog';
+import {
+  jsonInvalid,
+  missingBody,
+  parseOrThrow,
+  RequestValidationError,
+  type ValidationDetail,
+} from '../../functions/shared/http/validation';
 
 const detailsOf = (location: 'body' | 'query', schema: v.GenericSchema, input: unknown): ValidationDetail[] => {
   try {
@@ -29,16 +35,24 @@ const profile = { image_urls: photos(10) };
 describe('a schema refusal in pydantic v2 terms', () => {
   it('missing: a required field absent, with the object it was missing from', () => {
     const body = { prompt: 'x' };
-    expect(bodyDetails(EditRequestSchema, body)).toEqual([{ type: 'missing', loc: ['body', 'images'], msg: 'Field required', input: body }]);
+    expect(bodyDetails(EditRequestSchema, body)).toEqual([
+      { type: 'missing', loc: ['body', 'images'], msg: 'Field required', input: body },
+    ]);
   });
 
   it('missing: the body absent or null, with input null', () => {
     expect(missingBody()).toEqual({ type: 'missing', loc: ['body'], msg: 'Field required', input: null });
   });
 
-  it("literal_error: a value outside the choices, joined as pydantic joins them", () => {
+  it('literal_error: a value outside the choices, joined as pydantic joins them', () => {
     expect(bodyDetails(GenerateRequestSchema, { ...generate, output_format: 'gif' })).toEqual([
-      { type: 'literal_error', loc: ['body', 'output_format'], msg: "Input should be 'png' or 'jpg'", input: 'gif', ctx: { expected: "'png' or 'jpg'" } },
+      {
+        type: 'literal_error',
+        loc: ['body', 'output_format'],
+        msg: "Input should be 'png' or 'jpg'",
+        input: 'gif',
+        ctx: { expected: "'png' or 'jpg'" },
+      },
     ]);
     expect(queryDetails({ status: 'done' })).toEqual([
       {
@@ -59,13 +73,23 @@ describe('a schema refusal in pydantic v2 terms', () => {
 
   it('int_parsing: an integer field given a string that is not a number', () => {
     expect(bodyDetails(EditRequestSchema, { ...edit, num_output_images: 'two' })).toEqual([
-      { type: 'int_parsing', loc: ['body', 'num_output_images'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: 'two' },
+      {
+        type: 'int_parsing',
+        loc: ['body', 'num_output_images'],
+        msg: 'Input should be a valid integer, unable to parse string as an integer',
+        input: 'two',
+      },
     ]);
   });
 
   it('int_from_float: an integer field given a fraction', () => {
     expect(bodyDetails(EditRequestSchema, { ...edit, num_output_images: 2.5 })).toEqual([
-      { type: 'int_from_float', loc: ['body', 'num_output_images'], msg: 'Input should be a valid integer, got a number with a fractional part', input: 2.5 },
+      {
+        type: 'int_from_float',
+        loc: ['body', 'num_output_images'],
+        msg: 'Input should be a valid integer, got a number with a fractional part',
+        input: 2.5,
+      },
     ]);
   });
 
@@ -77,39 +101,75 @@ describe('a schema refusal in pydantic v2 terms', () => {
 
   it('bool_parsing: a boolean field given a word that is not one', () => {
     expect(bodyDetails(EditRequestSchema, { ...edit, async: 'maybe' })).toEqual([
-      { type: 'bool_parsing', loc: ['body', 'async'], msg: 'Input should be a valid boolean, unable to interpret input', input: 'maybe' },
+      {
+        type: 'bool_parsing',
+        loc: ['body', 'async'],
+        msg: 'Input should be a valid boolean, unable to interpret input',
+        input: 'maybe',
+      },
     ]);
   });
 
   it('string_type: a string field given a number', () => {
-    expect(bodyDetails(GenerateRequestSchema, { prompt: 5 })).toEqual([{ type: 'string_type', loc: ['body', 'prompt'], msg: 'Input should be a valid string', input: 5 }]);
+    expect(bodyDetails(GenerateRequestSchema, { prompt: 5 })).toEqual([
+      { type: 'string_type', loc: ['body', 'prompt'], msg: 'Input should be a valid string', input: 5 },
+    ]);
   });
 
   it('list_type: a list field given a string', () => {
     expect(bodyDetails(EditRequestSchema, { ...edit, images: 'https://example.com/a.jpg' })).toEqual([
-      { type: 'list_type', loc: ['body', 'images'], msg: 'Input should be a valid list', input: 'https://example.com/a.jpg' },
+      {
+        type: 'list_type',
+        loc: ['body', 'images'],
+        msg: 'Input should be a valid list',
+        input: 'https://example.com/a.jpg',
+      },
     ]);
   });
 
   it('greater_than_equal and less_than_equal: a number out of range', () => {
     expect(bodyDetails(EditRequestSchema, { ...edit, num_output_images: 0 })).toEqual([
-      { type: 'greater_than_equal', loc: ['body', 'num_output_images'], msg: 'Input should be greater than or equal to 1', input: 0, ctx: { ge: 1 } },
+      {
+        type: 'greater_than_equal',
+        loc: ['body', 'num_output_images'],
+        msg: 'Input should be greater than or equal to 1',
+        input: 0,
+        ctx: { ge: 1 },
+      },
     ]);
     expect(bodyDetails(EditRequestSchema, { ...edit, num_output_images: 9 })).toEqual([
-      { type: 'less_than_equal', loc: ['body', 'num_output_images'], msg: 'Input should be less than or equal to 4', input: 9, ctx: { le: 4 } },
+      {
+        type: 'less_than_equal',
+        loc: ['body', 'num_output_images'],
+        msg: 'Input should be less than or equal to 4',
+        input: 9,
+        ctx: { le: 4 },
+      },
     ]);
   });
 
   it('string_too_short: one character, singular', () => {
     expect(bodyDetails(EditRequestSchema, { ...edit, client_request_id: '' })).toEqual([
-      { type: 'string_too_short', loc: ['body', 'client_request_id'], msg: 'String should have at least 1 character', input: '', ctx: { min_length: 1 } },
+      {
+        type: 'string_too_short',
+        loc: ['body', 'client_request_id'],
+        msg: 'String should have at least 1 character',
+        input: '',
+        ctx: { min_length: 1 },
+      },
     ]);
   });
 
   it('string_too_long: 128 characters, plural', () => {
     const id = 'x'.repeat(129);
     expect(bodyDetails(EditRequestSchema, { ...edit, client_request_id: id })).toEqual([
-      { type: 'string_too_long', loc: ['body', 'client_request_id'], msg: 'String should have at most 128 characters', input: id, ctx: { max_length: 128 } },
+      {
+        type: 'string_too_long',
+        loc: ['body', 'client_request_id'],
+        msg: 'String should have at most 128 characters',
+        input: id,
+        ctx: { max_length: 128 },
+      },
     ]);
   });
 
@@ -151,14 +211,26 @@ describe('a schema refusal in pydantic v2 terms', () => {
   it('string_pattern_mismatch: the pattern as written in the schema', () => {
     const pattern = '^[1-9][0-9]{0,3}x[1-9][0-9]{0,3}$';
     expect(bodyDetails(GenerateRequestSchema, { ...generate, size: 'big' })).toEqual([
-      { type: 'string_pattern_mismatch', loc: ['body', 'size'], msg: `String should match pattern '${pattern}'`, input: 'big', ctx: { pattern } },
+      {
+        type: 'string_pattern_mismatch',
+        loc: ['body', 'size'],
+        msg: `String should match pattern '${pattern}'`,
+        input: 'big',
+        ctx: { pattern },
+      },
     ]);
   });
 
   it('url_parsing: a URL field given something that is not a URL, with the parser reason', () => {
     const image_urls = [...photos(9), 'photo.jpg'];
     expect(bodyDetails(AddProfileRequestSchema, { image_urls })).toEqual([
-      { type: 'url_parsing', loc: ['body', 'image_urls', 9], msg: 'Input should be a valid URL, relative URL without a base', input: 'photo.jpg', ctx: { error: 'relative URL without a base' } },
+      {
+        type: 'url_parsing',
+        loc: ['body', 'image_urls', 9],
+        msg: 'Input should be a valid URL, relative URL without a base',
+        input: 'photo.jpg',
+        ctx: { error: 'relative URL without a base' },
+      },
     ]);
   });
 
@@ -177,10 +249,20 @@ describe('a schema refusal in pydantic v2 terms', () => {
 
   it('model_attributes_type: a body that is JSON but not an object', () => {
     expect(bodyDetails(EditRequestSchema, 'images')).toEqual([
-      { type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: 'images' },
+      {
+        type: 'model_attributes_type',
+        loc: ['body'],
+        msg: 'Input should be a valid dictionary or object to extract fields from',
+        input: 'images',
+      },
     ]);
     expect(bodyDetails(EditRequestSchema, [edit])).toEqual([
-      { type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: [edit] },
+      {
+        type: 'model_attributes_type',
+        loc: ['body'],
+        msg: 'Input should be a valid dictionary or object to extract fields from',
+        input: [edit],
+      },
     ]);
   });
 
@@ -200,17 +282,42 @@ describe('a schema refusal in pydantic v2 terms', () => {
 describe('the limit query parameter, read as FastAPI reads an int', () => {
   it('int_parsing for a word', () => {
     expect(queryDetails({ limit: 'ten' })).toEqual([
-      { type: 'int_parsing', loc: ['query', 'limit'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: 'ten' },
+      {
+        type: 'int_parsing',
+        loc: ['query', 'limit'],
+        msg: 'Input should be a valid integer, unable to parse string as an integer',
+        input: 'ten',
+      },
     ]);
   });
 
   it('greater_than_equal and less_than_equal with the text as sent', () => {
-    expect(queryDetails({ limit: '0' })).toEqual([{ type: 'greater_than_equal', loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', input: '0', ctx: { ge: 1 } }]);
-    expect(queryDetails({ limit: '1000' })).toEqual([{ type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 100', input: '1000', ctx: { le: 100 } }]);
+    expect(queryDetails({ limit: '0' })).toEqual([
+      {
+        type: 'greater_than_equal',
+        loc: ['query', 'limit'],
+        msg: 'Input should be greater than or equal to 1',
+        input: '0',
+        ctx: { ge: 1 },
+      },
+    ]);
+    expect(queryDetails({ limit: '1000' })).toEqual([
+      {
+        type: 'less_than_equal',
+        loc: ['query', 'limit'],
+        msg: 'Input should be less than or equal to 100',
+        input: '1000',
+        ctx: { le: 100 },
+      },
+    ]);
   });
 
   it('takes what Python int parsing takes', () => {
-    expect(['7', ' 7 ', '+7', '007', '7.00', '1_0'].map((limit) => parseOrThrow('query', ListJobsQuerySchema, { limit }).limit)).toEqual([7, 7, 7, 7, 7, 10]);
+    expect(
+      ['7', ' 7 ', '+7', '007', '7.00', '1_0'].map(
+        (limit) => parseOrThrow('query', ListJobsQuerySchema, { limit }).limit,
+      ),
+    ).toEqual([7, 7, 7, 7, 7, 10]);
   });
 });
 
@@ -225,20 +332,32 @@ describe('our own rules as a ValueError', () => {
 
   it('a cross-field rule (raw check), at the field with its value', () => {
     expect(bodyDetails(EditRequestSchema, { ...edit, async: true, response_mode: 'bytes' })).toEqual([
-      valueError(['body', 'response_mode'], 'response_mode bytes cannot be combined with async: true; async results are delivered as urls.', 'bytes'),
+      valueError(
+        ['body', 'response_mode'],
+        'response_mode bytes cannot be combined with async: true; async results are delivered as urls.',
+        'bytes',
+      ),
     ]);
   });
 
   it('a pinned field (never)', () => {
     expect(bodyDetails(EnhanceRequestSchema, { image: 'aGVsbG8=', base_model: 'other' })).toEqual([
-      valueError(['body', 'base_model'], `enhance does not accept base_model: it is pinned to ${PINNED_MODEL.baseModel} at ${PINNED_MODEL.resolution}.`, 'other'),
+      valueError(
+        ['body', 'base_model'],
+        `enhance does not accept base_model: it is pinned to ${PINNED_MODEL.baseModel} at ${PINNED_MODEL.resolution}.`,
+        'other',
+      ),
     ]);
   });
 
   it('a forwarded check', () => {
     const image_urls = photos(12);
     expect(bodyDetails(AddProfileRequestSchema, { ...profile, image_urls, training_tier: 'fast' })).toEqual([
-      valueError(['body', 'image_urls'], 'The photo count is outside the tier range: standard takes 10 to 50 photos, fast 5 to 10.', image_urls),
+      valueError(
+        ['body', 'image_urls'],
+        'The photo count is outside the tier range: standard takes 10 to 50 photos, fast 5 to 10.',
+        image_urls,
+      ),
     ]);
   });
 
@@ -249,9 +368,16 @@ describe('our own rules as a ValueError', () => {
   });
 
   it('a rule over a list, located at the offending entry', () => {
-    const tags = [{ profile_id: 'prf_a', tag: 'x' }, { profile_id: 'prf_a', tag: 'y' }];
+    const tags = [
+      { profile_id: 'prf_a', tag: 'x' },
+      { profile_id: 'prf_a', tag: 'y' },
+    ];
     expect(bodyDetails(TagProfilesRequestSchema, { tags })).toEqual([
-      valueError(['body', 'tags', 1, 'profile_id'], 'Profile prf_a appears more than once; each profile may be tagged once per request.', 'prf_a'),
+      valueError(
+        ['body', 'tags', 1, 'profile_id'],
+        'Profile prf_a appears more than once; each profile may be tagged once per request.',
+        'prf_a',
+      ),
     ]);
   });
 });
@@ -276,6 +402,12 @@ describe('json_invalid in Python json words and character positions', () => {
     ['{"a": [{"b": [1, {"c": 2}]}], "d": {"e": [] "f"}}', "Expecting ',' delimiter", 44],
     ['['.repeat(5000), 'Expecting value', 5000],
   ])('%j: %s at %d', (text, error, position) => {
-    expect(jsonInvalid(text)).toEqual({ type: 'json_invalid', loc: ['body', position], msg: 'JSON decode error', input: {}, ctx: { error } });
+    expect(jsonInvalid(text)).toEqual({
+      type: 'json_invalid',
+      loc: ['body', position],
+      msg: 'JSON decode error',
+      input: {},
+      ctx: { error },
+    });
   });
 });

@@ -1,12 +1,12 @@
 import { Webhook } from 'standardwebhooks';
 import {
+  type Caller,
   PREVIOUS_WEBHOOK_SECRET_VALID_MS,
   rotateWebhookSecret,
   signingSecrets,
-  webhookSecret,
-  type Caller,
   type WebhookSecretDeps,
   type WebhookSecretRecord,
+  webhookSecret,
 } from '../../functions/domain/accounts/accounts';
 import { signStandardWebhook } from '../../functions/domain/callbacks/signature';
 import { ServiceUnavailableError } from '../../functions/domain/errors';
@@ -69,7 +69,9 @@ describe('rotating the webhook secret', () => {
     const { deps } = setup();
     const { webhook_signing_secret: secret } = await rotateWebhookSecret(deps, caller);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(new Webhook(secret).sign('dlv_1', new Date(T0), '{}')).toBe(signStandardWebhook('dlv_1', T0 / 1000, '{}', secret));
+    expect(new Webhook(secret).sign('dlv_1', new Date(T0), '{}')).toBe(
+      signStandardWebhook('dlv_1', T0 / 1000, '{}', secret),
+    );
   });
 
   it('signs deliveries with the new and the previous secret inside the window', async () => {
@@ -95,8 +97,13 @@ describe('rotating the webhook secret', () => {
     const { webhook_signing_secret: second } = await rotateWebhookSecret(deps, caller);
     advance(HOUR_MS);
     const third = await rotateWebhookSecret(deps, caller);
-    expect(await signingSecrets(deps, caller.accountId)).toEqual({ current: third.webhook_signing_secret, previous: second });
-    expect(third.previous_secret_expires_at).toBe(new Date(T0 + HOUR_MS + PREVIOUS_WEBHOOK_SECRET_VALID_MS).toISOString());
+    expect(await signingSecrets(deps, caller.accountId)).toEqual({
+      current: third.webhook_signing_secret,
+      previous: second,
+    });
+    expect(third.previous_secret_expires_at).toBe(
+      new Date(T0 + HOUR_MS + PREVIOUS_WEBHOOK_SECRET_VALID_MS).toISOString(),
+    );
   });
 
   it('before any secret exists creates one, with nothing previous', async () => {
@@ -118,7 +125,9 @@ describe('rotating the webhook secret', () => {
       if (arrived === 2) release();
       await bothRead;
     };
-    const answers = (await Promise.all([rotateWebhookSecret(deps, caller), rotateWebhookSecret(deps, caller)])).map((a) => a.webhook_signing_secret);
+    const answers = (await Promise.all([rotateWebhookSecret(deps, caller), rotateWebhookSecret(deps, caller)])).map(
+      (a) => a.webhook_signing_secret,
+    );
     const live = await signingSecrets(deps, caller.accountId);
     expect([live.current, live.previous].sort()).toEqual([...answers].sort());
     expect(answers).not.toContain(old);

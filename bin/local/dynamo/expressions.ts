@@ -12,18 +12,21 @@ import {
   combineSets,
   compareScalars,
   getPath,
+  type Item,
   isSet,
+  type PathStep,
   pathText,
   removePath,
   setPath,
   typeOf,
-  valuesEqual,
-  type Item,
-  type PathStep,
   type Value,
+  valuesEqual,
 } from './values';
 
-type Operand = { kind: 'path'; path: PathStep[] } | { kind: 'value'; value: Value } | { kind: 'size'; path: PathStep[] };
+type Operand =
+  | { kind: 'path'; path: PathStep[] }
+  | { kind: 'value'; value: Value }
+  | { kind: 'size'; path: PathStep[] };
 
 export type Condition =
   | { kind: 'and' | 'or'; left: Condition; right: Condition }
@@ -31,7 +34,11 @@ export type Condition =
   | { kind: 'compare'; op: '=' | '<>' | '<' | '<=' | '>' | '>='; left: Operand; right: Operand }
   | { kind: 'between'; subject: Operand; low: Operand; high: Operand }
   | { kind: 'in'; subject: Operand; options: Operand[] }
-  | { kind: 'function'; name: 'attribute_exists' | 'attribute_not_exists' | 'attribute_type' | 'begins_with' | 'contains'; args: Operand[] };
+  | {
+      kind: 'function';
+      name: 'attribute_exists' | 'attribute_not_exists' | 'attribute_type' | 'begins_with' | 'contains';
+      args: Operand[];
+    };
 
 type SetValue =
   | { kind: 'operand'; operand: Operand }
@@ -60,14 +67,16 @@ export class Scope {
 
   name(token: string): string {
     const name = this.names?.[token];
-    if (name === undefined) throw invalid(`An expression attribute name used in the document path is not defined; attribute name: ${token}`);
+    if (name === undefined)
+      throw invalid(`An expression attribute name used in the document path is not defined; attribute name: ${token}`);
     this.usedNames.add(token);
     return name;
   }
 
   value(token: string): Value {
     const value = this.values?.[token];
-    if (value === undefined) throw invalid(`An expression attribute value used in expression is not defined; attribute value: ${token}`);
+    if (value === undefined)
+      throw invalid(`An expression attribute value used in expression is not defined; attribute value: ${token}`);
     this.usedValues.add(token);
     return checkValue(value);
   }
@@ -75,11 +84,18 @@ export class Scope {
   /** After every expression of the request is parsed: DynamoDB refuses definitions nothing used. */
   checkAllUsed(): void {
     const unusedNames = Object.keys(this.names ?? {}).filter((name) => !this.usedNames.has(name));
-    if (unusedNames.length > 0) throw invalid(`Value provided in ExpressionAttributeNames unused in expressions: keys: {${unusedNames.join(', ')}}`);
+    if (unusedNames.length > 0)
+      throw invalid(
+        `Value provided in ExpressionAttributeNames unused in expressions: keys: {${unusedNames.join(', ')}}`,
+      );
     const unusedValues = Object.keys(this.values ?? {}).filter((value) => !this.usedValues.has(value));
-    if (unusedValues.length > 0) throw invalid(`Value provided in ExpressionAttributeValues unused in expressions: keys: {${unusedValues.join(', ')}}`);
+    if (unusedValues.length > 0)
+      throw invalid(
+        `Value provided in ExpressionAttributeValues unused in expressions: keys: {${unusedValues.join(', ')}}`,
+      );
     if (this.names && Object.keys(this.names).length === 0) throw invalid('ExpressionAttributeNames must not be empty');
-    if (this.values && Object.keys(this.values).length === 0) throw invalid('ExpressionAttributeValues must not be empty');
+    if (this.values && Object.keys(this.values).length === 0)
+      throw invalid('ExpressionAttributeValues must not be empty');
   }
 }
 
@@ -99,7 +115,10 @@ const tokenize = (expression: string, label: string): Token[] => {
   while (TOKEN.lastIndex < expression.length) {
     const at = TOKEN.lastIndex;
     const match = TOKEN.exec(expression);
-    if (!match) throw invalid(`Invalid ${label}: Syntax error; token: "${expression[at]}", near: "${expression.slice(Math.max(0, at - 5), at + 5)}"`);
+    if (!match)
+      throw invalid(
+        `Invalid ${label}: Syntax error; token: "${expression[at]}", near: "${expression.slice(Math.max(0, at - 5), at + 5)}"`,
+      );
     const [, attrName, value, name, number, punct] = match;
     if (attrName) tokens.push({ kind: 'attrName', text: attrName, at });
     else if (value) tokens.push({ kind: 'value', text: value, at });
@@ -112,7 +131,13 @@ const tokenize = (expression: string, label: string): Token[] => {
 };
 
 const KEYWORDS = new Set(['AND', 'OR', 'NOT', 'BETWEEN', 'IN']);
-const CONDITION_FUNCTIONS = new Set(['attribute_exists', 'attribute_not_exists', 'attribute_type', 'begins_with', 'contains']);
+const CONDITION_FUNCTIONS = new Set([
+  'attribute_exists',
+  'attribute_not_exists',
+  'attribute_type',
+  'begins_with',
+  'contains',
+]);
 
 class Parser {
   private position = 0;
@@ -136,7 +161,9 @@ class Parser {
   }
 
   fail(token: Token = this.peek): never {
-    throw invalid(`Invalid ${this.label}: Syntax error; token: "${token.text}", near: "${this.expression.slice(Math.max(0, token.at - 8), token.at + 8)}"`);
+    throw invalid(
+      `Invalid ${this.label}: Syntax error; token: "${token.text}", near: "${this.expression.slice(Math.max(0, token.at - 8), token.at + 8)}"`,
+    );
   }
 
   private isKeyword(word: string, token: Token = this.peek): boolean {
@@ -178,7 +205,8 @@ class Parser {
   private pathName(token: Token): string {
     if (token.kind === 'attrName') return this.scope.name(token.text);
     if (token.kind !== 'name' || KEYWORDS.has(token.text.toUpperCase())) this.fail(token);
-    if (RESERVED_WORDS.has(token.text.toUpperCase())) throw invalid(`Invalid ${this.label}: Attribute name is a reserved keyword; reserved keyword: ${token.text}`);
+    if (RESERVED_WORDS.has(token.text.toUpperCase()))
+      throw invalid(`Invalid ${this.label}: Attribute name is a reserved keyword; reserved keyword: ${token.text}`);
     return token.text;
   }
 
@@ -229,7 +257,11 @@ class Parser {
       this.expect(')');
       return inner;
     }
-    if (token.kind === 'name' && CONDITION_FUNCTIONS.has(token.text) && this.isPunct('(', this.tokens[this.position + 1])) {
+    if (
+      token.kind === 'name' &&
+      CONDITION_FUNCTIONS.has(token.text) &&
+      this.isPunct('(', this.tokens[this.position + 1])
+    ) {
       this.position += 2;
       const args = [this.operand()];
       while (this.isPunct(',')) {
@@ -239,8 +271,14 @@ class Parser {
       this.expect(')');
       const name = token.text as Extract<Condition, { kind: 'function' }>['name'];
       const arity = name === 'attribute_exists' || name === 'attribute_not_exists' ? 1 : 2;
-      if (args.length !== arity) throw invalid(`Invalid ${this.label}: Incorrect number of operands for operator or function; operator or function: ${name}, number of operands: ${args.length}`);
-      if (args[0]!.kind !== 'path' && name !== 'begins_with') throw invalid(`Invalid ${this.label}: Operator or function requires a document path; operator or function: ${name}`);
+      if (args.length !== arity)
+        throw invalid(
+          `Invalid ${this.label}: Incorrect number of operands for operator or function; operator or function: ${name}, number of operands: ${args.length}`,
+        );
+      if (args[0]!.kind !== 'path' && name !== 'begins_with')
+        throw invalid(
+          `Invalid ${this.label}: Operator or function requires a document path; operator or function: ${name}`,
+        );
       return { kind: 'function', name, args };
     }
     const subject = this.operand();
@@ -276,7 +314,8 @@ class Parser {
       const clause = this.next();
       const word = clause.kind === 'name' ? clause.text.toUpperCase() : '';
       if (!['SET', 'REMOVE', 'ADD', 'DELETE'].includes(word)) this.fail(clause);
-      if (seen.has(word)) throw invalid(`Invalid ${this.label}: The "${word}" section can only be used once in an update expression;`);
+      if (seen.has(word))
+        throw invalid(`Invalid ${this.label}: The "${word}" section can only be used once in an update expression;`);
       seen.add(word);
       for (;;) {
         const path = this.path();
@@ -307,7 +346,11 @@ class Parser {
 
   private setOperand(): SetValue {
     const token = this.peek;
-    if (token.kind === 'name' && (token.text === 'if_not_exists' || token.text === 'list_append') && this.isPunct('(', this.tokens[this.position + 1])) {
+    if (
+      token.kind === 'name' &&
+      (token.text === 'if_not_exists' || token.text === 'list_append') &&
+      this.isPunct('(', this.tokens[this.position + 1])
+    ) {
       this.position += 2;
       if (token.text === 'if_not_exists') {
         const path = this.path();
@@ -323,7 +366,8 @@ class Parser {
       return { kind: 'list_append', first, second };
     }
     const operand = this.operand();
-    if (operand.kind === 'size') throw invalid(`Invalid ${this.label}: The function is not allowed in an update expression; function: size`);
+    if (operand.kind === 'size')
+      throw invalid(`Invalid ${this.label}: The function is not allowed in an update expression; function: size`);
     return { kind: 'operand', operand };
   }
 
@@ -348,9 +392,22 @@ export const parseUpdate = (expression: string, scope: Scope): Update => {
   const parser = new Parser(expression, 'UpdateExpression', scope);
   const update = parser.update();
   parser.done();
-  const paths = [...update.set.map((action) => action.path), ...update.remove, ...update.add.map((action) => action.path), ...update.delete.map((action) => action.path)].map(pathText);
-  const overlap = paths.find((path, index) => paths.some((other, otherIndex) => otherIndex !== index && (other === path || other.startsWith(`${path}.`) || other.startsWith(`${path}[`))));
-  if (overlap) throw invalid(`Invalid UpdateExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [${overlap}]`);
+  const paths = [
+    ...update.set.map((action) => action.path),
+    ...update.remove,
+    ...update.add.map((action) => action.path),
+    ...update.delete.map((action) => action.path),
+  ].map(pathText);
+  const overlap = paths.find((path, index) =>
+    paths.some(
+      (other, otherIndex) =>
+        otherIndex !== index && (other === path || other.startsWith(`${path}.`) || other.startsWith(`${path}[`)),
+    ),
+  );
+  if (overlap)
+    throw invalid(
+      `Invalid UpdateExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [${overlap}]`,
+    );
   return update;
 };
 
@@ -391,7 +448,13 @@ export const evaluate = (condition: Condition, item: Item): boolean => {
       if (condition.op === '<>') return !valuesEqual(left, right);
       const order = compareScalars(left, right);
       if (order === undefined) return false;
-      return condition.op === '<' ? order < 0 : condition.op === '<=' ? order <= 0 : condition.op === '>' ? order > 0 : order >= 0;
+      return condition.op === '<'
+        ? order < 0
+        : condition.op === '<='
+          ? order <= 0
+          : condition.op === '>'
+            ? order > 0
+            : order >= 0;
     }
     case 'between': {
       const subject = resolve(condition.subject, item);
@@ -412,14 +475,20 @@ export const evaluate = (condition: Condition, item: Item): boolean => {
           return first === undefined;
         case 'attribute_type': {
           const wanted = second && typeOf(second) === 'S' ? (second['S'] as string) : '';
-          if (!TYPE_NAMES.has(wanted)) throw invalid(`Invalid ConditionExpression: Invalid attribute type name found; type: ${wanted}, valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}`);
+          if (!TYPE_NAMES.has(wanted))
+            throw invalid(
+              `Invalid ConditionExpression: Invalid attribute type name found; type: ${wanted}, valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}`,
+            );
           return first !== undefined && typeOf(first) === wanted;
         }
         case 'begins_with': {
           if (!first || !second || typeOf(first) !== typeOf(second)) return false;
           if (typeOf(first) === 'S') return (first['S'] as string).startsWith(second['S'] as string);
           if (typeOf(first) === 'B') {
-            const [whole, prefix] = [Buffer.from(first['B'] as string, 'base64'), Buffer.from(second['B'] as string, 'base64')];
+            const [whole, prefix] = [
+              Buffer.from(first['B'] as string, 'base64'),
+              Buffer.from(second['B'] as string, 'base64'),
+            ];
             return whole.subarray(0, prefix.length).equals(prefix);
           }
           return false;
@@ -431,7 +500,10 @@ export const evaluate = (condition: Condition, item: Item): boolean => {
           if (type === 'L') return (first['L'] as Value[]).some((member) => valuesEqual(member, second));
           if (!isSet(first)) return false;
           const scalar = type.slice(0, 1);
-          return typeOf(second) === scalar && (first[type] as string[]).some((member) => valuesEqual({ [scalar]: member }, second));
+          return (
+            typeOf(second) === scalar &&
+            (first[type] as string[]).some((member) => valuesEqual({ [scalar]: member }, second))
+          );
         }
       }
     }
@@ -449,12 +521,18 @@ const computeSetValue = (value: SetValue, item: Item): Value => {
       return getPath(item, value.path) ?? computeSetValue(value.fallback, item);
     case 'list_append': {
       const [first, second] = [computeSetValue(value.first, item), computeSetValue(value.second, item)];
-      if (typeOf(first) !== 'L' || typeOf(second) !== 'L') throw invalid('Invalid UpdateExpression: Incorrect operand type for operator or function; operator or function: list_append');
+      if (typeOf(first) !== 'L' || typeOf(second) !== 'L')
+        throw invalid(
+          'Invalid UpdateExpression: Incorrect operand type for operator or function; operator or function: list_append',
+        );
       return { L: [...(first['L'] as Value[]), ...(second['L'] as Value[])] };
     }
     case 'arithmetic': {
       const [left, right] = [computeSetValue(value.left, item), computeSetValue(value.right, item)];
-      if (typeOf(left) !== 'N' || typeOf(right) !== 'N') throw invalid(`Invalid UpdateExpression: Incorrect operand type for operator or function; operator: ${value.op}`);
+      if (typeOf(left) !== 'N' || typeOf(right) !== 'N')
+        throw invalid(
+          `Invalid UpdateExpression: Incorrect operand type for operator or function; operator: ${value.op}`,
+        );
       return { N: addNumbers(left['N'] as string, right['N'] as string, value.op === '-') };
     }
   }
@@ -462,9 +540,17 @@ const computeSetValue = (value: SetValue, item: Item): Value => {
 
 /** The item after an update: every right-hand side is read from the item before it, as DynamoDB does. */
 export const applyUpdate = (update: Update, before: Item, keyNames: string[]): Item => {
-  const touched = [...update.set.map((a) => a.path), ...update.remove, ...update.add.map((a) => a.path), ...update.delete.map((a) => a.path)];
+  const touched = [
+    ...update.set.map((a) => a.path),
+    ...update.remove,
+    ...update.add.map((a) => a.path),
+    ...update.delete.map((a) => a.path),
+  ];
   const key = touched.find((path) => path.length === 1 && keyNames.includes(path[0] as string));
-  if (key) throw invalid(`One or more parameter values were invalid: Cannot update attribute ${key[0]}. This attribute is part of the key`);
+  if (key)
+    throw invalid(
+      `One or more parameter values were invalid: Cannot update attribute ${key[0]}. This attribute is part of the key`,
+    );
   const values = update.set.map((action) => computeSetValue(action.value, before));
   const after = structuredClone(before);
   update.set.forEach((action, index) => setPath(after, action.path, values[index]!));
@@ -473,18 +559,32 @@ export const applyUpdate = (update: Update, before: Item, keyNames: string[]): I
     const current = getPath(before, action.path);
     const type = typeOf(action.value);
     if (type === 'N') {
-      if (current && typeOf(current) !== 'N') throw invalid('An operand in the update expression has an incorrect data type');
-      setPath(after, action.path, current ? { N: addNumbers(current['N'] as string, action.value['N'] as string) } : action.value);
+      if (current && typeOf(current) !== 'N')
+        throw invalid('An operand in the update expression has an incorrect data type');
+      setPath(
+        after,
+        action.path,
+        current ? { N: addNumbers(current['N'] as string, action.value['N'] as string) } : action.value,
+      );
     } else if (isSet(action.value)) {
-      if (current && typeOf(current) !== type) throw invalid('An operand in the update expression has an incorrect data type');
+      if (current && typeOf(current) !== type)
+        throw invalid('An operand in the update expression has an incorrect data type');
       setPath(after, action.path, current ? combineSets(current, action.value, false)! : action.value);
-    } else throw invalid('Invalid UpdateExpression: Incorrect operand type for operator or function; operator: ADD, operand type: ' + type);
+    } else
+      throw invalid(
+        'Invalid UpdateExpression: Incorrect operand type for operator or function; operator: ADD, operand type: ' +
+          type,
+      );
   }
   for (const action of update.delete) {
     const current = getPath(before, action.path);
-    if (!isSet(action.value)) throw invalid(`Invalid UpdateExpression: Incorrect operand type for operator or function; operator: DELETE, operand type: ${typeOf(action.value)}`);
+    if (!isSet(action.value))
+      throw invalid(
+        `Invalid UpdateExpression: Incorrect operand type for operator or function; operator: DELETE, operand type: ${typeOf(action.value)}`,
+      );
     if (!current) continue;
-    if (typeOf(current) !== typeOf(action.value)) throw invalid('An operand in the update expression has an incorrect data type');
+    if (typeOf(current) !== typeOf(action.value))
+      throw invalid('An operand in the update expression has an incorrect data type');
     const remaining = combineSets(current, action.value, true);
     if (remaining) setPath(after, action.path, remaining);
     else removePath(after, action.path);

@@ -3,11 +3,18 @@
  * files. The first start on one copies every table and item into the store's journal, then moves the
  * LevelDB files aside (`<dir>.dynalite`), so that nothing a developer kept locally is lost.
  */
-import { DescribeTableCommand, DynamoDBClient, ListTablesCommand, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+
 import fs from 'node:fs';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import {
+  type AttributeValue,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  ScanCommand,
+} from '@aws-sdk/client-dynamodb';
 
 export const importDynaliteData = async (dataDir: string): Promise<void> => {
   if (!fs.existsSync(path.join(dataDir, 'CURRENT')) || fs.existsSync(path.join(dataDir, 'journal.jsonl'))) return;
@@ -31,7 +38,11 @@ export const importDynaliteData = async (dataDir: string): Promise<void> => {
             TableName: name,
             KeySchema: Table?.KeySchema,
             AttributeDefinitions: Table?.AttributeDefinitions,
-            GlobalSecondaryIndexes: Table?.GlobalSecondaryIndexes?.map(({ IndexName, KeySchema, Projection }) => ({ IndexName, KeySchema, Projection })),
+            GlobalSecondaryIndexes: Table?.GlobalSecondaryIndexes?.map(({ IndexName, KeySchema, Projection }) => ({
+              IndexName,
+              KeySchema,
+              Projection,
+            })),
             BillingMode: Table?.BillingModeSummary?.BillingMode ?? 'PAY_PER_REQUEST',
             CreationDateTime: (Table?.CreationDateTime ?? new Date()).getTime() / 1000,
           },
@@ -40,7 +51,8 @@ export const importDynaliteData = async (dataDir: string): Promise<void> => {
       let startKey: Record<string, AttributeValue> | undefined;
       do {
         const page = await client.send(new ScanCommand({ TableName: name, ExclusiveStartKey: startKey }));
-        if (page.Items?.length) lines.push(JSON.stringify({ changes: page.Items.map((item) => ({ table: name, item })) }, base64Bytes));
+        if (page.Items?.length)
+          lines.push(JSON.stringify({ changes: page.Items.map((item) => ({ table: name, item })) }, base64Bytes));
         startKey = page.LastEvaluatedKey;
       } while (startKey);
     }
@@ -54,4 +66,5 @@ export const importDynaliteData = async (dataDir: string): Promise<void> => {
 };
 
 /** The SDK answers binary values as bytes; the store keeps them as the JSON protocol carries them, in base64. */
-const base64Bytes = (_key: string, value: unknown): unknown => (value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value);
+const base64Bytes = (_key: string, value: unknown): unknown =>
+  value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value;

@@ -9,8 +9,28 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DynamoError } from './errors';
-import { applyUpdate, evaluate, parseCondition, parseProjection, parseUpdate, Scope, type Condition, type Update } from './expressions';
-import { checkItem, checkValue, compareScalars, itemSize, MAX_ITEM_BYTES, project, typeOf, type Item, type PathStep, type Value } from './values';
+import {
+  applyUpdate,
+  type Condition,
+  evaluate,
+  parseCondition,
+  parseProjection,
+  parseUpdate,
+  Scope,
+  type Update,
+} from './expressions';
+import {
+  checkItem,
+  checkValue,
+  compareScalars,
+  type Item,
+  itemSize,
+  MAX_ITEM_BYTES,
+  type PathStep,
+  project,
+  typeOf,
+  type Value,
+} from './values';
 
 type Request = Record<string, unknown>;
 type Answer = Record<string, unknown>;
@@ -31,7 +51,11 @@ interface TableDefinition {
   TableName: string;
   KeySchema: Array<{ AttributeName: string; KeyType: 'HASH' | 'RANGE' }>;
   AttributeDefinitions: Array<{ AttributeName: string; AttributeType: 'S' | 'N' | 'B' }>;
-  GlobalSecondaryIndexes?: Array<{ IndexName: string; KeySchema: TableDefinition['KeySchema']; Projection: Record<string, unknown> }>;
+  GlobalSecondaryIndexes?: Array<{
+    IndexName: string;
+    KeySchema: TableDefinition['KeySchema'];
+    Projection: Record<string, unknown>;
+  }>;
   BillingMode?: string;
   CreationDateTime: number;
 }
@@ -57,9 +81,15 @@ class Table {
 
   constructor(readonly definition: TableDefinition) {
     this.shape = shapeOf(definition.KeySchema);
-    for (const attribute of definition.AttributeDefinitions) this.types.set(attribute.AttributeName, attribute.AttributeType);
+    for (const attribute of definition.AttributeDefinitions)
+      this.types.set(attribute.AttributeName, attribute.AttributeType);
     for (const index of definition.GlobalSecondaryIndexes ?? []) {
-      this.indexes.set(index.IndexName, { name: index.IndexName, shape: shapeOf(index.KeySchema), projection: index.Projection, partitions: new Map() });
+      this.indexes.set(index.IndexName, {
+        name: index.IndexName,
+        shape: shapeOf(index.KeySchema),
+        projection: index.Projection,
+        partitions: new Map(),
+      });
     }
   }
 
@@ -71,7 +101,8 @@ class Table {
   checkKey(key: unknown): Item {
     const checked = checkItem(key);
     const names = Object.keys(checked);
-    if (names.length !== this.keyNames.length || !this.keyNames.every((name) => checked[name])) throw invalid('The provided key element does not match the schema');
+    if (names.length !== this.keyNames.length || !this.keyNames.every((name) => checked[name]))
+      throw invalid('The provided key element does not match the schema');
     for (const name of this.keyNames) this.checkKeyValue(name, checked[name]!, '');
     return checked;
   }
@@ -87,7 +118,8 @@ class Table {
   /** The table's and the indexes' key attributes of an item whose values are already checked. */
   checkKeys(checked: Item): void {
     for (const name of this.keyNames) {
-      if (!checked[name]) throw invalid(`One or more parameter values were invalid: Missing the key ${name} in the item`);
+      if (!checked[name])
+        throw invalid(`One or more parameter values were invalid: Missing the key ${name} in the item`);
       this.checkKeyValue(name, checked[name], '');
     }
     for (const index of this.indexes.values()) {
@@ -137,10 +169,13 @@ class Table {
     return { index: low, found: false };
   }
 
-  private tableOrder = (a: Item, b: Item): number => (this.shape.range ? (compareScalars(a[this.shape.range], b[this.shape.range]) ?? 0) : 0);
+  private tableOrder = (a: Item, b: Item): number =>
+    this.shape.range ? (compareScalars(a[this.shape.range], b[this.shape.range]) ?? 0) : 0;
 
   indexOrder(index: Index): (a: Item, b: Item) => number {
-    return (a, b) => (index.shape.range ? (compareScalars(a[index.shape.range], b[index.shape.range]) ?? 0) : 0) || this.keyOrder(a, b);
+    return (a, b) =>
+      (index.shape.range ? (compareScalars(a[index.shape.range], b[index.shape.range]) ?? 0) : 0) ||
+      this.keyOrder(a, b);
   }
 
   /** Orders items by their table key, partition first: ties in an index are broken by it. */
@@ -162,14 +197,16 @@ class Table {
     if (before) {
       this.remove(this.partitions, keyText(before[this.shape.hash]!), before, this.tableOrder);
       for (const index of this.indexes.values()) {
-        if (this.inIndex(index, before)) this.remove(index.partitions, keyText(before[index.shape.hash]!), before, this.indexOrder(index));
+        if (this.inIndex(index, before))
+          this.remove(index.partitions, keyText(before[index.shape.hash]!), before, this.indexOrder(index));
       }
       this.count -= 1;
     }
     if (!item) return;
     this.insert(this.partitions, keyText(item[this.shape.hash]!), item, this.tableOrder);
     for (const index of this.indexes.values()) {
-      if (this.inIndex(index, item)) this.insert(index.partitions, keyText(item[index.shape.hash]!), item, this.indexOrder(index));
+      if (this.inIndex(index, item))
+        this.insert(index.partitions, keyText(item[index.shape.hash]!), item, this.indexOrder(index));
     }
     this.count += 1;
   }
@@ -296,7 +333,9 @@ export class Store {
       lines.push({ create: table.definition });
       const items = [...table.partitions.values()].flat();
       for (let start = 0; start < items.length; start += 1000) {
-        lines.push({ changes: items.slice(start, start + 1000).map((item) => ({ table: table.definition.TableName, item })) });
+        lines.push({
+          changes: items.slice(start, start + 1000).map((item) => ({ table: table.definition.TableName, item })),
+        });
       }
     }
     this.journal.rewrite(lines);
@@ -352,20 +391,30 @@ export class Store {
 
   private createTable(request: Request): Answer {
     const name = request['TableName'];
-    if (typeof name !== 'string' || !/^[a-zA-Z0-9_.-]{3,255}$/.test(name)) throw invalid('TableName must be 3 to 255 characters of [a-zA-Z0-9_.-]');
+    if (typeof name !== 'string' || !/^[a-zA-Z0-9_.-]{3,255}$/.test(name))
+      throw invalid('TableName must be 3 to 255 characters of [a-zA-Z0-9_.-]');
     if (this.tables.has(name)) throw new DynamoError('ResourceInUseException', `Table already exists: ${name}`);
     const definition: TableDefinition = {
       TableName: name,
       KeySchema: request['KeySchema'] as TableDefinition['KeySchema'],
       AttributeDefinitions: request['AttributeDefinitions'] as TableDefinition['AttributeDefinitions'],
-      GlobalSecondaryIndexes: (request['GlobalSecondaryIndexes'] as TableDefinition['GlobalSecondaryIndexes']) ?? undefined,
+      GlobalSecondaryIndexes:
+        (request['GlobalSecondaryIndexes'] as TableDefinition['GlobalSecondaryIndexes']) ?? undefined,
       BillingMode: (request['BillingMode'] as string | undefined) ?? 'PROVISIONED',
       CreationDateTime: Date.now() / 1000,
     };
     const defined = new Set(definition.AttributeDefinitions?.map((attribute) => attribute.AttributeName));
-    const keys = [...(definition.KeySchema ?? []), ...(definition.GlobalSecondaryIndexes ?? []).flatMap((index) => index.KeySchema)];
-    if (!definition.KeySchema?.some((key) => key.KeyType === 'HASH') || keys.some((key) => !defined.has(key.AttributeName))) {
-      throw invalid('One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions');
+    const keys = [
+      ...(definition.KeySchema ?? []),
+      ...(definition.GlobalSecondaryIndexes ?? []).flatMap((index) => index.KeySchema),
+    ];
+    if (
+      !definition.KeySchema?.some((key) => key.KeyType === 'HASH') ||
+      keys.some((key) => !defined.has(key.AttributeName))
+    ) {
+      throw invalid(
+        'One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions',
+      );
     }
     const table = new Table(definition);
     this.record({ create: definition }, () => this.tables.set(name, table));
@@ -373,7 +422,8 @@ export class Store {
   }
 
   private describe(table: Table): Answer {
-    const { TableName, KeySchema, AttributeDefinitions, GlobalSecondaryIndexes, BillingMode, CreationDateTime } = table.definition;
+    const { TableName, KeySchema, AttributeDefinitions, GlobalSecondaryIndexes, BillingMode, CreationDateTime } =
+      table.definition;
     return {
       TableName,
       TableArn: `arn:aws:dynamodb:us-east-1:000000000000:table/${TableName}`,
@@ -384,7 +434,11 @@ export class Store {
       ItemCount: table.count,
       BillingModeSummary: { BillingMode },
       ...(GlobalSecondaryIndexes && {
-        GlobalSecondaryIndexes: GlobalSecondaryIndexes.map((index) => ({ ...index, IndexStatus: 'ACTIVE', IndexArn: `arn:aws:dynamodb:us-east-1:000000000000:table/${TableName}/index/${index.IndexName}` })),
+        GlobalSecondaryIndexes: GlobalSecondaryIndexes.map((index) => ({
+          ...index,
+          IndexStatus: 'ACTIVE',
+          IndexArn: `arn:aws:dynamodb:us-east-1:000000000000:table/${TableName}/index/${index.IndexName}`,
+        })),
       }),
     };
   }
@@ -395,22 +449,34 @@ export class Store {
     const table = this.table(request['TableName']);
     const key = table.checkKey(request['Key']);
     const scope = new Scope(request['ExpressionAttributeNames'] as Record<string, string>, undefined);
-    const projection = request['ProjectionExpression'] ? parseProjection(String(request['ProjectionExpression']), scope) : undefined;
+    const projection = request['ProjectionExpression']
+      ? parseProjection(String(request['ProjectionExpression']), scope)
+      : undefined;
     scope.checkAllUsed();
     const item = table.get(key);
     return item ? { Item: projection ? project(item, projection) : item } : {};
   }
 
   /** A Put, Update or Delete (alone or in a transaction), checked and parsed but not yet applied. */
-  private plan(kind: 'Put' | 'Update' | 'Delete' | 'ConditionCheck', request: Request): { write: PlannedWrite; condition?: Condition; before: Item | undefined; updated: string[]; returnOld: boolean } {
+  private plan(
+    kind: 'Put' | 'Update' | 'Delete' | 'ConditionCheck',
+    request: Request,
+  ): { write: PlannedWrite; condition?: Condition; before: Item | undefined; updated: string[]; returnOld: boolean } {
     const table = this.table(request['TableName']);
-    const scope = new Scope(request['ExpressionAttributeNames'] as Record<string, string>, request['ExpressionAttributeValues'] as Record<string, unknown>);
+    const scope = new Scope(
+      request['ExpressionAttributeNames'] as Record<string, string>,
+      request['ExpressionAttributeValues'] as Record<string, unknown>,
+    );
     const put = kind === 'Put' ? table.checkItem(request['Item']) : undefined;
     const key = put ? table.keyOf(put) : table.checkKey(request['Key']);
-    const condition = request['ConditionExpression'] ? parseCondition(String(request['ConditionExpression']), 'ConditionExpression', scope) : undefined;
-    if (kind === 'ConditionCheck' && !condition) throw invalid('The ConditionCheck operation requires a ConditionExpression');
+    const condition = request['ConditionExpression']
+      ? parseCondition(String(request['ConditionExpression']), 'ConditionExpression', scope)
+      : undefined;
+    if (kind === 'ConditionCheck' && !condition)
+      throw invalid('The ConditionCheck operation requires a ConditionExpression');
     let update: Update | undefined;
-    if (kind === 'Update' && request['UpdateExpression'] !== undefined) update = parseUpdate(String(request['UpdateExpression']), scope);
+    if (kind === 'Update' && request['UpdateExpression'] !== undefined)
+      update = parseUpdate(String(request['UpdateExpression']), scope);
     scope.checkAllUsed();
     const before = table.get(key);
     let after: Item | undefined = before;
@@ -420,30 +486,59 @@ export class Store {
       // Evaluated only when the condition holds: DynamoDB checks the condition first.
       const holds = !condition || evaluate(condition, before ?? {});
       if (holds) {
-        after = update ? applyUpdate(update, before ?? structuredClone(key), table.keyNames) : (before ?? structuredClone(key));
+        after = update
+          ? applyUpdate(update, before ?? structuredClone(key), table.keyNames)
+          : (before ?? structuredClone(key));
         if (!before) Object.assign(after, structuredClone(key));
-        if (itemSize(after) > MAX_ITEM_BYTES) throw invalid('Item size to update has exceeded the maximum allowed size');
+        if (itemSize(after) > MAX_ITEM_BYTES)
+          throw invalid('Item size to update has exceeded the maximum allowed size');
         table.checkKeys(after);
       }
     }
     // The top-level attributes the update names: what UPDATED_OLD and UPDATED_NEW answer.
-    const updated = update ? [...new Set([...update.set.map((a) => a.path), ...update.remove, ...update.add.map((a) => a.path), ...update.delete.map((a) => a.path)].map((path) => String(path[0])))] : [];
-    return { write: { table, key, after }, condition, before, updated, returnOld: request['ReturnValuesOnConditionCheckFailure'] === 'ALL_OLD' };
+    const updated = update
+      ? [
+          ...new Set(
+            [
+              ...update.set.map((a) => a.path),
+              ...update.remove,
+              ...update.add.map((a) => a.path),
+              ...update.delete.map((a) => a.path),
+            ].map((path) => String(path[0])),
+          ),
+        ]
+      : [];
+    return {
+      write: { table, key, after },
+      condition,
+      before,
+      updated,
+      returnOld: request['ReturnValuesOnConditionCheckFailure'] === 'ALL_OLD',
+    };
   }
 
   private commit(writes: PlannedWrite[]): void {
     if (writes.length === 0) return;
-    const changes: Change[] = writes.map(({ table, key, after }) => (after ? { table: table.definition.TableName, item: after } : { table: table.definition.TableName, deleted: key }));
+    const changes: Change[] = writes.map(({ table, key, after }) =>
+      after ? { table: table.definition.TableName, item: after } : { table: table.definition.TableName, deleted: key },
+    );
     this.record({ changes }, () => {
       for (const { table, key, after } of writes) table.write(key, after);
     });
   }
 
   private writeItem(operation: 'PutItem' | 'UpdateItem' | 'DeleteItem', request: Request): Answer {
-    const planned = this.plan(operation === 'PutItem' ? 'Put' : operation === 'UpdateItem' ? 'Update' : 'Delete', request);
+    const planned = this.plan(
+      operation === 'PutItem' ? 'Put' : operation === 'UpdateItem' ? 'Update' : 'Delete',
+      request,
+    );
     const { write, condition, before } = planned;
     if (condition && !evaluate(condition, before ?? {})) {
-      throw new DynamoError('ConditionalCheckFailedException', 'The conditional request failed', planned.returnOld && before ? { Item: before } : {});
+      throw new DynamoError(
+        'ConditionalCheckFailedException',
+        'The conditional request failed',
+        planned.returnOld && before ? { Item: before } : {},
+      );
     }
     this.commit([write]);
     const returnValues = String(request['ReturnValues'] ?? 'NONE');
@@ -458,7 +553,9 @@ export class Store {
       case 'UPDATED_NEW': {
         if (operation !== 'UpdateItem') throw invalid(`Return values set to invalid value: ${returnValues}`);
         const source = returnValues === 'UPDATED_OLD' ? before : write.after;
-        const attributes = Object.fromEntries(planned.updated.filter((name) => source?.[name] !== undefined).map((name) => [name, source![name]!]));
+        const attributes = Object.fromEntries(
+          planned.updated.filter((name) => source?.[name] !== undefined).map((name) => [name, source![name]!]),
+        );
         return Object.keys(attributes).length > 0 ? { Attributes: attributes } : {};
       }
       default:
@@ -473,21 +570,35 @@ export class Store {
     const indexName = request['IndexName'] as string | undefined;
     const index = indexName === undefined ? undefined : table.indexes.get(indexName);
     if (indexName !== undefined && !index) throw invalid(`The table does not have the specified index: ${indexName}`);
-    if (index && request['ConsistentRead'] === true) throw invalid('Consistent reads are not supported on global secondary indexes');
+    if (index && request['ConsistentRead'] === true)
+      throw invalid('Consistent reads are not supported on global secondary indexes');
     const shape = index?.shape ?? table.shape;
-    const scope = new Scope(request['ExpressionAttributeNames'] as Record<string, string>, request['ExpressionAttributeValues'] as Record<string, unknown>);
-    const keyCondition = operation === 'Query' ? keyConditionOf(String(request['KeyConditionExpression'] ?? ''), shape, scope) : undefined;
-    const filter = request['FilterExpression'] ? parseCondition(String(request['FilterExpression']), 'FilterExpression', scope) : undefined;
-    const projection = request['ProjectionExpression'] ? parseProjection(String(request['ProjectionExpression']), scope) : undefined;
+    const scope = new Scope(
+      request['ExpressionAttributeNames'] as Record<string, string>,
+      request['ExpressionAttributeValues'] as Record<string, unknown>,
+    );
+    const keyCondition =
+      operation === 'Query' ? keyConditionOf(String(request['KeyConditionExpression'] ?? ''), shape, scope) : undefined;
+    const filter = request['FilterExpression']
+      ? parseCondition(String(request['FilterExpression']), 'FilterExpression', scope)
+      : undefined;
+    const projection = request['ProjectionExpression']
+      ? parseProjection(String(request['ProjectionExpression']), scope)
+      : undefined;
     scope.checkAllUsed();
     const limit = request['Limit'] === undefined ? Infinity : Number(request['Limit']);
-    if (!(limit >= 1)) throw invalid('1 validation error detected: Value at \'limit\' failed to satisfy constraint: Member must have value greater than or equal to 1');
+    if (!(limit >= 1))
+      throw invalid(
+        "1 validation error detected: Value at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
+      );
 
     const partitions = index?.partitions ?? table.partitions;
     const order = index ? table.indexOrder(index) : undefined;
     let candidates: Item[];
     if (keyCondition) {
-      candidates = (partitions.get(keyText(keyCondition.hash)) ?? []).filter((item) => !keyCondition.range || evaluate(keyCondition.range, item));
+      candidates = (partitions.get(keyText(keyCondition.hash)) ?? []).filter(
+        (item) => !keyCondition.range || evaluate(keyCondition.range, item),
+      );
       if (request['ScanIndexForward'] === false) candidates = [...candidates].reverse();
     } else candidates = [...partitions.values()].flat();
 
@@ -500,8 +611,11 @@ export class Store {
       else {
         // The item the previous page ended on is gone: resume after where it would have been.
         const forward = request['ScanIndexForward'] !== false;
-        const compare = order ?? ((a: Item, b: Item) => (shape.range ? (compareScalars(a[shape.range], b[shape.range]) ?? 0) : 0));
-        const next = candidates.findIndex((item) => (forward ? compare(item, startKey) > 0 : compare(item, startKey) < 0));
+        const compare =
+          order ?? ((a: Item, b: Item) => (shape.range ? (compareScalars(a[shape.range], b[shape.range]) ?? 0) : 0));
+        const next = candidates.findIndex((item) =>
+          forward ? compare(item, startKey) > 0 : compare(item, startKey) < 0,
+        );
         start = next >= 0 ? next : candidates.length;
       }
     }
@@ -518,9 +632,15 @@ export class Store {
     const last = evaluated[evaluated.length - 1];
     const matched = filter ? evaluated.filter((item) => evaluate(filter, item)) : evaluated;
     const answer: Answer = { Count: matched.length, ScannedCount: evaluated.length };
-    if (request['Select'] !== 'COUNT') answer['Items'] = projection ? matched.map((item) => project(item, projection)) : matched;
+    if (request['Select'] !== 'COUNT')
+      answer['Items'] = projection ? matched.map((item) => project(item, projection)) : matched;
     if (stopped && last) {
-      const names = [...new Set([...table.keyNames, ...(index ? [index.shape.hash, ...(index.shape.range ? [index.shape.range] : [])] : [])])];
+      const names = [
+        ...new Set([
+          ...table.keyNames,
+          ...(index ? [index.shape.hash, ...(index.shape.range ? [index.shape.range] : [])] : []),
+        ]),
+      ];
       answer['LastEvaluatedKey'] = Object.fromEntries(names.map((name) => [name, last[name]!]));
     }
     return answer;
@@ -529,7 +649,10 @@ export class Store {
   // ---- batches ----
 
   private batchGet(request: Request): Answer {
-    const byTable = (request['RequestItems'] ?? {}) as Record<string, { Keys: unknown[]; ProjectionExpression?: string; ExpressionAttributeNames?: Record<string, string> }>;
+    const byTable = (request['RequestItems'] ?? {}) as Record<
+      string,
+      { Keys: unknown[]; ProjectionExpression?: string; ExpressionAttributeNames?: Record<string, string> }
+    >;
     const total = Object.values(byTable).reduce((sum, entry) => sum + (entry.Keys?.length ?? 0), 0);
     if (total === 0 || total > 100) throw invalid('Too many items requested for the BatchGetItem call');
     const responses: Record<string, Item[]> = {};
@@ -539,7 +662,8 @@ export class Store {
       const projection = entry.ProjectionExpression ? parseProjection(entry.ProjectionExpression, scope) : undefined;
       scope.checkAllUsed();
       const keys = entry.Keys.map((key) => table.checkKey(key));
-      if (new Set(keys.map((key) => table.id(key))).size !== keys.length) throw invalid('Provided list of item keys contains duplicates');
+      if (new Set(keys.map((key) => table.id(key))).size !== keys.length)
+        throw invalid('Provided list of item keys contains duplicates');
       responses[name] = keys.flatMap((key) => {
         const item = table.get(key);
         return item ? [projection ? project(item, projection) : item] : [];
@@ -549,7 +673,10 @@ export class Store {
   }
 
   private batchWrite(request: Request): Answer {
-    const byTable = (request['RequestItems'] ?? {}) as Record<string, Array<{ PutRequest?: { Item: unknown }; DeleteRequest?: { Key: unknown } }>>;
+    const byTable = (request['RequestItems'] ?? {}) as Record<
+      string,
+      Array<{ PutRequest?: { Item: unknown }; DeleteRequest?: { Key: unknown } }>
+    >;
     const writes: PlannedWrite[] = [];
     for (const [name, requests] of Object.entries(byTable)) {
       const table = this.table(name);
@@ -557,11 +684,13 @@ export class Store {
         if (write.PutRequest) {
           const item = table.checkItem(write.PutRequest.Item);
           writes.push({ table, key: table.keyOf(item), after: item });
-        } else if (write.DeleteRequest) writes.push({ table, key: table.checkKey(write.DeleteRequest.Key), after: undefined });
+        } else if (write.DeleteRequest)
+          writes.push({ table, key: table.checkKey(write.DeleteRequest.Key), after: undefined });
         else throw invalid('Supplied AttributeValue has no PutRequest or DeleteRequest');
       }
     }
-    if (writes.length === 0 || writes.length > 25) throw invalid('Too many items requested for the BatchWriteItem call');
+    if (writes.length === 0 || writes.length > 25)
+      throw invalid('Too many items requested for the BatchWriteItem call');
     const ids = writes.map(({ table, key }) => `${table.definition.TableName}#${table.id(key)}`);
     if (new Set(ids).size !== ids.length) throw invalid('Provided list of item keys contains duplicates');
     this.commit(writes);
@@ -572,23 +701,33 @@ export class Store {
 
   private transactWrite(request: Request): Answer {
     const operations = (request['TransactItems'] ?? []) as Array<Record<string, Request>>;
-    if (operations.length === 0 || operations.length > 100) throw invalid('TransactItems must have between 1 and 100 items');
+    if (operations.length === 0 || operations.length > 100)
+      throw invalid('TransactItems must have between 1 and 100 items');
     const planned = operations.map((operation) => {
       const kind = (['ConditionCheck', 'Put', 'Update', 'Delete'] as const).find((candidate) => operation[candidate]);
       if (!kind) throw invalid('TransactItems can only contain one of Check, Put, Update or Delete');
       return { kind, ...this.plan(kind, operation[kind]!) };
     });
     const ids = planned.map(({ write }) => `${write.table.definition.TableName}#${write.table.id(write.key)}`);
-    if (new Set(ids).size !== ids.length) throw invalid('Transaction request cannot include multiple operations on one item');
+    if (new Set(ids).size !== ids.length)
+      throw invalid('Transaction request cannot include multiple operations on one item');
     const reasons = planned.map(({ condition, before, returnOld }) =>
       !condition || evaluate(condition, before ?? {})
         ? { Code: 'None' }
-        : { Code: 'ConditionalCheckFailed', Message: 'The conditional request failed', ...(returnOld && before ? { Item: before } : {}) },
+        : {
+            Code: 'ConditionalCheckFailed',
+            Message: 'The conditional request failed',
+            ...(returnOld && before ? { Item: before } : {}),
+          },
     );
     if (reasons.some((reason) => reason.Code !== 'None')) {
-      throw new DynamoError('TransactionCanceledException', `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((reason) => reason.Code).join(', ')}]`, {
-        CancellationReasons: reasons,
-      });
+      throw new DynamoError(
+        'TransactionCanceledException',
+        `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((reason) => reason.Code).join(', ')}]`,
+        {
+          CancellationReasons: reasons,
+        },
+      );
     }
     this.commit(planned.filter((entry) => entry.kind !== 'ConditionCheck').map((entry) => entry.write));
     return {};
@@ -609,7 +748,8 @@ export class Store {
 
 /** A KeyConditionExpression: equality on the partition key, and at most one condition on the sort key. */
 const keyConditionOf = (expression: string, shape: KeyShape, scope: Scope): { hash: Value; range?: Condition } => {
-  if (!expression) throw invalid('Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.');
+  if (!expression)
+    throw invalid('Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.');
   const terms: Condition[] = [];
   const flatten = (condition: Condition) => {
     if (condition.kind === 'and') {
@@ -619,19 +759,31 @@ const keyConditionOf = (expression: string, shape: KeyShape, scope: Scope): { ha
   };
   flatten(parseCondition(expression, 'KeyConditionExpression', scope));
   const names = (condition: Condition): string[] => {
-    const operands = condition.kind === 'compare' ? [condition.left, condition.right] : condition.kind === 'between' ? [condition.subject] : condition.kind === 'function' ? [condition.args[0]!] : [];
+    const operands =
+      condition.kind === 'compare'
+        ? [condition.left, condition.right]
+        : condition.kind === 'between'
+          ? [condition.subject]
+          : condition.kind === 'function'
+            ? [condition.args[0]!]
+            : [];
     return operands.flatMap((operand) => (operand.kind === 'path' ? [pathName(operand.path)] : []));
   };
   const hashTerm = terms.find((term) => term.kind === 'compare' && term.op === '=' && names(term).includes(shape.hash));
-  if (!hashTerm || hashTerm.kind !== 'compare') throw invalid(`Query condition missed key schema element: ${shape.hash}`);
+  if (!hashTerm || hashTerm.kind !== 'compare')
+    throw invalid(`Query condition missed key schema element: ${shape.hash}`);
   const hashValue = [hashTerm.left, hashTerm.right].find((operand) => operand.kind === 'value');
-  if (!hashValue || hashValue.kind !== 'value') throw invalid('Invalid KeyConditionExpression: The key condition must compare the key to a value');
+  if (!hashValue || hashValue.kind !== 'value')
+    throw invalid('Invalid KeyConditionExpression: The key condition must compare the key to a value');
   const rest = terms.filter((term) => term !== hashTerm);
-  if (rest.length > 1) throw invalid('Invalid KeyConditionExpression: The expression has more than one condition on the sort key');
+  if (rest.length > 1)
+    throw invalid('Invalid KeyConditionExpression: The expression has more than one condition on the sort key');
   const range = rest[0];
   if (range) {
     const allowed =
-      (range.kind === 'compare' && range.op !== '<>') || range.kind === 'between' || (range.kind === 'function' && range.name === 'begins_with');
+      (range.kind === 'compare' && range.op !== '<>') ||
+      range.kind === 'between' ||
+      (range.kind === 'function' && range.name === 'begins_with');
     if (!allowed || !shape.range || !names(range).includes(shape.range)) {
       throw invalid(`Query key condition not supported${shape.range ? '' : ': the table has no sort key'}`);
     }

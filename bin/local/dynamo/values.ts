@@ -46,7 +46,11 @@ const trim = ({ mantissa, exponent }: Decimal): Decimal => {
 
 const align = (a: Decimal, b: Decimal): [bigint, bigint, number] => {
   const exponent = Math.min(a.exponent, b.exponent);
-  return [a.mantissa * 10n ** BigInt(a.exponent - exponent), b.mantissa * 10n ** BigInt(b.exponent - exponent), exponent];
+  return [
+    a.mantissa * 10n ** BigInt(a.exponent - exponent),
+    b.mantissa * 10n ** BigInt(b.exponent - exponent),
+    exponent,
+  ];
 };
 
 const formatDecimal = (value: Decimal): string => {
@@ -69,7 +73,8 @@ const CANONICAL_INTEGER = /^-?(0|[1-9]\d{0,14})$/;
 const normalizeNumber = (text: string): string => {
   if (CANONICAL_INTEGER.test(text) && text !== '-0') return text;
   const decimal = parseDecimal(text);
-  if (decimal.mantissa.toString().replace('-', '').length > 38) throw invalid('Attempting to store more than 38 significant digits in a Number');
+  if (decimal.mantissa.toString().replace('-', '').length > 38)
+    throw invalid('Attempting to store more than 38 significant digits in a Number');
   return formatDecimal(decimal);
 };
 
@@ -89,9 +94,13 @@ const compareNumbers = (a: string, b: string): number => {
 
 /** Checks one attribute value and answers it in canonical form (numbers normalised). */
 export const checkValue = (value: unknown): Value => {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalid('Supplied AttributeValue is empty, must contain exactly one of the supported datatypes');
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, inner]) => inner !== undefined && inner !== null);
-  if (entries.length !== 1) throw invalid('Supplied AttributeValue is empty, must contain exactly one of the supported datatypes');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw invalid('Supplied AttributeValue is empty, must contain exactly one of the supported datatypes');
+  const entries = Object.entries(value as Record<string, unknown>).filter(
+    ([, inner]) => inner !== undefined && inner !== null,
+  );
+  if (entries.length !== 1)
+    throw invalid('Supplied AttributeValue is empty, must contain exactly one of the supported datatypes');
   const [type, inner] = entries[0]!;
   switch (type) {
     case 'S':
@@ -104,7 +113,10 @@ export const checkValue = (value: unknown): Value => {
     case 'BOOL':
       return { BOOL: Boolean(inner) };
     case 'NULL':
-      if (inner !== true) throw invalid('One or more parameter values were invalid: Null attribute value types must have the value of true');
+      if (inner !== true)
+        throw invalid(
+          'One or more parameter values were invalid: Null attribute value types must have the value of true',
+        );
       return { NULL: true };
     case 'M':
       return { M: checkItem(inner as Record<string, unknown>) };
@@ -114,9 +126,18 @@ export const checkValue = (value: unknown): Value => {
     case 'SS':
     case 'NS':
     case 'BS': {
-      if (!Array.isArray(inner) || inner.length === 0) throw invalid('One or more parameter values were invalid: An number set  may not be empty'.replace('number', type === 'SS' ? 'string' : type === 'NS' ? 'number' : 'binary'));
+      if (!Array.isArray(inner) || inner.length === 0)
+        throw invalid(
+          'One or more parameter values were invalid: An number set  may not be empty'.replace(
+            'number',
+            type === 'SS' ? 'string' : type === 'NS' ? 'number' : 'binary',
+          ),
+        );
       const members = inner.map((member) => (type === 'NS' ? normalizeNumber(String(member)) : String(member)));
-      if (new Set(members).size !== members.length) throw invalid(`One or more parameter values were invalid: Input collection [${members.join(', ')}] contains duplicates.`);
+      if (new Set(members).size !== members.length)
+        throw invalid(
+          `One or more parameter values were invalid: Input collection [${members.join(', ')}] contains duplicates.`,
+        );
       return { [type]: members };
     }
     default:
@@ -126,7 +147,9 @@ export const checkValue = (value: unknown): Value => {
 
 export const checkItem = (item: unknown): Item => {
   if (!item || typeof item !== 'object') throw invalid('The provided item is not a map of attribute values');
-  return Object.fromEntries(Object.entries(item as Record<string, unknown>).map(([name, value]) => [name, checkValue(value)]));
+  return Object.fromEntries(
+    Object.entries(item as Record<string, unknown>).map(([name, value]) => [name, checkValue(value)]),
+  );
 };
 
 // ---- comparison ----
@@ -191,11 +214,14 @@ export const combineSets = (current: Value, change: Value, remove: boolean): Val
   const type = typeOf(current) as 'SS' | 'NS' | 'BS';
   const members = current[type] as string[];
   const changes = change[type] as string[];
-  const result = remove ? members.filter((member) => !setHas(type, changes, member)) : [...members, ...changes.filter((member) => !setHas(type, members, member))];
+  const result = remove
+    ? members.filter((member) => !setHas(type, changes, member))
+    : [...members, ...changes.filter((member) => !setHas(type, members, member))];
   return result.length === 0 ? undefined : { [type]: result };
 };
 
-export const isSet = (value: Value | undefined): boolean => value !== undefined && ['SS', 'NS', 'BS'].includes(typeOf(value));
+export const isSet = (value: Value | undefined): boolean =>
+  value !== undefined && ['SS', 'NS', 'BS'].includes(typeOf(value));
 
 // ---- sizes (DynamoDB's item size rules, for the 400 KB item limit and the 1 MB page) ----
 
@@ -212,7 +238,13 @@ const valueSize = (value: Value): number => {
     case 'NULL':
       return 1;
     case 'M':
-      return 3 + Object.entries(value['M'] as Item).reduce((sum, [name, inner]) => sum + Buffer.byteLength(name) + valueSize(inner) + 1, 0);
+      return (
+        3 +
+        Object.entries(value['M'] as Item).reduce(
+          (sum, [name, inner]) => sum + Buffer.byteLength(name) + valueSize(inner) + 1,
+          0,
+        )
+      );
     case 'L':
       return 3 + (value['L'] as Value[]).reduce((sum, inner) => sum + valueSize(inner) + 1, 0);
     case 'SS':
@@ -224,13 +256,15 @@ const valueSize = (value: Value): number => {
   }
 };
 
-export const itemSize = (item: Item): number => Object.entries(item).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + valueSize(value), 0);
+export const itemSize = (item: Item): number =>
+  Object.entries(item).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + valueSize(value), 0);
 
 export const MAX_ITEM_BYTES = 400 * 1024;
 
 // ---- document paths ----
 
-export const pathText = (path: PathStep[]): string => path.map((step, index) => (typeof step === 'number' ? `[${step}]` : index === 0 ? step : `.${step}`)).join('');
+export const pathText = (path: PathStep[]): string =>
+  path.map((step, index) => (typeof step === 'number' ? `[${step}]` : index === 0 ? step : `.${step}`)).join('');
 
 export const getPath = (item: Item, path: PathStep[]): Value | undefined => {
   let current: Value | undefined = item[path[0] as string];

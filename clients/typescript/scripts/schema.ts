@@ -11,9 +11,13 @@ import { openApiDocument } from '../../../functions/api/openapi/document';
  * TypeScript 5 compiler API, installed for this package alone (clients/typescript/package.json).
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { default: openapiTS, astToString } = require('openapi-typescript') as { default: (schema: object) => Promise<unknown>; astToString(ast: unknown): string };
+const { default: openapiTS, astToString } = require('openapi-typescript') as {
+  default: (schema: object) => Promise<unknown>;
+  astToString(ast: unknown): string;
+};
 
-const HEADER = '/** Generated from the service\'s OpenAPI document by openapi-typescript: do not edit (npm run generate -w clients/typescript). */\n\n';
+const HEADER =
+  "/** Generated from the service's OpenAPI document by openapi-typescript: do not edit (npm run generate -w clients/typescript). */\n\n";
 
 export const generatedSchema = async (): Promise<string> => {
   return HEADER + astToString(await openapiTS(openApiDocument()));

@@ -18,8 +18,8 @@ import { readFile } from 'node:fs/promises';
 import createFetchClient from 'openapi-fetch';
 import type { components, operations, paths } from './schema';
 
-export { verifyWebhook, WebhookVerificationError, type WebhookScheme } from './webhook';
 export type { components, paths } from './schema';
+export { verifyWebhook, type WebhookScheme, WebhookVerificationError } from './webhook';
 
 type Schemas = components['schemas'];
 export type ImageResult = Schemas['ImageResult'];
@@ -33,12 +33,18 @@ export type UploadTicket = Schemas['UploadTicket'];
 type ErrorBody = Schemas['ErrorBody'];
 type ValidationErrorBody = Schemas['ValidationErrorBody'];
 
-type JsonBody<O extends keyof operations> = operations[O] extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
+type JsonBody<O extends keyof operations> = operations[O] extends {
+  requestBody: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
 
 /** An image input: base64 or a URL as a string (sent as is), bytes, a file, or a URL. */
 export type ImageSource = string | Uint8Array | { path: string } | { url: string };
 
-type WithSources<B, K extends string> = Omit<B, K> & { [P in K & keyof B]: B[P] extends string[] ? ImageSource[] : ImageSource };
+type WithSources<B, K extends string> = Omit<B, K> & {
+  [P in K & keyof B]: B[P] extends string[] ? ImageSource[] : ImageSource;
+};
 export type EditRequest = WithSources<JsonBody<'edit'>, 'images'>;
 export type GenerateRequest = JsonBody<'generate'>;
 export type EnhanceRequest = WithSources<JsonBody<'enhance'>, 'image'>;
@@ -77,7 +83,9 @@ export class ServiceError extends Error {
     readonly detail: string | ValidationErrorBody['detail'],
     readonly requestId: string | undefined,
   ) {
-    super(`${status}${code ? ` ${code}` : ''}: ${typeof detail === 'string' ? detail : detail.map((entry) => `${entry.loc.join('.')}: ${entry.msg}`).join('; ')}`);
+    super(
+      `${status}${code ? ` ${code}` : ''}: ${typeof detail === 'string' ? detail : detail.map((entry) => `${entry.loc.join('.')}: ${entry.msg}`).join('; ')}`,
+    );
     this.name = 'ServiceError';
   }
 }
@@ -123,11 +131,19 @@ const retryAfterMs = (header: string | null, now: number): number | undefined =>
  * only where the service makes it so: reads, deletes, and image submits (their body carries the
  * client_request_id, the same on every attempt because the body is the same).
  */
-const retryingFetch = (inner: typeof fetch, retry: RetryOptions, sleep: NonNullable<ClientOptions['sleep']>, random: () => number): typeof fetch =>
+const retryingFetch = (
+  inner: typeof fetch,
+  retry: RetryOptions,
+  sleep: NonNullable<ClientOptions['sleep']>,
+  random: () => number,
+): typeof fetch =>
   (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
     const original = new Request(input, init);
     const path = new URL(original.url).pathname;
-    const repeatable = original.method === 'GET' || original.method === 'DELETE' || IMAGE_PATHS.some((image) => path.endsWith(image.replace('/v2/service', '')));
+    const repeatable =
+      original.method === 'GET' ||
+      original.method === 'DELETE' ||
+      IMAGE_PATHS.some((image) => path.endsWith(image.replace('/v2/service', '')));
     for (let attempt = 1; ; attempt += 1) {
       const last = attempt >= retry.maxAttempts;
       const backoff = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1)) * (0.5 + random() / 2);
@@ -155,7 +171,8 @@ export const imageContentType = (bytes: Uint8Array): UploadTicket['upload_header
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
   if (ascii(0, 8) === '\x89PNG\r\n\x1a\n') return 'image/png';
   if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
-  if (ascii(4, 8) === 'ftyp') return ['heic', 'heix', 'hevc', 'hevx'].includes(ascii(8, 12)) ? 'image/heic' : 'image/heif';
+  if (ascii(4, 8) === 'ftyp')
+    return ['heic', 'heix', 'hevc', 'hevx'].includes(ascii(8, 12)) ? 'image/heic' : 'image/heif';
   return undefined;
 };
 
@@ -176,16 +193,36 @@ export const createClient = (options: ClientOptions) => {
     const { data, error, response } = await call;
     if (response.ok && data !== undefined) return data;
     const body = (error ?? {}) as Partial<ErrorBody> & { detail?: unknown };
-    const detail = Array.isArray(body.detail) ? (body.detail as ValidationErrorBody['detail']) : String(body.detail ?? response.statusText);
-    throw new ServiceError(response.status, body.code, detail, body.request_id ?? response.headers.get('x-request-id') ?? undefined);
+    const detail = Array.isArray(body.detail)
+      ? (body.detail as ValidationErrorBody['detail'])
+      : String(body.detail ?? response.statusText);
+    throw new ServiceError(
+      response.status,
+      body.code,
+      detail,
+      body.request_id ?? response.headers.get('x-request-id') ?? undefined,
+    );
   };
 
   const upload = async (bytes: Uint8Array, signal?: AbortSignal): Promise<string> => {
     const contentType = imageContentType(bytes);
     if (!contentType) throw new TypeError('the bytes are not a JPEG, PNG, WebP or HEIC/HEIF image');
-    const ticket = await unwrap(api.POST('/v2/service/uploads', { body: { size_bytes: bytes.length, content_type: contentType }, signal }));
-    const put = await baseFetch(ticket.upload_url, { method: ticket.upload_method, headers: ticket.upload_headers, body: new Blob([Buffer.from(bytes)]), signal });
-    if (!put.ok) throw new ServiceError(put.status, undefined, `the direct upload was refused: ${(await put.text()).slice(0, 200)}`, undefined);
+    const ticket = await unwrap(
+      api.POST('/v2/service/uploads', { body: { size_bytes: bytes.length, content_type: contentType }, signal }),
+    );
+    const put = await baseFetch(ticket.upload_url, {
+      method: ticket.upload_method,
+      headers: ticket.upload_headers,
+      body: new Blob([Buffer.from(bytes)]),
+      signal,
+    });
+    if (!put.ok)
+      throw new ServiceError(
+        put.status,
+        undefined,
+        `the direct upload was refused: ${(await put.text()).slice(0, 200)}`,
+        undefined,
+      );
     return ticket.reference;
   };
 
@@ -197,32 +234,50 @@ export const createClient = (options: ClientOptions) => {
     return bytes.length > inlineMaxBytes ? upload(bytes, signal) : Buffer.from(bytes).toString('base64');
   };
 
-  const submit = async <B extends { client_request_id?: string }>(path: (typeof IMAGE_PATHS)[number], body: B, inputs: readonly string[], signal?: AbortSignal) => {
+  const submit = async <B extends { client_request_id?: string }>(
+    path: (typeof IMAGE_PATHS)[number],
+    body: B,
+    inputs: readonly string[],
+    signal?: AbortSignal,
+  ) => {
     const sent: Record<string, unknown> = { ...body, client_request_id: body.client_request_id ?? randomUUID() };
     for (const field of inputs) {
       const value = sent[field];
       if (value === undefined) continue;
-      sent[field] = Array.isArray(value) ? await Promise.all(value.map((item: ImageSource) => inputOf(item, signal))) : await inputOf(value as ImageSource, signal);
+      sent[field] = Array.isArray(value)
+        ? await Promise.all(value.map((item: ImageSource) => inputOf(item, signal)))
+        : await inputOf(value as ImageSource, signal);
     }
     // openapi-fetch types each path's body; the four share this code, so the body is passed through.
-    return unwrap(api.POST(path as '/v2/service/generate', { body: sent as never, signal })) as Promise<ImageResult | JobHandle>;
+    return unwrap(api.POST(path as '/v2/service/generate', { body: sent as never, signal })) as Promise<
+      ImageResult | JobHandle
+    >;
   };
 
-  const getJob = (jobId: string, signal?: AbortSignal) => unwrap(api.GET('/v2/service/jobs/{job_id}', { params: { path: { job_id: jobId } }, signal }));
+  const getJob = (jobId: string, signal?: AbortSignal) =>
+    unwrap(api.GET('/v2/service/jobs/{job_id}', { params: { path: { job_id: jobId } }, signal }));
 
   return {
     /** The typed openapi-fetch client, for anything this layer does not wrap. */
     api,
-    edit: <B extends EditRequest>(body: B, call: { signal?: AbortSignal } = {}) => submit('/v2/service/edit', body, ['images'], call.signal) as Promise<Answer<B>>,
-    generate: <B extends GenerateRequest>(body: B, call: { signal?: AbortSignal } = {}) => submit('/v2/service/generate', body, [], call.signal) as Promise<Answer<B>>,
-    enhance: <B extends EnhanceRequest>(body: B, call: { signal?: AbortSignal } = {}) => submit('/v2/service/enhance', body, ['image'], call.signal) as Promise<Answer<B>>,
-    remix: <B extends RemixRequest>(body: B, call: { signal?: AbortSignal } = {}) => submit('/v2/service/remix', body, ['input_image', 'reference_image'], call.signal) as Promise<Answer<B>>,
+    edit: <B extends EditRequest>(body: B, call: { signal?: AbortSignal } = {}) =>
+      submit('/v2/service/edit', body, ['images'], call.signal) as Promise<Answer<B>>,
+    generate: <B extends GenerateRequest>(body: B, call: { signal?: AbortSignal } = {}) =>
+      submit('/v2/service/generate', body, [], call.signal) as Promise<Answer<B>>,
+    enhance: <B extends EnhanceRequest>(body: B, call: { signal?: AbortSignal } = {}) =>
+      submit('/v2/service/enhance', body, ['image'], call.signal) as Promise<Answer<B>>,
+    remix: <B extends RemixRequest>(body: B, call: { signal?: AbortSignal } = {}) =>
+      submit('/v2/service/remix', body, ['input_image', 'reference_image'], call.signal) as Promise<Answer<B>>,
     /** Uploads image bytes directly; answers the `upload:` reference to use as an input. */
     upload,
     getJob,
-    listJobs: (query: ListJobsQuery = {}, call: { signal?: AbortSignal } = {}) => unwrap(api.GET('/v2/service/jobs', { params: { query }, signal: call.signal })),
+    listJobs: (query: ListJobsQuery = {}, call: { signal?: AbortSignal } = {}) =>
+      unwrap(api.GET('/v2/service/jobs', { params: { query }, signal: call.signal })),
     /** Polls until the job is `succeeded` or `failed` (both answered, not thrown), or throws at the deadline. */
-    waitForJob: async (jobId: string, wait: { timeoutMs?: number; signal?: AbortSignal; minDelayMs?: number; maxDelayMs?: number } = {}): Promise<JobStatus> => {
+    waitForJob: async (
+      jobId: string,
+      wait: { timeoutMs?: number; signal?: AbortSignal; minDelayMs?: number; maxDelayMs?: number } = {},
+    ): Promise<JobStatus> => {
       const deadline = Date.now() + (wait.timeoutMs ?? 30 * 60 * 1000);
       let delay = wait.minDelayMs ?? 500;
       let last: JobStatus | undefined;
@@ -236,24 +291,43 @@ export const createClient = (options: ClientOptions) => {
       }
     },
     addProfile: (body: AddProfileRequest) => unwrap(api.POST('/v2/service/profiles/add', { body })),
-    listProfiles: (tag?: string) => unwrap(api.GET('/v2/service/profiles/ids', { params: { query: tag === undefined ? {} : { tag } } })),
-    profileStatus: (profileId: string) => unwrap(api.GET('/v2/service/profiles/{profile_id}/status', { params: { path: { profile_id: profileId } } })),
-    deleteProfile: (profileId: string) => unwrap(api.DELETE('/v2/service/profiles/{profile_id}', { params: { path: { profile_id: profileId } } })),
-    tagProfiles: (tags: Array<{ profile_id: string; tag: string }>) => unwrap(api.POST('/v2/service/profiles/tags', { body: { tags } })),
+    listProfiles: (tag?: string) =>
+      unwrap(api.GET('/v2/service/profiles/ids', { params: { query: tag === undefined ? {} : { tag } } })),
+    profileStatus: (profileId: string) =>
+      unwrap(api.GET('/v2/service/profiles/{profile_id}/status', { params: { path: { profile_id: profileId } } })),
+    deleteProfile: (profileId: string) =>
+      unwrap(api.DELETE('/v2/service/profiles/{profile_id}', { params: { path: { profile_id: profileId } } })),
+    tagProfiles: (tags: Array<{ profile_id: string; tag: string }>) =>
+      unwrap(api.POST('/v2/service/profiles/tags', { body: { tags } })),
     webhookSecret: () => unwrap(api.GET('/v2/service/webhook-secret')),
     rotateWebhookSecret: () => unwrap(api.POST('/v2/service/webhook-secret/rotate')),
     /** Sends one signed test event to `url` and answers what the receiver did. */
     testWebhook: (url: string) => unwrap(api.POST('/v2/service/webhook-test', { body: { url } })),
     /** Every attempt to deliver the job's callback, oldest first. */
-    jobDeliveries: (jobId: string) => unwrap(api.GET('/v2/service/jobs/{job_id}/deliveries', { params: { path: { job_id: jobId } } })),
+    jobDeliveries: (jobId: string) =>
+      unwrap(api.GET('/v2/service/jobs/{job_id}/deliveries', { params: { path: { job_id: jobId } } })),
     /** Queues a fresh delivery of an ended job's event (to its callback_url, or `callbackUrl`). Not retried: each call is a delivery. */
     redeliver: (jobId: string, callbackUrl?: string) =>
-      unwrap(api.POST('/v2/service/jobs/{job_id}/deliveries/redeliver', { params: { path: { job_id: jobId } }, body: callbackUrl === undefined ? {} : { callback_url: callbackUrl } })),
+      unwrap(
+        api.POST('/v2/service/jobs/{job_id}/deliveries/redeliver', {
+          params: { path: { job_id: jobId } },
+          body: callbackUrl === undefined ? {} : { callback_url: callbackUrl },
+        }),
+      ),
     /** The balance, the default model version and the limits in force. */
     account: () => unwrap(api.GET('/v2/service/account')),
     /** One page of the ledger, newest first; pass the previous page's `next_cursor` as `cursor`. */
     ledger: (query: { limit?: number; cursor?: string } = {}) =>
-      unwrap(api.GET('/v2/service/account/ledger', { params: { query: { ...(query.limit !== undefined && { limit: String(query.limit) }), ...(query.cursor !== undefined && { cursor: query.cursor }) } } })),
+      unwrap(
+        api.GET('/v2/service/account/ledger', {
+          params: {
+            query: {
+              ...(query.limit !== undefined && { limit: String(query.limit) }),
+              ...(query.cursor !== undefined && { cursor: query.cursor }),
+            },
+          },
+        }),
+      ),
   };
 };
 

@@ -33,7 +33,8 @@ const header = (headers: HeaderBag, name: string): string | undefined => {
 
 const equal = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
 
-const standardKey = (secret: string) => Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
+const standardKey = (secret: string) =>
+  Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
 
 /** Which scheme verified the callback; throws WebhookVerificationError when none does. */
 export const verifyWebhook = (
@@ -43,15 +44,18 @@ export const verifyWebhook = (
   options: { toleranceSeconds?: number; now?: () => number } = {},
 ): WebhookScheme => {
   const keys = typeof secrets === 'string' ? [secrets] : secrets;
-  if (keys.length === 0 || keys.some((key) => key === '')) throw new WebhookVerificationError('no signing secret given');
+  if (keys.length === 0 || keys.some((key) => key === ''))
+    throw new WebhookVerificationError('no signing secret given');
   const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
   const signatures = header(headers, 'webhook-signature');
   if (signatures !== undefined) {
     const id = header(headers, 'webhook-id');
     const timestamp = header(headers, 'webhook-timestamp');
-    if (!id || !timestamp || !/^\d+$/.test(timestamp)) throw new WebhookVerificationError('webhook-id or webhook-timestamp is missing or malformed');
+    if (!id || !timestamp || !/^\d+$/.test(timestamp))
+      throw new WebhookVerificationError('webhook-id or webhook-timestamp is missing or malformed');
     const nowSeconds = Math.floor((options.now ?? Date.now)() / 1000);
-    if (Math.abs(nowSeconds - Number(timestamp)) > (options.toleranceSeconds ?? 300)) throw new WebhookVerificationError('webhook-timestamp is outside the tolerance');
+    if (Math.abs(nowSeconds - Number(timestamp)) > (options.toleranceSeconds ?? 300))
+      throw new WebhookVerificationError('webhook-timestamp is outside the tolerance');
     const offered = signatures
       .split(' ')
       .filter((entry) => entry.startsWith('v1,'))

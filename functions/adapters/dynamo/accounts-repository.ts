@@ -1,9 +1,25 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { MODEL_VERSIONS, type Account, type AccountLimit, type AccountsRepository, type ApiKeyRecord, type WebhookSecretRecord } from '../../domain/accounts/accounts';
+import {
+  type Account,
+  type AccountLimit,
+  type AccountsRepository,
+  type ApiKeyRecord,
+  MODEL_VERSIONS,
+  type WebhookSecretRecord,
+} from '../../domain/accounts/accounts';
 import { AlreadyExistsError } from '../../domain/errors';
 import type { IdSource } from '../../domain/shared/ids';
-import { cancellationReasons, isConditionalCheckFailure, ITEM_TYPE, keys, SORT_KEY_PREFIX, transactWrite, type Table, type TransactItem } from './table';
+import {
+  cancellationReasons,
+  ITEM_TYPE,
+  isConditionalCheckFailure,
+  keys,
+  SORT_KEY_PREFIX,
+  type Table,
+  type TransactItem,
+  transactWrite,
+} from './table';
 
 const AccountItem = v.object({
   accountId: v.string(),
@@ -34,19 +50,35 @@ const WebhookSecretItem = v.pipe(
     previousSecret: v.optional(v.nullable(v.string()), null),
     previousExpiresAt: v.optional(v.nullable(v.number()), null),
   }),
-  v.transform(({ secret, createdAt, previousSecret, previousExpiresAt }): WebhookSecretRecord => ({
-    secret,
-    createdAt,
-    previous: previousSecret !== null && previousExpiresAt !== null ? { secret: previousSecret, expiresAt: previousExpiresAt } : null,
-  })),
+  v.transform(
+    ({ secret, createdAt, previousSecret, previousExpiresAt }): WebhookSecretRecord => ({
+      secret,
+      createdAt,
+      previous:
+        previousSecret !== null && previousExpiresAt !== null
+          ? { secret: previousSecret, expiresAt: previousExpiresAt }
+          : null,
+    }),
+  ),
 );
 
 /**
  * The account and its opening credit entry, both new (first the account: a collision is reported on it).
  * entryCount: the opening credit is the account's first entry (ledger-repository.ts counts each one after).
  */
-export const accountCreation = (table: Table, account: Account, entryId: string, openingCreditNote: string): TransactItem[] => [
-  { Put: { TableName: table.name, Item: { ...keys.account(account.accountId), type: ITEM_TYPE.account, ...account, entryCount: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } },
+export const accountCreation = (
+  table: Table,
+  account: Account,
+  entryId: string,
+  openingCreditNote: string,
+): TransactItem[] => [
+  {
+    Put: {
+      TableName: table.name,
+      Item: { ...keys.account(account.accountId), type: ITEM_TYPE.account, ...account, entryCount: 1 },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  },
   {
     Put: {
       TableName: table.name,
@@ -81,12 +113,23 @@ export class DynamoAccounts implements AccountsRepository {
   }
 
   async get(accountId: string): Promise<Account | undefined> {
-    const result = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.account(accountId) }));
+    const result = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.account(accountId) }),
+    );
     return result.Item ? v.parse(AccountItem, result.Item) : undefined;
   }
 
   async createKey(key: ApiKeyRecord): Promise<void> {
-    const record = { keyId: key.keyId, accountId: key.accountId, name: key.name ?? null, keyHash: key.keyHash, createdAt: key.createdAt, revokedAt: key.revokedAt, requestsPerMinute: key.requestsPerMinute ?? null, runningJobs: key.runningJobs ?? null };
+    const record = {
+      keyId: key.keyId,
+      accountId: key.accountId,
+      name: key.name ?? null,
+      keyHash: key.keyHash,
+      createdAt: key.createdAt,
+      revokedAt: key.revokedAt,
+      requestsPerMinute: key.requestsPerMinute ?? null,
+      runningJobs: key.runningJobs ?? null,
+    };
     await transactWrite(this.table, [
       {
         Put: {
@@ -106,7 +149,9 @@ export class DynamoAccounts implements AccountsRepository {
   }
 
   async findKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    const result = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.apiKeyLookup(keyHash) }));
+    const result = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.apiKeyLookup(keyHash) }),
+    );
     return result.Item ? v.parse(ApiKeyItem, result.Item) : undefined;
   }
 
@@ -160,7 +205,8 @@ export class DynamoAccounts implements AccountsRepository {
       },
     });
     await transactWrite(this.table, [set(keys.account(accountId))]);
-    for (const key of await this.listKeys(accountId)) await transactWrite(this.table, [set(keys.apiKeyLookup(key.keyHash)), set(keys.apiKey(accountId, key.keyId))]);
+    for (const key of await this.listKeys(accountId))
+      await transactWrite(this.table, [set(keys.apiKeyLookup(key.keyHash)), set(keys.apiKey(accountId, key.keyId))]);
   }
 
   async getOrCreateWebhookSecret(accountId: string, candidate: string, at: number): Promise<WebhookSecretRecord> {
@@ -176,7 +222,9 @@ export class DynamoAccounts implements AccountsRepository {
 
   async findWebhookSecret(accountId: string): Promise<WebhookSecretRecord | undefined> {
     // Strongly: right after a rotation, the secret answered and the secrets deliveries are signed with are the new ones.
-    const found = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.webhookSecret(accountId), ConsistentRead: true }));
+    const found = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.webhookSecret(accountId), ConsistentRead: true }),
+    );
     return found.Item ? v.parse(WebhookSecretItem, found.Item) : undefined;
   }
 

@@ -1,7 +1,7 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { CallbackMessage, DeliveryAttempt } from '../../domain/callbacks/deliver';
-import { ITEM_TYPE, keys, queryAll, ttlAfter, type Table } from './table';
+import { ITEM_TYPE, keys, queryAll, type Table, ttlAfter } from './table';
 
 /** Callback attempts are kept as long as the job is answered for: 24 h (the TTL adds its clean-up week). */
 const ATTEMPT_RETENTION_MS = 24 * 3600 * 1000;
@@ -13,7 +13,11 @@ export const countCallbackAttempts = (table: Table) => async (message: CallbackM
       TableName: table.name,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
       FilterExpression: 'deliveryId = :deliveryId',
-      ExpressionAttributeValues: { ':pk': keys.accountPk(message.accountId), ':prefix': keys.callbackAttempts(message.jobId), ':deliveryId': message.deliveryId },
+      ExpressionAttributeValues: {
+        ':pk': keys.accountPk(message.accountId),
+        ':prefix': keys.callbackAttempts(message.jobId),
+        ':deliveryId': message.deliveryId,
+      },
       Select: 'COUNT',
       ConsistentRead: true,
     }),

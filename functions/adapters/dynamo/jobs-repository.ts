@@ -3,8 +3,23 @@ import * as v from 'valibot';
 import { ERROR_CODES, InvalidRequestError } from '../../domain/errors';
 import { RESOLUTIONS } from '../../domain/images/catalog';
 import { INPUT_FORMATS, OPERATIONS, OUTPUT_FORMATS } from '../../domain/images/engine';
-import { JOB_MODES, JOB_STATUSES, type Job, type JobPage, type JobPageQuery, type JobsRepository } from '../../domain/jobs/job';
-import { cancellationReasons, isConditionalCheckFailure, ITEM_TYPE, keys, SORT_KEY_PREFIX, transactWrite, type Table } from './table';
+import {
+  JOB_MODES,
+  JOB_STATUSES,
+  type Job,
+  type JobPage,
+  type JobPageQuery,
+  type JobsRepository,
+} from '../../domain/jobs/job';
+import {
+  cancellationReasons,
+  ITEM_TYPE,
+  isConditionalCheckFailure,
+  keys,
+  SORT_KEY_PREFIX,
+  type Table,
+  transactWrite,
+} from './table';
 
 const JobErrorItem = v.object({ code: v.picklist(ERROR_CODES), message: v.string() });
 
@@ -24,7 +39,12 @@ const EngineParamsItem = v.object({
 const PricedItem = v.variant('operation', [
   v.object({
     operation: v.picklist(['edit', 'generate']),
-    output: v.object({ baseModel: v.string(), resolution: v.picklist(RESOLUTIONS), width: v.number(), height: v.number() }),
+    output: v.object({
+      baseModel: v.string(),
+      resolution: v.picklist(RESOLUTIONS),
+      width: v.number(),
+      height: v.number(),
+    }),
     numOutputImages: v.number(),
   }),
   v.object({ operation: v.picklist(['enhance', 'remix']), numOutputImages: v.number() }),
@@ -32,7 +52,9 @@ const PricedItem = v.variant('operation', [
 
 const JobWorkItem = v.object({
   engine: EngineParamsItem,
-  inputs: v.array(v.object({ key: v.string(), format: v.picklist(INPUT_FORMATS), width: v.number(), height: v.number() })),
+  inputs: v.array(
+    v.object({ key: v.string(), format: v.picklist(INPUT_FORMATS), width: v.number(), height: v.number() }),
+  ),
   priced: PricedItem,
 });
 
@@ -47,7 +69,13 @@ const JobItem = v.object({
   completedAt: v.optional(v.nullable(v.number()), null),
   expiresAt: v.optional(v.nullable(v.number()), null),
   result: v.optional(
-    v.nullable(v.object({ outputKeys: v.array(v.string()), outputFormat: v.picklist(OUTPUT_FORMATS), knownSubjects: v.record(v.string(), v.number()) })),
+    v.nullable(
+      v.object({
+        outputKeys: v.array(v.string()),
+        outputFormat: v.picklist(OUTPUT_FORMATS),
+        knownSubjects: v.record(v.string(), v.number()),
+      }),
+    ),
     null,
   ),
   error: v.optional(v.nullable(JobErrorItem), null),
@@ -75,7 +103,8 @@ const JOB_SORT_KEY_PREFIX = SORT_KEY_PREFIX.job;
 const encodeCursor = (sortKey: string) => Buffer.from(sortKey, 'utf8').toString('base64url');
 const decodeCursor = (cursor: string): string => {
   const sortKey = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!sortKey.startsWith(JOB_SORT_KEY_PREFIX) || encodeCursor(sortKey) !== cursor) throw new InvalidRequestError('The cursor is not one this service gave out.');
+  if (!sortKey.startsWith(JOB_SORT_KEY_PREFIX) || encodeCursor(sortKey) !== cursor)
+    throw new InvalidRequestError('The cursor is not one this service gave out.');
   return sortKey;
 };
 
@@ -83,7 +112,9 @@ export class DynamoJobs implements JobsRepository {
   constructor(private readonly table: Table) {}
 
   async get(accountId: string, jobId: string): Promise<Job | undefined> {
-    const result = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.job(accountId, jobId), ConsistentRead: true }));
+    const result = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.job(accountId, jobId), ConsistentRead: true }),
+    );
     return result.Item ? toJob(result.Item) : undefined;
   }
 
@@ -101,8 +132,17 @@ export class DynamoJobs implements JobsRepository {
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
         FilterExpression: filters.length > 0 ? filters.map(([expression]) => expression).join(' AND ') : undefined,
         ExpressionAttributeNames:
-          query.status || query.operation ? { ...(query.status ? { '#status': 'status' } : {}), ...(query.operation ? { '#operation': 'operation' } : {}) } : undefined,
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': JOB_SORT_KEY_PREFIX, ...Object.assign({}, ...filters.map(([, values]) => values)) },
+          query.status || query.operation
+            ? {
+                ...(query.status ? { '#status': 'status' } : {}),
+                ...(query.operation ? { '#operation': 'operation' } : {}),
+              }
+            : undefined,
+        ExpressionAttributeValues: {
+          ':pk': pk,
+          ':prefix': JOB_SORT_KEY_PREFIX,
+          ...Object.assign({}, ...filters.map(([, values]) => values)),
+        },
         ExclusiveStartKey: query.cursor ? { pk, sk: decodeCursor(query.cursor) } : undefined,
         ScanIndexForward: false,
         Limit: query.limit,
@@ -120,7 +160,8 @@ export class DynamoJobs implements JobsRepository {
           Key: keys.job(accountId, jobId),
           UpdateExpression: 'SET progress = :progress, progressAt = :at',
           // A new job stores `progress: null`, which no number compares with: hence the type test.
-          ConditionExpression: '#status = :running AND (attribute_not_exists(progress) OR attribute_type(progress, :null) OR progress < :progress)',
+          ConditionExpression:
+            '#status = :running AND (attribute_not_exists(progress) OR attribute_type(progress, :null) OR progress < :progress)',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':progress': progress, ':at': at, ':running': 'running', ':null': 'NULL' },
         }),
@@ -166,9 +207,16 @@ export class DynamoJobs implements JobsRepository {
     }
   }
 
-  async findByClientRequestId(accountId: string, clientRequestId: string): Promise<{ jobId: string; fingerprint: string | null } | undefined> {
+  async findByClientRequestId(
+    accountId: string,
+    clientRequestId: string,
+  ): Promise<{ jobId: string; fingerprint: string | null } | undefined> {
     const result = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.name, Key: keys.idempotency(accountId, clientRequestId), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.table.name,
+        Key: keys.idempotency(accountId, clientRequestId),
+        ConsistentRead: true,
+      }),
     );
     if (!result.Item) return undefined;
     const record = v.parse(v.object({ jobId: v.string(), fingerprint: v.optional(v.string()) }), result.Item);

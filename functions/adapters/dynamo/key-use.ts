@@ -11,7 +11,9 @@ import { ITEM_TYPE, keys, queryAll, type Table } from './table';
 
 export const KEY_USE_PRECISION_MS = 60_000;
 
-export const dynamoKeyUses = (table: Table): KeyUses & { noteUse(accountId: string, keyId: string, at: number): Promise<void> } => {
+export const dynamoKeyUses = (
+  table: Table,
+): KeyUses & { noteUse(accountId: string, keyId: string, at: number): Promise<void> } => {
   const written = new Map<string, number>();
   const record = async (accountId: string, keyId: string, at: number) => {
     await table.doc
@@ -22,7 +24,12 @@ export const dynamoKeyUses = (table: Table): KeyUses & { noteUse(accountId: stri
           UpdateExpression: 'SET lastUsedAt = :at, keyId = :keyId, #type = :type',
           ConditionExpression: 'attribute_not_exists(lastUsedAt) OR lastUsedAt < :stale',
           ExpressionAttributeNames: { '#type': 'type' },
-          ExpressionAttributeValues: { ':at': at, ':keyId': keyId, ':type': ITEM_TYPE.keyUse, ':stale': at - KEY_USE_PRECISION_MS },
+          ExpressionAttributeValues: {
+            ':at': at,
+            ':keyId': keyId,
+            ':type': ITEM_TYPE.keyUse,
+            ':stale': at - KEY_USE_PRECISION_MS,
+          },
         }),
       )
       .catch((error: unknown) => {
@@ -44,7 +51,10 @@ export const dynamoKeyUses = (table: Table): KeyUses & { noteUse(accountId: stri
     lastUses: async (accountId) => {
       const { pk, prefix } = keys.keyUses(accountId);
       const uses: Record<string, number> = {};
-      const { items } = await queryAll(table, { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix } });
+      const { items } = await queryAll(table, {
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+      });
       for (const item of items) {
         const use = v.parse(v.object({ keyId: v.string(), lastUsedAt: v.number() }), item);
         uses[use.keyId] = use.lastUsedAt;

@@ -1,12 +1,13 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
+import type { LedgerStatements, StatementPage, StatementPosition } from '../../domain/accounts/statement';
 import {
   CHARGE_OWNER_KINDS,
   CHARGE_STATES,
-  LEDGER_ENTRY_KINDS,
-  type ChargeOwner,
   type ChargeOutcome,
+  type ChargeOwner,
   type KnownReservation,
+  LEDGER_ENTRY_KINDS,
   type LedgerEntry,
   type LedgerEntryKind,
   type LedgerPort,
@@ -15,11 +16,26 @@ import {
   type ReserveInput,
   type SettleInput,
 } from '../../domain/billing/ledger';
-import type { LedgerStatements, StatementPage, StatementPosition } from '../../domain/accounts/statement';
-import { AlreadyExistsError, ClientRequestIdTakenError, InsufficientBalanceError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
+import {
+  AlreadyExistsError,
+  ClientRequestIdTakenError,
+  InsufficientBalanceError,
+  NotFoundError,
+  ServiceUnavailableError,
+} from '../../domain/errors';
 import { earliestIdAt, type IdSource } from '../../domain/shared/ids';
 import { chargedRecordItem, claimItem, endPatch } from './records';
-import { cancellationReasons, ITEM_TYPE, keys, queryAll, SORT_KEY_PREFIX, transactWrite, type ItemKey, type Table, type TransactItem } from './table';
+import {
+  cancellationReasons,
+  ITEM_TYPE,
+  type ItemKey,
+  keys,
+  queryAll,
+  SORT_KEY_PREFIX,
+  type Table,
+  type TransactItem,
+  transactWrite,
+} from './table';
 
 const LedgerItem = v.object({
   sk: v.string(),
@@ -80,7 +96,14 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
     private readonly newId: IdSource,
   ) {}
 
-  private entryPut(accountId: string, kind: LedgerEntryKind, amountMicros: number, at: number, owner?: ChargeOwner, note?: string): {
+  private entryPut(
+    accountId: string,
+    kind: LedgerEntryKind,
+    amountMicros: number,
+    at: number,
+    owner?: ChargeOwner,
+    note?: string,
+  ): {
     item: TransactItem;
     entry: LedgerEntry;
   } {
@@ -116,14 +139,25 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
         UpdateExpression: 'SET balanceMicros = balanceMicros + :delta ADD entryCount :one',
         ConditionExpression:
           guard === 'covers' ? 'attribute_exists(pk) AND balanceMicros >= :needed' : 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':delta': deltaMicros, ':one': 1, ...(guard === 'covers' ? { ':needed': -deltaMicros } : {}) },
+        ExpressionAttributeValues: {
+          ':delta': deltaMicros,
+          ':one': 1,
+          ...(guard === 'covers' ? { ':needed': -deltaMicros } : {}),
+        },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     };
   }
 
   async credit(input: { accountId: string; amountMicros: number; note: string; at: number }): Promise<LedgerEntry> {
-    const { item, entry } = this.entryPut(input.accountId, 'credit', input.amountMicros, input.at, undefined, input.note);
+    const { item, entry } = this.entryPut(
+      input.accountId,
+      'credit',
+      input.amountMicros,
+      input.at,
+      undefined,
+      input.note,
+    );
     try {
       await transactWrite(this.table, [this.balanceChange(input.accountId, input.amountMicros), item]);
     } catch (error) {
@@ -142,16 +176,33 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
       {
         Put: {
           TableName: this.table.name,
-          Item: { ...chargedRecordItem(input.creates), ...keys.chargeOwner(input.accountId, owner), chargeState: 'reserved', reservedMicros: input.amountMicros },
+          Item: {
+            ...chargedRecordItem(input.creates),
+            ...keys.chargeOwner(input.accountId, owner),
+            chargeState: 'reserved',
+            reservedMicros: input.amountMicros,
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
       ...(input.claim
-        ? [{ Put: { TableName: this.table.name, Item: claimItem(input.accountId, input.claim), ConditionExpression: 'attribute_not_exists(pk)' } }]
+        ? [
+            {
+              Put: {
+                TableName: this.table.name,
+                Item: claimItem(input.accountId, input.claim),
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ]
         : []),
     ];
     try {
-      await transactWrite(this.table, [this.balanceChange(input.accountId, -input.amountMicros, 'covers'), ...creates, item]);
+      await transactWrite(this.table, [
+        this.balanceChange(input.accountId, -input.amountMicros, 'covers'),
+        ...creates,
+        item,
+      ]);
     } catch (error) {
       const reasons = cancellationReasons(error);
       if (!reasons) throw error;
@@ -163,7 +214,10 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
       if (balanceReason?.Code === 'ConditionalCheckFailed') {
         if (!balanceReason.Item) throw new NotFoundError(`Account ${input.accountId} not found.`);
         const available = balanceReason.Item['balanceMicros'];
-        throw new InsufficientBalanceError(input.amountMicros, available && 'N' in available ? Number(available.N) : undefined);
+        throw new InsufficientBalanceError(
+          input.amountMicros,
+          available && 'N' in available ? Number(available.N) : undefined,
+        );
       }
       throw error;
     }
@@ -201,12 +255,15 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
       // What the caller knows stands in for the first read only; a retry reads what is there.
       const outcome = await this.closeOnce(input, kind, to, amounts, attempt === 1 ? input.known : undefined);
       if (outcome !== 'owner-changed') return outcome;
-      if (attempt >= CLOSE_ATTEMPTS) throw new Error(`${input.ends.kind} ${input.ends.id} kept changing while its charge was closed`);
+      if (attempt >= CLOSE_ATTEMPTS)
+        throw new Error(`${input.ends.kind} ${input.ends.id} kept changing while its charge was closed`);
     }
   }
 
   private async readCharge(ownerKey: ItemKey, owner: ChargeOwner): Promise<v.InferOutput<typeof ChargedOwnerItem>> {
-    const current = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: ownerKey, ConsistentRead: true }));
+    const current = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: ownerKey, ConsistentRead: true }),
+    );
     if (!current.Item) throw new NotFoundError(`No charge recorded for ${owner.kind} ${owner.id}.`);
     return v.parse(ChargedOwnerItem, current.Item);
   }
@@ -220,7 +277,14 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
   ): Promise<ChargeOutcome | 'owner-changed'> {
     const owner: ChargeOwner = { kind: input.ends.kind, id: input.ends.id };
     const ownerKey = keys.chargeOwner(input.accountId, owner);
-    const charge = known ? { chargeState: 'reserved' as const, reservedMicros: known.reservedMicros, mode: 'sync' as const, status: undefined } : await this.readCharge(ownerKey, owner);
+    const charge = known
+      ? {
+          chargeState: 'reserved' as const,
+          reservedMicros: known.reservedMicros,
+          mode: 'sync' as const,
+          status: undefined,
+        }
+      : await this.readCharge(ownerKey, owner);
     if (charge.chargeState !== 'reserved') return { applied: false, chargeState: charge.chargeState };
 
     const { delta, amountMicros, patch } = amounts(charge.reservedMicros);
@@ -237,7 +301,11 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
             Key: ownerKey,
             UpdateExpression: ['SET chargeState = :to', ...sets].join(', '),
             ConditionExpression: `chargeState = :reserved AND reservedMicros = :reservedMicros${guarded ? ' AND #readStatus = :readStatus' : ''}`,
-            ExpressionAttributeNames: guarded ? { ...names, '#readStatus': 'status' } : Object.keys(names).length > 0 ? names : undefined,
+            ExpressionAttributeNames: guarded
+              ? { ...names, '#readStatus': 'status' }
+              : Object.keys(names).length > 0
+                ? names
+                : undefined,
             ExpressionAttributeValues: {
               ...values,
               ':to': to,
@@ -251,7 +319,16 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
         this.balanceChange(input.accountId, delta),
         item,
         ...(freesPlace
-          ? [{ Update: { TableName: this.table.name, Key: keys.runningJobs(input.accountId), UpdateExpression: 'ADD running :less', ExpressionAttributeValues: { ':less': -1 } } }]
+          ? [
+              {
+                Update: {
+                  TableName: this.table.name,
+                  Key: keys.runningJobs(input.accountId),
+                  UpdateExpression: 'ADD running :less',
+                  ExpressionAttributeValues: { ':less': -1 },
+                },
+              },
+            ]
           : []),
       ]);
     } catch (error) {
@@ -277,7 +354,9 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
   }
 
   private async accountMoney(accountId: string) {
-    const result = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.account(accountId), ConsistentRead: true }));
+    const result = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.account(accountId), ConsistentRead: true }),
+    );
     if (!result.Item) throw new NotFoundError(`Account ${accountId} not found.`);
     return v.parse(AccountMoneyItem, result.Item);
   }
@@ -320,7 +399,8 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
           anchor = after.balanceMicros;
           break;
         }
-        if (attempt >= STATEMENT_SNAPSHOT_ATTEMPTS) throw new ServiceUnavailableError('The account’s ledger kept changing while it was read; retry.');
+        if (attempt >= STATEMENT_SNAPSHOT_ATTEMPTS)
+          throw new ServiceUnavailableError('The account’s ledger kept changing while it was read; retry.');
       }
     }
     let balanceAfter = anchor;
@@ -333,7 +413,11 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
     return { entries, next: found.more && last ? { entryId: last.entryId, balanceBeforeMicros: balanceAfter } : null };
   }
 
-  async entriesSince(accountId: string, since: number, max: number): Promise<{ entries: LedgerEntry[]; truncated: boolean }> {
+  async entriesSince(
+    accountId: string,
+    since: number,
+    max: number,
+  ): Promise<{ entries: LedgerEntry[]; truncated: boolean }> {
     const { items, truncated } = await queryAll(
       this.table,
       {

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import type { Invitation, PortalRepository, PortalUser, Session } from '../../domain/portal/portal';
 import type { IdSource } from '../../domain/shared/ids';
 import { accountCreation } from './accounts-repository';
-import { cancellationReasons, ITEM_TYPE, keys, transactWrite, ttlAfter, type Table } from './table';
+import { cancellationReasons, ITEM_TYPE, keys, type Table, transactWrite, ttlAfter } from './table';
 
 const InvitationItem = v.object({
   tokenHash: v.string(),
@@ -15,7 +15,12 @@ const InvitationItem = v.object({
   acceptedAt: v.optional(v.nullable(v.number()), null),
 });
 
-const UserItem = v.object({ email: v.string(), accountId: v.string(), passwordHash: v.string(), createdAt: v.number() });
+const UserItem = v.object({
+  email: v.string(),
+  accountId: v.string(),
+  passwordHash: v.string(),
+  createdAt: v.number(),
+});
 
 const SessionItem = v.object({
   idHash: v.string(),
@@ -41,14 +46,21 @@ export class DynamoPortal implements PortalRepository {
     await this.table.doc.send(
       new PutCommand({
         TableName: this.table.name,
-        Item: { ...keys.invitation(invitation.tokenHash), type: ITEM_TYPE.invitation, ...unaccepted, ttl: ttlAfter(invitation.expiresAt) },
+        Item: {
+          ...keys.invitation(invitation.tokenHash),
+          type: ITEM_TYPE.invitation,
+          ...unaccepted,
+          ttl: ttlAfter(invitation.expiresAt),
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
   }
 
   async findInvitation(tokenHash: string): Promise<Invitation | undefined> {
-    const { Item } = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.invitation(tokenHash), ConsistentRead: true }));
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.invitation(tokenHash), ConsistentRead: true }),
+    );
     return Item ? v.parse(InvitationItem, Item) : undefined;
   }
 
@@ -72,7 +84,12 @@ export class DynamoPortal implements PortalRepository {
     return invitations.sort((a, b) => b.createdAt - a.createdAt);
   }
 
-  async acceptInvitation(input: { tokenHash: string; user: PortalUser; account: Parameters<typeof accountCreation>[1]; at: number }) {
+  async acceptInvitation(input: {
+    tokenHash: string;
+    user: PortalUser;
+    account: Parameters<typeof accountCreation>[1];
+    at: number;
+  }) {
     try {
       await transactWrite(this.table, [
         {
@@ -103,7 +120,9 @@ export class DynamoPortal implements PortalRepository {
   }
 
   async findUser(email: string): Promise<PortalUser | undefined> {
-    const { Item } = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.portalUser(email), ConsistentRead: true }));
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.portalUser(email), ConsistentRead: true }),
+    );
     return Item ? v.parse(UserItem, Item) : undefined;
   }
 
@@ -111,14 +130,21 @@ export class DynamoPortal implements PortalRepository {
     await this.table.doc.send(
       new PutCommand({
         TableName: this.table.name,
-        Item: { ...keys.portalSession(session.idHash), type: ITEM_TYPE.portalSession, ...session, ttl: ttlAfter(session.expiresAt) },
+        Item: {
+          ...keys.portalSession(session.idHash),
+          type: ITEM_TYPE.portalSession,
+          ...session,
+          ttl: ttlAfter(session.expiresAt),
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
   }
 
   async findSession(idHash: string): Promise<Session | undefined> {
-    const { Item } = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.portalSession(idHash), ConsistentRead: true }));
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.portalSession(idHash), ConsistentRead: true }),
+    );
     return Item ? v.parse(SessionItem, Item) : undefined;
   }
 

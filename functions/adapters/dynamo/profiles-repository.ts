@@ -1,7 +1,15 @@
-import { BatchGetCommand, DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type BatchGetCommandInput, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  type BatchGetCommandInput,
+  type BatchGetCommandOutput,
+  DeleteCommand,
+  GetCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { DEFAULT_MODEL_VERSION, MODEL_VERSIONS } from '../../domain/accounts/accounts';
-import { PROFILE_STATUSES, TRAINING_TIERS, type Profile, type ProfilesReader } from '../../domain/profiles/profile';
+import { PROFILE_STATUSES, type Profile, type ProfilesReader, TRAINING_TIERS } from '../../domain/profiles/profile';
 import type { ProfileSummary, ProfilesRepository } from '../../domain/profiles/profiles';
 import type { TagWriter } from '../../domain/profiles/tags';
 import { isConditionalCheckFailure, keys, SORT_KEY_PREFIX, type Table } from './table';
@@ -28,8 +36,6 @@ export const ProfileItem = v.object({
 
 export const toProfile = (item: unknown): Profile => v.parse(ProfileItem, item);
 
-
-
 const SummaryItem = v.object({
   profileId: v.string(),
   status: v.picklist(PROFILE_STATUSES),
@@ -45,7 +51,9 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
   constructor(private readonly table: Table) {}
 
   async get(accountId: string, profileId: string): Promise<Profile | undefined> {
-    const result = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.profile(accountId, profileId), ConsistentRead: true }));
+    const result = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.profile(accountId, profileId), ConsistentRead: true }),
+    );
     return result.Item ? toProfile(result.Item) : undefined;
   }
 
@@ -54,7 +62,10 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
     const found: Profile[] = [];
     for (let start = 0; start < unique.length; start += BATCH_GET_LIMIT) {
       let request: BatchGetCommandInput['RequestItems'] = {
-        [this.table.name]: { Keys: unique.slice(start, start + BATCH_GET_LIMIT).map((id) => keys.profile(accountId, id)), ConsistentRead: true },
+        [this.table.name]: {
+          Keys: unique.slice(start, start + BATCH_GET_LIMIT).map((id) => keys.profile(accountId, id)),
+          ConsistentRead: true,
+        },
       };
       while (request && Object.keys(request).length > 0) {
         const result: BatchGetCommandOutput = await this.table.doc.send(new BatchGetCommand({ RequestItems: request }));
@@ -94,7 +105,17 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
     return summaries;
   }
 
-  async patch(accountId: string, profileId: string, changes: Partial<Pick<Profile, 'status' | 'message' | 'signature' | 'pictureKey' | 'photoKeys' | 'trainingStartedAt' | 'trainingSeconds'>>, at: number): Promise<boolean> {
+  async patch(
+    accountId: string,
+    profileId: string,
+    changes: Partial<
+      Pick<
+        Profile,
+        'status' | 'message' | 'signature' | 'pictureKey' | 'photoKeys' | 'trainingStartedAt' | 'trainingSeconds'
+      >
+    >,
+    at: number,
+  ): Promise<boolean> {
     const entries = Object.entries({ ...changes, updatedAt: at }).filter(([, value]) => value !== undefined);
     try {
       await this.table.doc.send(
@@ -115,7 +136,9 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
   }
 
   async remove(accountId: string, profileId: string): Promise<void> {
-    await this.table.doc.send(new DeleteCommand({ TableName: this.table.name, Key: keys.profile(accountId, profileId) }));
+    await this.table.doc.send(
+      new DeleteCommand({ TableName: this.table.name, Key: keys.profile(accountId, profileId) }),
+    );
   }
 
   async setTagIfUntagged(accountId: string, profileId: string, tag: string) {
@@ -126,7 +149,11 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
           Key: keys.profile(accountId, profileId),
           UpdateExpression: 'SET tag = :tag, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk',
           ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(tag) OR attribute_type(tag, :null))',
-          ExpressionAttributeValues: { ':tag': tag, ':null': 'NULL', ...prefixed(keys.tagIndex(accountId, tag, profileId)) },
+          ExpressionAttributeValues: {
+            ':tag': tag,
+            ':null': 'NULL',
+            ...prefixed(keys.tagIndex(accountId, tag, profileId)),
+          },
         }),
       );
       return { outcome: 'updated' as const };
@@ -138,4 +165,5 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
   }
 }
 
-const prefixed = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([name, value]) => [`:${name}`, value]));
+const prefixed = (values: Record<string, string>) =>
+  Object.fromEntries(Object.entries(values).map(([name, value]) => [`:${name}`, value]));

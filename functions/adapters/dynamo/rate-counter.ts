@@ -15,7 +15,11 @@ export const dynamoRateCounter = (table: Table): RateCounter => ({
         Key: keys.rateWindow(accountId, windowStart),
         UpdateExpression: 'ADD #count :one SET #type = :type, #ttl = :ttl',
         ExpressionAttributeNames: { '#count': counter, '#type': 'type', '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':one': 1, ':type': ITEM_TYPE.rateWindow, ':ttl': Math.floor((windowEnd + COUNTER_CLEANUP_MS) / 1000) },
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':type': ITEM_TYPE.rateWindow,
+          ':ttl': Math.floor((windowEnd + COUNTER_CLEANUP_MS) / 1000),
+        },
         ReturnValues: 'UPDATED_NEW',
       }),
     );

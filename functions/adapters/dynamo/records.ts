@@ -8,7 +8,11 @@ import type { Profile } from '../../domain/profiles/profile';
 import { ITEM_TYPE, keys, ttlAfter } from './table';
 
 /** The job's `charge` is the ledger's (reservedMicros, finalMicros on the item): a job write never carries it. */
-export const jobItem = ({ charge: _ledgers, ...job }: Job) => ({ ...keys.job(job.accountId, job.jobId), type: ITEM_TYPE.job, ...job });
+export const jobItem = ({ charge: _ledgers, ...job }: Job) => ({
+  ...keys.job(job.accountId, job.jobId),
+  type: ITEM_TYPE.job,
+  ...job,
+});
 
 /** An untagged profile has no tag attribute at all (the tag backfill's condition looks for its absence). */
 export const profileItem = (profile: Profile) => {
@@ -21,7 +25,8 @@ export const profileItem = (profile: Profile) => {
   };
 };
 
-export const chargedRecordItem = (record: ChargedRecord) => (record.kind === 'job' ? jobItem(record.job) : profileItem(record.profile));
+export const chargedRecordItem = (record: ChargedRecord) =>
+  record.kind === 'job' ? jobItem(record.job) : profileItem(record.profile);
 
 export const claimItem = (accountId: string, claim: ClientRequestIdClaim) => ({
   ...keys.idempotency(accountId, claim.clientRequestId),

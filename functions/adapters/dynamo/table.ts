@@ -33,8 +33,14 @@
  * and the ledger entries whose `ownerId` is the job id. Open jobs and profiles are found by a Scan on
  * `type` and `status` (open-work.ts).
  */
-import { DynamoDBClient, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand, TransactWriteCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { type CancellationReason, DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandInput,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import type { ChargeOwner } from '../../domain/billing/ledger';
 import { localCredentials } from '../aws-clients';
 
@@ -53,9 +59,7 @@ export interface Table {
 export const openTable = (config: TableConfig): Table => {
   const client = new DynamoDBClient({
     region: config.region,
-    ...(config.endpoint
-      ? { endpoint: config.endpoint, credentials: localCredentials() }
-      : {}),
+    ...(config.endpoint ? { endpoint: config.endpoint, credentials: localCredentials() } : {}),
     maxAttempts: 5,
   });
   return {
@@ -105,13 +109,29 @@ export const ITEM_TYPE = {
 export const keys = {
   account: (accountId: string): ItemKey => ({ pk: accountPk(accountId), sk: 'ACCOUNT' }),
   apiKeyLookup: (keyHash: string): ItemKey => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
-  apiKey: (accountId: string, keyId: string): ItemKey => ({ pk: accountPk(accountId), sk: `${SORT_KEY_PREFIX.key}${keyId}` }),
+  apiKey: (accountId: string, keyId: string): ItemKey => ({
+    pk: accountPk(accountId),
+    sk: `${SORT_KEY_PREFIX.key}${keyId}`,
+  }),
   webhookSecret: (accountId: string): ItemKey => ({ pk: accountPk(accountId), sk: 'WEBHOOK_SECRET' }),
-  ledgerEntry: (accountId: string, entryId: string): ItemKey => ({ pk: accountPk(accountId), sk: `${SORT_KEY_PREFIX.ledger}${entryId}` }),
-  job: (accountId: string, jobId: string): ItemKey => ({ pk: accountPk(accountId), sk: `${SORT_KEY_PREFIX.job}${jobId}` }),
-  profile: (accountId: string, profileId: string): ItemKey => ({ pk: accountPk(accountId), sk: `${SORT_KEY_PREFIX.profile}${profileId}` }),
-  chargeOwner: (accountId: string, owner: ChargeOwner): ItemKey => (owner.kind === 'job' ? keys.job(accountId, owner.id) : keys.profile(accountId, owner.id)),
-  idempotency: (accountId: string, clientRequestId: string): ItemKey => ({ pk: accountPk(accountId), sk: `${SORT_KEY_PREFIX.idempotency}${clientRequestId}` }),
+  ledgerEntry: (accountId: string, entryId: string): ItemKey => ({
+    pk: accountPk(accountId),
+    sk: `${SORT_KEY_PREFIX.ledger}${entryId}`,
+  }),
+  job: (accountId: string, jobId: string): ItemKey => ({
+    pk: accountPk(accountId),
+    sk: `${SORT_KEY_PREFIX.job}${jobId}`,
+  }),
+  profile: (accountId: string, profileId: string): ItemKey => ({
+    pk: accountPk(accountId),
+    sk: `${SORT_KEY_PREFIX.profile}${profileId}`,
+  }),
+  chargeOwner: (accountId: string, owner: ChargeOwner): ItemKey =>
+    owner.kind === 'job' ? keys.job(accountId, owner.id) : keys.profile(accountId, owner.id),
+  idempotency: (accountId: string, clientRequestId: string): ItemKey => ({
+    pk: accountPk(accountId),
+    sk: `${SORT_KEY_PREFIX.idempotency}${clientRequestId}`,
+  }),
   callbackAttempts: (jobId: string) => `${SORT_KEY_PREFIX.callback}${jobId}#`,
   /** A redelivery is a new delivery id whose attempts count from 1 again, beside the first delivery's. */
   callbackAttempt: (accountId: string, jobId: string, deliveryId: string, attempt: number): ItemKey => ({
@@ -119,12 +139,21 @@ export const keys = {
     sk: `${keys.callbackAttempts(jobId)}${deliveryId}#${String(attempt).padStart(3, '0')}`,
   }),
   /** The tag index entry a tagged profile carries. */
-  tagIndex: (accountId: string, tag: string, profileId: string) => ({ gsi1pk: keys.tagPartition(accountId, tag), gsi1sk: `${SORT_KEY_PREFIX.profile}${profileId}` }),
+  tagIndex: (accountId: string, tag: string, profileId: string) => ({
+    gsi1pk: keys.tagPartition(accountId, tag),
+    gsi1sk: `${SORT_KEY_PREFIX.profile}${profileId}`,
+  }),
   tagPartition: (accountId: string, tag: string) => `TAG#${accountId}#${tag}`,
   /** Its own partition, so that the functions may write it (IAM dynamodb:LeadingKeys RATE#*) and nothing else of an account. */
-  rateWindow: (accountId: string, windowStart: number): ItemKey => ({ pk: `${RATE_PARTITION_PREFIX}${accountId}`, sk: `WINDOW#${windowStart}` }),
+  rateWindow: (accountId: string, windowStart: number): ItemKey => ({
+    pk: `${RATE_PARTITION_PREFIX}${accountId}`,
+    sk: `WINDOW#${windowStart}`,
+  }),
   /** In the RATE# partition, so that every API-key function may write it under the same IAM condition as its counter. */
-  keyUse: (accountId: string, keyId: string): ItemKey => ({ pk: `${RATE_PARTITION_PREFIX}${accountId}`, sk: `KEYUSE#${keyId}` }),
+  keyUse: (accountId: string, keyId: string): ItemKey => ({
+    pk: `${RATE_PARTITION_PREFIX}${accountId}`,
+    sk: `KEYUSE#${keyId}`,
+  }),
   keyUses: (accountId: string) => ({ pk: `${RATE_PARTITION_PREFIX}${accountId}`, prefix: 'KEYUSE#' }),
   invitation: (tokenHash: string): ItemKey => ({ pk: `INVITATION#${tokenHash}`, sk: 'INVITATION' }),
   portalUser: (email: string): ItemKey => ({ pk: `PORTAL_USER#${email}`, sk: 'USER' }),
@@ -147,7 +176,8 @@ export const isConditionalCheckFailure = (error: unknown): boolean =>
 
 /** The cancellation reasons of a failed transaction, or undefined when it failed for another cause. */
 export const cancellationReasons = (error: unknown): CancellationReason[] | undefined =>
-  error instanceof TransactionCanceledException || (error instanceof Error && error.name === 'TransactionCanceledException')
+  error instanceof TransactionCanceledException ||
+  (error instanceof Error && error.name === 'TransactionCanceledException')
     ? ((error as TransactionCanceledException).CancellationReasons ?? [])
     : undefined;
 
@@ -175,12 +205,21 @@ export const transactWrite = async (table: Table, items: TransactItem[]): Promis
 };
 
 /** Every item a Query finds, page after page, or the first `max` of them (then `truncated` if more exist). */
-export const queryAll = async (table: Table, input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>, max = Infinity): Promise<{ items: Record<string, unknown>[]; truncated: boolean }> => {
+export const queryAll = async (
+  table: Table,
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+  max = Infinity,
+): Promise<{ items: Record<string, unknown>[]; truncated: boolean }> => {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await table.doc.send(
-      new QueryCommand({ ...input, TableName: table.name, ExclusiveStartKey: startKey, ...(Number.isFinite(max) ? { Limit: max + 1 - items.length } : {}) }),
+      new QueryCommand({
+        ...input,
+        TableName: table.name,
+        ExclusiveStartKey: startKey,
+        ...(Number.isFinite(max) ? { Limit: max + 1 - items.length } : {}),
+      }),
     );
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;

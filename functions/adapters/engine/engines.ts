@@ -3,10 +3,17 @@ import type { ImageEngine } from '../../domain/images/engine';
 import { HttpEngine } from './http-engine';
 import { SandboxEngine } from './sandbox-engine';
 
-export const imageEngine = (options: { engine: 'sandbox' | 'http'; url?: string; token: () => Promise<string> }): ImageEngine => {
+export const imageEngine = (options: {
+  engine: 'sandbox' | 'http';
+  url?: string;
+  token: () => Promise<string>;
+}): ImageEngine => {
   if (options.engine === 'sandbox') return new SandboxEngine();
   const baseUrl = options.url;
   if (!baseUrl) throw new Error('ENGINE=http needs ENGINE_URL');
   let engine: Promise<ImageEngine> | undefined;
-  return { run: async (request, signal) => (await (engine ??= options.token().then((token) => new HttpEngine({ baseUrl, token })))).run(request, signal) };
+  return {
+    run: async (request, signal) =>
+      (await (engine ??= options.token().then((token) => new HttpEngine({ baseUrl, token })))).run(request, signal),
+  };
 };

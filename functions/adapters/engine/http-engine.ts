@@ -55,7 +55,10 @@ export class HttpEngineError extends Error {
   readonly status?: number;
   readonly retryAfterSeconds?: number;
 
-  constructor(message: string, details: { retryable: boolean; status?: number; retryAfterSeconds?: number; cause?: unknown }) {
+  constructor(
+    message: string,
+    details: { retryable: boolean; status?: number; retryAfterSeconds?: number; cause?: unknown },
+  ) {
     super(message, { cause: details.cause });
     this.name = 'HttpEngineError';
     this.retryable = details.retryable;
@@ -70,7 +73,9 @@ export const EngineResponseSchema = v.variant('status', [
   v.object({
     status: v.literal('ok'),
     images: v.pipe(
-      v.array(v.object({ format: v.picklist(['png', 'jpg']), data_base64: v.pipe(v.string(), v.minLength(4), v.base64()) })),
+      v.array(
+        v.object({ format: v.picklist(['png', 'jpg']), data_base64: v.pipe(v.string(), v.minLength(4), v.base64()) }),
+      ),
       v.minLength(1),
     ),
     known_subjects: v.record(v.string(), count),
@@ -137,15 +142,27 @@ export class HttpEngine implements ImageEngine {
     for (let attempt = 1; ; attempt += 1) {
       const remainingMs = deadlineAt - clock();
       try {
-        const response = await this.post(body, idempotencyKey, Math.min(attemptTimeoutSeconds * 1000, remainingMs), signal);
+        const response = await this.post(
+          body,
+          idempotencyKey,
+          Math.min(attemptTimeoutSeconds * 1000, remainingMs),
+          signal,
+        );
         return toOutcome(response, request);
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         if (!(error instanceof HttpEngineError) || !error.retryable) throw error;
         const backoffMs = this.backoffMs(attempt, error.retryAfterSeconds);
         if (attempt >= maxAttempts || clock() + backoffMs >= deadlineAt) {
-          const why = attempt >= maxAttempts ? `gave up after ${attempt} attempts` : `no time left for another attempt before the deadline`;
-          throw new HttpEngineError(`${error.message} (${why})`, { retryable: false, status: error.status, cause: error });
+          const why =
+            attempt >= maxAttempts
+              ? `gave up after ${attempt} attempts`
+              : `no time left for another attempt before the deadline`;
+          throw new HttpEngineError(`${error.message} (${why})`, {
+            retryable: false,
+            status: error.status,
+            cause: error,
+          });
         }
         await this.settings.wait(backoffMs, signal);
       }
@@ -160,13 +177,21 @@ export class HttpEngine implements ImageEngine {
   }
 
   /** One attempt: the parsed, schema-valid response, or an HttpEngineError saying whether to retry. */
-  private async post(body: string, idempotencyKey: string, timeoutMs: number, signal: AbortSignal): Promise<EngineResponse> {
+  private async post(
+    body: string,
+    idempotencyKey: string,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<EngineResponse> {
     const attempt = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      attempt.abort();
-    }, Math.max(0, timeoutMs));
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        attempt.abort();
+      },
+      Math.max(0, timeoutMs),
+    );
     const cancel = () => attempt.abort(signal.reason);
     signal.addEventListener('abort', cancel, { once: true });
     try {
@@ -187,9 +212,15 @@ export class HttpEngine implements ImageEngine {
     } catch (error) {
       if (error instanceof HttpEngineError || signal.aborted) throw error;
       if (timedOut) {
-        throw new HttpEngineError(`engine attempt timed out after ${(timeoutMs / 1000).toFixed(1)} s`, { retryable: true, cause: error });
+        throw new HttpEngineError(`engine attempt timed out after ${(timeoutMs / 1000).toFixed(1)} s`, {
+          retryable: true,
+          cause: error,
+        });
       }
-      throw new HttpEngineError(`engine unreachable: ${error instanceof Error ? error.message : String(error)}`, { retryable: true, cause: error });
+      throw new HttpEngineError(`engine unreachable: ${error instanceof Error ? error.message : String(error)}`, {
+        retryable: true,
+        cause: error,
+      });
     } finally {
       clearTimeout(timer);
       signal.removeEventListener('abort', cancel);
@@ -200,7 +231,12 @@ export class HttpEngine implements ImageEngine {
 const toRunBody = (request: EngineRequest): EngineRunBody => ({
   operation: request.operation,
   prompt: request.prompt,
-  inputs: request.images.map(({ format, width, height, data }) => ({ format, width, height, data_base64: data.toString('base64') })),
+  inputs: request.images.map(({ format, width, height, data }) => ({
+    format,
+    width,
+    height,
+    data_base64: data.toString('base64'),
+  })),
   params: {
     width: request.width,
     height: request.height,
@@ -240,13 +276,17 @@ const parseResponse = (text: string): EngineResponse => {
 
 /** Checks what the schema cannot (the response answers this request) and speaks the port's language. */
 const toOutcome = (response: EngineResponse, request: EngineRequest): EngineOutcome => {
-  if (response.status !== 'ok') return { kind: response.status === 'moderated' ? 'moderated' : 'no_image', message: response.message };
+  if (response.status !== 'ok')
+    return { kind: response.status === 'moderated' ? 'moderated' : 'no_image', message: response.message };
   if (response.images.length !== request.numOutputImages) {
     throw malformed(`${response.images.length} images for ${request.numOutputImages} asked`);
   }
   const images = response.images.map(({ format, data_base64 }, index) => {
     const data = Buffer.from(data_base64, 'base64');
-    if (format !== request.outputFormat || !data.subarray(0, MAGIC[request.outputFormat].length).equals(MAGIC[request.outputFormat])) {
+    if (
+      format !== request.outputFormat ||
+      !data.subarray(0, MAGIC[request.outputFormat].length).equals(MAGIC[request.outputFormat])
+    ) {
       throw malformed(`image ${index} is not ${request.outputFormat}`);
     }
     return data;

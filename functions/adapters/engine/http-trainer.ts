@@ -14,9 +14,19 @@
  * The backend URL is operator configuration, so it is not passed through the SSRF guard.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { SendTaskFailureCommand, SendTaskHeartbeatCommand, SendTaskSuccessCommand, type SFNClient } from '@aws-sdk/client-sfn';
+import {
+  SendTaskFailureCommand,
+  SendTaskHeartbeatCommand,
+  SendTaskSuccessCommand,
+  type SFNClient,
+} from '@aws-sdk/client-sfn';
 import { NotFoundError } from '../../domain/errors';
-import { TRAINER_UNAVAILABLE_ERROR, type RemoteTrainer, type RemoteTrainingRequest, type TrainingTasks } from '../../domain/profiles/training';
+import {
+  type RemoteTrainer,
+  type RemoteTrainingRequest,
+  TRAINER_UNAVAILABLE_ERROR,
+  type TrainingTasks,
+} from '../../domain/profiles/training';
 
 export type Fetch = typeof globalThis.fetch;
 
@@ -91,7 +101,11 @@ export const httpTrainer = ({ baseUrl, ...options }: HttpTrainerOptions): Remote
     try {
       const response = await settings.fetch(url, {
         method: 'POST',
-        headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json', accept: 'application/json' },
+        headers: {
+          authorization: `Bearer ${options.token}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
         body,
         signal: AbortSignal.timeout(settings.attemptTimeoutMs),
       });
@@ -104,14 +118,19 @@ export const httpTrainer = ({ baseUrl, ...options }: HttpTrainerOptions): Remote
       }
     } catch (error) {
       if (error instanceof TrainerRequestError) throw error;
-      const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${settings.attemptTimeoutMs / 1000} s` : String(error);
+      const reason =
+        error instanceof Error && error.name === 'TimeoutError'
+          ? `no answer within ${settings.attemptTimeoutMs / 1000} s`
+          : String(error);
       throw new TrainerRequestError(`trainer unreachable: ${reason}`, { retryable: true, cause: error });
     }
   };
 
   return {
     async request(training) {
-      const photos = await Promise.all(training.photoKeys.map(async (key) => ({ url: await options.presignPhoto(key, PHOTO_URL_TTL_SECONDS) })));
+      const photos = await Promise.all(
+        training.photoKeys.map(async (key) => ({ url: await options.presignPhoto(key, PHOTO_URL_TTL_SECONDS) })),
+      );
       const body: TrainingRequestBody = {
         training_id: training.trainingId,
         task_token: training.taskToken,
@@ -127,7 +146,11 @@ export const httpTrainer = ({ baseUrl, ...options }: HttpTrainerOptions): Remote
         } catch (error) {
           if (!(error instanceof TrainerRequestError) || !error.retryable) throw error;
           if (attempt >= settings.maxAttempts) {
-            throw new TrainerRequestError(`${error.message} (gave up after ${attempt} attempts)`, { retryable: true, status: error.status, cause: error });
+            throw new TrainerRequestError(`${error.message} (gave up after ${attempt} attempts)`, {
+              retryable: true,
+              status: error.status,
+              cause: error,
+            });
           }
           const ceilingMs = settings.retryBaseDelayMs * 2 ** (attempt - 1);
           await settings.wait(ceilingMs / 2 + settings.random() * (ceilingMs / 2));
@@ -145,7 +168,9 @@ const toDomain = async (send: () => Promise<unknown>): Promise<void> => {
     await send();
   } catch (error) {
     if (error instanceof Error && GONE_TASK_ERRORS.has(error.name)) {
-      throw new NotFoundError('No training is waiting for this task token: it is unknown, or its training already finished or timed out.');
+      throw new NotFoundError(
+        'No training is waiting for this task token: it is unknown, or its training already finished or timed out.',
+      );
     }
     throw error;
   }
@@ -153,6 +178,7 @@ const toDomain = async (send: () => Promise<unknown>): Promise<void> => {
 
 export const sfnTrainingTasks = (sfn: SFNClient): TrainingTasks => ({
   heartbeat: (taskToken) => toDomain(() => sfn.send(new SendTaskHeartbeatCommand({ taskToken }))),
-  succeed: (taskToken, output) => toDomain(() => sfn.send(new SendTaskSuccessCommand({ taskToken, output: JSON.stringify(output) }))),
+  succeed: (taskToken, output) =>
+    toDomain(() => sfn.send(new SendTaskSuccessCommand({ taskToken, output: JSON.stringify(output) }))),
   fail: (taskToken, error, cause) => toDomain(() => sfn.send(new SendTaskFailureCommand({ taskToken, error, cause }))),
 });

@@ -18,7 +18,15 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import sharp, { type Sharp } from 'sharp';
-import type { DecodedImage, EngineOutcome, EngineRequest, EngineUsage, ImageEngine, OutputFormat, ProgressReport } from '../../domain/images/engine';
+import type {
+  DecodedImage,
+  EngineOutcome,
+  EngineRequest,
+  EngineUsage,
+  ImageEngine,
+  OutputFormat,
+  ProgressReport,
+} from '../../domain/images/engine';
 import { previewOf } from '../images/image-input';
 import { parseSandboxPrompt } from './sandbox-prompts';
 import { imageSignature, signaturesMatch } from './signature';
@@ -64,7 +72,11 @@ export class SandboxEngine implements ImageEngine {
     this.wait = options.wait ?? waitFor;
   }
 
-  async run(request: EngineRequest, signal: AbortSignal, progress: ProgressReport = () => undefined): Promise<EngineOutcome> {
+  async run(
+    request: EngineRequest,
+    signal: AbortSignal,
+    progress: ProgressReport = () => undefined,
+  ): Promise<EngineOutcome> {
     signal.throwIfAborted();
     assertRenderable(request);
     const directives = parseSandboxPrompt(request.prompt);
@@ -87,9 +99,11 @@ export class SandboxEngine implements ImageEngine {
 
 const assertRenderable = ({ operation, images, width, height, numOutputImages }: EngineRequest): void => {
   const needed = { enhance: 1, remix: 2, edit: 0, generate: 0 }[operation];
-  if (images.length < needed) throw new Error(`sandbox engine: ${operation} needs ${needed} input image(s), got ${images.length}`);
+  if (images.length < needed)
+    throw new Error(`sandbox engine: ${operation} needs ${needed} input image(s), got ${images.length}`);
   for (const value of [width, height, numOutputImages]) {
-    if (!Number.isInteger(value) || value < 1) throw new Error(`sandbox engine: bad output shape ${width}x${height}, ${numOutputImages} image(s)`);
+    if (!Number.isInteger(value) || value < 1)
+      throw new Error(`sandbox engine: bad output shape ${width}x${height}, ${numOutputImages} image(s)`);
   }
 };
 
@@ -117,11 +131,14 @@ const recogniseSubjects = async (request: EngineRequest, signal: AbortSignal): P
     signal.throwIfAborted();
     const signatures = await Promise.all(inputs.map((input) => imageSignature(input.data)));
     for (const candidate of unresolved) {
-      if (signatures.some((signature) => signaturesMatch(signature, candidate.signature))) recognised.add(candidate.profileId);
+      if (signatures.some((signature) => signaturesMatch(signature, candidate.signature)))
+        recognised.add(candidate.profileId);
     }
   }
   return Object.fromEntries(
-    request.candidates.filter((candidate) => recognised.has(candidate.profileId)).map((candidate) => [candidate.profileId, request.numOutputImages]),
+    request.candidates
+      .filter((candidate) => recognised.has(candidate.profileId))
+      .map((candidate) => [candidate.profileId, request.numOutputImages]),
   );
 };
 
@@ -197,7 +214,10 @@ const renderEdit = async (request: EngineRequest, seeds: Seeds, signal: AbortSig
     )
     .removeAlpha();
   const random = seeds.random('edit-tint');
-  const tint: ChannelLinear = { a: [0, 1, 2].map(() => 0.85 + random() * 0.3), b: [0, 1, 2].map(() => -16 + random() * 32) };
+  const tint: ChannelLinear = {
+    a: [0, 1, 2].map(() => 0.85 + random() * 0.3),
+    b: [0, 1, 2].map(() => -16 + random() * 32),
+  };
   return renderOutputs(base, outputLinears(request, seeds, tint), request.outputFormat, signal);
 };
 
@@ -210,10 +230,14 @@ const renderGenerate = async (request: EngineRequest, seeds: Seeds, signal: Abor
       signal.throwIfAborted();
       const random = seeds.random(`generate:${index}`);
       const grid = Buffer.from(Array.from({ length: gridWidth * gridHeight * 3 }, () => Math.floor(random() * 256)));
-      const field = sharp(grid, { raw: { width: gridWidth, height: gridHeight, channels: 3 } }).resize(request.width, request.height, {
-        fit: 'fill',
-        kernel: 'cubic',
-      });
+      const field = sharp(grid, { raw: { width: gridWidth, height: gridHeight, channels: 3 } }).resize(
+        request.width,
+        request.height,
+        {
+          fit: 'fill',
+          kernel: 'cubic',
+        },
+      );
       return encode(field, request.outputFormat);
     }),
   );
@@ -234,7 +258,12 @@ const outputLinears = (request: EngineRequest, seeds: Seeds, finish: ChannelLine
 };
 
 /** Runs `base` once and encodes one output per linear finish. */
-const renderOutputs = async (base: Sharp, finishes: ChannelLinear[], format: OutputFormat, signal: AbortSignal): Promise<Buffer[]> => {
+const renderOutputs = async (
+  base: Sharp,
+  finishes: ChannelLinear[],
+  format: OutputFormat,
+  signal: AbortSignal,
+): Promise<Buffer[]> => {
   signal.throwIfAborted();
   if (finishes.length === 1) return [await encode(withLinear(base, finishes[0]), format)];
   const { data, info } = await base.raw().toBuffer({ resolveWithObject: true });
@@ -245,7 +274,8 @@ const renderOutputs = async (base: Sharp, finishes: ChannelLinear[], format: Out
 };
 
 /** One decode of an input: upright, transparency on white, RGB. */
-const load = (image: DecodedImage): Sharp => sharp(image.data).autoOrient().flatten({ background: WHITE }).toColourspace('srgb');
+const load = (image: DecodedImage): Sharp =>
+  sharp(image.data).autoOrient().flatten({ background: WHITE }).toColourspace('srgb');
 
 const withLinear = (image: Sharp, { a, b }: ChannelLinear): Sharp =>
   a.every((value) => value === 1) && b.every((value) => value === 0) ? image : image.linear(a, b);
@@ -273,12 +303,17 @@ const channelMoments = (pixels: Buffer): ChannelMoments => {
     squares[index % 3] += value * value;
   }
   const mean = sums.map((sum) => sum / count);
-  return { mean, deviation: squares.map((square, channel) => Math.sqrt(Math.max(0, square / count - mean[channel] ** 2))) };
+  return {
+    mean,
+    deviation: squares.map((square, channel) => Math.sqrt(Math.max(0, square / count - mean[channel] ** 2))),
+  };
 };
 
 /** Reinhard-style transfer per RGB channel; the gain is bounded so a flat input does not explode. */
 const colourTransfer = (input: ChannelMoments, reference: ChannelMoments): ChannelLinear => {
-  const a = [0, 1, 2].map((channel) => clamp(reference.deviation[channel] / Math.max(input.deviation[channel], 1), 0.25, 4));
+  const a = [0, 1, 2].map((channel) =>
+    clamp(reference.deviation[channel] / Math.max(input.deviation[channel], 1), 0.25, 4),
+  );
   return { a, b: a.map((gain, channel) => reference.mean[channel] - gain * input.mean[channel]) };
 };
 
@@ -314,7 +349,9 @@ const requestSeeds = (request: EngineRequest): Seeds => {
   let seed: Buffer | undefined;
   const requestHash = (): Buffer => {
     const { operation, prompt, width, height, outputFormat, numOutputImages, baseModel, quality } = request;
-    const hash = createHash('sha256').update(JSON.stringify([operation, prompt, width, height, outputFormat, numOutputImages, baseModel, quality ?? null]));
+    const hash = createHash('sha256').update(
+      JSON.stringify([operation, prompt, width, height, outputFormat, numOutputImages, baseModel, quality ?? null]),
+    );
     for (const image of request.images) hash.update(`${image.data.length}:`).update(image.data);
     return hash.digest();
   };

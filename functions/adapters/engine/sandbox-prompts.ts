@@ -23,7 +23,8 @@ export interface SandboxPromptToken {
 export const SANDBOX_PROMPT_TOKENS: readonly SandboxPromptToken[] = [
   {
     token: 'sandbox:moderation',
-    effect: 'The request is refused by content moderation: 400 `CONTENT_MODERATION`; a job fails with that code. Not charged.',
+    effect:
+      'The request is refused by content moderation: 400 `CONTENT_MODERATION`; a job fails with that code. Not charged.',
   },
   {
     token: 'sandbox:no-image',
@@ -54,6 +55,8 @@ export const parseSandboxPrompt = (prompt: string): SandboxDirectives => {
 
 /** The token table as Markdown, for the README. */
 export const sandboxPromptTableMarkdown = (): string =>
-  ['| Prompt token | Effect |', '|---|---|', ...SANDBOX_PROMPT_TOKENS.map(({ token, effect }) => `| \`${token}\` | ${effect} |`)].join(
-    '\n',
-  );
+  [
+    '| Prompt token | Effect |',
+    '|---|---|',
+    ...SANDBOX_PROMPT_TOKENS.map(({ token, effect }) => `| \`${token}\` | ${effect} |`),
+  ].join('\n');

@@ -77,7 +77,8 @@ export const combineSignatures = (signatures: string[]): string => {
   for (let bit = HASH_BITS - 1; bit >= 0; bit -= 1) {
     const ones = entries.filter((entry) => (entry.hash >> BigInt(bit)) & 1n).length;
     // A tie goes to the first photo, so one photo's profile signature is that photo's signature.
-    const set = ones * 2 > entries.length || (ones * 2 === entries.length && ((entries[0].hash >> BigInt(bit)) & 1n) === 1n);
+    const set =
+      ones * 2 > entries.length || (ones * 2 === entries.length && ((entries[0].hash >> BigInt(bit)) & 1n) === 1n);
     majority = (majority << 1n) | (set ? 1n : 0n);
   }
   const colour = [0, 1, 2].map((channel) =>

@@ -1,5 +1,11 @@
 import { InvalidRequestError } from '../../domain/errors';
-import { BlockedAddressError, fetchBytes, FetchFailedError, FetchTimeoutError, ResponseTooLargeError } from '../net/safe-http';
+import {
+  BlockedAddressError,
+  FetchFailedError,
+  FetchTimeoutError,
+  fetchBytes,
+  ResponseTooLargeError,
+} from '../net/safe-http';
 import { MAX_INPUT_BYTES } from './image-input';
 
 const INPUT_FETCH_TIMEOUT_MS = 20_000;
@@ -12,10 +18,22 @@ export const imageFetcher =
   (options: { allowLoopback: boolean; signal?: AbortSignal }) =>
   async (url: string): Promise<Buffer> => {
     try {
-      return (await fetchBytes(url, { timeoutMs: INPUT_FETCH_TIMEOUT_MS, maxBytes: MAX_INPUT_BYTES, allowLoopback: options.allowLoopback, signal: options.signal })).body;
+      return (
+        await fetchBytes(url, {
+          timeoutMs: INPUT_FETCH_TIMEOUT_MS,
+          maxBytes: MAX_INPUT_BYTES,
+          allowLoopback: options.allowLoopback,
+          signal: options.signal,
+        })
+      ).body;
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
-      if (error instanceof FetchTimeoutError || error instanceof ResponseTooLargeError || error instanceof FetchFailedError || error instanceof BlockedAddressError) {
+      if (
+        error instanceof FetchTimeoutError ||
+        error instanceof ResponseTooLargeError ||
+        error instanceof FetchFailedError ||
+        error instanceof BlockedAddressError
+      ) {
         throw new InvalidRequestError(error.message);
       }
       throw error;

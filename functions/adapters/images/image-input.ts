@@ -23,7 +23,7 @@
 import sharp from 'sharp';
 import { InvalidRequestError } from '../../domain/errors';
 import type { DecodedImage, ImagePreview, InputFormat } from '../../domain/images/engine';
-import { readImageSource, type FetchBytes, type ReadUpload } from './image-source';
+import { type FetchBytes, type ReadUpload, readImageSource } from './image-source';
 
 export type { FetchBytes, ReadUpload } from './image-source';
 
@@ -42,8 +42,12 @@ export const MAX_DECODED_EDGE_PX = 4096;
 /** Long edge of the preview; JPEG and WebP shrink on load towards it, yet every byte is still read. */
 export const PREVIEW_EDGE_PX = 128;
 const SHARP_INPUT: sharp.SharpOptions = { limitInputPixels: MAX_INPUT_PIXELS };
-const FIT_INSIDE: sharp.ResizeOptions = { width: MAX_DECODED_EDGE_PX, height: MAX_DECODED_EDGE_PX, fit: 'inside', withoutEnlargement: true };
-
+const FIT_INSIDE: sharp.ResizeOptions = {
+  width: MAX_DECODED_EDGE_PX,
+  height: MAX_DECODED_EDGE_PX,
+  fit: 'inside',
+  withoutEnlargement: true,
+};
 
 /** The preview of encoded image bytes: flattened on white, shrunk to fit PREVIEW_EDGE_PX, sRGB, raw. */
 export const previewOf = async (data: Buffer, options?: sharp.SharpOptions): Promise<ImagePreview> => {
@@ -79,7 +83,8 @@ export const sniffFormat = (bytes: Buffer): InputFormat | undefined => {
   if (bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return 'png';
   if (bytes.length < 12) return undefined;
   if (bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'webp';
-  if (bytes.toString('latin1', 4, 8) !== 'ftyp' || !HEIF_MAJOR_BRANDS.has(bytes.toString('latin1', 8, 12))) return undefined;
+  if (bytes.toString('latin1', 4, 8) !== 'ftyp' || !HEIF_MAJOR_BRANDS.has(bytes.toString('latin1', 8, 12)))
+    return undefined;
   const boxEnd = Math.min(bytes.readUInt32BE(0), bytes.length);
   for (let offset = 16; offset + 4 <= boxEnd; offset += 4) {
     if (AV1_BRANDS.has(bytes.toString('latin1', offset, offset + 4))) return undefined;
@@ -111,7 +116,8 @@ interface Header {
   hasAlpha: boolean;
 }
 
-const unsupported = (label: string) => new InvalidRequestError(`${label} is not a supported image (JPEG, PNG, WebP, HEIC/HEIF).`);
+const unsupported = (label: string) =>
+  new InvalidRequestError(`${label} is not a supported image (JPEG, PNG, WebP, HEIC/HEIF).`);
 
 const readHeader = async (bytes: Buffer, label: string): Promise<Header> => {
   // Headers only: no pixel is decoded, so the pixel limit is lifted to learn the true dimensions.
@@ -152,13 +158,18 @@ const decodeHeif = async (bytes: Buffer, hasAlpha: boolean): Promise<sharp.Sharp
   // Loaded on first use: its WASM costs ~70 ms at cold start, and most inputs are not HEIC.
   const { default: heicDecode } = await import('heic-decode');
   const { width, height, data } = await heicDecode({ buffer: bytes });
-  const pixels = sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { ...SHARP_INPUT, raw: { width, height, channels: 4 } });
+  const pixels = sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
+    ...SHARP_INPUT,
+    raw: { width, height, channels: 4 },
+  });
   return hasAlpha ? pixels : pixels.removeAlpha();
 };
 
 const encode = async (image: sharp.Sharp, format: InputFormat, hasAlpha: boolean): Promise<DecodedImage> => {
   const resized = image.resize(FIT_INSIDE);
-  const encoded = hasAlpha ? resized.png({ compressionLevel: 3 }) : resized.jpeg({ quality: 95, chromaSubsampling: '4:4:4' });
+  const encoded = hasAlpha
+    ? resized.png({ compressionLevel: 3 })
+    : resized.jpeg({ quality: 95, chromaSubsampling: '4:4:4' });
   const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
   return { data, format, width: info.width, height: info.height };
 };

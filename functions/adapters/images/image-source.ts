@@ -36,7 +36,12 @@ const tooLarge = (label: string, maxInputBytes: number) =>
   new InvalidRequestError(`${label} is larger than ${maxInputBytes} bytes; send a smaller image.`);
 
 /** The bytes of an image input; refuses empty, malformed and oversized inputs with a 400 naming `label`. */
-export const readImageSource = async (value: string, label: string, sources: ImageSources, maxInputBytes: number): Promise<Buffer> => {
+export const readImageSource = async (
+  value: string,
+  label: string,
+  sources: ImageSources,
+  maxInputBytes: number,
+): Promise<Buffer> => {
   if (value.trim() === '') throw new InvalidRequestError(`${label} is empty.`);
   if (HTTP_URL.test(value)) {
     if (!URL.canParse(value)) throw new InvalidRequestError(`${label} is not a valid URL.`);
@@ -46,19 +51,29 @@ export const readImageSource = async (value: string, label: string, sources: Ima
   }
   const dataUri = DATA_IMAGE_BASE64.exec(value);
   if (dataUri) return decodeBase64(value.slice(dataUri[0].length), label, maxInputBytes);
-  if (/^data:/i.test(value)) throw new InvalidRequestError(`${label} is a data URI but not of the form data:image/<type>;base64,<data>.`);
+  if (/^data:/i.test(value))
+    throw new InvalidRequestError(`${label} is a data URI but not of the form data:image/<type>;base64,<data>.`);
   if (value.startsWith(UPLOAD_REFERENCE_PREFIX)) return readUploadSource(value, label, sources.readUpload);
   const scheme = ANY_SCHEME.exec(value);
-  if (scheme) throw new InvalidRequestError(`${label} uses the unsupported scheme "${scheme[1]}:"; send an http(s) URL or base64.`);
+  if (scheme)
+    throw new InvalidRequestError(
+      `${label} uses the unsupported scheme "${scheme[1]}:"; send an http(s) URL or base64.`,
+    );
   return decodeBase64(value, label, maxInputBytes);
 };
 
 const readUploadSource = async (value: string, label: string, readUpload: ReadUpload | undefined): Promise<Buffer> => {
   if (!readUpload) throw new InvalidRequestError(`${label} cannot be a direct upload here; send an http(s) URL.`);
   const uploadId = UPLOAD_REFERENCE.exec(value)?.[1];
-  if (!uploadId) throw new InvalidRequestError(`${label} is not a valid upload reference; use the \`reference\` that POST /uploads answered.`);
+  if (!uploadId)
+    throw new InvalidRequestError(
+      `${label} is not a valid upload reference; use the \`reference\` that POST /uploads answered.`,
+    );
   const bytes = await readUpload(uploadId);
-  if (!bytes) throw new NotFoundError(`${label}: upload ${uploadId} not found (uploads belong to the account that made them and expire 24 h after they arrive).`);
+  if (!bytes)
+    throw new NotFoundError(
+      `${label}: upload ${uploadId} not found (uploads belong to the account that made them and expire 24 h after they arrive).`,
+    );
   if (bytes.length > MAX_UPLOAD_BYTES) throw tooLarge(label, MAX_UPLOAD_BYTES);
   return bytes;
 };
@@ -73,7 +88,9 @@ const fetchSource = async (url: string, label: string, fetchBytes: FetchBytes): 
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     const message = `${label} could not be fetched: ${error.message}`;
-    throw error instanceof InvalidRequestError ? new InvalidRequestError(message) : new DomainError(error.code, message);
+    throw error instanceof InvalidRequestError
+      ? new InvalidRequestError(message)
+      : new DomainError(error.code, message);
   }
 };
 

@@ -32,7 +32,12 @@ const variance = (values: Buffer): number => {
 };
 
 const differenceHash = async (photo: DecodedImage): Promise<string> => {
-  const pixels = await sharp(photo.data).flatten({ background: '#ffffff' }).greyscale().resize(9, 8, { fit: 'fill' }).raw().toBuffer();
+  const pixels = await sharp(photo.data)
+    .flatten({ background: '#ffffff' })
+    .greyscale()
+    .resize(9, 8, { fit: 'fill' })
+    .raw()
+    .toBuffer();
   let bits = 0n;
   for (let y = 0; y < 8; y += 1) {
     for (let x = 0; x < 8; x += 1) bits = (bits << 1n) | (pixels[y * 9 + x]! > pixels[y * 9 + x + 1]! ? 1n : 0n);
@@ -52,7 +57,15 @@ const sharpness = async (photo: DecodedImage): Promise<number> => {
 };
 
 const isGreyscale = async (photo: DecodedImage): Promise<boolean> => {
-  const preview = photo.preview ?? { data: await sharp(photo.data).flatten({ background: '#ffffff' }).resize(128, 128, { fit: 'inside' }).toColourspace('srgb').removeAlpha().raw().toBuffer() };
+  const preview = photo.preview ?? {
+    data: await sharp(photo.data)
+      .flatten({ background: '#ffffff' })
+      .resize(128, 128, { fit: 'inside' })
+      .toColourspace('srgb')
+      .removeAlpha()
+      .raw()
+      .toBuffer(),
+  };
   for (let i = 0; i + 2 < preview.data.length; i += 3) {
     const [r, g, b] = [preview.data[i]!, preview.data[i + 1]!, preview.data[i + 2]!];
     if (Math.max(r, g, b) - Math.min(r, g, b) > GREY_TOLERANCE) return false;
@@ -61,6 +74,10 @@ const isGreyscale = async (photo: DecodedImage): Promise<boolean> => {
 };
 
 export const measurePhoto = async (photo: DecodedImage): Promise<PhotoMeasures> => {
-  const [hash, laplacianVariance, greyscale] = await Promise.all([differenceHash(photo), sharpness(photo), isGreyscale(photo)]);
+  const [hash, laplacianVariance, greyscale] = await Promise.all([
+    differenceHash(photo),
+    sharpness(photo),
+    isGreyscale(photo),
+  ]);
   return { differenceHash: hash, sharpness: laplacianVariance, blurry: laplacianVariance < BLURRY_BELOW, greyscale };
 };

@@ -12,13 +12,20 @@ export const profilePhotos = (objects: ObjectStore) => ({
   ...photoStore(objects),
   async savePhoto(accountId: string, profileId: string, index: number, photo: DecodedImage): Promise<string> {
     const key = photoKey(accountId, profileId, index);
-    const jpeg = photo.format === 'jpeg' ? photo.data : await sharp(photo.data).rotate().jpeg({ quality: PHOTO_JPEG_QUALITY }).toBuffer();
+    const jpeg =
+      photo.format === 'jpeg'
+        ? photo.data
+        : await sharp(photo.data).rotate().jpeg({ quality: PHOTO_JPEG_QUALITY }).toBuffer();
     await objects.put(key, jpeg, 'image/jpeg');
     return key;
   },
   async savePicture(accountId: string, profileId: string, photo: DecodedImage): Promise<string> {
     const key = pictureKey(accountId, profileId);
-    const picture = await sharp(photo.data).rotate().resize(PICTURE_EDGE_PX, PICTURE_EDGE_PX, { fit: 'cover', position: sharp.strategy.attention }).jpeg({ quality: 90 }).toBuffer();
+    const picture = await sharp(photo.data)
+      .rotate()
+      .resize(PICTURE_EDGE_PX, PICTURE_EDGE_PX, { fit: 'cover', position: sharp.strategy.attention })
+      .jpeg({ quality: 90 })
+      .toBuffer();
     await objects.put(key, picture, 'image/jpeg');
     return key;
   },

@@ -24,6 +24,9 @@ export const postCallback =
       });
       return { result: response.status, latencyMs: response.latencyMs };
     } catch (error) {
-      return { result: error instanceof FetchTimeoutError ? 'timeout' : 'network', latencyMs: performance.now() - started };
+      return {
+        result: error instanceof FetchTimeoutError ? 'timeout' : 'network',
+        latencyMs: performance.now() - started,
+      };
     }
   };

@@ -10,9 +10,9 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import tls from 'node:tls';
-import { performance } from 'node:perf_hooks';
 import type { LookupFunction } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import tls from 'node:tls';
 import { assertUrlAllowed, BlockedAddressError, createGuardedLookup, type ResolveAll } from './ssrf-guard';
 
 export { BlockedAddressError };
@@ -103,7 +103,10 @@ export async function safeRequest(options: SafeRequestOptions): Promise<SafeResp
   let hop: Hop = { method: options.method, headers: lowerCaseKeys(options.headers ?? {}), body: options.body };
 
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new FetchTimeoutError(url.host, options.timeoutMs)), options.timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new FetchTimeoutError(url.host, options.timeoutMs)),
+    options.timeoutMs,
+  );
   const onCallerAbort = () =>
     controller.abort(new FetchFailedError(`The request to ${url.host} was cancelled.`, 'cancelled'));
   if (options.signal?.aborted) onCallerAbort();
@@ -170,14 +173,21 @@ function checkedUrl(raw: string, base: URL | undefined, options: SafeRequestOpti
   try {
     url = new URL(raw, base);
   } catch (error) {
-    throw new FetchFailedError(base ? `The redirect from ${base.host} is not a valid URL.` : 'The URL is not valid.', 'bad-url', {
-      cause: error,
-    });
+    throw new FetchFailedError(
+      base ? `The redirect from ${base.host} is not a valid URL.` : 'The URL is not valid.',
+      'bad-url',
+      {
+        cause: error,
+      },
+    );
   }
   const allowed = options.requireHttps ? ['https:'] : ['http:', 'https:'];
   if (!allowed.includes(url.protocol)) {
     const what = base ? `The redirect from ${base.host} leads to` : 'The URL uses';
-    throw new FetchFailedError(`${what} the scheme ${url.protocol}; only ${allowed.join(' and ')} URLs are allowed.`, 'bad-url');
+    throw new FetchFailedError(
+      `${what} the scheme ${url.protocol}; only ${allowed.join(' and ')} URLs are allowed.`,
+      'bad-url',
+    );
   }
   assertUrlAllowed(url, { allowLoopback: options.allowLoopback });
   return url;
@@ -236,15 +246,29 @@ function exchange(
       );
       res.on('error', (error) => fail(networkError(error, url)));
       res.on('close', () => {
-        if (!res.complete) fail(new FetchFailedError(`The connection to ${url.host} closed before the response was complete.`, 'connection-reset'));
+        if (!res.complete)
+          fail(
+            new FetchFailedError(
+              `The connection to ${url.host} closed before the response was complete.`,
+              'connection-reset',
+            ),
+          );
       });
     };
 
     const headers = { ...hop.headers };
     if (hop.body !== undefined) headers['content-length'] = String(Buffer.byteLength(hop.body));
-    const requestOptions: https.RequestOptions = { method: hop.method, headers, lookup, agent: false, ...(extraCa ? { ca: [...tls.rootCertificates, extraCa] } : {}) };
+    const requestOptions: https.RequestOptions = {
+      method: hop.method,
+      headers,
+      lookup,
+      agent: false,
+      ...(extraCa ? { ca: [...tls.rootCertificates, extraCa] } : {}),
+    };
     const request =
-      url.protocol === 'https:' ? https.request(url, requestOptions, onResponse) : http.request(url, requestOptions, onResponse);
+      url.protocol === 'https:'
+        ? https.request(url, requestOptions, onResponse)
+        : http.request(url, requestOptions, onResponse);
     signal.addEventListener('abort', onAbort, { once: true });
     request.on('error', (error) => fail(signal.aborted ? signal.reason : networkError(error, url)));
     request.end(hop.body);

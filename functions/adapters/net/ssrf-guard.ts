@@ -141,7 +141,10 @@ export function isAllowedAddress(address: string, options: GuardOptions = {}): b
 /** Refuses URLs with credentials and URLs whose host is a literal IP that is not allowed. */
 export function assertUrlAllowed(url: URL, options: GuardOptions = {}): void {
   if (url.username !== '' || url.password !== '') {
-    throw new BlockedAddressError(url.host, `URLs with embedded credentials (user:pass@) are not allowed (${url.host}).`);
+    throw new BlockedAddressError(
+      url.host,
+      `URLs with embedded credentials (user:pass@) are not allowed (${url.host}).`,
+    );
   }
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIP(host) !== 0 && !isAllowedAddress(host, options)) throw new BlockedAddressError(url.host);
@@ -180,7 +183,7 @@ export function createGuardedLookup(options: GuardedLookupOptions = {}): LookupF
 export const lookup: LookupFunction = createGuardedLookup();
 
 function classifyIpv4(address: number): AddressRange {
-  const block = IPV4_TABLE.find(({ network, mask }) => ((address & mask) >>> 0) === network);
+  const block = IPV4_TABLE.find(({ network, mask }) => (address & mask) >>> 0 === network);
   return block?.range ?? 'public';
 }
 
@@ -207,6 +210,7 @@ function parseIpv6(text: string): bigint | undefined {
   const [head, tail] = text.split('::');
   const left = groups(head);
   const right = tail === undefined ? [] : groups(tail);
-  const all = tail === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  const all =
+    tail === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
   return all.reduce((value, group) => (value << 16n) | BigInt(group), 0n);
 }

@@ -37,8 +37,17 @@ export const jobInputs = (objects: ObjectStore) => ({
     await objects.deletePrefix(inputPrefix(accountId, jobId));
   },
   load: async (inputs: StoredInput[]): Promise<DecodedImage[]> => {
-    const bodies = await loadAll(objects, inputs.map((input) => input.key), 'input');
-    return inputs.map((input, index) => ({ data: bodies[index]!, format: input.format, width: input.width, height: input.height }));
+    const bodies = await loadAll(
+      objects,
+      inputs.map((input) => input.key),
+      'input',
+    );
+    return inputs.map((input, index) => ({
+      data: bodies[index]!,
+      format: input.format,
+      width: input.width,
+      height: input.height,
+    }));
   },
 });
 

@@ -3,14 +3,22 @@
  * and checksums only when required, with Buffers as bodies (newer SDK checksums made the former local
  * S3 store corrupted objects, DESIGN.md §2).
  */
-import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { localCredentials } from '../aws-clients';
 
 export interface ObjectStore {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   /** Undefined when there is no such object. */
-  get(key: string): Promise<{ body: Buffer; contentType: string | undefined; lastModified: number | undefined } | undefined>;
+  get(
+    key: string,
+  ): Promise<{ body: Buffer; contentType: string | undefined; lastModified: number | undefined } | undefined>;
   /** A short-lived GET URL for the object. */
   presignGet(key: string, expiresInSeconds: number): Promise<string>;
   /**
@@ -32,31 +40,51 @@ export const createObjectStore = (config: { bucket: string; region: string; endp
   });
   return {
     async put(key, body, contentType) {
-      await client.send(new PutObjectCommand({ Bucket: config.bucket, Key: key, Body: body, ContentType: contentType }));
+      await client.send(
+        new PutObjectCommand({ Bucket: config.bucket, Key: key, Body: body, ContentType: contentType }),
+      );
     },
     async get(key) {
       try {
         const result = await client.send(new GetObjectCommand({ Bucket: config.bucket, Key: key }));
-        return { body: Buffer.from(await result.Body!.transformToByteArray()), contentType: result.ContentType, lastModified: result.LastModified?.getTime() };
+        return {
+          body: Buffer.from(await result.Body!.transformToByteArray()),
+          contentType: result.ContentType,
+          lastModified: result.LastModified?.getTime(),
+        };
       } catch (error) {
         if (error instanceof Error && (error.name === 'NoSuchKey' || error.name === 'NotFound')) return undefined;
         throw error;
       }
     },
-    presignGet: (key, expiresInSeconds) => getSignedUrl(client, new GetObjectCommand({ Bucket: config.bucket, Key: key }), { expiresIn: expiresInSeconds }),
+    presignGet: (key, expiresInSeconds) =>
+      getSignedUrl(client, new GetObjectCommand({ Bucket: config.bucket, Key: key }), { expiresIn: expiresInSeconds }),
     presignPut: (key, contentType, contentLength, expiresInSeconds) =>
-      getSignedUrl(client, new PutObjectCommand({ Bucket: config.bucket, Key: key, ContentType: contentType, ContentLength: contentLength }), {
-        expiresIn: expiresInSeconds,
-        signableHeaders: new Set(['content-type', 'content-length']),
-      }),
+      getSignedUrl(
+        client,
+        new PutObjectCommand({
+          Bucket: config.bucket,
+          Key: key,
+          ContentType: contentType,
+          ContentLength: contentLength,
+        }),
+        {
+          expiresIn: expiresInSeconds,
+          signableHeaders: new Set(['content-type', 'content-length']),
+        },
+      ),
     async deletePrefix(prefix) {
       let deleted = 0;
       let token: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: config.bucket, Prefix: prefix, ContinuationToken: token }));
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: config.bucket, Prefix: prefix, ContinuationToken: token }),
+        );
         const objects = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
         if (objects.length > 0) {
-          await client.send(new DeleteObjectsCommand({ Bucket: config.bucket, Delete: { Objects: objects, Quiet: true } }));
+          await client.send(
+            new DeleteObjectsCommand({ Bucket: config.bucket, Delete: { Objects: objects, Quiet: true } }),
+          );
           deleted += objects.length;
         }
         token = page.IsTruncated ? page.NextContinuationToken : undefined;

@@ -5,13 +5,20 @@
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { clientOptions } from '../aws-clients';
 
-export const sfnClient = (region: string, endpoint: string | undefined) => new SFNClient(clientOptions(region, endpoint));
+export const sfnClient = (region: string, endpoint: string | undefined) =>
+  new SFNClient(clientOptions(region, endpoint));
 
 /** The ARN of a machine's execution with this name. */
-export const executionArn = (stateMachineArn: string, name: string) => `${stateMachineArn.replace(':stateMachine:', ':execution:')}:${name}`;
+export const executionArn = (stateMachineArn: string, name: string) =>
+  `${stateMachineArn.replace(':stateMachine:', ':execution:')}:${name}`;
 
 /** Starts an execution named after the job or profile; a start that already happened is not an error. */
-export const startExecution = async (sfn: SFNClient, stateMachineArn: string, name: string, input: unknown): Promise<void> => {
+export const startExecution = async (
+  sfn: SFNClient,
+  stateMachineArn: string,
+  name: string,
+  input: unknown,
+): Promise<void> => {
   try {
     await sfn.send(new StartExecutionCommand({ stateMachineArn, name, input: JSON.stringify(input) }));
   } catch (error) {
@@ -20,7 +27,12 @@ export const startExecution = async (sfn: SFNClient, stateMachineArn: string, na
 };
 
 /** Stops a running execution; one that is unknown or already over is not an error. */
-export const stopExecution = async (sfn: SFNClient, stateMachineArn: string, name: string, reason: { error: string; cause: string }): Promise<void> => {
+export const stopExecution = async (
+  sfn: SFNClient,
+  stateMachineArn: string,
+  name: string,
+  reason: { error: string; cause: string },
+): Promise<void> => {
   try {
     await sfn.send(new StopExecutionCommand({ executionArn: executionArn(stateMachineArn, name), ...reason }));
   } catch (error) {
@@ -29,9 +41,15 @@ export const stopExecution = async (sfn: SFNClient, stateMachineArn: string, nam
 };
 
 /** Whether the execution with this name is running, has ended, or never started. */
-export const executionState = async (sfn: SFNClient, stateMachineArn: string, name: string): Promise<'running' | 'ended' | 'missing'> => {
+export const executionState = async (
+  sfn: SFNClient,
+  stateMachineArn: string,
+  name: string,
+): Promise<'running' | 'ended' | 'missing'> => {
   try {
-    const { status } = await sfn.send(new DescribeExecutionCommand({ executionArn: executionArn(stateMachineArn, name) }));
+    const { status } = await sfn.send(
+      new DescribeExecutionCommand({ executionArn: executionArn(stateMachineArn, name) }),
+    );
     return status === 'RUNNING' || status === 'PENDING_REDRIVE' ? 'running' : 'ended';
   } catch (error) {
     if (error instanceof Error && error.name === 'ExecutionDoesNotExist') return 'missing';

@@ -2,14 +2,40 @@
 import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { clientOptions } from '../aws-clients';
 
-export const sqsClient = (region: string, endpoint: string | undefined) => new SQSClient(clientOptions(region, endpoint));
+export const sqsClient = (region: string, endpoint: string | undefined) =>
+  new SQSClient(clientOptions(region, endpoint));
 
-export const sendJson = async (sqs: SQSClient, queueUrl: string, message: unknown, numberAttributes?: Record<string, number>): Promise<void> => {
-  const attributes = numberAttributes && Object.fromEntries(Object.entries(numberAttributes).map(([name, value]) => [name, { DataType: 'Number', StringValue: String(value) }]));
-  await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), MessageAttributes: attributes }));
+export const sendJson = async (
+  sqs: SQSClient,
+  queueUrl: string,
+  message: unknown,
+  numberAttributes?: Record<string, number>,
+): Promise<void> => {
+  const attributes =
+    numberAttributes &&
+    Object.fromEntries(
+      Object.entries(numberAttributes).map(([name, value]) => [
+        name,
+        { DataType: 'Number', StringValue: String(value) },
+      ]),
+    );
+  await sqs.send(
+    new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), MessageAttributes: attributes }),
+  );
 };
 
 /** Backoff without a sleeping function: the message becomes visible again after `delaySeconds`. */
-export const delayRedelivery = async (sqs: SQSClient, queueUrl: string, receiptHandle: string, delaySeconds: number): Promise<void> => {
-  await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: Math.max(0, Math.round(delaySeconds)) }));
+export const delayRedelivery = async (
+  sqs: SQSClient,
+  queueUrl: string,
+  receiptHandle: string,
+  delaySeconds: number,
+): Promise<void> => {
+  await sqs.send(
+    new ChangeMessageVisibilityCommand({
+      QueueUrl: queueUrl,
+      ReceiptHandle: receiptHandle,
+      VisibilityTimeout: Math.max(0, Math.round(delaySeconds)),
+    }),
+  );
 };

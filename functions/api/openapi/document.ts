@@ -8,12 +8,18 @@
  * Request schemas are converted in their input form (what a client sends: `limit` is a string of digits
  * in the query), response schemas as they are (they have no transformations).
  */
-import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
+import { type JsonSchema, toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { API_ERROR_CODES } from '../../domain/errors';
-import { API_VERSIONS, CURRENT_API_VERSION, ROUTES, routePath, type ApiVersion, type RouteDefinition } from '../routes';
+import { API_VERSIONS, type ApiVersion, CURRENT_API_VERSION, ROUTES, type RouteDefinition, routePath } from '../routes';
 import { ErrorBodySchema, ValidationErrorBodySchema } from '../schemas/responses';
-import { OPERATION_DOCS, type ErrorStatus, type OperationDoc, type ResponseHeader, type SuccessAnswer } from './operations';
+import {
+  type ErrorStatus,
+  OPERATION_DOCS,
+  type OperationDoc,
+  type ResponseHeader,
+  type SuccessAnswer,
+} from './operations';
 
 export const OPENAPI_VERSION = '3.1.0';
 export const API_TITLE = 'Identity-preserving image service';
@@ -23,7 +29,11 @@ type Json = Record<string, unknown>;
 
 /** The JSON Schema of a valibot schema, without the `$schema` key (the document sets the dialect once). */
 const jsonSchemaOf = (schema: v.GenericSchema, typeMode: 'input' | 'ignore'): Json => {
-  const { $schema: _dialect, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode, errorMode: 'ignore' }) as JsonSchema & { $schema?: string };
+  const { $schema: _dialect, ...rest } = toJsonSchema(schema, {
+    target: 'draft-2020-12',
+    typeMode,
+    errorMode: 'ignore',
+  }) as JsonSchema & { $schema?: string };
   return rest as Json;
 };
 
@@ -45,8 +55,14 @@ const ERROR_MEANING: Record<ErrorStatus, string> = {
 
 const HEADERS: Record<ResponseHeader | 'X-Request-Id' | 'Retry-After', Json> = {
   'X-Request-Id': { description: 'Identifies this answer; quote it to support.', schema: { type: 'string' } },
-  'Idempotent-Replayed': { description: '`true` when the answer replays an earlier submit with the same `client_request_id`.', schema: { type: 'string', enum: ['true'] } },
-  'X-Service-Deprecation-Date': { description: 'The default `output_format` became `jpg` on this date.', schema: { type: 'string', examples: ['2026-05-08'] } },
+  'Idempotent-Replayed': {
+    description: '`true` when the answer replays an earlier submit with the same `client_request_id`.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  'X-Service-Deprecation-Date': {
+    description: 'The default `output_format` became `jpg` on this date.',
+    schema: { type: 'string', examples: ['2026-05-08'] },
+  },
   'Retry-After': { description: 'Seconds until the request can be retried.', schema: { type: 'integer' } },
 };
 
@@ -60,13 +76,30 @@ type Namer = (schema: v.GenericSchema) => Json;
 
 const successResponse = (answer: SuccessAnswer, named: Namer): Json => {
   const headers = headerRefs(['X-Request-Id', ...('json' in answer ? (answer.headers ?? []) : [])]);
-  if ('json' in answer) return { description: answer.description, headers, content: { 'application/json': { schema: named(answer.json) } } };
-  if ('media' in answer) return { description: answer.description, headers, content: { [answer.media]: { schema: { type: 'string', contentMediaType: answer.media } } } };
-  return { description: answer.description, headers: { ...headers, Location: { description: 'Where the image is.', schema: { type: 'string', format: 'uri' } } } };
+  if ('json' in answer)
+    return {
+      description: answer.description,
+      headers,
+      content: { 'application/json': { schema: named(answer.json) } },
+    };
+  if ('media' in answer)
+    return {
+      description: answer.description,
+      headers,
+      content: { [answer.media]: { schema: { type: 'string', contentMediaType: answer.media } } },
+    };
+  return {
+    description: answer.description,
+    headers: {
+      ...headers,
+      Location: { description: 'Where the image is.', schema: { type: 'string', format: 'uri' } },
+    },
+  };
 };
 
 const errorResponse = (status: ErrorStatus): Json => {
-  const schema = status === 422 ? { oneOf: [schemaRef('ValidationErrorBody'), schemaRef('ErrorBody')] } : schemaRef('ErrorBody');
+  const schema =
+    status === 422 ? { oneOf: [schemaRef('ValidationErrorBody'), schemaRef('ErrorBody')] } : schemaRef('ErrorBody');
   return {
     description: ERROR_MEANING[status],
     headers: headerRefs(status === 429 ? ['X-Request-Id', 'Retry-After'] : ['X-Request-Id']),
@@ -74,11 +107,15 @@ const errorResponse = (status: ErrorStatus): Json => {
   };
 };
 
-
 const parameters = (where: 'query' | 'path', schema: OperationDoc['query']): Json[] =>
   Object.entries(schema?.entries ?? {}).map(([name, entry]) => {
     const optional = entry.type === 'optional';
-    return { name, in: where, required: where === 'path' || !optional, schema: jsonSchemaOf(entry as v.GenericSchema, 'input') };
+    return {
+      name,
+      in: where,
+      required: where === 'path' || !optional,
+      schema: jsonSchemaOf(entry as v.GenericSchema, 'input'),
+    };
   });
 
 /** Every route refuses a body over the limit (413) and can fail (500, 503); an API-key route also checks the key and the rate. */
@@ -86,7 +123,9 @@ const ANY_ROUTE_ERRORS: readonly ErrorStatus[] = [413, 500, 503];
 const API_KEY_ROUTE_ERRORS: readonly ErrorStatus[] = [401, 403, 429];
 
 const errorsOf = (route: RouteDefinition, doc: OperationDoc): ErrorStatus[] =>
-  [...new Set([...doc.errors, ...ANY_ROUTE_ERRORS, ...(route.auth === 'none' ? [] : API_KEY_ROUTE_ERRORS)])].sort((a, b) => a - b);
+  [...new Set([...doc.errors, ...ANY_ROUTE_ERRORS, ...(route.auth === 'none' ? [] : API_KEY_ROUTE_ERRORS)])].sort(
+    (a, b) => a - b,
+  );
 
 const operation = (route: RouteDefinition, version: ApiVersion, doc: OperationDoc, named: Namer): Json => ({
   operationId: version === CURRENT_API_VERSION ? doc.operationId : `${doc.operationId}_${version}`,
@@ -100,11 +139,18 @@ const operation = (route: RouteDefinition, version: ApiVersion, doc: OperationDo
   ...(doc.body && {
     requestBody: {
       required: doc.bodyOptional !== true,
-      content: { 'application/json': { schema: jsonSchemaOf(doc.body, 'input'), ...(doc.bodyExample !== undefined && { example: doc.bodyExample }) } },
+      content: {
+        'application/json': {
+          schema: jsonSchemaOf(doc.body, 'input'),
+          ...(doc.bodyExample !== undefined && { example: doc.bodyExample }),
+        },
+      },
     },
   }),
   responses: {
-    ...Object.fromEntries(Object.entries(doc.success).map(([status, answer]) => [status, successResponse(answer, named)])),
+    ...Object.fromEntries(
+      Object.entries(doc.success).map(([status, answer]) => [status, successResponse(answer, named)]),
+    ),
     ...Object.fromEntries(errorsOf(route, doc).map((status) => [String(status), errorResponse(status)])),
   },
 });
@@ -125,7 +171,8 @@ export const openApiDocument = (routes: readonly RouteDefinition[] = ROUTES): Js
   const paths: Record<string, Json> = {};
   for (const route of routes) {
     const doc = OPERATION_DOCS[routeKey(route)];
-    if (!doc) throw new Error(`route ${routeKey(route)} has no entry in OPERATION_DOCS (functions/api/openapi/operations.ts)`);
+    if (!doc)
+      throw new Error(`route ${routeKey(route)} has no entry in OPERATION_DOCS (functions/api/openapi/operations.ts)`);
     for (const version of API_VERSIONS) {
       (paths[routePath(version, route)] ??= {})[route.method.toLowerCase()] = operation(route, version, doc, named);
     }
@@ -140,17 +187,25 @@ export const openApiDocument = (routes: readonly RouteDefinition[] = ROUTES): Js
       description:
         'Edits, generates, enhances and restyles images, keeping the identity of trained subjects. Every request ' +
         'carries `X-API-Key`; work is paid from a prepaid balance. `/v1/service` serves the same operations as ' +
-        '`/v2/service`, marked deprecated. Error codes: ' + API_ERROR_CODES.map((code) => `\`${code}\``).join(', ') + '.',
+        '`/v2/service`, marked deprecated. Error codes: ' +
+        API_ERROR_CODES.map((code) => `\`${code}\``).join(', ') +
+        '.',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     security: [{ ApiKey: [] }],
     tags: [
       ...[...new Set(Object.values(OPERATION_DOCS).map((doc) => doc.tag))].map((name) => ({ name })),
-      { name: DEPRECATED_TAG, description: 'The same operations under `/v1/service`; answers carry `Deprecation: true` and a `Link` to the `/v2` path.' },
+      {
+        name: DEPRECATED_TAG,
+        description:
+          'The same operations under `/v1/service`; answers carry `Deprecation: true` and a `Link` to the `/v2` path.',
+      },
     ],
     paths,
     components: {
-      securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The account’s API key.' } },
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The account’s API key.' },
+      },
       headers: HEADERS,
       schemas: Object.fromEntries([...components].sort(([a], [b]) => a.localeCompare(b))),
     },

@@ -8,33 +8,39 @@
  * README (429 past the account's rate limit, 413 for a body too large, 500 and 503 anywhere).
  */
 import type * as v from 'valibot';
+import { LedgerQuerySchema } from '../schemas/account';
+import { RedeliverRequestSchema, WebhookTestRequestSchema } from '../schemas/callbacks';
 import { EditRequestSchema, EnhanceRequestSchema, GenerateRequestSchema, RemixRequestSchema } from '../schemas/images';
 import { DownloadParamsSchema, JobParamsSchema, ListJobsQuerySchema } from '../schemas/jobs';
-import { AddProfileRequestSchema, ListProfilesQuerySchema, PreflightRequestSchema, ProfileParamsSchema, TagProfilesRequestSchema } from '../schemas/profiles';
+import {
+  AddProfileRequestSchema,
+  ListProfilesQuerySchema,
+  PreflightRequestSchema,
+  ProfileParamsSchema,
+  TagProfilesRequestSchema,
+} from '../schemas/profiles';
 import {
   AccountSchema,
   ImageResultSchema,
   JobDeliveriesSchema,
-  LedgerPageSchema,
-  RedeliverySchema,
-  WebhookTestResultSchema,
   JobHandleSchema,
   JobPageSchema,
   JobStatusSchema,
+  LedgerPageSchema,
   OpenApiDocumentSchema,
   PreflightReportSchema,
   ProfileCreatedSchema,
   ProfileDeletedSchema,
   ProfileListSchema,
   ProfileStatusSchema,
+  RedeliverySchema,
   TagReportSchema,
   TrainerEventAcceptedSchema,
   UploadTicketSchema,
   WebhookSecretSchema,
+  WebhookTestResultSchema,
 } from '../schemas/responses';
 import { TrainerCallbackSchema } from '../schemas/training';
-import { LedgerQuerySchema } from '../schemas/account';
-import { RedeliverRequestSchema, WebhookTestRequestSchema } from '../schemas/callbacks';
 import { CreateUploadRequestSchema } from '../schemas/uploads';
 
 export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 500 | 503 | 504;
@@ -67,7 +73,13 @@ const IMAGE_ERRORS = [400, 401, 402, 403, 404, 413, 422, 429, 500, 503, 504] as 
 const IMAGE_HEADERS = ['Idempotent-Replayed', 'X-Service-Deprecation-Date'] as const;
 const PROFILE_ERRORS = [401, 402, 403, 404, 422, 429, 500, 503] as const;
 
-const imageOperation = (operationId: string, summary: string, body: v.GenericSchema, bodyExample: unknown, description: string): OperationDoc => ({
+const imageOperation = (
+  operationId: string,
+  summary: string,
+  body: v.GenericSchema,
+  bodyExample: unknown,
+  description: string,
+): OperationDoc => ({
   operationId,
   tag: 'Images',
   summary,
@@ -79,17 +91,49 @@ const imageOperation = (operationId: string, summary: string, body: v.GenericSch
   body,
   bodyExample,
   success: {
-    200: { description: 'The image result (`images` filled for `response_mode: bytes`, `download_urls` for `urls`).', json: ImageResultSchema, headers: IMAGE_HEADERS },
+    200: {
+      description: 'The image result (`images` filled for `response_mode: bytes`, `download_urls` for `urls`).',
+      json: ImageResultSchema,
+      headers: IMAGE_HEADERS,
+    },
     202: { description: 'The job handle of an asynchronous submit.', json: JobHandleSchema, headers: IMAGE_HEADERS },
   },
   errors: IMAGE_ERRORS,
 });
 
 export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
-  'POST /edit': imageOperation('edit', 'Edit 1-10 images from a prompt', EditRequestSchema, { prompt: 'Put [[prf_5kq2x8]] on a beach at sunset', images: ['https://example.com/photo.jpg'], output_format: 'jpg' }, 'Edits the input images by a text prompt; profiles named in `profile_ids` or as `[[<profile_id>]]` in the prompt keep their identity.'),
-  'POST /generate': imageOperation('generate', 'Generate images from a prompt', GenerateRequestSchema, { prompt: 'a lighthouse at dawn', resolution: '2K', aspect_ratio: '16:9' }, 'Creates images from a prompt with no input image; profiles are referenced only as `[[<profile_id>]]` in the prompt.'),
-  'POST /enhance': imageOperation('enhance', 'Enhance one image (2K)', EnhanceRequestSchema, { image: 'https://example.com/photo.jpg', profile_ids: ['prf_5kq2x8'] }, 'Improves one image; pinned to the default base model at 2K (`base_model`, `aspect_ratio` and `resolution` are refused).'),
-  'POST /remix': imageOperation('remix', 'Remix an image in the style of another', RemixRequestSchema, { input_image: 'https://example.com/content.jpg', reference_image: 'https://example.com/style.jpg' }, 'Renders the content of `input_image` in the style of `reference_image`, at 2K in the input’s aspect ratio.'),
+  'POST /edit': imageOperation(
+    'edit',
+    'Edit 1-10 images from a prompt',
+    EditRequestSchema,
+    {
+      prompt: 'Put [[prf_5kq2x8]] on a beach at sunset',
+      images: ['https://example.com/photo.jpg'],
+      output_format: 'jpg',
+    },
+    'Edits the input images by a text prompt; profiles named in `profile_ids` or as `[[<profile_id>]]` in the prompt keep their identity.',
+  ),
+  'POST /generate': imageOperation(
+    'generate',
+    'Generate images from a prompt',
+    GenerateRequestSchema,
+    { prompt: 'a lighthouse at dawn', resolution: '2K', aspect_ratio: '16:9' },
+    'Creates images from a prompt with no input image; profiles are referenced only as `[[<profile_id>]]` in the prompt.',
+  ),
+  'POST /enhance': imageOperation(
+    'enhance',
+    'Enhance one image (2K)',
+    EnhanceRequestSchema,
+    { image: 'https://example.com/photo.jpg', profile_ids: ['prf_5kq2x8'] },
+    'Improves one image; pinned to the default base model at 2K (`base_model`, `aspect_ratio` and `resolution` are refused).',
+  ),
+  'POST /remix': imageOperation(
+    'remix',
+    'Remix an image in the style of another',
+    RemixRequestSchema,
+    { input_image: 'https://example.com/content.jpg', reference_image: 'https://example.com/style.jpg' },
+    'Renders the content of `input_image` in the style of `reference_image`, at 2K in the input’s aspect ratio.',
+  ),
   'POST /uploads': {
     operationId: 'createUpload',
     tag: 'Images',
@@ -101,7 +145,9 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
       'for 24 h after it arrives; it is checked like any input when used.',
     body: CreateUploadRequestSchema,
     bodyExample: { size_bytes: 12582912, content_type: 'image/jpeg' },
-    success: { 200: { description: 'Where to PUT the bytes, and the reference to use afterwards.', json: UploadTicketSchema } },
+    success: {
+      200: { description: 'Where to PUT the bytes, and the reference to use afterwards.', json: UploadTicketSchema },
+    },
     errors: [422],
   },
   'GET /jobs': {
@@ -118,7 +164,8 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     operationId: 'getJob',
     tag: 'Jobs',
     summary: 'Poll a job',
-    description: 'The authoritative outcome of a job. Another account’s job is 404; 24 h after completion, 410 `JOB_EXPIRED`.',
+    description:
+      'The authoritative outcome of a job. Another account’s job is 404; 24 h after completion, 410 `JOB_EXPIRED`.',
     params: JobParamsSchema,
     success: { 200: { description: 'The job status; the same body a callback carries.', json: JobStatusSchema } },
     errors: [401, 403, 404, 410, 422, 429, 500, 503],
@@ -158,7 +205,9 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     params: JobParamsSchema,
     body: RedeliverRequestSchema,
     bodyOptional: true,
-    success: { 202: { description: 'The delivery is queued; its attempts appear under /deliveries.', json: RedeliverySchema } },
+    success: {
+      202: { description: 'The delivery is queued; its attempts appear under /deliveries.', json: RedeliverySchema },
+    },
     // 400: no callback_url in the body for a job submitted without one.
     errors: [400, 404, 409, 410, 422],
   },
@@ -177,7 +226,17 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Create a profile from photos',
     description: 'Reserves the tier’s price (Full Train 2.90, Quick Train 1.49) and starts training at once.',
     body: AddProfileRequestSchema,
-    bodyExample: { image_urls: ['https://example.com/1.jpg', 'https://example.com/2.jpg', 'https://example.com/3.jpg', 'https://example.com/4.jpg', 'https://example.com/5.jpg'], training_tier: 'fast', tag: 'customer-42' },
+    bodyExample: {
+      image_urls: [
+        'https://example.com/1.jpg',
+        'https://example.com/2.jpg',
+        'https://example.com/3.jpg',
+        'https://example.com/4.jpg',
+        'https://example.com/5.jpg',
+      ],
+      training_tier: 'fast',
+      tag: 'customer-42',
+    },
     success: { 200: { description: 'The new profile’s id.', json: ProfileCreatedSchema } },
     errors: [...PROFILE_ERRORS, 413],
   },
@@ -241,7 +300,8 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     operationId: 'getWebhookSecret',
     tag: 'Webhooks',
     summary: 'Read the callback signing secret',
-    description: 'Created on first use. Callbacks carry `X-Service-Signature` and the Standard Webhooks headers (docs/callbacks.md).',
+    description:
+      'Created on first use. Callbacks carry `X-Service-Signature` and the Standard Webhooks headers (docs/callbacks.md).',
     success: { 200: { description: 'The secret.', json: WebhookSecretSchema } },
     errors: [401, 403, 429, 500, 503],
   },
@@ -249,8 +309,11 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     operationId: 'rotateWebhookSecret',
     tag: 'Webhooks',
     summary: 'Rotate the callback signing secret',
-    description: 'Answers a new secret; for 24 h deliveries are signed with both the new and the previous one (docs/callbacks.md).',
-    success: { 200: { description: 'The new secret and until when the previous one still signs.', json: WebhookSecretSchema } },
+    description:
+      'Answers a new secret; for 24 h deliveries are signed with both the new and the previous one (docs/callbacks.md).',
+    success: {
+      200: { description: 'The new secret and until when the previous one still signs.', json: WebhookSecretSchema },
+    },
     errors: [401, 403, 429, 500, 503],
   },
   'POST /webhook-test': {
@@ -264,14 +327,17 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
       'and redeliveries together are limited to 30 a minute per account (429 `RATE_LIMITED`).',
     body: WebhookTestRequestSchema,
     bodyExample: { url: 'https://example.com/webhooks/images' },
-    success: { 200: { description: 'What the receiver answered, or why there was no answer.', json: WebhookTestResultSchema } },
+    success: {
+      200: { description: 'What the receiver answered, or why there was no answer.', json: WebhookTestResultSchema },
+    },
     errors: [422],
   },
   'GET /account': {
     operationId: 'getAccount',
     tag: 'Account',
     summary: 'The account: balance and limits',
-    description: 'The prepaid balance (read strongly: reservations of running work already taken out), the default model version, and the limits in force.',
+    description:
+      'The prepaid balance (read strongly: reservations of running work already taken out), the default model version, and the limits in force.',
     success: { 200: { description: 'The account.', json: AccountSchema } },
     errors: [],
   },
@@ -291,9 +357,12 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     operationId: 'trainerCallback',
     tag: 'Training backends',
     summary: 'A training backend reports (internal)',
-    description: 'For a training backend (`TRAINER=http`), authenticated by the trainer bearer token, not an API key (docs/trainer-contract.md).',
+    description:
+      'For a training backend (`TRAINER=http`), authenticated by the trainer bearer token, not an API key (docs/trainer-contract.md).',
     body: TrainerCallbackSchema,
-    success: { 200: { description: 'The report was forwarded to the waiting training.', json: TrainerEventAcceptedSchema } },
+    success: {
+      200: { description: 'The report was forwarded to the waiting training.', json: TrainerEventAcceptedSchema },
+    },
     errors: [400, 401, 404, 413, 422, 500, 503],
   },
   'GET /openapi.json': {
@@ -307,7 +376,8 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     operationId: 'docs',
     tag: 'Documentation',
     summary: 'The API reference page',
-    description: 'Rendered in the browser by Scalar from this document; the renderer is served by the service itself (no CDN).',
+    description:
+      'Rendered in the browser by Scalar from this document; the renderer is served by the service itself (no CDN).',
     success: { 200: { description: 'The page.', media: 'text/html' } },
     errors: [500, 503],
   },

@@ -15,14 +15,18 @@ const MAX_EDIT_IMAGES = 10;
 /** A day: longer than any job may run (the asynchronous budget is 30 minutes). */
 const MAX_CANCEL_AFTER_SECONDS = 86_400;
 
-
 const ImageInput = v.pipe(
   v.string(),
   v.minLength(1, 'An image must be a base64 string or a URL.'),
-  v.description('Base64 (bare or a data URI), an http(s) URL, or `upload:<upload_id>` from POST /uploads. JPEG, PNG, WebP or HEIC/HEIF.'),
+  v.description(
+    'Base64 (bare or a data URI), an http(s) URL, or `upload:<upload_id>` from POST /uploads. JPEG, PNG, WebP or HEIC/HEIF.',
+  ),
 );
 
-const Prompt = v.pipe(v.string(), v.maxLength(MAX_PROMPT_CHARS, `The prompt must be at most ${MAX_PROMPT_CHARS} characters.`));
+const Prompt = v.pipe(
+  v.string(),
+  v.maxLength(MAX_PROMPT_CHARS, `The prompt must be at most ${MAX_PROMPT_CHARS} characters.`),
+);
 
 const ProfileIds = v.pipe(
   v.array(v.pipe(v.string(), v.minLength(1, 'A profile id must not be empty.'))),
@@ -45,7 +49,9 @@ const CommonFields = {
       v.integer(),
       v.minValue(1),
       v.maxValue(MAX_CANCEL_AFTER_SECONDS),
-      v.description('With `async: true`: cancel the job (failed, `CANCELED`, refunded) if it has not ended this many seconds after submit.'),
+      v.description(
+        'With `async: true`: cancel the job (failed, `CANCELED`, refunded) if it has not ended this many seconds after submit.',
+      ),
     ),
   ),
   /** Default `bytes`, or `urls` for an async request (decided after the cross-field rules). */
@@ -69,7 +75,10 @@ const OutputFields = {
   resolution: v.optional(v.picklist(RESOLUTIONS)),
   quality: v.optional(v.picklist(QUALITIES)),
   size: v.optional(
-    v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,3}x[1-9][0-9]{0,3}$/, 'size must be <width>x<height>, for example 1024x768.')),
+    v.pipe(
+      v.string(),
+      v.regex(/^[1-9][0-9]{0,3}x[1-9][0-9]{0,3}$/, 'size must be <width>x<height>, for example 1024x768.'),
+    ),
   ),
   base_model: v.optional(v.string()),
 };
@@ -78,7 +87,9 @@ const OutputFields = {
 const pinnedFields = (operation: 'enhance' | 'remix') => {
   const refuse = (field: string) =>
     v.optional(
-      v.never(`${operation} does not accept ${field}: it is pinned to ${PINNED_MODEL.baseModel} at ${PINNED_MODEL.resolution}.`),
+      v.never(
+        `${operation} does not accept ${field}: it is pinned to ${PINNED_MODEL.baseModel} at ${PINNED_MODEL.resolution}.`,
+      ),
     );
   return { base_model: refuse('base_model'), aspect_ratio: refuse('aspect_ratio'), resolution: refuse('resolution') };
 };
@@ -125,12 +136,10 @@ const withCommonRules = <TInput, TOutput extends CommonOutput>(schema: v.Generic
         addIssue({ message: 'cancel_after is only valid with async: true.', path: [atField(input, 'cancel_after')] });
       }
     }),
-    v.transform(
-      (input): Omit<TOutput, 'response_mode'> & { response_mode: ResponseMode } => ({
-        ...input,
-        response_mode: input.response_mode ?? (input.async ? 'urls' : 'bytes'),
-      }),
-    ),
+    v.transform((input): Omit<TOutput, 'response_mode'> & { response_mode: ResponseMode } => ({
+      ...input,
+      response_mode: input.response_mode ?? (input.async ? 'urls' : 'bytes'),
+    })),
   );
 
 export const EditRequestSchema = withCommonRules(

@@ -25,7 +25,13 @@ export const CursorSchema = v.optional(v.pipe(v.string(), v.minLength(1), v.maxL
 export const ListJobsQuerySchema = v.object({
   status: v.optional(v.picklist(JOB_STATUSES, `status must be one of ${JOB_STATUSES.join(', ')}.`)),
   operation: v.optional(v.picklist(OPERATIONS, `operation must be one of ${OPERATIONS.join(', ')}.`)),
-  created_after: v.optional(v.pipe(v.string(), v.isoTimestamp('created_after must be an ISO 8601 date-time, e.g. 2026-11-23T12:00:00Z.'), v.transform(Date.parse))),
+  created_after: v.optional(
+    v.pipe(
+      v.string(),
+      v.isoTimestamp('created_after must be an ISO 8601 date-time, e.g. 2026-11-23T12:00:00Z.'),
+      v.transform(Date.parse),
+    ),
+  ),
   cursor: CursorSchema,
   limit: PageLimitSchema,
 });

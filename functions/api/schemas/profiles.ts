@@ -1,22 +1,38 @@
 /** Request shapes of the profile endpoints: the request types, the 422 validation, and the docs. */
 import * as v from 'valibot';
-import { CallbackUrlSchema } from './callbacks';
 import { MODEL_VERSIONS } from '../../domain/accounts/accounts';
 import { PHOTO_COUNT_BY_TIER, TRAINING_TIERS } from '../../domain/profiles/profile';
+import { CallbackUrlSchema } from './callbacks';
 
-const Tag = v.pipe(v.string(), v.minLength(1, 'A tag must be 1 to 128 characters.'), v.maxLength(128, 'A tag must be 1 to 128 characters.'));
+const Tag = v.pipe(
+  v.string(),
+  v.minLength(1, 'A tag must be 1 to 128 characters.'),
+  v.maxLength(128, 'A tag must be 1 to 128 characters.'),
+);
 
-
-const PhotoUrl = v.pipe(v.string(), v.url('Each image URL must be an absolute http(s) URL.'), v.regex(/^https?:\/\//i, 'Each image URL must be an absolute http(s) URL.'));
+const PhotoUrl = v.pipe(
+  v.string(),
+  v.url('Each image URL must be an absolute http(s) URL.'),
+  v.regex(/^https?:\/\//i, 'Each image URL must be an absolute http(s) URL.'),
+);
 
 export const AddProfileRequestSchema = v.pipe(
   v.object({
-    image_urls: v.pipe(v.array(PhotoUrl), v.minLength(5, 'image_urls needs 5 to 50 photos.'), v.maxLength(50, 'image_urls needs 5 to 50 photos.')),
+    image_urls: v.pipe(
+      v.array(PhotoUrl),
+      v.minLength(5, 'image_urls needs 5 to 50 photos.'),
+      v.maxLength(50, 'image_urls needs 5 to 50 photos.'),
+    ),
     training_tier: v.optional(v.picklist(TRAINING_TIERS), 'standard'),
     tag: v.optional(Tag),
     model_version: v.optional(v.picklist(MODEL_VERSIONS)),
     callback_url: v.optional(
-      v.pipe(CallbackUrlSchema, v.description('Gets a signed POST of the profile status body when training ends (READY or ERROR), like a job callback.')),
+      v.pipe(
+        CallbackUrlSchema,
+        v.description(
+          'Gets a signed POST of the profile status body when training ends (READY or ERROR), like a job callback.',
+        ),
+      ),
     ),
   }),
   v.forward(
@@ -31,7 +47,11 @@ export type AddProfileRequest = v.InferOutput<typeof AddProfileRequestSchema>;
 
 /** The preflight takes any count (it says whether the tier would take it) and the same photo URLs. */
 export const PreflightRequestSchema = v.object({
-  image_urls: v.pipe(v.array(PhotoUrl), v.minLength(1, 'image_urls needs 1 to 50 photos.'), v.maxLength(50, 'image_urls needs 1 to 50 photos.')),
+  image_urls: v.pipe(
+    v.array(PhotoUrl),
+    v.minLength(1, 'image_urls needs 1 to 50 photos.'),
+    v.maxLength(50, 'image_urls needs 1 to 50 photos.'),
+  ),
   training_tier: v.optional(v.picklist(TRAINING_TIERS), 'standard'),
 });
 export type PreflightRequest = v.InferOutput<typeof PreflightRequestSchema>;

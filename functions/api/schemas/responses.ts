@@ -5,18 +5,25 @@
  * Objects are strict (`additionalProperties: false`) for exactly that reason.
  */
 import * as v from 'valibot';
+import { MODEL_VERSIONS } from '../../domain/accounts/accounts';
+import { LEDGER_ENTRY_KINDS } from '../../domain/billing/ledger';
 import { API_ERROR_CODES } from '../../domain/errors';
 import { OPERATIONS } from '../../domain/images/engine';
 import { UPLOAD_CONTENT_TYPES } from '../../domain/images/uploads';
-import { LEDGER_ENTRY_KINDS } from '../../domain/billing/ledger';
-import { MODEL_VERSIONS } from '../../domain/accounts/accounts';
 import { JOB_STATUSES } from '../../domain/jobs/job';
 import { PROFILE_STATUSES, TRAINING_TIERS } from '../../domain/profiles/profile';
 
 const IsoDateTime = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601 date-time (UTC).'));
-const UsdDecimal = v.pipe(v.string(), v.regex(/^-?\d+\.\d{2,6}$/), v.description('US dollars, exact, two to six decimals.'));
+const UsdDecimal = v.pipe(
+  v.string(),
+  v.regex(/^-?\d+\.\d{2,6}$/),
+  v.description('US dollars, exact, two to six decimals.'),
+);
 const MoneySchema = v.pipe(
-  v.strictObject({ usd: UsdDecimal, micro_usd: v.pipe(v.number(), v.integer(), v.description('The same amount in millionths of a dollar.')) }),
+  v.strictObject({
+    usd: UsdDecimal,
+    micro_usd: v.pipe(v.number(), v.integer(), v.description('The same amount in millionths of a dollar.')),
+  }),
   v.title('Money'),
 );
 
@@ -27,23 +34,47 @@ export const ErrorBodySchema = v.pipe(
     request_id: v.pipe(v.string(), v.description('The `X-Request-Id` of this answer; quote it to support.')),
   }),
   v.title('ErrorBody'),
-  v.examples([{ detail: 'Job job_0123 not found.', code: 'NOT_FOUND' as const, request_id: '6f1c0c1e-3b8a-4a53-9f53-2d3c4b5a6978' }]),
+  v.examples([
+    {
+      detail: 'Job job_0123 not found.',
+      code: 'NOT_FOUND' as const,
+      request_id: '6f1c0c1e-3b8a-4a53-9f53-2d3c4b5a6978',
+    },
+  ]),
 );
 
 export const ValidationErrorBodySchema = v.pipe(
   v.strictObject({
     detail: v.array(
       v.strictObject({
-        loc: v.pipe(v.array(v.union([v.string(), v.number()])), v.description('Where: `body`, `query` or `path`, then the field names and indexes.')),
+        loc: v.pipe(
+          v.array(v.union([v.string(), v.number()])),
+          v.description('Where: `body`, `query` or `path`, then the field names and indexes.'),
+        ),
         msg: v.string(),
-        type: v.pipe(v.string(), v.description("pydantic v2's error type, e.g. `missing`, `literal_error`, `less_than_equal`.")),
+        type: v.pipe(
+          v.string(),
+          v.description("pydantic v2's error type, e.g. `missing`, `literal_error`, `less_than_equal`."),
+        ),
         input: v.optional(v.unknown()),
         ctx: v.optional(v.record(v.string(), v.unknown())),
       }),
     ),
   }),
   v.title('ValidationErrorBody'),
-  v.examples([{ detail: [{ loc: ['body', 'num_output_images'], msg: 'Input should be less than or equal to 4', type: 'less_than_equal', input: 9, ctx: { le: 4 } }] }]),
+  v.examples([
+    {
+      detail: [
+        {
+          loc: ['body', 'num_output_images'],
+          msg: 'Input should be less than or equal to 4',
+          type: 'less_than_equal',
+          input: 9,
+          ctx: { le: 4 },
+        },
+      ],
+    },
+  ]),
 );
 
 export const ImageResultSchema = v.pipe(
@@ -55,10 +86,19 @@ export const ImageResultSchema = v.pipe(
       ),
     }),
     images: v.pipe(v.array(v.string()), v.description('Base64 images (`response_mode: bytes`), else empty.')),
-    download_urls: v.pipe(v.array(v.pipe(v.string(), v.url())), v.description('Links valid 24 h (`response_mode: urls`), else empty.')),
+    download_urls: v.pipe(
+      v.array(v.pipe(v.string(), v.url())),
+      v.description('Links valid 24 h (`response_mode: urls`), else empty.'),
+    ),
   }),
   v.title('ImageResult'),
-  v.examples([{ known_subjects: { counts: { prf_5kq2x8: 1 } }, images: [], download_urls: ['https://api.example.com/v2/service/downloads/dl_…'] }]),
+  v.examples([
+    {
+      known_subjects: { counts: { prf_5kq2x8: 1 } },
+      images: [],
+      download_urls: ['https://api.example.com/v2/service/downloads/dl_…'],
+    },
+  ]),
 );
 
 export const JobHandleSchema = v.pipe(
@@ -77,16 +117,35 @@ export const JobStatusSchema = v.pipe(
     status: v.picklist(JOB_STATUSES),
     operation: v.picklist(OPERATIONS),
     created_at: IsoDateTime,
-    result: v.pipe(v.nullable(ImageResultSchema), v.description('Set once `succeeded`: `download_urls` filled, `images` empty.')),
-    error: v.pipe(v.nullable(v.strictObject({ code: v.picklist(API_ERROR_CODES), message: v.string() })), v.description('Set once `failed`.')),
+    result: v.pipe(
+      v.nullable(ImageResultSchema),
+      v.description('Set once `succeeded`: `download_urls` filled, `images` empty.'),
+    ),
+    error: v.pipe(
+      v.nullable(v.strictObject({ code: v.picklist(API_ERROR_CODES), message: v.string() })),
+      v.description('Set once `failed`.'),
+    ),
     completed_at: v.nullable(IsoDateTime),
-    progress: v.pipe(v.number(), v.minValue(0), v.maxValue(1), v.description('0 while pending, the engine’s last report while running (written at most every 2 s), 1 once succeeded.')),
-    eta_seconds: v.pipe(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))), v.description('Seconds left at the pace so far; null while unknown, and for a failed job.')),
+    progress: v.pipe(
+      v.number(),
+      v.minValue(0),
+      v.maxValue(1),
+      v.description(
+        '0 while pending, the engine’s last report while running (written at most every 2 s), 1 once succeeded.',
+      ),
+    ),
+    eta_seconds: v.pipe(
+      v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))),
+      v.description('Seconds left at the pace so far; null while unknown, and for a failed job.'),
+    ),
     cost: v.pipe(
       v.nullable(
         v.strictObject({
           reserved: v.pipe(UsdDecimal, v.description('Reserved from the balance at submit (the floor price).')),
-          final: v.pipe(v.nullable(UsdDecimal), v.description('Once ended: the price settled, or `0.00` when the reservation was refunded; null before.')),
+          final: v.pipe(
+            v.nullable(UsdDecimal),
+            v.description('Once ended: the price settled, or `0.00` when the reservation was refunded; null before.'),
+          ),
         }),
       ),
       v.description('The job’s money in USD; null only for a job recorded before costs were kept.'),
@@ -99,7 +158,11 @@ export const JobStatusSchema = v.pipe(
       status: 'succeeded' as const,
       operation: 'generate' as const,
       created_at: '2026-11-23T12:00:00.000Z',
-      result: { known_subjects: { counts: {} }, images: [], download_urls: ['https://api.example.com/v2/service/downloads/dl_…'] },
+      result: {
+        known_subjects: { counts: {} },
+        images: [],
+        download_urls: ['https://api.example.com/v2/service/downloads/dl_…'],
+      },
       error: null,
       completed_at: '2026-11-23T12:00:09.000Z',
       progress: 1,
@@ -112,31 +175,63 @@ export const JobStatusSchema = v.pipe(
 export const JobPageSchema = v.pipe(
   v.strictObject({
     jobs: v.array(JobStatusSchema),
-    next_cursor: v.pipe(v.nullable(v.string()), v.description('Pass as `cursor` for the next page; null on the last page.')),
+    next_cursor: v.pipe(
+      v.nullable(v.string()),
+      v.description('Pass as `cursor` for the next page; null on the last page.'),
+    ),
   }),
   v.title('JobPage'),
 );
 
-export const ProfileCreatedSchema = v.pipe(v.strictObject({ profile_id: v.string() }), v.title('ProfileCreated'), v.examples([{ profile_id: 'prf_5kq2x8' }]));
+export const ProfileCreatedSchema = v.pipe(
+  v.strictObject({ profile_id: v.string() }),
+  v.title('ProfileCreated'),
+  v.examples([{ profile_id: 'prf_5kq2x8' }]),
+);
 
 export const ProfileStatusSchema = v.pipe(
   v.strictObject({
     profile_id: v.string(),
     status: v.picklist(PROFILE_STATUSES),
     message: v.string(),
-    progress: v.pipe(v.number(), v.minValue(0), v.maxValue(1), v.description('0 while validating, 0.1 once the photos are prepared, rising through the training, 1 once READY.')),
-    eta_seconds: v.pipe(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))), v.description('Seconds of training left; null while unknown (before training starts, with a remote trainer) and for ERROR.')),
+    progress: v.pipe(
+      v.number(),
+      v.minValue(0),
+      v.maxValue(1),
+      v.description('0 while validating, 0.1 once the photos are prepared, rising through the training, 1 once READY.'),
+    ),
+    eta_seconds: v.pipe(
+      v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))),
+      v.description(
+        'Seconds of training left; null while unknown (before training starts, with a remote trainer) and for ERROR.',
+      ),
+    ),
   }),
   v.title('ProfileStatus'),
-  v.examples([{ profile_id: 'prf_5kq2x8', status: 'IN_PROGRESS' as const, message: 'The model is training.', progress: 0.55, eta_seconds: 81 }]),
+  v.examples([
+    {
+      profile_id: 'prf_5kq2x8',
+      status: 'IN_PROGRESS' as const,
+      message: 'The model is training.',
+      progress: 0.55,
+      eta_seconds: 81,
+    },
+  ]),
 );
 
 export const ProfileListSchema = v.pipe(
-  v.strictObject({ profiles: v.array(v.strictObject({ profile_id: v.string(), status: v.picklist(PROFILE_STATUSES), tag: v.nullable(v.string()) })) }),
+  v.strictObject({
+    profiles: v.array(
+      v.strictObject({ profile_id: v.string(), status: v.picklist(PROFILE_STATUSES), tag: v.nullable(v.string()) }),
+    ),
+  }),
   v.title('ProfileList'),
 );
 
-export const ProfileDeletedSchema = v.pipe(v.strictObject({ profile_id: v.string(), status: v.literal('deleted') }), v.title('ProfileDeleted'));
+export const ProfileDeletedSchema = v.pipe(
+  v.strictObject({ profile_id: v.string(), status: v.literal('deleted') }),
+  v.title('ProfileDeleted'),
+);
 
 export const TagReportSchema = v.pipe(
   v.strictObject({
@@ -146,13 +241,22 @@ export const TagReportSchema = v.pipe(
     not_found: v.array(v.string()),
   }),
   v.title('TagReport'),
-  v.examples([{ updated: 2, already_tagged: ['prf_a'], conflicts: [{ profile_id: 'prf_b', existing_tag: 'alice' }], not_found: [] }]),
+  v.examples([
+    {
+      updated: 2,
+      already_tagged: ['prf_a'],
+      conflicts: [{ profile_id: 'prf_b', existing_tag: 'alice' }],
+      not_found: [],
+    },
+  ]),
 );
 
 export const WebhookSecretSchema = v.pipe(
   v.strictObject({
     webhook_signing_secret: v.pipe(v.string(), v.description('The HMAC key of callback signatures (both schemes).')),
-    previous_secret_expires_at: v.optional(v.pipe(IsoDateTime, v.description('After a rotation: until when the previous secret also signs deliveries.'))),
+    previous_secret_expires_at: v.optional(
+      v.pipe(IsoDateTime, v.description('After a rotation: until when the previous secret also signs deliveries.')),
+    ),
   }),
   v.title('WebhookSecret'),
 );
@@ -162,22 +266,31 @@ export const TrainerEventAcceptedSchema = v.pipe(
   v.title('TrainerEventAccepted'),
 );
 
-
 /** The OpenAPI document itself, as far as its own description goes (it is validated as OpenAPI 3.1 in the tests). */
 export const OpenApiDocumentSchema = v.pipe(
-  v.looseObject({ openapi: v.literal('3.1.0'), info: v.looseObject({ title: v.string(), version: v.string() }), paths: v.record(v.string(), v.unknown()) }),
+  v.looseObject({
+    openapi: v.literal('3.1.0'),
+    info: v.looseObject({ title: v.string(), version: v.string() }),
+    paths: v.record(v.string(), v.unknown()),
+  }),
   v.title('OpenApiDocument'),
 );
 
 export const UploadTicketSchema = v.pipe(
   v.strictObject({
     upload_id: v.string(),
-    reference: v.pipe(v.string(), v.description('Put this where an image input goes (`upload:<upload_id>`), once the PUT has succeeded.')),
+    reference: v.pipe(
+      v.string(),
+      v.description('Put this where an image input goes (`upload:<upload_id>`), once the PUT has succeeded.'),
+    ),
     upload_url: v.pipe(v.string(), v.url(), v.description('PUT the bytes here, with `upload_headers`.')),
     upload_method: v.literal('PUT'),
     upload_headers: v.strictObject({ 'Content-Type': v.picklist(UPLOAD_CONTENT_TYPES) }),
     upload_url_expires_at: IsoDateTime,
-    expires_at: v.pipe(IsoDateTime, v.description('The upload serves for 24 h after it arrives; this is the latest that can be.')),
+    expires_at: v.pipe(
+      IsoDateTime,
+      v.description('The upload serves for 24 h after it arrives; this is the latest that can be.'),
+    ),
   }),
   v.title('UploadTicket'),
   v.examples([
@@ -196,7 +309,10 @@ export const UploadTicketSchema = v.pipe(
 export const PreflightReportSchema = v.pipe(
   v.strictObject({
     training_tier: v.picklist(TRAINING_TIERS),
-    accepted: v.pipe(v.boolean(), v.description('Whether profiles/add with the same body would be accepted and train.')),
+    accepted: v.pipe(
+      v.boolean(),
+      v.description('Whether profiles/add with the same body would be accepted and train.'),
+    ),
     problems: v.pipe(v.array(v.string()), v.description('Why not, each a sentence; empty when accepted.')),
     photos: v.array(
       v.strictObject({
@@ -207,7 +323,12 @@ export const PreflightReportSchema = v.pipe(
         format: v.nullable(v.string()),
         width: v.nullable(v.number()),
         height: v.nullable(v.number()),
-        warnings: v.array(v.strictObject({ code: v.picklist(['too_small', 'duplicate', 'near_duplicate', 'blurry', 'greyscale', 'extreme_aspect']), message: v.string() })),
+        warnings: v.array(
+          v.strictObject({
+            code: v.picklist(['too_small', 'duplicate', 'near_duplicate', 'blurry', 'greyscale', 'extreme_aspect']),
+            message: v.string(),
+          }),
+        ),
       }),
     ),
   }),
@@ -218,11 +339,22 @@ export const AccountSchema = v.pipe(
   v.strictObject({
     account_id: v.string(),
     name: v.string(),
-    balance: v.pipe(MoneySchema, v.description('The prepaid balance now (reservations of running work already taken out).')),
+    balance: v.pipe(
+      MoneySchema,
+      v.description('The prepaid balance now (reservations of running work already taken out).'),
+    ),
     default_model_version: v.picklist(MODEL_VERSIONS),
     limits: v.strictObject({
-      requests_per_minute: v.pipe(v.number(), v.integer(), v.description('Requests per minute past which the answer is 429 `RATE_LIMITED`.')),
-      running_jobs: v.pipe(v.number(), v.integer(), v.description('Asynchronous jobs running at once; more wait `pending`.')),
+      requests_per_minute: v.pipe(
+        v.number(),
+        v.integer(),
+        v.description('Requests per minute past which the answer is 429 `RATE_LIMITED`.'),
+      ),
+      running_jobs: v.pipe(
+        v.number(),
+        v.integer(),
+        v.description('Asynchronous jobs running at once; more wait `pending`.'),
+      ),
     }),
     created_at: IsoDateTime,
   }),
@@ -246,7 +378,12 @@ export const LedgerPageSchema = v.pipe(
         v.strictObject({
           entry_id: v.string(),
           created_at: IsoDateTime,
-          kind: v.pipe(v.picklist(LEDGER_ENTRY_KINDS), v.description('`credit` (money added), `reserve` (taken at submit), `settle` (the reservation’s difference to the final price given back, or a surcharge taken), `release` (a reservation refunded).')),
+          kind: v.pipe(
+            v.picklist(LEDGER_ENTRY_KINDS),
+            v.description(
+              '`credit` (money added), `reserve` (taken at submit), `settle` (the reservation’s difference to the final price given back, or a surcharge taken), `release` (a reservation refunded).',
+            ),
+          ),
           amount: v.pipe(MoneySchema, v.description('The signed effect on the balance.')),
           balance_after: MoneySchema,
           job_id: v.nullable(v.string()),
@@ -256,14 +393,23 @@ export const LedgerPageSchema = v.pipe(
         v.title('LedgerEntry'),
       ),
     ),
-    next_cursor: v.pipe(v.nullable(v.string()), v.description('Pass as `cursor` for older entries; null on the last page.')),
+    next_cursor: v.pipe(
+      v.nullable(v.string()),
+      v.description('Pass as `cursor` for older entries; null on the last page.'),
+    ),
   }),
   v.title('LedgerPage'),
 );
 
 const DeliveryAnswer = {
-  response_status: v.pipe(v.nullable(v.pipe(v.number(), v.integer())), v.description('The receiver’s HTTP status; null when there was no answer.')),
-  error: v.pipe(v.nullable(v.picklist(['timeout', 'network'])), v.description('Why there was no answer: `timeout` (10 s) or `network` (refused, reset, TLS, a blocked address).')),
+  response_status: v.pipe(
+    v.nullable(v.pipe(v.number(), v.integer())),
+    v.description('The receiver’s HTTP status; null when there was no answer.'),
+  ),
+  error: v.pipe(
+    v.nullable(v.picklist(['timeout', 'network'])),
+    v.description('Why there was no answer: `timeout` (10 s) or `network` (refused, reset, TLS, a blocked address).'),
+  ),
   latency_ms: v.pipe(v.number(), v.integer(), v.minValue(0)),
 };
 
@@ -274,11 +420,19 @@ export const JobDeliveriesSchema = v.pipe(
     attempts: v.array(
       v.pipe(
         v.strictObject({
-          delivery_id: v.pipe(v.string(), v.description('The `webhook-id` / `X-Service-Delivery-Id` the attempt carried; a redelivery has its own.')),
+          delivery_id: v.pipe(
+            v.string(),
+            v.description('The `webhook-id` / `X-Service-Delivery-Id` the attempt carried; a redelivery has its own.'),
+          ),
           attempt: v.pipe(v.number(), v.integer(), v.minValue(1)),
           at: IsoDateTime,
           ...DeliveryAnswer,
-          last: v.pipe(v.boolean(), v.description('No further attempt of this delivery follows: delivered (2xx), refused with 410, or the retries spent.')),
+          last: v.pipe(
+            v.boolean(),
+            v.description(
+              'No further attempt of this delivery follows: delivered (2xx), refused with 410, or the retries spent.',
+            ),
+          ),
         }),
         v.title('DeliveryAttempt'),
       ),

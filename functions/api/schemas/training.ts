@@ -9,9 +9,16 @@ const TaskToken = v.pipe(v.string(), v.minLength(1), v.maxLength(1024));
 export const TrainerCallbackSchema = v.pipe(
   v.variant('event', [
     v.object({ task_token: TaskToken, event: v.literal('heartbeat') }),
-    v.object({ task_token: TaskToken, event: v.literal('succeeded'), signature: v.pipe(v.string(), v.minLength(1), v.maxLength(16_384)) }),
-    v.object({ task_token: TaskToken, event: v.literal('failed'), message: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(1000)) }),
+    v.object({
+      task_token: TaskToken,
+      event: v.literal('succeeded'),
+      signature: v.pipe(v.string(), v.minLength(1), v.maxLength(16_384)),
+    }),
+    v.object({
+      task_token: TaskToken,
+      event: v.literal('failed'),
+      message: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(1000)),
+    }),
   ]),
   v.transform(({ task_token, ...report }): TrainerEvent => ({ taskToken: task_token, ...report })),
 );
-

@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
-import { InvalidApiKeyError, InvalidRequestError, MissingApiKeyError, NotFoundError, ServiceUnavailableError } from '../errors';
 import type { LedgerPort } from '../billing/ledger';
-import { toIso, type Clock } from '../shared/clock';
-import { newSecret, type IdSource } from '../shared/ids';
+import {
+  InvalidApiKeyError,
+  InvalidRequestError,
+  MissingApiKeyError,
+  NotFoundError,
+  ServiceUnavailableError,
+} from '../errors';
+import { type Clock, toIso } from '../shared/clock';
+import { type IdSource, newSecret } from '../shared/ids';
 
 export const MODEL_VERSIONS = ['v1', 'v2'] as const;
 export type ModelVersion = (typeof MODEL_VERSIONS)[number];
@@ -90,7 +96,12 @@ export const authenticate = async (
   if (apiKey === undefined || apiKey.trim() === '') throw new MissingApiKeyError();
   const key = await lookup.findKeyByHash(hashApiKey(apiKey.trim()));
   if (!key || key.revokedAt !== null) throw new InvalidApiKeyError();
-  return { accountId: key.accountId, keyId: key.keyId, requestsPerMinute: key.requestsPerMinute ?? null, runningJobs: key.runningJobs ?? null };
+  return {
+    accountId: key.accountId,
+    keyId: key.keyId,
+    requestsPerMinute: key.requestsPerMinute ?? null,
+    runningJobs: key.runningJobs ?? null,
+  };
 };
 
 export interface IssuedKey {
@@ -101,13 +112,27 @@ export interface IssuedKey {
 
 export const MAX_KEY_NAME_LENGTH = 80;
 
-export const issueKey = async (deps: AccountsDeps, accountId: string, name: string | null = null): Promise<IssuedKey> => {
-  if (name !== null && (name.trim() === '' || name.length > MAX_KEY_NAME_LENGTH)) throw new InvalidRequestError(`A key's name has 1 to ${MAX_KEY_NAME_LENGTH} characters.`);
+export const issueKey = async (
+  deps: AccountsDeps,
+  accountId: string,
+  name: string | null = null,
+): Promise<IssuedKey> => {
+  if (name !== null && (name.trim() === '' || name.length > MAX_KEY_NAME_LENGTH))
+    throw new InvalidRequestError(`A key's name has 1 to ${MAX_KEY_NAME_LENGTH} characters.`);
   const account = await deps.accounts.get(accountId);
   if (!account) throw new NotFoundError(`Account ${accountId} not found.`);
   const apiKey = newSecret(API_KEY_PREFIX);
   const keyId = deps.newId('key');
-  await deps.accounts.createKey({ keyId, accountId, name: name?.trim() ?? null, keyHash: hashApiKey(apiKey), createdAt: deps.clock(), revokedAt: null, requestsPerMinute: account.requestsPerMinute ?? null, runningJobs: account.runningJobs ?? null });
+  await deps.accounts.createKey({
+    keyId,
+    accountId,
+    name: name?.trim() ?? null,
+    keyHash: hashApiKey(apiKey),
+    createdAt: deps.clock(),
+    revokedAt: null,
+    requestsPerMinute: account.requestsPerMinute ?? null,
+    runningJobs: account.runningJobs ?? null,
+  });
   return { keyId, apiKey };
 };
 
@@ -126,7 +151,10 @@ export interface KeyBody {
 }
 
 /** The account's keys, newest first, without their secrets (only hashes are kept). */
-export const listKeys = async (deps: { accounts: Pick<AccountsRepository, 'listKeys'>; keyUses: Pick<KeyUses, 'lastUses'> }, accountId: string): Promise<KeyBody[]> => {
+export const listKeys = async (
+  deps: { accounts: Pick<AccountsRepository, 'listKeys'>; keyUses: Pick<KeyUses, 'lastUses'> },
+  accountId: string,
+): Promise<KeyBody[]> => {
   const [records, uses] = await Promise.all([deps.accounts.listKeys(accountId), deps.keyUses.lastUses(accountId)]);
   return records
     .sort((a, b) => b.createdAt - a.createdAt)
@@ -162,8 +190,14 @@ export const ACCOUNT_LIMITS = ['requestsPerMinute', 'runningJobs'] as const;
 export type AccountLimit = (typeof ACCOUNT_LIMITS)[number];
 
 /** Sets one of the account's limits; null goes back to the configured default. */
-export const setLimit = async (deps: AccountsDeps, accountId: string, limit: AccountLimit, value: number | null): Promise<void> => {
-  if (value !== null && (!Number.isSafeInteger(value) || value < 1)) throw new InvalidRequestError(`The ${limit} limit must be a whole number, at least 1.`);
+export const setLimit = async (
+  deps: AccountsDeps,
+  accountId: string,
+  limit: AccountLimit,
+  value: number | null,
+): Promise<void> => {
+  if (value !== null && (!Number.isSafeInteger(value) || value < 1))
+    throw new InvalidRequestError(`The ${limit} limit must be a whole number, at least 1.`);
   if (!(await deps.accounts.get(accountId))) throw new NotFoundError(`Account ${accountId} not found.`);
   await deps.accounts.setLimit(accountId, limit, value);
 };
@@ -199,7 +233,8 @@ export interface WebhookSecretDeps {
 
 const newWebhookSecret = () => newSecret(WEBHOOK_SECRET_PREFIX, 'base64');
 
-const previousIfLive = (record: WebhookSecretRecord, now: number) => (record.previous && record.previous.expiresAt > now ? record.previous : null);
+const previousIfLive = (record: WebhookSecretRecord, now: number) =>
+  record.previous && record.previous.expiresAt > now ? record.previous : null;
 
 export interface WebhookSecretAnswer {
   webhook_signing_secret: string;
@@ -209,7 +244,10 @@ export interface WebhookSecretAnswer {
 
 const secretAnswer = (record: WebhookSecretRecord, now: number): WebhookSecretAnswer => {
   const previous = previousIfLive(record, now);
-  return { webhook_signing_secret: record.secret, ...(previous && { previous_secret_expires_at: toIso(previous.expiresAt) }) };
+  return {
+    webhook_signing_secret: record.secret,
+    ...(previous && { previous_secret_expires_at: toIso(previous.expiresAt) }),
+  };
 };
 
 /** The account's callback signing secret: created on first use, stable until rotated. */
@@ -234,13 +272,17 @@ export const rotateWebhookSecret = async (deps: WebhookSecretDeps, caller: Calle
       createdAt: now,
       previous: stored ? { secret: stored.secret, expiresAt: now + PREVIOUS_WEBHOOK_SECRET_VALID_MS } : null,
     };
-    if (await deps.accounts.replaceWebhookSecret(caller.accountId, stored?.secret ?? null, next)) return secretAnswer(next, now);
+    if (await deps.accounts.replaceWebhookSecret(caller.accountId, stored?.secret ?? null, next))
+      return secretAnswer(next, now);
   }
   throw new ServiceUnavailableError('The webhook secret is being rotated by other requests; try again.');
 };
 
 /** The secrets a callback is signed with now: the current one (created on first use) and the previous one while its window is open. */
-export const signingSecrets = async (deps: WebhookSecretDeps, accountId: string): Promise<{ current: string; previous?: string }> => {
+export const signingSecrets = async (
+  deps: WebhookSecretDeps,
+  accountId: string,
+): Promise<{ current: string; previous?: string }> => {
   const now = deps.clock();
   const record = await deps.accounts.getOrCreateWebhookSecret(accountId, newWebhookSecret(), now);
   const previous = previousIfLive(record, now);

@@ -26,23 +26,42 @@ export interface RateWindow {
   resetAt: number;
 }
 
-export const admitRequest = (deps: { counter: RateCounter; clock: Clock }, accountId: string, limit: number): Promise<RateWindow> =>
-  admit(deps, accountId, limit, 'requests');
+export const admitRequest = (
+  deps: { counter: RateCounter; clock: Clock },
+  accountId: string,
+  limit: number,
+): Promise<RateWindow> => admit(deps, accountId, limit, 'requests');
 
 /**
  * Requests that make the service POST to a URL the caller chooses (a webhook test, a redelivery) are
  * counted apart too, on the same window item, under a much lower limit: the service must not become a
  * way to send many requests to someone else's server.
  */
-export const admitOutboundSend = (deps: { counter: RateCounter; clock: Clock }, accountId: string, limit: number): Promise<RateWindow> =>
-  admit(deps, accountId, limit, 'outbound');
+export const admitOutboundSend = (
+  deps: { counter: RateCounter; clock: Clock },
+  accountId: string,
+  limit: number,
+): Promise<RateWindow> => admit(deps, accountId, limit, 'outbound');
 
-const admit = async (deps: { counter: RateCounter; clock: Clock }, accountId: string, limit: number, counter: RateCounterName): Promise<RateWindow> => {
+const admit = async (
+  deps: { counter: RateCounter; clock: Clock },
+  accountId: string,
+  limit: number,
+  counter: RateCounterName,
+): Promise<RateWindow> => {
   const now = deps.clock();
   const windowStart = Math.floor(now / RATE_WINDOW_MS) * RATE_WINDOW_MS;
-  const window = { limit, count: await deps.counter.hit(accountId, windowStart, windowStart + RATE_WINDOW_MS, counter), resetAt: windowStart + RATE_WINDOW_MS };
+  const window = {
+    limit,
+    count: await deps.counter.hit(accountId, windowStart, windowStart + RATE_WINDOW_MS, counter),
+    resetAt: windowStart + RATE_WINDOW_MS,
+  };
   if (window.count > limit) {
-    throw new RateLimitedError(window, secondsUntil(window.resetAt, now), counter === 'outbound' ? 'webhook tests and redeliveries' : 'requests');
+    throw new RateLimitedError(
+      window,
+      secondsUntil(window.resetAt, now),
+      counter === 'outbound' ? 'webhook tests and redeliveries' : 'requests',
+    );
   }
   return window;
 };

@@ -11,8 +11,9 @@
  * The cursor carries the last entry shown and the balance before it, so a later page needs no sum over
  * the entries in between; it is opaque to callers, and one this service did not hand out is refused.
  */
-import { moneyBody, type MoneyBody } from '../billing/money';
+
 import type { LedgerEntry, LedgerEntryKind } from '../billing/ledger';
+import { type MoneyBody, moneyBody } from '../billing/money';
 import { InvalidRequestError, NotFoundError } from '../errors';
 import { toIso } from '../shared/clock';
 import type { Account, AccountsRepository, Caller, ModelVersion } from './accounts';
@@ -80,7 +81,10 @@ const accountOf = async (deps: StatementDeps, caller: Caller): Promise<Account> 
 
 /** GET /account: the balance (read strongly), the default model version and the limits in force. */
 export const accountSummary = async (deps: StatementDeps, caller: Caller): Promise<AccountBody> => {
-  const [account, balanceMicros] = await Promise.all([accountOf(deps, caller), deps.statements.balance(caller.accountId)]);
+  const [account, balanceMicros] = await Promise.all([
+    accountOf(deps, caller),
+    deps.statements.balance(caller.accountId),
+  ]);
   return {
     account_id: account.accountId,
     name: account.name,
@@ -109,7 +113,8 @@ export const decodeStatementCursor = (cursor: string): StatementPosition => {
   }
   if (!Array.isArray(decoded) || decoded.length !== 2) throw refused();
   const [entryId, balanceBeforeMicros] = decoded as unknown[];
-  if (typeof entryId !== 'string' || !ENTRY_ID.test(entryId) || !Number.isSafeInteger(balanceBeforeMicros)) throw refused();
+  if (typeof entryId !== 'string' || !ENTRY_ID.test(entryId) || !Number.isSafeInteger(balanceBeforeMicros))
+    throw refused();
   const position = { entryId, balanceBeforeMicros: balanceBeforeMicros as number };
   if (encodeStatementCursor(position) !== cursor) throw refused();
   return position;
@@ -134,7 +139,10 @@ export const ledgerStatement = async (
 ): Promise<LedgerPageBody> => {
   const after = query.cursor === undefined ? undefined : decodeStatementCursor(query.cursor);
   const page = await deps.statements.statement(caller.accountId, { limit: query.limit, after });
-  return { entries: page.entries.map(ledgerEntryBody), next_cursor: page.next ? encodeStatementCursor(page.next) : null };
+  return {
+    entries: page.entries.map(ledgerEntryBody),
+    next_cursor: page.next ? encodeStatementCursor(page.next) : null,
+  };
 };
 
 /** The longest history the spend chart reads, and the most entries it sums (a busy account's month). */
@@ -153,7 +161,11 @@ export interface SpendBody {
  * (reserve, settle and release entries, negated), `credited` what was added. A reservation made one day
  * and refunded the next shows on both days, so a day can be negative.
  */
-export const spendByDay = async (deps: Pick<StatementDeps, 'statements'>, caller: Caller, query: { days: number; now: number }): Promise<SpendBody> => {
+export const spendByDay = async (
+  deps: Pick<StatementDeps, 'statements'>,
+  caller: Caller,
+  query: { days: number; now: number },
+): Promise<SpendBody> => {
   const days = Math.min(Math.max(1, Math.floor(query.days)), SPEND_MAX_DAYS);
   const firstDay = Math.floor(query.now / DAY_MS) * DAY_MS - (days - 1) * DAY_MS;
   const { entries, truncated } = await deps.statements.entriesSince(caller.accountId, firstDay, SPEND_MAX_ENTRIES);
@@ -165,7 +177,11 @@ export const spendByDay = async (deps: Pick<StatementDeps, 'statements'>, caller
     else day.spent -= entry.amountMicros;
   }
   return {
-    days: totals.map((total, index) => ({ date: toIso(firstDay + index * DAY_MS).slice(0, 10), spent: moneyBody(total.spent), credited: moneyBody(total.credited) })),
+    days: totals.map((total, index) => ({
+      date: toIso(firstDay + index * DAY_MS).slice(0, 10),
+      spent: moneyBody(total.spent),
+      credited: moneyBody(total.credited),
+    })),
     truncated,
   };
 };

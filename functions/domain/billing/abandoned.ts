@@ -52,7 +52,10 @@ export interface ClosedWork {
 const OPEN_JOB = ['pending', 'running'];
 const OPEN_PROFILE = ['VALIDATING', 'QUEUING', 'IN_PROGRESS'];
 
-const errorFor = (code: ErrorCode, message: string): JobError => ({ code: ERROR_CODES.includes(code) ? code : 'INTERNAL_ERROR', message });
+const errorFor = (code: ErrorCode, message: string): JobError => ({
+  code: ERROR_CODES.includes(code) ? code : 'INTERNAL_ERROR',
+  message,
+});
 
 export const closeAbandonedWork = async (deps: AbandonedWorkDeps, open: readonly OpenWork[]): Promise<ClosedWork> => {
   const closed: ClosedWork = { jobs: [], profiles: [] };
@@ -72,8 +75,14 @@ export const closeAbandonedWork = async (deps: AbandonedWorkDeps, open: readonly
     if (job.mode === 'async' && (await deps.executionState('job', job.jobId)) === 'running') continue;
     const error =
       job.mode === 'sync'
-        ? errorFor('INTERNAL_ERROR', 'The request ended before its result was ready; the reserved cost was refunded. Please send it again.')
-        : errorFor('TIMEOUT', 'The job could not run to its end; the reserved cost was refunded. Please submit it again.');
+        ? errorFor(
+            'INTERNAL_ERROR',
+            'The request ended before its result was ready; the reserved cost was refunded. Please send it again.',
+          )
+        : errorFor(
+            'TIMEOUT',
+            'The job could not run to its end; the reserved cost was refunded. Please submit it again.',
+          );
     await releaseJobCharge(deps.ledger, job, error, now);
     closed.jobs.push(job.jobId);
   }

@@ -65,9 +65,13 @@ export interface ReserveInput {
 }
 
 /** How a charge ends with the price paid: a succeeded job or a READY profile. */
-export type SettledEnd = { kind: 'job'; id: string; end: JobSucceeded } | { kind: 'profile'; id: string; end: ProfileReady };
+export type SettledEnd =
+  | { kind: 'job'; id: string; end: JobSucceeded }
+  | { kind: 'profile'; id: string; end: ProfileReady };
 /** How a charge ends refunded: a failed job or a profile in ERROR. */
-export type ReleasedEnd = { kind: 'job'; id: string; end: JobFailed } | { kind: 'profile'; id: string; end: ProfileFailed };
+export type ReleasedEnd =
+  | { kind: 'job'; id: string; end: JobFailed }
+  | { kind: 'profile'; id: string; end: ProfileFailed };
 
 /**
  * What the caller of a close already knows of the charge because it made the reservation itself, in

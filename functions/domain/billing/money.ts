@@ -14,7 +14,9 @@ export const usdDecimal = (micros: number): string => {
   const sign = micros < 0 ? '-' : '';
   const abs = Math.abs(micros);
   const whole = Math.floor(abs / MICROS_PER_USD);
-  const fraction = String(abs % MICROS_PER_USD).padStart(6, '0').replace(/0{1,4}$/, '');
+  const fraction = String(abs % MICROS_PER_USD)
+    .padStart(6, '0')
+    .replace(/0{1,4}$/, '');
   return `${sign}${whole}.${fraction.padEnd(2, '0')}`;
 };
 

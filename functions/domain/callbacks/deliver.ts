@@ -14,7 +14,7 @@
  */
 import type { Clock } from '../shared/clock';
 import { toIso } from '../shared/clock';
-import { deliveryOutcome, MAX_CALLBACK_ATTEMPTS, retryDelaySeconds, type DeliveryResult } from './retry-schedule';
+import { type DeliveryResult, deliveryOutcome, MAX_CALLBACK_ATTEMPTS, retryDelaySeconds } from './retry-schedule';
 import { callbackSignatureHeaders, SIGNATURE_HEADERS, type SigningSecrets } from './signature';
 
 export const CALLBACK_TIMEOUT_MS = 10_000;
@@ -52,7 +52,12 @@ export interface DeliveryDeps {
   attemptsSoFar(message: CallbackMessage): Promise<number>;
   /** Parks an undeliverable message in the dead-letter queue. */
   deadLetter(message: CallbackMessage, attempts: number): Promise<void>;
-  post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<{ result: DeliveryResult; latencyMs: number }>;
+  post(
+    url: string,
+    body: string,
+    headers: Record<string, string>,
+    timeoutMs: number,
+  ): Promise<{ result: DeliveryResult; latencyMs: number }>;
   recordAttempt(attempt: DeliveryAttempt): Promise<void>;
   clock: Clock;
   random: () => number;
@@ -87,7 +92,15 @@ export const deliverCallback = async (deps: DeliveryDeps, message: CallbackMessa
   // A redelivery of a message that was already dead-lettered (SQS is at-least-once): nothing to do.
   if (attempt > MAX_CALLBACK_ATTEMPTS) return { kind: 'done', outcome: 'already-exhausted' };
   const { result, latencyMs, at } = await signedPost(deps, message);
-  await deps.recordAttempt({ deliveryId: message.deliveryId, accountId: message.accountId, jobId: message.jobId, attempt, result, latencyMs, at });
+  await deps.recordAttempt({
+    deliveryId: message.deliveryId,
+    accountId: message.accountId,
+    jobId: message.jobId,
+    attempt,
+    result,
+    latencyMs,
+    at,
+  });
   const outcome = deliveryOutcome(result);
   if (outcome === 'delivered' || outcome === 'gone') return { kind: 'done', outcome };
   const delaySeconds = retryDelaySeconds(attempt, deps.random);

@@ -16,12 +16,12 @@
 import type { Caller } from '../accounts/accounts';
 import { InvalidRequestError, JobExpiredError, JobNotFinishedError, NotFoundError } from '../errors';
 import type { Job, JobsRepository } from '../jobs/job';
-import { callbackMessage } from '../jobs/workflow';
 import type { LinkMaker } from '../jobs/status';
-import { toIso, type Clock } from '../shared/clock';
+import { callbackMessage } from '../jobs/workflow';
+import { type Clock, toIso } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
-import { signedPost, type CallbackMessage, type DeliveryAttempt, type DeliveryDeps } from './deliver';
-import { deliveryOutcome, MAX_CALLBACK_ATTEMPTS, type DeliveryResult } from './retry-schedule';
+import { type CallbackMessage, type DeliveryAttempt, type DeliveryDeps, signedPost } from './deliver';
+import { type DeliveryResult, deliveryOutcome, MAX_CALLBACK_ATTEMPTS } from './retry-schedule';
 
 export interface DeliveryAttemptBody {
   delivery_id: string;
@@ -100,7 +100,10 @@ export const redeliverJobCallback = async (
   }
   const url = callbackUrl ?? job.callbackUrl;
   if (!url) throw new NoCallbackUrlError(jobId);
-  const message = { ...(await callbackMessage({ ...job, callbackUrl: url }, deps.link)), deliveryId: deps.newId('dlv') };
+  const message = {
+    ...(await callbackMessage({ ...job, callbackUrl: url }, deps.link)),
+    deliveryId: deps.newId('dlv'),
+  };
   await deps.enqueueCallback(message);
   return { job_id: job.jobId, delivery_id: message.deliveryId, callback_url: url };
 };
@@ -124,7 +127,12 @@ export interface WebhookTestBody {
 
 /** The body of a test event: the type says it is one, so a receiver can tell it from a job's status. */
 export const testEventBody = (deliveryId: string, at: number): string =>
-  JSON.stringify({ type: 'webhook.test', delivery_id: deliveryId, created_at: toIso(at), message: 'A test event: no job is behind it.' });
+  JSON.stringify({
+    type: 'webhook.test',
+    delivery_id: deliveryId,
+    created_at: toIso(at),
+    message: 'A test event: no job is behind it.',
+  });
 
 /** POST /webhook-test: one signed POST of a test event, answered with what the receiver did. */
 export const testWebhook = async (
@@ -133,6 +141,17 @@ export const testWebhook = async (
   url: string,
 ): Promise<WebhookTestBody> => {
   const deliveryId = deps.newId('dlv');
-  const { result, latencyMs } = await signedPost(deps, { deliveryId, accountId: caller.accountId, callbackUrl: url, body: testEventBody(deliveryId, deps.clock()) });
-  return { delivery_id: deliveryId, url, delivered: deliveryOutcome(result) === 'delivered', ...answerOf(result), latency_ms: Math.round(latencyMs) };
+  const { result, latencyMs } = await signedPost(deps, {
+    deliveryId,
+    accountId: caller.accountId,
+    callbackUrl: url,
+    body: testEventBody(deliveryId, deps.clock()),
+  });
+  return {
+    delivery_id: deliveryId,
+    url,
+    delivered: deliveryOutcome(result) === 'delivered',
+    ...answerOf(result),
+    latency_ms: Math.round(latencyMs),
+  };
 };

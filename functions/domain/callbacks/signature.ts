@@ -64,8 +64,11 @@ export function verifyCallbackSignature(rawBody: string | Buffer, header: string
 
 /** The HMAC key `new Webhook(secret)` derives: the base64 after `whsec_` decoded (either alphabet, see above). */
 export function standardWebhooksKey(secret: string): Buffer {
-  const encoded = secret.startsWith(STANDARD_WEBHOOKS_SECRET_PREFIX) ? secret.slice(STANDARD_WEBHOOKS_SECRET_PREFIX.length) : secret;
-  if (!BASE64_EITHER_ALPHABET.test(encoded)) throw new RangeError('a Standard Webhooks secret must be base64 after its whsec_ prefix');
+  const encoded = secret.startsWith(STANDARD_WEBHOOKS_SECRET_PREFIX)
+    ? secret.slice(STANDARD_WEBHOOKS_SECRET_PREFIX.length)
+    : secret;
+  if (!BASE64_EITHER_ALPHABET.test(encoded))
+    throw new RangeError('a Standard Webhooks secret must be base64 after its whsec_ prefix');
   return Buffer.from(encoded, 'base64');
 }
 
@@ -79,7 +82,12 @@ export function signStandardWebhook(id: string, timestampSeconds: number, rawBod
  * The signature headers of one attempt. `id` is the delivery id (the same on every retry); `atMs` is the
  * attempt's time, so `webhook-timestamp` moves from one attempt to the next.
  */
-export function callbackSignatureHeaders(input: { id: string; atMs: number; body: string; secrets: SigningSecrets }): Record<string, string> {
+export function callbackSignatureHeaders(input: {
+  id: string;
+  atMs: number;
+  body: string;
+  secrets: SigningSecrets;
+}): Record<string, string> {
   const timestampSeconds = Math.floor(input.atMs / 1000);
   const { current, previous } = input.secrets;
   const live = previous === undefined || previous === current ? [current] : [current, previous];
@@ -87,6 +95,8 @@ export function callbackSignatureHeaders(input: { id: string; atMs: number; body
     [SIGNATURE_HEADERS.service]: signCallbackBody(input.body, current),
     [SIGNATURE_HEADERS.id]: input.id,
     [SIGNATURE_HEADERS.timestamp]: String(timestampSeconds),
-    [SIGNATURE_HEADERS.signature]: live.map((secret) => signStandardWebhook(input.id, timestampSeconds, input.body, secret)).join(' '),
+    [SIGNATURE_HEADERS.signature]: live
+      .map((secret) => signStandardWebhook(input.id, timestampSeconds, input.body, secret))
+      .join(' '),
   };
 }

@@ -36,7 +36,15 @@ export interface RequestContext {
 }
 
 /** The job record a command creates: running at once when synchronous, pending for its workflow otherwise. */
-export const newJob = (jobId: string, caller: Caller, command: ImageCommand, context: RequestContext, at: number, mode: JobMode, work: JobWork | null): Job => ({
+export const newJob = (
+  jobId: string,
+  caller: Caller,
+  command: ImageCommand,
+  context: RequestContext,
+  at: number,
+  mode: JobMode,
+  work: JobWork | null,
+): Job => ({
   jobId,
   accountId: caller.accountId,
   operation: command.operation,

@@ -3,8 +3,8 @@ import type { LedgerPort } from '../billing/ledger';
 import type { JobsRepository, StoredInput } from '../jobs/job';
 import type { ProfilesReader } from '../profiles/profile';
 import type { Clock } from '../shared/clock';
-import type { Meter } from '../shared/meter';
 import type { IdSource } from '../shared/ids';
+import type { Meter } from '../shared/meter';
 import type { DecodedImage, ImageEngine, OutputFormat } from './engine';
 import type { LinkMaker } from './result';
 
@@ -36,7 +36,13 @@ export interface ImageDeps {
   workflows: {
     /** Starts the image-job workflow for a job; starting it again is harmless. */
     /** `maxRunning`: how many of the account's asynchronous jobs may run at once (more wait in pending, until `runUntil`). */
-    startImageJob(input: { accountId: string; jobId: string; hasCallback: boolean; maxRunning: number; runUntil: number }): Promise<void>;
+    startImageJob(input: {
+      accountId: string;
+      jobId: string;
+      hasCallback: boolean;
+      maxRunning: number;
+      runUntil: number;
+    }): Promise<void>;
   };
   settings: {
     syncBudgetMs: number;

@@ -22,7 +22,9 @@ export interface DownloadGrant {
 const mac = (payload: string, secret: string) => createHmac('sha256', secret).update(payload).digest();
 
 export const signDownloadToken = (grant: DownloadGrant, secret: string): string => {
-  const payload = Buffer.from(JSON.stringify({ k: grant.objectKey, a: grant.accountId, e: Math.floor(grant.expiresAt / 1000) })).toString('base64url');
+  const payload = Buffer.from(
+    JSON.stringify({ k: grant.objectKey, a: grant.accountId, e: Math.floor(grant.expiresAt / 1000) }),
+  ).toString('base64url');
   return `${payload}.${mac(payload, secret).toString('base64url')}`;
 };
 

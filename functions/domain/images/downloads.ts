@@ -5,7 +5,11 @@ import { verifyDownloadToken } from './download-token';
 export const PRESIGNED_URL_SECONDS = 300;
 
 export const presignDownload = async (
-  deps: { clock: Clock; downloadSecret: () => Promise<string>; objects: { presignGet(key: string, expiresInSeconds: number): Promise<string> } },
+  deps: {
+    clock: Clock;
+    downloadSecret: () => Promise<string>;
+    objects: { presignGet(key: string, expiresInSeconds: number): Promise<string> };
+  },
   token: string,
 ): Promise<string> => {
   const grant = verifyDownloadToken(token, await deps.downloadSecret(), deps.clock());

@@ -92,16 +92,28 @@ export interface ImageEngine {
 }
 
 /** Runs the engine until it answers or `signal` aborts, whichever is first (an engine that ignores aborts is left behind). */
-export const runEngine = (engine: ImageEngine, request: EngineRequest, signal: AbortSignal, progress?: ProgressReport): Promise<EngineOutcome> =>
+export const runEngine = (
+  engine: ImageEngine,
+  request: EngineRequest,
+  signal: AbortSignal,
+  progress?: ProgressReport,
+): Promise<EngineOutcome> =>
   new Promise<EngineOutcome>((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    engine.run(request, signal, progress).then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    engine
+      .run(request, signal, progress)
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort));
   });
 
 /** The engine, timed: each run's latency by operation and outcome (`images`, `moderated`, `no_image`, `error`). */
-export const meteredEngine = (engine: ImageEngine, meter: Meter, now: () => number = () => performance.now()): ImageEngine => ({
+export const meteredEngine = (
+  engine: ImageEngine,
+  meter: Meter,
+  now: () => number = () => performance.now(),
+): ImageEngine => ({
   run: async (request, signal, progress) => {
     const started = now();
     let outcome = 'error';

@@ -10,10 +10,10 @@ import type { Caller } from '../accounts/accounts';
 import type { ClientRequestIdClaim } from '../billing/ledger';
 import { DomainError, IdempotencyKeyReusedError, RequestTimeoutError } from '../errors';
 import { releaseJobCharge } from '../jobs/charge';
-import { isTerminal, JOB_RETENTION_MS, jobErrorOf, type Job } from '../jobs/job';
+import { isTerminal, JOB_RETENTION_MS, type Job, jobErrorOf } from '../jobs/job';
 import type { ImageCommand } from './command';
 import type { ImageDeps } from './deps';
-import { resultOf, type ImageResult } from './result';
+import { type ImageResult, resultOf } from './result';
 
 /**
  * What makes two requests the same request: the command without its client_request_id (the schema has
@@ -26,7 +26,11 @@ export const requestFingerprint = (command: ImageCommand): string => {
 };
 
 /** The claim a new job makes on its client_request_id, kept as long as the job can live and be polled. */
-export const clientRequestIdClaim = (command: ImageCommand, job: Pick<Job, 'jobId' | 'createdAt'>, settings: ImageDeps['settings']): ClientRequestIdClaim | undefined =>
+export const clientRequestIdClaim = (
+  command: ImageCommand,
+  job: Pick<Job, 'jobId' | 'createdAt'>,
+  settings: ImageDeps['settings'],
+): ClientRequestIdClaim | undefined =>
   command.clientRequestId === undefined
     ? undefined
     : {
@@ -50,7 +54,11 @@ export const replayOf = async (deps: ImageDeps, caller: Caller, jobId: string): 
     if (!job) throw new Error(`idempotency record names job ${jobId}, which does not exist`);
     if (job.mode === 'async') return { kind: 'accepted', jobId };
     if (isTerminal(job.status)) {
-      if (job.status === 'failed' || !job.result) throw new DomainError(job.error?.code ?? 'INTERNAL_ERROR', job.error?.message ?? 'The original request failed.');
+      if (job.status === 'failed' || !job.result)
+        throw new DomainError(
+          job.error?.code ?? 'INTERNAL_ERROR',
+          job.error?.message ?? 'The original request failed.',
+        );
       return { kind: 'result', result: await resultOf(deps.outputs, { ...job, result: job.result }) };
     }
     if (job.createdAt + deps.settings.syncBudgetMs + ABANDONED_AFTER_MS < deps.clock()) {
@@ -65,13 +73,23 @@ export const replayOf = async (deps: ImageDeps, caller: Caller, jobId: string): 
 };
 
 /** The job a repeated client_request_id names, provided the request is the same one. */
-const sameRequestJob = (command: ImageCommand, clientRequestId: string, found: { jobId: string; fingerprint: string | null }): string => {
-  if (found.fingerprint !== null && found.fingerprint !== requestFingerprint(command)) throw new IdempotencyKeyReusedError(clientRequestId);
+const sameRequestJob = (
+  command: ImageCommand,
+  clientRequestId: string,
+  found: { jobId: string; fingerprint: string | null },
+): string => {
+  if (found.fingerprint !== null && found.fingerprint !== requestFingerprint(command))
+    throw new IdempotencyKeyReusedError(clientRequestId);
   return found.jobId;
 };
 
 /** The job a client_request_id still names (its claim is freed once the job has expired), if any. */
-export const earlierJob = async (deps: ImageDeps, caller: Caller, command: ImageCommand, clientRequestId: string): Promise<string | undefined> => {
+export const earlierJob = async (
+  deps: ImageDeps,
+  caller: Caller,
+  command: ImageCommand,
+  clientRequestId: string,
+): Promise<string | undefined> => {
   const found = await deps.jobs.findByClientRequestId(caller.accountId, clientRequestId);
   if (!found) return undefined;
   const job = await deps.jobs.get(caller.accountId, found.jobId);
@@ -84,7 +102,12 @@ export const earlierJob = async (deps: ImageDeps, caller: Caller, command: Image
 };
 
 /** After a lost claim: the winner's job (the same request), to be replayed. */
-export const claimWinner = async (deps: ImageDeps, caller: Caller, command: ImageCommand, clientRequestId: string): Promise<string | undefined> => {
+export const claimWinner = async (
+  deps: ImageDeps,
+  caller: Caller,
+  command: ImageCommand,
+  clientRequestId: string,
+): Promise<string | undefined> => {
   const found = await deps.jobs.findByClientRequestId(caller.accountId, clientRequestId);
   return found ? sameRequestJob(command, clientRequestId, found) : undefined;
 };

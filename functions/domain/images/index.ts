@@ -1,5 +1,5 @@
+export { presignDownload } from './downloads';
 export { prepare } from './prepare';
 export { runSync } from './run-sync';
-export { submit, type SubmitOutcome } from './submit';
-export { presignDownload } from './downloads';
+export { type SubmitOutcome, submit } from './submit';
 export { createUpload } from './uploads';

@@ -120,7 +120,9 @@ const resolveAspectRatio = (model: BaseModel, aspectRatio: AspectRatio | undefin
 const parseSize = (model: BaseModel, params: OutputParams, size: string): { width: number; height: number } => {
   const invalid = (reason: string) => new InvalidRequestError(`size '${size}': ${reason}`);
   if (!model.exactSize) {
-    throw invalid(`an exact size is accepted only by ${list(baseModelIds((m) => m.exactSize))}, not by base_model '${model.id}'.`);
+    throw invalid(
+      `an exact size is accepted only by ${list(baseModelIds((m) => m.exactSize))}, not by base_model '${model.id}'.`,
+    );
   }
   if (params.resolution !== undefined && params.resolution !== DEFAULT_RESOLUTION) {
     throw invalid(`size replaces the 1K tier and cannot be combined with resolution '${params.resolution}'.`);
@@ -133,9 +135,11 @@ const parseSize = (model: BaseModel, params: OutputParams, size: string): { widt
   const width = Number(match[1]);
   const height = Number(match[2]);
   const { edgeMultiplePx, maxEdgePx, maxRatio, minPixels, maxPixels } = SIZE_LIMITS;
-  if (width % edgeMultiplePx !== 0 || height % edgeMultiplePx !== 0) throw invalid(`each edge must be a multiple of ${edgeMultiplePx} px.`);
+  if (width % edgeMultiplePx !== 0 || height % edgeMultiplePx !== 0)
+    throw invalid(`each edge must be a multiple of ${edgeMultiplePx} px.`);
   if (width > maxEdgePx || height > maxEdgePx) throw invalid(`each edge must be at most ${maxEdgePx} px.`);
-  if (Math.max(width, height) > maxRatio * Math.min(width, height)) throw invalid(`the aspect ratio must be at most ${maxRatio}:1.`);
+  if (Math.max(width, height) > maxRatio * Math.min(width, height))
+    throw invalid(`the aspect ratio must be at most ${maxRatio}:1.`);
   if (width * height < minPixels || width * height > maxPixels) {
     throw invalid(`the total must be from ${minPixels} to ${maxPixels} pixels (it is ${width * height}).`);
   }

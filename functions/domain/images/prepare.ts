@@ -23,7 +23,12 @@ export interface PreparedOperation {
 export const defaultOutputFormat = (now: number, switchAt: number): OutputFormat => (now < switchAt ? 'png' : 'jpg');
 
 /** Steps 1-3: checks and decoding, nothing created, nothing charged. */
-export const prepare = async (deps: Pick<ImageDeps, 'profiles' | 'decodeInput' | 'clock' | 'settings'>, caller: Caller, command: ImageCommand, signal: AbortSignal): Promise<PreparedOperation> => {
+export const prepare = async (
+  deps: Pick<ImageDeps, 'profiles' | 'decodeInput' | 'clock' | 'settings'>,
+  caller: Caller,
+  command: ImageCommand,
+  signal: AbortSignal,
+): Promise<PreparedOperation> => {
   const choice = command.output;
   if (choice !== 'pinned') resolveOutputSpec(editOrGenerate(command.operation), choice);
 
@@ -35,7 +40,9 @@ export const prepare = async (deps: Pick<ImageDeps, 'profiles' | 'decodeInput' |
   const profiles = referenced.length > 0 ? await deps.profiles.findMany(caller.accountId, referenced) : [];
   checkReferencedProfiles(referenced, profiles);
 
-  const images = await Promise.all(command.inputs.map((input) => deps.decodeInput(input.value, input.label, signal, caller.accountId)));
+  const images = await Promise.all(
+    command.inputs.map((input) => deps.decodeInput(input.value, input.label, signal, caller.accountId)),
+  );
   const first = images[0];
   const outputFormat = command.outputFormat ?? defaultOutputFormat(deps.clock(), deps.settings.outputFormatSwitchAt);
 
@@ -49,7 +56,10 @@ export const prepare = async (deps: Pick<ImageDeps, 'profiles' | 'decodeInput' |
     priced = { operation: pinnedOperation(command.operation), numOutputImages: command.numOutputImages };
     baseModel = 'base-c-2';
   } else {
-    const spec = resolveOutputSpec(editOrGenerate(command.operation), { ...choice, inputAspect: first ? first.width / first.height : undefined });
+    const spec = resolveOutputSpec(editOrGenerate(command.operation), {
+      ...choice,
+      inputAspect: first ? first.width / first.height : undefined,
+    });
     size = { width: spec.width, height: spec.height };
     priced = { operation: editOrGenerate(command.operation), output: spec, numOutputImages: command.numOutputImages };
     baseModel = spec.baseModel;
@@ -84,4 +94,3 @@ const pinnedOperation = (operation: Operation): 'enhance' | 'remix' => {
   if (operation !== 'enhance' && operation !== 'remix') throw new Error(`${operation} is not pinned`);
   return operation;
 };
-

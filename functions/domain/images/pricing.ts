@@ -12,8 +12,9 @@
  * - Rounding: a metered amount is rounded up to the next whole micro-USD, once, on the total of the
  *   request (not per image). A floating-point residue below a millionth of a micro is not rounded up.
  */
-import type { EngineUsage, Operation } from './engine';
+
 import { type BaseModel, findBaseModel, PINNED_PRICES, type Resolution } from './catalog';
+import type { EngineUsage, Operation } from './engine';
 
 /** Price of training one profile, per tier (spec). */
 export const TRAINING_PRICE_MICROS = { standard: 2_900_000, fast: 1_490_000 } as const;
@@ -100,7 +101,10 @@ export const finalPrice = (request: PricedRequest, outcome: PricedOutcome): numb
     );
   }
   const model = modelOf(request.output.baseModel);
-  const base = Math.max(modelFloor(model, request.output, request.numOutputImages), meteredMicros(model, outcome.usage));
+  const base = Math.max(
+    modelFloor(model, request.output, request.numOutputImages),
+    meteredMicros(model, outcome.usage),
+  );
   const identity = counts.reduce((sum, count) => sum + count, 0) * model.identitySurchargeMicros;
   return base + identity;
 };

@@ -24,7 +24,10 @@ export interface References {
 export class ProfileNotReadyError extends DomainError {
   constructor(readonly notReady: ReadonlyArray<Pick<ReferencedProfile, 'profileId' | 'status'>>) {
     const items = notReady.map(({ profileId, status }) => `${profileId} (${status})`).join(', ');
-    super('PROFILE_NOT_READY', `Referenced profiles are not READY: ${items}. Use a profile once its training has finished.`);
+    super(
+      'PROFILE_NOT_READY',
+      `Referenced profiles are not READY: ${items}. Use a profile once its training has finished.`,
+    );
   }
 }
 

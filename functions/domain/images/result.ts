@@ -3,8 +3,9 @@
  * replay, a poll and the callback (jobs/status.ts). `imageResultBody` is its wire form (the spec's
  * snake_case names).
  */
-import { DOWNLOAD_LINK_LIFETIME_MS, type DownloadGrant } from './download-token';
+
 import type { Job, JobResult } from '../jobs/job';
+import { DOWNLOAD_LINK_LIFETIME_MS, type DownloadGrant } from './download-token';
 
 export type LinkMaker = (baseUrl: string, grant: DownloadGrant) => Promise<string>;
 
@@ -17,13 +18,19 @@ export interface ImageResult {
   downloadUrls: string[];
 }
 
-export type FinishedJob = Pick<Job, 'accountId' | 'baseUrl' | 'responseMode' | 'createdAt' | 'completedAt'> & { result: JobResult };
+export type FinishedJob = Pick<Job, 'accountId' | 'baseUrl' | 'responseMode' | 'createdAt' | 'completedAt'> & {
+  result: JobResult;
+};
 
 /** The job's download links, on the base URL it was submitted on, valid 24 h from its completion. */
 export const downloadLinks = (link: LinkMaker, job: FinishedJob): Promise<string[]> =>
   Promise.all(
     job.result.outputKeys.map((objectKey) =>
-      link(job.baseUrl, { objectKey, accountId: job.accountId, expiresAt: (job.completedAt ?? job.createdAt) + DOWNLOAD_LINK_LIFETIME_MS }),
+      link(job.baseUrl, {
+        objectKey,
+        accountId: job.accountId,
+        expiresAt: (job.completedAt ?? job.createdAt) + DOWNLOAD_LINK_LIFETIME_MS,
+      }),
     ),
   );
 

@@ -8,21 +8,28 @@ import type { Caller } from '../accounts/accounts';
 import { ContentModerationError, DomainError, NoImageGeneratedError, RequestTimeoutError } from '../errors';
 import { releaseJobCharge, reserveJobCharge, settleJobCharge } from '../jobs/charge';
 import { jobErrorOf } from '../jobs/job';
-import { newJob, type ImageCommand, type RequestContext } from './command';
+import { type ImageCommand, newJob, type RequestContext } from './command';
 import type { ImageDeps } from './deps';
-import { runEngine, type EngineOutcome } from './engine';
+import { type EngineOutcome, runEngine } from './engine';
 import { clientRequestIdClaim } from './idempotency';
 import { prepare } from './prepare';
 import { finalPrice } from './pricing';
-import { resultOf, type ImageResult } from './result';
+import { type ImageResult, resultOf } from './result';
 
 /** A refusal or failure as the job records it and as the caller sees it. */
 export const outcomeError = (outcome: Exclude<EngineOutcome, { kind: 'images' }>): DomainError =>
-  outcome.kind === 'moderated' ? new ContentModerationError(outcome.message) : new NoImageGeneratedError(outcome.message);
+  outcome.kind === 'moderated'
+    ? new ContentModerationError(outcome.message)
+    : new NoImageGeneratedError(outcome.message);
 
 class DeadlineReached extends Error {}
 
-export const runSync = async (deps: ImageDeps, caller: Caller, command: ImageCommand, context: RequestContext): Promise<ImageResult> => {
+export const runSync = async (
+  deps: ImageDeps,
+  caller: Caller,
+  command: ImageCommand,
+  context: RequestContext,
+): Promise<ImageResult> => {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new DeadlineReached()), deps.settings.syncBudgetMs);
   const timedOut = () => new RequestTimeoutError(Math.round(deps.settings.syncBudgetMs / 1000));

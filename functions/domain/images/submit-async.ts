@@ -7,18 +7,27 @@ import type { Caller } from '../accounts/accounts';
 import { ServiceUnavailableError } from '../errors';
 import { releaseJobCharge, reserveJobCharge } from '../jobs/charge';
 import { jobErrorOf, runUntil } from '../jobs/job';
-import { newJob, type ImageCommand, type RequestContext } from './command';
+import { type ImageCommand, newJob, type RequestContext } from './command';
 import type { ImageDeps } from './deps';
 import { clientRequestIdClaim } from './idempotency';
 import { prepare } from './prepare';
 
 /** Returns the new job's id; the job is `pending` until its workflow marks it running. */
-export const submitAsync = async (deps: ImageDeps, caller: Caller, command: ImageCommand, context: RequestContext): Promise<string> => {
+export const submitAsync = async (
+  deps: ImageDeps,
+  caller: Caller,
+  command: ImageCommand,
+  context: RequestContext,
+): Promise<string> => {
   const prepared = await prepare(deps, caller, command, new AbortController().signal);
   const jobId = deps.newId('job');
   const inputs = await deps.inputs.save(caller.accountId, jobId, prepared.engineRequest.images);
   const { images: _decoded, ...engine } = prepared.engineRequest;
-  const job = newJob(jobId, caller, command, context, deps.clock(), 'async', { engine, inputs, priced: prepared.priced });
+  const job = newJob(jobId, caller, command, context, deps.clock(), 'async', {
+    engine,
+    inputs,
+    priced: prepared.priced,
+  });
   try {
     await reserveJobCharge(deps.ledger, job, prepared.floorMicros, clientRequestIdClaim(command, job, deps.settings));
   } catch (error) {
@@ -27,7 +36,13 @@ export const submitAsync = async (deps: ImageDeps, caller: Caller, command: Imag
     throw error;
   }
   try {
-    await deps.workflows.startImageJob({ accountId: caller.accountId, jobId, hasCallback: command.callbackUrl !== undefined, maxRunning: caller.runningJobs ?? deps.settings.maxRunningJobs, runUntil: runUntil(job, deps.settings.asyncBudgetMs) });
+    await deps.workflows.startImageJob({
+      accountId: caller.accountId,
+      jobId,
+      hasCallback: command.callbackUrl !== undefined,
+      maxRunning: caller.runningJobs ?? deps.settings.maxRunningJobs,
+      runUntil: runUntil(job, deps.settings.asyncBudgetMs),
+    });
   } catch (error) {
     const unavailable = new ServiceUnavailableError('The job could not be started; nothing was charged. Please retry.');
     await releaseJobCharge(deps.ledger, job, jobErrorOf(unavailable), deps.clock());

@@ -20,9 +20,16 @@ import { runSync } from './run-sync';
 import { submitAsync } from './submit-async';
 
 /** What a submit answers: a result (synchronous) or an accepted job (asynchronous), possibly replayed. */
-export type SubmitOutcome = { kind: 'result'; result: ImageResult; replayed: boolean } | { kind: 'accepted'; jobId: string; replayed: boolean };
+export type SubmitOutcome =
+  | { kind: 'result'; result: ImageResult; replayed: boolean }
+  | { kind: 'accepted'; jobId: string; replayed: boolean };
 
-export const submit = async (deps: ImageDeps, caller: Caller, command: ImageCommand, context: RequestContext): Promise<SubmitOutcome> => {
+export const submit = async (
+  deps: ImageDeps,
+  caller: Caller,
+  command: ImageCommand,
+  context: RequestContext,
+): Promise<SubmitOutcome> => {
   deps.meter.count(METRICS.submits, { operation: command.operation, mode: command.async ? 'async' : 'sync' });
   const clientRequestId = command.clientRequestId;
   if (clientRequestId) {

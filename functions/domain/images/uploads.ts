@@ -24,7 +24,13 @@ export const UPLOAD_REFERENCE_PREFIX = 'upload:';
 export const UPLOAD_REFERENCE = /^upload:(upl_[A-Za-z0-9_-]{1,64})$/;
 
 export interface UploadStore {
-  presignPut(accountId: string, uploadId: string, contentType: UploadContentType, sizeBytes: number, expiresInSeconds: number): Promise<string>;
+  presignPut(
+    accountId: string,
+    uploadId: string,
+    contentType: UploadContentType,
+    sizeBytes: number,
+    expiresInSeconds: number,
+  ): Promise<string>;
   /** Undefined when there is no such object under the account. */
   read(accountId: string, uploadId: string): Promise<{ bytes: Buffer; uploadedAt: number | undefined } | undefined>;
 }
@@ -46,10 +52,20 @@ export interface UploadTicket {
 }
 
 /** POST /uploads: a PUT URL for exactly `sizeBytes` of `contentType`, and the reference to use afterwards. */
-export const createUpload = async (deps: UploadDeps, caller: Caller, request: { sizeBytes: number; contentType: UploadContentType }): Promise<UploadTicket> => {
+export const createUpload = async (
+  deps: UploadDeps,
+  caller: Caller,
+  request: { sizeBytes: number; contentType: UploadContentType },
+): Promise<UploadTicket> => {
   const uploadId = deps.newId('upl');
   const now = deps.clock();
-  const url = await deps.uploads.presignPut(caller.accountId, uploadId, request.contentType, request.sizeBytes, UPLOAD_URL_LIFETIME_SECONDS);
+  const url = await deps.uploads.presignPut(
+    caller.accountId,
+    uploadId,
+    request.contentType,
+    request.sizeBytes,
+    UPLOAD_URL_LIFETIME_SECONDS,
+  );
   return {
     upload_id: uploadId,
     reference: `${UPLOAD_REFERENCE_PREFIX}${uploadId}`,
@@ -63,7 +79,11 @@ export const createUpload = async (deps: UploadDeps, caller: Caller, request: { 
 };
 
 /** The bytes of the account's upload, or undefined when it does not exist (for this account) or has expired. */
-export const readUpload = async (deps: Pick<UploadDeps, 'uploads' | 'clock'>, accountId: string, uploadId: string): Promise<Buffer | undefined> => {
+export const readUpload = async (
+  deps: Pick<UploadDeps, 'uploads' | 'clock'>,
+  accountId: string,
+  uploadId: string,
+): Promise<Buffer | undefined> => {
   const upload = await deps.uploads.read(accountId, uploadId);
   if (!upload) return undefined;
   if (upload.uploadedAt !== undefined && deps.clock() >= upload.uploadedAt + UPLOAD_LIFETIME_MS) return undefined;

@@ -20,7 +20,7 @@ import { JobNotCancelableError, NotFoundError } from '../errors';
 import type { Clock } from '../shared/clock';
 import { releaseJobCharge } from './charge';
 import { canceledError, type JobsRepository } from './job';
-import { jobStatusBody, type JobStatusBody, type LinkMaker } from './status';
+import { type JobStatusBody, jobStatusBody, type LinkMaker } from './status';
 import { callbackMessage } from './workflow';
 
 export interface CancelDeps {
@@ -35,8 +35,10 @@ export interface CancelDeps {
 export const cancelJob = async (deps: CancelDeps, caller: Caller, jobId: string): Promise<JobStatusBody> => {
   const job = await deps.jobs.get(caller.accountId, jobId);
   if (!job) throw new NotFoundError(`Job ${jobId} not found.`);
-  if (job.mode === 'sync') throw new JobNotCancelableError(`Job ${jobId} is a synchronous call; it ends with its request.`);
-  if (job.status === 'succeeded' || job.status === 'failed') throw new JobNotCancelableError(`Job ${jobId} has already ended: ${job.status}.`);
+  if (job.mode === 'sync')
+    throw new JobNotCancelableError(`Job ${jobId} is a synchronous call; it ends with its request.`);
+  if (job.status === 'succeeded' || job.status === 'failed')
+    throw new JobNotCancelableError(`Job ${jobId} has already ended: ${job.status}.`);
 
   const released = await releaseJobCharge(deps.ledger, job, canceledError('request'), deps.clock());
   const ended = await deps.jobs.get(caller.accountId, jobId);
@@ -44,6 +46,7 @@ export const cancelJob = async (deps: CancelDeps, caller: Caller, jobId: string)
   if (!released.applied) throw new JobNotCancelableError(`Job ${jobId} has already ended: ${ended.status}.`);
 
   await deps.stopImageJob(jobId);
-  if (ended.callbackUrl) await deps.enqueueCallback(await callbackMessage({ ...ended, callbackUrl: ended.callbackUrl }, deps.link));
+  if (ended.callbackUrl)
+    await deps.enqueueCallback(await callbackMessage({ ...ended, callbackUrl: ended.callbackUrl }, deps.link));
   return jobStatusBody(ended, deps.link, deps.clock());
 };

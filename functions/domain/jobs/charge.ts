@@ -16,8 +16,8 @@
  *   - a repeat of a synchronous call whose original request died (images/idempotency.ts);
  *   - the sweep of work whose execution was lost (billing/abandoned.ts).
  */
-import type { ClientRequestIdClaim, KnownReservation, LedgerEntry, LedgerPort, ChargeOutcome } from '../billing/ledger';
-import { failedAt, succeededAt, type Job, type JobError, type JobResult } from './job';
+import type { ChargeOutcome, ClientRequestIdClaim, KnownReservation, LedgerEntry, LedgerPort } from '../billing/ledger';
+import { failedAt, type Job, type JobError, type JobResult, succeededAt } from './job';
 
 export interface JobRef {
   accountId: string;
@@ -25,13 +25,42 @@ export interface JobRef {
 }
 
 /** The floor price held, the job created and its client_request_id claimed, in one transaction. */
-export const reserveJobCharge = (ledger: Pick<LedgerPort, 'reserve'>, job: Job, amountMicros: number, claim?: ClientRequestIdClaim): Promise<LedgerEntry> =>
+export const reserveJobCharge = (
+  ledger: Pick<LedgerPort, 'reserve'>,
+  job: Job,
+  amountMicros: number,
+  claim?: ClientRequestIdClaim,
+): Promise<LedgerEntry> =>
   ledger.reserve({ accountId: job.accountId, amountMicros, creates: { kind: 'job', job }, claim, at: job.createdAt });
 
 /** `succeeded` with its result, and the final price charged, in one transaction. */
-export const settleJobCharge = (ledger: Pick<LedgerPort, 'settle'>, job: JobRef, finalMicros: number, result: JobResult, at: number, known?: KnownReservation): Promise<ChargeOutcome> =>
-  ledger.settle({ accountId: job.accountId, finalMicros, ends: { kind: 'job', id: job.jobId, end: succeededAt(at, result) }, at, known });
+export const settleJobCharge = (
+  ledger: Pick<LedgerPort, 'settle'>,
+  job: JobRef,
+  finalMicros: number,
+  result: JobResult,
+  at: number,
+  known?: KnownReservation,
+): Promise<ChargeOutcome> =>
+  ledger.settle({
+    accountId: job.accountId,
+    finalMicros,
+    ends: { kind: 'job', id: job.jobId, end: succeededAt(at, result) },
+    at,
+    known,
+  });
 
 /** `failed` with its error, and the reservation refunded, in one transaction. */
-export const releaseJobCharge = (ledger: Pick<LedgerPort, 'release'>, job: JobRef, error: JobError, at: number, known?: KnownReservation): Promise<ChargeOutcome> =>
-  ledger.release({ accountId: job.accountId, ends: { kind: 'job', id: job.jobId, end: failedAt(at, error) }, at, known });
+export const releaseJobCharge = (
+  ledger: Pick<LedgerPort, 'release'>,
+  job: JobRef,
+  error: JobError,
+  at: number,
+  known?: KnownReservation,
+): Promise<ChargeOutcome> =>
+  ledger.release({
+    accountId: job.accountId,
+    ends: { kind: 'job', id: job.jobId, end: failedAt(at, error) },
+    at,
+    known,
+  });

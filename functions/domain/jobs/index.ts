@@ -1,3 +1,3 @@
+export { cancelJob } from './cancel';
 export { jobStatus, jobStatusBody, listJobs } from './status';
 export * from './workflow';
-export { cancelJob } from './cancel';

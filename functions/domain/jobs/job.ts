@@ -108,7 +108,10 @@ export interface JobsRepository {
   markRunning(accountId: string, jobId: string, at: number, maxRunning: number): Promise<'started' | 'full'>;
   /** The job a client_request_id was first used for, if any. */
   /** The job a client_request_id names, with the fingerprint of the request that created it (null for records older than fingerprints). */
-  findByClientRequestId(accountId: string, clientRequestId: string): Promise<{ jobId: string; fingerprint: string | null } | undefined>;
+  findByClientRequestId(
+    accountId: string,
+    clientRequestId: string,
+  ): Promise<{ jobId: string; fingerprint: string | null } | undefined>;
   /** Frees a client_request_id whose job has expired. */
   forgetClientRequestId(accountId: string, clientRequestId: string, jobId: string): Promise<void>;
   /** Records a running job's progress, only forward and only while it runs (a later or lower report changes nothing). */
@@ -133,13 +136,25 @@ export interface JobFailed {
   expiresAt: number;
 }
 
-export const succeededAt = (at: number, result: JobResult): JobSucceeded => ({ status: 'succeeded', result, completedAt: at, expiresAt: at + JOB_RETENTION_MS });
+export const succeededAt = (at: number, result: JobResult): JobSucceeded => ({
+  status: 'succeeded',
+  result,
+  completedAt: at,
+  expiresAt: at + JOB_RETENTION_MS,
+});
 
-export const failedAt = (at: number, error: JobError): JobFailed => ({ status: 'failed', error, completedAt: at, expiresAt: at + JOB_RETENTION_MS });
+export const failedAt = (at: number, error: JobError): JobFailed => ({
+  status: 'failed',
+  error,
+  completedAt: at,
+  expiresAt: at + JOB_RETENTION_MS,
+});
 
 /** How an error is recorded on a job: a domain error as itself, anything else as the engine's failure. */
 export const jobErrorOf = (error: unknown): JobError =>
-  error instanceof DomainError ? { code: error.code, message: error.message } : { code: 'INTERNAL_ERROR', message: 'The image engine failed. The reserved cost was refunded.' };
+  error instanceof DomainError
+    ? { code: error.code, message: error.message }
+    : { code: 'INTERNAL_ERROR', message: 'The image engine failed. The reserved cost was refunded.' };
 
 /** Until when an asynchronous job may wait or run (epoch ms): its budget, or its cancel_after deadline if sooner. */
 export const runUntil = (job: Pick<Job, 'createdAt' | 'cancelAt'>, asyncBudgetMs: number): number =>
@@ -158,10 +173,14 @@ export const canceledError = (by: 'request' | 'deadline', cancelAfterMs?: number
  * succeeded; and the seconds left, extrapolated from the pace so far (null until there is a pace, or
  * for a failed job).
  */
-export const progressOf = (job: Pick<Job, 'status' | 'progress' | 'progressAt' | 'startedAt'>, now: number): { progress: number; etaSeconds: number | null } => {
+export const progressOf = (
+  job: Pick<Job, 'status' | 'progress' | 'progressAt' | 'startedAt'>,
+  now: number,
+): { progress: number; etaSeconds: number | null } => {
   if (job.status === 'succeeded') return { progress: 1, etaSeconds: 0 };
   const progress = job.progress ?? 0;
-  if (job.status !== 'running' || job.startedAt === null || job.progressAt === null || progress <= 0 || progress >= 1) return { progress, etaSeconds: null };
+  if (job.status !== 'running' || job.startedAt === null || job.progressAt === null || progress <= 0 || progress >= 1)
+    return { progress, etaSeconds: null };
   const spentMs = Math.max(1, job.progressAt - job.startedAt);
   const leftMs = (spentMs * (1 - progress)) / progress - (now - job.progressAt);
   return { progress, etaSeconds: Math.max(0, Math.ceil(leftMs / 1000)) };

@@ -1,11 +1,11 @@
 /** The job-status body, identical for polling and for the callback (the callback signs these bytes). */
 import type { Caller } from '../accounts/accounts';
-import { JobExpiredError, NotFoundError } from '../errors';
 import { usdDecimal } from '../billing/money';
+import { JobExpiredError, NotFoundError } from '../errors';
+import { downloadLinks, type ImageResultBody, imageResultBody, type LinkMaker } from '../images/result';
 import type { Clock } from '../shared/clock';
 import { toIso } from '../shared/clock';
-import { downloadLinks, imageResultBody, type ImageResultBody, type LinkMaker } from '../images/result';
-import { progressOf, type Job, type JobPageQuery, type JobsRepository } from './job';
+import { type Job, type JobPageQuery, type JobsRepository, progressOf } from './job';
 
 export interface JobStatusBody {
   job_id: string;
@@ -35,18 +35,29 @@ export const jobStatusBody = async (job: Job, link: LinkMaker, now: number): Pro
     created_at: toIso(job.createdAt),
     result:
       job.status === 'succeeded' && job.result
-        ? imageResultBody({ knownSubjects: job.result.knownSubjects, images: [], downloadUrls: await downloadLinks(link, { ...job, result: job.result }) })
+        ? imageResultBody({
+            knownSubjects: job.result.knownSubjects,
+            images: [],
+            downloadUrls: await downloadLinks(link, { ...job, result: job.result }),
+          })
         : null,
     error: job.status === 'failed' && job.error ? { code: job.error.code, message: job.error.message } : null,
     completed_at: job.completedAt === null ? null : toIso(job.completedAt),
     progress,
     eta_seconds: etaSeconds,
-    cost: job.charge && { reserved: usdDecimal(job.charge.reservedMicros), final: job.charge.finalMicros === null ? null : usdDecimal(job.charge.finalMicros) },
+    cost: job.charge && {
+      reserved: usdDecimal(job.charge.reservedMicros),
+      final: job.charge.finalMicros === null ? null : usdDecimal(job.charge.finalMicros),
+    },
   };
 };
 
 /** GET /jobs/{job_id}: the caller's job (another account's is not found); 410 past its expiry. */
-export const jobStatus = async (deps: { jobs: JobsRepository; clock: Clock; link: LinkMaker }, caller: Caller, jobId: string): Promise<JobStatusBody> => {
+export const jobStatus = async (
+  deps: { jobs: JobsRepository; clock: Clock; link: LinkMaker },
+  caller: Caller,
+  jobId: string,
+): Promise<JobStatusBody> => {
   const job = await deps.jobs.get(caller.accountId, jobId);
   if (!job) throw new NotFoundError(`Job ${jobId} not found.`);
   if (job.expiresAt !== null && deps.clock() >= job.expiresAt) throw new JobExpiredError(jobId);
@@ -65,5 +76,8 @@ export const listJobs = async (
   const page = await deps.jobs.list(caller.accountId, query);
   const now = deps.clock();
   const current = page.jobs.filter((job) => job.expiresAt === null || now < job.expiresAt);
-  return { jobs: await Promise.all(current.map((job) => jobStatusBody(job, deps.link, now))), next_cursor: page.cursor ?? null };
+  return {
+    jobs: await Promise.all(current.map((job) => jobStatusBody(job, deps.link, now))),
+    next_cursor: page.cursor ?? null,
+  };
 };

@@ -10,12 +10,20 @@
  */
 import type { LedgerPort } from '../billing/ledger';
 import type { CallbackMessage } from '../callbacks/deliver';
-import { ERROR_CODES, NotFoundError, type ErrorCode } from '../errors';
-import { runEngine, type DecodedImage, type ImageEngine, type OutputFormat } from '../images/engine';
+import { ERROR_CODES, type ErrorCode, NotFoundError } from '../errors';
+import { type DecodedImage, type ImageEngine, type OutputFormat, runEngine } from '../images/engine';
 import { finalPrice } from '../images/pricing';
 import type { Clock } from '../shared/clock';
 import { releaseJobCharge, settleJobCharge } from './charge';
-import { canceledError, type Job, type JobError, type JobsRepository, type RunOutcome, type StoredInput, runUntil } from './job';
+import {
+  canceledError,
+  type Job,
+  type JobError,
+  type JobsRepository,
+  type RunOutcome,
+  runUntil,
+  type StoredInput,
+} from './job';
 import { jobStatusBody, type LinkMaker } from './status';
 
 export interface JobStep {
@@ -110,8 +118,16 @@ const timeoutError = (limitMs: number): JobError => ({
  * otherwise it stays pending and the workflow waits and asks again. A job whose budget has passed while
  * it waited goes on without a place: RunEngine then ends it TIMEOUT, refunded.
  */
-export const markRunning = async (deps: Pick<WorkflowDeps, 'jobs' | 'clock' | 'settings'>, step: AdmissionStep): Promise<{ started: boolean }> => {
-  const admitted = await deps.jobs.markRunning(step.accountId, step.jobId, deps.clock(), step.maxRunning ?? deps.settings.maxRunningJobs);
+export const markRunning = async (
+  deps: Pick<WorkflowDeps, 'jobs' | 'clock' | 'settings'>,
+  step: AdmissionStep,
+): Promise<{ started: boolean }> => {
+  const admitted = await deps.jobs.markRunning(
+    step.accountId,
+    step.jobId,
+    deps.clock(),
+    step.maxRunning ?? deps.settings.maxRunningJobs,
+  );
   if (admitted === 'started') return { started: true };
   // Executions started without the job's deadline (resumed after a restart) read it from the job.
   const until = step.runUntil ?? runUntil(await loadJob(deps, step), deps.settings.asyncBudgetMs);
@@ -119,7 +135,11 @@ export const markRunning = async (deps: Pick<WorkflowDeps, 'jobs' | 'clock' | 's
 };
 
 /** Runs the engine on the stored inputs within the job's budget; a refusal is an outcome, not an error. */
-export const runJobEngine = async (deps: WorkflowDeps, step: JobStep, functionRemainingMs: number): Promise<RunOutcome> => {
+export const runJobEngine = async (
+  deps: WorkflowDeps,
+  step: JobStep,
+  functionRemainingMs: number,
+): Promise<RunOutcome> => {
   const job = await loadJob(deps, step);
   // Canceled before it ran: the cancel has released the charge already; the release that follows is a no-op.
   if (job.status === 'failed' && job.error) return { outcome: 'failed', error: job.error };
@@ -138,7 +158,10 @@ export const runJobEngine = async (deps: WorkflowDeps, step: JobStep, functionRe
   const functionLeftMs = functionRemainingMs - STEP_MARGIN_MS;
   const limitMs = Math.max(0, Math.min(budgetLeftMs, cancelLeftMs, functionLeftMs));
   const deadlineBinds = cancelLeftMs < budgetLeftMs && cancelLeftMs <= functionLeftMs;
-  const timer = setTimeout(() => controller.abort(deadlineBinds ? new DeadlineReached() : new Error('deadline')), limitMs);
+  const timer = setTimeout(
+    () => controller.abort(deadlineBinds ? new DeadlineReached() : new Error('deadline')),
+    limitMs,
+  );
   const progress = progressWriter(deps, job);
   const watcher = setInterval(() => {
     void deps.jobs.get(job.accountId, job.jobId).then(
@@ -149,19 +172,28 @@ export const runJobEngine = async (deps: WorkflowDeps, step: JobStep, functionRe
     );
   }, CANCEL_CHECK_MS);
   try {
-    const outcome = await runEngine(deps.engine, { ...job.work.engine, images }, controller.signal, progress.report).catch((error: unknown) => {
+    const outcome = await runEngine(
+      deps.engine,
+      { ...job.work.engine, images },
+      controller.signal,
+      progress.report,
+    ).catch((error: unknown) => {
       if (controller.signal.aborted) return 'aborted' as const;
-      if (error instanceof Error && 'retryable' in error && error.retryable === true) throw new TransientEngineError(error.message);
+      if (error instanceof Error && 'retryable' in error && error.retryable === true)
+        throw new TransientEngineError(error.message);
       throw new EngineFailedError(error instanceof Error ? error.message : String(error));
     });
     if (outcome === 'aborted') {
       const reason: unknown = controller.signal.reason;
-      if (reason instanceof Canceled) return { outcome: 'failed', error: (await loadJob(deps, step)).error ?? canceledError('request') };
+      if (reason instanceof Canceled)
+        return { outcome: 'failed', error: (await loadJob(deps, step)).error ?? canceledError('request') };
       if (reason instanceof DeadlineReached) return { outcome: 'failed', error: byDeadline() };
       return { outcome: 'failed', error: timeoutError(deps.clock() - job.createdAt) };
     }
-    if (outcome.kind === 'moderated') return { outcome: 'failed', error: { code: 'CONTENT_MODERATION', message: outcome.message } };
-    if (outcome.kind === 'no_image') return { outcome: 'failed', error: { code: 'NO_IMAGE_GENERATED', message: outcome.message } };
+    if (outcome.kind === 'moderated')
+      return { outcome: 'failed', error: { code: 'CONTENT_MODERATION', message: outcome.message } };
+    if (outcome.kind === 'no_image')
+      return { outcome: 'failed', error: { code: 'NO_IMAGE_GENERATED', message: outcome.message } };
     const outputKeys = await deps.outputs.save(job.accountId, job.jobId, outcome.images, job.work.engine.outputFormat);
     return { outcome: 'succeeded', outputKeys, knownSubjects: outcome.knownSubjects, usage: outcome.usage };
   } finally {
@@ -171,11 +203,18 @@ export const runJobEngine = async (deps: WorkflowDeps, step: JobStep, functionRe
   }
 };
 
-export const settleJob = async (deps: Pick<WorkflowDeps, 'jobs' | 'ledger' | 'clock'>, step: JobStep & { run: RunOutcome }): Promise<void> => {
+export const settleJob = async (
+  deps: Pick<WorkflowDeps, 'jobs' | 'ledger' | 'clock'>,
+  step: JobStep & { run: RunOutcome },
+): Promise<void> => {
   if (step.run.outcome !== 'succeeded') throw new Error('only a succeeded run is settled');
   const job = await loadJob(deps, step);
   if (!job.work) throw new Error(`job ${job.jobId} has no stored work`);
-  const result = { outputKeys: step.run.outputKeys, outputFormat: job.work.engine.outputFormat, knownSubjects: step.run.knownSubjects };
+  const result = {
+    outputKeys: step.run.outputKeys,
+    outputFormat: job.work.engine.outputFormat,
+    knownSubjects: step.run.knownSubjects,
+  };
   await settleJobCharge(deps.ledger, job, finalPrice(job.work.priced, step.run), result, deps.clock());
 };
 
@@ -191,7 +230,8 @@ export const releaseJob = async (
   deps: Pick<WorkflowDeps, 'jobs' | 'ledger' | 'clock' | 'settings'>,
   step: JobStep & { run?: RunOutcome; failure?: { Error?: string; Cause?: string } },
 ): Promise<void> => {
-  const error = step.run?.outcome === 'failed' ? step.run.error : failureError(step.failure, deps.settings.asyncBudgetMs);
+  const error =
+    step.run?.outcome === 'failed' ? step.run.error : failureError(step.failure, deps.settings.asyncBudgetMs);
   await releaseJobCharge(deps.ledger, step, error, deps.clock());
 };
 
@@ -199,7 +239,10 @@ export const releaseJob = async (
  * The callback carries the bytes a poll would answer at this moment; its delivery id is fixed by the job.
  * Every execution ends here: a job submitted without a callback_url (`hasCallback` false) returns at once.
  */
-export const queueCallback = async (deps: Pick<WorkflowDeps, 'jobs' | 'link' | 'enqueueCallback'>, step: JobStep & { hasCallback?: boolean }): Promise<void> => {
+export const queueCallback = async (
+  deps: Pick<WorkflowDeps, 'jobs' | 'link' | 'enqueueCallback'>,
+  step: JobStep & { hasCallback?: boolean },
+): Promise<void> => {
   if (step.hasCallback === false) return;
   const job = await loadJob(deps, step);
   if (!job.callbackUrl) return;
@@ -207,7 +250,10 @@ export const queueCallback = async (deps: Pick<WorkflowDeps, 'jobs' | 'link' | '
 };
 
 /** The callback of a job that has ended: the body a poll answers now, under the delivery id fixed by the job. */
-export const callbackMessage = async (job: Job & { callbackUrl: string }, link: LinkMaker): Promise<CallbackMessage> => ({
+export const callbackMessage = async (
+  job: Job & { callbackUrl: string },
+  link: LinkMaker,
+): Promise<CallbackMessage> => ({
   deliveryId: `dlv_${job.jobId.replace(/^job_/, '')}`,
   accountId: job.accountId,
   jobId: job.jobId,

@@ -25,7 +25,12 @@ import { DomainError, InvalidRequestError } from '../errors';
 import type { Clock } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
 
-const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
+const scrypt = promisify(scryptCallback) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 /** The opening credit of an invited account when the operator names none: 10 USD. */
@@ -74,7 +79,12 @@ export interface PortalRepository {
    * In one transaction: the invitation marked accepted (only if it was not), the user created (only if
    * the e-mail has none), the account opened with its credit. `used` or `email-taken` when a condition failed.
    */
-  acceptInvitation(input: { tokenHash: string; user: PortalUser; account: Account; at: number }): Promise<'accepted' | 'used' | 'email-taken'>;
+  acceptInvitation(input: {
+    tokenHash: string;
+    user: PortalUser;
+    account: Account;
+    at: number;
+  }): Promise<'accepted' | 'used' | 'email-taken'>;
   findUser(email: string): Promise<PortalUser | undefined>;
   createSession(session: Session): Promise<void>;
   findSession(idHash: string): Promise<Session | undefined>;
@@ -108,7 +118,12 @@ export const verifyPassword = async (password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const actual = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem });
+  const actual = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: SCRYPT.maxmem,
+  });
   return timingSafeEqual(actual, expected);
 };
 
@@ -116,18 +131,31 @@ export const verifyPassword = async (password: string, stored: string): Promise<
 let decoyHash: Promise<string> | undefined;
 
 export const checkPassword = (password: string): void => {
-  if (password.length < MIN_PASSWORD_LENGTH) throw new InvalidRequestError(`The password needs at least ${MIN_PASSWORD_LENGTH} characters.`);
-  if (password.length > MAX_PASSWORD_LENGTH) throw new InvalidRequestError(`The password may have at most ${MAX_PASSWORD_LENGTH} characters.`);
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw new InvalidRequestError(`The password needs at least ${MIN_PASSWORD_LENGTH} characters.`);
+  if (password.length > MAX_PASSWORD_LENGTH)
+    throw new InvalidRequestError(`The password may have at most ${MAX_PASSWORD_LENGTH} characters.`);
 };
 
 /** `npm run admin -- invite`: the token is shown once; only its hash is kept. */
-export const invite = async (deps: Pick<PortalDeps, 'portal' | 'clock'>, input: { email: string; creditMicros: number }): Promise<{ token: string; invitation: Invitation }> => {
+export const invite = async (
+  deps: Pick<PortalDeps, 'portal' | 'clock'>,
+  input: { email: string; creditMicros: number },
+): Promise<{ token: string; invitation: Invitation }> => {
   const email = normaliseEmail(input.email);
   if (!EMAIL.test(email)) throw new InvalidRequestError(`${input.email} is not an e-mail address.`);
-  if (!Number.isSafeInteger(input.creditMicros) || input.creditMicros < 0) throw new InvalidRequestError('The opening credit must be a non-negative amount.');
+  if (!Number.isSafeInteger(input.creditMicros) || input.creditMicros < 0)
+    throw new InvalidRequestError('The opening credit must be a non-negative amount.');
   const secret = token();
   const now = deps.clock();
-  const invitation: Invitation = { tokenHash: sha256(secret), email, creditMicros: input.creditMicros, createdAt: now, expiresAt: now + INVITATION_TTL_MS, acceptedAt: null };
+  const invitation: Invitation = {
+    tokenHash: sha256(secret),
+    email,
+    creditMicros: input.creditMicros,
+    createdAt: now,
+    expiresAt: now + INVITATION_TTL_MS,
+    acceptedAt: null,
+  };
   await deps.portal.createInvitation(invitation);
   return { token: secret, invitation };
 };
@@ -138,24 +166,43 @@ export interface IssuedSession {
   session: Session;
 }
 
-const startSession = async (deps: Pick<PortalDeps, 'portal' | 'clock'>, user: Pick<PortalUser, 'email' | 'accountId'>): Promise<IssuedSession> => {
+const startSession = async (
+  deps: Pick<PortalDeps, 'portal' | 'clock'>,
+  user: Pick<PortalUser, 'email' | 'accountId'>,
+): Promise<IssuedSession> => {
   const sessionId = token();
   const now = deps.clock();
-  const session: Session = { idHash: sha256(sessionId), email: user.email, accountId: user.accountId, csrfToken: token(), createdAt: now, lastSeenAt: now, expiresAt: now + SESSION_TTL_MS };
+  const session: Session = {
+    idHash: sha256(sessionId),
+    email: user.email,
+    accountId: user.accountId,
+    csrfToken: token(),
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: now + SESSION_TTL_MS,
+  };
   await deps.portal.createSession(session);
   return { sessionId, session };
 };
 
-const invitationRefused = () => new PortalError('INVITATION_INVALID', 'This invitation link is not valid: it may have expired or been used. Ask for a new one.');
+const invitationRefused = () =>
+  new PortalError(
+    'INVITATION_INVALID',
+    'This invitation link is not valid: it may have expired or been used. Ask for a new one.',
+  );
 
 /** Accepting an invitation: the e-mail must be the invited one; the account is opened with the operator's credit. */
-export const signUp = async (deps: PortalDeps, input: { invitation: string; email: string; password: string; name?: string }): Promise<IssuedSession> => {
+export const signUp = async (
+  deps: PortalDeps,
+  input: { invitation: string; email: string; password: string; name?: string },
+): Promise<IssuedSession> => {
   const email = normaliseEmail(input.email);
   checkPassword(input.password);
   const invitation = await deps.portal.findInvitation(sha256(input.invitation));
   const now = deps.clock();
   if (!invitation || invitation.acceptedAt !== null || now >= invitation.expiresAt) throw invitationRefused();
-  if (invitation.email !== email) throw new PortalError('INVITATION_INVALID', 'This invitation was sent to another e-mail address.');
+  if (invitation.email !== email)
+    throw new PortalError('INVITATION_INVALID', 'This invitation was sent to another e-mail address.');
   const account: Account = {
     accountId: deps.newId('acc'),
     name: input.name?.trim() || email,
@@ -163,27 +210,43 @@ export const signUp = async (deps: PortalDeps, input: { invitation: string; emai
     defaultModelVersion: DEFAULT_MODEL_VERSION,
     createdAt: now,
   };
-  const user: PortalUser = { email, accountId: account.accountId, passwordHash: await hashPassword(input.password), createdAt: now };
+  const user: PortalUser = {
+    email,
+    accountId: account.accountId,
+    passwordHash: await hashPassword(input.password),
+    createdAt: now,
+  };
   const outcome = await deps.portal.acceptInvitation({ tokenHash: invitation.tokenHash, user, account, at: now });
   if (outcome === 'used') throw invitationRefused();
-  if (outcome === 'email-taken') throw new PortalError('EMAIL_TAKEN', 'This e-mail address already has a portal user; sign in instead.');
+  if (outcome === 'email-taken')
+    throw new PortalError('EMAIL_TAKEN', 'This e-mail address already has a portal user; sign in instead.');
   return startSession(deps, user);
 };
 
-export const signIn = async (deps: PortalDeps, input: { email: string; password: string; sourceAddress: string }): Promise<IssuedSession> => {
+export const signIn = async (
+  deps: PortalDeps,
+  input: { email: string; password: string; sourceAddress: string },
+): Promise<IssuedSession> => {
   const email = normaliseEmail(input.email);
   await deps.admit(`signin-address:${input.sourceAddress}`, SIGN_IN_LIMITS.perAddressPerMinute);
   await deps.admit(`signin-email:${sha256(email)}`, SIGN_IN_LIMITS.perEmailPerMinute);
   const user = input.password.length <= MAX_PASSWORD_LENGTH ? await deps.portal.findUser(email) : undefined;
-  const matches = await verifyPassword(input.password.slice(0, MAX_PASSWORD_LENGTH), user?.passwordHash ?? (await (decoyHash ??= hashPassword('decoy password, never matched'))));
-  if (!user || !matches) throw new PortalError('INVALID_CREDENTIALS', 'The e-mail address or the password is not right.');
+  const matches = await verifyPassword(
+    input.password.slice(0, MAX_PASSWORD_LENGTH),
+    user?.passwordHash ?? (await (decoyHash ??= hashPassword('decoy password, never matched'))),
+  );
+  if (!user || !matches)
+    throw new PortalError('INVALID_CREDENTIALS', 'The e-mail address or the password is not right.');
   return startSession(deps, user);
 };
 
 const sessionRequired = () => new PortalError('SESSION_REQUIRED', 'Sign in to use the portal.');
 
 /** The session behind a cookie value, alive and not idle; its last-seen time is written at most every 5 minutes. */
-export const resolveSession = async (deps: Pick<PortalDeps, 'portal' | 'clock'>, sessionId: string | undefined): Promise<Session> => {
+export const resolveSession = async (
+  deps: Pick<PortalDeps, 'portal' | 'clock'>,
+  sessionId: string | undefined,
+): Promise<Session> => {
   if (!sessionId) throw sessionRequired();
   const session = await deps.portal.findSession(sha256(sessionId));
   const now = deps.clock();
@@ -201,4 +264,5 @@ export const checkCsrf = (session: Session, presented: string | undefined): void
   }
 };
 
-export const signOut = async (deps: Pick<PortalDeps, 'portal'>, session: Session): Promise<void> => deps.portal.deleteSession(session.idHash);
+export const signOut = async (deps: Pick<PortalDeps, 'portal'>, session: Session): Promise<void> =>
+  deps.portal.deleteSession(session.idHash);

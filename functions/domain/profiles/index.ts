@@ -1,4 +1,4 @@
+export { type PreflightReport, preflight } from './preflight';
 export { addProfile, deleteProfile, listProfiles, profilePicture, profileStatus, profileSummaries } from './profiles';
 export { backfillTags } from './tags';
 export * from './training';
-export { preflight, type PreflightReport } from './preflight';

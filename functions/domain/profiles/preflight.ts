@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { DomainError } from '../errors';
 import type { DecodedImage } from '../images/engine';
 import { PHOTO_COUNT_BY_TIER, type TrainingTier } from './profile';
-import { mapLimited, MIN_PHOTO_EDGE_PX } from './training';
+import { MIN_PHOTO_EDGE_PX, mapLimited } from './training';
 
 export const PREFLIGHT_BUDGET_MS = 60_000;
 /**
@@ -82,25 +82,35 @@ const readPhoto = async (deps: PreflightDeps, url: string, label: string, signal
   try {
     bytes = await deps.fetchPhoto(url, label, signal);
   } catch (error) {
-    if (signal.aborted) return { fetched: false, error: `${label} was not read within the preflight's ${PREFLIGHT_BUDGET_MS / 1000} s.` };
+    if (signal.aborted)
+      return { fetched: false, error: `${label} was not read within the preflight's ${PREFLIGHT_BUDGET_MS / 1000} s.` };
     if (error instanceof DomainError) return { fetched: false, error: error.message };
     throw error;
   }
   try {
     const photo = await deps.decodePhoto(bytes, label);
-    return { photo, measures: await deps.measure(photo), digest: createHash('sha256').update(photo.data).digest('hex') };
+    return {
+      photo,
+      measures: await deps.measure(photo),
+      digest: createHash('sha256').update(photo.data).digest('hex'),
+    };
   } catch (error) {
     if (error instanceof DomainError) return { fetched: true, error: error.message };
     throw error;
   }
 };
 
-export const preflight = async (deps: PreflightDeps, request: { imageUrls: string[]; trainingTier: TrainingTier }): Promise<PreflightReport> => {
+export const preflight = async (
+  deps: PreflightDeps,
+  request: { imageUrls: string[]; trainingTier: TrainingTier },
+): Promise<PreflightReport> => {
   const budget = new AbortController();
   const timer = setTimeout(() => budget.abort(new Error('preflight budget')), PREFLIGHT_BUDGET_MS);
   let reads: Read[];
   try {
-    reads = await mapLimited(request.imageUrls, deps.settings.photoConcurrency, (url, index) => readPhoto(deps, url, `image_urls[${index}]`, budget.signal));
+    reads = await mapLimited(request.imageUrls, deps.settings.photoConcurrency, (url, index) =>
+      readPhoto(deps, url, `image_urls[${index}]`, budget.signal),
+    );
   } finally {
     clearTimeout(timer);
   }
@@ -108,31 +118,79 @@ export const preflight = async (deps: PreflightDeps, request: { imageUrls: strin
   const photos = reads.map((read, index): PhotoReport => {
     const url = request.imageUrls[index]!;
     const label = `image_urls[${index}]`;
-    if ('error' in read) return { index, url, fetched: read.fetched, error: read.error, format: null, width: null, height: null, warnings: [] };
+    if ('error' in read)
+      return {
+        index,
+        url,
+        fetched: read.fetched,
+        error: read.error,
+        format: null,
+        width: null,
+        height: null,
+        warnings: [],
+      };
     const { photo, measures, digest } = read;
     const warnings: PhotoReport['warnings'] = [];
     if (Math.min(photo.width, photo.height) < MIN_PHOTO_EDGE_PX) {
-      warnings.push({ code: 'too_small', message: `${label} is too small (${photo.width}x${photo.height}); photos need at least ${MIN_PHOTO_EDGE_PX} px on their short side.` });
+      warnings.push({
+        code: 'too_small',
+        message: `${label} is too small (${photo.width}x${photo.height}); photos need at least ${MIN_PHOTO_EDGE_PX} px on their short side.`,
+      });
     }
     const earlier = reads.slice(0, index).findIndex((other) => 'digest' in other && other.digest === digest);
-    const similar = reads.slice(0, index).findIndex((other) => 'measures' in other && hammingDistance(other.measures.differenceHash, measures.differenceHash) <= NEAR_DUPLICATE_BITS);
-    if (earlier >= 0) warnings.push({ code: 'duplicate', message: `${label} is the same photo as image_urls[${earlier}]; it teaches nothing new.` });
-    else if (similar >= 0) warnings.push({ code: 'near_duplicate', message: `${label} is nearly the same photo as image_urls[${similar}]; varied photos train better.` });
-    if (measures.blurry) warnings.push({ code: 'blurry', message: `${label} is very blurry (sharpness ${Math.round(measures.sharpness)}); sharp photos train better.` });
-    if (measures.greyscale) warnings.push({ code: 'greyscale', message: `${label} is greyscale; colour photos train better.` });
+    const similar = reads
+      .slice(0, index)
+      .findIndex(
+        (other) =>
+          'measures' in other &&
+          hammingDistance(other.measures.differenceHash, measures.differenceHash) <= NEAR_DUPLICATE_BITS,
+      );
+    if (earlier >= 0)
+      warnings.push({
+        code: 'duplicate',
+        message: `${label} is the same photo as image_urls[${earlier}]; it teaches nothing new.`,
+      });
+    else if (similar >= 0)
+      warnings.push({
+        code: 'near_duplicate',
+        message: `${label} is nearly the same photo as image_urls[${similar}]; varied photos train better.`,
+      });
+    if (measures.blurry)
+      warnings.push({
+        code: 'blurry',
+        message: `${label} is very blurry (sharpness ${Math.round(measures.sharpness)}); sharp photos train better.`,
+      });
+    if (measures.greyscale)
+      warnings.push({ code: 'greyscale', message: `${label} is greyscale; colour photos train better.` });
     const aspect = Math.max(photo.width, photo.height) / Math.min(photo.width, photo.height);
-    if (aspect > EXTREME_ASPECT) warnings.push({ code: 'extreme_aspect', message: `${label} is an extreme crop (${photo.width}x${photo.height}); the subject may be cut off.` });
-    return { index, url, fetched: true, error: null, format: photo.format, width: photo.width, height: photo.height, warnings };
+    if (aspect > EXTREME_ASPECT)
+      warnings.push({
+        code: 'extreme_aspect',
+        message: `${label} is an extreme crop (${photo.width}x${photo.height}); the subject may be cut off.`,
+      });
+    return {
+      index,
+      url,
+      fetched: true,
+      error: null,
+      format: photo.format,
+      width: photo.width,
+      height: photo.height,
+      warnings,
+    };
   });
 
   const problems: string[] = [];
   const range = PHOTO_COUNT_BY_TIER[request.trainingTier];
   if (request.imageUrls.length < range.min || request.imageUrls.length > range.max) {
-    problems.push(`The ${request.trainingTier} tier takes ${range.min} to ${range.max} photos; this set has ${request.imageUrls.length} (profiles/add would answer 422).`);
+    problems.push(
+      `The ${request.trainingTier} tier takes ${range.min} to ${range.max} photos; this set has ${request.imageUrls.length} (profiles/add would answer 422).`,
+    );
   }
   for (const photo of photos) {
     if (photo.error) problems.push(`${photo.error} (the training would end in ERROR)`);
-    for (const warning of photo.warnings) if (warning.code === 'too_small') problems.push(`${warning.message} (the training would end in ERROR)`);
+    for (const warning of photo.warnings)
+      if (warning.code === 'too_small') problems.push(`${warning.message} (the training would end in ERROR)`);
   }
   return { training_tier: request.trainingTier, accepted: problems.length === 0, problems, photos };
 };

@@ -60,7 +60,10 @@ export interface ProfilesReader {
  * the training the rest, at the pace of its expected duration (the sandbox trainer's, which it keeps);
  * a training of unknown duration (a remote trainer) stays at its start with no ETA until it ends.
  */
-export const trainingProgress = (profile: Pick<Profile, 'status' | 'trainingStartedAt' | 'trainingSeconds'>, now: number): { progress: number; etaSeconds: number | null } => {
+export const trainingProgress = (
+  profile: Pick<Profile, 'status' | 'trainingStartedAt' | 'trainingSeconds'>,
+  now: number,
+): { progress: number; etaSeconds: number | null } => {
   switch (profile.status) {
     case 'VALIDATING':
       return { progress: 0, etaSeconds: null };
@@ -71,11 +74,15 @@ export const trainingProgress = (profile: Pick<Profile, 'status' | 'trainingStar
     case 'ERROR':
       return { progress: 0, etaSeconds: null };
     case 'IN_PROGRESS': {
-      if (profile.trainingStartedAt === null || profile.trainingSeconds === null) return { progress: PREPARATION_SHARE, etaSeconds: null };
+      if (profile.trainingStartedAt === null || profile.trainingSeconds === null)
+        return { progress: PREPARATION_SHARE, etaSeconds: null };
       const elapsedSeconds = Math.max(0, (now - profile.trainingStartedAt) / 1000);
       const done = profile.trainingSeconds === 0 ? 1 : Math.min(elapsedSeconds / profile.trainingSeconds, 1);
       // Never 1 before READY: the last step (the signature, the settlement) is still to come.
-      return { progress: Math.min(0.99, PREPARATION_SHARE + (1 - PREPARATION_SHARE) * done), etaSeconds: Math.max(0, Math.ceil(profile.trainingSeconds - elapsedSeconds)) };
+      return {
+        progress: Math.min(0.99, PREPARATION_SHARE + (1 - PREPARATION_SHARE) * done),
+        etaSeconds: Math.max(0, Math.ceil(profile.trainingSeconds - elapsedSeconds)),
+      };
     }
   }
 };

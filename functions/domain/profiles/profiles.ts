@@ -14,10 +14,13 @@ import { NotFoundError, ServiceUnavailableError } from '../errors';
 import { TRAINING_PRICE_MICROS } from '../images/pricing';
 import type { Clock } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
-import { trainingProgress, type Profile, type ProfileStatus, type TrainingTier } from './profile';
+import { type Profile, type ProfileStatus, type TrainingTier, trainingProgress } from './profile';
 
 /** What a list of profiles shows of each. */
-export type ProfileSummary = Pick<Profile, 'profileId' | 'status' | 'tag' | 'message' | 'modelVersion' | 'trainingTier' | 'pictureKey' | 'createdAt'>;
+export type ProfileSummary = Pick<
+  Profile,
+  'profileId' | 'status' | 'tag' | 'message' | 'modelVersion' | 'trainingTier' | 'pictureKey' | 'createdAt'
+>;
 
 export interface ProfilesRepository {
   get(accountId: string, profileId: string): Promise<Profile | undefined>;
@@ -25,7 +28,17 @@ export interface ProfilesRepository {
   /** Every profile of the account (all pages), optionally only those with `tag`. */
   list(accountId: string, tag?: string): Promise<ProfileSummary[]>;
   /** Changes a profile that still exists; false when it is gone (deleted meanwhile). */
-  patch(accountId: string, profileId: string, changes: Partial<Pick<Profile, 'status' | 'message' | 'signature' | 'pictureKey' | 'photoKeys' | 'trainingStartedAt' | 'trainingSeconds'>>, at: number): Promise<boolean>;
+  patch(
+    accountId: string,
+    profileId: string,
+    changes: Partial<
+      Pick<
+        Profile,
+        'status' | 'message' | 'signature' | 'pictureKey' | 'photoKeys' | 'trainingStartedAt' | 'trainingSeconds'
+      >
+    >,
+    at: number,
+  ): Promise<boolean>;
   remove(accountId: string, profileId: string): Promise<void>;
 }
 
@@ -39,7 +52,10 @@ export interface ProfileDeps {
     start(input: { accountId: string; profileId: string; imageUrls: string[] }): Promise<void>;
     stop(profileId: string): Promise<void>;
   };
-  photos: { deleteAll(accountId: string, profileId: string): Promise<void>; picture(key: string): Promise<Buffer | undefined> };
+  photos: {
+    deleteAll(accountId: string, profileId: string): Promise<void>;
+    picture(key: string): Promise<Buffer | undefined>;
+  };
 }
 
 export interface AddProfileCommand {
@@ -61,11 +77,25 @@ const statusMessage: Record<ProfileStatus, string> = {
 export const defaultMessage = (status: ProfileStatus) => statusMessage[status];
 
 /** ERROR with `message`, and the reservation released in the same transaction (a no-op once it was closed). */
-export const releaseProfile = (deps: { ledger: Pick<LedgerPort, 'release'> }, accountId: string, profileId: string, message: string, at: number) =>
-  deps.ledger.release({ accountId, ends: { kind: 'profile', id: profileId, end: { status: 'ERROR', message, updatedAt: at } }, at });
+export const releaseProfile = (
+  deps: { ledger: Pick<LedgerPort, 'release'> },
+  accountId: string,
+  profileId: string,
+  message: string,
+  at: number,
+) =>
+  deps.ledger.release({
+    accountId,
+    ends: { kind: 'profile', id: profileId, end: { status: 'ERROR', message, updatedAt: at } },
+    at,
+  });
 
 /** POST /profiles/add: reserve the tier's price with the new profile, then start its training. */
-export const addProfile = async (deps: ProfileDeps, caller: Caller, command: AddProfileCommand): Promise<{ profile_id: string }> => {
+export const addProfile = async (
+  deps: ProfileDeps,
+  caller: Caller,
+  command: AddProfileCommand,
+): Promise<{ profile_id: string }> => {
   const account = await deps.accounts.get(caller.accountId);
   if (!account) throw new NotFoundError('Account not found.');
   const profileId = deps.newId('prf');
@@ -87,13 +117,27 @@ export const addProfile = async (deps: ProfileDeps, caller: Caller, command: Add
     createdAt: at,
     updatedAt: at,
   };
-  await deps.ledger.reserve({ accountId: caller.accountId, amountMicros: TRAINING_PRICE_MICROS[command.trainingTier], creates: { kind: 'profile', profile }, at });
+  await deps.ledger.reserve({
+    accountId: caller.accountId,
+    amountMicros: TRAINING_PRICE_MICROS[command.trainingTier],
+    creates: { kind: 'profile', profile },
+    at,
+  });
   try {
     await deps.training.start({ accountId: caller.accountId, profileId, imageUrls: command.imageUrls });
   } catch (error) {
     const failedAt = deps.clock();
-    await releaseProfile(deps, caller.accountId, profileId, 'Training could not be started; nothing was charged. Please create the profile again.', failedAt);
-    throw Object.assign(new ServiceUnavailableError('Training could not be started; nothing was charged. Please retry.'), { cause: error });
+    await releaseProfile(
+      deps,
+      caller.accountId,
+      profileId,
+      'Training could not be started; nothing was charged. Please create the profile again.',
+      failedAt,
+    );
+    throw Object.assign(
+      new ServiceUnavailableError('Training could not be started; nothing was charged. Please retry.'),
+      { cause: error },
+    );
   }
   return { profile_id: profileId };
 };
@@ -107,14 +151,24 @@ const ownProfile = async (deps: Pick<ProfileDeps, 'profiles'>, caller: Caller, p
 /** The profile status body, for a poll and for the training callback alike. */
 export const profileStatusBody = (profile: Profile, now: number) => {
   const { progress, etaSeconds } = trainingProgress(profile, now);
-  return { profile_id: profile.profileId, status: profile.status, message: profile.message, progress, eta_seconds: etaSeconds };
+  return {
+    profile_id: profile.profileId,
+    status: profile.status,
+    message: profile.message,
+    progress,
+    eta_seconds: etaSeconds,
+  };
 };
 
 export const profileStatus = async (deps: Pick<ProfileDeps, 'profiles' | 'clock'>, caller: Caller, profileId: string) =>
   profileStatusBody(await ownProfile(deps, caller, profileId), deps.clock());
 
 export const listProfiles = async (deps: Pick<ProfileDeps, 'profiles'>, caller: Caller, tag?: string) => ({
-  profiles: (await deps.profiles.list(caller.accountId, tag)).map((p) => ({ profile_id: p.profileId, status: p.status, tag: p.tag })),
+  profiles: (await deps.profiles.list(caller.accountId, tag)).map((p) => ({
+    profile_id: p.profileId,
+    status: p.status,
+    tag: p.tag,
+  })),
 });
 
 /** The portal's list: every profile of the account with what a person looks for, newest first. */
@@ -133,7 +187,11 @@ export const profileSummaries = async (deps: Pick<ProfileDeps, 'profiles'>, call
     })),
 });
 
-export const profilePicture = async (deps: Pick<ProfileDeps, 'profiles' | 'photos'>, caller: Caller, profileId: string): Promise<Buffer> => {
+export const profilePicture = async (
+  deps: Pick<ProfileDeps, 'profiles' | 'photos'>,
+  caller: Caller,
+  profileId: string,
+): Promise<Buffer> => {
   const profile = await ownProfile(deps, caller, profileId);
   const picture = profile.pictureKey ? await deps.photos.picture(profile.pictureKey) : undefined;
   if (!picture) throw new NotFoundError(`Profile ${profileId} has no picture yet (status ${profile.status}).`);
@@ -141,7 +199,11 @@ export const profilePicture = async (deps: Pick<ProfileDeps, 'profiles' | 'photo
 };
 
 /** DELETE /profiles/{id}: release what is still reserved, stop training, remove data, then the record. */
-export const deleteProfile = async (deps: ProfileDeps, caller: Caller, profileId: string): Promise<{ profile_id: string; status: 'deleted' }> => {
+export const deleteProfile = async (
+  deps: ProfileDeps,
+  caller: Caller,
+  profileId: string,
+): Promise<{ profile_id: string; status: 'deleted' }> => {
   await ownProfile(deps, caller, profileId);
   const at = deps.clock();
   await releaseProfile(deps, caller.accountId, profileId, 'Deleted.', at);

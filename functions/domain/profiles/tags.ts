@@ -13,7 +13,11 @@ import type { Profile } from './profile';
 export interface TagWriter {
   findMany(accountId: string, ids: readonly string[]): Promise<Profile[]>;
   /** Sets the tag if the profile exists and has none; otherwise says what is there. */
-  setTagIfUntagged(accountId: string, profileId: string, tag: string): Promise<{ outcome: 'updated' } | { outcome: 'tagged'; existing: string } | { outcome: 'missing' }>;
+  setTagIfUntagged(
+    accountId: string,
+    profileId: string,
+    tag: string,
+  ): Promise<{ outcome: 'updated' } | { outcome: 'tagged'; existing: string } | { outcome: 'missing' }>;
 }
 
 export interface TagReport {
@@ -23,21 +27,41 @@ export interface TagReport {
   not_found: string[];
 }
 
-type Verdict = { bucket: 'updated' } | { bucket: 'already_tagged' } | { bucket: 'conflicts'; existing: string } | { bucket: 'not_found' };
+type Verdict =
+  | { bucket: 'updated' }
+  | { bucket: 'already_tagged' }
+  | { bucket: 'conflicts'; existing: string }
+  | { bucket: 'not_found' };
 
 const verdictFor = (wanted: string, existing: string | null | undefined): Verdict | undefined =>
-  existing === undefined ? { bucket: 'not_found' } : existing === null ? undefined : existing === wanted ? { bucket: 'already_tagged' } : { bucket: 'conflicts', existing };
+  existing === undefined
+    ? { bucket: 'not_found' }
+    : existing === null
+      ? undefined
+      : existing === wanted
+        ? { bucket: 'already_tagged' }
+        : { bucket: 'conflicts', existing };
 
 export const backfillTags = async (
   deps: { tags: TagWriter; writeConcurrency: number },
   caller: Caller,
   entries: ReadonlyArray<{ profile_id: string; tag: string }>,
 ): Promise<TagReport> => {
-  const found = new Map((await deps.tags.findMany(caller.accountId, entries.map((e) => e.profile_id))).map((p) => [p.profileId, p.tag]));
+  const found = new Map(
+    (
+      await deps.tags.findMany(
+        caller.accountId,
+        entries.map((e) => e.profile_id),
+      )
+    ).map((p) => [p.profileId, p.tag]),
+  );
   const verdicts: Verdict[] = new Array(entries.length);
   const toWrite: number[] = [];
   entries.forEach((entry, index) => {
-    const verdict = verdictFor(entry.tag, found.has(entry.profile_id) ? (found.get(entry.profile_id) ?? null) : undefined);
+    const verdict = verdictFor(
+      entry.tag,
+      found.has(entry.profile_id) ? (found.get(entry.profile_id) ?? null) : undefined,
+    );
     if (verdict) verdicts[index] = verdict;
     else toWrite.push(index);
   });
@@ -48,7 +72,11 @@ export const backfillTags = async (
       const entry = entries[index]!;
       const written = await deps.tags.setTagIfUntagged(caller.accountId, entry.profile_id, entry.tag);
       verdicts[index] =
-        written.outcome === 'updated' ? { bucket: 'updated' } : written.outcome === 'missing' ? { bucket: 'not_found' } : verdictFor(entry.tag, written.existing)!;
+        written.outcome === 'updated'
+          ? { bucket: 'updated' }
+          : written.outcome === 'missing'
+            ? { bucket: 'not_found' }
+            : verdictFor(entry.tag, written.existing)!;
     }
   };
   await Promise.all(Array.from({ length: Math.min(deps.writeConcurrency, toWrite.length) }, worker));
@@ -58,7 +86,8 @@ export const backfillTags = async (
     const profileId = entries[index]!.profile_id;
     if (verdict.bucket === 'updated') report.updated += 1;
     else if (verdict.bucket === 'already_tagged') report.already_tagged.push(profileId);
-    else if (verdict.bucket === 'conflicts') report.conflicts.push({ profile_id: profileId, existing_tag: verdict.existing });
+    else if (verdict.bucket === 'conflicts')
+      report.conflicts.push({ profile_id: profileId, existing_tag: verdict.existing });
     else report.not_found.push(profileId);
   });
   return report;

@@ -18,13 +18,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ModelVersion } from '../accounts/accounts';
 import type { LedgerPort } from '../billing/ledger';
+import type { CallbackMessage } from '../callbacks/deliver';
 import { DomainError } from '../errors';
 import type { DecodedImage } from '../images/engine';
 import { TRAINING_PRICE_MICROS } from '../images/pricing';
 import type { Clock } from '../shared/clock';
 import type { TrainingTier } from './profile';
-import { defaultMessage, profileStatusBody, releaseProfile, type ProfilesRepository } from './profiles';
-import type { CallbackMessage } from '../callbacks/deliver';
+import { defaultMessage, type ProfilesRepository, profileStatusBody, releaseProfile } from './profiles';
 
 export interface TrainingStep {
   accountId: string;
@@ -76,7 +76,11 @@ export const MIN_PHOTO_EDGE_PX = 256;
 
 export type ValidationOutcome = { ok: true; photoCount: number } | { ok: false; message: string };
 
-export const mapLimited = async <T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> => {
+export const mapLimited = async <T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> => {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
@@ -90,7 +94,9 @@ export const mapLimited = async <T, R>(items: readonly T[], limit: number, fn: (
 };
 
 export const validatePhotos = async (
-  deps: Pick<TrainingDeps, 'clock' | 'decodePhoto' | 'photos' | 'settings'> & { profiles: Pick<ProfilesRepository, 'patch'> },
+  deps: Pick<TrainingDeps, 'clock' | 'decodePhoto' | 'photos' | 'settings'> & {
+    profiles: Pick<ProfilesRepository, 'patch'>;
+  },
   step: TrainingStep & { imageUrls: string[] },
 ): Promise<ValidationOutcome> => {
   const checked = await mapLimited(step.imageUrls, deps.settings.photoConcurrency, async (url, index) => {
@@ -98,7 +104,9 @@ export const validatePhotos = async (
     try {
       const photo = await deps.decodePhoto(url, label);
       if (Math.min(photo.width, photo.height) < MIN_PHOTO_EDGE_PX) {
-        return { problem: `${label} is too small (${photo.width}x${photo.height}); photos need at least ${MIN_PHOTO_EDGE_PX} px on their short side.` };
+        return {
+          problem: `${label} is too small (${photo.width}x${photo.height}); photos need at least ${MIN_PHOTO_EDGE_PX} px on their short side.`,
+        };
       }
       return { photo };
     } catch (error) {
@@ -108,12 +116,22 @@ export const validatePhotos = async (
   });
   const problems = checked.flatMap((c) => ('problem' in c && c.problem ? [c.problem] : []));
   if (problems.length > 0) {
-    return { ok: false, message: `${problems.length} of ${step.imageUrls.length} photos could not be used: ${problems.join(' ')} Create the profile again with readable photos.` };
+    return {
+      ok: false,
+      message: `${problems.length} of ${step.imageUrls.length} photos could not be used: ${problems.join(' ')} Create the profile again with readable photos.`,
+    };
   }
   const photos = checked.flatMap((c) => ('photo' in c && c.photo ? [c.photo] : []));
-  const photoKeys = await mapLimited(photos, deps.settings.photoConcurrency, (photo, index) => deps.photos.savePhoto(step.accountId, step.profileId, index, photo));
+  const photoKeys = await mapLimited(photos, deps.settings.photoConcurrency, (photo, index) =>
+    deps.photos.savePhoto(step.accountId, step.profileId, index, photo),
+  );
   const pictureKey = await deps.photos.savePicture(step.accountId, step.profileId, photos[0]!);
-  const stillThere = await deps.profiles.patch(step.accountId, step.profileId, { status: 'QUEUING', message: defaultMessage('QUEUING'), photoKeys, pictureKey }, deps.clock());
+  const stillThere = await deps.profiles.patch(
+    step.accountId,
+    step.profileId,
+    { status: 'QUEUING', message: defaultMessage('QUEUING'), photoKeys, pictureKey },
+    deps.clock(),
+  );
   if (stillThere) return { ok: true, photoCount: photos.length };
   // Deleted while its photos were being prepared: what this step stored goes too.
   await deps.photos.deleteAll(step.accountId, step.profileId);
@@ -121,24 +139,50 @@ export const validatePhotos = async (
 };
 
 export const startTraining = async (
-  deps: Pick<TrainingDeps, 'clock' | 'profiles' | 'settings'> & { trainer: Pick<TrainingDeps['trainer'], 'durationSeconds'> },
+  deps: Pick<TrainingDeps, 'clock' | 'profiles' | 'settings'> & {
+    trainer: Pick<TrainingDeps['trainer'], 'durationSeconds'>;
+  },
   step: TrainingStep,
 ): Promise<{ waitSeconds: number }> => {
   const profile = await deps.profiles.get(step.accountId, step.profileId);
   if (!profile) return { waitSeconds: 0 };
-  const waitSeconds = Math.max(0, Math.round(deps.trainer.durationSeconds(profile.trainingTier, profile.photoKeys.length) * deps.settings.trainingTimeScale));
+  const waitSeconds = Math.max(
+    0,
+    Math.round(
+      deps.trainer.durationSeconds(profile.trainingTier, profile.photoKeys.length) * deps.settings.trainingTimeScale,
+    ),
+  );
   const at = deps.clock();
-  await deps.profiles.patch(step.accountId, step.profileId, { status: 'IN_PROGRESS', message: defaultMessage('IN_PROGRESS'), trainingStartedAt: at, trainingSeconds: waitSeconds }, at);
+  await deps.profiles.patch(
+    step.accountId,
+    step.profileId,
+    {
+      status: 'IN_PROGRESS',
+      message: defaultMessage('IN_PROGRESS'),
+      trainingStartedAt: at,
+      trainingSeconds: waitSeconds,
+    },
+    at,
+  );
   return { waitSeconds };
 };
 
 /** READY with the signature, and the tier's price settled, in one transaction. */
-const settleReady = async (deps: Pick<TrainingDeps, 'ledger' | 'clock'>, step: TrainingStep, tier: TrainingTier, signature: string) => {
+const settleReady = async (
+  deps: Pick<TrainingDeps, 'ledger' | 'clock'>,
+  step: TrainingStep,
+  tier: TrainingTier,
+  signature: string,
+) => {
   const at = deps.clock();
   await deps.ledger.settle({
     accountId: step.accountId,
     finalMicros: TRAINING_PRICE_MICROS[tier],
-    ends: { kind: 'profile', id: step.profileId, end: { status: 'READY', message: defaultMessage('READY'), signature, updatedAt: at } },
+    ends: {
+      kind: 'profile',
+      id: step.profileId,
+      end: { status: 'READY', message: defaultMessage('READY'), signature, updatedAt: at },
+    },
     at,
   });
 };
@@ -148,7 +192,10 @@ const settleReady = async (deps: Pick<TrainingDeps, 'ledger' | 'clock'>, step: T
  * endpoint answers, under a delivery id fixed by the profile, so a step that runs again sends the same
  * delivery (receivers deduplicate by it). A deleted profile, or one without a callback_url, sends nothing.
  */
-const queueTrainingCallback = async (deps: Pick<TrainingDeps, 'profiles' | 'enqueueCallback'>, step: TrainingStep): Promise<void> => {
+const queueTrainingCallback = async (
+  deps: Pick<TrainingDeps, 'profiles' | 'enqueueCallback'>,
+  step: TrainingStep,
+): Promise<void> => {
   const profile = await deps.profiles.get(step.accountId, step.profileId);
   if (!profile?.callbackUrl || (profile.status !== 'READY' && profile.status !== 'ERROR')) return;
   await deps.enqueueCallback({
@@ -169,11 +216,19 @@ export const completeTraining = async (deps: TrainingDeps, step: TrainingStep): 
 };
 
 /** RequestTraining (remote trainer): IN_PROGRESS, then the backend is asked to train and call back with the token. */
-export const requestTraining = async (deps: Pick<TrainingDeps, 'profiles' | 'clock' | 'remoteTrainer'>, step: TrainingStep & { taskToken: string }): Promise<void> => {
+export const requestTraining = async (
+  deps: Pick<TrainingDeps, 'profiles' | 'clock' | 'remoteTrainer'>,
+  step: TrainingStep & { taskToken: string },
+): Promise<void> => {
   const profile = await deps.profiles.get(step.accountId, step.profileId);
   // Deletion releases the charge and stops this execution; getting here means only that this step ran first.
   if (!profile) throw new Error(`profile ${step.profileId} was deleted before training started`);
-  await deps.profiles.patch(step.accountId, step.profileId, { status: 'IN_PROGRESS', message: defaultMessage('IN_PROGRESS') }, deps.clock());
+  await deps.profiles.patch(
+    step.accountId,
+    step.profileId,
+    { status: 'IN_PROGRESS', message: defaultMessage('IN_PROGRESS') },
+    deps.clock(),
+  );
   await deps.remoteTrainer.request({
     trainingId: profile.profileId,
     taskToken: step.taskToken,
@@ -184,7 +239,10 @@ export const requestTraining = async (deps: Pick<TrainingDeps, 'profiles' | 'clo
 };
 
 /** AcceptTraining (remote trainer): the signature the backend reported, READY and settled. */
-export const acceptTraining = async (deps: Pick<TrainingDeps, 'profiles' | 'ledger' | 'clock' | 'enqueueCallback'>, step: TrainingStep & { trained: { signature: string } }): Promise<void> => {
+export const acceptTraining = async (
+  deps: Pick<TrainingDeps, 'profiles' | 'ledger' | 'clock' | 'enqueueCallback'>,
+  step: TrainingStep & { trained: { signature: string } },
+): Promise<void> => {
   const profile = await deps.profiles.get(step.accountId, step.profileId);
   if (!profile) return;
   await settleReady(deps, step, profile.trainingTier, step.trained.signature);
@@ -202,10 +260,14 @@ const asSentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 /** How a failure caught by the workflow reads to the user. */
 export const trainingFailureMessage = (failure: { Error?: string; Cause?: string } | undefined): string => {
   const reported = failure?.Cause?.trim();
-  if (failure?.Error === TRAINING_FAILED_ERROR && reported) return `Training failed: ${asSentence(reported)} ${NOTHING_CHARGED}`;
-  if (failure?.Error === 'States.HeartbeatTimeout') return `Training stopped: the trainer stopped reporting progress. ${NOTHING_CHARGED}`;
-  if (failure?.Error === 'States.Timeout') return 'Training did not finish in time; nothing was charged. Please create the profile again.';
-  if (failure?.Error === TRAINER_UNAVAILABLE_ERROR) return `Training could not start: the trainer is unavailable. ${NOTHING_CHARGED}`;
+  if (failure?.Error === TRAINING_FAILED_ERROR && reported)
+    return `Training failed: ${asSentence(reported)} ${NOTHING_CHARGED}`;
+  if (failure?.Error === 'States.HeartbeatTimeout')
+    return `Training stopped: the trainer stopped reporting progress. ${NOTHING_CHARGED}`;
+  if (failure?.Error === 'States.Timeout')
+    return 'Training did not finish in time; nothing was charged. Please create the profile again.';
+  if (failure?.Error === TRAINER_UNAVAILABLE_ERROR)
+    return `Training could not start: the trainer is unavailable. ${NOTHING_CHARGED}`;
   return 'Training failed because of an internal error; nothing was charged. Please create the profile again.';
 };
 
@@ -213,7 +275,8 @@ export const failTraining = async (
   deps: { ledger: Pick<LedgerPort, 'release'>; clock: Clock } & Pick<TrainingDeps, 'profiles' | 'enqueueCallback'>,
   step: TrainingStep & { validation?: ValidationOutcome; failure?: { Error?: string; Cause?: string } },
 ): Promise<void> => {
-  const message = step.validation && !step.validation.ok ? step.validation.message : trainingFailureMessage(step.failure);
+  const message =
+    step.validation && !step.validation.ok ? step.validation.message : trainingFailureMessage(step.failure);
   await releaseProfile(deps, step.accountId, step.profileId, message, deps.clock());
   await queueTrainingCallback(deps, step);
 };

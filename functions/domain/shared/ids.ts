@@ -31,7 +31,8 @@ export const ulid = (epochMs: number, random: Buffer = randomBytes(10)): string 
 export const newId: IdSource = (prefix) => `${prefix}_${ulid(Date.now())}`;
 
 /** The smallest id of `prefix` made at `epochMs` or later sorts at or after this (ids are time-ordered). */
-export const earliestIdAt = (prefix: IdPrefix, epochMs: number): string => `${prefix}_${ulid(epochMs, Buffer.alloc(10))}`;
+export const earliestIdAt = (prefix: IdPrefix, epochMs: number): string =>
+  `${prefix}_${ulid(epochMs, Buffer.alloc(10))}`;
 
 /**
  * A long random secret (256 bits) with a readable prefix. base64url by default (API keys); webhook

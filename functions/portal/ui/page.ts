@@ -9,7 +9,10 @@
  */
 import { createHash } from 'node:crypto';
 
-const named = (body: string, extension: string) => ({ name: `app-${createHash('sha256').update(body).digest('hex').slice(0, 12)}.${extension}`, body });
+const named = (body: string, extension: string) => ({
+  name: `app-${createHash('sha256').update(body).digest('hex').slice(0, 12)}.${extension}`,
+  body,
+});
 
 const STYLE = String.raw`
 :root { --ink: #1b1f24; --muted: #4a5361; --line: #d0d7de; --bg: #f6f8fa; --card: #fff; --accent: #0b57d0; --accent-ink: #fff; --bad: #a4001d; --good: #0a6b2d; }

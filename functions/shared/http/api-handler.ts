@@ -3,16 +3,17 @@
  * request id → logger → error mapper (last to run) → body size limit → auth → JSON body → validation.
  * A handler receives a typed request and returns an ApiResult; it never builds a response itself.
  */
+
+import { randomUUID } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
+import { clock, meter, log as processLog, settings } from '../../composition/core';
+import { keyLookup, keyUses, rateLimitDeps } from '../../composition/data';
 import { authenticate, type Caller } from '../../domain/accounts/accounts';
 import { admitRequest, rateLimitHeaders } from '../../domain/accounts/rate-limit';
 import { PayloadTooLargeError, RateLimitedError } from '../../domain/errors';
-import { clock, log as processLog, meter, settings } from '../../composition/core';
-import { keyLookup, keyUses, rateLimitDeps } from '../../composition/data';
 import { errorAnswer } from './error-mapping';
 import type { Logger } from './logger';
 import type { ApiResult } from './responses';
@@ -33,7 +34,11 @@ export interface ApiRequest<B = undefined, Q = undefined, P = undefined> {
   baseUrl: string;
 }
 
-interface Schemas<B extends v.GenericSchema | undefined, Q extends v.GenericSchema | undefined, P extends v.GenericSchema | undefined> {
+interface Schemas<
+  B extends v.GenericSchema | undefined,
+  Q extends v.GenericSchema | undefined,
+  P extends v.GenericSchema | undefined,
+> {
   body?: B;
   /** An empty request body reads as `{}` (for a body whose fields are all optional). */
   bodyOptional?: true;
@@ -64,7 +69,11 @@ const learned = new WeakMap<APIGatewayProxyEvent, Internal>();
 const NO_CALLER: Caller = { accountId: '', keyId: '' };
 
 export const lowerCaseHeaders = (event: APIGatewayProxyEvent): Record<string, string> =>
-  Object.fromEntries(Object.entries(event.headers ?? {}).flatMap(([name, value]) => (value === undefined ? [] : [[name.toLowerCase(), value]])));
+  Object.fromEntries(
+    Object.entries(event.headers ?? {}).flatMap(([name, value]) =>
+      value === undefined ? [] : [[name.toLowerCase(), value]],
+    ),
+  );
 
 const bodyBytes = (event: APIGatewayProxyEvent): number =>
   event.body === null || event.body === undefined
@@ -78,12 +87,17 @@ export const baseUrlOf = (event: APIGatewayProxyEvent, headers: Record<string, s
   const proto = headers['x-forwarded-proto']?.split(',')[0]?.trim() || 'https';
   const host = headers['host'] ?? 'localhost';
   const fullPath = event.requestContext?.path ?? event.path;
-  const stagePrefix = fullPath && fullPath.endsWith(event.path) ? fullPath.slice(0, fullPath.length - event.path.length) : '';
+  const stagePrefix =
+    fullPath && fullPath.endsWith(event.path) ? fullPath.slice(0, fullPath.length - event.path.length) : '';
   return `${proto}://${host}${stagePrefix}`;
 };
 
 /** Headers every answer carries: the request id, the route's own, and the deprecation notice on /v1. */
-const commonHeaders = (event: APIGatewayProxyEvent, requestId: string, routeHeaders: Record<string, string> = {}): Record<string, string> => {
+const commonHeaders = (
+  event: APIGatewayProxyEvent,
+  requestId: string,
+  routeHeaders: Record<string, string> = {},
+): Record<string, string> => {
   const headers: Record<string, string> = { 'X-Request-Id': requestId, ...routeHeaders };
   const path = event.path ?? '';
   if (path.startsWith('/v1/')) {
@@ -109,9 +123,17 @@ export const serialise = (result: ApiResult, base: Record<string, string>): APIG
         isBase64Encoded: true,
       };
     case 'text':
-      return { statusCode: result.status, headers: { 'Content-Type': result.contentType, ...base, ...result.headers }, body: result.body };
+      return {
+        statusCode: result.status,
+        headers: { 'Content-Type': result.contentType, ...base, ...result.headers },
+        body: result.body,
+      };
     case 'redirect':
-      return { statusCode: 302, headers: { Location: result.location, 'Cache-Control': 'no-store', ...base }, body: '' };
+      return {
+        statusCode: 302,
+        headers: { Location: result.location, 'Cache-Control': 'no-store', ...base },
+        body: '',
+      };
   }
 };
 
@@ -121,17 +143,26 @@ const requestContext = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
     request.internal.requestId = requestId;
     request.internal.headers = lowerCaseHeaders(request.event);
     if (request.context?.functionName) processLog().addContext(request.context);
-    request.internal.log = processLog().child({ request_id: requestId, method: request.event.httpMethod, path: request.event.path });
+    request.internal.log = processLog().child({
+      request_id: requestId,
+      method: request.event.httpMethod,
+      path: request.event.path,
+    });
     learned.set(request.event, request.internal);
   },
 });
 
-const errorMapper = (routeHeaders?: Record<string, string>): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => ({
+const errorMapper = (
+  routeHeaders?: Record<string, string>,
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => ({
   onError: (request: Request) => {
     const requestId = request.internal.requestId ?? request.event.requestContext?.requestId ?? randomUUID();
     const log = request.internal.log ?? processLog().child({ request_id: requestId });
     const answer = errorAnswer(request.error, requestId, log, meter());
-    const limited = request.error instanceof RateLimitedError ? { ...rateLimitHeaders(request.error.window, clock()), 'Retry-After': String(request.error.retryAfterSeconds) } : {};
+    const limited =
+      request.error instanceof RateLimitedError
+        ? { ...rateLimitHeaders(request.error.window, clock()), 'Retry-After': String(request.error.retryAfterSeconds) }
+        : {};
     request.response = serialise(
       { kind: 'json', status: answer.statusCode, body: answer.body },
       { ...commonHeaders(request.event, requestId, routeHeaders), ...request.internal.rateHeaders, ...limited },
@@ -174,7 +205,9 @@ const bodyText = (event: APIGatewayProxyEvent): string =>
  * A body that is absent, `null` or not JSON is a 422 in FastAPI's words (validation.ts), never a 500.
  * A body that is JSON but not an object is refused by the schema, as pydantic refuses it.
  */
-const jsonBody = (optional: boolean): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => {
+const jsonBody = (
+  optional: boolean,
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => {
   // Parse JSON whatever the Content-Type says (its typings lag behind this runtime option).
   const options = { disableContentTypeCheck: true, disableContentTypeError: false };
   const parser = httpJsonBodyParser(options);
@@ -207,8 +240,12 @@ export const apiHandler = <
   const core = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     const internal = learned.get(event)!;
     const body = (schemas.body ? parseOrThrow('body', schemas.body, event.body) : undefined) as Out<B>;
-    const query = (schemas.query ? parseOrThrow('query', schemas.query, event.queryStringParameters ?? {}) : undefined) as Out<Q>;
-    const params = (schemas.params ? parseOrThrow('path', schemas.params, event.pathParameters ?? {}) : undefined) as Out<P>;
+    const query = (
+      schemas.query ? parseOrThrow('query', schemas.query, event.queryStringParameters ?? {}) : undefined
+    ) as Out<Q>;
+    const params = (
+      schemas.params ? parseOrThrow('path', schemas.params, event.pathParameters ?? {}) : undefined
+    ) as Out<P>;
     const result = await fn({
       body,
       query,

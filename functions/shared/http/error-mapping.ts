@@ -4,7 +4,7 @@
  * generic 500 that leaks nothing.
  */
 import { DomainError, type ErrorCode } from '../../domain/errors';
-import { METRICS, noMeter, type Meter } from '../../domain/shared/meter';
+import { METRICS, type Meter, noMeter } from '../../domain/shared/meter';
 import { errorFields, type Logger } from './logger';
 import { RequestValidationError } from './validation';
 
@@ -51,13 +51,21 @@ export const errorAnswer = (error: unknown, requestId: string, log: Logger, mete
     const statusCode = STATUS_BY_CODE[error.code];
     // The spec's 500 (the engine failed, refunded) is counted apart from the 500s nobody meant.
     if (statusCode === 500) meter.count(METRICS.engineFailureAnswers);
-    (statusCode >= 500 ? log.error : log.info)('request failed', { status: statusCode, code: error.code, ...(statusCode >= 500 ? errorFields(error) : {}) });
+    (statusCode >= 500 ? log.error : log.info)('request failed', {
+      status: statusCode,
+      code: error.code,
+      ...(statusCode >= 500 ? errorFields(error) : {}),
+    });
     return { statusCode, body: { detail: error.message, code: error.code, request_id: requestId } };
   }
   log.error('unhandled error', { status: 500, ...errorFields(error) });
   meter.count(METRICS.unexpectedServerErrors);
   return {
     statusCode: 500,
-    body: { detail: 'Internal error. Quote the request id when you contact support.', code: 'INTERNAL_ERROR', request_id: requestId },
+    body: {
+      detail: 'Internal error. Quote the request id when you contact support.',
+      code: 'INTERNAL_ERROR',
+      request_id: requestId,
+    },
   };
 };

@@ -1,16 +1,19 @@
 import type * as v from 'valibot';
-import { apiHandler, type ApiRequest } from './api-handler';
-import type { SubmitOutcome } from '../../domain/images/submit';
 import { imageResultBody } from '../../domain/images/result';
-import { accepted, ok, type ApiResult } from './responses';
-import { streamingOnAws } from './streaming';
+import type { SubmitOutcome } from '../../domain/images/submit';
+import { type ApiRequest, apiHandler } from './api-handler';
 import { assertCallbackUrlReachable } from './callback-url';
+import { type ApiResult, accepted, ok } from './responses';
+import { streamingOnAws } from './streaming';
 
 /** Announced switch of the default output format; every image-operation answer carries it (spec). */
 export const DEPRECATION_HEADERS = { 'X-Service-Deprecation-Date': '2026-05-08' } as const;
 
 /** An image operation: a JSON body, the deprecation header on every answer, streamed on AWS. */
-export const imageOperationHandler = <B extends v.GenericSchema>(fn: (request: ApiRequest<v.InferOutput<B>>) => Promise<ApiResult>, body: B) =>
+export const imageOperationHandler = <B extends v.GenericSchema>(
+  fn: (request: ApiRequest<v.InferOutput<B>>) => Promise<ApiResult>,
+  body: B,
+) =>
   streamingOnAws(
     apiHandler(
       async (request: ApiRequest<v.InferOutput<B>>) => {
@@ -22,10 +25,16 @@ export const imageOperationHandler = <B extends v.GenericSchema>(fn: (request: A
   );
 
 /** The answer to an asynchronous submit (spec: `job_id`, `status`, `poll_url`). */
-export const jobHandleBody = (jobId: string) => ({ job_id: jobId, status: 'pending' as const, poll_url: `/v2/service/jobs/${jobId}` });
+export const jobHandleBody = (jobId: string) => ({
+  job_id: jobId,
+  status: 'pending' as const,
+  poll_url: `/v2/service/jobs/${jobId}`,
+});
 
 /** 200 with the result, or 202 with the job handle; a replay of a client_request_id says so. */
 export const submitAnswer = (outcome: SubmitOutcome): ApiResult => {
   const headers = outcome.replayed ? { 'Idempotent-Replayed': 'true' } : undefined;
-  return outcome.kind === 'accepted' ? accepted(jobHandleBody(outcome.jobId), headers) : ok(imageResultBody(outcome.result), headers);
+  return outcome.kind === 'accepted'
+    ? accepted(jobHandleBody(outcome.jobId), headers)
+    : ok(imageResultBody(outcome.result), headers);
 };

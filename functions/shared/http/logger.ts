@@ -42,10 +42,23 @@ const wrap = (logger: PowertoolsLogger, inherited: Record<string, unknown> = {})
 };
 
 export const createLogger = (level: LogLevel, base: Record<string, unknown> = {}): Logger =>
-  wrap(new PowertoolsLogger({ serviceName: SERVICE_NAME, logLevel: LEVELS[level], persistentKeys: base as Record<string, string> }));
+  wrap(
+    new PowertoolsLogger({
+      serviceName: SERVICE_NAME,
+      logLevel: LEVELS[level],
+      persistentKeys: base as Record<string, string>,
+    }),
+  );
 
 /** An error as log fields: name, message and stack, plus its cause chain. */
 export const errorFields = (error: unknown): Record<string, unknown> =>
   error instanceof Error
-    ? { error: { name: error.name, message: error.message, stack: error.stack, cause: error.cause ? errorFields(error.cause) : undefined } }
+    ? {
+        error: {
+          name: error.name,
+          message: error.message,
+          stack: error.stack,
+          cause: error.cause ? errorFields(error.cause) : undefined,
+        },
+      }
     : { error: { value: String(error) } };

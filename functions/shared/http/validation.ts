@@ -44,22 +44,35 @@ const pythonRepr = (value: unknown): string => {
 };
 
 /** pydantic's list of choices: `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`. */
-const orList = (reprs: string[]): string => (reprs.length < 2 ? reprs.join('') : `${reprs.slice(0, -1).join(', ')} or ${reprs.at(-1)}`);
+const orList = (reprs: string[]): string =>
+  reprs.length < 2 ? reprs.join('') : `${reprs.slice(0, -1).join(', ')} or ${reprs.at(-1)}`;
 
 /** The options back out of valibot's `expected` (`("png" | "jpg")`, `"png"` or `1`). */
 const expectedOptions = (expected: string | null): unknown[] =>
-  [...(expected ?? '').matchAll(/"([^"]*)"|(-?\d+(?:\.\d+)?)/g)].map(([, text, number]) => (text !== undefined ? text : Number(number)));
+  [...(expected ?? '').matchAll(/"([^"]*)"|(-?\d+(?:\.\d+)?)/g)].map(([, text, number]) =>
+    text !== undefined ? text : Number(number),
+  );
 
 const literal = (issue: Issue): Pydantic => {
   const expected = orList(expectedOptions(issue.expected).map(pythonRepr));
   return { type: 'literal_error', msg: `Input should be ${expected}`, ctx: { expected } };
 };
 
-const valueError = (issue: Issue): Pydantic => ({ type: 'value_error', msg: `Value error, ${issue.message}`, ctx: { error: {} } });
+const valueError = (issue: Issue): Pydantic => ({
+  type: 'value_error',
+  msg: `Value error, ${issue.message}`,
+  ctx: { error: {} },
+});
 
-const NOT_AN_OBJECT: Pydantic = { type: 'model_attributes_type', msg: 'Input should be a valid dictionary or object to extract fields from' };
+const NOT_AN_OBJECT: Pydantic = {
+  type: 'model_attributes_type',
+  msg: 'Input should be a valid dictionary or object to extract fields from',
+};
 
-const INT_PARSING: Pydantic = { type: 'int_parsing', msg: 'Input should be a valid integer, unable to parse string as an integer' };
+const INT_PARSING: Pydantic = {
+  type: 'int_parsing',
+  msg: 'Input should be a valid integer, unable to parse string as an integer',
+};
 
 /** Why the Rust `url` crate (pydantic's parser) refuses a string that `new URL` refused too. */
 const urlParsingError = (text: string): string => {
@@ -106,7 +119,8 @@ const PYDANTIC_BY_VALIBOT: Record<string, (issue: Issue, input: unknown) => Pyda
   object: () => NOT_AN_OBJECT,
   string: () => ({ type: 'string_type', msg: 'Input should be a valid string' }),
   array: () => ({ type: 'list_type', msg: 'Input should be a valid list' }),
-  number: (_, input) => (typeof input === 'string' ? INT_PARSING : { type: 'int_type', msg: 'Input should be a valid integer' }),
+  number: (_, input) =>
+    typeof input === 'string' ? INT_PARSING : { type: 'int_type', msg: 'Input should be a valid integer' },
   boolean: (_, input) =>
     typeof input === 'string' || Number.isInteger(input)
       ? { type: 'bool_parsing', msg: 'Input should be a valid boolean, unable to interpret input' }
@@ -117,26 +131,61 @@ const PYDANTIC_BY_VALIBOT: Record<string, (issue: Issue, input: unknown) => Pyda
   never: valueError,
   // validation kinds: the value has the right type and breaks a rule
   integer: (_, input) =>
-    typeof input === 'string' ? INT_PARSING : { type: 'int_from_float', msg: 'Input should be a valid integer, got a number with a fractional part' },
-  min_value: ({ requirement: ge }) => ({ type: 'greater_than_equal', msg: `Input should be greater than or equal to ${ge}`, ctx: { ge } }),
-  max_value: ({ requirement: le }) => ({ type: 'less_than_equal', msg: `Input should be less than or equal to ${le}`, ctx: { le } }),
+    typeof input === 'string'
+      ? INT_PARSING
+      : { type: 'int_from_float', msg: 'Input should be a valid integer, got a number with a fractional part' },
+  min_value: ({ requirement: ge }) => ({
+    type: 'greater_than_equal',
+    msg: `Input should be greater than or equal to ${ge}`,
+    ctx: { ge },
+  }),
+  max_value: ({ requirement: le }) => ({
+    type: 'less_than_equal',
+    msg: `Input should be less than or equal to ${le}`,
+    ctx: { le },
+  }),
   min_length: ({ requirement }, input) => {
     const min = Number(requirement);
     return Array.isArray(input)
-      ? { type: 'too_short', msg: `List should have at least ${plural(min, 'item')} after validation, not ${input.length}`, ctx: { field_type: 'List', min_length: min, actual_length: input.length } }
-      : { type: 'string_too_short', msg: `String should have at least ${plural(min, 'character')}`, ctx: { min_length: min } };
+      ? {
+          type: 'too_short',
+          msg: `List should have at least ${plural(min, 'item')} after validation, not ${input.length}`,
+          ctx: { field_type: 'List', min_length: min, actual_length: input.length },
+        }
+      : {
+          type: 'string_too_short',
+          msg: `String should have at least ${plural(min, 'character')}`,
+          ctx: { min_length: min },
+        };
   },
   max_length: ({ requirement }, input) => {
     const max = Number(requirement);
     return Array.isArray(input)
-      ? { type: 'too_long', msg: `List should have at most ${plural(max, 'item')} after validation, not ${input.length}`, ctx: { field_type: 'List', max_length: max, actual_length: input.length } }
-      : { type: 'string_too_long', msg: `String should have at most ${plural(max, 'character')}`, ctx: { max_length: max } };
+      ? {
+          type: 'too_long',
+          msg: `List should have at most ${plural(max, 'item')} after validation, not ${input.length}`,
+          ctx: { field_type: 'List', max_length: max, actual_length: input.length },
+        }
+      : {
+          type: 'string_too_long',
+          msg: `String should have at most ${plural(max, 'character')}`,
+          ctx: { max_length: max },
+        };
   },
   regex: ({ requirement }) => {
     const pattern = requirement as RegExp;
     if (pattern === INTEGER_TEXT) return INT_PARSING;
-    if (isHttpSchemeRule(pattern)) return { type: 'url_scheme', msg: "URL scheme should be 'http' or 'https'", ctx: { expected_schemes: "'http' or 'https'" } };
-    return { type: 'string_pattern_mismatch', msg: `String should match pattern '${pattern.source}'`, ctx: { pattern: pattern.source } };
+    if (isHttpSchemeRule(pattern))
+      return {
+        type: 'url_scheme',
+        msg: "URL scheme should be 'http' or 'https'",
+        ctx: { expected_schemes: "'http' or 'https'" },
+      };
+    return {
+      type: 'string_pattern_mismatch',
+      msg: `String should match pattern '${pattern.source}'`,
+      ctx: { pattern: pattern.source },
+    };
   },
   url: (_, input) => {
     const error = urlParsingError(String(input));
@@ -144,7 +193,11 @@ const PYDANTIC_BY_VALIBOT: Record<string, (issue: Issue, input: unknown) => Pyda
   },
   iso_timestamp: (_, input) => {
     const error = dateParsingError(String(input));
-    return { type: 'datetime_from_date_parsing', msg: `Input should be a valid datetime or date, ${error}`, ctx: { error } };
+    return {
+      type: 'datetime_from_date_parsing',
+      msg: `Input should be a valid datetime or date, ${error}`,
+      ctx: { error },
+    };
   },
   check: valueError,
   raw_check: valueError,
@@ -157,7 +210,10 @@ const isMissing = (issue: Issue): boolean => issue.kind === 'schema' && issue.in
 
 const detailOf = (location: Location, issue: Issue): ValidationDetail => {
   const path = issue.path ?? [];
-  const loc: Array<string | number> = [location, ...path.map((item) => (typeof item.key === 'number' ? item.key : String(item.key)))];
+  const loc: Array<string | number> = [
+    location,
+    ...path.map((item) => (typeof item.key === 'number' ? item.key : String(item.key))),
+  ];
   const step = path.at(-1);
   if (isMissing(issue)) {
     const container = location === 'body' ? (step?.input ?? null) : null;
@@ -173,7 +229,11 @@ const detailOf = (location: Location, issue: Issue): ValidationDetail => {
 /** Turns valibot issues into 422 details located under `location` (body, query or path). */
 export const validationDetails = (location: Location, issues: readonly Issue[]): ValidationDetail[] => {
   // An array read as an object yields one detail per missing key, all alike once collapsed: keep one.
-  const byPlace = new Map(issues.map((issue) => detailOf(location, issue)).map((detail) => [JSON.stringify([detail.type, detail.loc]), detail]));
+  const byPlace = new Map(
+    issues
+      .map((issue) => detailOf(location, issue))
+      .map((detail) => [JSON.stringify([detail.type, detail.loc]), detail]),
+  );
   return [...byPlace.values()];
 };
 
@@ -299,7 +359,8 @@ const pythonJsonFault = (text: string): JsonFault => {
       if (s[i] !== ',') fail("Expecting ',' delimiter", i);
       const comma = i;
       i = skipSpace(i + 1);
-      if (s[i] === open.at(-1)) fail(`Illegal trailing comma before end of ${open.at(-1) === '}' ? 'object' : 'array'}`, comma);
+      if (s[i] === open.at(-1))
+        fail(`Illegal trailing comma before end of ${open.at(-1) === '}' ? 'object' : 'array'}`, comma);
       if (open.at(-1) === '}') i = memberKey(i);
     }
   };
@@ -317,7 +378,11 @@ export const jsonInvalid = (text: string): ValidationDetail => {
   return { type: 'json_invalid', loc: ['body', position], msg: 'JSON decode error', input: {}, ctx: { error } };
 };
 
-export const parseOrThrow = <S extends v.GenericSchema>(location: Location, schema: S, input: unknown): v.InferOutput<S> => {
+export const parseOrThrow = <S extends v.GenericSchema>(
+  location: Location,
+  schema: S,
+  input: unknown,
+): v.InferOutput<S> => {
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
   if (!result.success) throw new RequestValidationError(validationDetails(location, result.issues));
   return result.output;

@@ -22,7 +22,10 @@ export const queueHandler =
     const batchItemFailures: SQSBatchItemFailure[] = [];
     await Promise.all(
       event.Records.map(async (record) => {
-        const log = processLog().child({ message_id: record.messageId, receive_count: record.attributes.ApproximateReceiveCount });
+        const log = processLog().child({
+          message_id: record.messageId,
+          receive_count: record.attributes.ApproximateReceiveCount,
+        });
         let parsed: unknown;
         try {
           parsed = JSON.parse(record.body);
@@ -30,7 +33,8 @@ export const queueHandler =
           return log.error('dropping a message that is not JSON');
         }
         const message = v.safeParse(schema, parsed);
-        if (!message.success) return log.error('dropping a message of the wrong shape', { issues: message.issues.map((i) => i.message) });
+        if (!message.success)
+          return log.error('dropping a message of the wrong shape', { issues: message.issues.map((i) => i.message) });
         try {
           const result = await fn(message.output, record, log);
           if (result.kind === 'done') return;

@@ -37,13 +37,19 @@ const idFields = (state: unknown): Record<string, string> => {
 };
 
 export const taskHandler =
-  <S extends v.GenericSchema, D, R>(schema: S, deps: () => D, useCase: (deps: D, input: v.InferOutput<S>, task: TaskContext) => Promise<R>) =>
+  <S extends v.GenericSchema, D, R>(
+    schema: S,
+    deps: () => D,
+    useCase: (deps: D, input: v.InferOutput<S>, task: TaskContext) => Promise<R>,
+  ) =>
   async (state: unknown, context?: Context): Promise<R> => {
     if (context) processLog().addContext(context);
     const log = processLog().child(idFields(state));
     const parsed = v.safeParse(schema, state);
     if (!parsed.success) {
-      const issues = parsed.issues.map((issue) => `${issue.path?.map((item) => String(item.key)).join('.') ?? 'state'}: ${issue.message}`);
+      const issues = parsed.issues.map(
+        (issue) => `${issue.path?.map((item) => String(item.key)).join('.') ?? 'state'}: ${issue.message}`,
+      );
       log.error('task state does not match its schema', { issues });
       throw new InvalidTaskInputError(issues.join('; '));
     }

@@ -1,7 +1,7 @@
-import { Jobs } from '../../domain';
 import { jobStepDeps } from '../../composition/job-steps';
-import { ReleaseStepSchema } from './steps';
+import { Jobs } from '../../domain';
 import { taskHandler } from '../../shared/workflow/task-handler';
+import { ReleaseStepSchema } from './steps';
 
 /** ReleaseCharge: the refund, with the job's failure and its error, in one guarded transaction. */
 export const handler = taskHandler(ReleaseStepSchema, jobStepDeps, Jobs.releaseJob);

@@ -1,7 +1,9 @@
-import { Jobs } from '../../domain';
 import { engineStepDeps } from '../../composition/image-engine';
-import { JobStepSchema } from './steps';
+import { Jobs } from '../../domain';
 import { taskHandler } from '../../shared/workflow/task-handler';
+import { JobStepSchema } from './steps';
 
 /** RunEngine: the engine on the stored inputs; outputs stored, outcome handed to settle or release. */
-export const handler = taskHandler(JobStepSchema, engineStepDeps, (deps, step, task) => Jobs.runJobEngine(deps, step, task.remainingMs()));
+export const handler = taskHandler(JobStepSchema, engineStepDeps, (deps, step, task) =>
+  Jobs.runJobEngine(deps, step, task.remainingMs()),
+);

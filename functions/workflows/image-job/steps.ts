@@ -8,7 +8,11 @@ export const JobStepSchema = v.object({ accountId: v.string(), jobId: v.string()
 /** QueueCallback gets whether the job has a callback_url (absent in executions started before it: then the job says). */
 export const CallbackStepSchema = v.object({ ...JobStepSchema.entries, hasCallback: v.optional(v.boolean()) });
 
-export const AdmissionStepSchema = v.object({ ...JobStepSchema.entries, maxRunning: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))), runUntil: v.optional(v.number()) });
+export const AdmissionStepSchema = v.object({
+  ...JobStepSchema.entries,
+  maxRunning: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  runUntil: v.optional(v.number()),
+});
 
 const RunOutcomeSchema = v.variant('outcome', [
   v.object({

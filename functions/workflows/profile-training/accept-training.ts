@@ -1,7 +1,7 @@
-import { Profiles } from '../../domain';
 import { trainingStepDeps } from '../../composition/training';
-import { AcceptStepSchema } from './steps';
+import { Profiles } from '../../domain';
 import { taskHandler } from '../../shared/workflow/task-handler';
+import { AcceptStepSchema } from './steps';
 
 /** AcceptTraining (remote trainer): the signature the backend reported, READY and the charge settled in one transaction. */
 export const handler = taskHandler(AcceptStepSchema, trainingStepDeps, Profiles.acceptTraining);

@@ -1,7 +1,7 @@
-import { Profiles } from '../../domain';
 import { photoTrainingDeps } from '../../composition/photo-training';
-import { TrainingStepSchema } from './steps';
+import { Profiles } from '../../domain';
 import { taskHandler } from '../../shared/workflow/task-handler';
+import { TrainingStepSchema } from './steps';
 
 /** CompleteTraining: the identity signature, READY and the charge settled in one transaction. */
 export const handler = taskHandler(TrainingStepSchema, photoTrainingDeps, Profiles.completeTraining);

@@ -1,7 +1,7 @@
-import { Profiles } from '../../domain';
 import { trainingStepDeps } from '../../composition/training';
-import { RequestStepSchema } from './steps';
+import { Profiles } from '../../domain';
 import { taskHandler } from '../../shared/workflow/task-handler';
+import { RequestStepSchema } from './steps';
 
 /** RequestTraining (remote trainer): IN_PROGRESS, and the backend asked to train and call back with the task token. */
 export const handler = taskHandler(RequestStepSchema, trainingStepDeps, Profiles.requestTraining);

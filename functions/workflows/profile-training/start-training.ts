@@ -1,7 +1,7 @@
-import { Profiles } from '../../domain';
 import { trainingStepDeps } from '../../composition/training';
-import { TrainingStepSchema } from './steps';
+import { Profiles } from '../../domain';
 import { taskHandler } from '../../shared/workflow/task-handler';
+import { TrainingStepSchema } from './steps';
 
 /** StartTraining: IN_PROGRESS, and how long the trainer takes. */
 export const handler = taskHandler(TrainingStepSchema, trainingStepDeps, Profiles.startTraining);

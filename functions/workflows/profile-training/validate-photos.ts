@@ -1,7 +1,7 @@
-import { Profiles } from '../../domain';
 import { photoTrainingDeps } from '../../composition/photo-training';
-import { ValidateStepSchema } from './steps';
+import { Profiles } from '../../domain';
 import { taskHandler } from '../../shared/workflow/task-handler';
+import { ValidateStepSchema } from './steps';
 
 /** ValidatePhotos: fetch, decode and prepare every photo; choose the picture; VALIDATING → QUEUING. */
 export const handler = taskHandler(ValidateStepSchema, photoTrainingDeps, Profiles.validatePhotos);

@@ -20,7 +20,11 @@ beforeAll(async () => {
 afterAll(() => runtime.close());
 
 const validGenerate = (overrides: Record<string, unknown> = {}) => ({ prompt: 'a lighthouse at dusk', ...overrides });
-const validEdit = (overrides: Record<string, unknown> = {}) => ({ prompt: 'brighter', images: [b64(portrait)], ...overrides });
+const validEdit = (overrides: Record<string, unknown> = {}) => ({
+  prompt: 'brighter',
+  images: [b64(portrait)],
+  ...overrides,
+});
 const generate = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service/generate', { apiKey: key, body });
 const edit = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service/edit', { apiKey: key, body });
 
@@ -29,7 +33,8 @@ const invalid = async (response: Response, ...mentions: string[]) => {
   for (const mention of mentions) expect(body.detail).toContain(mention);
 };
 
-const modelIds = (test: (model: (typeof BASE_MODELS)[number]) => boolean) => BASE_MODELS.filter(test).map((model) => model.id);
+const modelIds = (test: (model: (typeof BASE_MODELS)[number]) => boolean) =>
+  BASE_MODELS.filter(test).map((model) => model.id);
 
 describe('rule 1: the base model must exist and support the operation', () => {
   it.each(modelIds(() => true))('generate accepts %s', async (baseModel) => {
@@ -119,7 +124,8 @@ describe('rule 4: aspect_ratio defaults to auto where offered, 4:3 otherwise', (
 });
 
 describe('rule 5: size', () => {
-  const sized = (size: string, overrides: Record<string, unknown> = {}) => validGenerate({ base_model: 'base-b-2', size, ...overrides });
+  const sized = (size: string, overrides: Record<string, unknown> = {}) =>
+    validGenerate({ base_model: 'base-b-2', size, ...overrides });
 
   it('gives exactly the size asked', async () => {
     const answer = await expectOk(await generate(sized('1280x720')));

@@ -3,9 +3,10 @@
  * settles the final price, every refusal or failure leaves the balance as it was, and a floor that does
  * not fit is a 402 with nothing charged. Each test uses a fresh account. (Timeouts: timeout.test.ts.)
  */
+
+import { services } from '../../../bin/local/services';
 import { imageSignature } from '../../../functions/adapters/engine/signature';
 import { findBaseModel, PINNED_PRICES } from '../../../functions/domain/images/catalog';
-import { services } from '../../../bin/local/services';
 import { seedProfile } from '../../support/profiles';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
 import { b64, balanceOf, COLOURS, expectError, expectOk, flatImage } from './support';
@@ -23,7 +24,8 @@ beforeAll(async () => {
 });
 afterAll(() => runtime.close());
 
-const call = (operation: string, apiKey: string, body: unknown) => runtime.call('POST', `/v2/service/${operation}`, { apiKey, body });
+const call = (operation: string, apiKey: string, body: unknown) =>
+  runtime.call('POST', `/v2/service/${operation}`, { apiKey, body });
 
 /** One valid request per operation. */
 const validBodies = () =>
@@ -37,7 +39,11 @@ type OperationName = keyof ReturnType<typeof validBodies>;
 const OPERATIONS: OperationName[] = ['edit', 'generate', 'enhance', 'remix'];
 
 /** Runs `body` on a fresh account and returns the response and what it cost. */
-const charged = async (operation: OperationName, overrides: Record<string, unknown> = {}, openingMicros = OPENING_MICROS) => {
+const charged = async (
+  operation: OperationName,
+  overrides: Record<string, unknown> = {},
+  openingMicros = OPENING_MICROS,
+) => {
   const account = await runtime.newAccount(openingMicros);
   const before = await balanceOf(account.accountId);
   const response = await call(operation, account.apiKey, { ...validBodies()[operation], ...overrides });
@@ -89,7 +95,10 @@ describe('success settles the price', () => {
     const pricing = findBaseModel('base-a-2-pro')!.pricing;
     if (pricing.metering !== 'megapixels') throw new Error('base-a-2-pro is megapixel-metered');
     // No auto on this model: 4:3 at 1K is 1024x768.
-    const expected = Math.max(pricing.floorPerImageMicros, Math.ceil((1024 * 768 * pricing.perMegapixelMicros) / 1_000_000));
+    const expected = Math.max(
+      pricing.floorPerImageMicros,
+      Math.ceil((1024 * 768 * pricing.perMegapixelMicros) / 1_000_000),
+    );
     expect(await costMicros()).toBe(expected);
   });
 
@@ -111,7 +120,11 @@ describe('identity: known_subjects counts, summed over outputs, priced', () => {
   it('edit adds the surcharge per recognised occurrence (counts summed over outputs)', async () => {
     const account = await runtime.newAccount(OPENING_MICROS);
     const profile = await seedProfile(account.accountId, { signature: await imageSignature(input) });
-    const response = await call('edit', account.apiKey, { ...validBodies().edit, profile_ids: [profile.profileId], num_output_images: 3 });
+    const response = await call('edit', account.apiKey, {
+      ...validBodies().edit,
+      profile_ids: [profile.profileId],
+      num_output_images: 3,
+    });
     const answer = await expectOk(response);
     expect(answer.known_subjects.counts).toEqual({ [profile.profileId]: 3 });
     expect(OPENING_MICROS - (await balanceOf(account.accountId))).toBe(3 * 60_000 + 3 * SURCHARGE_MICROS);
@@ -121,7 +134,9 @@ describe('identity: known_subjects counts, summed over outputs, priced', () => {
   it('generate adds the surcharge for a [[id]] named in the prompt, per output', async () => {
     const account = await runtime.newAccount(OPENING_MICROS);
     const profile = await seedProfile(account.accountId, { signature: await imageSignature(reference) });
-    const answer = await expectOk(await call('generate', account.apiKey, { prompt: `[[${profile.profileId}]] on a boat`, num_output_images: 2 }));
+    const answer = await expectOk(
+      await call('generate', account.apiKey, { prompt: `[[${profile.profileId}]] on a boat`, num_output_images: 2 }),
+    );
     expect(answer.known_subjects.counts).toEqual({ [profile.profileId]: 2 });
     expect(OPENING_MICROS - (await balanceOf(account.accountId))).toBe(2 * (60_000 + SURCHARGE_MICROS));
   });
@@ -129,7 +144,13 @@ describe('identity: known_subjects counts, summed over outputs, priced', () => {
   it('enhance with a recognised profile costs 150 000 per image', async () => {
     const account = await runtime.newAccount(OPENING_MICROS);
     const profile = await seedProfile(account.accountId, { signature: await imageSignature(input) });
-    const answer = await expectOk(await call('enhance', account.apiKey, { ...validBodies().enhance, profile_ids: [profile.profileId], num_output_images: 2 }));
+    const answer = await expectOk(
+      await call('enhance', account.apiKey, {
+        ...validBodies().enhance,
+        profile_ids: [profile.profileId],
+        num_output_images: 2,
+      }),
+    );
     expect(answer.known_subjects.counts).toEqual({ [profile.profileId]: 2 });
     expect(OPENING_MICROS - (await balanceOf(account.accountId))).toBe(2 * 150_000);
     expect(PINNED_PRICES.perImageWithProfileMicros).toBe(150_000);
@@ -138,7 +159,9 @@ describe('identity: known_subjects counts, summed over outputs, priced', () => {
   it('remix with a recognised profile costs 150 000 per image', async () => {
     const account = await runtime.newAccount(OPENING_MICROS);
     const profile = await seedProfile(account.accountId, { signature: await imageSignature(input) });
-    const answer = await expectOk(await call('remix', account.apiKey, { ...validBodies().remix, profile_ids: [profile.profileId] }));
+    const answer = await expectOk(
+      await call('remix', account.apiKey, { ...validBodies().remix, profile_ids: [profile.profileId] }),
+    );
     expect(answer.known_subjects.counts).toEqual({ [profile.profileId]: 1 });
     expect(OPENING_MICROS - (await balanceOf(account.accountId))).toBe(150_000);
   });
@@ -146,7 +169,9 @@ describe('identity: known_subjects counts, summed over outputs, priced', () => {
   it('a referenced profile that is not recognised adds nothing', async () => {
     const account = await runtime.newAccount(OPENING_MICROS);
     const profile = await seedProfile(account.accountId, { signature: await imageSignature(reference) });
-    const answer = await expectOk(await call('enhance', account.apiKey, { ...validBodies().enhance, profile_ids: [profile.profileId] }));
+    const answer = await expectOk(
+      await call('enhance', account.apiKey, { ...validBodies().enhance, profile_ids: [profile.profileId] }),
+    );
     expect(answer.known_subjects.counts).toEqual({});
     expect(OPENING_MICROS - (await balanceOf(account.accountId))).toBe(120_000);
   });
@@ -197,13 +222,18 @@ describe('402 INSUFFICIENT_BALANCE', () => {
     ['generate', { resolution: '2K' }, 90_000],
     ['enhance', {}, 120_000],
     ['remix', { num_output_images: 2 }, 240_000],
-  ] as const)('%s answers 402 with nothing charged when the floor does not fit', async (operation, overrides, floorMicros) => {
-    const { response, account } = await charged(operation, overrides, floorMicros - 1);
-    await expectError(response, 402, 'INSUFFICIENT_BALANCE');
-    expect(await balanceOf(account.accountId)).toBe(floorMicros - 1);
-    // Not even a reservation was written: the opening credit is the only ledger entry.
-    expect((await services().ledger.recentEntries(account.accountId, 10)).map((entry) => entry.kind)).toEqual(['credit']);
-  });
+  ] as const)(
+    '%s answers 402 with nothing charged when the floor does not fit',
+    async (operation, overrides, floorMicros) => {
+      const { response, account } = await charged(operation, overrides, floorMicros - 1);
+      await expectError(response, 402, 'INSUFFICIENT_BALANCE');
+      expect(await balanceOf(account.accountId)).toBe(floorMicros - 1);
+      // Not even a reservation was written: the opening credit is the only ledger entry.
+      expect((await services().ledger.recentEntries(account.accountId, 10)).map((entry) => entry.kind)).toEqual([
+        'credit',
+      ]);
+    },
+  );
 
   it('a balance exactly at the floor is enough', async () => {
     const { response, account } = await charged('edit', {}, 60_000);

@@ -4,7 +4,7 @@
  * bytes are the image asked for; a tampered token is a 404 with the error body.
  */
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
-import { b64, COLOURS, decode, expectOk, flatImage, type ErrorBody } from './support';
+import { b64, COLOURS, decode, type ErrorBody, expectOk, flatImage } from './support';
 
 let runtime: TestRuntime;
 let apiKey: string;
@@ -17,7 +17,12 @@ beforeAll(async () => {
 });
 afterAll(() => runtime.close());
 
-const validEdit = (overrides: Record<string, unknown> = {}) => ({ prompt: 'brighter', images: [b64(input)], response_mode: 'urls', ...overrides });
+const validEdit = (overrides: Record<string, unknown> = {}) => ({
+  prompt: 'brighter',
+  images: [b64(input)],
+  response_mode: 'urls',
+  ...overrides,
+});
 const edit = (body: unknown) => runtime.call('POST', '/v2/service/edit', { apiKey, body });
 
 /** GET a download link without following the redirect. */
@@ -41,7 +46,11 @@ const tamper = (url: string): string => {
 describe('response_mode urls', () => {
   it('answers download_urls and no images', async () => {
     const answer = await expectOk(await edit(validEdit()));
-    expect(answer).toEqual({ known_subjects: { counts: {} }, images: [], download_urls: [expect.stringContaining('/v2/service/downloads/')] });
+    expect(answer).toEqual({
+      known_subjects: { counts: {} },
+      images: [],
+      download_urls: [expect.stringContaining('/v2/service/downloads/')],
+    });
   });
 
   it('serves links on the address the caller used', async () => {
@@ -50,7 +59,9 @@ describe('response_mode urls', () => {
   });
 
   it('gives one link per output, each leading to a distinct image of the requested format and size', async () => {
-    const answer = await expectOk(await edit(validEdit({ num_output_images: 2, output_format: 'png', aspect_ratio: '16:9' })));
+    const answer = await expectOk(
+      await edit(validEdit({ num_output_images: 2, output_format: 'png', aspect_ratio: '16:9' })),
+    );
     expect(answer.download_urls).toHaveLength(2);
     const files = await Promise.all(answer.download_urls.map(download));
     expect(files[0].equals(files[1])).toBe(false);
@@ -66,22 +77,43 @@ describe('response_mode urls', () => {
   });
 
   it('downloads the default JPEG of generate', async () => {
-    const response = await runtime.call('POST', '/v2/service/generate', { apiKey, body: { prompt: 'a lighthouse', response_mode: 'urls' } });
+    const response = await runtime.call('POST', '/v2/service/generate', {
+      apiKey,
+      body: { prompt: 'a lighthouse', response_mode: 'urls' },
+    });
     const answer = await expectOk(response);
-    expect(await decode(await download(answer.download_urls[0]))).toEqual({ format: 'jpeg', width: 1024, height: 1024 });
+    expect(await decode(await download(answer.download_urls[0]))).toEqual({
+      format: 'jpeg',
+      width: 1024,
+      height: 1024,
+    });
   });
 
   it('downloads the 2K output of enhance', async () => {
-    const response = await runtime.call('POST', '/v2/service/enhance', { apiKey, body: { image: b64(input), response_mode: 'urls' } });
+    const response = await runtime.call('POST', '/v2/service/enhance', {
+      apiKey,
+      body: { image: b64(input), response_mode: 'urls' },
+    });
     const answer = await expectOk(response);
-    expect(await decode(await download(answer.download_urls[0]))).toEqual({ format: 'jpeg', width: 2048, height: 1536 });
+    expect(await decode(await download(answer.download_urls[0]))).toEqual({
+      format: 'jpeg',
+      width: 2048,
+      height: 1536,
+    });
   });
 
   it('downloads the 2K output of remix', async () => {
     const reference = b64(await flatImage(48, 64, 'png', COLOURS.blue));
-    const response = await runtime.call('POST', '/v2/service/remix', { apiKey, body: { input_image: b64(input), reference_image: reference, response_mode: 'urls' } });
+    const response = await runtime.call('POST', '/v2/service/remix', {
+      apiKey,
+      body: { input_image: b64(input), reference_image: reference, response_mode: 'urls' },
+    });
     const answer = await expectOk(response);
-    expect(await decode(await download(answer.download_urls[0]))).toEqual({ format: 'jpeg', width: 2048, height: 1536 });
+    expect(await decode(await download(answer.download_urls[0]))).toEqual({
+      format: 'jpeg',
+      width: 2048,
+      height: 1536,
+    });
   });
 
   it('answers bytes mode with images and no download_urls', async () => {
@@ -95,7 +127,11 @@ describe('response_mode urls', () => {
     const response = await open(tamper(answer.download_urls[0]));
     expect(response.status).toBe(404);
     const body = (await response.json()) as ErrorBody;
-    expect(body).toEqual({ detail: expect.any(String), code: 'NOT_FOUND', request_id: response.headers.get('x-request-id') });
+    expect(body).toEqual({
+      detail: expect.any(String),
+      code: 'NOT_FOUND',
+      request_id: response.headers.get('x-request-id'),
+    });
   });
 
   it('answers a token that is not a token with 404 NOT_FOUND', async () => {

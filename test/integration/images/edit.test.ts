@@ -23,7 +23,11 @@ beforeAll(async () => {
 });
 afterAll(() => runtime.close());
 
-const validEdit = (overrides: Record<string, unknown> = {}) => ({ prompt: 'make it brighter', images: [b64(landscape)], ...overrides });
+const validEdit = (overrides: Record<string, unknown> = {}) => ({
+  prompt: 'make it brighter',
+  images: [b64(landscape)],
+  ...overrides,
+});
 const edit = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service/edit', { apiKey: key, body });
 
 describe('edit: happy path', () => {
@@ -57,7 +61,8 @@ describe('edit: happy path', () => {
     const answer = await expectOk(await edit(validEdit({ num_output_images: 4 })));
     expect(answer.images).toHaveLength(4);
     expect(new Set(answer.images).size).toBe(4);
-    for (const image of answer.images) expect(await decode(image)).toEqual({ format: 'jpeg', width: 1024, height: 768 });
+    for (const image of answer.images)
+      expect(await decode(image)).toEqual({ format: 'jpeg', width: 1024, height: 768 });
   });
 
   it('accepts several input images', async () => {
@@ -113,7 +118,10 @@ describe('edit: request validation (422)', () => {
   });
 
   it('takes at most 10 images', async () => {
-    await expectValidation(await edit(validEdit({ images: Array.from({ length: 11 }, () => b64(landscape)) })), ['body', 'images']);
+    await expectValidation(await edit(validEdit({ images: Array.from({ length: 11 }, () => b64(landscape)) })), [
+      'body',
+      'images',
+    ]);
   });
 
   it('locates a non-string image at its index', async () => {
@@ -180,25 +188,47 @@ describe('edit: request validation (422)', () => {
   });
 
   it('refuses callback_url without async: true, at callback_url', async () => {
-    await expectValidation(await edit(validEdit({ callback_url: 'https://example.com/hook' })), ['body', 'callback_url']);
+    await expectValidation(await edit(validEdit({ callback_url: 'https://example.com/hook' })), [
+      'body',
+      'callback_url',
+    ]);
   });
 
   it('refuses a callback_url that is not https, at callback_url', async () => {
-    await expectValidation(await edit(validEdit({ async: true, callback_url: 'http://example.com/hook' })), ['body', 'callback_url']);
+    await expectValidation(await edit(validEdit({ async: true, callback_url: 'http://example.com/hook' })), [
+      'body',
+      'callback_url',
+    ]);
   });
 
   it('refuses a client_request_id over 128 characters', async () => {
-    await expectValidation(await edit(validEdit({ client_request_id: 'c'.repeat(129) })), ['body', 'client_request_id']);
+    await expectValidation(await edit(validEdit({ client_request_id: 'c'.repeat(129) })), [
+      'body',
+      'client_request_id',
+    ]);
   });
 
   it('refuses a body that is not JSON, at the character where Python stops reading', async () => {
-    const response = await runtime.call('POST', '/v2/service/edit', { apiKey, rawBody: '{"images": [', headers: { 'Content-Type': 'application/json' } });
-    expect(await expectValidation(response, ['body', 12])).toEqual({ type: 'json_invalid', loc: ['body', 12], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } });
+    const response = await runtime.call('POST', '/v2/service/edit', {
+      apiKey,
+      rawBody: '{"images": [',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(await expectValidation(response, ['body', 12])).toEqual({
+      type: 'json_invalid',
+      loc: ['body', 12],
+      msg: 'JSON decode error',
+      input: {},
+      ctx: { error: 'Expecting value' },
+    });
   });
 
   it('charges nothing for a refused request', async () => {
     const account = await runtime.newAccount(1_000_000);
-    await expectValidation(await edit(validEdit({ num_output_images: 5 }), account.apiKey), ['body', 'num_output_images']);
+    await expectValidation(await edit(validEdit({ num_output_images: 5 }), account.apiKey), [
+      'body',
+      'num_output_images',
+    ]);
     expect(await balanceOf(account.accountId)).toBe(1_000_000);
   });
 });
@@ -217,20 +247,35 @@ describe('edit: profile references', () => {
   });
 
   it('answers 404 naming an unknown [[id]] in the prompt', async () => {
-    const body = await expectError(await edit(validEdit({ prompt: 'put [[prf_nobodyhere]] on a beach' })), 404, 'NOT_FOUND');
+    const body = await expectError(
+      await edit(validEdit({ prompt: 'put [[prf_nobodyhere]] on a beach' })),
+      404,
+      'NOT_FOUND',
+    );
     expect(body.detail).toContain('prf_nobodyhere');
   });
 
-  it.each(['VALIDATING', 'QUEUING', 'IN_PROGRESS', 'ERROR'] as const)('answers 400 naming a %s profile and its status', async (status) => {
-    const profile = await seedProfile(accountId, { status });
-    const body = await expectError(await edit(validEdit({ profile_ids: [profile.profileId] })), 400, 'PROFILE_NOT_READY');
-    expect(body.detail).toContain(`${profile.profileId} (${status})`);
-  });
+  it.each(['VALIDATING', 'QUEUING', 'IN_PROGRESS', 'ERROR'] as const)(
+    'answers 400 naming a %s profile and its status',
+    async (status) => {
+      const profile = await seedProfile(accountId, { status });
+      const body = await expectError(
+        await edit(validEdit({ profile_ids: [profile.profileId] })),
+        400,
+        'PROFILE_NOT_READY',
+      );
+      expect(body.detail).toContain(`${profile.profileId} (${status})`);
+    },
+  );
 
   it('answers 400 MIXED_PROFILE_MODEL_VERSIONS listing the ids of each version', async () => {
     const v1 = await seedProfile(accountId, { modelVersion: 'v1' });
     const v2 = await seedProfile(accountId, { modelVersion: 'v2' });
-    const body = await expectError(await edit(validEdit({ profile_ids: [v1.profileId, v2.profileId] })), 400, 'MIXED_PROFILE_MODEL_VERSIONS');
+    const body = await expectError(
+      await edit(validEdit({ profile_ids: [v1.profileId, v2.profileId] })),
+      400,
+      'MIXED_PROFILE_MODEL_VERSIONS',
+    );
     expect(body.detail).toContain(`v1 (${v1.profileId})`);
     expect(body.detail).toContain(`v2 (${v2.profileId})`);
   });
@@ -246,8 +291,12 @@ describe('edit: profile references', () => {
 
   it('merges [[id]] in the prompt with profile_ids: both subjects are counted', async () => {
     const inImage = await seedProfile(accountId, { signature: await imageSignature(landscape) });
-    const named = await seedProfile(accountId, { signature: await imageSignature(await flatImage(64, 48, 'png', COLOURS.green)) });
-    const answer = await expectOk(await edit(validEdit({ prompt: `add [[${named.profileId}]] beside them`, profile_ids: [inImage.profileId] })));
+    const named = await seedProfile(accountId, {
+      signature: await imageSignature(await flatImage(64, 48, 'png', COLOURS.green)),
+    });
+    const answer = await expectOk(
+      await edit(validEdit({ prompt: `add [[${named.profileId}]] beside them`, profile_ids: [inImage.profileId] })),
+    );
     expect(answer.known_subjects.counts).toEqual({ [inImage.profileId]: 1, [named.profileId]: 1 });
   });
 

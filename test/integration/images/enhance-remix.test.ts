@@ -25,7 +25,11 @@ beforeAll(async () => {
 afterAll(() => runtime.close());
 
 const validEnhance = (overrides: Record<string, unknown> = {}) => ({ image: b64(landscape), ...overrides });
-const validRemix = (overrides: Record<string, unknown> = {}) => ({ input_image: b64(landscape), reference_image: b64(portrait), ...overrides });
+const validRemix = (overrides: Record<string, unknown> = {}) => ({
+  input_image: b64(landscape),
+  reference_image: b64(portrait),
+  ...overrides,
+});
 const enhance = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service/enhance', { apiKey: key, body });
 const remix = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service/remix', { apiKey: key, body });
 
@@ -137,18 +141,26 @@ describe('enhance and remix: request validation (422)', () => {
   });
 
   it('enhance refuses async: true with response_mode bytes, at response_mode', async () => {
-    await expectValidation(await enhance(validEnhance({ async: true, response_mode: 'bytes' })), ['body', 'response_mode']);
+    await expectValidation(await enhance(validEnhance({ async: true, response_mode: 'bytes' })), [
+      'body',
+      'response_mode',
+    ]);
   });
 
   it('remix refuses callback_url without async: true, at callback_url', async () => {
-    await expectValidation(await remix(validRemix({ callback_url: 'https://example.com/hook' })), ['body', 'callback_url']);
+    await expectValidation(await remix(validRemix({ callback_url: 'https://example.com/hook' })), [
+      'body',
+      'callback_url',
+    ]);
   });
 });
 
 describe('enhance and remix: profiles', () => {
   it('enhance recognises a profile from profile_ids shown in the image', async () => {
     const profile = await seedProfile(accountId, { signature: await imageSignature(landscape) });
-    const answer = await expectOk(await enhance(validEnhance({ profile_ids: [profile.profileId], num_output_images: 2 })));
+    const answer = await expectOk(
+      await enhance(validEnhance({ profile_ids: [profile.profileId], num_output_images: 2 })),
+    );
     expect(answer.known_subjects.counts).toEqual({ [profile.profileId]: 2 });
   });
 
@@ -171,20 +183,32 @@ describe('enhance and remix: profiles', () => {
   });
 
   it('enhance answers 404 naming an unknown profile id', async () => {
-    const body = await expectError(await enhance(validEnhance({ profile_ids: ['prf_doesnotexist'] })), 404, 'NOT_FOUND');
+    const body = await expectError(
+      await enhance(validEnhance({ profile_ids: ['prf_doesnotexist'] })),
+      404,
+      'NOT_FOUND',
+    );
     expect(body.detail).toContain('prf_doesnotexist');
   });
 
   it('remix answers 400 naming a profile that is not READY and its status', async () => {
     const profile = await seedProfile(accountId, { status: 'IN_PROGRESS' });
-    const body = await expectError(await remix(validRemix({ profile_ids: [profile.profileId] })), 400, 'PROFILE_NOT_READY');
+    const body = await expectError(
+      await remix(validRemix({ profile_ids: [profile.profileId] })),
+      400,
+      'PROFILE_NOT_READY',
+    );
     expect(body.detail).toContain(`${profile.profileId} (IN_PROGRESS)`);
   });
 
   it('enhance answers 400 MIXED_PROFILE_MODEL_VERSIONS listing both versions', async () => {
     const v1 = await seedProfile(accountId, { modelVersion: 'v1' });
     const v2 = await seedProfile(accountId, { modelVersion: 'v2' });
-    const body = await expectError(await enhance(validEnhance({ profile_ids: [v1.profileId, v2.profileId] })), 400, 'MIXED_PROFILE_MODEL_VERSIONS');
+    const body = await expectError(
+      await enhance(validEnhance({ profile_ids: [v1.profileId, v2.profileId] })),
+      400,
+      'MIXED_PROFILE_MODEL_VERSIONS',
+    );
     expect(body.detail).toContain(`v1 (${v1.profileId})`);
     expect(body.detail).toContain(`v2 (${v2.profileId})`);
   });

@@ -2,8 +2,9 @@
  * POST /v2/service/generate, black box: the happy path, its 422s, and `[[id]]` references (its only
  * way to name a profile). One valid request (`validGenerate`); each test breaks one aspect of it.
  */
-import type { Profile } from '../../../functions/domain/profiles/profile';
+
 import { imageSignature } from '../../../functions/adapters/engine/signature';
+import type { Profile } from '../../../functions/domain/profiles/profile';
 import { seedProfile } from '../../support/profiles';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
 import { COLOURS, decode, expectError, expectOk, expectValidation, flatImage } from './support';
@@ -20,7 +21,10 @@ afterAll(() => runtime.close());
 
 /** A READY profile as training leaves it: with the identity signature of its photos. */
 const trainedProfile = async (overrides: Partial<Profile> = {}) =>
-  seedProfile(accountId, { signature: await imageSignature(await flatImage(64, 48, 'png', COLOURS.green)), ...overrides });
+  seedProfile(accountId, {
+    signature: await imageSignature(await flatImage(64, 48, 'png', COLOURS.green)),
+    ...overrides,
+  });
 
 const validGenerate = (overrides: Record<string, unknown> = {}) => ({ prompt: 'a lighthouse at dusk', ...overrides });
 const generate = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service/generate', { apiKey: key, body });
@@ -51,7 +55,8 @@ describe('generate: happy path', () => {
     const answer = await expectOk(await generate(validGenerate({ num_output_images: 3 })));
     expect(answer.images).toHaveLength(3);
     expect(new Set(answer.images).size).toBe(3);
-    for (const image of answer.images) expect(await decode(image)).toEqual({ format: 'jpeg', width: 1024, height: 1024 });
+    for (const image of answer.images)
+      expect(await decode(image)).toEqual({ format: 'jpeg', width: 1024, height: 1024 });
   });
 
   it('has no profile_ids field: ids listed there are ignored, not looked up', async () => {
@@ -83,49 +88,73 @@ describe('generate: request validation (422)', () => {
   });
 
   it('refuses async: true with response_mode bytes, at response_mode', async () => {
-    await expectValidation(await generate(validGenerate({ async: true, response_mode: 'bytes' })), ['body', 'response_mode']);
+    await expectValidation(await generate(validGenerate({ async: true, response_mode: 'bytes' })), [
+      'body',
+      'response_mode',
+    ]);
   });
 
   it('refuses callback_url without async: true, at callback_url', async () => {
-    await expectValidation(await generate(validGenerate({ callback_url: 'https://example.com/hook' })), ['body', 'callback_url']);
+    await expectValidation(await generate(validGenerate({ callback_url: 'https://example.com/hook' })), [
+      'body',
+      'callback_url',
+    ]);
   });
 });
 
 describe('generate: [[id]] references', () => {
   it('counts a [[id]] named in the prompt once per output', async () => {
     const profile = await trainedProfile();
-    const answer = await expectOk(await generate(validGenerate({ prompt: `[[${profile.profileId}]] at the lighthouse`, num_output_images: 2 })));
+    const answer = await expectOk(
+      await generate(validGenerate({ prompt: `[[${profile.profileId}]] at the lighthouse`, num_output_images: 2 })),
+    );
     expect(answer.known_subjects.counts).toEqual({ [profile.profileId]: 2 });
   });
 
   it('counts each of two named profiles', async () => {
     const first = await trainedProfile();
     const second = await trainedProfile();
-    const answer = await expectOk(await generate(validGenerate({ prompt: `[[${first.profileId}]] and [[${second.profileId}]] on a boat` })));
+    const answer = await expectOk(
+      await generate(validGenerate({ prompt: `[[${first.profileId}]] and [[${second.profileId}]] on a boat` })),
+    );
     expect(answer.known_subjects.counts).toEqual({ [first.profileId]: 1, [second.profileId]: 1 });
   });
 
   it('counts a named READY profile even when its training left no signature', async () => {
     const profile = await seedProfile(accountId, { signature: null });
-    const answer = await expectOk(await generate(validGenerate({ prompt: `[[${profile.profileId}]] at the lighthouse` })));
+    const answer = await expectOk(
+      await generate(validGenerate({ prompt: `[[${profile.profileId}]] at the lighthouse` })),
+    );
     expect(answer.known_subjects.counts).toEqual({ [profile.profileId]: 1 });
   });
 
   it('answers 404 naming an unknown [[id]]', async () => {
-    const body = await expectError(await generate(validGenerate({ prompt: '[[prf_nobodyhere]] waving' })), 404, 'NOT_FOUND');
+    const body = await expectError(
+      await generate(validGenerate({ prompt: '[[prf_nobodyhere]] waving' })),
+      404,
+      'NOT_FOUND',
+    );
     expect(body.detail).toContain('prf_nobodyhere');
   });
 
   it("answers 404 for another account's profile named in the prompt", async () => {
     const other = await runtime.newAccount();
     const theirs = await seedProfile(other.accountId);
-    const body = await expectError(await generate(validGenerate({ prompt: `[[${theirs.profileId}]] waving` })), 404, 'NOT_FOUND');
+    const body = await expectError(
+      await generate(validGenerate({ prompt: `[[${theirs.profileId}]] waving` })),
+      404,
+      'NOT_FOUND',
+    );
     expect(body.detail).toContain(theirs.profileId);
   });
 
   it('answers 400 naming a named profile that is not READY and its status', async () => {
     const profile = await seedProfile(accountId, { status: 'QUEUING' });
-    const body = await expectError(await generate(validGenerate({ prompt: `[[${profile.profileId}]] waving` })), 400, 'PROFILE_NOT_READY');
+    const body = await expectError(
+      await generate(validGenerate({ prompt: `[[${profile.profileId}]] waving` })),
+      400,
+      'PROFILE_NOT_READY',
+    );
     expect(body.detail).toContain(`${profile.profileId} (QUEUING)`);
   });
 

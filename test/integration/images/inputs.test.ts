@@ -6,7 +6,17 @@
  */
 import sharp from 'sharp';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
-import { b64, closedPort, COLOURS, decode, expectError, expectOk, flatImage, HEIC_64x48, startImageServer } from './support';
+import {
+  b64,
+  COLOURS,
+  closedPort,
+  decode,
+  expectError,
+  expectOk,
+  flatImage,
+  HEIC_64x48,
+  startImageServer,
+} from './support';
 
 let runtime: TestRuntime;
 let apiKey: string;
@@ -28,7 +38,11 @@ afterAll(async () => {
   await runtime.close();
 });
 
-const validEdit = (overrides: Record<string, unknown> = {}) => ({ prompt: 'brighter', images: [b64(png)], ...overrides });
+const validEdit = (overrides: Record<string, unknown> = {}) => ({
+  prompt: 'brighter',
+  images: [b64(png)],
+  ...overrides,
+});
 const edit = (body: unknown) => runtime.call('POST', '/v2/service/edit', { apiKey, body });
 
 /** A 400 INVALID_REQUEST whose detail names `label`. */
@@ -40,7 +54,9 @@ const refusedNaming = async (response: Response, label: string) => {
 
 describe('accepted forms and formats', () => {
   it.each(['png', 'jpeg', 'webp'] as const)('accepts bare base64 %s, following its aspect ratio', async (format) => {
-    const answer = await expectOk(await edit(validEdit({ images: [b64(await flatImage(48, 64, format, COLOURS.blue))] })));
+    const answer = await expectOk(
+      await edit(validEdit({ images: [b64(await flatImage(48, 64, format, COLOURS.blue))] })),
+    );
     expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 768, height: 1024 });
   });
 
@@ -86,18 +102,28 @@ describe('accepted forms and formats', () => {
   });
 
   it('remixes HEIC inputs (content and reference)', async () => {
-    const response = await runtime.call('POST', '/v2/service/remix', { apiKey, body: { input_image: b64(HEIC_64x48), reference_image: server.url('small.heic') } });
+    const response = await runtime.call('POST', '/v2/service/remix', {
+      apiKey,
+      body: { input_image: b64(HEIC_64x48), reference_image: server.url('small.heic') },
+    });
     const answer = await expectOk(response);
     expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 2048, height: 1536 });
   });
 
   it('mixes forms and formats in one request', async () => {
-    const images = [b64(png), `data:image/webp;base64,${b64(await flatImage(64, 48, 'webp'))}`, server.url('portrait.jpg'), b64(HEIC_64x48)];
+    const images = [
+      b64(png),
+      `data:image/webp;base64,${b64(await flatImage(64, 48, 'webp'))}`,
+      server.url('portrait.jpg'),
+      b64(HEIC_64x48),
+    ];
     await expectOk(await edit(validEdit({ images })));
   });
 
   it('accepts an input larger than 4096 px (it is resized)', async () => {
-    const large = await sharp({ create: { width: 4608, height: 3456, channels: 3, background: COLOURS.green } }).jpeg().toBuffer();
+    const large = await sharp({ create: { width: 4608, height: 3456, channels: 3, background: COLOURS.green } })
+      .jpeg()
+      .toBuffer();
     const answer = await expectOk(await edit(validEdit({ images: [b64(large)] })));
     expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1024, height: 768 });
   });
@@ -111,7 +137,9 @@ describe('refused inputs: 400 naming the input', () => {
   });
 
   it('refuses AVIF (the HEIF container with an AV1 brand)', async () => {
-    const avif = await sharp({ create: { width: 64, height: 48, channels: 3, background: COLOURS.red } }).avif({ effort: 0 }).toBuffer();
+    const avif = await sharp({ create: { width: 64, height: 48, channels: 3, background: COLOURS.red } })
+      .avif({ effort: 0 })
+      .toBuffer();
     await refusedNaming(await edit(validEdit({ images: [b64(avif)] })), 'images[0]');
   });
 
@@ -132,7 +160,10 @@ describe('refused inputs: 400 naming the input', () => {
   });
 
   it('refuses a data URI that is not an image', async () => {
-    await refusedNaming(await edit(validEdit({ images: [`data:text/plain;base64,${Buffer.from('hello').toString('base64')}`] })), 'images[0]');
+    await refusedNaming(
+      await edit(validEdit({ images: [`data:text/plain;base64,${Buffer.from('hello').toString('base64')}`] })),
+      'images[0]',
+    );
   });
 
   it('refuses a URL whose bytes are not an image', async () => {
@@ -161,7 +192,10 @@ describe('refused inputs: 400 naming the input', () => {
 
   it('names reference_image on remix', async () => {
     const gif = await flatImage(64, 48, 'gif');
-    const response = await runtime.call('POST', '/v2/service/remix', { apiKey, body: { input_image: b64(png), reference_image: b64(gif) } });
+    const response = await runtime.call('POST', '/v2/service/remix', {
+      apiKey,
+      body: { input_image: b64(png), reference_image: b64(gif) },
+    });
     await refusedNaming(response, 'reference_image');
   });
 });

@@ -19,8 +19,15 @@ type Rgb = { r: number; g: number; b: number };
 const RED: Rgb = { r: 200, g: 40, b: 40 };
 
 /** A flat image; flat images of colours far apart never match each other's identity signature. */
-export const flatImage = (width: number, height: number, format: 'png' | 'jpeg' | 'webp' | 'gif' | 'tiff' = 'png', colour: Rgb = RED): Promise<Buffer> =>
-  sharp({ create: { width, height, channels: 3, background: colour } })[format]().toBuffer();
+export const flatImage = (
+  width: number,
+  height: number,
+  format: 'png' | 'jpeg' | 'webp' | 'gif' | 'tiff' = 'png',
+  colour: Rgb = RED,
+): Promise<Buffer> =>
+  sharp({ create: { width, height, channels: 3, background: colour } })
+    [format]()
+    .toBuffer();
 
 /** A horizontal gradient from `from` to `to`: an image with structure, for identity signatures. */
 export const gradientImage = async (width: number, height: number, from: Rgb, to: Rgb): Promise<Buffer> => {
@@ -34,7 +41,9 @@ export const gradientImage = async (width: number, height: number, from: Rgb, to
       pixels[offset + 2] = Math.round(from.b + (to.b - from.b) * t);
     }
   }
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 };
 
 export const COLOURS = {
@@ -60,7 +69,13 @@ export interface ErrorBody {
 }
 
 export interface ValidationBody {
-  detail: Array<{ type: string; loc: Array<string | number>; msg: string; input?: unknown; ctx?: Record<string, unknown> }>;
+  detail: Array<{
+    type: string;
+    loc: Array<string | number>;
+    msg: string;
+    input?: unknown;
+    ctx?: Record<string, unknown>;
+  }>;
 }
 
 /** Every image-operation answer carries the deprecation date and a request id. */
@@ -88,11 +103,16 @@ export const expectError = async (response: Response, status: number, code: stri
 };
 
 /** A 422 in the validation shape with an entry located exactly at `loc`. */
-export const expectValidation = async (response: Response, loc: Array<string | number>): Promise<ValidationBody['detail'][number]> => {
+export const expectValidation = async (
+  response: Response,
+  loc: Array<string | number>,
+): Promise<ValidationBody['detail'][number]> => {
   const text = await response.text();
   expect({ status: response.status, body: text.slice(0, 500) }).toEqual({ status: 422, body: expect.any(String) });
   const body = JSON.parse(text) as ValidationBody;
-  expect(body.detail).toEqual(expect.arrayContaining([expect.objectContaining({ type: expect.any(String), loc, msg: expect.any(String) })]));
+  expect(body.detail).toEqual(
+    expect.arrayContaining([expect.objectContaining({ type: expect.any(String), loc, msg: expect.any(String) })]),
+  );
   expectOperationHeaders(response);
   const entry = body.detail.find((item) => JSON.stringify(item.loc) === JSON.stringify(loc))!;
   expect(entry).toHaveProperty('input');
@@ -107,14 +127,18 @@ export interface DecodedOutput {
 
 /** Decodes an output image with sharp. */
 export const decode = async (image: string | Buffer): Promise<DecodedOutput> => {
-  const { format, width, height } = await sharp(typeof image === 'string' ? Buffer.from(image, 'base64') : image).metadata();
+  const { format, width, height } = await sharp(
+    typeof image === 'string' ? Buffer.from(image, 'base64') : image,
+  ).metadata();
   return { format, width, height };
 };
 
 export const balanceOf = (accountId: string): Promise<number> => services().ledger.balance(accountId);
 
 /** A server on 127.0.0.1 that serves the given bytes at `/<name>`; anything else is 404. */
-export const startImageServer = async (files: Record<string, Buffer>): Promise<{ url(name: string): string; close(): Promise<void> }> => {
+export const startImageServer = async (
+  files: Record<string, Buffer>,
+): Promise<{ url(name: string): string; close(): Promise<void> }> => {
   const server = http.createServer((request, response) => {
     const body = files[(request.url ?? '/').slice(1)];
     if (!body) {

@@ -28,13 +28,19 @@ const slowBodies = () => ({
 });
 
 describe('synchronous timeout', () => {
-  it.each(['edit', 'generate', 'enhance', 'remix'] as const)('%s past the budget answers 504 TIMEOUT and refunds', async (operation) => {
-    const account = await runtime.newAccount(OPENING_MICROS);
-    const response = await runtime.call('POST', `/v2/service/${operation}`, { apiKey: account.apiKey, body: slowBodies()[operation] });
-    const body = await expectError(response, 504, 'TIMEOUT');
-    expect(body.detail).toContain('async');
-    expect(await balanceOf(account.accountId)).toBe(OPENING_MICROS);
-  });
+  it.each(['edit', 'generate', 'enhance', 'remix'] as const)(
+    '%s past the budget answers 504 TIMEOUT and refunds',
+    async (operation) => {
+      const account = await runtime.newAccount(OPENING_MICROS);
+      const response = await runtime.call('POST', `/v2/service/${operation}`, {
+        apiKey: account.apiKey,
+        body: slowBodies()[operation],
+      });
+      const body = await expectError(response, 504, 'TIMEOUT');
+      expect(body.detail).toContain('async');
+      expect(await balanceOf(account.accountId)).toBe(OPENING_MICROS);
+    },
+  );
 
   it('the budget covers fetching the inputs: a URL that never answers gives 504 with nothing charged', async () => {
     const silent = http.createServer(() => undefined);
