@@ -89,10 +89,9 @@ export const run = async (): Promise<BenchResult[]> => {
   try {
     for (const operation of ['enhance', 'remix'] as const) {
       const compared = await compareOperation(operation, runtime, inputs);
-      bareMedians.set(
-        operation,
-        compared.find((result) => result.metric === `images.${operation}.bare.median_ms`)!.value,
-      );
+      const bare = compared.find((result) => result.metric === `images.${operation}.bare.median_ms`);
+      if (!bare) throw new Error(`the ${operation} comparison measured no bare median`);
+      bareMedians.set(operation, bare.value);
       results.push(...compared);
     }
   } finally {
@@ -118,7 +117,9 @@ const httpOnArtefacts = async (inputs: Inputs, bareMedians: Map<Operation, numbe
     assets: true,
   });
   try {
-    const apiKey = runtime.devAccount!.apiKey;
+    const devAccount = runtime.devAccount;
+    if (!devAccount) throw new Error('the local runtime made no development account');
+    const apiKey = devAccount.apiKey;
     const results: BenchResult[] = [];
     for (const operation of ['enhance', 'remix'] as const) {
       const body = JSON.stringify(requestBody(operation, inputs));
@@ -139,7 +140,8 @@ const httpOnArtefacts = async (inputs: Inputs, bareMedians: Map<Operation, numbe
         const { ms } = await timed(call);
         if (attempt >= WARMUPS) samples.push(ms);
       }
-      const bare = bareMedians.get(operation)!;
+      const bare = bareMedians.get(operation);
+      if (bare === undefined) throw new Error(`no bare median for ${operation}`);
       results.push(
         ...timingResults(
           `images.${operation}.http_assets`,

@@ -227,15 +227,15 @@ const measure = async (
   const client = clients.oneAccount;
   progress(name, `warming up: ${WARMUPS} submits and polls`);
   for (let index = 0; index < WARMUPS; index += 1) {
-    const submitted = await submit(clients.ownAccounts[index % CLIENTS]!);
+    const submitted = await submit(clients.ownAccounts[index % CLIENTS]);
     if (!submitted.handle) throw new Error(`warm-up submit answered ${submitted.status}: ${submitted.error}`);
     await runtime.stepFunctions.waitForExecution(submitted.handle.job_id);
-    const polled = await poll(clients.ownAccounts[index % CLIENTS]!, submitted.handle);
+    const polled = await poll(clients.ownAccounts[index % CLIENTS], submitted.handle);
     if (polled.jobStatus !== 'succeeded')
       throw new Error(`warm-up job ${submitted.handle.job_id} ended ${polled.jobStatus ?? polled.error}`);
   }
 
-  const own = await loadPhase(runtime, (index) => clients.ownAccounts[index]!, counter, 'each on its own account');
+  const own = await loadPhase(runtime, (index) => clients.ownAccounts[index], counter, 'each on its own account');
   const ledgers = await auditLedgers(clients.ownAccounts, [
     ...clients.ownAccounts.slice(0, WARMUPS),
     ...own.handles.map((handle) => handle.client),
@@ -327,14 +327,14 @@ const loadPhase = async (
   const unsucceeded = executions.filter((execution) => execution.status !== 'SUCCEEDED');
   if (unsucceeded.length > 0)
     throw new Error(
-      `${unsucceeded.length} job workflows did not succeed, e.g. ${unsucceeded[0]!.error}: ${unsucceeded[0]!.cause}`,
+      `${unsucceeded.length} job workflows did not succeed, e.g. ${unsucceeded[0].error}: ${unsucceeded[0].cause}`,
     );
 
   // 2. polls of finished jobs under load, each by the client (account) that submitted it.
   progress(name, `poll: ${CLIENTS} clients, ${who}, for ${POLL_SECONDS} s over ${handles.length} finished jobs`);
   let next = 0;
   const pollLoad = await closedLoop(CLIENTS, POLL_SECONDS, async () => {
-    const handle = handles[next++ % handles.length]!;
+    const handle = handles[next++ % handles.length];
     const outcome = await poll(handle.client, handle);
     if (outcome.error) return { ms: outcome.ms, error: `${outcome.status} ${outcome.error}` };
     return outcome.jobStatus === 'succeeded' ? outcome : { ms: outcome.ms, error: `job ${outcome.jobStatus}` };
@@ -504,13 +504,13 @@ const countSteadyState = async (
     images.workflows = realWorkflows;
   }
 
-  await poll(client, finished[0]!);
+  await poll(client, finished[0]);
   counter.reset();
   http.reset();
   let cpu = process.cpuUsage();
   let start = performance.now();
   for (let index = 0; index < COUNTED_POLLS; index += 1) {
-    const outcome = await poll(client, finished[index % finished.length]!);
+    const outcome = await poll(client, finished[index % finished.length]);
     if (outcome.jobStatus !== 'succeeded')
       throw new Error(`counted poll: ${outcome.status} ${outcome.jobStatus ?? outcome.error}`);
   }

@@ -108,7 +108,7 @@ const seedProfiles = async (accountId: string): Promise<{ untagged: string[]; ta
   const writer = async () => {
     while (next < batches.length) {
       let request: Record<string, Array<{ PutRequest?: { Item?: Record<string, unknown> } }>> | undefined = {
-        [table.name]: batches[next++]!.map((Item) => ({ PutRequest: { Item } })),
+        [table.name]: batches[next++].map((Item) => ({ PutRequest: { Item } })),
       };
       while (request && Object.keys(request).length > 0) {
         const answer = await table.doc.send(new BatchWriteCommand({ RequestItems: request as never }));
@@ -167,7 +167,7 @@ const measureList = async (
     const { ms, value } = await timed(() => services().profiles.list(api.accountId, tag));
     if (value.length !== expected) throw new Error(`profiles.list returned ${value.length}, not ${expected}`);
     repository.push(ms);
-    queryMs.push((counter.snapshot().latencies['Query'] ?? []).reduce((sum, page) => sum + page, 0));
+    queryMs.push((counter.snapshot().latencies.Query ?? []).reduce((sum, page) => sum + page, 0));
   }
   const summary = summarise(times);
   const what =
@@ -205,7 +205,7 @@ const shuffled = <T>(values: T[], seed: number): T[] => {
   for (let index = result.length - 1; index > 0; index -= 1) {
     state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
     const other = state % (index + 1);
-    [result[index], result[other]] = [result[other]!, result[index]!];
+    [result[index], result[other]] = [result[other], result[index]];
   }
   return result;
 };
@@ -271,7 +271,7 @@ const measureBackfill = async (
   }
 
   const summary = summarise(times);
-  const middle = counts[times.indexOf([...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!)]!;
+  const middle = counts[times.indexOf([...times].sort((a, b) => a - b)[Math.floor(times.length / 2)])];
   const ops = withoutKeyReads(middle);
   const command = (commandName: string) => middle.byCommand[commandName] ?? 0;
   const latency = (commandName: string) => {

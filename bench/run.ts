@@ -46,7 +46,9 @@ const runChild = async (file: string): Promise<void> => {
     message = { kind: 'error', error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }
   // A module that leaves a server or timer behind must not hold the bench: exit once the parent has it.
-  process.send!(message, () => process.exit(0));
+  const send = process.send?.bind(process);
+  if (!send) throw new Error('a bench module runs as a child of bench/run.ts, with an IPC channel');
+  send(message, () => process.exit(0));
 };
 
 // ---- parent: run the modules, report ----
@@ -155,7 +157,7 @@ const printTable = (reports: ModuleReport[]): void => {
 };
 
 const markdown = (report: Awaited<ReturnType<typeof buildReport>>): string => {
-  const escape = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const escapeCell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const lines = [
     '# Benchmark results',
     '',
@@ -174,7 +176,7 @@ const markdown = (report: Awaited<ReturnType<typeof buildReport>>): string => {
     for (const result of entry.results) {
       const { value, target, pass } = cell(result);
       lines.push(
-        `| ${escape(result.metric)} | ${value} | ${escape(result.unit)} | ${escape(target)} | ${pass} | ${escape(result.notes ?? '')} |`,
+        `| ${escapeCell(result.metric)} | ${value} | ${escapeCell(result.unit)} | ${escapeCell(target)} | ${pass} | ${escapeCell(result.notes ?? '')} |`,
       );
     }
   }

@@ -249,7 +249,8 @@ const main = async (argv: string[]): Promise<void> => {
         });
         if (changes.length === 0) throw new UsageError('limits needs --requests-per-minute or --running-jobs');
         for (const { limit, value } of changes) await Accounts.setLimit(deps, accountId, limit, value);
-        const account = (await accounts.get(accountId))!;
+        const account = await accounts.get(accountId);
+        if (!account) throw new UsageError(`No account ${accountId}`);
         return print({
           account_id: accountId,
           requests_per_minute: account.requestsPerMinute ?? 'default',

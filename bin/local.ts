@@ -72,12 +72,14 @@ const main = async () => {
     runtimeFile,
     `${JSON.stringify({ pid: process.pid, url: runtime.url, dynamodbEndpoint: runtime.endpoints.dynamodb }, null, 2)}\n`,
   );
-  const key = runtime.devAccount!.apiKey;
+  const devAccount = runtime.devAccount;
+  if (!devAccount) throw new Error('The local runtime made no development account.');
+  const key = devAccount.apiKey;
   process.stdout.write(
     [
       '',
       `Service ready on ${runtime.url}${values.assets ? ' (from the synthesised assets)' : ''} in ${Math.round(performance.now() - startedAt)} ms (data in ${dataDir})`,
-      `Development account ${runtime.devAccount!.accountId}`,
+      `Development account ${devAccount.accountId}`,
       `API key: ${key}`,
       ...reconciledLines(runtime.reconciled),
       '',

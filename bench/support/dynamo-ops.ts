@@ -34,7 +34,7 @@ const text = (value: Attribute): string | undefined => (typeof value === 'string
 
 /** `JOB` for sk `JOB#job_…`, `APIKEY` for sk `APIKEY`. */
 const kindOf = (key: Record<string, Attribute> | undefined): string | undefined => {
-  const sortKey = text(key?.['sk']);
+  const sortKey = text(key?.sk);
   return sortKey === undefined ? undefined : sortKey.split('#')[0];
 };
 
@@ -47,10 +47,10 @@ interface TransactEntry {
 }
 
 const itemLabel = (command: string, input: Record<string, unknown>): string => {
-  const single = kindOf((input['Key'] ?? input['Item']) as Record<string, Attribute> | undefined);
+  const single = kindOf((input.Key ?? input.Item) as Record<string, Attribute> | undefined);
   if (single) return `${command} ${single}`;
-  if (Array.isArray(input['TransactItems'])) {
-    const kinds = (input['TransactItems'] as TransactEntry[]).map((entry) =>
+  if (Array.isArray(input.TransactItems)) {
+    const kinds = (input.TransactItems as TransactEntry[]).map((entry) =>
       kindOf(entry.Put?.Item ?? entry.Update?.Key ?? entry.Delete?.Key ?? entry.ConditionCheck?.Key ?? entry.Get?.Key),
     );
     return `${command} ${kinds
@@ -58,7 +58,7 @@ const itemLabel = (command: string, input: Record<string, unknown>): string => {
       .sort()
       .join('+')}`;
   }
-  if (typeof input['IndexName'] === 'string') return `${command} ${input['IndexName']}`;
+  if (typeof input.IndexName === 'string') return `${command} ${input.IndexName}`;
   return command;
 };
 
@@ -97,7 +97,9 @@ export const countDynamoOps = (table: Table): OpCounter => {
       try {
         return await next(args);
       } finally {
-        (window.latencies[command] ??= []).push(performance.now() - start);
+        const latencies = window.latencies[command] ?? [];
+        window.latencies[command] = latencies;
+        latencies.push(performance.now() - start);
       }
     },
     { step: 'initialize', name: 'benchDynamoOpCounter', override: true },

@@ -56,7 +56,7 @@ export const syntheticPhotoPixels = async (options: SyntheticPhotoOptions): Prom
           gradient +
           tint[channel] +
           noise;
-        pixels[index + channel] = value < 0 ? 0 : value > 255 ? 255 : value;
+        pixels[index + channel] = Math.min(255, Math.max(0, value));
       }
     }
   }

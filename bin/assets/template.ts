@@ -130,7 +130,7 @@ export const readTemplate = (templateFile: string) => {
     ),
   ];
   const statementsOf = (logicalId: string): Json[] => {
-    const roleId = roleOf(resources[logicalId]!);
+    const roleId = roleOf(resources[logicalId]);
     return roleId ? policyStatements(roleId) : [];
   };
 

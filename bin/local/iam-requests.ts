@@ -20,7 +20,7 @@ const ITEM_ACTIONS: Record<string, string> = {
 /** The partition key an item call names (`dynamodb:LeadingKeys`), from its Key or Item. */
 const leadingKey = (spec: Json): Record<string, string> | undefined => {
   const item = (spec.Key ?? spec.Item) as Record<string, { S?: string }> | undefined;
-  const pk = item?.['pk']?.S;
+  const pk = item?.pk?.S;
   return pk === undefined ? undefined : { 'dynamodb:LeadingKeys': pk };
 };
 
@@ -57,7 +57,7 @@ export const s3Requests = (method: string, url: URL, body: Buffer | undefined): 
   if (!key) {
     if (method === 'POST' && url.searchParams.has('delete')) {
       const keys = [...(body?.toString('utf8') ?? '').matchAll(/<Key>([^<]*)<\/Key>/g)].map((match) =>
-        match[1]!.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'),
+        match[1].replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'),
       );
       return keys.map((objectKey) => ({ action: 's3:DeleteObject', resource: `${bucketArn}/${objectKey}` }));
     }

@@ -197,7 +197,8 @@ class Bucket {
       (key) => key.startsWith(prefix) && Buffer.compare(Buffer.from(key), Buffer.from(after)) > 0,
     );
     keys.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-    return { objects: keys.slice(0, max).map((key) => this.index.get(key)!), truncated: keys.length > max };
+    const objects = keys.slice(0, max).flatMap((key) => this.index.get(key) ?? []);
+    return { objects, truncated: keys.length > max };
   }
 
   close(): void {
@@ -294,7 +295,7 @@ export const startLocalS3 = async (options: {
           )
           .join('');
         const next = truncated
-          ? `<NextContinuationToken>${Buffer.from(objects[objects.length - 1]!.key).toString('base64url')}</NextContinuationToken>`
+          ? `<NextContinuationToken>${Buffer.from(objects[objects.length - 1].key).toString('base64url')}</NextContinuationToken>`
           : '';
         return sendXml(
           res,
@@ -303,7 +304,7 @@ export const startLocalS3 = async (options: {
       }
       if (method === 'POST' && url.searchParams.has('delete')) {
         const text = body.toString('utf8');
-        const keys = [...text.matchAll(/<Key>([^<]*)<\/Key>/g)].map((match) => unescapeXml(match[1]!));
+        const keys = [...text.matchAll(/<Key>([^<]*)<\/Key>/g)].map((match) => unescapeXml(match[1]));
         if (keys.length > 1000)
           throw new S3Error(
             400,
@@ -340,19 +341,18 @@ export const startLocalS3 = async (options: {
       }
       case 'GET':
       case 'HEAD': {
-        const found =
-          method === 'GET' ? bucket.read(key) : bucket.head(key) && { meta: bucket.head(key)!, body: undefined };
+        const head = method === 'HEAD' ? bucket.head(key) : undefined;
+        const found = method === 'GET' ? bucket.read(key) : head && { meta: head, body: undefined };
         if (!found) throw new S3Error(404, 'NoSuchKey', 'The specified key does not exist.', key);
         const { meta } = found;
+        const disposition = url.searchParams.get('response-content-disposition');
         res.writeHead(200, {
           'Content-Type': url.searchParams.get('response-content-type') ?? meta.contentType,
           'Content-Length': meta.size,
           ETag: meta.etag,
           'Last-Modified': new Date(meta.lastModified).toUTCString(),
           'Accept-Ranges': 'bytes',
-          ...(url.searchParams.get('response-content-disposition') && {
-            'Content-Disposition': url.searchParams.get('response-content-disposition')!,
-          }),
+          ...(disposition && { 'Content-Disposition': disposition }),
           'x-amz-request-id': 'local',
         });
         res.end(found.body);

@@ -23,7 +23,8 @@ export const startLocalSecretsManager = async (options: {
         const action = String(req.headers['x-amz-target'] ?? '').replace(/^secretsmanager\./, '');
         const request = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { SecretId?: string };
         options.gate?.authorize(req, secretsRequests(action, request));
-        const value = options.secrets.get(request.SecretId ?? '');
+        const secretId = request.SecretId ?? '';
+        const value = options.secrets.get(secretId);
         if (action !== 'GetSecretValue')
           [status, payload] = [
             400,
@@ -36,8 +37,8 @@ export const startLocalSecretsManager = async (options: {
           ];
         else
           payload = {
-            ARN: request.SecretId,
-            Name: request.SecretId!.split(':').pop(),
+            ARN: secretId,
+            Name: secretId.split(':').pop(),
             SecretString: value,
             VersionId: 'local',
             VersionStages: ['AWSCURRENT'],

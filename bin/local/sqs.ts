@@ -81,18 +81,19 @@ export const startLocalSqs = async (options: {
           AttributeNames: ['QueueArn'],
         }),
       );
-      attributes['RedrivePolicy'] = JSON.stringify({
-        deadLetterTargetArn: dlq.Attributes?.['QueueArn'],
+      attributes.RedrivePolicy = JSON.stringify({
+        deadLetterTargetArn: dlq.Attributes?.QueueArn,
         maxReceiveCount: queue.deadLetter.maxReceiveCount,
       });
     }
     const created = await client.send(new CreateQueueCommand({ QueueName: queue.name, Attributes: attributes }));
     // Clients send to the queue URL's host: behind the gate, that is the gate.
-    queueUrls[queue.name] = created.QueueUrl!.replace(backendEndpoint, endpoint);
+    if (!created.QueueUrl) throw new Error(`The SQS emulator created ${queue.name} without a URL`);
+    queueUrls[queue.name] = created.QueueUrl.replace(backendEndpoint, endpoint);
     const described = await client.send(
       new GetQueueAttributesCommand({ QueueUrl: created.QueueUrl, AttributeNames: ['QueueArn'] }),
     );
-    queueArns[queue.name] = described.Attributes?.['QueueArn'] ?? '';
+    queueArns[queue.name] = described.Attributes?.QueueArn ?? '';
   }
   return {
     endpoint,
@@ -172,7 +173,7 @@ const startSqsGate = async (options: {
 export type QueueConsumer = (
   event: SQSEvent,
   context: ReturnType<typeof lambdaContext>,
-) => Promise<SQSBatchResponse | void>;
+) => Promise<SQSBatchResponse | undefined>;
 
 /** Batches in flight at once, as the event source mapping scales out: a slow batch holds up no other. */
 export const CONCURRENT_BATCHES = 5;
@@ -195,18 +196,21 @@ export const startQueuePoller = (options: {
   const controller = new AbortController();
   const inFlight = new Set<Promise<void>>();
 
-  const handle = async (messages: Message[], arn: string) => {
+  const handle = async (received: Message[], arn: string) => {
+    // A received message always has both; the type says optional because the SDK shares it with sends.
+    const messages = received.flatMap(({ MessageId, ReceiptHandle, ...rest }) =>
+      MessageId && ReceiptHandle ? [{ ...rest, MessageId, ReceiptHandle }] : [],
+    );
     const event: SQSEvent = {
       Records: messages.map((message) => ({
-        messageId: message.MessageId!,
-        receiptHandle: message.ReceiptHandle!,
+        messageId: message.MessageId,
+        receiptHandle: message.ReceiptHandle,
         body: message.Body ?? '',
         attributes: {
-          ApproximateReceiveCount: message.Attributes?.['ApproximateReceiveCount'] ?? '1',
-          SentTimestamp: message.Attributes?.['SentTimestamp'] ?? String(Date.now()),
-          SenderId: message.Attributes?.['SenderId'] ?? 'local',
-          ApproximateFirstReceiveTimestamp:
-            message.Attributes?.['ApproximateFirstReceiveTimestamp'] ?? String(Date.now()),
+          ApproximateReceiveCount: message.Attributes?.ApproximateReceiveCount ?? '1',
+          SentTimestamp: message.Attributes?.SentTimestamp ?? String(Date.now()),
+          SenderId: message.Attributes?.SenderId ?? 'local',
+          ApproximateFirstReceiveTimestamp: message.Attributes?.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
         },
         messageAttributes: {},
         md5OfBody: message.MD5OfBody ?? '',
@@ -221,14 +225,14 @@ export const startQueuePoller = (options: {
       failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
     } catch (error) {
       options.onError?.(error);
-      failed = new Set(messages.map((message) => message.MessageId!));
+      failed = new Set(messages.map((message) => message.MessageId));
     }
-    const done = messages.filter((message) => !failed.has(message.MessageId!));
+    const done = messages.filter((message) => !failed.has(message.MessageId));
     if (done.length > 0) {
       await options.client.send(
         new DeleteMessageBatchCommand({
           QueueUrl: options.queueUrl,
-          Entries: done.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle! })),
+          Entries: done.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle })),
         }),
       );
     }
@@ -240,7 +244,7 @@ export const startQueuePoller = (options: {
         await options.client.send(
           new GetQueueAttributesCommand({ QueueUrl: options.queueUrl, AttributeNames: ['QueueArn'] }),
         )
-      ).Attributes?.['QueueArn'] ?? '';
+      ).Attributes?.QueueArn ?? '';
     while (running) {
       try {
         if (inFlight.size >= (options.concurrentBatches ?? CONCURRENT_BATCHES)) {

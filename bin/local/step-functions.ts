@@ -247,7 +247,7 @@ export const startLocalStepFunctions = async (options: LocalStepFunctionsOptions
     if (unresolved) throw new Error(`${workflow.file}: no value for substitution \${${unresolved[1]}}`);
     for (const [variable, binding] of Object.entries(workflow.tasks)) {
       const handler = loadHandler<TaskHandler>(path.join(options.rootDir, binding.handler));
-      handlers.set(functionArns[variable]!, (input) =>
+      handlers.set(functionArns[variable], (input) =>
         handler(input, lambdaContext(variable, (binding.timeoutSeconds ?? 900) * 1000)),
       );
     }
@@ -341,11 +341,12 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
   const waiters = new Map<string, Array<(execution: Execution) => void>>();
 
   const startExecution = (request: { stateMachineArn?: string; name?: string; input?: string }) => {
-    const entry = machines.get(request.stateMachineArn ?? '');
+    const stateMachineArn = request.stateMachineArn ?? '';
+    const entry = machines.get(stateMachineArn);
     if (!entry)
       throw new SfnError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${request.stateMachineArn}'`);
     const name = request.name ?? randomUUID();
-    const executionArn = localArn.execution(request.stateMachineArn!.split(':').pop()!, name);
+    const executionArn = localArn.execution(stateMachineArn.split(':').pop() ?? '', name);
     const input = request.input ?? '{}';
     const existing = executions.get(executionArn);
     if (existing) {
@@ -357,7 +358,7 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
     const run = entry.run(JSON.parse(input), { executionArn, taskToken: randomBytes(48).toString('base64url') });
     const execution: Execution = {
       executionArn,
-      stateMachineArn: request.stateMachineArn!,
+      stateMachineArn,
       name,
       input,
       status: 'RUNNING',
@@ -419,7 +420,7 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
       execution.stopDate = new Date();
       execution.abort();
     }
-    return { stopDate: execution.stopDate!.getTime() / 1000 };
+    return { stopDate: (execution.stopDate ?? new Date()).getTime() / 1000 };
   };
 
   const sendTaskSuccess = (request: { taskToken?: string; output?: string }) => {

@@ -9,6 +9,6 @@ import { TrainerCallbackSchema } from './schemas/training';
  * workflow waiting on the task token. Authenticated by the shared trainer token, not an API key.
  */
 const lambdaHandler = async ({ body, headers }: ApiRequest<Profiles.TrainerEvent>) =>
-  ok(await Profiles.acceptTrainerEvent(trainerCallbackDeps(), headers['authorization'], body));
+  ok(await Profiles.acceptTrainerEvent(trainerCallbackDeps(), headers.authorization, body));
 
 export const handler = apiHandler(lambdaHandler, { body: TrainerCallbackSchema, auth: 'none' });

@@ -224,7 +224,7 @@ describe('ledger', () => {
         await backend.table.doc.send(
           new GetCommand({ TableName: backend.table.name, Key: keys.runningJobs(accountId), ConsistentRead: true }),
         )
-      ).Item?.['running'] as number | undefined) ?? 0;
+      ).Item?.running as number | undefined) ?? 0;
     const running = await reserve(accountId, 100_000);
     const pending = await reserve(accountId, 100_000);
     expect(await jobs.markRunning(accountId, running.id, Date.now(), 1)).toBe('started');

@@ -296,7 +296,7 @@ describe('queries', () => {
         ExpressionAttributeValues: { ':pk': own },
       }),
     );
-    expect(ordered.Items?.map((item) => item['sk'])).toEqual(['S#z', 'S#\uFFFD', 'S#\u{1F600}']);
+    expect(ordered.Items?.map((item) => item.sk)).toEqual(['S#z', 'S#\uFFFD', 'S#\u{1F600}']);
   });
 
   it('compare numbers beyond a double exactly', async () => {
@@ -325,9 +325,9 @@ describe('queries', () => {
 
   it('return a partition in sort-key order either way, by prefix or range', async () => {
     const forward = await query({ ConsistentRead: true });
-    expect(forward.Items?.map((item) => item['n'])).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(forward.Items?.map((item) => item.n)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     const backward = await query({ ScanIndexForward: false, Limit: 3 });
-    expect(backward.Items?.map((item) => item['n'])).toEqual([11, 10, 9]);
+    expect(backward.Items?.map((item) => item.n)).toEqual([11, 10, 9]);
     const range = await doc().send(
       new QueryCommand({
         TableName: TableName(),
@@ -335,7 +335,7 @@ describe('queries', () => {
         ExpressionAttributeValues: { ':pk': pk, ':from': 'E#03', ':to': 'E#05' },
       }),
     );
-    expect(range.Items?.map((item) => item['n'])).toEqual([3, 4, 5]);
+    expect(range.Items?.map((item) => item.n)).toEqual([3, 4, 5]);
   });
 
   it('page by Limit with LastEvaluatedKey, counting items before the filter', async () => {
@@ -350,7 +350,7 @@ describe('queries', () => {
         ExpressionAttributeValues: { ':yes': true },
       });
       expect(page.ScannedCount).toBeLessThanOrEqual(4);
-      seen.push(...(page.Items ?? []).map((item) => item['n'] as number));
+      seen.push(...(page.Items ?? []).map((item) => item.n as number));
       startKey = page.LastEvaluatedKey;
       pages += 1;
     } while (startKey);
@@ -381,7 +381,7 @@ describe('queries', () => {
         Limit: 5,
       }),
     );
-    expect(first.Items?.map((item) => item['n'])).toEqual([11, 10, 9, 8, 7]);
+    expect(first.Items?.map((item) => item.n)).toEqual([11, 10, 9, 8, 7]);
     expect(Object.keys(first.LastEvaluatedKey ?? {}).sort()).toEqual(['gsi1pk', 'gsi1sk', 'pk', 'sk']);
     const rest = await doc().send(
       new QueryCommand({
@@ -392,7 +392,7 @@ describe('queries', () => {
         ExclusiveStartKey: first.LastEvaluatedKey,
       }),
     );
-    expect(rest.Items?.map((item) => item['n'])).toEqual([6, 5, 4, 3, 2, 1, 0]);
+    expect(rest.Items?.map((item) => item.n)).toEqual([6, 5, 4, 3, 2, 1, 0]);
     await expect(
       doc().send(
         new QueryCommand({
@@ -416,7 +416,7 @@ describe('queries', () => {
         ExpressionAttributeValues: { ':g': `G#${pk}` },
       }),
     );
-    expect(indexed.Items?.map((item) => item['n'])).not.toContain(0);
+    expect(indexed.Items?.map((item) => item.n)).not.toContain(0);
     expect(indexed.Count).toBe(11);
   });
 });
@@ -440,7 +440,7 @@ describe('batches', () => {
         },
       }),
     );
-    expect((read.Responses?.[TableName()] ?? []).map((item) => item['v']).sort()).toEqual([1, 2]);
+    expect((read.Responses?.[TableName()] ?? []).map((item) => item.v).sort()).toEqual([1, 2]);
     await expect(
       doc().send(
         new BatchGetCommand({

@@ -50,7 +50,7 @@ const dlqMessages = async () => {
       AttributeNames: ['ApproximateNumberOfMessages'],
     }),
   );
-  return Number(Attributes?.['ApproximateNumberOfMessages'] ?? 0);
+  return Number(Attributes?.ApproximateNumberOfMessages ?? 0);
 };
 
 const until = async (check: () => Promise<boolean>, timeoutMs = 15_000) => {
@@ -105,7 +105,7 @@ describe('callback delivery', () => {
       new Set([message.deliveryId]),
     );
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(new Set([message.deliveryId]));
-    expect((await recordedAttempts(account.accountId, message.jobId)).map((a) => a['status'])).toEqual([
+    expect((await recordedAttempts(account.accountId, message.jobId)).map((a) => a.status)).toEqual([
       500, 503, 429, 200,
     ]);
     await receiver.close();

@@ -41,7 +41,7 @@ const places = async (accountId: string) =>
     await services().table.doc.send(
       new GetCommand({ TableName: services().table.name, Key: keys.runningJobs(accountId), ConsistentRead: true }),
     )
-  ).Item?.['running'] as number | undefined) ?? 0;
+  ).Item?.running as number | undefined) ?? 0;
 /** As a job still running elsewhere would: the account's places taken. */
 const holdPlaces = (accountId: string, running: number) =>
   services().table.doc.send(

@@ -153,11 +153,11 @@ class Parser {
   }
 
   private get peek(): Token {
-    return this.tokens[this.position]!;
+    return this.tokens[this.position];
   }
 
   private next(): Token {
-    return this.tokens[this.position++]!;
+    return this.tokens[this.position++];
   }
 
   fail(token: Token = this.peek): never {
@@ -275,7 +275,7 @@ class Parser {
         throw invalid(
           `Invalid ${this.label}: Incorrect number of operands for operator or function; operator or function: ${name}, number of operands: ${args.length}`,
         );
-      if (args[0]!.kind !== 'path' && name !== 'begins_with')
+      if (args[0].kind !== 'path' && name !== 'begins_with')
         throw invalid(
           `Invalid ${this.label}: Operator or function requires a document path; operator or function: ${name}`,
         );
@@ -425,9 +425,9 @@ const resolve = (operand: Operand, item: Item): Value | undefined => {
   const value = getPath(item, operand.path);
   if (operand.kind === 'path' || !value) return value;
   const type = typeOf(value);
-  if (type === 'S') return { N: String(Buffer.byteLength(value['S'] as string)) };
-  if (type === 'B') return { N: String(Buffer.from(value['B'] as string, 'base64').length) };
-  if (type === 'M') return { N: String(Object.keys(value['M'] as Item).length) };
+  if (type === 'S') return { N: String(Buffer.byteLength(value.S as string)) };
+  if (type === 'B') return { N: String(Buffer.from(value.B as string, 'base64').length) };
+  if (type === 'M') return { N: String(Object.keys(value.M as Item).length) };
   if (type === 'L' || isSet(value)) return { N: String((value[type] as unknown[]).length) };
   return undefined;
 };
@@ -474,7 +474,7 @@ export const evaluate = (condition: Condition, item: Item): boolean => {
         case 'attribute_not_exists':
           return first === undefined;
         case 'attribute_type': {
-          const wanted = second && typeOf(second) === 'S' ? (second['S'] as string) : '';
+          const wanted = second && typeOf(second) === 'S' ? (second.S as string) : '';
           if (!TYPE_NAMES.has(wanted))
             throw invalid(
               `Invalid ConditionExpression: Invalid attribute type name found; type: ${wanted}, valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}`,
@@ -483,11 +483,11 @@ export const evaluate = (condition: Condition, item: Item): boolean => {
         }
         case 'begins_with': {
           if (!first || !second || typeOf(first) !== typeOf(second)) return false;
-          if (typeOf(first) === 'S') return (first['S'] as string).startsWith(second['S'] as string);
+          if (typeOf(first) === 'S') return (first.S as string).startsWith(second.S as string);
           if (typeOf(first) === 'B') {
             const [whole, prefix] = [
-              Buffer.from(first['B'] as string, 'base64'),
-              Buffer.from(second['B'] as string, 'base64'),
+              Buffer.from(first.B as string, 'base64'),
+              Buffer.from(second.B as string, 'base64'),
             ];
             return whole.subarray(0, prefix.length).equals(prefix);
           }
@@ -496,8 +496,8 @@ export const evaluate = (condition: Condition, item: Item): boolean => {
         case 'contains': {
           if (!first || !second) return false;
           const type = typeOf(first);
-          if (type === 'S' && typeOf(second) === 'S') return (first['S'] as string).includes(second['S'] as string);
-          if (type === 'L') return (first['L'] as Value[]).some((member) => valuesEqual(member, second));
+          if (type === 'S' && typeOf(second) === 'S') return (first.S as string).includes(second.S as string);
+          if (type === 'L') return (first.L as Value[]).some((member) => valuesEqual(member, second));
           if (!isSet(first)) return false;
           const scalar = type.slice(0, 1);
           return (
@@ -525,7 +525,7 @@ const computeSetValue = (value: SetValue, item: Item): Value => {
         throw invalid(
           'Invalid UpdateExpression: Incorrect operand type for operator or function; operator or function: list_append',
         );
-      return { L: [...(first['L'] as Value[]), ...(second['L'] as Value[])] };
+      return { L: [...(first.L as Value[]), ...(second.L as Value[])] };
     }
     case 'arithmetic': {
       const [left, right] = [computeSetValue(value.left, item), computeSetValue(value.right, item)];
@@ -533,7 +533,7 @@ const computeSetValue = (value: SetValue, item: Item): Value => {
         throw invalid(
           `Invalid UpdateExpression: Incorrect operand type for operator or function; operator: ${value.op}`,
         );
-      return { N: addNumbers(left['N'] as string, right['N'] as string, value.op === '-') };
+      return { N: addNumbers(left.N as string, right.N as string, value.op === '-') };
     }
   }
 };
@@ -553,7 +553,7 @@ export const applyUpdate = (update: Update, before: Item, keyNames: string[]): I
     );
   const values = update.set.map((action) => computeSetValue(action.value, before));
   const after = structuredClone(before);
-  update.set.forEach((action, index) => setPath(after, action.path, values[index]!));
+  for (const [index, action] of update.set.entries()) setPath(after, action.path, values[index]);
   for (const path of update.remove) removePath(after, path);
   for (const action of update.add) {
     const current = getPath(before, action.path);
@@ -564,12 +564,14 @@ export const applyUpdate = (update: Update, before: Item, keyNames: string[]): I
       setPath(
         after,
         action.path,
-        current ? { N: addNumbers(current['N'] as string, action.value['N'] as string) } : action.value,
+        current ? { N: addNumbers(current.N as string, action.value.N as string) } : action.value,
       );
     } else if (isSet(action.value)) {
       if (current && typeOf(current) !== type)
         throw invalid('An operand in the update expression has an incorrect data type');
-      setPath(after, action.path, current ? combineSets(current, action.value, false)! : action.value);
+      const combined = current ? combineSets(current, action.value, false) : action.value;
+      if (!combined) throw invalid('An operand in the update expression has an incorrect data type');
+      setPath(after, action.path, combined);
     } else
       throw invalid(
         'Invalid UpdateExpression: Incorrect operand type for operator or function; operator: ADD, operand type: ' +

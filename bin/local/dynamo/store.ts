@@ -65,10 +65,11 @@ const notFound = () => new DynamoError('ResourceNotFoundException', 'Requested r
 
 const MAX_PAGE_BYTES = 1024 * 1024;
 
-const shapeOf = (schema: TableDefinition['KeySchema']): KeyShape => ({
-  hash: schema.find((key) => key.KeyType === 'HASH')!.AttributeName,
-  range: schema.find((key) => key.KeyType === 'RANGE')?.AttributeName,
-});
+const shapeOf = (schema: TableDefinition['KeySchema']): KeyShape => {
+  const hash = schema.find((key) => key.KeyType === 'HASH');
+  if (!hash) throw invalid('The key schema has no HASH key');
+  return { hash: hash.AttributeName, range: schema.find((key) => key.KeyType === 'RANGE')?.AttributeName };
+};
 
 const keyText = (value: Value): string => `${typeOf(value)}:${String(value[typeOf(value)])}`;
 
@@ -103,7 +104,7 @@ class Table {
     const names = Object.keys(checked);
     if (names.length !== this.keyNames.length || !this.keyNames.every((name) => checked[name]))
       throw invalid('The provided key element does not match the schema');
-    for (const name of this.keyNames) this.checkKeyValue(name, checked[name]!, '');
+    for (const name of this.keyNames) this.checkKeyValue(name, checked[name], '');
     return checked;
   }
 
@@ -139,7 +140,7 @@ class Table {
           : `One or more parameter values were invalid: Type mismatch for key ${name} expected: ${expected} actual: ${actual}`,
       );
     }
-    if (actual === 'S' && value['S'] === '') {
+    if (actual === 'S' && value.S === '') {
       throw invalid(
         indexName
           ? `One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: ${indexName}, IndexKey: ${name}`
@@ -149,11 +150,11 @@ class Table {
   }
 
   keyOf(item: Item): Item {
-    return Object.fromEntries(this.keyNames.map((name) => [name, item[name]!]));
+    return Object.fromEntries(this.keyNames.map((name) => [name, item[name]]));
   }
 
   id(key: Item): string {
-    return this.keyNames.map((name) => keyText(key[name]!)).join('|');
+    return this.keyNames.map((name) => keyText(key[name])).join('|');
   }
 
   private position(items: Item[], item: Item, order: (a: Item, b: Item) => number): { index: number; found: boolean } {
@@ -161,7 +162,7 @@ class Table {
     let high = items.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      const comparison = order(items[middle]!, item);
+      const comparison = order(items[middle], item);
       if (comparison === 0) return { index: middle, found: true };
       if (comparison < 0) low = middle + 1;
       else high = middle;
@@ -180,12 +181,12 @@ class Table {
 
   /** Orders items by their table key, partition first: ties in an index are broken by it. */
   private keyOrder = (a: Item, b: Item): number => {
-    const [x, y] = [keyText(a[this.shape.hash]!), keyText(b[this.shape.hash]!)];
+    const [x, y] = [keyText(a[this.shape.hash]), keyText(b[this.shape.hash])];
     return (x < y ? -1 : x > y ? 1 : 0) || this.tableOrder(a, b);
   };
 
   get(key: Item): Item | undefined {
-    const items = this.partitions.get(keyText(key[this.shape.hash]!));
+    const items = this.partitions.get(keyText(key[this.shape.hash]));
     if (!items) return undefined;
     const { index, found } = this.position(items, key, this.tableOrder);
     return found ? items[index] : undefined;
@@ -195,18 +196,18 @@ class Table {
   write(key: Item, item: Item | undefined): void {
     const before = this.get(key);
     if (before) {
-      this.remove(this.partitions, keyText(before[this.shape.hash]!), before, this.tableOrder);
+      this.remove(this.partitions, keyText(before[this.shape.hash]), before, this.tableOrder);
       for (const index of this.indexes.values()) {
         if (this.inIndex(index, before))
-          this.remove(index.partitions, keyText(before[index.shape.hash]!), before, this.indexOrder(index));
+          this.remove(index.partitions, keyText(before[index.shape.hash]), before, this.indexOrder(index));
       }
       this.count -= 1;
     }
     if (!item) return;
-    this.insert(this.partitions, keyText(item[this.shape.hash]!), item, this.tableOrder);
+    this.insert(this.partitions, keyText(item[this.shape.hash]), item, this.tableOrder);
     for (const index of this.indexes.values()) {
       if (this.inIndex(index, item))
-        this.insert(index.partitions, keyText(item[index.shape.hash]!), item, this.indexOrder(index));
+        this.insert(index.partitions, keyText(item[index.shape.hash]), item, this.indexOrder(index));
     }
     this.count += 1;
   }
@@ -217,12 +218,16 @@ class Table {
 
   private insert(partitions: Map<string, Item[]>, hash: string, item: Item, order: (a: Item, b: Item) => number): void {
     let items = partitions.get(hash);
-    if (!items) partitions.set(hash, (items = []));
+    if (!items) {
+      items = [];
+      partitions.set(hash, items);
+    }
     items.splice(this.position(items, item, order).index, 0, item);
   }
 
   private remove(partitions: Map<string, Item[]>, hash: string, item: Item, order: (a: Item, b: Item) => number): void {
-    const items = partitions.get(hash)!;
+    const items = partitions.get(hash);
+    if (!items) return;
     const { index, found } = this.position(items, item, order);
     if (found) items.splice(index, 1);
     if (items.length === 0) partitions.delete(hash);
@@ -351,9 +356,9 @@ export class Store {
       case 'CreateTable':
         return this.createTable(request);
       case 'DescribeTable':
-        return { Table: this.describe(this.table(request['TableName'])) };
+        return { Table: this.describe(this.table(request.TableName)) };
       case 'DeleteTable': {
-        const table = this.table(request['TableName']);
+        const table = this.table(request.TableName);
         this.record({ drop: table.definition.TableName }, () => this.tables.delete(table.definition.TableName));
         return { TableDescription: { ...this.describe(table), TableStatus: 'DELETING' } };
       }
@@ -390,17 +395,17 @@ export class Store {
   }
 
   private createTable(request: Request): Answer {
-    const name = request['TableName'];
+    const name = request.TableName;
     if (typeof name !== 'string' || !/^[a-zA-Z0-9_.-]{3,255}$/.test(name))
       throw invalid('TableName must be 3 to 255 characters of [a-zA-Z0-9_.-]');
     if (this.tables.has(name)) throw new DynamoError('ResourceInUseException', `Table already exists: ${name}`);
     const definition: TableDefinition = {
       TableName: name,
-      KeySchema: request['KeySchema'] as TableDefinition['KeySchema'],
-      AttributeDefinitions: request['AttributeDefinitions'] as TableDefinition['AttributeDefinitions'],
+      KeySchema: request.KeySchema as TableDefinition['KeySchema'],
+      AttributeDefinitions: request.AttributeDefinitions as TableDefinition['AttributeDefinitions'],
       GlobalSecondaryIndexes:
-        (request['GlobalSecondaryIndexes'] as TableDefinition['GlobalSecondaryIndexes']) ?? undefined,
-      BillingMode: (request['BillingMode'] as string | undefined) ?? 'PROVISIONED',
+        (request.GlobalSecondaryIndexes as TableDefinition['GlobalSecondaryIndexes']) ?? undefined,
+      BillingMode: (request.BillingMode as string | undefined) ?? 'PROVISIONED',
       CreationDateTime: Date.now() / 1000,
     };
     const defined = new Set(definition.AttributeDefinitions?.map((attribute) => attribute.AttributeName));
@@ -446,11 +451,11 @@ export class Store {
   // ---- single items ----
 
   private getItem(request: Request): Answer {
-    const table = this.table(request['TableName']);
-    const key = table.checkKey(request['Key']);
-    const scope = new Scope(request['ExpressionAttributeNames'] as Record<string, string>, undefined);
-    const projection = request['ProjectionExpression']
-      ? parseProjection(String(request['ProjectionExpression']), scope)
+    const table = this.table(request.TableName);
+    const key = table.checkKey(request.Key);
+    const scope = new Scope(request.ExpressionAttributeNames as Record<string, string>, undefined);
+    const projection = request.ProjectionExpression
+      ? parseProjection(String(request.ProjectionExpression), scope)
       : undefined;
     scope.checkAllUsed();
     const item = table.get(key);
@@ -462,21 +467,21 @@ export class Store {
     kind: 'Put' | 'Update' | 'Delete' | 'ConditionCheck',
     request: Request,
   ): { write: PlannedWrite; condition?: Condition; before: Item | undefined; updated: string[]; returnOld: boolean } {
-    const table = this.table(request['TableName']);
+    const table = this.table(request.TableName);
     const scope = new Scope(
-      request['ExpressionAttributeNames'] as Record<string, string>,
-      request['ExpressionAttributeValues'] as Record<string, unknown>,
+      request.ExpressionAttributeNames as Record<string, string>,
+      request.ExpressionAttributeValues as Record<string, unknown>,
     );
-    const put = kind === 'Put' ? table.checkItem(request['Item']) : undefined;
-    const key = put ? table.keyOf(put) : table.checkKey(request['Key']);
-    const condition = request['ConditionExpression']
-      ? parseCondition(String(request['ConditionExpression']), 'ConditionExpression', scope)
+    const put = kind === 'Put' ? table.checkItem(request.Item) : undefined;
+    const key = put ? table.keyOf(put) : table.checkKey(request.Key);
+    const condition = request.ConditionExpression
+      ? parseCondition(String(request.ConditionExpression), 'ConditionExpression', scope)
       : undefined;
     if (kind === 'ConditionCheck' && !condition)
       throw invalid('The ConditionCheck operation requires a ConditionExpression');
     let update: Update | undefined;
-    if (kind === 'Update' && request['UpdateExpression'] !== undefined)
-      update = parseUpdate(String(request['UpdateExpression']), scope);
+    if (kind === 'Update' && request.UpdateExpression !== undefined)
+      update = parseUpdate(String(request.UpdateExpression), scope);
     scope.checkAllUsed();
     const before = table.get(key);
     let after: Item | undefined = before;
@@ -513,7 +518,7 @@ export class Store {
       condition,
       before,
       updated,
-      returnOld: request['ReturnValuesOnConditionCheckFailure'] === 'ALL_OLD',
+      returnOld: request.ReturnValuesOnConditionCheckFailure === 'ALL_OLD',
     };
   }
 
@@ -541,7 +546,7 @@ export class Store {
       );
     }
     this.commit([write]);
-    const returnValues = String(request['ReturnValues'] ?? 'NONE');
+    const returnValues = String(request.ReturnValues ?? 'NONE');
     switch (returnValues) {
       case 'NONE':
         return {};
@@ -554,7 +559,7 @@ export class Store {
         if (operation !== 'UpdateItem') throw invalid(`Return values set to invalid value: ${returnValues}`);
         const source = returnValues === 'UPDATED_OLD' ? before : write.after;
         const attributes = Object.fromEntries(
-          planned.updated.filter((name) => source?.[name] !== undefined).map((name) => [name, source![name]!]),
+          planned.updated.flatMap((name) => (source?.[name] !== undefined ? [[name, source[name]]] : [])),
         );
         return Object.keys(attributes).length > 0 ? { Attributes: attributes } : {};
       }
@@ -566,27 +571,27 @@ export class Store {
   // ---- Query and Scan ----
 
   private read(operation: 'Query' | 'Scan', request: Request): Answer {
-    const table = this.table(request['TableName']);
-    const indexName = request['IndexName'] as string | undefined;
+    const table = this.table(request.TableName);
+    const indexName = request.IndexName as string | undefined;
     const index = indexName === undefined ? undefined : table.indexes.get(indexName);
     if (indexName !== undefined && !index) throw invalid(`The table does not have the specified index: ${indexName}`);
-    if (index && request['ConsistentRead'] === true)
+    if (index && request.ConsistentRead === true)
       throw invalid('Consistent reads are not supported on global secondary indexes');
     const shape = index?.shape ?? table.shape;
     const scope = new Scope(
-      request['ExpressionAttributeNames'] as Record<string, string>,
-      request['ExpressionAttributeValues'] as Record<string, unknown>,
+      request.ExpressionAttributeNames as Record<string, string>,
+      request.ExpressionAttributeValues as Record<string, unknown>,
     );
     const keyCondition =
-      operation === 'Query' ? keyConditionOf(String(request['KeyConditionExpression'] ?? ''), shape, scope) : undefined;
-    const filter = request['FilterExpression']
-      ? parseCondition(String(request['FilterExpression']), 'FilterExpression', scope)
+      operation === 'Query' ? keyConditionOf(String(request.KeyConditionExpression ?? ''), shape, scope) : undefined;
+    const filter = request.FilterExpression
+      ? parseCondition(String(request.FilterExpression), 'FilterExpression', scope)
       : undefined;
-    const projection = request['ProjectionExpression']
-      ? parseProjection(String(request['ProjectionExpression']), scope)
+    const projection = request.ProjectionExpression
+      ? parseProjection(String(request.ProjectionExpression), scope)
       : undefined;
     scope.checkAllUsed();
-    const limit = request['Limit'] === undefined ? Infinity : Number(request['Limit']);
+    const limit = request.Limit === undefined ? Infinity : Number(request.Limit);
     if (!(limit >= 1))
       throw invalid(
         "1 validation error detected: Value at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
@@ -599,10 +604,10 @@ export class Store {
       candidates = (partitions.get(keyText(keyCondition.hash)) ?? []).filter(
         (item) => !keyCondition.range || evaluate(keyCondition.range, item),
       );
-      if (request['ScanIndexForward'] === false) candidates = [...candidates].reverse();
+      if (request.ScanIndexForward === false) candidates = [...candidates].reverse();
     } else candidates = [...partitions.values()].flat();
 
-    const startKey = request['ExclusiveStartKey'] ? checkItem(request['ExclusiveStartKey']) : undefined;
+    const startKey = request.ExclusiveStartKey ? checkItem(request.ExclusiveStartKey) : undefined;
     let start = 0;
     if (startKey) {
       const startId = table.id(table.keyOf(startKey));
@@ -610,7 +615,7 @@ export class Store {
       if (at >= 0) start = at + 1;
       else {
         // The item the previous page ended on is gone: resume after where it would have been.
-        const forward = request['ScanIndexForward'] !== false;
+        const forward = request.ScanIndexForward !== false;
         const compare =
           order ?? ((a: Item, b: Item) => (shape.range ? (compareScalars(a[shape.range], b[shape.range]) ?? 0) : 0));
         const next = candidates.findIndex((item) =>
@@ -624,7 +629,7 @@ export class Store {
     let bytes = 0;
     for (let position = start; position < candidates.length; position += 1) {
       if (evaluated.length >= limit || bytes >= MAX_PAGE_BYTES) break;
-      const item = candidates[position]!;
+      const item = candidates[position];
       evaluated.push(item);
       bytes += itemSize(item);
     }
@@ -632,8 +637,8 @@ export class Store {
     const last = evaluated[evaluated.length - 1];
     const matched = filter ? evaluated.filter((item) => evaluate(filter, item)) : evaluated;
     const answer: Answer = { Count: matched.length, ScannedCount: evaluated.length };
-    if (request['Select'] !== 'COUNT')
-      answer['Items'] = projection ? matched.map((item) => project(item, projection)) : matched;
+    if (request.Select !== 'COUNT')
+      answer.Items = projection ? matched.map((item) => project(item, projection)) : matched;
     if (stopped && last) {
       const names = [
         ...new Set([
@@ -641,7 +646,7 @@ export class Store {
           ...(index ? [index.shape.hash, ...(index.shape.range ? [index.shape.range] : [])] : []),
         ]),
       ];
-      answer['LastEvaluatedKey'] = Object.fromEntries(names.map((name) => [name, last[name]!]));
+      answer.LastEvaluatedKey = Object.fromEntries(names.map((name) => [name, last[name]]));
     }
     return answer;
   }
@@ -649,7 +654,7 @@ export class Store {
   // ---- batches ----
 
   private batchGet(request: Request): Answer {
-    const byTable = (request['RequestItems'] ?? {}) as Record<
+    const byTable = (request.RequestItems ?? {}) as Record<
       string,
       { Keys: unknown[]; ProjectionExpression?: string; ExpressionAttributeNames?: Record<string, string> }
     >;
@@ -673,7 +678,7 @@ export class Store {
   }
 
   private batchWrite(request: Request): Answer {
-    const byTable = (request['RequestItems'] ?? {}) as Record<
+    const byTable = (request.RequestItems ?? {}) as Record<
       string,
       Array<{ PutRequest?: { Item: unknown }; DeleteRequest?: { Key: unknown } }>
     >;
@@ -700,13 +705,13 @@ export class Store {
   // ---- transactions ----
 
   private transactWrite(request: Request): Answer {
-    const operations = (request['TransactItems'] ?? []) as Array<Record<string, Request>>;
+    const operations = (request.TransactItems ?? []) as Array<Record<string, Request>>;
     if (operations.length === 0 || operations.length > 100)
       throw invalid('TransactItems must have between 1 and 100 items');
     const planned = operations.map((operation) => {
       const kind = (['ConditionCheck', 'Put', 'Update', 'Delete'] as const).find((candidate) => operation[candidate]);
       if (!kind) throw invalid('TransactItems can only contain one of Check, Put, Update or Delete');
-      return { kind, ...this.plan(kind, operation[kind]!) };
+      return { kind, ...this.plan(kind, operation[kind]) };
     });
     const ids = planned.map(({ write }) => `${write.table.definition.TableName}#${write.table.id(write.key)}`);
     if (new Set(ids).size !== ids.length)
@@ -734,13 +739,13 @@ export class Store {
   }
 
   private transactGet(request: Request): Answer {
-    const gets = (request['TransactItems'] ?? []) as Array<{ Get?: Request }>;
+    const gets = (request.TransactItems ?? []) as Array<{ Get?: Request }>;
     if (gets.length === 0 || gets.length > 100) throw invalid('TransactItems must have between 1 and 100 items');
     return {
       Responses: gets.map(({ Get }) => {
         if (!Get) throw invalid('TransactItems can only contain Get');
         const answer = this.getItem(Get);
-        return answer['Item'] ? { Item: answer['Item'] } : {};
+        return answer.Item ? { Item: answer.Item } : {};
       }),
     };
   }
@@ -765,15 +770,14 @@ const keyConditionOf = (expression: string, shape: KeyShape, scope: Scope): { ha
         : condition.kind === 'between'
           ? [condition.subject]
           : condition.kind === 'function'
-            ? [condition.args[0]!]
+            ? [condition.args[0]]
             : [];
     return operands.flatMap((operand) => (operand.kind === 'path' ? [pathName(operand.path)] : []));
   };
   const hashTerm = terms.find((term) => term.kind === 'compare' && term.op === '=' && names(term).includes(shape.hash));
-  if (!hashTerm || hashTerm.kind !== 'compare')
-    throw invalid(`Query condition missed key schema element: ${shape.hash}`);
+  if (hashTerm?.kind !== 'compare') throw invalid(`Query condition missed key schema element: ${shape.hash}`);
   const hashValue = [hashTerm.left, hashTerm.right].find((operand) => operand.kind === 'value');
-  if (!hashValue || hashValue.kind !== 'value')
+  if (hashValue?.kind !== 'value')
     throw invalid('Invalid KeyConditionExpression: The key condition must compare the key to a value');
   const rest = terms.filter((term) => term !== hashTerm);
   if (rest.length > 1)

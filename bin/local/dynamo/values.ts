@@ -101,7 +101,7 @@ export const checkValue = (value: unknown): Value => {
   );
   if (entries.length !== 1)
     throw invalid('Supplied AttributeValue is empty, must contain exactly one of the supported datatypes');
-  const [type, inner] = entries[0]!;
+  const [type, inner] = entries[0];
   switch (type) {
     case 'S':
       if (typeof inner !== 'string') throw invalid('The parameter S must be a string');
@@ -154,7 +154,7 @@ export const checkItem = (item: unknown): Item => {
 
 // ---- comparison ----
 
-const bytesOf = (value: Value): Buffer => Buffer.from(String(value['B']), 'base64');
+const bytesOf = (value: Value): Buffer => Buffer.from(String(value.B), 'base64');
 
 export const valuesEqual = (a: Value | undefined, b: Value | undefined): boolean => {
   if (!a || !b) return false;
@@ -162,16 +162,16 @@ export const valuesEqual = (a: Value | undefined, b: Value | undefined): boolean
   if (type !== typeOf(b)) return false;
   switch (type) {
     case 'N':
-      return compareNumbers(a['N'] as string, b['N'] as string) === 0;
+      return compareNumbers(a.N as string, b.N as string) === 0;
     case 'B':
       return bytesOf(a).equals(bytesOf(b));
     case 'M': {
-      const [x, y] = [a['M'] as Item, b['M'] as Item];
+      const [x, y] = [a.M as Item, b.M as Item];
       const names = Object.keys(x);
       return names.length === Object.keys(y).length && names.every((name) => valuesEqual(x[name], y[name]));
     }
     case 'L': {
-      const [x, y] = [a['L'] as Value[], b['L'] as Value[]];
+      const [x, y] = [a.L as Value[], b.L as Value[]];
       return x.length === y.length && x.every((member, index) => valuesEqual(member, y[index]));
     }
     case 'SS':
@@ -203,8 +203,8 @@ export const compareScalars = (a: Value | undefined, b: Value | undefined): numb
   if (!a || !b) return undefined;
   const type = typeOf(a);
   if (type !== typeOf(b)) return undefined;
-  if (type === 'N') return compareNumbers(a['N'] as string, b['N'] as string);
-  if (type === 'S') return compareStrings(a['S'] as string, b['S'] as string);
+  if (type === 'N') return compareNumbers(a.N as string, b.N as string);
+  if (type === 'S') return compareStrings(a.S as string, b.S as string);
   if (type === 'B') return Buffer.compare(bytesOf(a), bytesOf(b));
   return undefined;
 };
@@ -229,9 +229,9 @@ const valueSize = (value: Value): number => {
   const type = typeOf(value);
   switch (type) {
     case 'S':
-      return Buffer.byteLength(value['S'] as string);
+      return Buffer.byteLength(value.S as string);
     case 'N':
-      return Math.ceil((value['N'] as string).replace(/[-.]/g, '').replace(/^0+/, '').length / 2) + 1;
+      return Math.ceil((value.N as string).replace(/[-.]/g, '').replace(/^0+/, '').length / 2) + 1;
     case 'B':
       return bytesOf(value).length;
     case 'BOOL':
@@ -240,19 +240,19 @@ const valueSize = (value: Value): number => {
     case 'M':
       return (
         3 +
-        Object.entries(value['M'] as Item).reduce(
+        Object.entries(value.M as Item).reduce(
           (sum, [name, inner]) => sum + Buffer.byteLength(name) + valueSize(inner) + 1,
           0,
         )
       );
     case 'L':
-      return 3 + (value['L'] as Value[]).reduce((sum, inner) => sum + valueSize(inner) + 1, 0);
+      return 3 + (value.L as Value[]).reduce((sum, inner) => sum + valueSize(inner) + 1, 0);
     case 'SS':
-      return (value['SS'] as string[]).reduce((sum, member) => sum + Buffer.byteLength(member), 0);
+      return (value.SS as string[]).reduce((sum, member) => sum + Buffer.byteLength(member), 0);
     case 'NS':
-      return (value['NS'] as string[]).reduce((sum, member) => sum + valueSize({ N: member }), 0);
+      return (value.NS as string[]).reduce((sum, member) => sum + valueSize({ N: member }), 0);
     case 'BS':
-      return (value['BS'] as string[]).reduce((sum, member) => sum + Buffer.from(member, 'base64').length, 0);
+      return (value.BS as string[]).reduce((sum, member) => sum + Buffer.from(member, 'base64').length, 0);
   }
 };
 
@@ -270,8 +270,8 @@ export const getPath = (item: Item, path: PathStep[]): Value | undefined => {
   let current: Value | undefined = item[path[0] as string];
   for (const step of path.slice(1)) {
     if (!current) return undefined;
-    if (typeof step === 'number') current = typeOf(current) === 'L' ? (current['L'] as Value[])[step] : undefined;
-    else current = typeOf(current) === 'M' ? (current['M'] as Item)[step] : undefined;
+    if (typeof step === 'number') current = typeOf(current) === 'L' ? (current.L as Value[])[step] : undefined;
+    else current = typeOf(current) === 'M' ? (current.M as Item)[step] : undefined;
   }
   return current;
 };
@@ -283,15 +283,15 @@ const parentOf = (item: Item, path: PathStep[]): Item | Value[] | undefined => {
   if (path.length === 1) return item;
   const parent = getPath(item, path.slice(0, -1));
   if (!parent) return undefined;
-  const last = path[path.length - 1]!;
-  if (typeof last === 'number') return typeOf(parent) === 'L' ? (parent['L'] as Value[]) : undefined;
-  return typeOf(parent) === 'M' ? (parent['M'] as Item) : undefined;
+  const last = path[path.length - 1];
+  if (typeof last === 'number') return typeOf(parent) === 'L' ? (parent.L as Value[]) : undefined;
+  return typeOf(parent) === 'M' ? (parent.M as Item) : undefined;
 };
 
 export const setPath = (item: Item, path: PathStep[], value: Value): void => {
   const parent = parentOf(item, path);
   if (!parent) throw invalidPath();
-  const last = path[path.length - 1]!;
+  const last = path[path.length - 1];
   if (Array.isArray(parent)) {
     if (typeof last !== 'number') throw invalidPath();
     if (last >= parent.length) parent.push(value);
@@ -305,7 +305,7 @@ export const setPath = (item: Item, path: PathStep[], value: Value): void => {
 export const removePath = (item: Item, path: PathStep[]): void => {
   const parent = parentOf(item, path);
   if (!parent) return;
-  const last = path[path.length - 1]!;
+  const last = path[path.length - 1];
   if (Array.isArray(parent)) {
     if (typeof last === 'number' && last < parent.length) parent.splice(last, 1);
   } else if (typeof last === 'string') delete parent[last];
@@ -319,15 +319,15 @@ export const project = (item: Item, paths: PathStep[][]): Item => {
     if (!value) continue;
     let target: Item | Value[] = result;
     for (let index = 0; index < path.length - 1; index += 1) {
-      const step = path[index]!;
+      const step = path[index];
       const nextIsIndex = typeof path[index + 1] === 'number';
       const container: Record<string | number, Value> = target as unknown as Record<string | number, Value>;
       const key = Array.isArray(target) && typeof step === 'number' ? Math.min(step, target.length) : step;
       container[key] ??= nextIsIndex ? { L: [] } : { M: {} };
-      const next: Value = container[key]!;
-      target = nextIsIndex ? (next['L'] as Value[]) : (next['M'] as Item);
+      const next: Value = container[key];
+      target = nextIsIndex ? (next.L as Value[]) : (next.M as Item);
     }
-    const last = path[path.length - 1]!;
+    const last = path[path.length - 1];
     if (Array.isArray(target)) target.push(structuredClone(value));
     else target[last as string] = structuredClone(value);
   }

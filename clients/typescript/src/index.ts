@@ -113,7 +113,7 @@ const abortable = (ms: number, signal?: AbortSignal): Promise<void> =>
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal!.reason);
+      reject(signal?.reason);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });

@@ -20,7 +20,8 @@ export const cachedKeyLookup = (
       if (hit && hit.until > clock()) return hit.key;
       const key = await repository.findKeyByHash(keyHash);
       if (key && ttlMs > 0) {
-        if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+        const oldest = entries.keys().next();
+        if (entries.size >= MAX_ENTRIES && !oldest.done) entries.delete(oldest.value);
         entries.set(keyHash, { key, until: clock() + ttlMs });
       }
       return key;

@@ -213,7 +213,7 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
       const balanceReason = reasons[0];
       if (balanceReason?.Code === 'ConditionalCheckFailed') {
         if (!balanceReason.Item) throw new NotFoundError(`Account ${input.accountId} not found.`);
-        const available = balanceReason.Item['balanceMicros'];
+        const available = balanceReason.Item.balanceMicros;
         throw new InsufficientBalanceError(
           input.amountMicros,
           available && 'N' in available ? Number(available.N) : undefined,
@@ -334,7 +334,7 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
     } catch (error) {
       const reason = cancellationReasons(error)?.[0];
       if (reason?.Code === 'ConditionalCheckFailed') {
-        const state = reason.Item?.['chargeState'];
+        const state = reason.Item?.chargeState;
         const chargeState = state && 'S' in state ? v.parse(v.picklist(CHARGE_STATES), state.S) : null;
         // Still reserved: only the status moved since the read; read again.
         if (chargeState === 'reserved') return 'owner-changed';

@@ -13,7 +13,9 @@ export const imageEngine = (options: {
   if (!baseUrl) throw new Error('ENGINE=http needs ENGINE_URL');
   let engine: Promise<ImageEngine> | undefined;
   return {
-    run: async (request, signal) =>
-      (await (engine ??= options.token().then((token) => new HttpEngine({ baseUrl, token })))).run(request, signal),
+    run: async (request, signal) => {
+      engine = engine ?? options.token().then((token) => new HttpEngine({ baseUrl, token }));
+      return (await engine).run(request, signal);
+    },
   };
 };

@@ -40,7 +40,7 @@ const differenceHash = async (photo: DecodedImage): Promise<string> => {
     .toBuffer();
   let bits = 0n;
   for (let y = 0; y < 8; y += 1) {
-    for (let x = 0; x < 8; x += 1) bits = (bits << 1n) | (pixels[y * 9 + x]! > pixels[y * 9 + x + 1]! ? 1n : 0n);
+    for (let x = 0; x < 8; x += 1) bits = (bits << 1n) | (pixels[y * 9 + x] > pixels[y * 9 + x + 1] ? 1n : 0n);
   }
   return bits.toString(16).padStart(16, '0');
 };
@@ -67,7 +67,7 @@ const isGreyscale = async (photo: DecodedImage): Promise<boolean> => {
       .toBuffer(),
   };
   for (let i = 0; i + 2 < preview.data.length; i += 3) {
-    const [r, g, b] = [preview.data[i]!, preview.data[i + 1]!, preview.data[i + 2]!];
+    const [r, g, b] = [preview.data[i], preview.data[i + 1], preview.data[i + 2]];
     if (Math.max(r, g, b) - Math.min(r, g, b) > GREY_TOLERANCE) return false;
   }
   return true;

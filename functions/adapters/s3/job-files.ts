@@ -43,7 +43,7 @@ export const jobInputs = (objects: ObjectStore) => ({
       'input',
     );
     return inputs.map((input, index) => ({
-      data: bodies[index]!,
+      data: bodies[index],
       format: input.format,
       width: input.width,
       height: input.height,

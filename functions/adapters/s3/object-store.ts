@@ -47,8 +47,9 @@ export const createObjectStore = (config: { bucket: string; region: string; endp
     async get(key) {
       try {
         const result = await client.send(new GetObjectCommand({ Bucket: config.bucket, Key: key }));
+        if (!result.Body) throw new Error(`S3 answered ${key} without a body`);
         return {
-          body: Buffer.from(await result.Body!.transformToByteArray()),
+          body: Buffer.from(await result.Body.transformToByteArray()),
           contentType: result.ContentType,
           lastModified: result.LastModified?.getTime(),
         };

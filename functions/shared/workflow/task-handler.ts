@@ -29,9 +29,9 @@ export interface TaskContext {
 const idFields = (state: unknown): Record<string, string> => {
   const fields: Record<string, string> = {};
   if (state && typeof state === 'object') {
-    if ('jobId' in state && typeof state.jobId === 'string') fields['job_id'] = state.jobId;
-    if ('profileId' in state && typeof state.profileId === 'string') fields['profile_id'] = state.profileId;
-    if ('accountId' in state && typeof state.accountId === 'string') fields['account_id'] = state.accountId;
+    if ('jobId' in state && typeof state.jobId === 'string') fields.job_id = state.jobId;
+    if ('profileId' in state && typeof state.profileId === 'string') fields.profile_id = state.profileId;
+    if ('accountId' in state && typeof state.accountId === 'string') fields.account_id = state.accountId;
   }
   return fields;
 };
