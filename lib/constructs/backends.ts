@@ -29,10 +29,8 @@ export class Backends extends Construct {
   constructor(scope: Construct, id: string, props: BackendsProps) {
     super(scope, id);
     if (props.engineUrl) {
-      const token = (this.tokens.engineToken = this.token(
-        'EngineToken',
-        'Bearer token this service sends to the image engine backend',
-      ));
+      const token = this.token('EngineToken', 'Bearer token this service sends to the image engine backend');
+      this.tokens.engineToken = token;
       Object.assign(this.environment, {
         [BACKEND_ENV.engine]: 'http',
         [BACKEND_ENV.engineUrl]: props.engineUrl,
@@ -44,10 +42,8 @@ export class Backends extends Construct {
         throw new Error(
           'context trainerUrl needs trainerCallbackUrl (the public URL of POST /v2/service/internal/trainer-callback)',
         );
-      const token = (this.tokens.trainerToken = this.token(
-        'TrainerToken',
-        'Bearer token shared with the training backend, both ways',
-      ));
+      const token = this.token('TrainerToken', 'Bearer token shared with the training backend, both ways');
+      this.tokens.trainerToken = token;
       Object.assign(this.environment, {
         [BACKEND_ENV.trainer]: 'http',
         [BACKEND_ENV.trainerUrl]: props.trainerUrl,

@@ -14,6 +14,10 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { Access } from '../../functions/shared/access';
 import type { WorkflowDefinition } from '../../functions/workflows/definitions';
+
+/** `${Name}`: how an ASL file names a definitionSubstitutions value. */
+const placeholder = (name: string) => `\${${name}}`;
+
 import { acknowledge, acknowledgeWildcardResource } from './acknowledgements';
 import {
   constructId,
@@ -98,8 +102,9 @@ export class Workflows extends Construct {
           resourceArns: [fn.functionArn],
         });
       }
-      if (asl.includes('${TableName}')) table.grantReadWriteData(machine);
-      if (asl.includes('${CallbackQueueUrl}')) callbackQueue.grantSendMessages(machine);
+      // The ASL files name these as definitionSubstitutions placeholders, written literally.
+      if (asl.includes(placeholder('TableName'))) table.grantReadWriteData(machine);
+      if (asl.includes(placeholder('CallbackQueueUrl'))) callbackQueue.grantSendMessages(machine);
 
       acknowledgeWildcardResource(
         this,

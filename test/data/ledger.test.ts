@@ -393,7 +393,10 @@ describe('statement', () => {
     const oldestFirst = await ledger.allEntries(accountId);
     let running = 0;
     const expected = oldestFirst
-      .map((entry) => ({ entryId: entry.entryId, balanceAfterMicros: (running += entry.amountMicros) }))
+      .map((entry) => {
+        running += entry.amountMicros;
+        return { entryId: entry.entryId, balanceAfterMicros: running };
+      })
       .reverse();
 
     const first = await ledger.statement(accountId, { limit: 3 });

@@ -1,4 +1,4 @@
-import { App, Duration, Stack } from 'aws-cdk-lib';
+import { type App, Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import {

@@ -129,6 +129,7 @@ const machineIdOf = (workflow: WorkflowName): string =>
   fn(routeFunctionId(ROUTES[0])).Environment.Variables[stateMachineArnVariable(workflow)].Ref;
 const aslOf = (workflow: WorkflowName) => readFileSync(path.join(REPOSITORY_ROOT, WORKFLOWS[workflow].file), 'utf8');
 
+// biome-ignore lint/suspicious/noExplicitAny: a state of the synthesised ASL, read by path in assertions
 type State = { [key: string]: any };
 /** Every state of a definition, those inside Parallel branches and Map processors included. */
 const statesOf = (definition: State): [string, State][] =>

@@ -29,7 +29,8 @@ afterAll(async () => {
 });
 
 const run = async (input: Record<string, unknown>) => {
-  const name = `run-${(runs += 1)}`;
+  runs += 1;
+  const name = `run-${runs}`;
   const runId = name;
   await client.send(
     new StartExecutionCommand({

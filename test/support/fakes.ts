@@ -193,7 +193,10 @@ export const fakeEngine = (
 /** A clock that only moves when told to, and a sleep that moves it instead of waiting. */
 export const manualTime = (start: number) => {
   let now = start;
-  return { clock: () => now, sleep: async (ms: number) => void (now += ms), advance: (ms: number) => void (now += ms) };
+  const advance = (ms: number) => {
+    now += ms;
+  };
+  return { clock: () => now, sleep: async (ms: number) => advance(ms), advance };
 };
 
 export interface FakeImageWorld {

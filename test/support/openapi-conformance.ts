@@ -26,7 +26,10 @@ export const answerChecker = (document: Json = openApiDocument()) => {
   const validators = new Map<string, ValidateFunction>();
   const validatorAt = (ref: string) => {
     let validate = validators.get(ref);
-    if (!validate) validators.set(ref, (validate = ajv.compile({ $ref: ref })));
+    if (!validate) {
+      validate = ajv.compile({ $ref: ref });
+      validators.set(ref, validate);
+    }
     return validate;
   };
   const paths = document.paths as Record<

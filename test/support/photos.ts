@@ -22,7 +22,10 @@ export const subjectPhoto = async (index: number, format: 'png' | 'jpeg' = 'png'
  */
 export const variedPhoto = async (seed: number, size = { width: 480, height: 600 }): Promise<Buffer> => {
   let state = seed * 7919 + 17;
-  const next = () => (state = (state * 48271) % 2147483647) / 2147483647;
+  const next = () => {
+    state = (state * 48271) % 2147483647;
+    return state / 2147483647;
+  };
   const colour = () => `rgb(${Math.floor(next() * 256)},${Math.floor(next() * 256)},${Math.floor(next() * 256)})`;
   const shapes = Array.from({ length: 12 }, () =>
     next() < 0.5

@@ -311,7 +311,10 @@ describe('the last step of every job', () => {
     const deps = {
       jobs: {
         ...fakeJobs(new FakeLedger({})),
-        get: async () => ((reads += 1), aJob(ACCOUNT, { callbackUrl: 'https://hooks.test/in' })),
+        get: async () => {
+          reads += 1;
+          return aJob(ACCOUNT, { callbackUrl: 'https://hooks.test/in' });
+        },
       },
       link: async () => 'https://link',
       enqueueCallback: async (message: unknown) => void queued.push(message),

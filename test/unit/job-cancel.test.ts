@@ -29,7 +29,9 @@ const heldEngine = () => {
     run: (_request: unknown, signal: AbortSignal) =>
       new Promise<EngineOutcome>((resolve) => {
         answer = resolve;
-        signal.addEventListener('abort', () => void (state.aborted = true));
+        signal.addEventListener('abort', () => {
+          state.aborted = true;
+        });
       }),
   };
 };

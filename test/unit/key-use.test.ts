@@ -7,9 +7,10 @@ const tableThat = (answer: (name: string) => Promise<unknown>) => {
   const table = {
     name: 't',
     doc: {
-      send: (command: { constructor: { name: string } }) => (
-        sent.push(command.constructor.name), answer(command.constructor.name)
-      ),
+      send: (command: { constructor: { name: string } }) => {
+        sent.push(command.constructor.name);
+        return answer(command.constructor.name);
+      },
     },
   } as unknown as Table;
   return { table, sent };

@@ -24,6 +24,7 @@ const MACHINE = {
       Type: 'Task',
       Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
       Parameters: {
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: an ASL definitionSubstitutions placeholder, written literally
         FunctionName: '${AskFunctionArn}',
         Payload: { 'runId.$': '$.runId', 'taskToken.$': '$$.Task.Token' },
       },

@@ -97,7 +97,11 @@ describe('progress writes', () => {
       jobs: recording,
       ledger,
       engine: {
-        run: (_request, _signal, progress) => new Promise((resolve) => ((report = progress!), (answer = resolve))),
+        run: (_request, _signal, progress) =>
+          new Promise((resolve) => {
+            report = progress!;
+            answer = resolve;
+          }),
       },
       inputs: { load: async () => [] },
       outputs: { save: async () => ['outputs/acc_1/job/1.jpg'] },

@@ -14,7 +14,10 @@ import type { DecodedImage, EngineOutcome, EngineRequest } from '../../functions
 /** A photo stand-in: a seeded 8×6 grid of colours (each channel within `range`), upscaled smoothly. */
 const photo = async (seed: number, range: [number, number] = [0, 255]): Promise<DecodedImage> => {
   let state = seed;
-  const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 24;
+  const next = () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state >>> 24;
+  };
   const grid = Buffer.from(
     Array.from({ length: 8 * 6 * 3 }, () => range[0] + Math.floor((next() / 256) * (range[1] - range[0]))),
   );
@@ -28,7 +31,10 @@ const photo = async (seed: number, range: [number, number] = [0, 255]): Promise<
 /** A photo whose channels are each drawn from their own range (for colour statistics). */
 const tinted = async (seed: number, ranges: [number, number][]): Promise<DecodedImage> => {
   let state = seed;
-  const next = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 24) / 256;
+  const next = () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return (state >>> 24) / 256;
+  };
   const grid = Buffer.from(
     Array.from({ length: 8 * 6 * 3 }, (_, index) => {
       const [low, high] = ranges[index % 3];

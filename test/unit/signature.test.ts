@@ -11,7 +11,10 @@ import {
 /** A photo stand-in: a seeded 8×6 grid of colours, upscaled smoothly, as a JPEG. */
 const photo = async (seed: number, width = 64, height = 48): Promise<Buffer> => {
   let state = seed;
-  const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 24;
+  const next = () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state >>> 24;
+  };
   const grid = Buffer.from(Array.from({ length: 8 * 6 * 3 }, next));
   return sharp(grid, { raw: { width: 8, height: 6, channels: 3 } })
     .resize(width, height, { fit: 'fill' })
