@@ -34,7 +34,7 @@ import { baseUrlOf, lowerCaseHeaders, MAX_BODY_BYTES, serialise } from '../share
 import { assertBodyUrlReachable, assertCallbackUrlReachable } from '../shared/http/callback-url';
 import { errorAnswer } from '../shared/http/error-mapping';
 import { type ApiResult, accepted, binary, ok, text } from '../shared/http/responses';
-import { jsonInvalid, parseOrThrow, RequestValidationError } from '../shared/http/validation';
+import { parseJsonBody, parseOrThrow } from '../shared/http/validation';
 import { PORTAL_SCRIPT, PORTAL_STYLE, portalPage } from './ui/page';
 
 export const SESSION_COOKIE = '__Host-portal_session';
@@ -236,11 +236,7 @@ const parseBody = (event: APIGatewayProxyEvent): unknown => {
   if (event.body === null || event.body === undefined || event.body === '') return undefined;
   const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   if (Buffer.byteLength(raw) > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw new RequestValidationError([jsonInvalid(raw)]);
-  }
+  return parseJsonBody(raw);
 };
 
 const PAGE_HEADERS = {

@@ -5,6 +5,7 @@ import { apiHandler } from '../../functions/shared/http/api-handler';
 import { errorAnswer } from '../../functions/shared/http/error-mapping';
 import { createLogger } from '../../functions/shared/http/logger';
 import { ok } from '../../functions/shared/http/responses';
+import { RequestValidationError } from '../../functions/shared/http/validation';
 
 process.env.SERVICE_TABLE_NAME ??= 'unit-tests';
 
@@ -161,6 +162,39 @@ describe('the HTTP layer', () => {
     const response = await call(echo, event({ body: 'x'.repeat(6 * 1024 * 1024 + 1) }));
     expect(response.statusCode).toBe(413);
     expect(response.json).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it.each([10_000, 100_000])(
+    'answers a body nested %d deep with 422 json_invalid, not a stack overflow',
+    async (depth) => {
+      const response = await call(echo, event({ body: `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}` }));
+      expect(response.statusCode).toBe(422);
+      expect(response.json.detail).toEqual([
+        expect.objectContaining({ type: 'json_invalid', ctx: { error: 'recursion limit exceeded' } }),
+      ]);
+    },
+  );
+
+  it('echoes a long input cut short, so the 422 stays small', async () => {
+    const response = await call(echo, event({ body: JSON.stringify({ name: 'a', count: 'x'.repeat(5_000_000) }) }));
+    expect(response.statusCode).toBe(422);
+    expect(response.json.detail).toEqual([
+      expect.objectContaining({ loc: ['body', 'count'], input: `${'x'.repeat(1000)}…` }),
+    ]);
+    expect(response.body.length).toBeLessThan(2000);
+  });
+
+  it('logs a 422 with its first details and their count', () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const log = {
+      ...createLogger('silent'),
+      info: (message: string, fields?: Record<string, unknown>) => lines.push({ message, ...fields }),
+    };
+    const detail = Array.from({ length: 50 }, (_, i) => ({ type: 'missing', loc: ['body', i], msg: 'Field required' }));
+    errorAnswer(new RequestValidationError(detail), 'req-3', log);
+    expect(lines).toEqual([
+      { message: 'request rejected', status: 422, detail: detail.slice(0, 10), detail_count: 50 },
+    ]);
   });
 
   it('marks /v1 answers deprecated, errors included', async () => {

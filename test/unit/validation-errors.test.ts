@@ -8,8 +8,11 @@ import { ListJobsQuerySchema } from '../../functions/api/schemas/jobs';
 import { AddProfileRequestSchema, TagProfilesRequestSchema } from '../../functions/api/schemas/profiles';
 import { PINNED_MODEL } from '../../functions/domain/images/catalog';
 import {
+  answerableDetails,
   jsonInvalid,
+  MAX_JSON_DEPTH,
   missingBody,
+  parseJsonBody,
   parseOrThrow,
   RequestValidationError,
   type ValidationDetail,
@@ -409,5 +412,108 @@ describe('json_invalid in Python json words and character positions', () => {
       input: {},
       ctx: { error },
     });
+  });
+});
+
+describe('a body nested too deep, as jiter refuses it', () => {
+  const refusal = (text: string): ValidationDetail[] => {
+    try {
+      parseJsonBody(text);
+    } catch (error) {
+      if (error instanceof RequestValidationError) return error.detail;
+      throw error;
+    }
+    throw new Error('the body was parsed');
+  };
+  const tooDeep = (position: number) => [
+    {
+      type: 'json_invalid',
+      loc: ['body', position],
+      msg: 'JSON decode error',
+      input: {},
+      ctx: { error: 'recursion limit exceeded' },
+    },
+  ];
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+  it(`parses ${MAX_JSON_DEPTH} levels`, () => {
+    expect(() => parseJsonBody(nested(MAX_JSON_DEPTH))).not.toThrow();
+  });
+
+  it.each([MAX_JSON_DEPTH + 1, 10_000, 1_000_000])('refuses %d levels at the bracket one level too deep', (depth) => {
+    expect(refusal(nested(depth))).toEqual(tooDeep(MAX_JSON_DEPTH));
+    expect(refusal(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`)).toEqual(tooDeep(5 * MAX_JSON_DEPTH));
+  });
+
+  it('does not count brackets inside strings, escaped quotes included', () => {
+    const text = JSON.stringify({ prompt: `${'[{'.repeat(5000)}\\"${'['.repeat(5000)}` });
+    expect(parseJsonBody(text)).toEqual(JSON.parse(text));
+  });
+
+  it('counts its position in characters as Python does', () => {
+    expect(refusal(`["😀", ${nested(MAX_JSON_DEPTH)}]`)).toEqual(tooDeep(6 + MAX_JSON_DEPTH - 1));
+  });
+
+  it('reports a syntax error before the depth first', () => {
+    expect(refusal(`{"a" ${nested(10_000)}}`)).toEqual([jsonInvalid('{"a" [')]);
+  });
+});
+
+describe('a list longer than its maxLength', () => {
+  it('is reported too_long alone, its items unvalidated, as pydantic stops at max_length + 1', () => {
+    const tags = Array.from({ length: 1_000_000 }, () => 1);
+    expect(bodyDetails(TagProfilesRequestSchema, { tags })).toEqual([
+      {
+        type: 'too_long',
+        loc: ['body', 'tags'],
+        msg: 'List should have at most 1000 items after validation, not 1000000',
+        input: tags,
+        ctx: { field_type: 'List', max_length: 1000, actual_length: 1_000_000 },
+      },
+    ]);
+  });
+
+  it('is found inside an optional field', () => {
+    const profileIds = Array.from({ length: 500 }, (_, i) => `prf_${i}`);
+    expect(bodyDetails(EditRequestSchema, { ...edit, profile_ids: profileIds })).toEqual([
+      expect.objectContaining({ type: 'too_long', loc: ['body', 'profile_ids'] }),
+    ]);
+  });
+});
+
+describe('the details a 422 answers', () => {
+  const detail = (input: unknown): ValidationDetail => ({
+    type: 'missing',
+    loc: ['body', 'x'],
+    msg: 'Field required',
+    input,
+  });
+
+  it('echo a small input as sent', () => {
+    const small = [detail({ prompt: 'x'.repeat(1000) }), detail('y'.repeat(16_384))];
+    expect(answerableDetails(small)).toEqual(small);
+  });
+
+  it('cut a long string to its first 1000 characters', () => {
+    expect(answerableDetails([detail('y'.repeat(5_000_000))])).toEqual([detail(`${'y'.repeat(1000)}…`)]);
+  });
+
+  it('cut a large list or object to the first 1000 characters of its JSON', () => {
+    const wide = Array.from({ length: 1_000_000 }, () => 1);
+    expect(answerableDetails([detail(wide)])).toEqual([detail(`${JSON.stringify(wide).slice(0, 1000)}…`)]);
+  });
+
+  it('do not cut a surrogate pair in half', () => {
+    expect(answerableDetails([detail(`${'y'.repeat(999)}${'😀'.repeat(10_000)}`)])).toEqual([
+      detail(`${'y'.repeat(999)}…`),
+    ]);
+  });
+
+  it('stop at about a megabyte of JSON', () => {
+    const many = Array.from({ length: 100_000 }, (_, i) => ({ ...detail('z'.repeat(100)), loc: ['body', i] }));
+    const answered = answerableDetails(many);
+    expect(answered).toEqual(many.slice(0, answered.length));
+    expect(JSON.stringify(answered).length).toBeLessThanOrEqual(1_048_576);
+    expect(JSON.stringify(answered).length).toBeGreaterThan(1_000_000);
   });
 });

@@ -6,9 +6,8 @@
 
 import { randomUUID } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { clock, meter, log as processLog, settings } from '../../composition/core';
 import { keyLookup, keyUses, rateLimitDeps } from '../../composition/data';
 import { authenticate, type Caller } from '../../domain/accounts/accounts';
@@ -17,7 +16,7 @@ import { PayloadTooLargeError, RateLimitedError } from '../../domain/errors';
 import { errorAnswer } from './error-mapping';
 import type { Logger } from './logger';
 import type { ApiResult } from './responses';
-import { jsonInvalid, missingBody, parseOrThrow, RequestValidationError } from './validation';
+import { missingBody, parseJsonBody, parseOrThrow, RequestValidationError } from './validation';
 
 /** The Lambda request payload limit; larger bodies are answered 413 in both homes. */
 export const MAX_BODY_BYTES = 6 * 1024 * 1024;
@@ -85,10 +84,9 @@ const bodyBytes = (event: APIGatewayProxyEvent): number =>
 /** The public base URL: scheme and host as the caller used them, plus the stage prefix on AWS. */
 export const baseUrlOf = (event: APIGatewayProxyEvent, headers: Record<string, string>): string => {
   const proto = headers['x-forwarded-proto']?.split(',')[0]?.trim() || 'https';
-  const host = headers['host'] ?? 'localhost';
+  const host = headers.host ?? 'localhost';
   const fullPath = event.requestContext?.path ?? event.path;
-  const stagePrefix =
-    fullPath && fullPath.endsWith(event.path) ? fullPath.slice(0, fullPath.length - event.path.length) : '';
+  const stagePrefix = fullPath?.endsWith(event.path) ? fullPath.slice(0, fullPath.length - event.path.length) : '';
   return `${proto}://${host}${stagePrefix}`;
 };
 
@@ -101,8 +99,8 @@ const commonHeaders = (
   const headers: Record<string, string> = { 'X-Request-Id': requestId, ...routeHeaders };
   const path = event.path ?? '';
   if (path.startsWith('/v1/')) {
-    headers['Deprecation'] = 'true';
-    headers['Link'] = `<${path.replace(/^\/v1\//, '/v2/')}>; rel="successor-version"`;
+    headers.Deprecation = 'true';
+    headers.Link = `<${path.replace(/^\/v1\//, '/v2/')}>; rel="successor-version"`;
   }
   return headers;
 };
@@ -187,7 +185,8 @@ const apiKeyAuth = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult
 /** Counts the request against its account's limit: 429 past it, the limit headers on every answer (rate-limit.ts). */
 const rateLimit = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => ({
   before: async (request: Request) => {
-    const caller = request.internal.caller!;
+    const caller = request.internal.caller;
+    if (!caller) throw new Error('the rate limit runs after authentication');
     // Beside the counter, the key's last-used time (written at most once a minute per key: key-use.ts).
     const [window] = await Promise.all([
       admitRequest(rateLimitDeps(), caller.accountId, caller.requestsPerMinute ?? settings().RATE_LIMIT_PER_MINUTE),
@@ -202,32 +201,25 @@ const bodyText = (event: APIGatewayProxyEvent): string =>
   event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');
 
 /**
- * A body that is absent, `null` or not JSON is a 422 in FastAPI's words (validation.ts), never a 500.
- * A body that is JSON but not an object is refused by the schema, as pydantic refuses it.
+ * A body that is absent, `null`, not JSON or nested too deep is a 422 in FastAPI's words (validation.ts),
+ * never a 500; it is read as JSON whatever the Content-Type says. A body that is JSON but not an object
+ * is refused by the schema, as pydantic refuses it.
  */
 const jsonBody = (
   optional: boolean,
-): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => {
-  // Parse JSON whatever the Content-Type says (its typings lag behind this runtime option).
-  const options = { disableContentTypeCheck: true, disableContentTypeError: false };
-  const parser = httpJsonBodyParser(options);
-  return {
-    before: async (request: Request) => {
-      if (request.event.body === null || request.event.body === undefined || request.event.body === '') {
-        if (!optional) throw new RequestValidationError([missingBody()]);
-        // No body at all is the empty object: every field of such a schema is optional.
-        (request.event as { body: unknown }).body = {};
-        return;
-      }
-      try {
-        await parser.before!(request as never);
-      } catch {
-        throw new RequestValidationError([jsonInvalid(bodyText(request.event))]);
-      }
-      if (request.event.body === null) throw new RequestValidationError([missingBody()]);
-    },
-  };
-};
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => ({
+  before: (request: Request) => {
+    const event = request.event as { body: unknown };
+    if (request.event.body === null || request.event.body === undefined || request.event.body === '') {
+      if (!optional) throw new RequestValidationError([missingBody()]);
+      // No body at all is the empty object: every field of such a schema is optional.
+      event.body = {};
+      return;
+    }
+    event.body = parseJsonBody(bodyText(request.event));
+    if (event.body === null) throw new RequestValidationError([missingBody()]);
+  },
+});
 
 export const apiHandler = <
   B extends v.GenericSchema | undefined = undefined,
@@ -238,7 +230,8 @@ export const apiHandler = <
   schemas: Schemas<B, Q, P> = {},
 ) => {
   const core = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
-    const internal = learned.get(event)!;
+    const internal = learned.get(event);
+    if (!internal) throw new Error('the request context middleware did not run');
     const body = (schemas.body ? parseOrThrow('body', schemas.body, event.body) : undefined) as Out<B>;
     const query = (
       schemas.query ? parseOrThrow('query', schemas.query, event.queryStringParameters ?? {}) : undefined

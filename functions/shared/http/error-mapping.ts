@@ -6,7 +6,7 @@
 import { DomainError, type ErrorCode } from '../../domain/errors';
 import { METRICS, type Meter, noMeter } from '../../domain/shared/meter';
 import { errorFields, type Logger } from './logger';
-import { RequestValidationError } from './validation';
+import { answerableDetails, RequestValidationError } from './validation';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   INVALID_REQUEST: 400,
@@ -44,8 +44,10 @@ export interface ErrorAnswer {
 
 export const errorAnswer = (error: unknown, requestId: string, log: Logger, meter: Meter = noMeter): ErrorAnswer => {
   if (error instanceof RequestValidationError) {
-    log.info('request rejected', { status: 422, detail: error.detail });
-    return { statusCode: 422, body: { detail: error.detail } };
+    const detail = answerableDetails(error.detail);
+    // A log line stays short (CloudWatch cuts events at 256 KB): the first details and how many there were.
+    log.info('request rejected', { status: 422, detail: detail.slice(0, 10), detail_count: error.detail.length });
+    return { statusCode: 422, body: { detail } };
   }
   if (error instanceof DomainError) {
     const statusCode = STATUS_BY_CODE[error.code];

@@ -94,7 +94,8 @@ const urlParsingError = (text: string): string => {
 const dateParsingError = (text: string): string => {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length < 10) return 'input is too short';
-  const digits = (...at: number[]) => at.every((i) => bytes[i]! >= 0x30 && bytes[i]! <= 0x39);
+  const isDigit = (byte: number | undefined) => byte !== undefined && byte >= 0x30 && byte <= 0x39;
+  const digits = (...at: number[]) => at.every((i) => isDigit(bytes[i]));
   const number = (from: number, to: number) => Number(bytes.subarray(from, to).toString('latin1'));
   if (!digits(0, 1, 2, 3)) return 'invalid character in year';
   if (bytes[4] !== 0x2d) return 'invalid date separator, expected `-`';
@@ -108,6 +109,19 @@ const dateParsingError = (text: string): string => {
   if (day < 1 || day > daysInMonth) return 'day value is outside expected range';
   return 'unexpected extra characters at the end of the input';
 };
+
+const tooLong = (max: number, input: unknown): Pydantic =>
+  Array.isArray(input)
+    ? {
+        type: 'too_long',
+        msg: `List should have at most ${plural(max, 'item')} after validation, not ${input.length}`,
+        ctx: { field_type: 'List', max_length: max, actual_length: input.length },
+      }
+    : {
+        type: 'string_too_long',
+        msg: `String should have at most ${plural(max, 'character')}`,
+        ctx: { max_length: max },
+      };
 
 /**
  * valibot issue type → pydantic v2 error (pydantic-core's ErrorType templates). Each row sees the issue
@@ -158,20 +172,7 @@ const PYDANTIC_BY_VALIBOT: Record<string, (issue: Issue, input: unknown) => Pyda
           ctx: { min_length: min },
         };
   },
-  max_length: ({ requirement }, input) => {
-    const max = Number(requirement);
-    return Array.isArray(input)
-      ? {
-          type: 'too_long',
-          msg: `List should have at most ${plural(max, 'item')} after validation, not ${input.length}`,
-          ctx: { field_type: 'List', max_length: max, actual_length: input.length },
-        }
-      : {
-          type: 'string_too_long',
-          msg: `String should have at most ${plural(max, 'character')}`,
-          ctx: { max_length: max },
-        };
-  },
+  max_length: ({ requirement }, input) => tooLong(Number(requirement), input),
   regex: ({ requirement }) => {
     const pattern = requirement as RegExp;
     if (pattern === INTEGER_TEXT) return INT_PARSING;
@@ -269,15 +270,19 @@ const pythonJsonFault = (text: string): JsonFault => {
   };
   const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
   const isHex = (c: string | undefined) => c !== undefined && /^[0-9a-fA-F]$/.test(c);
+  const isSpace = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r';
+  // One code point each: below a space is exactly U+0000 to U+001F.
+  const isControl = (c: string | undefined) => c !== undefined && c < ' ';
+  const isEscape = (c: string | undefined) => c !== undefined && c.length === 1 && '"\\/bfnrt'.includes(c);
   const skipSpace = (i: number) => {
-    while (i < n && ' \t\n\r'.includes(s[i]!)) i++;
+    while (i < n && isSpace(s[i])) i++;
     return i;
   };
   const string = (start: number): number => {
     let i = start;
     for (;;) {
       while (i < n && s[i] !== '"' && s[i] !== '\\') {
-        if (s[i]!.codePointAt(0)! <= 0x1f) fail('Invalid control character at', i);
+        if (isControl(s[i])) fail('Invalid control character at', i);
         i++;
       }
       if (i >= n) fail('Unterminated string starting at', start - 1);
@@ -285,7 +290,7 @@ const pythonJsonFault = (text: string): JsonFault => {
       i++;
       if (i === n) fail('Unterminated string starting at', start - 1);
       if (s[i] !== 'u') {
-        if (!'"\\/bfnrt'.includes(s[i]!)) fail('Invalid \\escape', i - 1);
+        if (!isEscape(s[i])) fail('Invalid \\escape', i - 1);
         i++;
         continue;
       }
@@ -372,10 +377,178 @@ const pythonJsonFault = (text: string): JsonFault => {
   }
 };
 
+const jsonFaultDetail = ({ error, position }: JsonFault): ValidationDetail => ({
+  type: 'json_invalid',
+  loc: ['body', position],
+  msg: 'JSON decode error',
+  input: {},
+  ctx: { error },
+});
+
 /** FastAPI's answer to a body that is not JSON: Python's reason, at Python's character position. */
-export const jsonInvalid = (text: string): ValidationDetail => {
-  const { error, position } = pythonJsonFault(text);
-  return { type: 'json_invalid', loc: ['body', position], msg: 'JSON decode error', input: {}, ctx: { error } };
+export const jsonInvalid = (text: string): ValidationDetail => jsonFaultDetail(pythonJsonFault(text));
+
+/**
+ * Deeper than this, a body is refused before it is parsed. Everything that later walks the value
+ * recursively (valibot, the logger's merge, JSON.stringify of the 422 that echoes it) would overflow the
+ * stack a few thousand levels down; 200 is the limit of pydantic's own JSON parser (jiter), and no
+ * request of this API nests more than a handful of levels.
+ */
+export const MAX_JSON_DEPTH = 200;
+
+/**
+ * Where `text` opens a container deeper than `limit`, as an index into it, or -1. One pass that steps over
+ * strings and their escapes, so brackets inside strings do not count; it keeps only a counter, so no
+ * input can make it overflow (a parser that cannot overflow would still hand the deep value on).
+ */
+const depthExceededAt = (text: string, limit: number): number => {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return i;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return -1;
+};
+
+/** Python's position of UTF-16 index `index`: characters are code points there. */
+const codePointsBefore = (text: string, index: number): number => {
+  let surrogatePairs = 0;
+  for (let i = 0; i < index - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        surrogatePairs++;
+        i++;
+      }
+    }
+  }
+  return index - surrogatePairs;
+};
+
+/**
+ * A request body as JSON, or the 422 FastAPI answers: `json_invalid` where Python's json stops, and past
+ * MAX_JSON_DEPTH jiter's `recursion limit exceeded` at the bracket that went too deep (a syntax error
+ * earlier in the text is reported first, as a streaming parser meets it first).
+ */
+export const parseJsonBody = (text: string): unknown => {
+  const tooDeepAt = depthExceededAt(text, MAX_JSON_DEPTH);
+  if (tooDeepAt < 0) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new RequestValidationError([jsonInvalid(text)]);
+    }
+  }
+  const position = codePointsBefore(text, tooDeepAt);
+  const before = pythonJsonFault(text.slice(0, tooDeepAt));
+  const fault = before.position < position ? before : new JsonFault('recursion limit exceeded', position);
+  throw new RequestValidationError([jsonFaultDetail(fault)]);
+};
+
+type SchemaNode = {
+  kind: string;
+  type: string;
+  entries?: Record<string, SchemaNode>;
+  item?: SchemaNode;
+  wrapped?: SchemaNode;
+  pipe?: readonly SchemaNode[];
+  requirement?: unknown;
+};
+
+/** The smallest `maxLength` an array schema's pipe (pipes nest) puts on it. */
+const maxItemsOf = (schema: SchemaNode): number | undefined => {
+  let max: number | undefined;
+  for (const step of schema.pipe ?? []) {
+    const limit =
+      step === schema
+        ? undefined
+        : step.kind === 'schema'
+          ? maxItemsOf(step)
+          : step.type === 'max_length'
+            ? Number(step.requirement)
+            : undefined;
+    if (limit !== undefined) max = Math.min(max ?? limit, limit);
+  }
+  return max;
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The lists longer than their schema's `maxLength`, found before validating anything else. pydantic stops
+ * a list at max_length + 1 items and reports `too_long` alone; valibot would first validate every item,
+ * and a 6 MB body of a million bad items is then a million issues and over a gigabyte. The walk follows
+ * the schema (objects, arrays, optional and nullable wrappers; not unions), so it is as deep as the
+ * schema is, whatever the input.
+ */
+const overLongLists = (location: Location, schema: v.GenericSchema, input: unknown): ValidationDetail[] => {
+  const found: ValidationDetail[] = [];
+  const visit = (node: SchemaNode, value: unknown, loc: Array<string | number>): void => {
+    if (node.wrapped) {
+      visit(node.wrapped, value, loc);
+    } else if (node.type === 'object' && node.entries && isRecord(value)) {
+      for (const [key, entry] of Object.entries(node.entries))
+        if (Object.hasOwn(value, key)) visit(entry, value[key], [...loc, key]);
+    } else if (node.type === 'array' && node.item && Array.isArray(value)) {
+      const max = maxItemsOf(node);
+      if (max !== undefined && value.length > max) {
+        const { type, msg, ctx } = tooLong(max, value);
+        found.push({ type, loc, msg, input: value, ...(ctx && { ctx }) });
+        return;
+      }
+      for (const [index, element] of value.entries()) visit(node.item, element, [...loc, index]);
+    }
+  };
+  visit(schema as unknown as SchemaNode, input, [location]);
+  return found;
+};
+
+/** An echoed `input` longer than this as JSON is cut to its first ECHO_PREVIEW_CHARS characters. */
+const MAX_ECHO_CHARS = 16_384;
+const ECHO_PREVIEW_CHARS = 1_000;
+/** The details of one 422 stop once they add up to this much JSON (Lambda answers at most 6 MB). */
+const MAX_DETAILS_CHARS = 1_048_576;
+
+/** A prefix that does not end in half a surrogate pair, and an ellipsis. */
+const preview = (text: string): string => {
+  const cut = text.slice(0, ECHO_PREVIEW_CHARS);
+  const last = cut.charCodeAt(cut.length - 1);
+  return `${last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut}…`;
+};
+
+const boundedEcho = (input: unknown): unknown => {
+  if (typeof input === 'string') return input.length > MAX_ECHO_CHARS ? preview(input) : input;
+  if (typeof input !== 'object' || input === null) return input;
+  const json = JSON.stringify(input);
+  return json.length > MAX_ECHO_CHARS ? preview(json) : input;
+};
+
+/**
+ * The details a 422 answers: pydantic echoes each failing value whole, so a 6 MB body missing a field
+ * would come back once per missing field, and a list of a million bad items a million times. A long
+ * echo is cut (to a string of its first characters, its JSON for a list or an object), and the list
+ * stops once it reaches MAX_DETAILS_CHARS (the first detail always stays).
+ */
+export const answerableDetails = (details: readonly ValidationDetail[]): ValidationDetail[] => {
+  const answered: ValidationDetail[] = [];
+  // As JSON: the opening bracket, then each detail with the comma or the bracket after it.
+  let chars = 1;
+  for (const detail of details) {
+    const bounded = 'input' in detail ? { ...detail, input: boundedEcho(detail.input) } : detail;
+    chars += JSON.stringify(bounded).length + 1;
+    if (chars > MAX_DETAILS_CHARS && answered.length > 0) break;
+    answered.push(bounded);
+  }
+  return answered;
 };
 
 export const parseOrThrow = <S extends v.GenericSchema>(
@@ -383,6 +556,8 @@ export const parseOrThrow = <S extends v.GenericSchema>(
   schema: S,
   input: unknown,
 ): v.InferOutput<S> => {
+  const overLong = overLongLists(location, schema, input);
+  if (overLong.length > 0) throw new RequestValidationError(overLong);
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
   if (!result.success) throw new RequestValidationError(validationDetails(location, result.issues));
   return result.output;
