@@ -1,15 +1,15 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import {
-  type Account,
-  type AccountLimit,
-  type AccountsRepository,
-  type ApiKeyRecord,
-  MODEL_VERSIONS,
-  type WebhookSecretRecord,
+import type {
+  Account,
+  AccountLimit,
+  AccountsRepository,
+  ApiKeyRecord,
+  WebhookSecretRecord,
 } from '../../domain/accounts/accounts';
 import { AlreadyExistsError } from '../../domain/errors';
 import type { IdSource } from '../../domain/shared/ids';
+import { MODEL_VERSIONS } from '../../domain/shared/model-version';
 import {
   cancellationReasons,
   ITEM_TYPE,

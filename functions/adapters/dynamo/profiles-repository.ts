@@ -8,10 +8,10 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { DEFAULT_MODEL_VERSION, MODEL_VERSIONS } from '../../domain/accounts/accounts';
 import { PROFILE_STATUSES, type Profile, type ProfilesReader, TRAINING_TIERS } from '../../domain/profiles/profile';
 import type { ProfileSummary, ProfilesRepository } from '../../domain/profiles/profiles';
 import type { TagWriter } from '../../domain/profiles/tags';
+import { DEFAULT_MODEL_VERSION, MODEL_VERSIONS } from '../../domain/shared/model-version';
 import { isConditionalCheckFailure, keys, SORT_KEY_PREFIX, type Table } from './table';
 
 const BATCH_GET_LIMIT = 100;

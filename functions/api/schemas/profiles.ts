@@ -1,7 +1,7 @@
 /** Request shapes of the profile endpoints: the request types, the 422 validation, and the docs. */
 import * as v from 'valibot';
-import { MODEL_VERSIONS } from '../../domain/accounts/accounts';
 import { PHOTO_COUNT_BY_TIER, TRAINING_TIERS } from '../../domain/profiles/profile';
+import { MODEL_VERSIONS } from '../../domain/shared/model-version';
 import { CallbackUrlSchema } from './callbacks';
 
 const Tag = v.pipe(

@@ -5,13 +5,13 @@
  * Objects are strict (`additionalProperties: false`) for exactly that reason.
  */
 import * as v from 'valibot';
-import { MODEL_VERSIONS } from '../../domain/accounts/accounts';
 import { LEDGER_ENTRY_KINDS } from '../../domain/billing/ledger';
 import { API_ERROR_CODES } from '../../domain/errors';
 import { OPERATIONS } from '../../domain/images/engine';
 import { UPLOAD_CONTENT_TYPES } from '../../domain/images/uploads';
 import { JOB_STATUSES } from '../../domain/jobs/job';
 import { PROFILE_STATUSES, TRAINING_TIERS } from '../../domain/profiles/profile';
+import { MODEL_VERSIONS } from '../../domain/shared/model-version';
 
 const IsoDateTime = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601 date-time (UTC).'));
 const UsdDecimal = v.pipe(

@@ -9,10 +9,7 @@ import {
 } from '../errors';
 import { type Clock, toIso } from '../shared/clock';
 import { type IdSource, newSecret } from '../shared/ids';
-
-export const MODEL_VERSIONS = ['v1', 'v2'] as const;
-export type ModelVersion = (typeof MODEL_VERSIONS)[number];
-export const DEFAULT_MODEL_VERSION: ModelVersion = 'v2';
+import { DEFAULT_MODEL_VERSION, type ModelVersion } from '../shared/model-version';
 
 export interface Account {
   accountId: string;
@@ -158,13 +155,16 @@ export const listKeys = async (
   const [records, uses] = await Promise.all([deps.accounts.listKeys(accountId), deps.keyUses.lastUses(accountId)]);
   return records
     .sort((a, b) => b.createdAt - a.createdAt)
-    .map((key) => ({
-      key_id: key.keyId,
-      name: key.name ?? null,
-      created_at: toIso(key.createdAt),
-      last_used_at: uses[key.keyId] === undefined ? null : toIso(uses[key.keyId]!),
-      revoked_at: key.revokedAt === null ? null : toIso(key.revokedAt),
-    }));
+    .map((key) => {
+      const lastUsedAt = uses[key.keyId];
+      return {
+        key_id: key.keyId,
+        name: key.name ?? null,
+        created_at: toIso(key.createdAt),
+        last_used_at: lastUsedAt === undefined ? null : toIso(lastUsedAt),
+        revoked_at: key.revokedAt === null ? null : toIso(key.revokedAt),
+      };
+    });
 };
 
 export const openAccount = async (

@@ -16,7 +16,8 @@ import type { LedgerEntry, LedgerEntryKind } from '../billing/ledger';
 import { type MoneyBody, moneyBody } from '../billing/money';
 import { InvalidRequestError, NotFoundError } from '../errors';
 import { toIso } from '../shared/clock';
-import type { Account, AccountsRepository, Caller, ModelVersion } from './accounts';
+import type { ModelVersion } from '../shared/model-version';
+import type { Account, AccountsRepository, Caller } from './accounts';
 
 /** A page of the ledger as the adapter reads it: entries newest first, each with the balance after it. */
 export interface StatementPage {

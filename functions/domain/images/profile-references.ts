@@ -4,9 +4,10 @@
  * issues fits). Anything else between double brackets, such as `[[ not an id ]]`, is plain prompt text.
  * Checks run in order: unknown ids (404), then ids not READY (400), then mixed model versions (400).
  */
-import type { ModelVersion } from '../accounts/accounts';
+
 import { DomainError, NotFoundError } from '../errors';
 import type { ProfileStatus } from '../profiles/profile';
+import type { ModelVersion } from '../shared/model-version';
 
 export interface ReferencedProfile {
   profileId: string;

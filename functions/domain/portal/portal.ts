@@ -20,10 +20,10 @@
 import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Account } from '../accounts/accounts';
-import { DEFAULT_MODEL_VERSION } from '../accounts/accounts';
 import { DomainError, InvalidRequestError } from '../errors';
 import type { Clock } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
+import { DEFAULT_MODEL_VERSION } from '../shared/model-version';
 
 const scrypt = promisify(scryptCallback) as (
   password: string,
@@ -129,6 +129,10 @@ export const verifyPassword = async (password: string, stored: string): Promise<
 
 /** Compared against when the e-mail is unknown, so both answers take one scrypt. */
 let decoyHash: Promise<string> | undefined;
+const decoy = (): Promise<string> => {
+  decoyHash ??= hashPassword('decoy password, never matched');
+  return decoyHash;
+};
 
 export const checkPassword = (password: string): void => {
   if (password.length < MIN_PASSWORD_LENGTH)
@@ -233,7 +237,7 @@ export const signIn = async (
   const user = input.password.length <= MAX_PASSWORD_LENGTH ? await deps.portal.findUser(email) : undefined;
   const matches = await verifyPassword(
     input.password.slice(0, MAX_PASSWORD_LENGTH),
-    user?.passwordHash ?? (await (decoyHash ??= hashPassword('decoy password, never matched'))),
+    user?.passwordHash ?? (await decoy()),
   );
   if (!user || !matches)
     throw new PortalError('INVALID_CREDENTIALS', 'The e-mail address or the password is not right.');

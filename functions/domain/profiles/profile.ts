@@ -1,5 +1,5 @@
 /** A profile: a learned representation of one subject, trained from reference photos. */
-import type { ModelVersion } from '../accounts/accounts';
+import type { ModelVersion } from '../shared/model-version';
 
 export const PROFILE_STATUSES = ['VALIDATING', 'QUEUING', 'IN_PROGRESS', 'READY', 'ERROR'] as const;
 export type ProfileStatus = (typeof PROFILE_STATUSES)[number];

@@ -8,12 +8,13 @@
  * reference answers 404. Every training write is conditional on the record still existing, so a
  * training that finishes while its profile is deleted cannot bring it back.
  */
-import type { Caller, ModelVersion } from '../accounts/accounts';
+import type { Caller } from '../accounts/accounts';
 import type { LedgerPort } from '../billing/ledger';
 import { NotFoundError, ServiceUnavailableError } from '../errors';
 import { TRAINING_PRICE_MICROS } from '../images/pricing';
 import type { Clock } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
+import type { ModelVersion } from '../shared/model-version';
 import { type Profile, type ProfileStatus, type TrainingTier, trainingProgress } from './profile';
 
 /** What a list of profiles shows of each. */

@@ -16,13 +16,13 @@
  * backend's message for the user (ERROR, released). The callback's bearer token is the credential.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { ModelVersion } from '../accounts/accounts';
 import type { LedgerPort } from '../billing/ledger';
 import type { CallbackMessage } from '../callbacks/deliver';
 import { DomainError } from '../errors';
 import type { DecodedImage } from '../images/engine';
 import { TRAINING_PRICE_MICROS } from '../images/pricing';
 import type { Clock } from '../shared/clock';
+import type { ModelVersion } from '../shared/model-version';
 import type { TrainingTier } from './profile';
 import { defaultMessage, type ProfilesRepository, profileStatusBody, releaseProfile } from './profiles';
 
@@ -82,12 +82,10 @@ export const mapLimited = async <T, R>(
   fn: (item: T, index: number) => Promise<R>,
 ): Promise<R[]> => {
   const results: R[] = new Array(items.length);
-  let next = 0;
+  // One iterator shared by the workers: each takes the next item when it is free.
+  const queue = items.entries();
   const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!, index);
-    }
+    for (const [index, item] of queue) results[index] = await fn(item, index);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
@@ -125,7 +123,9 @@ export const validatePhotos = async (
   const photoKeys = await mapLimited(photos, deps.settings.photoConcurrency, (photo, index) =>
     deps.photos.savePhoto(step.accountId, step.profileId, index, photo),
   );
-  const pictureKey = await deps.photos.savePicture(step.accountId, step.profileId, photos[0]!);
+  const [picture] = photos;
+  if (!picture) return { ok: false, message: 'No photos were given. Create the profile again with readable photos.' };
+  const pictureKey = await deps.photos.savePicture(step.accountId, step.profileId, picture);
   const stillThere = await deps.profiles.patch(
     step.accountId,
     step.profileId,
