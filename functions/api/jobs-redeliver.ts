@@ -1,9 +1,6 @@
 import type * as v from 'valibot';
-import { settings } from '../composition/core';
-import { rateLimitDeps } from '../composition/data';
 import { redeliveryDeps } from '../composition/links';
 import { Callbacks } from '../domain';
-import { admitOutboundSend } from '../domain/accounts/rate-limit';
 import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { assertCallbackUrlReachable } from '../shared/http/callback-url';
 import { accepted } from '../shared/http/responses';
@@ -20,7 +17,6 @@ const lambdaHandler = async ({
   caller,
 }: ApiRequest<RedeliverRequest, undefined, v.InferOutput<typeof JobParamsSchema>>) => {
   assertCallbackUrlReachable(body);
-  await admitOutboundSend(rateLimitDeps(), caller.accountId, settings().OUTBOUND_SENDS_PER_MINUTE);
   return accepted(await Callbacks.redeliverJobCallback(redeliveryDeps(), caller, params.job_id, body.callback_url));
 };
 

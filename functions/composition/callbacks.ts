@@ -7,23 +7,24 @@ import { signingSecrets } from '../domain/accounts/accounts';
 import type { DeliveryDeps } from '../domain/callbacks/deliver';
 import { METRICS } from '../domain/shared/meter';
 import { clock, meter, newId, once, settings } from './core';
-import { accounts, table } from './data';
+import { accounts, outboundLimit, table } from './data';
 import { sqs } from './queues';
 
 /** Signing and sending, shared by deliveries and test events (the SSRF guard, the extra CA of the local runtime). */
-export const signedPostDeps = once(
-  (): Pick<DeliveryDeps, 'webhookSecrets' | 'post' | 'clock'> => ({
+export const signedPostDeps = once((): Pick<DeliveryDeps, 'webhookSecrets' | 'post' | 'clock'> => {
+  const caFile = settings().EXTRA_TRUSTED_CA_FILE;
+  return {
     webhookSecrets: (accountId) => signingSecrets({ accounts: accounts(), clock }, accountId),
     post: postCallback({
       allowLoopback: settings().ALLOW_LOOPBACK_URLS,
-      extraCa: settings().EXTRA_TRUSTED_CA_FILE ? readFileSync(settings().EXTRA_TRUSTED_CA_FILE!, 'utf8') : undefined,
+      extraCa: caFile ? readFileSync(caFile, 'utf8') : undefined,
     }),
     clock,
-  }),
-);
+  };
+});
 
 /** A test event: signed and sent like a delivery, answered at once (POST /webhook-test). */
-export const webhookTestDeps = once(() => ({ ...signedPostDeps(), newId }));
+export const webhookTestDeps = once(() => ({ ...signedPostDeps(), ...outboundLimit(), newId }));
 
 export const callbackDeps = once((): DeliveryDeps => {
   const recordAttempt = recordCallbackAttempt(table());

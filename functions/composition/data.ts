@@ -8,6 +8,7 @@ import { DynamoProfiles } from '../adapters/dynamo/profiles-repository';
 import { dynamoRateCounter } from '../adapters/dynamo/rate-counter';
 import { openTable } from '../adapters/dynamo/table';
 import { meteredLedger } from '../domain/billing/metered-ledger';
+import type { OutboundLimit } from '../domain/callbacks/deliveries';
 import { clock, meter, newId, once, settings } from './core';
 
 export const table = once(() =>
@@ -28,6 +29,14 @@ export const keyLookup = once(() => cachedKeyLookup(accounts(), settings().API_K
 
 /** The per-account request counter every authenticated request passes (functions/domain/accounts/rate-limit.ts). */
 export const rateLimitDeps = once(() => ({ counter: dynamoRateCounter(table()), clock }));
+
+/** The lower limit on the same window for what sends to a URL the caller chooses: a webhook test, a redelivery. */
+export const outboundLimit = once(
+  (): OutboundLimit => ({
+    counter: rateLimitDeps().counter,
+    outboundSendsPerMinute: settings().OUTBOUND_SENDS_PER_MINUTE,
+  }),
+);
 
 /** When each key was last used: noted on the request path at most once a minute per key (key-use.ts). */
 export const keyUses = once(() => dynamoKeyUses(table()));

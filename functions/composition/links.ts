@@ -4,7 +4,7 @@ import { listCallbackAttempts } from '../adapters/dynamo/callback-attempts';
 import { signDownloadToken } from '../domain/images/download-token';
 import type { LinkMaker } from '../domain/images/result';
 import { clock, newId, once, settings } from './core';
-import { jobs, ledger, table } from './data';
+import { jobs, ledger, outboundLimit, table } from './data';
 import { enqueueCallback } from './queues';
 import { secret } from './secrets';
 import { stopImageJob } from './workflows';
@@ -22,7 +22,7 @@ export const jobStatusDeps = once(() => ({ jobs: jobs(), clock, link }));
 
 /** A job's delivery log, and a redelivery of its terminal event (a fresh delivery id, the body a poll answers now). */
 export const deliveryLogDeps = once(() => ({ jobs: jobs(), clock, attempts: listCallbackAttempts(table()) }));
-export const redeliveryDeps = once(() => ({ jobs: jobs(), clock, link, newId, enqueueCallback }));
+export const redeliveryDeps = once(() => ({ jobs: jobs(), clock, link, newId, enqueueCallback, ...outboundLimit() }));
 
 /** What a cancel needs: the job and its money, the execution to stop, the callback to queue. */
 export const jobCancelDeps = once(() => ({

@@ -1,10 +1,10 @@
 /** The developer portal's function: its sign-in and sessions, and the use cases it shares with the public API. */
 import { DynamoPortal } from '../adapters/dynamo/portal-repository';
-import { admitOutboundSend, admitRequest } from '../domain/accounts/rate-limit';
+import { admitRequest } from '../domain/accounts/rate-limit';
 import type { PortalDeps } from '../domain/portal/portal';
 import { statementDeps } from './account';
 import { webhookTestDeps } from './callbacks';
-import { clock, newId, once, settings } from './core';
+import { clock, newId, once } from './core';
 import { accountDeps, accounts, keyUses, profileReadDeps, rateLimitDeps, table } from './data';
 import { deliveryLogDeps, jobStatusDeps, redeliveryDeps } from './links';
 import { profileDeps } from './profiles';
@@ -29,9 +29,6 @@ export const portalDeps = once(() => ({
   deliveries: deliveryLogDeps(),
   redelivery: redeliveryDeps(),
   webhookTest: webhookTestDeps(),
-  admitOutbound: async (accountId: string) => {
-    await admitOutboundSend(rateLimitDeps(), accountId, settings().OUTBOUND_SENDS_PER_MINUTE);
-  },
   profileReads: profileReadDeps(),
   pictures: pictureDeps(),
   profiles: profileDeps(),

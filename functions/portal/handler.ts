@@ -179,7 +179,6 @@ const ROUTES: readonly Route[] = [
   route('POST', 'jobs/:job_id/deliveries/redeliver', async ({ caller, body }, { job_id }) => {
     const parsed = parseOrThrow('body', RedeliverRequestSchema, body ?? {});
     assertCallbackUrlReachable(parsed);
-    await portalDeps().admitOutbound(caller.accountId);
     return accepted(
       await Callbacks.redeliverJobCallback(portalDeps().redelivery, caller, job_id!, parsed.callback_url),
     );
@@ -191,7 +190,6 @@ const ROUTES: readonly Route[] = [
   route('POST', 'webhook-test', async ({ caller, body }) => {
     const { url } = parseOrThrow('body', WebhookTestRequestSchema, body);
     assertBodyUrlReachable('url', url);
-    await portalDeps().admitOutbound(caller.accountId);
     return ok(await Callbacks.testWebhook(portalDeps().webhookTest, caller, url));
   }),
   route('GET', 'profiles', async ({ caller }) =>

@@ -369,6 +369,20 @@ describe('POST /v2/service/webhook-test', () => {
       code: 'RATE_LIMITED',
       detail: expect.stringContaining('webhook tests and redeliveries'),
     });
+    // A redelivery counts on the same window, before its job is looked up: refused at once, or after at
+    // most five more if a window boundary passed meanwhile (the five would answer 404 for this unknown job).
+    const redeliveries: Response[] = [];
+    while (redeliveries.length < 6 && redeliveries.at(-1)?.status !== 429)
+      redeliveries.push(
+        await runtime.call('POST', '/v2/service/jobs/job_unknown/deliveries/redeliver', {
+          apiKey: account.apiKey,
+          body: { callback_url: 'https://127.0.0.1:9/x' },
+        }),
+      );
+    const redeliveryRefused = redeliveries.at(-1)!;
+    expect(redeliveryRefused.status).toBe(429);
+    expect(Number(redeliveryRefused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await json(redeliveryRefused)).toMatchObject({ code: 'RATE_LIMITED' });
     // Other requests of the account are not held back by it.
     expect((await get(account.apiKey, '/v2/service/account')).status).toBe(200);
   });

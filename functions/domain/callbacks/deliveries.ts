@@ -11,9 +11,12 @@
  * - testWebhook: one signed POST of a test event through the same signing and the same guarded HTTP
  *   client as deliveries, answered with what happened; nothing is recorded or retried.
  *
- * All three are scoped to the caller's account; a job of another account is not found.
+ * All three are scoped to the caller's account; a job of another account is not found. A redelivery and
+ * a test event make the service POST to a URL the caller chooses, so each first counts on the account's
+ * outbound-send window (accounts/rate-limit.ts), whoever calls it: 429 RATE_LIMITED past the limit.
  */
 import type { Caller } from '../accounts/accounts';
+import { admitOutboundSend, type RateCounter } from '../accounts/rate-limit';
 import { InvalidRequestError, JobExpiredError, JobNotFinishedError, NotFoundError } from '../errors';
 import type { Job, JobsRepository } from '../jobs/job';
 import type { LinkMaker } from '../jobs/status';
@@ -59,6 +62,15 @@ interface JobLookup {
   clock: Clock;
 }
 
+/** The account's outbound-send window, and how many sends a minute it lets through. */
+export interface OutboundLimit {
+  counter: RateCounter;
+  outboundSendsPerMinute: number;
+}
+
+const admitSend = (deps: OutboundLimit & { clock: Clock }, caller: Caller) =>
+  admitOutboundSend(deps, caller.accountId, deps.outboundSendsPerMinute);
+
 /** The caller's job, as a poll would find it: another account's is not found, an expired one is gone (410). */
 const ownJob = async (deps: JobLookup, caller: Caller, jobId: string): Promise<Job> => {
   const job = await deps.jobs.get(caller.accountId, jobId);
@@ -89,11 +101,13 @@ export interface RedeliveryBody {
  * job's own; without either there is nowhere to send it. Only an ended job has a terminal event (409).
  */
 export const redeliverJobCallback = async (
-  deps: JobLookup & { link: LinkMaker; newId: IdSource; enqueueCallback(message: CallbackMessage): Promise<void> },
+  deps: JobLookup &
+    OutboundLimit & { link: LinkMaker; newId: IdSource; enqueueCallback(message: CallbackMessage): Promise<void> },
   caller: Caller,
   jobId: string,
   callbackUrl: string | undefined,
 ): Promise<RedeliveryBody> => {
+  await admitSend(deps, caller);
   const job = await ownJob(deps, caller, jobId);
   if (job.status !== 'succeeded' && job.status !== 'failed') {
     throw new JobNotFinishedError(`Job ${jobId} is ${job.status}: its callback is sent when it ends.`);
@@ -136,10 +150,11 @@ export const testEventBody = (deliveryId: string, at: number): string =>
 
 /** POST /webhook-test: one signed POST of a test event, answered with what the receiver did. */
 export const testWebhook = async (
-  deps: Pick<DeliveryDeps, 'webhookSecrets' | 'post' | 'clock'> & { newId: IdSource },
+  deps: Pick<DeliveryDeps, 'webhookSecrets' | 'post' | 'clock'> & OutboundLimit & { newId: IdSource },
   caller: Caller,
   url: string,
 ): Promise<WebhookTestBody> => {
+  await admitSend(deps, caller);
   const deliveryId = deps.newId('dlv');
   const { result, latencyMs } = await signedPost(deps, {
     deliveryId,
