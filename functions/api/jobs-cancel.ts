@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { jobCancelDeps } from '../composition/links';
+import { jobCancelDeps } from '../composition/job-actions';
 import { Jobs } from '../domain';
 import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';

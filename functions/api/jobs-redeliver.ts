@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { redeliveryDeps } from '../composition/links';
+import { redeliveryDeps } from '../composition/job-actions';
 import { Callbacks } from '../domain';
 import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { assertCallbackUrlReachable } from '../shared/http/callback-url';

@@ -1,13 +1,15 @@
-/** Download links are signed with our own key (no S3 here), for job results and polls. */
+/**
+ * Download links are signed with our own key (no S3 here), for job results and polls; and what reads a
+ * job needs: a poll, the list, the delivery log. Only the table and the link key: the poll is the route
+ * clients call most, so what acts on a job (its Step Functions and SQS clients) is in job-actions.ts.
+ */
 
 import { listCallbackAttempts } from '../adapters/dynamo/callback-attempts';
 import { signDownloadToken } from '../domain/images/download-token';
 import type { LinkMaker } from '../domain/images/result';
-import { clock, newId, once, settings } from './core';
-import { jobs, ledger, outboundLimit, table } from './data';
-import { enqueueCallback } from './queues';
+import { clock, once, settings } from './core';
+import { jobs, table } from './data';
 import { secret } from './secrets';
-import { stopImageJob } from './workflows';
 
 export const downloadSecret = once(() =>
   secret(settings().DOWNLOAD_TOKEN_SECRET, settings().DOWNLOAD_TOKEN_SECRET_ARN, 'the download token secret'),
@@ -20,16 +22,5 @@ export const link: LinkMaker = async (baseUrl, grant) =>
 /** What a poll of a job needs. */
 export const jobStatusDeps = once(() => ({ jobs: jobs(), clock, link }));
 
-/** A job's delivery log, and a redelivery of its terminal event (a fresh delivery id, the body a poll answers now). */
+/** A job's delivery log. */
 export const deliveryLogDeps = once(() => ({ jobs: jobs(), clock, attempts: listCallbackAttempts(table()) }));
-export const redeliveryDeps = once(() => ({ jobs: jobs(), clock, link, newId, enqueueCallback, ...outboundLimit() }));
-
-/** What a cancel needs: the job and its money, the execution to stop, the callback to queue. */
-export const jobCancelDeps = once(() => ({
-  jobs: jobs(),
-  ledger: ledger(),
-  clock,
-  link,
-  stopImageJob,
-  enqueueCallback,
-}));

@@ -6,7 +6,8 @@ import { statementDeps } from './account';
 import { webhookTestDeps } from './callbacks';
 import { clock, newId, once } from './core';
 import { accountDeps, accounts, keyUses, profileReadDeps, rateLimitDeps, table } from './data';
-import { deliveryLogDeps, jobStatusDeps, redeliveryDeps } from './links';
+import { redeliveryDeps } from './job-actions';
+import { deliveryLogDeps, jobStatusDeps } from './links';
 import { profileDeps } from './profiles';
 import { pictureDeps } from './storage';
 

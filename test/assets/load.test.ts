@@ -4,14 +4,14 @@
  * template is loaded from its asset alone, in a Lambda-like sandbox (bin/assets/sandbox.ts): a copy of
  * the asset folder, the runtime's AWS SDK v3 and nothing else on the module path, the template's
  * handler string and environment. Each must load and export its handler; the functions that do no
- * image work must carry no sharp, heic-decode or libheif.
+ * image work must carry no sharp, heic-decode or libheif; the job poll carries no workflow or queue client.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureAssets } from '../../bin/assets/build';
 import { Sandbox } from '../../bin/assets/sandbox';
 import { readTemplate, resolveValue, type Template } from '../../bin/assets/template';
-import { ROUTES } from '../../functions/api/routes';
+import { CURRENT_API_VERSION, ROUTES, routePath } from '../../functions/api/routes';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
 import { hostArchitecture } from '../../lib/constructs/function-defaults';
 
@@ -101,4 +101,14 @@ test('a function that does no image work carries no sharp, heic-decode or libhei
         code.includes('libheif'),
     ]).toEqual([logicalId, false]);
   }
+});
+
+test('the job poll, the route clients call most, loads neither the Step Functions nor the SQS client', () => {
+  const poll = template.methods.find(
+    (method) => method.method === 'GET' && method.path === routePath(CURRENT_API_VERSION, { path: '/jobs/{job_id}' }),
+  );
+  expect(poll).toBeDefined();
+  const code = bundle(poll?.functionId ?? '');
+  expect(code).toContain('require("@aws-sdk/lib-dynamodb")');
+  expect(code.match(/require\("@aws-sdk\/client-(sfn|sqs)"\)/g)).toBeNull();
 });
