@@ -98,7 +98,7 @@ export const run = async (): Promise<BenchResult[]> => {
     const client: Client = { url: runtime.url, apiKey: devAccount.apiKey, body, accountId: devAccount.accountId };
     const ownAccounts: Client[] = [];
     for (let index = 0; index < CLIENTS; index += 1) {
-      const { account, key } = await Accounts.openAccount(services(), {
+      const { account, key } = await Accounts.open(services(), {
         name: `bench client ${index + 1}`,
         openingCreditMicros: DEV_CREDIT_MICROS,
       });

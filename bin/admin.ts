@@ -188,7 +188,7 @@ const main = async (argv: string[]): Promise<void> => {
           })),
         );
       case 'create-account': {
-        const { account, key } = await Accounts.openAccount(deps, {
+        const { account, key } = await Accounts.open(deps, {
           name: required(values.name, 'name'),
           openingCreditMicros: values.credit === undefined ? 0 : usd(values.credit, 'credit'),
           defaultModelVersion: modelVersion,

@@ -93,7 +93,7 @@ const ensureDevAccount = async (dataDir: string, creditMicros: number): Promise<
     const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as DevAccount;
     if (await deps.accounts.get(saved.accountId)) return saved;
   }
-  const { account, key } = await Accounts.openAccount(deps, { name: 'development', openingCreditMicros: creditMicros });
+  const { account, key } = await Accounts.open(deps, { name: 'development', openingCreditMicros: creditMicros });
   const devAccount = { accountId: account.accountId, keyId: key.keyId, apiKey: key.apiKey };
   // Development only: the key is kept in plain text under the (git-ignored) data directory so that
   // every start can print a working curl line. The service itself stores only its hash.

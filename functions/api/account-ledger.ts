@@ -6,6 +6,6 @@ import { type LedgerQuery, LedgerQuerySchema } from './schemas/account';
 
 /** GET /v2/service/account/ledger: the account's ledger entries, newest first, each with the balance after it. */
 const lambdaHandler = async ({ query, caller }: ApiRequest<undefined, LedgerQuery>) =>
-  ok(await Statement.ledgerStatement(statementDeps(), caller, { limit: query.limit, cursor: query.cursor }));
+  ok(await Statement.ledger(statementDeps(), caller, { limit: query.limit, cursor: query.cursor }));
 
 export const handler = apiHandler(lambdaHandler, { query: LedgerQuerySchema });

@@ -10,6 +10,6 @@ const lambdaHandler = async ({
   params,
   caller,
 }: ApiRequest<undefined, undefined, v.InferOutput<typeof JobParamsSchema>>) =>
-  ok(await Jobs.cancelJob(jobCancelDeps(), caller, params.job_id));
+  ok(await Jobs.cancel(jobCancelDeps(), caller, params.job_id));
 
 export const handler = apiHandler(lambdaHandler, { params: JobParamsSchema });

@@ -7,7 +7,7 @@ import { type ListJobsQuery, ListJobsQuerySchema } from './schemas/jobs';
 /** GET /v2/service/jobs: the account's jobs, newest first, one Query per page. */
 const lambdaHandler = async ({ query, caller }: ApiRequest<undefined, ListJobsQuery>) =>
   ok(
-    await Jobs.listJobs(jobStatusDeps(), caller, {
+    await Jobs.list(jobStatusDeps(), caller, {
       limit: query.limit,
       cursor: query.cursor,
       status: query.status,

@@ -17,7 +17,7 @@ const lambdaHandler = async ({
   caller,
 }: ApiRequest<RedeliverRequest, undefined, v.InferOutput<typeof JobParamsSchema>>) => {
   assertCallbackUrlReachable(body);
-  return accepted(await Callbacks.redeliverJobCallback(redeliveryDeps(), caller, params.job_id, body.callback_url));
+  return accepted(await Callbacks.redeliver(redeliveryDeps(), caller, params.job_id, body.callback_url));
 };
 
 export const handler = apiHandler(lambdaHandler, {

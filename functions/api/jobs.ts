@@ -10,6 +10,6 @@ const lambdaHandler = async ({
   params,
   caller,
 }: ApiRequest<undefined, undefined, v.InferOutput<typeof JobParamsSchema>>) =>
-  ok(await Jobs.jobStatus(jobStatusDeps(), caller, params.job_id));
+  ok(await Jobs.status(jobStatusDeps(), caller, params.job_id));
 
 export const handler = apiHandler(lambdaHandler, { params: JobParamsSchema });

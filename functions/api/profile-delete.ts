@@ -10,6 +10,6 @@ const lambdaHandler = async ({
   params,
   caller,
 }: ApiRequest<undefined, undefined, v.InferOutput<typeof ProfileParamsSchema>>) =>
-  ok(await Profiles.deleteProfile(profileDeps(), caller, params.profile_id));
+  ok(await Profiles.remove(profileDeps(), caller, params.profile_id));
 
 export const handler = apiHandler(lambdaHandler, { params: ProfileParamsSchema });

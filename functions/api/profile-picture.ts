@@ -11,6 +11,6 @@ const lambdaHandler = async ({
   params,
   caller,
 }: ApiRequest<undefined, undefined, v.InferOutput<typeof ProfileParamsSchema>>) =>
-  binary(await Profiles.profilePicture(pictureDeps(), caller, params.profile_id), 'image/jpeg');
+  binary(await Profiles.picture(pictureDeps(), caller, params.profile_id), 'image/jpeg');
 
 export const handler = streamingOnAws(apiHandler(lambdaHandler, { params: ProfileParamsSchema }));

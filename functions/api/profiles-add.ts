@@ -9,7 +9,7 @@ import { type AddProfileRequest, AddProfileRequestSchema } from './schemas/profi
 const lambdaHandler = async ({ body, caller }: ApiRequest<AddProfileRequest>) => {
   assertCallbackUrlReachable(body);
   return ok(
-    await Profiles.addProfile(profileDeps(), caller, {
+    await Profiles.add(profileDeps(), caller, {
       imageUrls: body.image_urls,
       trainingTier: body.training_tier,
       tag: body.tag,

@@ -7,6 +7,6 @@ import { ListProfilesQuerySchema } from './schemas/profiles';
 
 /** GET /v2/service/profiles/ids[?tag=]: every profile of the account, all pages. */
 const lambdaHandler = async ({ query, caller }: ApiRequest<undefined, v.InferOutput<typeof ListProfilesQuerySchema>>) =>
-  ok(await Profiles.listProfiles(profileReadDeps(), caller, query.tag));
+  ok(await Profiles.list(profileReadDeps(), caller, query.tag));
 
 export const handler = apiHandler(lambdaHandler, { query: ListProfilesQuerySchema });

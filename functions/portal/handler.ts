@@ -137,9 +137,7 @@ const ROUTES: readonly Route[] = [
   route('GET', 'session', async ({ session }) => ok(sessionBody(session))),
   route('GET', 'account', async ({ caller }) => ok(await Statement.accountSummary(portalDeps().statement, caller))),
   route('GET', 'ledger', async ({ caller, query }) =>
-    ok(
-      await Statement.ledgerStatement(portalDeps().statement, caller, parseOrThrow('query', LedgerQuerySchema, query)),
-    ),
+    ok(await Statement.ledger(portalDeps().statement, caller, parseOrThrow('query', LedgerQuerySchema, query))),
   ),
   route('GET', 'spend', async ({ caller, query }) =>
     ok(
@@ -164,7 +162,7 @@ const ROUTES: readonly Route[] = [
   route('GET', 'jobs', async ({ caller, query }) => {
     const parsed = parseOrThrow('query', ListJobsQuerySchema, query);
     return ok(
-      await Jobs.listJobs(portalDeps().jobs, caller, {
+      await Jobs.list(portalDeps().jobs, caller, {
         limit: parsed.limit,
         cursor: parsed.cursor,
         status: parsed.status,
@@ -179,9 +177,7 @@ const ROUTES: readonly Route[] = [
   route('POST', 'jobs/:job_id/deliveries/redeliver', async ({ caller, body }, { job_id }) => {
     const parsed = parseOrThrow('body', RedeliverRequestSchema, body ?? {});
     assertCallbackUrlReachable(parsed);
-    return accepted(
-      await Callbacks.redeliverJobCallback(portalDeps().redelivery, caller, job_id!, parsed.callback_url),
-    );
+    return accepted(await Callbacks.redeliver(portalDeps().redelivery, caller, job_id!, parsed.callback_url));
   }),
   route('GET', 'webhook-secret', async ({ caller }) => ok(await Accounts.webhookSecret(portalDeps().accounts, caller))),
   route('POST', 'webhook-secret/rotate', async ({ caller }) =>
@@ -192,14 +188,12 @@ const ROUTES: readonly Route[] = [
     assertBodyUrlReachable('url', url);
     return ok(await Callbacks.testWebhook(portalDeps().webhookTest, caller, url));
   }),
-  route('GET', 'profiles', async ({ caller }) =>
-    ok(await Profiles.profileSummaries(portalDeps().profileReads, caller)),
-  ),
+  route('GET', 'profiles', async ({ caller }) => ok(await Profiles.summaries(portalDeps().profileReads, caller))),
   route('GET', 'profiles/:profile_id/picture', async ({ caller }, { profile_id }) =>
-    binary(await Profiles.profilePicture(portalDeps().pictures, caller, profile_id!), 'image/jpeg'),
+    binary(await Profiles.picture(portalDeps().pictures, caller, profile_id!), 'image/jpeg'),
   ),
   route('DELETE', 'profiles/:profile_id', async ({ caller }, { profile_id }) =>
-    ok(await Profiles.deleteProfile(portalDeps().profiles, caller, profile_id!)),
+    ok(await Profiles.remove(portalDeps().profiles, caller, profile_id!)),
   ),
 ];
 

@@ -60,7 +60,7 @@ export const startTestRuntime = async (options: Partial<LocalRuntimeOptions> = {
         );
     },
     newAccount: async (creditMicros = 10_000_000) => {
-      const { account, key } = await Accounts.openAccount(services(), {
+      const { account, key } = await Accounts.open(services(), {
         name: 'test',
         openingCreditMicros: creditMicros,
       });

@@ -1,9 +1,4 @@
-import {
-  decodeStatementCursor,
-  encodeStatementCursor,
-  ledgerEntryBody,
-  spendByDay,
-} from '../../functions/domain/accounts/statement';
+import { decodeCursor, encodeCursor, ledgerEntryBody, spendByDay } from '../../functions/domain/accounts/statement';
 import { moneyBody, usdDecimal } from '../../functions/domain/billing/money';
 import { attemptBody } from '../../functions/domain/callbacks/deliveries';
 import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
@@ -26,7 +21,7 @@ describe('money on the wire', () => {
 describe('statement cursors', () => {
   it('round-trips the last entry shown and the balance before it', () => {
     const position = { entryId: 'led_01m85x04vrhejq8d98qt80qsz7', balanceBeforeMicros: -12_000 };
-    expect(decodeStatementCursor(encodeStatementCursor(position))).toEqual(position);
+    expect(decodeCursor(encodeCursor(position))).toEqual(position);
   });
 
   it.each([
@@ -34,9 +29,9 @@ describe('statement cursors', () => {
     ['another shape', Buffer.from(JSON.stringify({ entryId: 'led_1' })).toString('base64url')],
     ['another key space', Buffer.from(JSON.stringify(['job_1', 0])).toString('base64url')],
     ['a fractional balance', Buffer.from(JSON.stringify(['led_1', 0.5])).toString('base64url')],
-    ['a padded encoding', `${encodeStatementCursor({ entryId: 'led_1', balanceBeforeMicros: 1 })}=`],
+    ['a padded encoding', `${encodeCursor({ entryId: 'led_1', balanceBeforeMicros: 1 })}=`],
   ])('refuses %s as a cursor it did not hand out', (_name, cursor) => {
-    expect(() => decodeStatementCursor(cursor)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' }));
+    expect(() => decodeCursor(cursor)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' }));
   });
 
   it('shows an entry with its owner and both amounts', () => {

@@ -5,9 +5,9 @@
  */
 
 import type { EngineOutcome } from '../../functions/domain/images/engine';
-import { cancelJob } from '../../functions/domain/jobs/cancel';
+import { cancel } from '../../functions/domain/jobs/cancel';
 import type { Job } from '../../functions/domain/jobs/job';
-import { CANCEL_CHECK_MS, runJobEngine, settleJob, type WorkflowDeps } from '../../functions/domain/jobs/workflow';
+import { CANCEL_CHECK_MS, runEngine, settle, type WorkflowDeps } from '../../functions/domain/jobs/workflow';
 import { FakeLedger, fakeJobs } from '../support/fakes';
 import { aJob } from '../support/fixtures';
 
@@ -98,9 +98,9 @@ const IMAGES: EngineOutcome = {
 describe('canceling a job', () => {
   it('aborts the engine call within one check once the job is canceled, and reports CANCELED', async () => {
     const { engine, job, deps, cancelDeps, ledger, stopped } = await world();
-    const step = runJobEngine(deps, job, 15 * 60 * 1000);
+    const step = runEngine(deps, job, 15 * 60 * 1000);
     await jest.advanceTimersByTimeAsync(1000);
-    await cancelJob(cancelDeps, caller, job.jobId);
+    await cancel(cancelDeps, caller, job.jobId);
     expect(stopped).toEqual([job.jobId]);
     await jest.advanceTimersByTimeAsync(CANCEL_CHECK_MS);
     await expect(step).resolves.toEqual({ outcome: 'failed', error: expect.objectContaining({ code: 'CANCELED' }) });
@@ -110,8 +110,8 @@ describe('canceling a job', () => {
 
   it('does not run the engine for a job canceled before its turn', async () => {
     const { engine, job, deps, cancelDeps } = await world({ status: 'pending', startedAt: null });
-    await cancelJob(cancelDeps, caller, job.jobId);
-    await expect(runJobEngine(deps, job, 15 * 60 * 1000)).resolves.toEqual({
+    await cancel(cancelDeps, caller, job.jobId);
+    await expect(runEngine(deps, job, 15 * 60 * 1000)).resolves.toEqual({
       outcome: 'failed',
       error: expect.objectContaining({ code: 'CANCELED' }),
     });
@@ -120,7 +120,7 @@ describe('canceling a job', () => {
 
   it('ends a job at its cancel_after deadline', async () => {
     const { engine, job, deps } = await world({ cancelAt: NOW + 3000 });
-    const step = runJobEngine(deps, job, 15 * 60 * 1000);
+    const step = runEngine(deps, job, 15 * 60 * 1000);
     await jest.advanceTimersByTimeAsync(3000);
     await expect(step).resolves.toEqual({
       outcome: 'failed',
@@ -131,12 +131,12 @@ describe('canceling a job', () => {
 
   it('loses to a success that settled first: 409, and the charge stays settled', async () => {
     const { engine, job, deps, cancelDeps, ledger } = await world();
-    const step = runJobEngine(deps, job, 15 * 60 * 1000);
+    const step = runEngine(deps, job, 15 * 60 * 1000);
     await jest.advanceTimersByTimeAsync(10);
     engine.answer(IMAGES);
     const run = await step;
-    await settleJob(deps, { ...job, run });
-    await expect(cancelJob(cancelDeps, caller, job.jobId)).rejects.toMatchObject({
+    await settle(deps, { ...job, run });
+    await expect(cancel(cancelDeps, caller, job.jobId)).rejects.toMatchObject({
       code: 'JOB_NOT_CANCELABLE',
       message: `Job ${job.jobId} has already ended: succeeded.`,
     });
@@ -146,17 +146,17 @@ describe('canceling a job', () => {
 
   it('wins over a success that comes after it: the settlement moves nothing', async () => {
     const { engine, job, deps, cancelDeps, ledger } = await world();
-    const step = runJobEngine(deps, job, 15 * 60 * 1000);
+    const step = runEngine(deps, job, 15 * 60 * 1000);
     await jest.advanceTimersByTimeAsync(10);
-    await cancelJob(cancelDeps, caller, job.jobId);
+    await cancel(cancelDeps, caller, job.jobId);
     engine.answer(IMAGES);
     const run = await step;
-    if (run.outcome === 'succeeded') await settleJob(deps, { ...job, run });
+    if (run.outcome === 'succeeded') await settle(deps, { ...job, run });
     expect(ledger.movesOf(job.jobId)).toEqual([`reserve ${-FLOOR}`, `release ${FLOOR}`]);
   });
 
   it('refuses a synchronous call', async () => {
     const { job, cancelDeps } = await world({ mode: 'sync' });
-    await expect(cancelJob(cancelDeps, caller, job.jobId)).rejects.toMatchObject({ code: 'JOB_NOT_CANCELABLE' });
+    await expect(cancel(cancelDeps, caller, job.jobId)).rejects.toMatchObject({ code: 'JOB_NOT_CANCELABLE' });
   });
 });

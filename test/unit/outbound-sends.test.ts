@@ -4,7 +4,7 @@
  * portal) gets the limit by calling them.
  */
 import type { RateCounter } from '../../functions/domain/accounts/rate-limit';
-import { redeliverJobCallback, testWebhook } from '../../functions/domain/callbacks/deliveries';
+import { redeliver, testWebhook } from '../../functions/domain/callbacks/deliveries';
 import { NotFoundError, RateLimitedError } from '../../functions/domain/errors';
 
 const NOW = Date.parse('2026-11-23T12:00:30Z');
@@ -58,8 +58,8 @@ describe('the outbound-send limit, inside the use cases', () => {
 
   it('refuses a redelivery past the limit before the job is read', async () => {
     const { redelivery, jobReads } = fixture(1);
-    await expect(redeliverJobCallback(redelivery, caller, 'job_1', undefined)).rejects.toThrow(NotFoundError);
-    await expect(redeliverJobCallback(redelivery, caller, 'job_1', undefined)).rejects.toThrow(RateLimitedError);
+    await expect(redeliver(redelivery, caller, 'job_1', undefined)).rejects.toThrow(NotFoundError);
+    await expect(redeliver(redelivery, caller, 'job_1', undefined)).rejects.toThrow(RateLimitedError);
     expect(jobReads).toEqual(['job_1']);
   });
 
@@ -67,7 +67,7 @@ describe('the outbound-send limit, inside the use cases', () => {
     const { webhookTest, redelivery, jobReads } = fixture(2);
     await testWebhook(webhookTest, caller, 'https://example.test/hook');
     await testWebhook(webhookTest, caller, 'https://example.test/hook');
-    await expect(redeliverJobCallback(redelivery, caller, 'job_1', undefined)).rejects.toThrow(RateLimitedError);
+    await expect(redeliver(redelivery, caller, 'job_1', undefined)).rejects.toThrow(RateLimitedError);
     expect(jobReads).toEqual([]);
   });
 });

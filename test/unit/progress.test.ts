@@ -1,6 +1,6 @@
 import type { EngineOutcome, ProgressReport } from '../../functions/domain/images/engine';
 import { progressOf } from '../../functions/domain/jobs/job';
-import { PROGRESS_WRITE_INTERVAL_MS, runJobEngine, type WorkflowDeps } from '../../functions/domain/jobs/workflow';
+import { PROGRESS_WRITE_INTERVAL_MS, runEngine, type WorkflowDeps } from '../../functions/domain/jobs/workflow';
 import { trainingProgress } from '../../functions/domain/profiles/profile';
 import { FakeLedger, fakeJobs } from '../support/fakes';
 import { aJob } from '../support/fixtures';
@@ -109,7 +109,7 @@ describe('progress writes', () => {
       enqueueCallback: async () => undefined,
       settings: { asyncBudgetMs: 30 * 60 * 1000, maxRunningJobs: 20 },
     };
-    const step = runJobEngine(deps, job, 15 * 60 * 1000);
+    const step = runEngine(deps, job, 15 * 60 * 1000);
     await jest.advanceTimersByTimeAsync(1);
     report(0.1);
     report(0.2);

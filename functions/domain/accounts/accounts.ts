@@ -167,7 +167,7 @@ export const listKeys = async (
     });
 };
 
-export const openAccount = async (
+export const open = async (
   deps: AccountsDeps,
   input: { name: string; openingCreditMicros: number; defaultModelVersion?: ModelVersion },
 ): Promise<{ account: Account; key: IssuedKey }> => {

@@ -101,10 +101,10 @@ export const accountSummary = async (deps: StatementDeps, caller: Caller): Promi
 
 const ENTRY_ID = /^led_[0-9A-Za-z]{1,40}$/;
 
-export const encodeStatementCursor = (position: StatementPosition): string =>
+export const encodeCursor = (position: StatementPosition): string =>
   Buffer.from(JSON.stringify([position.entryId, position.balanceBeforeMicros]), 'utf8').toString('base64url');
 
-export const decodeStatementCursor = (cursor: string): StatementPosition => {
+export const decodeCursor = (cursor: string): StatementPosition => {
   const refused = () => new InvalidRequestError('The cursor is not one this service gave out.');
   let decoded: unknown;
   try {
@@ -117,7 +117,7 @@ export const decodeStatementCursor = (cursor: string): StatementPosition => {
   if (typeof entryId !== 'string' || !ENTRY_ID.test(entryId) || !Number.isSafeInteger(balanceBeforeMicros))
     throw refused();
   const position = { entryId, balanceBeforeMicros: balanceBeforeMicros as number };
-  if (encodeStatementCursor(position) !== cursor) throw refused();
+  if (encodeCursor(position) !== cursor) throw refused();
   return position;
 };
 
@@ -133,16 +133,16 @@ export const ledgerEntryBody = (entry: LedgerEntry & { balanceAfterMicros: numbe
 });
 
 /** GET /account/ledger: one page of entries, newest first, each with the balance after it. */
-export const ledgerStatement = async (
+export const ledger = async (
   deps: Pick<StatementDeps, 'statements'>,
   caller: Caller,
   query: { limit: number; cursor?: string },
 ): Promise<LedgerPageBody> => {
-  const after = query.cursor === undefined ? undefined : decodeStatementCursor(query.cursor);
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const page = await deps.statements.statement(caller.accountId, { limit: query.limit, after });
   return {
     entries: page.entries.map(ledgerEntryBody),
-    next_cursor: page.next ? encodeStatementCursor(page.next) : null,
+    next_cursor: page.next ? encodeCursor(page.next) : null,
   };
 };
 

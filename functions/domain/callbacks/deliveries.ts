@@ -5,7 +5,7 @@
  * - jobDeliveries: every recorded attempt of the job's callback deliveries, oldest first, each with the
  *   receiver's status or why there was none, its latency, and whether it was the last of its delivery
  *   (delivered, refused with 410, or the retry budget spent: no further attempt will follow).
- * - redeliverJobCallback: a fresh delivery of an ended job's terminal event: a new delivery id (so a
+ * - redeliver: a fresh delivery of an ended job's terminal event: a new delivery id (so a
  *   receiver that deduplicates by id takes it), the body a poll answers now (fresh download links),
  *   signed when each attempt is sent, queued to the same deliverer with the same retries.
  * - testWebhook: one signed POST of a test event through the same signing and the same guarded HTTP
@@ -100,7 +100,7 @@ export interface RedeliveryBody {
  * POST /jobs/{job_id}/deliveries/redeliver: `callbackUrl` (already checked like a submit's) replaces the
  * job's own; without either there is nowhere to send it. Only an ended job has a terminal event (409).
  */
-export const redeliverJobCallback = async (
+export const redeliver = async (
   deps: JobLookup &
     OutboundLimit & { link: LinkMaker; newId: IdSource; enqueueCallback(message: CallbackMessage): Promise<void> },
   caller: Caller,

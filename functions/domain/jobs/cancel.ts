@@ -20,7 +20,7 @@ import { JobNotCancelableError, NotFoundError } from '../errors';
 import type { Clock } from '../shared/clock';
 import { releaseJobCharge } from './charge';
 import { canceledError, type JobsRepository } from './job';
-import { type JobStatusBody, jobStatusBody, type LinkMaker } from './status';
+import { type JobStatusBody, type LinkMaker, statusBody } from './status';
 import { callbackMessage } from './workflow';
 
 export interface CancelDeps {
@@ -32,7 +32,7 @@ export interface CancelDeps {
   enqueueCallback(message: CallbackMessage): Promise<void>;
 }
 
-export const cancelJob = async (deps: CancelDeps, caller: Caller, jobId: string): Promise<JobStatusBody> => {
+export const cancel = async (deps: CancelDeps, caller: Caller, jobId: string): Promise<JobStatusBody> => {
   const job = await deps.jobs.get(caller.accountId, jobId);
   if (!job) throw new NotFoundError(`Job ${jobId} not found.`);
   if (job.mode === 'sync')
@@ -48,5 +48,5 @@ export const cancelJob = async (deps: CancelDeps, caller: Caller, jobId: string)
   await deps.stopImageJob(jobId);
   if (ended.callbackUrl)
     await deps.enqueueCallback(await callbackMessage({ ...ended, callbackUrl: ended.callbackUrl }, deps.link));
-  return jobStatusBody(ended, deps.link, deps.clock());
+  return statusBody(ended, deps.link, deps.clock());
 };

@@ -1,3 +1,3 @@
-export { cancelJob } from './cancel';
-export { jobStatus, jobStatusBody, listJobs } from './status';
+export { cancel } from './cancel';
+export { list, status, statusBody } from './status';
 export * from './workflow';

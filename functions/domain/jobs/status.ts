@@ -26,7 +26,7 @@ export interface JobStatusBody {
 export type { LinkMaker };
 
 /** A poll and the callback always carry links (never the bytes), whatever the job's response mode. */
-export const jobStatusBody = async (job: Job, link: LinkMaker, now: number): Promise<JobStatusBody> => {
+export const statusBody = async (job: Job, link: LinkMaker, now: number): Promise<JobStatusBody> => {
   const { progress, etaSeconds } = progressOf(job, now);
   return {
     job_id: job.jobId,
@@ -53,7 +53,7 @@ export const jobStatusBody = async (job: Job, link: LinkMaker, now: number): Pro
 };
 
 /** GET /jobs/{job_id}: the caller's job (another account's is not found); 410 past its expiry. */
-export const jobStatus = async (
+export const status = async (
   deps: { jobs: JobsRepository; clock: Clock; link: LinkMaker },
   caller: Caller,
   jobId: string,
@@ -61,14 +61,14 @@ export const jobStatus = async (
   const job = await deps.jobs.get(caller.accountId, jobId);
   if (!job) throw new NotFoundError(`Job ${jobId} not found.`);
   if (job.expiresAt !== null && deps.clock() >= job.expiresAt) throw new JobExpiredError(jobId);
-  return jobStatusBody(job, deps.link, deps.clock());
+  return statusBody(job, deps.link, deps.clock());
 };
 
 /**
  * GET /jobs: the caller's jobs, newest first, synchronous ones included (so that the result of a call
  * whose client hung up can still be found), one page per call. Jobs past their retention are left out.
  */
-export const listJobs = async (
+export const list = async (
   deps: { jobs: JobsRepository; clock: Clock; link: LinkMaker },
   caller: Caller,
   query: JobPageQuery,
@@ -77,7 +77,7 @@ export const listJobs = async (
   const now = deps.clock();
   const current = page.jobs.filter((job) => job.expiresAt === null || now < job.expiresAt);
   return {
-    jobs: await Promise.all(current.map((job) => jobStatusBody(job, deps.link, now))),
+    jobs: await Promise.all(current.map((job) => statusBody(job, deps.link, now))),
     next_cursor: page.cursor ?? null,
   };
 };

@@ -11,7 +11,7 @@
 import type { LedgerPort } from '../billing/ledger';
 import type { CallbackMessage } from '../callbacks/deliver';
 import { ERROR_CODES, type ErrorCode, NotFoundError } from '../errors';
-import { type DecodedImage, type ImageEngine, type OutputFormat, runEngine } from '../images/engine';
+import { type DecodedImage, type ImageEngine, type OutputFormat, runEngine as runImageEngine } from '../images/engine';
 import { finalPrice } from '../images/pricing';
 import type { Clock } from '../shared/clock';
 import { releaseJobCharge, settleJobCharge } from './charge';
@@ -24,7 +24,7 @@ import {
   runUntil,
   type StoredInput,
 } from './job';
-import { jobStatusBody, type LinkMaker } from './status';
+import { type LinkMaker, statusBody } from './status';
 
 export interface JobStep {
   accountId: string;
@@ -135,7 +135,7 @@ export const markRunning = async (
 };
 
 /** Runs the engine on the stored inputs within the job's budget; a refusal is an outcome, not an error. */
-export const runJobEngine = async (
+export const runEngine = async (
   deps: WorkflowDeps,
   step: JobStep,
   functionRemainingMs: number,
@@ -172,7 +172,7 @@ export const runJobEngine = async (
     );
   }, CANCEL_CHECK_MS);
   try {
-    const outcome = await runEngine(
+    const outcome = await runImageEngine(
       deps.engine,
       { ...job.work.engine, images },
       controller.signal,
@@ -203,7 +203,7 @@ export const runJobEngine = async (
   }
 };
 
-export const settleJob = async (
+export const settle = async (
   deps: Pick<WorkflowDeps, 'jobs' | 'ledger' | 'clock'>,
   step: JobStep & { run: RunOutcome },
 ): Promise<void> => {
@@ -226,7 +226,7 @@ export const failureError = (failure: { Error?: string; Cause?: string } | undef
   return { code: 'INTERNAL_ERROR', message: 'The image engine failed. The reserved cost was refunded.' };
 };
 
-export const releaseJob = async (
+export const release = async (
   deps: Pick<WorkflowDeps, 'jobs' | 'ledger' | 'clock' | 'settings'>,
   step: JobStep & { run?: RunOutcome; failure?: { Error?: string; Cause?: string } },
 ): Promise<void> => {
@@ -258,5 +258,5 @@ export const callbackMessage = async (
   accountId: job.accountId,
   jobId: job.jobId,
   callbackUrl: job.callbackUrl,
-  body: JSON.stringify(await jobStatusBody(job, link, job.completedAt ?? job.createdAt)),
+  body: JSON.stringify(await statusBody(job, link, job.completedAt ?? job.createdAt)),
 });

@@ -1,4 +1,4 @@
 export { type PreflightReport, preflight } from './preflight';
-export { addProfile, deleteProfile, listProfiles, profilePicture, profileStatus, profileSummaries } from './profiles';
+export { add, list, picture, remove, status, summaries } from './profiles';
 export { backfillTags } from './tags';
 export * from './training';

@@ -92,7 +92,7 @@ export const releaseProfile = (
   });
 
 /** POST /profiles/add: reserve the tier's price with the new profile, then start its training. */
-export const addProfile = async (
+export const add = async (
   deps: ProfileDeps,
   caller: Caller,
   command: AddProfileCommand,
@@ -150,7 +150,7 @@ const ownProfile = async (deps: Pick<ProfileDeps, 'profiles'>, caller: Caller, p
 };
 
 /** The profile status body, for a poll and for the training callback alike. */
-export const profileStatusBody = (profile: Profile, now: number) => {
+export const statusBody = (profile: Profile, now: number) => {
   const { progress, etaSeconds } = trainingProgress(profile, now);
   return {
     profile_id: profile.profileId,
@@ -161,10 +161,10 @@ export const profileStatusBody = (profile: Profile, now: number) => {
   };
 };
 
-export const profileStatus = async (deps: Pick<ProfileDeps, 'profiles' | 'clock'>, caller: Caller, profileId: string) =>
-  profileStatusBody(await ownProfile(deps, caller, profileId), deps.clock());
+export const status = async (deps: Pick<ProfileDeps, 'profiles' | 'clock'>, caller: Caller, profileId: string) =>
+  statusBody(await ownProfile(deps, caller, profileId), deps.clock());
 
-export const listProfiles = async (deps: Pick<ProfileDeps, 'profiles'>, caller: Caller, tag?: string) => ({
+export const list = async (deps: Pick<ProfileDeps, 'profiles'>, caller: Caller, tag?: string) => ({
   profiles: (await deps.profiles.list(caller.accountId, tag)).map((p) => ({
     profile_id: p.profileId,
     status: p.status,
@@ -173,7 +173,7 @@ export const listProfiles = async (deps: Pick<ProfileDeps, 'profiles'>, caller: 
 });
 
 /** The portal's list: every profile of the account with what a person looks for, newest first. */
-export const profileSummaries = async (deps: Pick<ProfileDeps, 'profiles'>, caller: Caller) => ({
+export const summaries = async (deps: Pick<ProfileDeps, 'profiles'>, caller: Caller) => ({
   profiles: (await deps.profiles.list(caller.accountId))
     .sort((a, b) => b.createdAt - a.createdAt)
     .map((p) => ({
@@ -188,19 +188,19 @@ export const profileSummaries = async (deps: Pick<ProfileDeps, 'profiles'>, call
     })),
 });
 
-export const profilePicture = async (
+export const picture = async (
   deps: Pick<ProfileDeps, 'profiles' | 'photos'>,
   caller: Caller,
   profileId: string,
 ): Promise<Buffer> => {
   const profile = await ownProfile(deps, caller, profileId);
-  const picture = profile.pictureKey ? await deps.photos.picture(profile.pictureKey) : undefined;
-  if (!picture) throw new NotFoundError(`Profile ${profileId} has no picture yet (status ${profile.status}).`);
-  return picture;
+  const bytes = profile.pictureKey ? await deps.photos.picture(profile.pictureKey) : undefined;
+  if (!bytes) throw new NotFoundError(`Profile ${profileId} has no picture yet (status ${profile.status}).`);
+  return bytes;
 };
 
 /** DELETE /profiles/{id}: release what is still reserved, stop training, remove data, then the record. */
-export const deleteProfile = async (
+export const remove = async (
   deps: ProfileDeps,
   caller: Caller,
   profileId: string,

@@ -24,7 +24,7 @@ import { TRAINING_PRICE_MICROS } from '../images/pricing';
 import type { Clock } from '../shared/clock';
 import type { ModelVersion } from '../shared/model-version';
 import type { TrainingTier } from './profile';
-import { defaultMessage, type ProfilesRepository, profileStatusBody, releaseProfile } from './profiles';
+import { defaultMessage, type ProfilesRepository, releaseProfile, statusBody } from './profiles';
 
 export interface TrainingStep {
   accountId: string;
@@ -203,7 +203,7 @@ const queueTrainingCallback = async (
     accountId: profile.accountId,
     jobId: profile.profileId,
     callbackUrl: profile.callbackUrl,
-    body: JSON.stringify(profileStatusBody(profile, profile.updatedAt)),
+    body: JSON.stringify(statusBody(profile, profile.updatedAt)),
   });
 };
 

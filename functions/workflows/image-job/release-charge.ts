@@ -4,4 +4,4 @@ import { taskHandler } from '../../shared/workflow/task-handler';
 import { ReleaseStepSchema } from './steps';
 
 /** ReleaseCharge: the refund, with the job's failure and its error, in one guarded transaction. */
-export const handler = taskHandler(ReleaseStepSchema, jobStepDeps, Jobs.releaseJob);
+export const handler = taskHandler(ReleaseStepSchema, jobStepDeps, Jobs.release);

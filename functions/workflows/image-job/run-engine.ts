@@ -5,5 +5,5 @@ import { JobStepSchema } from './steps';
 
 /** RunEngine: the engine on the stored inputs; outputs stored, outcome handed to settle or release. */
 export const handler = taskHandler(JobStepSchema, engineStepDeps, (deps, step, task) =>
-  Jobs.runJobEngine(deps, step, task.remainingMs()),
+  Jobs.runEngine(deps, step, task.remainingMs()),
 );

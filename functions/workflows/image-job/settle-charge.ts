@@ -4,4 +4,4 @@ import { taskHandler } from '../../shared/workflow/task-handler';
 import { SettleStepSchema } from './steps';
 
 /** SettleCharge: the final price, with the job's success, in one guarded transaction. */
-export const handler = taskHandler(SettleStepSchema, jobStepDeps, Jobs.settleJob);
+export const handler = taskHandler(SettleStepSchema, jobStepDeps, Jobs.settle);
