@@ -12,7 +12,7 @@ import { Construct } from 'constructs';
 import { API_VERSIONS, type RouteDefinition, routePath } from '../../functions/api/routes';
 import type { ErrorCode } from '../../functions/domain/errors';
 import { acknowledge } from './acknowledgements';
-import { constructId, LOG_RETENTION, serviceFunction } from './function-defaults';
+import { type BuildSteps, constructId, LOG_RETENTION, serviceFunction } from './function-defaults';
 
 /** The longest a buffered REST integration may take. */
 export const BUFFERED_TIMEOUT = Duration.seconds(29);
@@ -57,6 +57,15 @@ const GATEWAY_ERRORS: readonly {
   },
   { type: apigateway.ResponseType.DEFAULT_4XX, code: 'INVALID_REQUEST' },
   { type: apigateway.ResponseType.DEFAULT_5XX, code: 'INTERNAL_ERROR', detail: 'Internal error.' },
+];
+
+/**
+ * The portal page's script and style, bundled by esbuild from functions/portal/ui/app and written beside
+ * the portal function's bundle (functions/portal/ui/build.ts), because Lambda has no esbuild to build them
+ * at run time. The same module builds them in memory when the handler runs from the sources.
+ */
+const portalAssetBuild: BuildSteps = (inputDir, outputDir) => [
+  `node "${path.posix.join(inputDir, 'node_modules/tsx/dist/cli.mjs')}" "${path.posix.join(inputDir, 'functions/portal/ui/build.ts')}" "${outputDir}"`,
 ];
 
 export interface ApiProps {
@@ -156,6 +165,7 @@ export class Api extends Construct {
         description: `ANY ${props.portal.paths.join(', ')}: the developer portal`,
         timeout: BUFFERED_TIMEOUT,
         environment: props.environment,
+        buildSteps: portalAssetBuild,
       });
       const integration = new apigateway.LambdaIntegration(fn, { scopePermissionToMethod: false });
       for (const portalPath of props.portal.paths)

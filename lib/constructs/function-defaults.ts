@@ -128,6 +128,12 @@ export const constructId = (...words: string[]): string =>
     .map((word) => word[0].toUpperCase() + (word === word.toUpperCase() ? word.slice(1).toLowerCase() : word.slice(1)))
     .join('');
 
+/**
+ * Shell commands run after esbuild has bundled a function, given the repository and the bundle's directory
+ * as the bundling sees them (on this machine, or in the bundling container).
+ */
+export type BuildSteps = (inputDir: string, outputDir: string) => string[];
+
 /** npm's name for a Lambda architecture. */
 const npmCpu = (architecture: lambda.Architecture): string =>
   architecture.name === lambda.Architecture.X86_64.name ? 'x64' : 'arm64';
@@ -146,21 +152,25 @@ export const bundlingOptions = (
   images: boolean,
   architecture: lambda.Architecture,
   files: readonly string[] = [],
+  buildSteps?: BuildSteps,
 ): BundlingOptions => ({
   externalModules: ['@aws-sdk/*'],
   sourceMap: true,
   sourcesContent: false,
-  // Installed files a handler reads at run time (the docs page's renderer), copied beside the bundle.
-  ...(files.length > 0 && {
+  // Installed files a handler reads at run time (the docs page's renderer), copied beside the bundle, and
+  // files a build step writes there (the portal's page assets).
+  ...((files.length > 0 || buildSteps) && {
     commandHooks: {
       beforeBundling: () => [],
       beforeInstall: () => [],
-      afterBundling: (inputDir: string, outputDir: string) =>
+      afterBundling: (inputDir: string, outputDir: string) => [
         // Resolved here (package exports apply), then named inside the bundling's view of the repository.
-        files.map((file) => {
+        ...files.map((file) => {
           const installed = path.relative(REPOSITORY_ROOT, require.resolve(file, { paths: [REPOSITORY_ROOT] }));
           return `cp "${path.posix.join(inputDir, ...installed.split(path.sep))}" "${path.posix.join(outputDir, path.basename(file))}"`;
         }),
+        ...(buildSteps?.(inputDir, outputDir) ?? []),
+      ],
     },
   }),
   ...(images && {
@@ -196,6 +206,8 @@ export interface ServiceFunctionProps {
   readonly memoryMb?: number;
   /** Files of installed packages copied beside the bundle (RouteDefinition.files). */
   readonly files?: readonly string[];
+  /** Commands that write more files beside the bundle (the portal's page assets). */
+  readonly buildSteps?: BuildSteps;
 }
 
 export const serviceFunction = (scope: Construct, id: string, props: ServiceFunctionProps): NodejsFunction => {
@@ -216,7 +228,7 @@ export const serviceFunction = (scope: Construct, id: string, props: ServiceFunc
     tracing: lambda.Tracing.ACTIVE,
     environment: props.environment,
     logGroup: new logs.LogGroup(scope, `${id}Logs`, { retention: LOG_RETENTION }),
-    bundling: bundlingOptions(images, architecture, props.files),
+    bundling: bundlingOptions(images, architecture, props.files, props.buildSteps),
   });
   acknowledge(
     fn,

@@ -10,6 +10,7 @@ import { keys } from '../../functions/adapters/dynamo/table';
 import { invite, SIGN_IN_LIMITS, sha256 } from '../../functions/domain/portal/portal';
 import { newId } from '../../functions/domain/shared/ids';
 import { SESSION_COOKIE } from '../../functions/portal/handler';
+import { buildPortalAssets } from '../../functions/portal/ui/build';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 
 let runtime: TestRuntime;
@@ -326,6 +327,18 @@ describe('the page', () => {
     expect((await fetch(`${runtime.url}/portal/nothing-here.js`)).status).toBe(404);
     expect((await fetch(`${runtime.url}/portal/api/nothing-here`)).status).toBe(404);
     expect((await fetch(`${runtime.url}/portal/api/keys`, { method: 'PUT' })).status).toBe(400);
+  });
+
+  it('serves the script and style that esbuild makes of functions/portal/ui/app, and no inline script', async () => {
+    // Against the artefacts, this proves the synthesised portal function carries the same bytes.
+    const built = buildPortalAssets();
+    const html = await (await fetch(`${runtime.url}/portal`)).text();
+    const scripts = [...html.matchAll(/<script\b[^>]*>([^<]*)<\/script>/g)];
+    expect(scripts.map((match) => match[1])).toEqual(['']);
+    const script = /src="([^"]+\.js)"/.exec(html)![1]!;
+    const style = /href="([^"]+\.css)"/.exec(html)![1]!;
+    expect(await (await fetch(`${runtime.url}${script}`)).text()).toBe(built.script);
+    expect(await (await fetch(`${runtime.url}${style}`)).text()).toBe(built.style);
   });
 
   it('answers a malformed body in the service’s shape, never a crash', async () => {
