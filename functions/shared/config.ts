@@ -1,10 +1,11 @@
 /**
  * Configuration is read once, from the environment, validated here, and handed on as a typed object.
  * The CDK stack sets these variables and the local runtime sets them before it loads any handler; the
- * names both set are written once, in env-names.ts.
+ * names both set are written once, in env-names.ts, and so are the development settings (DEVELOPMENT_ENV),
+ * which only the local runtimes set, from their own environment.
  */
 import * as v from 'valibot';
-import { BACKEND_ENV, ENV, STATE_MACHINE_ARN_ENV } from './env-names';
+import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, STATE_MACHINE_ARN_ENV } from './env-names';
 
 const flag = v.pipe(
   v.optional(v.picklist(['true', 'false', '1', '0']), 'false'),
@@ -12,6 +13,8 @@ const flag = v.pipe(
 );
 const seconds = (fallback: string) =>
   v.pipe(v.optional(v.string(), fallback), v.transform(Number), v.number(), v.minValue(0));
+const atLeastOne = (fallback: string) =>
+  v.pipe(v.optional(v.string(), fallback), v.transform(Number), v.integer(), v.minValue(1));
 const optionalUrl = v.optional(v.pipe(v.string(), v.url()));
 
 export const ConfigSchema = v.object({
@@ -28,15 +31,15 @@ export const ConfigSchema = v.object({
   [ENV.callbackDeadLetterQueueUrl]: v.optional(v.string(), ''),
   [ENV.logLevel]: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
   /** Requests per minute an account may make unless the operator set its own limit (npm run admin -- limits). */
-  RATE_LIMIT_PER_MINUTE: v.pipe(v.optional(v.string(), '3000'), v.transform(Number), v.integer(), v.minValue(1)),
+  [DEVELOPMENT_ENV.rateLimitPerMinute]: atLeastOne('3000'),
   /** Webhook tests and callback redeliveries an account may ask for per minute (each sends to a URL it chose). */
-  OUTBOUND_SENDS_PER_MINUTE: v.pipe(v.optional(v.string(), '30'), v.transform(Number), v.integer(), v.minValue(1)),
+  [DEVELOPMENT_ENV.outboundSendsPerMinute]: atLeastOne('30'),
   /** Asynchronous jobs an account may have running at once; more wait in pending (the workflow asks again). */
-  MAX_RUNNING_JOBS: v.pipe(v.optional(v.string(), '20'), v.transform(Number), v.integer(), v.minValue(1)),
+  [DEVELOPMENT_ENV.maxRunningJobs]: atLeastOne('20'),
   /** How long a resolved API key is trusted before it is read again (revocation delay). */
-  API_KEY_CACHE_SECONDS: seconds('30'),
+  [DEVELOPMENT_ENV.apiKeyCacheSeconds]: seconds('30'),
   /** Multiplies callback retry delays (tests use 0 so that six attempts take no hour). */
-  CALLBACK_RETRY_SCALE: v.pipe(
+  [DEVELOPMENT_ENV.callbackRetryScale]: v.pipe(
     v.optional(v.string(), '1'),
     v.transform(Number),
     v.number(),
@@ -52,7 +55,7 @@ export const ConfigSchema = v.object({
   TRAINING_TIME_SCALE: v.pipe(v.optional(v.string(), '1'), v.transform(Number), v.number(), v.minValue(0)),
   [STATE_MACHINE_ARN_ENV['profile-training']]: v.optional(v.string(), ''),
   /** From this instant the default output_format is jpg (png before). */
-  OUTPUT_FORMAT_SWITCH_AT: v.pipe(
+  [DEVELOPMENT_ENV.outputFormatSwitchAt]: v.pipe(
     v.optional(v.string(), '2026-05-08T00:00:00Z'),
     v.isoTimestamp(),
     v.transform(Date.parse),
@@ -60,14 +63,14 @@ export const ConfigSchema = v.object({
   /** The image engine: the sandbox on sharp, or a GPU backend over HTTPS. */
   [BACKEND_ENV.engine]: v.optional(v.picklist(['sandbox', 'http']), 'sandbox'),
   [BACKEND_ENV.engineUrl]: optionalUrl,
-  ENGINE_TOKEN: v.optional(v.string(), ''),
+  [DEVELOPMENT_ENV.engineToken]: v.optional(v.string(), ''),
   /** On AWS the engine's token is a Secrets Manager secret, read once per cold start. */
   [BACKEND_ENV.engineTokenSecretArn]: v.optional(v.string()),
   /** The trainer: the sandbox (signature computed in process), or a training backend over HTTPS that calls back (docs/trainer-contract.md). */
   [BACKEND_ENV.trainer]: v.optional(v.picklist(['sandbox', 'http']), 'sandbox'),
   [BACKEND_ENV.trainerUrl]: optionalUrl,
   /** Shared with the training backend: sent on our requests, and required on its callbacks. */
-  TRAINER_TOKEN: v.optional(v.string(), ''),
+  [DEVELOPMENT_ENV.trainerToken]: v.optional(v.string(), ''),
   /** On AWS the trainer's token is a Secrets Manager secret, read once per cold start. */
   [BACKEND_ENV.trainerTokenSecretArn]: v.optional(v.string()),
   /** The public URL of POST /v2/service/internal/trainer-callback, handed to the training backend. */
@@ -76,9 +79,9 @@ export const ConfigSchema = v.object({
   DOWNLOAD_TOKEN_SECRET: v.optional(v.pipe(v.string(), v.minLength(32))),
   [ENV.downloadTokenSecretArn]: v.optional(v.string()),
   /** Development and tests only: a PEM file of one more CA that callback deliveries trust. */
-  EXTRA_TRUSTED_CA_FILE: v.optional(v.string()),
+  [DEVELOPMENT_ENV.extraTrustedCaFile]: v.optional(v.string()),
   /** Development only: let fetched and callback URLs point at loopback addresses. */
-  ALLOW_LOOPBACK_URLS: flag,
+  [DEVELOPMENT_ENV.allowLoopbackUrls]: flag,
 });
 
 export type ServiceConfig = v.InferOutput<typeof ConfigSchema>;

@@ -1,7 +1,8 @@
 /**
  * The names both homes must agree on, each written once: the environment variables that the stack
  * (lib/constructs/) and the local runtime (bin/local/runtime.ts) set, and that functions/shared/config.ts
- * reads. A name changed here changes in all three.
+ * reads. A name changed here changes in all three. The development settings, which only the local
+ * runtimes set, are at the end.
  */
 export const ENV = {
   tableName: 'SERVICE_TABLE_NAME',
@@ -33,3 +34,40 @@ export const STATE_MACHINE_ARN_ENV = {
 } as const;
 
 export type WorkflowName = keyof typeof STATE_MACHINE_ARN_ENV;
+
+/**
+ * Read first: the development settings. functions/shared/config.ts reads them (Powertools reads
+ * POWERTOOLS_METRICS_DISABLED) and the stack never sets them, so on AWS each keeps its default. lib/
+ * must not import this list: a development setting in a deployed function's environment is a hole
+ * (a trusted CA, loopback URLs past the SSRF guard) or a test's shortcut (retries at once).
+ */
+export const DEVELOPMENT_ENV = {
+  extraTrustedCaFile: 'EXTRA_TRUSTED_CA_FILE',
+  allowLoopbackUrls: 'ALLOW_LOOPBACK_URLS',
+  callbackRetryScale: 'CALLBACK_RETRY_SCALE',
+  apiKeyCacheSeconds: 'API_KEY_CACHE_SECONDS',
+  rateLimitPerMinute: 'RATE_LIMIT_PER_MINUTE',
+  outboundSendsPerMinute: 'OUTBOUND_SENDS_PER_MINUTE',
+  maxRunningJobs: 'MAX_RUNNING_JOBS',
+  outputFormatSwitchAt: 'OUTPUT_FORMAT_SWITCH_AT',
+  engineToken: 'ENGINE_TOKEN',
+  trainerToken: 'TRAINER_TOKEN',
+  metricsDisabled: 'POWERTOOLS_METRICS_DISABLED',
+} as const;
+
+/**
+ * What a developer may set in the environment of `npm start` or `npm run start:assets`: both take each
+ * one that is set from their own environment and hand it to every function (bin/local/runtime.ts), over
+ * what the template says. The development settings, and the stack settings a developer may change
+ * locally: where the engine and the trainer run (CDK context on AWS), and the time budgets.
+ */
+export const LOCAL_ENV_SETTINGS = [
+  ...Object.values(DEVELOPMENT_ENV),
+  BACKEND_ENV.engine,
+  BACKEND_ENV.engineUrl,
+  BACKEND_ENV.trainer,
+  BACKEND_ENV.trainerUrl,
+  BACKEND_ENV.trainerCallbackUrl,
+  ENV.syncBudgetSeconds,
+  ENV.asyncBudgetSeconds,
+] as const;
