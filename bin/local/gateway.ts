@@ -20,6 +20,8 @@ import { inFlightWork } from './in-flight';
 
 /** API Gateway's own payload limit (REST APIs). */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** How long the rest of a refused upload is still read, and dropped, after its 413 was sent. */
+const REFUSED_UPLOAD_LINGER_MS = 10_000;
 
 export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -54,7 +56,8 @@ const compile = (route: GatewayRoute): CompiledRoute => {
   return { route, resource, pattern, parameterNames };
 };
 
-const errorResponse = (
+/** Writes an answer in the service's error shape; the caller ends the response. */
+const writeError = (
   res: http.ServerResponse,
   status: number,
   code: string,
@@ -69,7 +72,38 @@ const errorResponse = (
     'Content-Length': Buffer.byteLength(body),
     ...extraHeaders,
   });
-  res.end(body);
+  res.write(body);
+};
+
+const errorResponse = (
+  res: http.ServerResponse,
+  status: number,
+  code: string,
+  detail: string,
+  extraHeaders: Record<string, string> = {},
+) => {
+  writeError(res, status, code, detail, extraHeaders);
+  res.end();
+};
+
+/**
+ * A 413 sent while the client is still uploading. Closing the connection at once would reset it under
+ * the client's writes, and a client then reports the reset (EPIPE, ECONNRESET) instead of the answer,
+ * which it may not even have read. So the whole answer is written (Content-Length, Connection: close),
+ * the rest of the upload is read and dropped, and the response ends, closing the connection, once the
+ * upload has ended, or REFUSED_UPLOAD_LINGER_MS later for a client that never stops.
+ */
+const refuseTooLarge = (req: http.IncomingMessage, res: http.ServerResponse) => {
+  writeError(res, 413, 'PAYLOAD_TOO_LARGE', `The request body exceeds ${GATEWAY_MAX_BODY_BYTES} bytes.`, {
+    Connection: 'close',
+  });
+  const close = () => {
+    clearTimeout(linger);
+    if (!res.writableEnded) res.end();
+  };
+  const linger = setTimeout(close, REFUSED_UPLOAD_LINGER_MS).unref();
+  req.on('end', close);
+  req.on('close', close);
 };
 
 /** A function's answer as the gateway sent it (the test suite checks each against the OpenAPI document). */
@@ -107,22 +141,23 @@ export const startLocalGateway = async (options: {
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    let refused = false;
+    // A body over the limit is answered as soon as it is known to be: from its Content-Length, or once
+    // as much has arrived (chunked); what follows is dropped.
+    let refused = Number(req.headers['content-length']) > GATEWAY_MAX_BODY_BYTES;
+    if (refused) refuseTooLarge(req, res);
     req.on('data', (chunk: Buffer) => {
       if (refused) return;
       size += chunk.length;
       if (size > GATEWAY_MAX_BODY_BYTES) {
-        // Answer at once and discard the rest of the upload, then close the connection.
         refused = true;
         chunks.length = 0;
-        errorResponse(res, 413, 'PAYLOAD_TOO_LARGE', `The request body exceeds ${GATEWAY_MAX_BODY_BYTES} bytes.`, {
-          Connection: 'close',
-        });
-        return;
-      }
-      chunks.push(chunk);
+        refuseTooLarge(req, res);
+      } else chunks.push(chunk);
     });
-    req.on('error', fail);
+    // A client that goes away mid-upload (after its 413, say) is no failure of the gateway's.
+    req.on('error', (error: Error & { code?: string }) => {
+      if (error.code !== 'ECONNRESET') fail(error);
+    });
     req.on('end', () => {
       try {
         if (!refused) answer(req, res, url, Buffer.concat(chunks), fail);
@@ -143,22 +178,24 @@ export const startLocalGateway = async (options: {
       (c) => (c.route.method === req.method || c.route.method === 'ANY') && c.pattern.test(url.pathname),
     );
     if (!match) return errorResponse(res, 404, 'NOT_FOUND', `No route for ${String(req.method)} ${url.pathname}.`);
-    const values = match.pattern.exec(url.pathname)!.slice(1);
+    const values = match.pattern.exec(url.pathname)?.slice(1) ?? [];
     let pathParameters: Record<string, string> | null = null;
     try {
       if (match.parameterNames.length > 0)
         pathParameters = Object.fromEntries(
-          match.parameterNames.map((name, i) => [name, decodeURIComponent(values[i]!)]),
+          match.parameterNames.map((name, i) => [name, decodeURIComponent(values[i] ?? '')]),
         );
     } catch {
       return errorResponse(res, 400, 'INVALID_REQUEST', 'The path has a malformed percent-escape.');
     }
     const headers: Record<string, string> = {};
     const multiValueHeaders: Record<string, string[]> = {};
-    for (let i = 0; i < req.rawHeaders.length; i += 2) {
-      const [name, value] = [req.rawHeaders[i]!, req.rawHeaders[i + 1]!];
+    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+      const [name = '', value = ''] = [req.rawHeaders[i], req.rawHeaders[i + 1]];
       headers[name] = value;
-      (multiValueHeaders[name] ??= []).push(value);
+      const all = multiValueHeaders[name] ?? [];
+      all.push(value);
+      multiValueHeaders[name] = all;
     }
     // As API Gateway does: tell the function how the caller reached it.
     for (const [name, value] of [
@@ -174,7 +211,9 @@ export const startLocalGateway = async (options: {
     const multiQuery: Record<string, string[]> = {};
     for (const [name, value] of url.searchParams) {
       query[name] = value;
-      (multiQuery[name] ??= []).push(value);
+      const all = multiQuery[name] ?? [];
+      all.push(value);
+      multiQuery[name] = all;
     }
     const requestId = randomUUID();
     const event: APIGatewayProxyEvent = {

@@ -5,8 +5,11 @@
  * parameters and queries). No answer may be a 5xx; every refusal must be in one of the spec's shapes
  * (the error body, or the validation body for a 422), every answer must carry an X-Request-Id, and the
  * service must still answer afterwards. (A few fuzzed requests are valid, e.g. a GET with an ignored
- * query, and are answered 200.)
+ * query, and are answered 200.) Then bodies built to break a parser or what walks its result: nested
+ * 100 000 deep, a million items wide, strings of megabytes, on every kind of route; and uploads far over
+ * the gateway's limit, which must be told 413 before the connection closes.
  */
+import http from 'node:http';
 import net from 'node:net';
 import { API_VERSIONS, ROUTES, routePath } from '../../functions/api/routes';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
@@ -196,4 +199,185 @@ test('headers too large answer 431 in the error shape', async () => {
   );
   expect(answer.status).toBe(431);
   expect(inSpecShape(answer)).toBe(true);
+});
+
+describe('bodies built to exhaust the parser, the validation or the answer', () => {
+  const BODY_ROUTES = [
+    '/v2/service/generate',
+    '/v2/service/edit',
+    '/v2/service/enhance',
+    '/v2/service/remix',
+    '/v2/service/profiles/tags',
+    '/v2/service/profiles/add',
+    '/v2/service/uploads',
+    '/v2/service/webhook-test',
+    '/portal/api/signin',
+    '/portal/api/keys',
+  ];
+  const nestedObjects = (depth: number) => `${'{"a":'.repeat(depth)}0${'}'.repeat(depth)}`;
+  const nestedArrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  const numbers = (count: number) => `[${'0,'.repeat(count - 1)}0]`;
+  const text = (length: number) => `"${'x'.repeat(length)}"`;
+  const wideObject = (keys: number) => `{${Array.from({ length: keys }, (_, i) => `"${i.toString(36)}":0`).join(',')}}`;
+  const inEveryField = (value: string) =>
+    `{${['prompt', 'images', 'image_urls', 'profile_ids', 'tags', 'url', 'email', 'password', 'name']
+      .map((field) => `"${field}":${value}`)
+      .join(',')}}`;
+
+  const DEEP = [10, 1_000, 10_000, 100_000].flatMap((depth) => [
+    { name: `objects nested ${depth} deep`, depth, body: () => nestedObjects(depth) },
+    { name: `arrays nested ${depth} deep`, depth, body: () => nestedArrays(depth) },
+    {
+      name: `objects and arrays nested ${depth} deep in the fields`,
+      depth,
+      body: () => `{"tags":[${nestedObjects(depth)}],"prompt":${nestedArrays(depth)}}`,
+    },
+  ]);
+  const WIDE_AND_LONG = [
+    { name: 'a list of 1 000 000 numbers', body: () => numbers(1_000_000) },
+    { name: 'an object of 500 000 keys', body: () => wideObject(500_000) },
+    {
+      name: 'the list fields 500 000 items long',
+      body: () =>
+        `{${['images', 'image_urls', 'profile_ids', 'tags'].map((field) => `"${field}":${numbers(500_000)}`).join(',')}}`,
+    },
+    { name: 'a string of 5 MB', body: () => text(5_000_000) },
+    { name: 'every string field 500 KB long', body: () => inEveryField(text(500_000)) },
+    { name: 'a string of 800 000 escapes', body: () => `{"prompt":"${'\\u00e9'.repeat(800_000)}"}` },
+  ];
+
+  /** Each body sent to each route, a few at a time; the answers. */
+  const sendToEveryRoute = async (body: string): Promise<Raw[]> => {
+    const answers: Raw[] = [];
+    for (let i = 0; i < BODY_ROUTES.length; i += 4)
+      answers.push(
+        ...(await Promise.all(
+          BODY_ROUTES.slice(i, i + 4).map((path) =>
+            send(requestOf('POST', path, [`X-API-Key: ${apiKey}`, 'Content-Type: application/json'], body)),
+          ),
+        )),
+      );
+    return answers;
+  };
+  const describeWrong = (answers: Raw[]) =>
+    answers
+      .filter((answer) => answer.status < 400 || answer.status >= 500 || !inSpecShape(answer))
+      .map((answer) => `${answer.status} ${answer.request.split(' ', 2)[1]} → ${answer.body.slice(0, 160)}`);
+  /** pydantic's echo of a failing value is cut short, so no answer grows with the body. */
+  const MAX_ANSWER_CHARS = 1_100_000;
+
+  test.each(DEEP)(
+    '$name: a 4xx in the spec shape on every route',
+    async ({ body, depth }) => {
+      const answers = await sendToEveryRoute(body());
+      expect(describeWrong(answers)).toEqual([]);
+      if (depth > 200)
+        for (const answer of answers) {
+          expect(answer.status).toBe(422);
+          expect(JSON.parse(answer.body).detail).toEqual([
+            expect.objectContaining({ type: 'json_invalid', ctx: { error: 'recursion limit exceeded' } }),
+          ]);
+        }
+    },
+    120_000,
+  );
+
+  test.each(WIDE_AND_LONG)(
+    '$name: a small 4xx in the spec shape on every route',
+    async ({ body }) => {
+      const answers = await sendToEveryRoute(body());
+      expect(describeWrong(answers)).toEqual([]);
+      expect(
+        answers
+          .filter((answer) => answer.body.length > MAX_ANSWER_CHARS)
+          .map((answer) => answer.request.split(' ', 2)[1]),
+      ).toEqual([]);
+    },
+    120_000,
+  );
+
+  test("a body over the function limit (6 MB) but under the gateway's is a 413 from the function", async () => {
+    const answers = await sendToEveryRoute(text(7_000_000));
+    expect(describeWrong(answers)).toEqual([]);
+    expect(answers.map((answer) => JSON.parse(answer.body).code)).toEqual(BODY_ROUTES.map(() => 'PAYLOAD_TOO_LARGE'));
+  }, 120_000);
+
+  test('the service still answers afterwards', async () => {
+    expect((await runtime.call('GET', '/v2/service/webhook-secret', { apiKey })).status).toBe(200);
+  });
+});
+
+describe('an upload far over the gateway limit', () => {
+  const UPLOAD_BYTES = 200 * 1024 * 1024;
+
+  /**
+   * A client that keeps writing the body (JSON whitespace, 64 KiB at a time) until an answer arrives, as
+   * curl does: chunked, or after a Content-Length announcing all of it.
+   */
+  const upload = (framing: 'chunked' | 'content-length') =>
+    new Promise<{ status?: number; headers: http.IncomingHttpHeaders; body: string; writtenBytes: number }>(
+      (resolve, reject) => {
+        const request = http.request({
+          host: '127.0.0.1',
+          port,
+          path: '/v2/service/generate',
+          method: 'POST',
+          agent: false,
+          headers: {
+            'X-API-Key': apiKey,
+            'Content-Type': 'application/json',
+            ...(framing === 'content-length' ? { 'Content-Length': String(UPLOAD_BYTES) } : {}),
+          },
+        });
+        const chunk = Buffer.alloc(64 * 1024, ' ');
+        let writtenBytes = 0;
+        let answered = false;
+        const write = () => {
+          while (!answered && writtenBytes < UPLOAD_BYTES) {
+            writtenBytes += chunk.length;
+            if (!request.write(chunk)) return void request.once('drain', write);
+          }
+          if (!answered) request.end();
+        };
+        request.on('response', (response) => {
+          answered = true;
+          const parts: Buffer[] = [];
+          response.on('data', (part: Buffer) => parts.push(part));
+          response.on('end', () => {
+            resolve({
+              status: response.statusCode,
+              headers: response.headers,
+              body: Buffer.concat(parts).toString(),
+              writtenBytes,
+            });
+            request.destroy();
+          });
+        });
+        request.on('error', (error) => {
+          if (!answered) reject(error);
+        });
+        write();
+      },
+    );
+
+  test.each(['chunked', 'content-length'] as const)(
+    '200 MB %s: the 413 in the error shape reaches the client before the connection closes',
+    async (framing) => {
+      const answer = await upload(framing);
+      expect(answer.status).toBe(413);
+      expect(answer.headers.connection).toBe('close');
+      expect(JSON.parse(answer.body)).toEqual({
+        detail: expect.any(String),
+        code: 'PAYLOAD_TOO_LARGE',
+        request_id: answer.headers['x-request-id'],
+      });
+      // Answered while the client was still sending, not after taking in the whole upload.
+      expect(answer.writtenBytes).toBeLessThan(UPLOAD_BYTES);
+    },
+    60_000,
+  );
+
+  test('the service still answers afterwards', async () => {
+    expect((await runtime.call('GET', '/v2/service/webhook-secret', { apiKey })).status).toBe(200);
+  });
 });
