@@ -6,6 +6,9 @@
  * default 0.1, so a Quick Train takes about 18 s here instead of 3 minutes).
  * --assets (`npm run start:assets`): serve the synthesised artefacts instead of the sources; the stack is
  * synthesised for this machine's architecture first, and again only when a source changes.
+ * The development settings in this process's environment (EXTRA_TRUSTED_CA_FILE, CALLBACK_RETRY_SCALE…:
+ * LOCAL_ENV_SETTINGS in functions/shared/env-names.ts, listed in the README) reach every function, in
+ * both modes alike.
  */
 // The local tools run on Node 20 (the deployed functions on Node 22): the SDK's notice is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';

@@ -6,7 +6,9 @@
  * substitutions, and the callback queue feeds the function its event source mapping names. References
  * resolve to the embedded back ends (table, bucket, queues, secrets, state machines); the functions run
  * in the Lambda-like sandbox, with the template's environment plus the local endpoints (which are unset
- * on AWS). Nothing here falls back to the sources: a function that cannot load answers as Lambda would.
+ * on AWS) and the development settings of the runtime's environment (LOCAL_ENV_SETTINGS, laid over the
+ * template's variables by bin/local/runtime.ts). Nothing here falls back to the sources: a function
+ * that cannot load answers as Lambda would.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { STATE_MACHINE_ARN_ENV } from '../../functions/shared/env-names';
@@ -15,7 +17,7 @@ import type { GatewayRoute } from '../local/gateway';
 import { type PolicyStatement, principalFor } from '../local/iam';
 import type { QueueConsumer } from '../local/sqs';
 import { type FunctionInvoker, type ResolvedMachine, stateMachineArnFor } from '../local/step-functions';
-import { FunctionError, LambdaFunction, Sandbox } from './sandbox';
+import { FunctionError, type LambdaFunction, Sandbox } from './sandbox';
 import { type Resolver, readTemplate, resolveValue } from './template';
 
 const functionArn = localArn.function;
@@ -75,8 +77,10 @@ export const loadAssets = (options: { templateFile: string; localEnvironment: ()
   const ofType = (type: string) => Object.keys(template.resources).filter((id) => template.typeOf(id) === type);
   const [mapping, ...more] = template.eventSources;
   if (!mapping || more.length > 0) throw new Error('the template should map exactly one queue to a function');
-  const deadLetterId = template.queues[mapping.queueId]?.deadLetter?.queueId;
-  if (!deadLetterId) throw new Error('the callback queue of the template has no dead-letter queue');
+  const callbackQueue = template.queues[mapping.queueId];
+  const deadLetter = callbackQueue?.deadLetter;
+  if (!callbackQueue || !deadLetter) throw new Error('the callback queue of the template has no dead-letter queue');
+  const deadLetterId = deadLetter.queueId;
 
   /** The values the runtime's back ends give the template's references. */
   const resolverFor =
@@ -117,8 +121,8 @@ export const loadAssets = (options: { templateFile: string; localEnvironment: ()
 
   const prepare = (backends: AssetBackends) => {
     const resolve = resolverFor(backends);
-    const { visibilityTimeoutSeconds } = template.queues[mapping.queueId]!;
-    const maxReceiveCount = template.queues[mapping.queueId]!.deadLetter!.maxReceiveCount;
+    const { visibilityTimeoutSeconds } = callbackQueue;
+    const { maxReceiveCount } = deadLetter;
     const expected = backends.queueSettings;
     if (
       visibilityTimeoutSeconds !== expected.visibilityTimeoutSeconds ||

@@ -3,6 +3,11 @@
  * (the DynamoDB store of bin/local/dynamo, the S3 server of bin/local/s3.ts, aws-local-stepfunctions,
  * local-aws-sqs), configured through the
  * same environment variables the CDK stack sets. Used by `npm start` and by the integration tests.
+ *
+ * The development settings a developer exports (LOCAL_ENV_SETTINGS, functions/shared/env-names.ts) are
+ * read from this process's environment once, at start, and handed to every function the same way in
+ * both modes: the in-process handlers read them from this process, the workers of `npm run start:assets`
+ * get them over the template's environment.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -17,7 +22,7 @@ import { startImageJob } from '../../functions/composition/workflows';
 import * as Accounts from '../../functions/domain/accounts/accounts';
 import type { Clock } from '../../functions/domain/shared/clock';
 import { PORTAL_ROUTE } from '../../functions/portal/route';
-import { ENV } from '../../functions/shared/env-names';
+import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, LOCAL_ENV_SETTINGS } from '../../functions/shared/env-names';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
 import { stateMachineArnVariable } from '../../lib/constructs/function-defaults';
 import { ensureAssets } from '../assets/build';
@@ -110,6 +115,31 @@ const localSecrets = (dataDir: string): { downloadTokenSecret: string } => {
   return secrets;
 };
 
+/** The development settings `environment` sets: each of LOCAL_ENV_SETTINGS that has a value there. */
+const developmentSettings = (environment: NodeJS.ProcessEnv): Record<string, string> => {
+  const settings: Record<string, string> = {};
+  for (const name of LOCAL_ENV_SETTINGS) {
+    const value = environment[name];
+    if (value !== undefined) settings[name] = value;
+  }
+  return settings;
+};
+
+/**
+ * Sets `values` in this process's environment, and returns what puts back what they replaced: a later
+ * runtime in this process (a restart, the next test) reads its developer's environment, not this one's.
+ */
+const setProcessEnvironment = (values: Record<string, string>): (() => Promise<void>) => {
+  const replaced = Object.keys(values).map((name) => [name, process.env[name]] as const);
+  Object.assign(process.env, values);
+  return async () => {
+    for (const [name, value] of replaced) {
+      if (value === undefined) Reflect.deleteProperty(process.env, name);
+      else process.env[name] = value;
+    }
+  };
+};
+
 /** The route table's handlers, in process, under every version prefix, and the portal on its own paths (npm start). */
 const sourceRoutes = (): GatewayRoute[] => {
   let portal: ApiHandler | undefined;
@@ -119,18 +149,19 @@ const sourceRoutes = (): GatewayRoute[] => {
       return API_VERSIONS.map((version) => ({
         method: route.method,
         resource: routePath(version, route),
-        invoke: (event: APIGatewayProxyEvent) =>
-          (handler ??= loadHandler<ApiHandler>(path.join(ROOT_DIR, 'functions/api', route.handler)))(
-            event,
-            lambdaContext(route.handler),
-          ),
+        invoke: (event: APIGatewayProxyEvent) => {
+          handler ??= loadHandler<ApiHandler>(path.join(ROOT_DIR, 'functions/api', route.handler));
+          return handler(event, lambdaContext(route.handler));
+        },
       }));
     }),
     ...PORTAL_ROUTE.paths.map((resource) => ({
       method: 'ANY',
       resource,
-      invoke: (event: APIGatewayProxyEvent) =>
-        (portal ??= loadHandler<ApiHandler>(path.join(ROOT_DIR, PORTAL_ROUTE.handler)))(event, lambdaContext('portal')),
+      invoke: (event: APIGatewayProxyEvent) => {
+        portal ??= loadHandler<ApiHandler>(path.join(ROOT_DIR, PORTAL_ROUTE.handler));
+        return portal(event, lambdaContext('portal'));
+      },
     })),
   ];
 };
@@ -167,11 +198,14 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     closers.push(sqs.close);
 
     const secrets = localSecrets(options.dataDir);
-    const queue = { url: sqs.queueUrls[CALLBACK_QUEUE.name]!, arn: sqs.queueArns[CALLBACK_QUEUE.name]! };
-    const deadLetterQueue = {
-      url: sqs.queueUrls[CALLBACK_QUEUE.deadLetterName]!,
-      arn: sqs.queueArns[CALLBACK_QUEUE.deadLetterName]!,
+    const queueNamed = (name: string) => {
+      const url = sqs.queueUrls[name];
+      const arn = sqs.queueArns[name];
+      if (!url || !arn) throw new Error(`the local SQS has no queue ${name}`);
+      return { url, arn };
     };
+    const queue = queueNamed(CALLBACK_QUEUE.name);
+    const deadLetterQueue = queueNamed(CALLBACK_QUEUE.deadLetterName);
     const assets = options.assets
       ? loadAssets({
           templateFile: (await ensureAssets({ log: (line) => process.stdout.write(`${line}\n`) })).templateFile,
@@ -209,21 +243,22 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
 
     // Handlers read their configuration on first use, not when loaded, so the machines can be built
     // before the environment that names their endpoint is set.
-    const stepFunctions = prepared
-      ? await startStepFunctionsServer({
-          machines: prepared.machines,
-          invoker: assets!.invoker,
-          timeScale: options.timeScale,
-          host,
-          gate,
-        })
-      : await startLocalStepFunctions({
-          workflows: WORKFLOWS,
-          rootDir: ROOT_DIR,
-          substitutions: { TableName: TABLE_NAME, CallbackQueueUrl: queue.url, Partition: 'aws' },
-          timeScale: options.timeScale,
-          host,
-        });
+    const stepFunctions =
+      assets && prepared
+        ? await startStepFunctionsServer({
+            machines: prepared.machines,
+            invoker: assets.invoker,
+            timeScale: options.timeScale,
+            host,
+            gate,
+          })
+        : await startLocalStepFunctions({
+            workflows: WORKFLOWS,
+            rootDir: ROOT_DIR,
+            substitutions: { TableName: TABLE_NAME, CallbackQueueUrl: queue.url, Partition: 'aws' },
+            timeScale: options.timeScale,
+            host,
+          });
     closers.push(stepFunctions.close);
 
     /** What the local runtime adds to a function's environment: the embedded back ends, and development settings. */
@@ -236,17 +271,18 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       SFN_ENDPOINT: stepFunctions.endpoint,
       SQS_ENDPOINT: sqs.endpoint,
       ...(secretsManager && { SECRETS_MANAGER_ENDPOINT: secretsManager.endpoint }),
-      ALLOW_LOOPBACK_URLS: 'true',
-      // Metrics are printed as on Lambda (embedded metric format), except when the logs are silenced.
-      POWERTOOLS_METRICS_DISABLED:
-        options.logLevel === 'silent' ? 'true' : (process.env.POWERTOOLS_METRICS_DISABLED ?? 'false'),
+      // The local runtime's own defaults of two development settings: loopback URLs are allowed, and
+      // metrics are printed as on Lambda (embedded metric format) except when the logs are silenced.
+      [DEVELOPMENT_ENV.allowLoopbackUrls]: 'true',
+      [DEVELOPMENT_ENV.metricsDisabled]: options.logLevel === 'silent' ? 'true' : 'false',
+      ...developmentSettings(process.env),
       TRAINING_TIME_SCALE: String(options.timeScale ?? 1),
       [ENV.logLevel]: options.logLevel ?? 'info',
     };
     // The functions of `npm run start:assets` get the template's variables, then these.
     const workerEnvironment: Record<string, string> = { ...localEnvironment, ...options.env };
     // In this process (the handlers of `npm start`, and the tools): what the stack would set, too.
-    Object.assign(process.env, {
+    const environment = {
       ...localEnvironment,
       [ENV.tableName]: TABLE_NAME,
       [ENV.bucketName]: BUCKET_NAME,
@@ -259,7 +295,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
             Object.keys(WORKFLOWS).map((name) => [stateMachineArnVariable(name), stateMachineArnFor(name)]),
           )),
       ...options.env,
-    });
+    };
+    closers.push(setProcessEnvironment(environment));
     resetComposition(options.clock);
 
     // Before taking requests: finish or refund what a previous run left open (bin/local/reconcile.ts).
@@ -291,9 +328,12 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     });
     closers.push(gateway.close);
     // The training backend calls back on this runtime's own gateway unless told otherwise.
-    if (!options.env?.TRAINER_CALLBACK_URL) {
-      process.env.TRAINER_CALLBACK_URL =
-        workerEnvironment.TRAINER_CALLBACK_URL = `${gateway.url}/v2/service/internal/trainer-callback`;
+    if (!workerEnvironment[BACKEND_ENV.trainerCallbackUrl]) {
+      const ownCallbackUrl = {
+        [BACKEND_ENV.trainerCallbackUrl]: `${gateway.url}/v2/service/internal/trainer-callback`,
+      };
+      Object.assign(workerEnvironment, ownCallbackUrl);
+      closers.push(setProcessEnvironment(ownCallbackUrl));
       resetComposition(options.clock);
     }
 

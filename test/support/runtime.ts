@@ -8,6 +8,7 @@ import path from 'node:path';
 import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '../../bin/local/runtime';
 import { services } from '../../bin/local/services';
 import * as Accounts from '../../functions/domain/accounts/accounts';
+import { DEVELOPMENT_ENV } from '../../functions/shared/env-names';
 import { answerChecker } from './openapi-conformance';
 import { RECEIVER_CA_FILE } from './receiver';
 
@@ -38,7 +39,9 @@ export const startTestRuntime = async (options: Partial<LocalRuntimeOptions> = {
     // `TEST_RUNTIME=assets` runs a suite against the synthesised artefacts instead of the sources.
     assets: process.env.TEST_RUNTIME === 'assets',
     ...options,
-    env: { EXTRA_TRUSTED_CA_FILE: RECEIVER_CA_FILE, ...options.env },
+    // Handed to the runtime as options, not through this process's environment as a user's would be:
+    // test/assets/development-settings.test.ts proves that path, with the service as a child process.
+    env: { [DEVELOPMENT_ENV.extraTrustedCaFile]: RECEIVER_CA_FILE, ...options.env },
     dataDir,
   });
   return {
