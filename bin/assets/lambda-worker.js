@@ -12,6 +12,7 @@
  * Messages out: { type: 'ready', initMs } | { type: 'init-error', errorType, errorMessage }
  *               { type: 'result', id, payload } | { type: 'stream', id, prelude, body } | { type: 'error', id, errorType, errorMessage, trace }
  */
+// biome-ignore lint/suspicious/noRedundantUseStrict: this file is CommonJS, where the directive is not implied
 'use strict';
 const path = require('node:path');
 const { Writable } = require('node:stream');
@@ -20,12 +21,12 @@ const { randomUUID } = require('node:crypto');
 const STREAMING = Symbol.for('aws.lambda.runtime.handler.streaming');
 
 /** The prelude of a streamed HTTP answer, as Lambda's HttpResponseStream writes it. */
-class HttpResponseStream {
-  static from(stream, prelude) {
+const HttpResponseStream = {
+  from(stream, prelude) {
     stream.setPrelude(prelude);
     return stream;
-  }
-}
+  },
+};
 
 globalThis.awslambda = {
   streamifyResponse: (handler) => {
@@ -36,9 +37,9 @@ globalThis.awslambda = {
 };
 
 const errorOf = (error) => ({
-  errorType: (error && (error.name || (error.constructor && error.constructor.name))) || 'Error',
-  errorMessage: error && error.message !== undefined ? String(error.message) : String(error),
-  trace: error && typeof error.stack === 'string' ? error.stack.split('\n') : [],
+  errorType: error?.name || error?.constructor?.name || 'Error',
+  errorMessage: error?.message !== undefined ? String(error.message) : String(error),
+  trace: typeof error?.stack === 'string' ? error.stack.split('\n') : [],
 });
 
 const loadHandler = async () => {
@@ -57,12 +58,12 @@ const loadHandler = async () => {
   try {
     loaded = found.endsWith('.mjs') ? await import(found) : require(found);
   } catch (error) {
-    throw Object.assign(new Error(`${error && error.name}: ${error && error.message}`), {
+    throw Object.assign(new Error(`${error?.name}: ${error?.message}`), {
       name: 'Runtime.ImportModuleError',
-      stack: error && error.stack,
+      stack: error?.stack,
     });
   }
-  const handler = loaded && loaded[exported];
+  const handler = loaded?.[exported];
   if (typeof handler !== 'function')
     throw Object.assign(new Error(`${handlerString} is undefined or not exported`), {
       name: 'Runtime.HandlerNotFound',
@@ -126,7 +127,7 @@ const main = async () => {
   }
   reply({ type: 'ready', initMs: performance.now() - started });
   process.on('message', async (message) => {
-    if (!message || message.type !== 'invoke') return;
+    if (message?.type !== 'invoke') return;
     const context = contextFor(message.deadline);
     try {
       if (handler[STREAMING]) {

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+// biome-ignore lint/suspicious/noExplicitAny: a CloudFormation template is untyped JSON, read here by path
 type Json = { [key: string]: any };
 
 export interface TemplateFunction {

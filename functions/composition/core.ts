@@ -26,7 +26,10 @@ export const once = <T>(build: () => T): (() => T) => {
   resets.add(() => {
     built = undefined;
   });
-  return () => (built ??= { value: build() }).value;
+  return () => {
+    built = built ?? { value: build() };
+    return built.value;
+  };
 };
 
 let processClock: Clock = systemClock;

@@ -31,12 +31,14 @@ const remoteTrainer = once((): RemoteTrainer => {
   const store = objects();
   let trainer: Promise<RemoteTrainer> | undefined;
   return {
-    request: async (training) =>
-      (
-        await (trainer ??= trainerToken()().then((token) =>
+    request: async (training) => {
+      trainer =
+        trainer ??
+        trainerToken()().then((token) =>
           httpTrainer({ baseUrl, token, callbackUrl, presignPhoto: (key, seconds) => store.presignGet(key, seconds) }),
-        ))
-      ).request(training),
+        );
+      return (await trainer).request(training);
+    },
   };
 });
 

@@ -89,22 +89,23 @@ type Handler = (
 ) => Promise<ApiResult>;
 type OpenHandler = (request: PortalRequest) => Promise<ApiResult>;
 
-interface Route {
+/** A route answers without a session (sign-in, sign-up) or for the session's account. */
+type Route = {
   method: 'GET' | 'POST' | 'DELETE';
   /** Segments; `:name` matches one segment. */
   pattern: string[];
-  open?: OpenHandler;
-  handle?: Handler;
-}
+} & ({ kind: 'open'; open: OpenHandler } | { kind: 'session'; handle: Handler });
 
 const route = (method: Route['method'], path: string, handle: Handler): Route => ({
   method,
   pattern: path.split('/'),
+  kind: 'session',
   handle,
 });
 const openRoute = (method: Route['method'], path: string, open: OpenHandler): Route => ({
   method,
   pattern: path.split('/'),
+  kind: 'open',
   open,
 });
 
@@ -156,7 +157,7 @@ const ROUTES: readonly Route[] = [
     return ok({ key_id: issued.keyId, name, api_key: issued.apiKey });
   }),
   route('POST', 'keys/:key_id/revoke', async ({ caller }, { key_id }) => {
-    await Accounts.revokeKey(portalDeps().keys, caller.accountId, key_id!);
+    await Accounts.revokeKey(portalDeps().keys, caller.accountId, key_id);
     return ok({ key_id, revoked: true });
   }),
   route('GET', 'jobs', async ({ caller, query }) => {
@@ -172,12 +173,12 @@ const ROUTES: readonly Route[] = [
     );
   }),
   route('GET', 'jobs/:job_id/deliveries', async ({ caller }, { job_id }) =>
-    ok(await Callbacks.jobDeliveries(portalDeps().deliveries, caller, job_id!)),
+    ok(await Callbacks.jobDeliveries(portalDeps().deliveries, caller, job_id)),
   ),
   route('POST', 'jobs/:job_id/deliveries/redeliver', async ({ caller, body }, { job_id }) => {
     const parsed = parseOrThrow('body', RedeliverRequestSchema, body ?? {});
     assertCallbackUrlReachable(parsed);
-    return accepted(await Callbacks.redeliver(portalDeps().redelivery, caller, job_id!, parsed.callback_url));
+    return accepted(await Callbacks.redeliver(portalDeps().redelivery, caller, job_id, parsed.callback_url));
   }),
   route('GET', 'webhook-secret', async ({ caller }) => ok(await Accounts.webhookSecret(portalDeps().accounts, caller))),
   route('POST', 'webhook-secret/rotate', async ({ caller }) =>
@@ -190,10 +191,10 @@ const ROUTES: readonly Route[] = [
   }),
   route('GET', 'profiles', async ({ caller }) => ok(await Profiles.summaries(portalDeps().profileReads, caller))),
   route('GET', 'profiles/:profile_id/picture', async ({ caller }, { profile_id }) =>
-    binary(await Profiles.picture(portalDeps().pictures, caller, profile_id!), 'image/jpeg'),
+    binary(await Profiles.picture(portalDeps().pictures, caller, profile_id), 'image/jpeg'),
   ),
   route('DELETE', 'profiles/:profile_id', async ({ caller }, { profile_id }) =>
-    ok(await Profiles.remove(portalDeps().profiles, caller, profile_id!)),
+    ok(await Profiles.remove(portalDeps().profiles, caller, profile_id)),
   ),
 ];
 
@@ -201,7 +202,7 @@ const match = (pattern: string[], segments: string[]): Record<string, string> | 
   if (pattern.length !== segments.length) return undefined;
   const params: Record<string, string> = {};
   for (const [index, part] of pattern.entries()) {
-    const segment = segments[index]!;
+    const segment = segments[index];
     if (part.startsWith(':')) params[part.slice(1)] = segment;
     else if (part !== segment) return undefined;
   }
@@ -219,7 +220,7 @@ const assertSameOrigin = (headers: Record<string, string>, baseUrl: string): voi
   const site = headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none')
     throw new PortalError('CSRF_FAILED', 'Cross-site requests are refused.');
-  const origin = headers['origin'];
+  const origin = headers.origin;
   if (origin !== undefined && origin !== 'null' && origin !== new URL(baseUrl).origin)
     throw new PortalError('CSRF_FAILED', 'Cross-site requests are refused.');
 };
@@ -266,7 +267,10 @@ const dispatch = async (event: APIGatewayProxyEvent, headers: Record<string, str
     return page;
   }
   const apiSegments = segments.slice(1);
-  const candidates = ROUTES.filter((candidate) => match(candidate.pattern, apiSegments));
+  const candidates = ROUTES.flatMap((candidate) => {
+    const params = match(candidate.pattern, apiSegments);
+    return params ? [{ ...candidate, params }] : [];
+  });
   const found = candidates.find((candidate) => candidate.method === event.httpMethod);
   if (!found) {
     if (candidates.length > 0) throw new PortalError('INVALID_REQUEST', `${event.httpMethod} is not allowed here.`);
@@ -286,12 +290,12 @@ const dispatch = async (event: APIGatewayProxyEvent, headers: Record<string, str
     sourceAddress: event.requestContext?.identity?.sourceIp ?? 'unknown',
   };
   if (found.method !== 'GET') assertSameOrigin(headers, baseUrl);
-  if (found.open) return found.open(request);
-  const session = await resolveSession(portalDeps().auth, cookieValue(headers['cookie'], SESSION_COOKIE));
+  if (found.kind === 'open') return found.open(request);
+  const session = await resolveSession(portalDeps().auth, cookieValue(headers.cookie, SESSION_COOKIE));
   if (found.method !== 'GET') checkCsrf(session, headers['x-csrf-token']);
   // The session's account is the caller; the links in job bodies use the API's base URL, as a poll's do.
   const caller: Caller = { accountId: session.accountId, keyId: '' };
-  return found.handle!({ ...request, session, caller }, match(found.pattern, apiSegments)!);
+  return found.handle({ ...request, session, caller }, found.params);
 };
 
 export const handler = async (event: APIGatewayProxyEvent, context?: Context): Promise<APIGatewayProxyResult> => {

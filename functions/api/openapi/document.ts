@@ -174,7 +174,8 @@ export const openApiDocument = (routes: readonly RouteDefinition[] = ROUTES): Js
     if (!doc)
       throw new Error(`route ${routeKey(route)} has no entry in OPERATION_DOCS (functions/api/openapi/operations.ts)`);
     for (const version of API_VERSIONS) {
-      (paths[routePath(version, route)] ??= {})[route.method.toLowerCase()] = operation(route, version, doc, named);
+      const path = routePath(version, route);
+      paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(route, version, doc, named) };
     }
   }
   components.set('ErrorBody', jsonSchemaOf(ErrorBodySchema, 'ignore'));

@@ -5,7 +5,7 @@
  * request, fetching the inputs included. Everything before the reservation fails without a job or a charge.
  */
 import type { Caller } from '../accounts/accounts';
-import { ContentModerationError, DomainError, NoImageGeneratedError, RequestTimeoutError } from '../errors';
+import { ContentModerationError, type DomainError, NoImageGeneratedError, RequestTimeoutError } from '../errors';
 import { releaseJobCharge, reserveJobCharge, settleJobCharge } from '../jobs/charge';
 import { jobErrorOf } from '../jobs/job';
 import { type ImageCommand, newJob, type RequestContext } from './command';

@@ -116,7 +116,7 @@ export const preflight = async (
   }
 
   const photos = reads.map((read, index): PhotoReport => {
-    const url = request.imageUrls[index]!;
+    const url = request.imageUrls[index];
     const label = `image_urls[${index}]`;
     if ('error' in read)
       return {

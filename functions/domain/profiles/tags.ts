@@ -33,14 +33,13 @@ type Verdict =
   | { bucket: 'conflicts'; existing: string }
   | { bucket: 'not_found' };
 
+/** A profile that already has a tag: the same one resubmitted, or a conflict. */
+const taggedVerdict = (wanted: string, existing: string): Verdict =>
+  existing === wanted ? { bucket: 'already_tagged' } : { bucket: 'conflicts', existing };
+
+/** No verdict yet (undefined) for a profile without a tag: the write decides. */
 const verdictFor = (wanted: string, existing: string | null | undefined): Verdict | undefined =>
-  existing === undefined
-    ? { bucket: 'not_found' }
-    : existing === null
-      ? undefined
-      : existing === wanted
-        ? { bucket: 'already_tagged' }
-        : { bucket: 'conflicts', existing };
+  existing === undefined ? { bucket: 'not_found' } : existing === null ? undefined : taggedVerdict(wanted, existing);
 
 export const backfillTags = async (
   deps: { tags: TagWriter; writeConcurrency: number },
@@ -68,22 +67,22 @@ export const backfillTags = async (
   let next = 0;
   const worker = async () => {
     while (next < toWrite.length) {
-      const index = toWrite[next++]!;
-      const entry = entries[index]!;
+      const index = toWrite[next++];
+      const entry = entries[index];
       const written = await deps.tags.setTagIfUntagged(caller.accountId, entry.profile_id, entry.tag);
       verdicts[index] =
         written.outcome === 'updated'
           ? { bucket: 'updated' }
           : written.outcome === 'missing'
             ? { bucket: 'not_found' }
-            : verdictFor(entry.tag, written.existing)!;
+            : taggedVerdict(entry.tag, written.existing);
     }
   };
   await Promise.all(Array.from({ length: Math.min(deps.writeConcurrency, toWrite.length) }, worker));
 
   const report: TagReport = { updated: 0, already_tagged: [], conflicts: [], not_found: [] };
   verdicts.forEach((verdict, index) => {
-    const profileId = entries[index]!.profile_id;
+    const profileId = entries[index].profile_id;
     if (verdict.bucket === 'updated') report.updated += 1;
     else if (verdict.bucket === 'already_tagged') report.already_tagged.push(profileId);
     else if (verdict.bucket === 'conflicts')
