@@ -1,0 +1,224 @@
+/**
+ * Pixel work of the face pipeline, without models: BlazeFace's anchors and box decoding, the aligned crop
+ * (one bilinear pass from the full-resolution image, so no intermediate resize loses detail), the blur
+ * measure and the head-turn estimate.
+ */
+import type { Point } from '../../domain/faces';
+
+/** An RGB image, 8 bits a channel, interleaved, row after row. */
+export interface RgbImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** A square region of the image, rotated by `angleRadians` around its centre. */
+export interface CropRegion {
+  centreX: number;
+  centreY: number;
+  side: number;
+  angleRadians: number;
+}
+
+export interface DetectorCandidate {
+  score: number;
+  /** x1, y1, x2, y2 in image pixels. */
+  corners: [number, number, number, number];
+  landmarks: Point[];
+}
+
+/** BlazeFace (back model, 256 px input): 2 anchors a cell on a 16×16 grid, then 6 a cell on an 8×8 grid. */
+export const DETECTOR_SIZE_PX = 256;
+const ANCHORS: Point[] = [];
+for (const [stride, perCell] of [
+  [16, 2],
+  [32, 6],
+]) {
+  const cells = DETECTOR_SIZE_PX / stride;
+  for (let y = 0; y < cells; y += 1)
+    for (let x = 0; x < cells; x += 1)
+      for (let k = 0; k < perCell; k += 1) ANCHORS.push([stride * (x + 0.5), stride * (y + 0.5)]);
+}
+export const ANCHOR_COUNT = ANCHORS.length;
+
+/** Where the whole image sits inside the letterboxed detector input (scale and padding, in image pixels). */
+export interface Letterbox {
+  scale: number;
+  padX: number;
+  padY: number;
+}
+
+export const letterboxOf = (width: number, height: number): Letterbox => {
+  const side = Math.max(width, height);
+  return { scale: side / DETECTOR_SIZE_PX, padX: (side - width) / 2, padY: (side - height) / 2 };
+};
+
+const intersectionOverUnion = (a: DetectorCandidate['corners'], b: DetectorCandidate['corners']): number => {
+  const width = Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0]));
+  const height = Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
+  const union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - width * height;
+  return union > 0 ? (width * height) / union : 0;
+};
+
+/**
+ * Decodes BlazeFace's raw outputs (per anchor: a score logit; centre, size and 6 keypoints as offsets in
+ * detector pixels) into image coordinates, then keeps the best boxes that overlap no better one (NMS).
+ * `scoreAt(i)` and `regressionAt(i)` read anchor i's logit and its 16 regression values.
+ */
+export const decodeDetections = (
+  scoreAt: (anchor: number) => number,
+  regressionAt: (anchor: number) => ArrayLike<number>,
+  letterbox: Letterbox,
+  options: { minScore: number; maxFaces: number; maxOverlap: number },
+): DetectorCandidate[] => {
+  const { scale, padX, padY } = letterbox;
+  const toImage = (x: number, y: number): Point => [x * scale - padX, y * scale - padY];
+  const candidates: DetectorCandidate[] = [];
+  for (let anchor = 0; anchor < ANCHOR_COUNT; anchor += 1) {
+    const score = 1 / (1 + Math.exp(-scoreAt(anchor)));
+    if (score < options.minScore) continue;
+    const r = regressionAt(anchor);
+    const [anchorX, anchorY] = ANCHORS[anchor];
+    const centreX = r[0] + anchorX;
+    const centreY = r[1] + anchorY;
+    const [x1, y1] = toImage(centreX - r[2] / 2, centreY - r[3] / 2);
+    const [x2, y2] = toImage(centreX + r[2] / 2, centreY + r[3] / 2);
+    const landmarks: Point[] = [];
+    for (let k = 0; k < 6; k += 1) landmarks.push(toImage(r[4 + 2 * k] + anchorX, r[5 + 2 * k] + anchorY));
+    candidates.push({ score, corners: [x1, y1, x2, y2], landmarks });
+  }
+  candidates.sort((a, b) => b.score - a.score);
+  const kept: DetectorCandidate[] = [];
+  for (const candidate of candidates) {
+    if (kept.length >= options.maxFaces) break;
+    if (kept.every((other) => intersectionOverUnion(other.corners, candidate.corners) <= options.maxOverlap))
+      kept.push(candidate);
+  }
+  return kept;
+};
+
+/** The angle of the line from the leftmost eye to the other: rotating by it makes the eyes level. */
+export const eyeAngle = (landmarks: readonly Point[]): number => {
+  const [a, b] = landmarks[0][0] <= landmarks[1][0] ? [landmarks[0], landmarks[1]] : [landmarks[1], landmarks[0]];
+  return Math.atan2(b[1] - a[1], b[0] - a[0]);
+};
+
+/** The crop human feeds its face models: the box enlarged 1.4 times, made square; `aligned` levels the eyes. */
+export const cropRegionOf = (
+  box: { x: number; y: number; width: number; height: number },
+  landmarks: readonly Point[],
+  aligned: boolean,
+): CropRegion => ({
+  centreX: box.x + box.width / 2,
+  centreY: box.y + box.height / 2,
+  side: 1.4 * Math.max(box.width, box.height),
+  angleRadians: aligned ? eyeAngle(landmarks) : 0,
+});
+
+/**
+ * Samples `region` into `out` as sizePx × sizePx interleaved RGB floats (0..255 times `scale`), bilinear,
+ * 2×2 supersampled when the region is at least twice the output (so a large face is averaged, not
+ * aliased). Outside the image is black, as TensorFlow's crop-and-resize fills it.
+ */
+export const sampleRegion = (
+  image: RgbImage,
+  region: CropRegion,
+  sizePx: number,
+  scale = 1,
+  out = new Float32Array(sizePx * sizePx * 3),
+): Float32Array => {
+  const { data, width, height } = image;
+  const { centreX, centreY, side, angleRadians } = region;
+  const cos = Math.cos(angleRadians);
+  const sin = Math.sin(angleRadians);
+  const supersample = Math.max(1, Math.min(2, Math.round(side / sizePx)));
+  const step = side / sizePx;
+  const subStep = step / supersample;
+  const weight = scale / (supersample * supersample);
+  let o = 0;
+  for (let v = 0; v < sizePx; v += 1) {
+    for (let u = 0; u < sizePx; u += 1) {
+      let red = 0;
+      let green = 0;
+      let blue = 0;
+      for (let sy = 0; sy < supersample; sy += 1) {
+        const dy = v * step + (sy + 0.5) * subStep - side / 2;
+        for (let sx = 0; sx < supersample; sx += 1) {
+          const dx = u * step + (sx + 0.5) * subStep - side / 2;
+          const x = centreX + dx * cos - dy * sin - 0.5;
+          const y = centreY + dx * sin + dy * cos - 0.5;
+          const x0 = Math.floor(x);
+          const y0 = Math.floor(y);
+          const fx = x - x0;
+          const fy = y - y0;
+          for (let k = 0; k < 4; k += 1) {
+            const xx = x0 + (k & 1);
+            const yy = y0 + (k >> 1);
+            if (xx < 0 || yy < 0 || xx >= width || yy >= height) continue;
+            const w = (k & 1 ? fx : 1 - fx) * (k >> 1 ? fy : 1 - fy);
+            const p = (yy * width + xx) * 3;
+            red += w * data[p];
+            green += w * data[p + 1];
+            blue += w * data[p + 2];
+          }
+        }
+      }
+      out[o++] = red * weight;
+      out[o++] = green * weight;
+      out[o++] = blue * weight;
+    }
+  }
+  return out;
+};
+
+/**
+ * Blur of an aligned face crop (sizePx² RGB floats 0..255): the variance of the 4-neighbour Laplacian of
+ * its grey levels over the variance of the grey levels, on the inner half of the crop (the face, not the
+ * background the 1.4× margin adds). Dividing by the grey variance makes it independent of contrast and
+ * lighting; measuring on a fixed-size crop makes it comparable across face sizes.
+ */
+export const sharpnessOf = (crop: Float32Array, sizePx: number): number => {
+  const grey = new Float32Array(sizePx * sizePx);
+  for (let i = 0; i < grey.length; i += 1)
+    grey[i] = 0.299 * crop[3 * i] + 0.587 * crop[3 * i + 1] + 0.114 * crop[3 * i + 2];
+  const from = Math.floor(sizePx / 4);
+  const to = sizePx - from;
+  let count = 0;
+  let sum = 0;
+  let sumSquares = 0;
+  let laplacianSum = 0;
+  let laplacianSquares = 0;
+  for (let y = from; y < to; y += 1) {
+    for (let x = from; x < to; x += 1) {
+      const i = y * sizePx + x;
+      const laplacian = grey[i - 1] + grey[i + 1] + grey[i - sizePx] + grey[i + sizePx] - 4 * grey[i];
+      count += 1;
+      sum += grey[i];
+      sumSquares += grey[i] * grey[i];
+      laplacianSum += laplacian;
+      laplacianSquares += laplacian * laplacian;
+    }
+  }
+  const greyVariance = sumSquares / count - (sum / count) ** 2;
+  const laplacianVariance = laplacianSquares / count - (laplacianSum / count) ** 2;
+  return greyVariance > 1e-6 ? laplacianVariance / greyVariance : 0;
+};
+
+/**
+ * Nose tip depth in front of the eyes as a fraction of half the distance between the eyes (an adult's is
+ * about 20–25 mm against 31 mm): turning the head by θ moves the nose off the eyes' midpoint by
+ * NOSE_DEPTH × tan θ half-eye-distances.
+ */
+const NOSE_DEPTH = 0.7;
+
+/** Head turn from BlazeFace's keypoints (0, 1 eyes; 2 nose tip), in the frame where the eyes are level. */
+export const yawDegreesOf = (landmarks: readonly Point[]): number => {
+  const [eyeA, eyeB, nose] = landmarks;
+  const angle = eyeAngle(landmarks);
+  const midX = (eyeA[0] + eyeB[0]) / 2;
+  const midY = (eyeA[1] + eyeB[1]) / 2;
+  const halfEyeDistance = Math.hypot(eyeB[0] - eyeA[0], eyeB[1] - eyeA[1]) / 2;
+  if (halfEyeDistance === 0) return 90;
+  const along = (nose[0] - midX) * Math.cos(angle) + (nose[1] - midY) * Math.sin(angle);
+  return (Math.atan(along / halfEyeDistance / NOSE_DEPTH) * 180) / Math.PI;
+};
