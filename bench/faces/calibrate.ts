@@ -5,7 +5,7 @@
  * quoted there. About a minute on one core. `--json` prints the figures as JSON.
  */
 
-import { createOnnxFaceAnalyzer } from '../../functions/adapters/faces/onnx-face-analyzer';
+import type { FaceAnalyzer } from '../../functions/domain/faces';
 import {
   buildTemplate,
   cosine,
@@ -92,8 +92,10 @@ const templateTrials = (faces: readonly EvaluatedFace[], threshold: number, marg
   };
 };
 
-const main = async () => {
-  const analyzer = createOnnxFaceAnalyzer();
+export type AccuracyReport = Awaited<ReturnType<typeof measureAccuracy>>;
+
+/** Every figure of the calibration, for this script and the bench module. */
+export const measureAccuracy = async (analyzer: FaceAnalyzer) => {
   const { faces, missed } = await buildDataset(analyzer);
   const pairs = pairsOf(faces);
   const atFar = thresholdAtFar(pairs.impostor, 0.001);
@@ -146,8 +148,15 @@ const main = async () => {
     byVersion,
     cat: { kind: cat.kind, faceConfidence: round(cat.faceConfidence), toPeople: quantiles(catToPeople) },
   };
-  if (process.argv.includes('--json')) console.log(JSON.stringify(report, null, 2));
-  else console.dir(report, { depth: 4 });
+  return report;
 };
 
-void main();
+if (require.main === module) {
+  // Required here, not imported above: the bench module times the adapter's first import itself.
+  const { createOnnxFaceAnalyzer } =
+    require('../../functions/adapters/faces/onnx-face-analyzer') as typeof import('../../functions/adapters/faces/onnx-face-analyzer');
+  void measureAccuracy(createOnnxFaceAnalyzer()).then((report) => {
+    if (process.argv.includes('--json')) console.log(JSON.stringify(report, null, 2));
+    else console.dir(report, { depth: 4 });
+  });
+}
