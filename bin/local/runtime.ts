@@ -276,7 +276,6 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       [DEVELOPMENT_ENV.allowLoopbackUrls]: 'true',
       [DEVELOPMENT_ENV.metricsDisabled]: options.logLevel === 'silent' ? 'true' : 'false',
       ...developmentSettings(process.env),
-      TRAINING_TIME_SCALE: String(options.timeScale ?? 1),
       [ENV.logLevel]: options.logLevel ?? 'info',
     };
     // The functions of `npm run start:assets` get the template's variables, then these.

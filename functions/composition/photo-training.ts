@@ -1,9 +1,9 @@
-/** The training steps that decode photos or compute signatures (ValidatePhotos, CompleteTraining), so sharp. */
+/** The training steps that decode photos and analyse their faces (ValidatePhotos), so sharp and the face models. */
 
-import { sandboxTrainer } from '../adapters/engine/sandbox-trainer';
 import { profilePhotos } from '../adapters/images/photos';
 import type { TrainingDeps } from '../domain/profiles/training';
 import { once } from './core';
+import { faceAnalyzer } from './faces';
 import { decodeInput } from './inputs';
 import { objects } from './storage';
 import { trainingStepDeps } from './training';
@@ -20,7 +20,9 @@ export const photoTrainingDeps = once((): TrainingDeps => {
     },
     decodePhoto: (url, label) => decodeInput(url, label),
     photos: profilePhotos(objects()),
-    trainer: sandboxTrainer,
+    get faces() {
+      return faceAnalyzer();
+    },
     enqueueCallback: steps.enqueueCallback,
   };
 });

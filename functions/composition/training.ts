@@ -1,13 +1,13 @@
 /**
  * Training: the trainer callback route, and the training steps that touch no image (StartTraining,
- * RequestTraining, AcceptTraining, FailTraining). Photo decoding and the sandbox trainer's signature work
- * are in photo-training.ts.
+ * RequestTraining, AcceptTraining, FailTraining). Photo decoding and the face template are in
+ * photo-training.ts.
  */
 
 import { httpTrainer, sfnTrainingTasks } from '../adapters/engine/http-trainer';
-import { sandboxTrainingSeconds } from '../adapters/engine/sandbox-durations';
 import { photoStore } from '../adapters/s3/photo-store';
 import type { RemoteTrainer, TrainerCallbackDeps } from '../domain/profiles/training';
+import { DEVELOPMENT_ENV } from '../shared/env-names';
 import { clock, once, settings } from './core';
 import { ledger, profiles } from './data';
 import { enqueueCallback } from './queues';
@@ -48,10 +48,9 @@ export const trainingStepDeps = once(() => ({
   profiles: profiles(),
   ledger: ledger(),
   photos: photoStore(objects()),
-  trainer: { durationSeconds: sandboxTrainingSeconds },
   get remoteTrainer() {
     return remoteTrainer();
   },
-  settings: { trainingTimeScale: settings().TRAINING_TIME_SCALE, photoConcurrency: 4 },
+  settings: { trainingDelaySeconds: settings()[DEVELOPMENT_ENV.trainingDelaySeconds], photoConcurrency: 4 },
   enqueueCallback,
 }));

@@ -51,8 +51,11 @@ export const ConfigSchema = v.object({
   /** Asynchronous jobs fail with TIMEOUT (and are refunded) past this budget. */
   [ENV.asyncBudgetSeconds]: v.pipe(v.optional(v.string(), '1800'), v.transform(Number), v.number(), v.minValue(0.001)),
   [STATE_MACHINE_ARN_ENV['image-job']]: v.optional(v.string(), ''),
-  /** Multiplies the trainer's durations (the spec's ~3 and ~8 minutes); the local runtime scales them down. */
-  TRAINING_TIME_SCALE: v.pipe(v.optional(v.string(), '1'), v.transform(Number), v.number(), v.minValue(0)),
+  /**
+   * Keeps a profile IN_PROGRESS this long after its face template is built (0: training takes as long as
+   * its real work). Only for tests that need a training in progress.
+   */
+  [DEVELOPMENT_ENV.trainingDelaySeconds]: seconds('0'),
   [STATE_MACHINE_ARN_ENV['profile-training']]: v.optional(v.string(), ''),
   /** From this instant the default output_format is jpg (png before). */
   [DEVELOPMENT_ENV.outputFormatSwitchAt]: v.pipe(

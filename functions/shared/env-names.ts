@@ -50,6 +50,7 @@ export const DEVELOPMENT_ENV = {
   outboundSendsPerMinute: 'OUTBOUND_SENDS_PER_MINUTE',
   maxRunningJobs: 'MAX_RUNNING_JOBS',
   outputFormatSwitchAt: 'OUTPUT_FORMAT_SWITCH_AT',
+  trainingDelaySeconds: 'TRAINING_DELAY_SECONDS',
   engineToken: 'ENGINE_TOKEN',
   trainerToken: 'TRAINER_TOKEN',
   metricsDisabled: 'POWERTOOLS_METRICS_DISABLED',

@@ -168,7 +168,7 @@ describe('the development settings', () => {
     const unhandled = Object.keys(ConfigSchema.entries).filter(
       (name) => !templateVariables.has(name) && !(LOCAL_ENV_SETTINGS as readonly string[]).includes(name),
     );
-    // What bin/local/runtime.ts sets itself: the back ends, the region, the time scale, the download key;
+    // What bin/local/runtime.ts sets itself: the back ends, the region, the download key;
     // and the backends' secret ARNs, which only a stack with backends (CDK context) sets.
     expect(unhandled.sort()).toEqual([
       'AWS_REGION',
@@ -180,7 +180,6 @@ describe('the development settings', () => {
       'SFN_ENDPOINT',
       'SQS_ENDPOINT',
       'TRAINER_TOKEN_SECRET_ARN',
-      'TRAINING_TIME_SCALE',
     ]);
   });
 });

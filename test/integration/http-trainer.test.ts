@@ -1,4 +1,7 @@
 /**
+ * @jest-environment ./test/faces/onnx-environment.js
+ */
+/**
  * Profile training with TRAINER=http: the service asks a training backend to train and waits on a task
  * token; the backend (a fake on loopback) fetches the photos, reports heartbeats and the outcome to the
  * trainer callback. Runtime timeScale 0.001 makes HeartbeatSeconds (300) 300 ms, so the backend keeps

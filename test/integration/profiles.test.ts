@@ -1,8 +1,12 @@
+/**
+ * @jest-environment ./test/faces/onnx-environment.js
+ */
 import sharp from 'sharp';
 import { services } from '../../bin/local/services';
+import { createOnnxFaceAnalyzer } from '../../functions/adapters/faces/onnx-face-analyzer';
 import { PINNED_PRICES } from '../../functions/domain/images/catalog';
 import { TRAINING_PRICE_MICROS } from '../../functions/domain/images/pricing';
-import { startPhotoServer, subjectPhoto } from '../support/photos';
+import { faceFixture, startPhotoServer, subjectPhoto, variedPhoto } from '../support/photos';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 
 let runtime: TestRuntime;
@@ -12,8 +16,9 @@ const photoUrls: string[] = [];
 beforeAll(async () => {
   photos = await startPhotoServer({ delayMs: 150 });
   for (let i = 0; i < 12; i += 1) photoUrls.push(photos.add(`p${i}.png`, await subjectPhoto(i)));
-  // Quick Train takes 180 s × 0.01 = 1.8 s here, long enough to watch and to delete during.
-  runtime = await startTestRuntime({ timeScale: 0.01 });
+  // Training is seconds of real face work; the test-only delay keeps it IN_PROGRESS long enough to watch
+  // and to delete during.
+  runtime = await startTestRuntime({ timeScale: 0.01, env: { TRAINING_DELAY_SECONDS: '2' } });
 });
 afterAll(async () => {
   await runtime.close();
@@ -68,8 +73,13 @@ describe('a profile, from photos to use to deletion', () => {
     });
     expect(picture.status).toBe(200);
     expect(picture.headers.get('content-type')).toBe('image/jpeg');
-    const metadata = await sharp(Buffer.from(await picture.arrayBuffer())).metadata();
-    expect(metadata.format).toBe('jpeg');
+    const pictureBytes = Buffer.from(await picture.arrayBuffer());
+    expect((await sharp(pictureBytes).metadata()).format).toBe('jpeg');
+    // The picture is her aligned face: analysed, it shows one face, filling it.
+    const pictureFaces = await createOnnxFaceAnalyzer().analyze(pictureBytes);
+    expect(pictureFaces).toHaveLength(1);
+    expect(pictureFaces[0]!.kind).toBe('person');
+    expect(pictureFaces[0]!.box.width).toBeGreaterThan(200);
 
     const before = await services().ledger.balance(account.accountId);
     const edit = await runtime.call('POST', '/v2/service/enhance', {
@@ -134,6 +144,36 @@ describe('a profile, from photos to use to deletion', () => {
     expect(message).toContain('image_urls[5]');
     expect(message).not.toContain('image_urls[0]');
     expect(await services().ledger.balance(account.accountId)).toBe(5_000_000);
+  });
+
+  it('refuses a set whose photos show no face: ERROR naming them, the reservation released', async () => {
+    const account = await runtime.newAccount(5_000_000);
+    const urls = [...photoUrls.slice(0, 2)];
+    for (const seed of [1, 2, 3]) urls.push(photos.add(`faceless${seed}.jpg`, await variedPhoto(seed), 'image/jpeg'));
+    const { profile_id: profileId } = (await (
+      await add(account.apiKey, { image_urls: urls, training_tier: 'fast' })
+    ).json()) as { profile_id: string };
+    expect((await watch(account.apiKey, profileId)).at(-1)).toBe('ERROR');
+    const { message } = await statusOf(account.apiKey, profileId);
+    expect(message).toContain('Only 2 of 5 photos');
+    for (const index of [2, 3, 4]) expect(message).toContain(`image_urls[${index}] shows no face.`);
+    expect(message).not.toContain('image_urls[0]');
+    expect(await services().ledger.balance(account.accountId)).toBe(5_000_000);
+  });
+
+  it('drops and reports a photo of another person, and trains from the rest', async () => {
+    const account = await runtime.newAccount(5_000_000);
+    const stranger = photos.add('stranger.jpg', faceFixture('man-b.jpg'), 'image/jpeg');
+    const urls = [...photoUrls.slice(0, 2), stranger, ...photoUrls.slice(2, 5)];
+    const { profile_id: profileId } = (await (
+      await add(account.apiKey, { image_urls: urls, training_tier: 'fast' })
+    ).json()) as { profile_id: string };
+    expect((await watch(account.apiKey, profileId)).at(-1)).toBe('READY');
+    const { message } = await statusOf(account.apiKey, profileId);
+    expect(message).toContain('image_urls[2] shows someone other than the rest of the set.');
+    const profile = await services().profiles.get(account.accountId, profileId);
+    expect(profile?.photoKeys).toHaveLength(5);
+    expect(profile?.face?.referenceKeys.length).toBeGreaterThanOrEqual(3);
   });
 
   it('deleting a profile in training stops it and refunds the reservation', async () => {

@@ -1,9 +1,12 @@
 /**
+ * @jest-environment ./test/faces/onnx-environment.js
+ */
+/**
  * Progress and ETA, watched by polling as a client would: a slow sandbox job and a Quick Train, each
  * rising monotonically to 1, with an ETA while it runs.
  */
 import { base64Jpeg } from '../support/images';
-import { startPhotoServer, variedPhoto } from '../support/photos';
+import { startPhotoServer, subjectPhoto } from '../support/photos';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 
 let runtime: TestRuntime;
@@ -12,10 +15,11 @@ const photoUrls: string[] = [];
 
 beforeAll(async () => {
   photos = await startPhotoServer();
-  for (let seed = 1; seed <= 5; seed += 1)
-    photoUrls.push(photos.add(`v${seed}.jpg`, await variedPhoto(seed), 'image/jpeg'));
-  // A Quick Train waits 180 s × 0.02 = 3.6 s here.
-  runtime = await startTestRuntime({ timeScale: 0.02 });
+  for (let index = 0; index < 5; index += 1)
+    photoUrls.push(photos.add(`p${index}.jpg`, await subjectPhoto(index, 'jpeg'), 'image/jpeg'));
+  // A Quick Train takes as long as its face work (about a second); the test-only delay keeps it
+  // IN_PROGRESS for 4 s more, long enough to watch its progress rise.
+  runtime = await startTestRuntime({ timeScale: 0.02, env: { TRAINING_DELAY_SECONDS: '4' } });
 });
 afterAll(async () => {
   await runtime.close();

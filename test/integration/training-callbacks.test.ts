@@ -1,4 +1,7 @@
 /**
+ * @jest-environment ./test/faces/onnx-environment.js
+ */
+/**
  * Training callbacks, black box: a profile created with a callback_url gets a signed POST of its status
  * body when training ends, READY or ERROR, through the deliverer job callbacks use (both signatures).
  */

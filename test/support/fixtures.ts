@@ -13,6 +13,8 @@ export const aProfile = (accountId: string, overrides: Partial<Profile> = {}, no
   trainingTier: 'fast',
   modelVersion: 'v2',
   signature: null,
+  face: null,
+  photoNotes: [],
   pictureKey: null,
   photoKeys: [],
   callbackUrl: null,

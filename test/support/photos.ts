@@ -1,19 +1,35 @@
-/** A photo server on loopback for profile training (photos of one "subject"), with some broken URLs. */
+/** A photo server on loopback for profile training (photos of one real person), with some broken URLs. */
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import sharp from 'sharp';
 
-/** A photo-like image: a face-ish blob on a background, varied a little per index. */
-export const subjectPhoto = async (index: number, format: 'png' | 'jpeg' = 'png'): Promise<Buffer> => {
-  const width = 320 + index * 8;
-  const height = 400;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-    <rect width="100%" height="100%" fill="rgb(${40 + index},${90},${140})"/>
-    <ellipse cx="${width / 2}" cy="180" rx="90" ry="120" fill="rgb(230,190,160)"/>
-    <circle cx="${width / 2 - 35}" cy="150" r="12" fill="#222"/><circle cx="${width / 2 + 35}" cy="150" r="12" fill="#222"/>
-    <rect x="${width / 2 - 40}" y="240" width="80" height="14" fill="#a33"/></svg>`;
-  const image = sharp(Buffer.from(svg));
-  return format === 'png' ? image.png().toBuffer() : image.jpeg({ quality: 92 }).toBuffer();
+const FACES_DIR = path.join(__dirname, '..', 'fixtures', 'faces');
+
+/** A face fixture's bytes (test/fixtures/faces/, see its SOURCES.md). */
+export const faceFixture = (name: string): Buffer => fs.readFileSync(path.join(FACES_DIR, name));
+
+/**
+ * A photo of one real person (the NASA astronaut portrait, public domain), varied per index as a
+ * training set's photos vary: scaled, mirrored, cropped, brighter or darker, turned a few degrees.
+ * Every variant shows her one face, large, sharp and frontal enough to train on.
+ */
+export const subjectPhoto = async (
+  index: number,
+  format: 'png' | 'jpeg' = 'png',
+  source = 'astronaut.jpg',
+): Promise<Buffer> => {
+  const side = 576 + (index % 8) * 16;
+  const margin = (index % 4) * 12;
+  let image = sharp(faceFixture(source)).resize(side, side);
+  if (index % 2 === 1) image = image.flop();
+  const varied = await image
+    .modulate({ brightness: 0.85 + (index % 5) * 0.075 })
+    .rotate(((index % 5) - 2) * 3, { background: '#777' })
+    .toBuffer();
+  const cropped = sharp(varied).extract({ left: margin, top: margin, width: side - margin, height: side - margin });
+  return format === 'png' ? cropped.png().toBuffer() : cropped.jpeg({ quality: 92 }).toBuffer();
 };
 
 /**

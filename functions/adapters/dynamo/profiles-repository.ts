@@ -8,13 +8,51 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { PROFILE_STATUSES, type Profile, type ProfilesReader, TRAINING_TIERS } from '../../domain/profiles/profile';
+import { FACE_KINDS } from '../../domain/faces';
+import {
+  PROFILE_STATUSES,
+  type Profile,
+  type ProfileFace,
+  type ProfilesReader,
+  TRAINING_TIERS,
+} from '../../domain/profiles/profile';
 import type { ProfileSummary, ProfilesRepository } from '../../domain/profiles/profiles';
 import type { TagWriter } from '../../domain/profiles/tags';
 import { DEFAULT_MODEL_VERSION, MODEL_VERSIONS } from '../../domain/shared/model-version';
 import { isConditionalCheckFailure, keys, SORT_KEY_PREFIX, type Table } from './table';
 
 const BATCH_GET_LIMIT = 100;
+
+/**
+ * A face template's mean is stored as float32 little-endian in base64: 1024 values take 5.5 KB instead
+ * of ~20 KB of JSON numbers, far inside the 400 KB item limit, and float32 is the precision the model
+ * computes in. The per-photo embeddings are in template.json in the bucket, not in the item.
+ */
+export const encodeEmbedding = (values: readonly number[]): string => {
+  const bytes = Buffer.alloc(values.length * 4);
+  for (const [index, value] of values.entries()) bytes.writeFloatLE(value, index * 4);
+  return bytes.toString('base64');
+};
+
+export const decodeEmbedding = (base64: string): number[] => {
+  const bytes = Buffer.from(base64, 'base64');
+  return Array.from({ length: Math.floor(bytes.length / 4) }, (_, index) => bytes.readFloatLE(index * 4));
+};
+
+/** The `face` attribute as stored. */
+export const faceItem = (face: ProfileFace) => ({
+  modelId: face.modelId,
+  kind: face.kind,
+  mean: encodeEmbedding(face.mean),
+  referenceKeys: face.referenceKeys,
+});
+
+const FaceItem = v.object({
+  modelId: v.string(),
+  kind: v.picklist(FACE_KINDS),
+  mean: v.pipe(v.string(), v.transform(decodeEmbedding)),
+  referenceKeys: v.array(v.string()),
+});
 
 export const ProfileItem = v.object({
   profileId: v.string(),
@@ -25,6 +63,8 @@ export const ProfileItem = v.object({
   trainingTier: v.picklist(TRAINING_TIERS),
   modelVersion: v.picklist(MODEL_VERSIONS),
   signature: v.optional(v.nullable(v.string()), null),
+  face: v.optional(v.nullable(FaceItem), null),
+  photoNotes: v.optional(v.array(v.string()), []),
   pictureKey: v.optional(v.nullable(v.string()), null),
   photoKeys: v.optional(v.array(v.string()), []),
   callbackUrl: v.optional(v.nullable(v.string()), null),
@@ -111,12 +151,22 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
     changes: Partial<
       Pick<
         Profile,
-        'status' | 'message' | 'signature' | 'pictureKey' | 'photoKeys' | 'trainingStartedAt' | 'trainingSeconds'
+        | 'status'
+        | 'message'
+        | 'signature'
+        | 'face'
+        | 'photoNotes'
+        | 'pictureKey'
+        | 'photoKeys'
+        | 'trainingStartedAt'
+        | 'trainingSeconds'
       >
     >,
     at: number,
   ): Promise<boolean> {
-    const entries = Object.entries({ ...changes, updatedAt: at }).filter(([, value]) => value !== undefined);
+    const { face, ...rest } = changes;
+    const stored = { ...rest, ...(face !== undefined && { face: face && faceItem(face) }), updatedAt: at };
+    const entries = Object.entries(stored).filter(([, value]) => value !== undefined);
     try {
       await this.table.doc.send(
         new UpdateCommand({

@@ -5,6 +5,7 @@
 import type { ChargedRecord, ClientRequestIdClaim, ReleasedEnd, SettledEnd } from '../../domain/billing/ledger';
 import type { Job } from '../../domain/jobs/job';
 import type { Profile } from '../../domain/profiles/profile';
+import { faceItem } from './profiles-repository';
 import { ITEM_TYPE, keys, ttlAfter } from './table';
 
 /** The job's `charge` is the ledger's (reservedMicros, finalMicros on the item): a job write never carries it. */
@@ -14,13 +15,17 @@ export const jobItem = ({ charge: _ledgers, ...job }: Job) => ({
   ...job,
 });
 
-/** An untagged profile has no tag attribute at all (the tag backfill's condition looks for its absence). */
+/**
+ * An untagged profile has no tag attribute at all (the tag backfill's condition looks for its absence);
+ * its face template's mean is stored compactly (faceItem).
+ */
 export const profileItem = (profile: Profile) => {
-  const { tag, ...untagged } = profile;
+  const { tag, face, ...untagged } = profile;
   return {
     ...keys.profile(profile.accountId, profile.profileId),
     type: ITEM_TYPE.profile,
     ...untagged,
+    face: face && faceItem(face),
     ...(tag ? { tag, ...keys.tagIndex(profile.accountId, tag, profile.profileId) } : {}),
   };
 };

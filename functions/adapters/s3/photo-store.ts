@@ -1,10 +1,19 @@
-/** Profile photos and pictures as stored objects, under the account's prefix (no image work here). */
+/**
+ * Profile photos, pictures, reference faces and face templates as stored objects, under the profile's
+ * prefix (no image work here): photos/NN.jpg, references/NN.jpg (aligned face crops, best first),
+ * picture.jpg and template.json (model id, kind, mean and per-photo embeddings).
+ */
+import type { FaceTemplate } from '../../domain/faces';
 import type { ObjectStore } from './object-store';
 
 export const profilePrefix = (accountId: string, profileId: string) => `profiles/${accountId}/${profileId}/`;
 export const photoKey = (accountId: string, profileId: string, index: number) =>
   `${profilePrefix(accountId, profileId)}photos/${String(index + 1).padStart(2, '0')}.jpg`;
 export const pictureKey = (accountId: string, profileId: string) => `${profilePrefix(accountId, profileId)}picture.jpg`;
+export const referenceKey = (accountId: string, profileId: string, rank: number) =>
+  `${profilePrefix(accountId, profileId)}references/${String(rank + 1).padStart(2, '0')}.jpg`;
+export const templateKey = (accountId: string, profileId: string) =>
+  `${profilePrefix(accountId, profileId)}template.json`;
 
 export const photoStore = (objects: ObjectStore) => ({
   load: (keys: string[]) =>
@@ -19,4 +28,20 @@ export const photoStore = (objects: ObjectStore) => ({
     await objects.deletePrefix(profilePrefix(accountId, profileId));
   },
   picture: async (key: string) => (await objects.get(key))?.body,
+  async saveReference(accountId: string, profileId: string, rank: number, jpeg: Buffer): Promise<string> {
+    const key = referenceKey(accountId, profileId, rank);
+    await objects.put(key, jpeg, 'image/jpeg');
+    return key;
+  },
+  /** The picture is a face crop, already a JPEG of the picture's size. */
+  async savePicture(accountId: string, profileId: string, jpeg: Buffer): Promise<string> {
+    const key = pictureKey(accountId, profileId);
+    await objects.put(key, jpeg, 'image/jpeg');
+    return key;
+  },
+  async saveTemplate(accountId: string, profileId: string, template: FaceTemplate): Promise<string> {
+    const key = templateKey(accountId, profileId);
+    await objects.put(key, Buffer.from(JSON.stringify(template)), 'application/json');
+    return key;
+  },
 });

@@ -35,7 +35,15 @@ export interface ProfilesRepository {
     changes: Partial<
       Pick<
         Profile,
-        'status' | 'message' | 'signature' | 'pictureKey' | 'photoKeys' | 'trainingStartedAt' | 'trainingSeconds'
+        | 'status'
+        | 'message'
+        | 'signature'
+        | 'face'
+        | 'photoNotes'
+        | 'pictureKey'
+        | 'photoKeys'
+        | 'trainingStartedAt'
+        | 'trainingSeconds'
       >
     >,
     at: number,
@@ -110,6 +118,8 @@ export const add = async (
     trainingTier: command.trainingTier,
     modelVersion: command.modelVersion ?? account.defaultModelVersion,
     signature: null,
+    face: null,
+    photoNotes: [],
     pictureKey: null,
     photoKeys: [],
     callbackUrl: command.callbackUrl ?? null,

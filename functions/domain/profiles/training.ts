@@ -3,27 +3,33 @@
  *
  * VALIDATING: every photo is fetched through the SSRF guard and decoded (HEIC included, over 4096 px
  * resized); unreadable or too-small photos end the training in ERROR with a message naming each of
- * them. Good photos are stored as JPEG (PNG and the rest transcoded at quality 95) under the account's
- * prefix and the picture is chosen → QUEUING → IN_PROGRESS while the trainer works (the sandbox trainer
- * takes the spec's durations, scaled by configuration) → READY with the identity signature, settled in
- * the same transaction; or ERROR, released in the same transaction. Steps are safe to retry: status
+ * them. Then the training proper, whatever the trainer: every photo's faces are analysed and judged
+ * (photo-faces.ts: one usable face, the same subject as the majority); too few usable photos for the
+ * tier (MIN_USABLE_PHOTOS_BY_TIER) end in ERROR naming each photo and why. Otherwise the face template
+ * (per-photo embeddings, their normalised mean, the model id) is stored as template.json, the best 3-6
+ * aligned face crops as reference images, the best one as the picture, the photos that taught the face
+ * as JPEG (PNG and the rest transcoded at quality 95), and the profile's `face` written → QUEUING →
+ * IN_PROGRESS (for as long as a test's TRAINING_DELAY_SECONDS, else at once) → READY, settled in the
+ * same transaction, its message naming the photos not used; or ERROR, released in the same transaction. Steps are safe to retry: status
  * writes are conditional on the profile existing, money moves through the ledger's guarded transitions.
  *
  * With a remote trainer (TRAINER=http) the workflow hands the backend a task token instead of waiting a
  * fixed time: requestTraining (IN_PROGRESS) asks for the training, the backend reports heartbeats and
  * the outcome to the trainer callback, which only forwards them to the waiting workflow; acceptTraining
- * then stores the signature it sent (READY, settled), and a failure reaches FailTraining with the
+ * then stores the signature it sent beside the face template (READY, settled), and a failure reaches FailTraining with the
  * backend's message for the user (ERROR, released). The callback's bearer token is the credential.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { LedgerPort } from '../billing/ledger';
 import type { CallbackMessage } from '../callbacks/deliver';
 import { DomainError } from '../errors';
+import { buildTemplate, type DetectedFace, type FaceAnalyzer, type FaceTemplate } from '../faces';
 import type { DecodedImage } from '../images/engine';
 import { TRAINING_PRICE_MICROS } from '../images/pricing';
 import type { Clock } from '../shared/clock';
 import type { ModelVersion } from '../shared/model-version';
-import type { TrainingTier } from './profile';
+import { faceProblemMessage, judgePhotoFaces, referenceScore } from './photo-faces';
+import { MIN_USABLE_PHOTOS_BY_TIER, type Profile, type ProfileFace, type TrainingTier } from './profile';
 import { defaultMessage, type ProfilesRepository, releaseProfile, statusBody } from './profiles';
 
 export interface TrainingStep {
@@ -37,25 +43,29 @@ export interface TrainingDeps {
   ledger: LedgerPort;
   /** Fetches (SSRF-guarded) and decodes one photo; a DomainError says what is wrong with it. */
   decodePhoto(url: string, label: string): Promise<DecodedImage>;
+  /** Finds, aligns and embeds faces (the face template is the training). */
+  faces: FaceAnalyzer;
   photos: {
     /** Stores a prepared photo as JPEG (transcoding when needed); returns its key. */
     savePhoto(accountId: string, profileId: string, index: number, photo: DecodedImage): Promise<string>;
-    /** Makes and stores the profile picture from a photo; returns its key. */
-    savePicture(accountId: string, profileId: string, photo: DecodedImage): Promise<string>;
+    /** Stores an aligned face crop (JPEG) as the reference image of this rank (0 = best); returns its key. */
+    saveReference(accountId: string, profileId: string, rank: number, jpeg: Buffer): Promise<string>;
+    /** Stores the profile picture (a face crop, JPEG); returns its key. */
+    savePicture(accountId: string, profileId: string, jpeg: Buffer): Promise<string>;
+    /** Stores the template with its per-photo embeddings beside the photos; returns its key. */
+    saveTemplate(accountId: string, profileId: string, template: FaceTemplate): Promise<string>;
     load(keys: string[]): Promise<Buffer[]>;
     deleteAll(accountId: string, profileId: string): Promise<void>;
-  };
-  trainer: {
-    /** How long training takes for the tier and photo count (spec: Quick ~3 min, Full ~8 min and more with more photos). */
-    durationSeconds(tier: TrainingTier, photoCount: number): number;
-    /** The identity artefact: a signature the engine recognises the subject by. */
-    train(photos: Buffer[]): Promise<{ signature: string }>;
   };
   /** A training backend that calls back with the task token (TRAINER=http); built on first use. */
   readonly remoteTrainer: RemoteTrainer;
   /** Queues a training callback (the same deliverer, retries and signatures as a job's). */
   enqueueCallback(message: CallbackMessage): Promise<void>;
-  settings: { trainingTimeScale: number; photoConcurrency: number };
+  /**
+   * trainingDelaySeconds: a development setting (TRAINING_DELAY_SECONDS, 0 on AWS) that keeps a trained
+   * profile IN_PROGRESS that long, for tests that need a training in progress.
+   */
+  settings: { trainingDelaySeconds: number; photoConcurrency: number };
 }
 
 export interface RemoteTrainingRequest {
@@ -74,6 +84,11 @@ export interface RemoteTrainer {
 /** Photos smaller than this on their short side cannot teach a face. */
 export const MIN_PHOTO_EDGE_PX = 256;
 
+/** At most this many reference images (aligned face crops) are kept, the best first. */
+export const MAX_REFERENCE_IMAGES = 6;
+/** The side of a reference image and of the profile picture, in pixels. */
+export const REFERENCE_SIZE_PX = 512;
+
 export type ValidationOutcome = { ok: true; photoCount: number } | { ok: false; message: string };
 
 export const mapLimited = async <T, R>(
@@ -91,9 +106,71 @@ export const mapLimited = async <T, R>(
   return results;
 };
 
+/** The photos a face template is built from: a label for messages, and the bytes the analyser reads. */
+interface TemplatePhoto {
+  label: string;
+  data: Buffer;
+}
+
+export type FaceTraining =
+  | { ok: true; face: ProfileFace; pictureKey: string; used: number[]; notes: string[] }
+  | { ok: false; message: string };
+
+/**
+ * The face template of a set of photos: every photo analysed, the usable ones judged (photo-faces.ts),
+ * the template built from them and stored with the best crops as reference images (the best one also
+ * the picture). Too few usable photos for the tier: the reasons, naming each photo.
+ */
+export const trainFace = async (
+  deps: Pick<TrainingDeps, 'faces' | 'photos' | 'settings'>,
+  target: TrainingStep & { tier: TrainingTier },
+  photos: readonly TemplatePhoto[],
+): Promise<FaceTraining> => {
+  const analysed = await mapLimited(photos, deps.settings.photoConcurrency, (photo) => deps.faces.analyze(photo.data));
+  const judged = judgePhotoFaces(analysed);
+  const notes = judged.flatMap((photo, index) =>
+    photo.problem === null ? [] : [faceProblemMessage(photos[index].label, photo)],
+  );
+  const used = judged.flatMap((photo, index) => (photo.problem === null && photo.face ? [index] : []));
+  const needed = MIN_USABLE_PHOTOS_BY_TIER[target.tier];
+  if (used.length < needed) {
+    return {
+      ok: false,
+      message: `Only ${used.length} of ${photos.length} photos show one usable face of the subject; the ${target.tier} tier needs ${needed}. ${notes.join(' ')} Create the profile again with clear photos of the subject alone.`,
+    };
+  }
+  const faceOf = (index: number): DetectedFace => {
+    const face = judged[index].face;
+    if (!face) throw new Error('a used photo has its face');
+    return face;
+  };
+  const template = buildTemplate(
+    deps.faces.modelId,
+    used.map((index) => faceOf(index)),
+  );
+  const best = [...used]
+    .sort((a, b) => referenceScore(faceOf(b)) - referenceScore(faceOf(a)))
+    .slice(0, MAX_REFERENCE_IMAGES);
+  const crops = await mapLimited(best, deps.settings.photoConcurrency, (index) =>
+    deps.faces.crop(photos[index].data, faceOf(index), REFERENCE_SIZE_PX),
+  );
+  const referenceKeys = await mapLimited(crops, deps.settings.photoConcurrency, (crop, rank) =>
+    deps.photos.saveReference(target.accountId, target.profileId, rank, crop),
+  );
+  await deps.photos.saveTemplate(target.accountId, target.profileId, template);
+  const pictureKey = await deps.photos.savePicture(target.accountId, target.profileId, crops[0]);
+  return {
+    ok: true,
+    face: { modelId: template.modelId, kind: template.kind, mean: template.mean, referenceKeys },
+    pictureKey,
+    used,
+    notes,
+  };
+};
+
 export const validatePhotos = async (
-  deps: Pick<TrainingDeps, 'clock' | 'decodePhoto' | 'photos' | 'settings'> & {
-    profiles: Pick<ProfilesRepository, 'patch'>;
+  deps: Pick<TrainingDeps, 'clock' | 'decodePhoto' | 'faces' | 'photos' | 'settings'> & {
+    profiles: Pick<ProfilesRepository, 'get' | 'patch'>;
   },
   step: TrainingStep & { imageUrls: string[] },
 ): Promise<ValidationOutcome> => {
@@ -120,16 +197,34 @@ export const validatePhotos = async (
     };
   }
   const photos = checked.flatMap((c) => ('photo' in c && c.photo ? [c.photo] : []));
-  const photoKeys = await mapLimited(photos, deps.settings.photoConcurrency, (photo, index) =>
-    deps.photos.savePhoto(step.accountId, step.profileId, index, photo),
+  if (photos.length === 0)
+    return { ok: false, message: 'No photos were given. Create the profile again with readable photos.' };
+  const profile = await deps.profiles.get(step.accountId, step.profileId);
+  if (!profile) return { ok: false, message: 'The profile was deleted.' };
+  const trained = await trainFace(
+    deps,
+    { ...step, tier: profile.trainingTier },
+    photos.map((photo, index) => ({ label: `image_urls[${index}]`, data: photo.data })),
   );
-  const [picture] = photos;
-  if (!picture) return { ok: false, message: 'No photos were given. Create the profile again with readable photos.' };
-  const pictureKey = await deps.photos.savePicture(step.accountId, step.profileId, picture);
+  if (!trained.ok) {
+    await deps.photos.deleteAll(step.accountId, step.profileId);
+    return trained;
+  }
+  // Only the photos that taught the face are kept (and handed to a training backend).
+  const photoKeys = await mapLimited(trained.used, deps.settings.photoConcurrency, (photoIndex, index) =>
+    deps.photos.savePhoto(step.accountId, step.profileId, index, photos[photoIndex]),
+  );
   const stillThere = await deps.profiles.patch(
     step.accountId,
     step.profileId,
-    { status: 'QUEUING', message: defaultMessage('QUEUING'), photoKeys, pictureKey },
+    {
+      status: 'QUEUING',
+      message: defaultMessage('QUEUING'),
+      photoKeys,
+      pictureKey: trained.pictureKey,
+      face: trained.face,
+      photoNotes: trained.notes,
+    },
     deps.clock(),
   );
   if (stillThere) return { ok: true, photoCount: photos.length };
@@ -138,20 +233,14 @@ export const validatePhotos = async (
   return { ok: false, message: 'The profile was deleted.' };
 };
 
+/** StartTraining (sandbox trainer): IN_PROGRESS; the face template is ready, so nothing is left to wait for but a test's delay. */
 export const startTraining = async (
-  deps: Pick<TrainingDeps, 'clock' | 'profiles' | 'settings'> & {
-    trainer: Pick<TrainingDeps['trainer'], 'durationSeconds'>;
-  },
+  deps: Pick<TrainingDeps, 'clock' | 'profiles' | 'settings'>,
   step: TrainingStep,
 ): Promise<{ waitSeconds: number }> => {
   const profile = await deps.profiles.get(step.accountId, step.profileId);
   if (!profile) return { waitSeconds: 0 };
-  const waitSeconds = Math.max(
-    0,
-    Math.round(
-      deps.trainer.durationSeconds(profile.trainingTier, profile.photoKeys.length) * deps.settings.trainingTimeScale,
-    ),
-  );
+  const waitSeconds = Math.max(0, deps.settings.trainingDelaySeconds);
   const at = deps.clock();
   await deps.profiles.patch(
     step.accountId,
@@ -167,21 +256,25 @@ export const startTraining = async (
   return { waitSeconds };
 };
 
-/** READY with the signature, and the tier's price settled, in one transaction. */
+/** The READY message: the default, and which photos were not used and why. */
+const readyMessage = (photoNotes: readonly string[]): string =>
+  photoNotes.length === 0 ? defaultMessage('READY') : `${defaultMessage('READY')} Not used: ${photoNotes.join(' ')}`;
+
+/** READY (with a training backend's signature, if any), and the tier's price settled, in one transaction. */
 const settleReady = async (
   deps: Pick<TrainingDeps, 'ledger' | 'clock'>,
   step: TrainingStep,
-  tier: TrainingTier,
-  signature: string,
+  profile: Pick<Profile, 'trainingTier' | 'photoNotes'>,
+  signature: string | null,
 ) => {
   const at = deps.clock();
   await deps.ledger.settle({
     accountId: step.accountId,
-    finalMicros: TRAINING_PRICE_MICROS[tier],
+    finalMicros: TRAINING_PRICE_MICROS[profile.trainingTier],
     ends: {
       kind: 'profile',
       id: step.profileId,
-      end: { status: 'READY', message: defaultMessage('READY'), signature, updatedAt: at },
+      end: { status: 'READY', message: readyMessage(profile.photoNotes), signature, updatedAt: at },
     },
     at,
   });
@@ -207,11 +300,14 @@ const queueTrainingCallback = async (
   });
 };
 
-export const completeTraining = async (deps: TrainingDeps, step: TrainingStep): Promise<void> => {
+/** CompleteTraining (sandbox trainer): the template built in ValidatePhotos is the training; READY and settled. */
+export const completeTraining = async (
+  deps: Pick<TrainingDeps, 'profiles' | 'ledger' | 'clock' | 'enqueueCallback'>,
+  step: TrainingStep,
+): Promise<void> => {
   const profile = await deps.profiles.get(step.accountId, step.profileId);
   if (!profile) return;
-  const { signature } = await deps.trainer.train(await deps.photos.load(profile.photoKeys));
-  await settleReady(deps, step, profile.trainingTier, signature);
+  await settleReady(deps, step, profile, null);
   await queueTrainingCallback(deps, step);
 };
 
@@ -245,7 +341,7 @@ export const acceptTraining = async (
 ): Promise<void> => {
   const profile = await deps.profiles.get(step.accountId, step.profileId);
   if (!profile) return;
-  await settleReady(deps, step, profile.trainingTier, step.trained.signature);
+  await settleReady(deps, step, profile, step.trained.signature);
   await queueTrainingCallback(deps, step);
 };
 
