@@ -1,9 +1,13 @@
 /**
- * The training-set preflight, black box: a good set, a set with duplicates, a set too small for its
- * tier, unusable photos; nothing created, nothing charged.
+ * @jest-environment ./test/faces/onnx-environment.js
+ */
+/**
+ * The training-set preflight, black box: a good set of real face photos, a set with a faceless photo,
+ * a group photo and another person, duplicates, a set too small for its tier, unusable photos; nothing
+ * created, nothing charged.
  */
 import sharp from 'sharp';
-import { startPhotoServer, variedPhoto } from '../support/photos';
+import { faceFixture, startPhotoServer, subjectPhoto, variedPhoto } from '../support/photos';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 import { balanceOf } from './images/support';
 
@@ -13,8 +17,8 @@ const good: string[] = [];
 
 beforeAll(async () => {
   photos = await startPhotoServer();
-  for (let seed = 1; seed <= 10; seed += 1)
-    good.push(photos.add(`v${seed}.jpg`, await variedPhoto(seed), 'image/jpeg'));
+  for (let index = 0; index < 10; index += 1)
+    good.push(photos.add(`p${index}.jpg`, await subjectPhoto(index, 'jpeg'), 'image/jpeg'));
   runtime = await startTestRuntime();
 });
 afterAll(async () => {
@@ -34,8 +38,19 @@ interface Report {
     format: string | null;
     width: number | null;
     height: number | null;
+    face: {
+      count: number;
+      usable: boolean;
+      box_px: number | null;
+      sharpness: number | null;
+      yaw_degrees: number | null;
+      same_person: boolean | null;
+      similarity: number | null;
+    } | null;
     warnings: Array<{ code: string; message: string }>;
   }>;
+  usable_photos: number;
+  needed_photos: number;
 }
 
 const preflight = async (apiKey: string, body: unknown): Promise<Report> => {
@@ -48,7 +63,13 @@ describe('the training-set preflight', () => {
   it('accepts a good set for its tier, reports each photo, and charges and creates nothing', async () => {
     const account = await runtime.newAccount(10_000_000);
     const report = await preflight(account.apiKey, { image_urls: good.slice(0, 5), training_tier: 'fast' });
-    expect(report).toMatchObject({ training_tier: 'fast', accepted: true, problems: [] });
+    expect(report).toMatchObject({
+      training_tier: 'fast',
+      accepted: true,
+      problems: [],
+      usable_photos: 5,
+      needed_photos: 4,
+    });
     expect(report.photos).toEqual(
       good.slice(0, 5).map((url, index) => ({
         index,
@@ -56,11 +77,24 @@ describe('the training-set preflight', () => {
         fetched: true,
         error: null,
         format: 'jpeg',
-        width: 480,
-        height: 600,
+        width: expect.any(Number),
+        height: expect.any(Number),
+        face: {
+          count: 1,
+          usable: true,
+          box_px: expect.any(Number),
+          sharpness: expect.any(Number),
+          yaw_degrees: expect.any(Number),
+          same_person: true,
+          similarity: expect.any(Number),
+        },
         warnings: [],
       })),
     );
+    for (const photo of report.photos) {
+      expect(photo.face!.box_px).toBeGreaterThanOrEqual(96);
+      expect(photo.face!.similarity).toBeGreaterThan(0.9);
+    }
     expect(await balanceOf(account.accountId)).toBe(10_000_000);
     expect(
       (
@@ -71,12 +105,45 @@ describe('the training-set preflight', () => {
     ).toEqual([]);
   });
 
+  it('flags a faceless photo and still accepts a set with enough usable faces', async () => {
+    const account = await runtime.newAccount();
+    const faceless = photos.add('faceless.jpg', await variedPhoto(1), 'image/jpeg');
+    const report = await preflight(account.apiKey, {
+      image_urls: [...good.slice(0, 4), faceless],
+      training_tier: 'fast',
+    });
+    expect(report).toMatchObject({ accepted: true, usable_photos: 4, needed_photos: 4 });
+    expect(report.photos[4]!.face).toMatchObject({ count: 0, usable: false, same_person: null });
+    expect(report.photos[4]!.warnings).toEqual([{ code: 'no_face', message: 'image_urls[4] shows no face.' }]);
+  });
+
+  it('flags a group photo and a photo of another person, and refuses when too few are left', async () => {
+    const account = await runtime.newAccount();
+    const group = photos.add('group.jpg', faceFixture('group-sample6.jpg'), 'image/jpeg');
+    const stranger = photos.add('stranger.jpg', faceFixture('man-b.jpg'), 'image/jpeg');
+    const report = await preflight(account.apiKey, {
+      image_urls: [...good.slice(0, 3), group, stranger],
+      training_tier: 'fast',
+    });
+    expect(report).toMatchObject({ accepted: false, usable_photos: 3, needed_photos: 4 });
+    expect(report.photos[3]!.face).toMatchObject({ count: 4, usable: false, box_px: null });
+    expect(report.photos[3]!.warnings.map((warning) => warning.code)).toEqual(['several_faces']);
+    expect(report.photos[4]!.face).toMatchObject({ count: 1, usable: false, same_person: false });
+    expect(report.photos[4]!.warnings).toEqual([
+      { code: 'other_person', message: 'image_urls[4] shows someone other than the rest of the set.' },
+    ]);
+    for (const photo of report.photos.slice(0, 3)) expect(photo.face).toMatchObject({ same_person: true });
+    expect(report.problems).toEqual([
+      'Only 3 of 5 photos show one usable face of the subject; the fast tier needs 4 (the training would end in ERROR).',
+    ]);
+  });
+
   it('warns of a duplicate and of a near-duplicate, without refusing', async () => {
     const account = await runtime.newAccount();
     const copy = photos.add(
-      'v1-copy.jpg',
-      await sharp(await variedPhoto(1))
-        .resize(400)
+      'p0-copy.jpg',
+      await sharp(await subjectPhoto(0, 'jpeg'))
+        .resize(540)
         .jpeg({ quality: 70 })
         .toBuffer(),
       'image/jpeg',
@@ -102,7 +169,10 @@ describe('the training-set preflight', () => {
     const report = await preflight(account.apiKey, { image_urls: good.slice(0, 5), training_tier: 'standard' });
     expect(report).toMatchObject({
       accepted: false,
-      problems: ['The standard tier takes 10 to 50 photos; this set has 5 (profiles/add would answer 422).'],
+      problems: [
+        'The standard tier takes 10 to 50 photos; this set has 5 (profiles/add would answer 422).',
+        'Only 5 of 5 photos show one usable face of the subject; the standard tier needs 8 (the training would end in ERROR).',
+      ],
     });
   });
 
@@ -140,7 +210,7 @@ describe('the training-set preflight', () => {
     });
     expect(report.accepted).toBe(false);
     const [small, gone, text, blur, greyscale, crop] = report.photos;
-    expect(small).toMatchObject({ fetched: true, width: 200, warnings: [{ code: 'too_small' }] });
+    expect(small).toMatchObject({ fetched: true, width: 200, warnings: [{ code: 'no_face' }, { code: 'too_small' }] });
     expect(gone).toMatchObject({
       fetched: false,
       error: expect.stringContaining('image_urls[1] could not be fetched'),
@@ -149,10 +219,10 @@ describe('the training-set preflight', () => {
       fetched: true,
       error: 'image_urls[2] is not a supported image (JPEG, PNG, WebP, HEIC/HEIF).',
     });
-    expect(blur!.warnings.map((warning) => warning.code)).toEqual(['blurry']);
-    expect(greyscale!.warnings.map((warning) => warning.code)).toEqual(['greyscale']);
-    expect(crop!.warnings.map((warning) => warning.code)).toEqual(['extreme_aspect']);
-    expect(report.problems).toHaveLength(3);
+    expect(blur!.warnings.map((warning) => warning.code)).toEqual(['no_face', 'blurry']);
+    expect(greyscale!.warnings.map((warning) => warning.code)).toEqual(['no_face', 'greyscale']);
+    expect(crop!.warnings.map((warning) => warning.code)).toEqual(['no_face', 'extreme_aspect']);
+    expect(report.problems).toHaveLength(4);
   });
 
   it('refuses a URL that is not http(s) with a 422, as profiles/add does', async () => {

@@ -314,6 +314,11 @@ export const PreflightReportSchema = v.pipe(
       v.description('Whether profiles/add with the same body would be accepted and train.'),
     ),
     problems: v.pipe(v.array(v.string()), v.description('Why not, each a sentence; empty when accepted.')),
+    usable_photos: v.pipe(
+      v.number(),
+      v.description('Photos the training would use: one usable face each, of the same person as the rest.'),
+    ),
+    needed_photos: v.pipe(v.number(), v.description('Usable photos the tier needs (fast 4, standard 8).')),
     photos: v.array(
       v.strictObject({
         index: v.number(),
@@ -323,9 +328,50 @@ export const PreflightReportSchema = v.pipe(
         format: v.nullable(v.string()),
         width: v.nullable(v.number()),
         height: v.nullable(v.number()),
+        face: v.pipe(
+          v.nullable(
+            v.strictObject({
+              count: v.pipe(v.number(), v.description('Faces found in the photo.')),
+              usable: v.pipe(
+                v.boolean(),
+                v.description(
+                  'Exactly one face, at least 96 px, sharp, turned at most 45°, of the same person as the rest: the training would use this photo.',
+                ),
+              ),
+              box_px: v.pipe(v.nullable(v.number()), v.description("The single face's box side in pixels.")),
+              sharpness: v.pipe(
+                v.nullable(v.number()),
+                v.description('Blur measured on the aligned face: higher is sharper; below 0.005 is too blurry.'),
+              ),
+              yaw_degrees: v.pipe(v.nullable(v.number()), v.description('Head turn: 0 frontal, ±90 profile.')),
+              same_person: v.pipe(
+                v.nullable(v.boolean()),
+                v.description('Whether the face is the same person as the rest of the set (null: not compared).'),
+              ),
+              similarity: v.pipe(
+                v.nullable(v.number()),
+                v.description("Cosine similarity to the mean of the set's other faces."),
+              ),
+            }),
+          ),
+          v.description('What the face analysis found; null when the photo could not be read.'),
+        ),
         warnings: v.array(
           v.strictObject({
-            code: v.picklist(['too_small', 'duplicate', 'near_duplicate', 'blurry', 'greyscale', 'extreme_aspect']),
+            code: v.picklist([
+              'too_small',
+              'duplicate',
+              'near_duplicate',
+              'blurry',
+              'greyscale',
+              'extreme_aspect',
+              'no_face',
+              'several_faces',
+              'face_too_small',
+              'face_blurry',
+              'face_turned_away',
+              'other_person',
+            ]),
             message: v.string(),
           }),
         ),

@@ -5,16 +5,22 @@
  * format sniffing and pixel-bomb checks), then measured (adapters/images/photo-analysis.ts). The answer
  * says, per photo, what was found and what may hurt the training, and overall whether `profiles/add`
  * with the same body would be accepted: its count within the tier's range (else 422), and every photo
- * usable (else the training would end ERROR). Warnings that do not stop a training (duplicates, blur,
- * greyscale, extreme aspect) are reported without refusing.
+ * usable (else the training would end ERROR), and enough of them showing one usable face of the same
+ * person for the tier (photo-faces.ts, the rule training applies; else the training would end ERROR).
+ * Per photo: the faces found, the box size, the blur measured on the face, the turn, and whether it is
+ * the same person as the rest of the set (the odd one out is flagged). Warnings that do not stop a
+ * training by themselves (a photo set aside, duplicates, blur, greyscale, extreme aspect) are reported
+ * without refusing.
  *
  * Time is bounded: the whole preflight has PREFLIGHT_BUDGET_MS; a photo not read by then is reported
  * as not fetched.
  */
 import { createHash } from 'node:crypto';
 import { DomainError } from '../errors';
+import type { DetectedFace, FaceAnalyzer } from '../faces';
 import type { DecodedImage } from '../images/engine';
-import { PHOTO_COUNT_BY_TIER, type TrainingTier } from './profile';
+import { type FaceProblem, faceProblemMessage, judgePhotoFaces, type PhotoFace } from './photo-faces';
+import { MIN_USABLE_PHOTOS_BY_TIER, PHOTO_COUNT_BY_TIER, type TrainingTier } from './profile';
 import { MIN_PHOTO_EDGE_PX, mapLimited } from './training';
 
 export const PREFLIGHT_BUDGET_MS = 60_000;
@@ -39,10 +45,35 @@ export interface PreflightDeps {
   /** The checks and decoding every input gets (format, pixel bombs, orientation); a DomainError says why not. */
   decodePhoto(bytes: Buffer, label: string): Promise<DecodedImage>;
   measure(photo: DecodedImage): Promise<PhotoMeasures>;
+  faces: Pick<FaceAnalyzer, 'analyze'>;
   settings: { photoConcurrency: number };
 }
 
-export type WarningCode = 'too_small' | 'duplicate' | 'near_duplicate' | 'blurry' | 'greyscale' | 'extreme_aspect';
+export type WarningCode =
+  | 'too_small'
+  | 'duplicate'
+  | 'near_duplicate'
+  | 'blurry'
+  | 'greyscale'
+  | 'extreme_aspect'
+  | FaceProblem;
+
+/** What the face analysis found in one photo (null for a photo that could not be read). */
+export interface PhotoFaceReport {
+  /** How many faces were found. */
+  count: number;
+  /** Exactly one face, large, sharp and frontal enough, of the set's subject: the training would use it. */
+  usable: boolean;
+  /** The single face's box side in pixels (the smaller of width and height); null unless one face. */
+  box_px: number | null;
+  /** Blur measured on the aligned face (higher is sharper); null unless one face. */
+  sharpness: number | null;
+  yaw_degrees: number | null;
+  /** Whether the face is the same person as the rest of the set; null when it was not compared. */
+  same_person: boolean | null;
+  /** Cosine similarity to the mean of the set's other faces; null when it was not compared. */
+  similarity: number | null;
+}
 
 export interface PhotoReport {
   index: number;
@@ -53,6 +84,7 @@ export interface PhotoReport {
   format: string | null;
   width: number | null;
   height: number | null;
+  face: PhotoFaceReport | null;
   warnings: Array<{ code: WarningCode; message: string }>;
 }
 
@@ -62,10 +94,30 @@ export interface PreflightReport {
   accepted: boolean;
   /** Why not, each a sentence; empty when accepted. */
   problems: string[];
+  /** Photos the training would use, and how many the tier needs. */
+  usable_photos: number;
+  needed_photos: number;
   photos: PhotoReport[];
 }
 
-type Read = { photo: DecodedImage; measures: PhotoMeasures; digest: string } | { fetched: boolean; error: string };
+type Read =
+  | { photo: DecodedImage; measures: PhotoMeasures; digest: string; faces: DetectedFace[] }
+  | { fetched: boolean; error: string };
+
+const rounded = (value: number, digits: number) => Number(value.toFixed(digits));
+
+const faceReport = (judged: PhotoFace): PhotoFaceReport => {
+  const compared = judged.similarity !== null;
+  return {
+    count: judged.faceCount,
+    usable: judged.problem === null,
+    box_px: judged.face ? Math.round(Math.min(judged.face.box.width, judged.face.box.height)) : null,
+    sharpness: judged.face ? rounded(judged.face.sharpness, 4) : null,
+    yaw_degrees: judged.face ? Math.round(judged.face.yawDegrees) : null,
+    same_person: judged.problem === 'other_person' ? false : compared ? true : null,
+    similarity: judged.similarity === null ? null : rounded(judged.similarity, 3),
+  };
+};
 
 const hammingDistance = (a: string, b: string): number => {
   let bits = BigInt(`0x${a}`) ^ BigInt(`0x${b}`);
@@ -93,6 +145,7 @@ const readPhoto = async (deps: PreflightDeps, url: string, label: string, signal
       photo,
       measures: await deps.measure(photo),
       digest: createHash('sha256').update(photo.data).digest('hex'),
+      faces: await deps.faces.analyze(photo.data),
     };
   } catch (error) {
     if (error instanceof DomainError) return { fetched: true, error: error.message };
@@ -115,6 +168,11 @@ export const preflight = async (
     clearTimeout(timer);
   }
 
+  // The faces of the photos that could be read, judged together as training judges them.
+  const readable = reads.flatMap((read, index) => ('faces' in read ? [index] : []));
+  const judged = judgePhotoFaces(readable.map((index) => (reads[index] as { faces: DetectedFace[] }).faces));
+  const judgedAt = new Map(readable.map((index, position) => [index, judged[position]]));
+
   const photos = reads.map((read, index): PhotoReport => {
     const url = request.imageUrls[index];
     const label = `image_urls[${index}]`;
@@ -127,10 +185,13 @@ export const preflight = async (
         format: null,
         width: null,
         height: null,
+        face: null,
         warnings: [],
       };
     const { photo, measures, digest } = read;
     const warnings: PhotoReport['warnings'] = [];
+    const faces = judgedAt.get(index);
+    if (faces?.problem) warnings.push({ code: faces.problem, message: faceProblemMessage(label, faces) });
     if (Math.min(photo.width, photo.height) < MIN_PHOTO_EDGE_PX) {
       warnings.push({
         code: 'too_small',
@@ -176,6 +237,7 @@ export const preflight = async (
       format: photo.format,
       width: photo.width,
       height: photo.height,
+      face: faces ? faceReport(faces) : null,
       warnings,
     };
   });
@@ -192,5 +254,18 @@ export const preflight = async (
     for (const warning of photo.warnings)
       if (warning.code === 'too_small') problems.push(`${warning.message} (the training would end in ERROR)`);
   }
-  return { training_tier: request.trainingTier, accepted: problems.length === 0, problems, photos };
+  const usable = photos.filter((photo) => photo.face?.usable).length;
+  const needed = MIN_USABLE_PHOTOS_BY_TIER[request.trainingTier];
+  if (usable < needed)
+    problems.push(
+      `Only ${usable} of ${request.imageUrls.length} photos show one usable face of the subject; the ${request.trainingTier} tier needs ${needed} (the training would end in ERROR).`,
+    );
+  return {
+    training_tier: request.trainingTier,
+    accepted: problems.length === 0,
+    problems,
+    usable_photos: usable,
+    needed_photos: needed,
+    photos,
+  };
 };
