@@ -10,10 +10,13 @@
  *   credit         --account ACCOUNT_ID --amount USD [--note TEXT]
  *   show           --account ACCOUNT_ID [--entries N]
  *   limits         --account ACCOUNT_ID [--requests-per-minute N|default] [--running-jobs N|default]
+ *   reembed-profiles [--bucket NAME] [--s3-endpoint URL]
+ *                  (READY profiles without a face template of the installed face model get one from their photos)
  *
  * Target: --table NAME (or SERVICE_TABLE_NAME) and --region (or AWS_REGION) for AWS; the local runtime
  * with --local (the default when no table is named): the running `npm start` if there is one, else the
- * data directory (--data-dir, default .data) opened directly.
+ * data directory (--data-dir, default .data) opened directly. reembed-profiles also needs the bucket:
+ * --bucket (or SERVICE_BUCKET_NAME) on AWS, the runtime's or the data directory's locally.
  */
 // The local tools run on Node 20 (the deployed functions on Node 22): the SDK's notice is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -25,16 +28,20 @@ import { DynamoAccounts } from '../functions/adapters/dynamo/accounts-repository
 import { DynamoLedger } from '../functions/adapters/dynamo/ledger-repository';
 import { DynamoPortal } from '../functions/adapters/dynamo/portal-repository';
 import { openTable } from '../functions/adapters/dynamo/table';
+import { createObjectStore, type ObjectStore } from '../functions/adapters/s3/object-store';
 import * as Accounts from '../functions/domain/accounts/accounts';
 import { formatUsd, parseUsd } from '../functions/domain/billing/money';
 import { DomainError, NotFoundError } from '../functions/domain/errors';
 import { DEFAULT_INVITATION_CREDIT_MICROS, invite } from '../functions/domain/portal/portal';
+import { reembedProfiles } from '../functions/domain/profiles/reembed';
 import { systemClock } from '../functions/domain/shared/clock';
 import { newId } from '../functions/domain/shared/ids';
 import { LOCAL_REGION } from './local/arns';
 import { startLocalDynamo } from './local/dynamo';
 import { ROOT_DIR } from './local/runtime';
+import { startLocalS3 } from './local/s3';
 import { ensureTable } from './local/table';
+import { reembedDeps } from './reembed-profiles';
 
 class UsageError extends Error {}
 
@@ -48,6 +55,7 @@ const USAGE = `usage: npm run admin -- <command> [flags]
   credit         --account ACCOUNT_ID --amount USD [--note TEXT]
   show           --account ACCOUNT_ID [--entries N]
   limits         --account ACCOUNT_ID [--requests-per-minute N|default] [--running-jobs N|default]
+  reembed-profiles [--bucket NAME] [--s3-endpoint URL]   (face templates of the installed model, from stored photos)
 target: --table NAME --region REGION [--endpoint URL] for AWS, or --local [--data-dir DIR] (default)`;
 
 const required = (value: string | undefined, flag: string): string => {
@@ -94,6 +102,43 @@ const openTarget = async (values: Record<string, string | boolean | undefined>) 
   };
 };
 
+/** Where the bucket is: AWS, the running local runtime's S3, or the data directory's opened directly. */
+const openBucket = async (
+  values: Record<string, string | boolean | undefined>,
+): Promise<{ objects: ObjectStore; close: () => Promise<void> }> => {
+  const tableName = (values.table as string | undefined) ?? process.env.SERVICE_TABLE_NAME;
+  if (tableName && !values.local) {
+    const bucket = (values.bucket as string | undefined) ?? process.env.SERVICE_BUCKET_NAME;
+    if (!bucket) throw new UsageError('--bucket (or SERVICE_BUCKET_NAME) is required with --table');
+    const region = (values.region as string | undefined) ?? process.env.AWS_REGION ?? LOCAL_REGION;
+    const endpoint = values['s3-endpoint'] as string | undefined;
+    return { objects: createObjectStore({ bucket, region, endpoint }), close: async () => undefined };
+  }
+  const dataDir = path.resolve(ROOT_DIR, (values['data-dir'] as string | undefined) ?? '.data');
+  const runtimeFile = path.join(dataDir, 'runtime.json');
+  if (fs.existsSync(runtimeFile)) {
+    const { s3Endpoint, pid } = JSON.parse(fs.readFileSync(runtimeFile, 'utf8')) as {
+      s3Endpoint?: string;
+      pid: number;
+    };
+    if (isAlive(pid)) {
+      if (!s3Endpoint) throw new UsageError('restart npm start: this runtime does not say where its S3 is');
+      return {
+        objects: createObjectStore({ bucket: LOCAL_BUCKET, region: LOCAL_REGION, endpoint: s3Endpoint }),
+        close: async () => undefined,
+      };
+    }
+  }
+  const s3 = await startLocalS3({ dataDir: path.join(dataDir, 's3'), bucket: LOCAL_BUCKET });
+  return {
+    objects: createObjectStore({ bucket: LOCAL_BUCKET, region: LOCAL_REGION, endpoint: s3.endpoint }),
+    close: s3.close,
+  };
+};
+
+/** The local runtime's bucket (bin/local/runtime.ts). */
+const LOCAL_BUCKET = 'service-local';
+
 const isAlive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -125,6 +170,8 @@ const main = async (argv: string[]): Promise<void> => {
       'data-dir': { type: 'string' },
       email: { type: 'string' },
       'portal-url': { type: 'string' },
+      bucket: { type: 'string' },
+      's3-endpoint': { type: 'string' },
     },
   });
   const [command] = positionals;
@@ -139,6 +186,7 @@ const main = async (argv: string[]): Promise<void> => {
     'limits',
     'invite',
     'list-invitations',
+    'reembed-profiles',
   ];
   if (!commands.includes(command)) throw new UsageError(`unknown command "${command}"`);
   const modelVersion = values['model-version'];
@@ -158,6 +206,14 @@ const main = async (argv: string[]): Promise<void> => {
     };
     const portal = new DynamoPortal(target.table, newId);
     switch (command) {
+      case 'reembed-profiles': {
+        const bucket = await openBucket(values);
+        try {
+          return print(await reembedProfiles(reembedDeps(target.table, bucket.objects)));
+        } finally {
+          await bucket.close();
+        }
+      }
       case 'invite': {
         const creditMicros =
           values.credit === undefined ? DEFAULT_INVITATION_CREDIT_MICROS : usd(values.credit, 'credit');

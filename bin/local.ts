@@ -69,11 +69,20 @@ const main = async () => {
     devAccountCreditMicros: DEV_ACCOUNT_CREDIT_MICROS,
     assets: values.assets ?? false,
   });
-  // Lets `npm run admin` find this runtime's DynamoDB while it runs (the data directory is locked).
+  // Lets `npm run admin` find this runtime's DynamoDB and S3 while it runs (the data directory is locked).
   const runtimeFile = path.join(dataDir, 'runtime.json');
   fs.writeFileSync(
     runtimeFile,
-    `${JSON.stringify({ pid: process.pid, url: runtime.url, dynamodbEndpoint: runtime.endpoints.dynamodb }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        pid: process.pid,
+        url: runtime.url,
+        dynamodbEndpoint: runtime.endpoints.dynamodb,
+        s3Endpoint: runtime.endpoints.s3,
+      },
+      null,
+      2,
+    )}\n`,
   );
   const devAccount = runtime.devAccount;
   if (!devAccount) throw new Error('The local runtime made no development account.');

@@ -5,6 +5,7 @@ import {
   DeleteCommand,
   GetCommand,
   QueryCommand,
+  ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
@@ -19,7 +20,7 @@ import {
 import type { ProfileSummary, ProfilesRepository } from '../../domain/profiles/profiles';
 import type { TagWriter } from '../../domain/profiles/tags';
 import { DEFAULT_MODEL_VERSION, MODEL_VERSIONS } from '../../domain/shared/model-version';
-import { isConditionalCheckFailure, keys, SORT_KEY_PREFIX, type Table } from './table';
+import { ITEM_TYPE, isConditionalCheckFailure, keys, SORT_KEY_PREFIX, type Table } from './table';
 
 const BATCH_GET_LIMIT = 100;
 
@@ -143,6 +144,27 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
       startKey = page.LastEvaluatedKey;
     } while (startKey);
     return summaries;
+  }
+
+  /** For the operator's CLI only (reembed-profiles): every READY profile, by a Scan of the whole table. */
+  async allReady(): Promise<Profile[]> {
+    const ready: Profile[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.table.doc.send(
+        new ScanCommand({
+          TableName: this.table.name,
+          FilterExpression: '#type = :profile AND #status = :ready',
+          ExpressionAttributeNames: { '#type': 'type', '#status': 'status' },
+          ExpressionAttributeValues: { ':profile': ITEM_TYPE.profile, ':ready': 'READY' },
+          ExclusiveStartKey: startKey,
+          ConsistentRead: true,
+        }),
+      );
+      ready.push(...(page.Items ?? []).map(toProfile));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return ready;
   }
 
   async patch(
