@@ -24,11 +24,12 @@ export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
         handler: 'functions/workflows/image-job/run-engine',
         images: true,
         timeoutSeconds: 900,
-        // `update`: the job's progress, written while the engine runs (jobs/workflow.ts).
+        // `update`: the job's progress, written while the engine runs (jobs/workflow.ts). `profiles`: the
+        // candidates' reference crops, read (the sandbox) or presigned (an engine backend).
         access: {
           table: 'read',
           update: true,
-          bucket: { read: ['inputs'], write: ['outputs'] },
+          bucket: { read: ['inputs', 'profiles'], write: ['outputs'] },
           secrets: ['engineToken'],
         },
       },
@@ -53,11 +54,10 @@ export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
         handler: 'functions/workflows/profile-training/start-training',
         access: { table: 'write' },
       },
+      // The face template was built in ValidatePhotos: completing is a settlement and a callback, no image work.
       CompleteTrainingFunctionArn: {
         handler: 'functions/workflows/profile-training/complete-training',
-        images: true,
-        timeoutSeconds: 900,
-        access: { table: 'write', bucket: { read: ['profiles'] }, queues: ['callbacks'] },
+        access: { table: 'write', queues: ['callbacks'] },
       },
       // Invoked by a `lambda:invoke.waitForTaskToken` Task (Parameters.FunctionName); its retries of the backend fit in 120 s.
       // The backend fetches the photos through URLs this function presigns.

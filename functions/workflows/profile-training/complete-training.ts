@@ -1,7 +1,7 @@
-import { photoTrainingDeps } from '../../composition/photo-training';
+import { trainingStepDeps } from '../../composition/training';
 import { Profiles } from '../../domain';
 import { taskHandler } from '../../shared/workflow/task-handler';
 import { TrainingStepSchema } from './steps';
 
-/** CompleteTraining: the identity signature, READY and the charge settled in one transaction. */
-export const handler = taskHandler(TrainingStepSchema, photoTrainingDeps, Profiles.completeTraining);
+/** CompleteTraining: READY (the face template is already built) and the charge settled in one transaction. */
+export const handler = taskHandler(TrainingStepSchema, trainingStepDeps, Profiles.completeTraining);
