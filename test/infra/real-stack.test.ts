@@ -534,7 +534,7 @@ describe('hygiene', () => {
         taskFunctionId(task.workflow, task.variable),
       ),
     ];
-    expect(imageFunctions).toHaveLength(8);
+    expect(imageFunctions).toHaveLength(7);
     for (const [functionId, { Properties: props }] of Object.entries(functions)) {
       expect({ functionId, cap: props.ReservedConcurrentExecutions }).toEqual({
         functionId,
