@@ -30,10 +30,13 @@ export interface RouteDefinition {
   access: Access;
 }
 
-/** An image operation: the job and its charge, inputs kept for the workflow, outputs stored or replayed, links signed. */
+/**
+ * An image operation: the job and its charge, inputs kept for the workflow, outputs stored or replayed,
+ * links signed, the candidates' reference crops read (the sandbox) or presigned (an engine backend).
+ */
 const IMAGE_OPERATION: Access = {
   table: 'write',
-  bucket: { read: ['outputs', 'uploads'], write: ['inputs', 'outputs'], delete: ['inputs'] },
+  bucket: { read: ['outputs', 'uploads', 'profiles'], write: ['inputs', 'outputs'], delete: ['inputs'] },
   start: ['image-job'],
   secrets: ['downloadToken', 'engineToken'],
 };

@@ -1,4 +1,4 @@
-/** The image operations (edit, generate, enhance, remix): input decoding and the engine, so sharp. */
+/** The image operations (edit, generate, enhance, remix): input decoding, the engine and recognition, so sharp and the face models. */
 
 import { imageEngine } from '../adapters/engine/engines';
 import { jobInputs, jobOutputs } from '../adapters/s3/job-files';
@@ -6,11 +6,15 @@ import type { ImageDeps } from '../domain/images/deps';
 import { meteredEngine } from '../domain/images/engine';
 import { clock, meter, newId, once, settings } from './core';
 import { jobs, ledger, profiles } from './data';
+import { faceAnalyzer } from './faces';
 import { decodeInput } from './inputs';
 import { link } from './links';
 import { secretOrEmpty } from './secrets';
 import { objects } from './storage';
 import { startImageJob } from './workflows';
+
+/** How long a backend may fetch a candidate's reference crops for (an engine run lasts at most 15 minutes). */
+const REFERENCE_URL_SECONDS = 3600;
 
 /** The configured engine, built on first use. */
 export const engine = once(() =>
@@ -19,6 +23,14 @@ export const engine = once(() =>
       engine: settings().ENGINE,
       url: settings().ENGINE_URL,
       token: secretOrEmpty(settings().ENGINE_TOKEN, settings().ENGINE_TOKEN_SECRET_ARN, 'the engine token'),
+      references: {
+        load: async (key) => {
+          const object = await objects().get(key);
+          if (!object) throw new Error(`reference image ${key} is missing`);
+          return object.body;
+        },
+        url: (key) => objects().presignGet(key, REFERENCE_URL_SECONDS),
+      },
     }),
     meter(),
   ),
@@ -35,6 +47,9 @@ export const imageDeps = once(
     jobs: jobs(),
     get engine() {
       return engine();
+    },
+    get faces() {
+      return faceAnalyzer();
     },
     decodeInput,
     inputs: jobInputs(objects()),

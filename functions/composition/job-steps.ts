@@ -9,7 +9,7 @@ import { jobs, ledger } from './data';
 import { link } from './links';
 import { enqueueCallback } from './queues';
 
-export type JobStepDeps = Omit<WorkflowDeps, 'engine' | 'inputs' | 'outputs'>;
+export type JobStepDeps = Omit<WorkflowDeps, 'engine' | 'faces' | 'profiles' | 'inputs' | 'outputs'>;
 
 export const jobStepDeps = once(
   (): JobStepDeps => ({

@@ -139,14 +139,44 @@ const npmCpu = (architecture: lambda.Architecture): string =>
   architecture.name === lambda.Architecture.X86_64.name ? 'x64' : 'arm64';
 
 /** The modules image work needs that esbuild cannot bundle: they are installed into the asset instead. */
-export const IMAGE_NODE_MODULES = ['sharp', 'heic-decode'] as const;
+export const IMAGE_NODE_MODULES = ['sharp', 'heic-decode', 'onnxruntime-node', '@vladmandic/human'] as const;
+
+/** The face models the analyser reads (functions/adapters/faces/onnx-face-analyzer.ts), of @vladmandic/human's. */
+export const FACE_MODEL_NAMES = ['blazeface', 'facemesh', 'faceres'] as const;
 
 /**
- * The AWS SDK v3 comes with the Node runtime. sharp carries a native libvips binary and heic-decode a
- * WASM file, so neither can be bundled: they are installed into the asset as node modules, and npm is
- * told to install the build for the architecture on Lambda's linux (glibc), whatever machine runs the
- * synth. npm prefers its cache, so a synth for the host's own architecture after `npm ci` needs no network.
- * A function that does no image work ships neither: test/assets/load.test.ts proves both.
+ * What face analysis does not need of its installed modules, removed from the asset after the install
+ * (bash, in the asset directory): onnxruntime-node carries binaries for every platform (288 MB) of which
+ * Lambda runs one, `bin/napi-v6/linux/<arch>`, beside its `dist/`; its install script and that script's
+ * own dependencies (adm-zip, global-agent) never run in Lambda; @vladmandic/human is kept for three model
+ * files (`.json` + `.bin` each), its package.json (the analyser checks the version) and the entry point
+ * Node's resolution finds the package by (the analyser locates the models from it; it is never loaded).
+ */
+export const facePruneCommands = (outputDir: string, architecture: lambda.Architecture): string[] => {
+  const modules = path.posix.join(outputDir, 'node_modules');
+  const onnx = path.posix.join(modules, 'onnxruntime-node');
+  const human = path.posix.join(modules, '@vladmandic', 'human');
+  const keptModels = FACE_MODEL_NAMES.flatMap((name) => [`! -name ${name}.json`, `! -name ${name}.bin`]).join(' ');
+  return [
+    `find "${onnx}/bin/napi-v6" -mindepth 1 -maxdepth 1 ! -name linux -exec rm -rf {} +`,
+    `find "${onnx}/bin/napi-v6/linux" -mindepth 1 -maxdepth 1 ! -name ${npmCpu(architecture)} -exec rm -rf {} +`,
+    `rm -rf "${onnx}/lib" "${onnx}/script" "${onnx}/README.md"`,
+    `find "${onnx}/dist" -name "*.map" -delete`,
+    `find "${human}" -mindepth 1 -maxdepth 1 ! -name package.json ! -name dist ! -name models -exec rm -rf {} +`,
+    `find "${human}/dist" -mindepth 1 ! -name human.node.js -exec rm -rf {} +`,
+    `find "${human}/models" -mindepth 1 ${keptModels} -exec rm -rf {} +`,
+  ];
+};
+
+/**
+ * The AWS SDK v3 comes with the Node runtime. sharp carries a native libvips binary, heic-decode a WASM
+ * file, onnxruntime-node (face analysis) a native runtime and @vladmandic/human the face models, so none
+ * can be bundled: they are installed into the asset as node modules, and npm is told to install the build
+ * for the architecture on Lambda's linux (glibc), whatever machine runs the synth, without
+ * onnxruntime-node's install script (it would fetch CUDA libraries); what face analysis does not use is
+ * then pruned (facePruneCommands). npm prefers its cache, so a synth for the host's own architecture
+ * after `npm ci` needs no network. A function that does no image work ships none of them:
+ * test/assets/load.test.ts proves both.
  */
 export const bundlingOptions = (
   images: boolean,
@@ -159,10 +189,11 @@ export const bundlingOptions = (
   sourcesContent: false,
   // Installed files a handler reads at run time (the docs page's renderer), copied beside the bundle, and
   // files a build step writes there (the portal's page assets).
-  ...((files.length > 0 || buildSteps) && {
+  ...((files.length > 0 || buildSteps || images) && {
     commandHooks: {
       beforeBundling: () => [],
       beforeInstall: () => [],
+      // Runs after the node modules are installed.
       afterBundling: (inputDir: string, outputDir: string) => [
         // Resolved here (package exports apply), then named inside the bundling's view of the repository.
         ...files.map((file) => {
@@ -170,6 +201,7 @@ export const bundlingOptions = (
           return `cp "${path.posix.join(inputDir, ...installed.split(path.sep))}" "${path.posix.join(outputDir, path.basename(file))}"`;
         }),
         ...(buildSteps?.(inputDir, outputDir) ?? []),
+        ...(images ? facePruneCommands(outputDir, architecture) : []),
       ],
     },
   }),
@@ -180,6 +212,7 @@ export const bundlingOptions = (
       npm_config_cpu: npmCpu(architecture),
       npm_config_libc: 'glibc',
       npm_config_prefer_offline: 'true',
+      npm_config_onnxruntime_node_install: 'skip',
     },
   }),
 });
@@ -201,7 +234,7 @@ export interface ServiceFunctionProps {
   readonly description: string;
   readonly timeout: Duration;
   readonly environment: Record<string, string>;
-  /** The function imports sharp (and the HEIC decoder). */
+  /** The function imports sharp (and the HEIC decoder) and analyses faces (onnxruntime-node, human's models). */
   readonly images?: boolean;
   readonly memoryMb?: number;
   /** Files of installed packages copied beside the bundle (RouteDefinition.files). */

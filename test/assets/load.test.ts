@@ -4,8 +4,11 @@
  * template is loaded from its asset alone, in a Lambda-like sandbox (bin/assets/sandbox.ts): a copy of
  * the asset folder, the runtime's AWS SDK v3 and nothing else on the module path, the template's
  * handler string and environment. Each must load and export its handler; the functions that do no
- * image work must carry no sharp, heic-decode or libheif; the job poll carries no workflow or queue client.
+ * image work must carry no sharp, heic-decode, libheif, onnxruntime or face model; the image functions carry
+ * onnxruntime-node for this machine only and human's three face models, within Lambda's 250 MB; the job
+ * poll carries no workflow or queue client.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureAssets } from '../../bin/assets/build';
@@ -16,7 +19,16 @@ import { WORKFLOWS } from '../../functions/workflows/definitions';
 import { hostArchitecture } from '../../lib/constructs/function-defaults';
 
 const SYNTH_TIMEOUT_MS = 300_000;
-const IMAGE_MODULES = ['sharp', 'heic-decode', 'libheif-js'];
+const IMAGE_MODULES = [
+  'sharp',
+  'heic-decode',
+  'libheif-js',
+  'onnxruntime-node',
+  'onnxruntime-common',
+  '@vladmandic/human',
+];
+/** Lambda's limit on a function's unzipped code. */
+const LAMBDA_UNZIPPED_LIMIT_BYTES = 250 * 1024 * 1024;
 const npmCpu = process.arch;
 
 let template: Template;
@@ -91,16 +103,47 @@ test('exactly the image functions ship node modules: sharp for this machine and 
   }
 });
 
-test('a function that does no image work carries no sharp, heic-decode or libheif', () => {
+test('a function that does no image work carries no sharp, heic-decode, libheif, onnxruntime or face model', () => {
   for (const { logicalId } of template.functions.filter((fn) => !isImageFunction(fn.logicalId))) {
     const code = bundle(logicalId);
     expect([
       logicalId,
-      /node_modules\/(sharp|heic-decode|libheif-js)\//.test(code) ||
-        /require\("(sharp|heic-decode)"\)/.test(code) ||
-        code.includes('libheif'),
+      /node_modules\/(sharp|heic-decode|libheif-js|onnxruntime-node|onnxruntime-common|@vladmandic)\//.test(code) ||
+        /require\("(sharp|heic-decode|onnxruntime-node|@vladmandic\/human)"\)/.test(code) ||
+        code.includes('libheif') ||
+        code.includes('onnxruntime'),
     ]).toEqual([logicalId, false]);
   }
+});
+
+test("the image functions carry onnxruntime-node for this machine only and human's three face models, nothing else of them", () => {
+  const imageFunctions = template.functions.map((fn) => fn.logicalId).filter(isImageFunction);
+  for (const logicalId of imageFunctions) {
+    const modules = path.join(shipped(logicalId).assetDir, 'node_modules');
+    const listing = (dir: string) => fs.readdirSync(path.join(modules, dir)).sort();
+    expect([logicalId, listing('onnxruntime-node/bin/napi-v6'), listing('onnxruntime-node/bin/napi-v6/linux')]).toEqual(
+      [logicalId, ['linux'], [npmCpu]],
+    );
+    expect([logicalId, listing('@vladmandic/human'), listing('@vladmandic/human/models')]).toEqual([
+      logicalId,
+      ['dist', 'models', 'package.json'],
+      ['blazeface.bin', 'blazeface.json', 'facemesh.bin', 'facemesh.json', 'faceres.bin', 'faceres.json'],
+    ]);
+    expect(bundle(logicalId)).toContain('require("onnxruntime-node")');
+  }
+});
+
+test("each image function's unzipped asset fits Lambda's 250 MB", () => {
+  const sizes = template.functions
+    .filter((fn) => isImageFunction(fn.logicalId))
+    .map((fn) => {
+      const bytes = Number(execFileSync('du', ['-sb', fn.assetDir], { encoding: 'utf8' }).split('\t')[0]);
+      return [fn.logicalId, bytes, bytes < LAMBDA_UNZIPPED_LIMIT_BYTES] as const;
+    });
+  process.stdout.write(
+    `image function assets (${hostArchitecture()}, unzipped): ${sizes.map(([id, bytes]) => `${id} ${(bytes / 1e6).toFixed(1)} MB`).join(', ')}\n`,
+  );
+  expect(sizes.filter(([, , fits]) => !fits)).toEqual([]);
 });
 
 test('the job poll, the route clients call most, loads neither the Step Functions nor the SQS client', () => {

@@ -293,23 +293,35 @@ describe('functions', () => {
   });
 
   test.each(FUNCTIONS.filter((f) => f.images).map((f) => [f.name, f] as const))(
-    'image work (%s): arm64, image memory, sharp and heic-decode installed for linux-arm64 and left out of the bundle',
+    'image work (%s): arm64, image memory, sharp, heic-decode and the face analyser installed for linux-arm64, pruned, and left out of the bundle',
     (_name, { functionId, entry, memoryMb }) => {
       expect(fn(functionId).Architectures).toEqual(['arm64']);
       expect(fn(functionId).MemorySize).toBe(memoryMb ?? IMAGE_MEMORY_MB);
       const recipe = recipeFor(entry);
       const command = recipe.command!.join(' ');
-      expect(command).toContain("'--external:sharp' '--external:heic-decode'");
+      expect(command).toContain(
+        "'--external:sharp' '--external:heic-decode' '--external:onnxruntime-node' '--external:@vladmandic/human'",
+      );
       const installed = JSON.parse(
         /echo '(\{"dependencies":[^']*\})' > '\/asset-output\/package\.json'/.exec(command)![1],
       );
-      expect(Object.keys(installed.dependencies)).toEqual(['sharp', 'heic-decode']);
-      expect(command).toMatch(/cd "\/asset-output" && npm ci$/);
+      expect(Object.keys(installed.dependencies)).toEqual([
+        'sharp',
+        'heic-decode',
+        'onnxruntime-node',
+        '@vladmandic/human',
+      ]);
+      // After the install, what face analysis does not use goes: other platforms' onnxruntime binaries first.
+      expect(command).toMatch(
+        /cd "\/asset-output" && npm ci && find "\/asset-output\/node_modules\/onnxruntime-node\/bin\/napi-v6" /,
+      );
+      expect(command).toContain('! -name arm64 -exec rm -rf {} +');
       expect(recipe.environment).toEqual({
         npm_config_os: 'linux',
         npm_config_cpu: 'arm64',
         npm_config_libc: 'glibc',
         npm_config_prefer_offline: 'true',
+        npm_config_onnxruntime_node_install: 'skip',
       });
     },
   );
@@ -480,10 +492,11 @@ describe('workflows', () => {
     expect(scanners).toEqual([maintenanceId]);
   });
 
-  test('each task function gets what its row declares: RunEngine reads inputs and writes outputs; only QueueCallback and the steps that end a training send callbacks', () => {
+  test("each task function gets what its row declares: RunEngine reads inputs and the candidates' reference crops and writes outputs; only QueueCallback and the steps that end a training send callbacks", () => {
     const runEngine = allowedToFunction(template, taskFunctionId('image-job', 'RunEngineFunctionArn'));
     expect(runEngine.filter(({ action }) => action === 's3:GetObject').map(({ resource }) => resource)).toEqual([
       expect.stringContaining('"/inputs/*"'),
+      expect.stringContaining('"/profiles/*"'),
     ]);
     expect(runEngine.filter(({ action }) => action === 's3:PutObject').map(({ resource }) => resource)).toEqual([
       expect.stringContaining('"/outputs/*"'),

@@ -87,6 +87,7 @@ export const okBody = (
 ) => ({
   status: 'ok',
   images: images.map((image) => ({ format, data_base64: image.toString('base64') })),
-  known_subjects: extra.knownSubjects ?? {},
+  // The first contract's field: a backend may still send it; the service ignores it.
+  ...(extra.knownSubjects && { known_subjects: extra.knownSubjects }),
   usage: { output_tokens: extra.outputTokens ?? 0, megapixels: extra.megapixels ?? 0 },
 });

@@ -21,6 +21,7 @@ import {
   InsufficientBalanceError,
   NotFoundError,
 } from '../../functions/domain/errors';
+import type { DetectedFace, FaceAnalyzer } from '../../functions/domain/faces';
 import type { ImageDeps } from '../../functions/domain/images/deps';
 import type { DecodedImage, EngineOutcome, EngineRequest, ImageEngine } from '../../functions/domain/images/engine';
 import type { Job, JobPage, JobsRepository } from '../../functions/domain/jobs/job';
@@ -168,12 +169,41 @@ export const fakeJobs = (ledger: FakeLedger): JobsRepository => ({
   },
 });
 
-/** An engine that answers `numOutputImages` images naming `knownSubjects`, or the given outcome or error. */
+/** A face of `kind` whose embedding is `embedding`, the rest of what an analyser reports made up. */
+export const fakeFace = (embedding: number[], kind: DetectedFace['kind'] = 'person'): DetectedFace => ({
+  box: { x: 0, y: 0, width: 300, height: 300 },
+  landmarks: [],
+  detectorScore: 0.9,
+  kind,
+  faceConfidence: kind === 'person' ? 0.9 : 0,
+  embedding,
+  sharpness: 1,
+  yawDegrees: 0,
+});
+
+export const FAKE_FACE_MODEL = 'fake-faces/1';
+
+/** A face analyser that finds in each image the faces `facesOf` says (none by default), and records what it analysed. */
+export const fakeFaceAnalyzer = (
+  facesOf: (image: Buffer) => DetectedFace[] = () => [],
+): FaceAnalyzer & { analysed: Buffer[] } => {
+  const analysed: Buffer[] = [];
+  return {
+    modelId: FAKE_FACE_MODEL,
+    analysed,
+    analyze: async (image) => {
+      analysed.push(image);
+      return facesOf(image);
+    },
+    crop: async () => Buffer.from('crop'),
+  };
+};
+
+/** An engine that answers `numOutputImages` images, or the given outcome or error. */
 export const fakeEngine = (
   answer: ((request: EngineRequest) => Promise<EngineOutcome>) | EngineOutcome = {
     kind: 'images',
     images: [],
-    knownSubjects: {},
     usage: { outputTokens: 0, megapixels: 0 },
   },
 ): ImageEngine & { requests: EngineRequest[] } => {
@@ -229,6 +259,7 @@ export const fakeImageWorld = (
     profiles: { findMany: async () => [], get: async () => undefined },
     jobs: fakeJobs(ledger),
     engine,
+    faces: fakeFaceAnalyzer(),
     decodeInput: async (value): Promise<DecodedImage> => ({
       data: Buffer.from(value),
       format: 'jpeg',

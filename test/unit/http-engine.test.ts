@@ -45,6 +45,7 @@ const engine = (options: Partial<HttpEngineOptions> = {}) =>
     deadlineSeconds: 20,
     wait: recordWait,
     random: () => 0.5,
+    referenceUrl: async (key) => `https://bucket.test/${key}?signed`,
     ...options,
   });
 
@@ -59,8 +60,16 @@ const request = (overrides: Partial<EngineRequest> = {}): EngineRequest => ({
   baseModel: 'base-b-2',
   quality: 'high',
   candidates: [
-    { profileId: 'prf_named', signature: '0123456789abcdef336699' },
-    { profileId: 'prf_other', signature: 'fedcba9876543210102030' },
+    {
+      profileId: 'prf_named',
+      face: {
+        modelId: 'faces/1',
+        kind: 'person',
+        mean: [0.6, 0.8],
+        referenceKeys: ['profiles/acc_1/prf_named/reference-0.jpg', 'profiles/acc_1/prf_named/reference-1.jpg'],
+      },
+    },
+    { profileId: 'prf_other', face: null },
   ],
   namedInPrompt: ['prf_named'],
   ...overrides,
@@ -69,17 +78,26 @@ const request = (overrides: Partial<EngineRequest> = {}): EngineRequest => ({
 const live = () => new AbortController().signal;
 const ok = () => ({
   status: 200,
-  json: okBody(outputs, 'png', { knownSubjects: { prf_named: 2 }, outputTokens: 1234, megapixels: 0.000384 }),
+  json: okBody(outputs, 'png', { outputTokens: 1234, megapixels: 0.000384 }),
 });
 
 describe('HTTP engine: outcomes', () => {
-  it('returns the images, known subjects and usage of an ok response', async () => {
+  it('returns the images and usage of an ok response', async () => {
     server.reply(ok());
     expect(await engine().run(request(), live())).toEqual({
       kind: 'images',
       images: outputs,
-      knownSubjects: { prf_named: 2 },
       usage: { outputTokens: 1234, megapixels: 0.000384 },
+    });
+  });
+
+  it('ignores the known subjects a backend of the first contract reports, even of non-candidates', async () => {
+    const reply = okBody(outputs, 'png', { knownSubjects: { prf_named: 2, prf_stranger: -1 } });
+    server.reply({ status: 200, json: reply });
+    expect(await engine().run(request(), live())).toEqual({
+      kind: 'images',
+      images: outputs,
+      usage: { outputTokens: 0, megapixels: 0 },
     });
   });
 
@@ -117,8 +135,14 @@ describe('HTTP engine: outcomes', () => {
         quality: 'high',
       },
       candidates: [
-        { profile_id: 'prf_named', signature: '0123456789abcdef336699' },
-        { profile_id: 'prf_other', signature: 'fedcba9876543210102030' },
+        {
+          profile_id: 'prf_named',
+          reference_urls: [
+            'https://bucket.test/profiles/acc_1/prf_named/reference-0.jpg?signed',
+            'https://bucket.test/profiles/acc_1/prf_named/reference-1.jpg?signed',
+          ],
+        },
+        { profile_id: 'prf_other', reference_urls: [] },
       ],
       named_in_prompt: ['prf_named'],
     });
@@ -188,11 +212,6 @@ describe('HTTP engine: malformed responses are engine failures, not retried', ()
     ['fewer images than asked', () => ({ status: 200, json: okBody(outputs.slice(0, 1), 'png') })],
     ['images in another format than asked', () => ({ status: 200, json: okBody(outputs, 'jpg') })],
     ['bytes that are not the format claimed', () => ({ status: 200, json: okBody([input, input], 'png') })],
-    ['a negative count', () => ({ status: 200, json: okBody(outputs, 'png', { knownSubjects: { prf_named: -1 } }) })],
-    [
-      'a subject that is not a candidate',
-      () => ({ status: 200, json: okBody(outputs, 'png', { knownSubjects: { prf_stranger: 2 } }) }),
-    ],
   ];
   for (const [what, reply] of cases) {
     it(`rejects ${what}`, async () => {

@@ -8,7 +8,7 @@ import type { EngineOutcome } from '../../functions/domain/images/engine';
 import { cancel } from '../../functions/domain/jobs/cancel';
 import type { Job } from '../../functions/domain/jobs/job';
 import { CANCEL_CHECK_MS, runEngine, settle, type WorkflowDeps } from '../../functions/domain/jobs/workflow';
-import { FakeLedger, fakeJobs } from '../support/fakes';
+import { FakeLedger, fakeFaceAnalyzer, fakeJobs } from '../support/fakes';
 import { aJob } from '../support/fixtures';
 
 const ACCOUNT = 'acc_1';
@@ -70,6 +70,8 @@ const world = async (overrides: Partial<Job> = {}) => {
     jobs,
     ledger,
     engine,
+    faces: fakeFaceAnalyzer(),
+    profiles: { findMany: async () => [] },
     inputs: { load: async () => [] },
     outputs: { save: async (_accountId, jobId) => [`outputs/${ACCOUNT}/${jobId}/1.jpg`] },
     link: async () => 'https://api.test/v2/service/downloads/dl',
@@ -91,7 +93,6 @@ const world = async (overrides: Partial<Job> = {}) => {
 const IMAGES: EngineOutcome = {
   kind: 'images',
   images: [Buffer.from('jpeg')],
-  knownSubjects: {},
   usage: { outputTokens: 0, megapixels: 3.1 },
 };
 

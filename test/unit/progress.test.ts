@@ -2,7 +2,7 @@ import type { EngineOutcome, ProgressReport } from '../../functions/domain/image
 import { progressOf } from '../../functions/domain/jobs/job';
 import { PROGRESS_WRITE_INTERVAL_MS, runEngine, type WorkflowDeps } from '../../functions/domain/jobs/workflow';
 import { trainingProgress } from '../../functions/domain/profiles/profile';
-import { FakeLedger, fakeJobs } from '../support/fakes';
+import { FakeLedger, fakeFaceAnalyzer, fakeJobs } from '../support/fakes';
 import { aJob } from '../support/fixtures';
 
 const NOW = Date.parse('2026-11-23T12:00:00.000Z');
@@ -103,6 +103,8 @@ describe('progress writes', () => {
             answer = resolve;
           }),
       },
+      faces: fakeFaceAnalyzer(),
+      profiles: { findMany: async () => [] },
       inputs: { load: async () => [] },
       outputs: { save: async () => ['outputs/acc_1/job/1.jpg'] },
       link: async () => 'https://api.test/dl',
@@ -123,7 +125,6 @@ describe('progress writes', () => {
     answer({
       kind: 'images',
       images: [Buffer.from('x')],
-      knownSubjects: {},
       usage: { outputTokens: 0, megapixels: 1 },
     });
     await expect(step).resolves.toMatchObject({ outcome: 'succeeded' });

@@ -7,9 +7,13 @@ import {
   SANDBOX_PROMPT_TOKENS,
   sandboxPromptTableMarkdown,
 } from '../../functions/adapters/engine/sandbox-prompts';
-import { imageSignature, profileSignature } from '../../functions/adapters/engine/signature';
 import { decodeImageInput, previewOf } from '../../functions/adapters/images/image-input';
-import type { DecodedImage, EngineOutcome, EngineRequest } from '../../functions/domain/images/engine';
+import type {
+  CandidateProfile,
+  DecodedImage,
+  EngineOutcome,
+  EngineRequest,
+} from '../../functions/domain/images/engine';
 
 /** A photo stand-in: a seeded 8×6 grid of colours (each channel within `range`), upscaled smoothly. */
 const photo = async (seed: number, range: [number, number] = [0, 255]): Promise<DecodedImage> => {
@@ -208,66 +212,106 @@ describe('sandbox engine outputs', () => {
 });
 
 describe('sandbox engine identity', () => {
-  let portraitSignature: string;
-  let strangerSignature: string;
-  beforeAll(async () => {
-    [portraitSignature, strangerSignature] = await Promise.all([
-      profileSignature([portrait.data]),
-      imageSignature(stranger.data),
-    ]);
+  /** A reference crop stand-in: one flat colour per profile, so its place in an output can be measured. */
+  const REFERENCE_COLOURS: Record<string, [number, number, number]> = {
+    'profiles/acc/prf_me/reference-0.jpg': [200, 30, 30],
+    'profiles/acc/prf_other/reference-0.jpg': [30, 30, 200],
+  };
+  const read: string[] = [];
+  const faceEngine = new SandboxEngine({
+    referenceImage: async (key) => {
+      read.push(key);
+      const [r, g, b] = REFERENCE_COLOURS[key];
+      return sharp({ create: { width: 64, height: 64, channels: 3, background: { r, g, b } } })
+        .png()
+        .toBuffer();
+    },
+  });
+  beforeEach(() => {
+    read.length = 0;
   });
 
-  const subjects = async (overrides: Partial<EngineRequest>) =>
-    imagesOf(await engine.run(request(overrides), live())).knownSubjects;
+  const candidate = (profileId: string, withFace = true): CandidateProfile => ({
+    profileId,
+    face: withFace
+      ? {
+          modelId: 'faces/1',
+          kind: 'person',
+          mean: [1, 0],
+          referenceKeys: [`profiles/acc/${profileId}/reference-0.jpg`, `profiles/acc/${profileId}/reference-1.jpg`],
+        }
+      : null,
+  });
+  const regionMean = async (image: Buffer, left: number, top: number, size: number) =>
+    channelMeans(await sharp(image).extract({ left, top, width: size, height: size }).png().toBuffer());
 
-  it('counts a candidate whose signature an input matches once per output', async () => {
-    const candidates = [
-      { profileId: 'prf_me', signature: portraitSignature },
-      { profileId: 'prf_other', signature: strangerSignature },
-    ];
-    const resized = {
-      ...portrait,
-      data: await sharp(portrait.data).resize(320, 240).jpeg({ quality: 70 }).toBuffer(),
-      width: 320,
-      height: 240,
-    };
-    expect(await subjects({ images: [resized], candidates, numOutputImages: 3 })).toEqual({ prf_me: 3 });
+  it('places the first reference crop of a profile named in a generate prompt in the middle of every output', async () => {
+    const outcome = imagesOf(
+      await faceEngine.run(
+        request({
+          operation: 'generate',
+          images: [],
+          prompt: 'a [[prf_me]] hiking',
+          width: 500,
+          height: 400,
+          candidates: [candidate('prf_me')],
+          namedInPrompt: ['prf_me'],
+          numOutputImages: 2,
+        }),
+        live(),
+      ),
+    );
+    expect(read).toEqual(['profiles/acc/prf_me/reference-0.jpg']);
+    // 30% of the longer side: 150 px, centred at (250, 200).
+    for (const image of outcome.images) {
+      const [r, g, b] = await regionMean(image, 190, 140, 120);
+      expect([r > 180, g < 60, b < 60]).toEqual([true, true, true]);
+    }
   });
 
-  it('counts a candidate named in the prompt as generated, once per output', async () => {
-    const candidates = [{ profileId: 'prf_other', signature: strangerSignature }];
-    expect(
-      await subjects({
-        operation: 'generate',
-        images: [],
-        prompt: 'a [[prf_other]] hiking',
-        candidates,
-        namedInPrompt: ['prf_other'],
-        numOutputImages: 2,
-      }),
-    ).toEqual({ prf_other: 2 });
+  it('places several named faces side by side, in the order the prompt names them', async () => {
+    const outcome = imagesOf(
+      await faceEngine.run(
+        request({
+          operation: 'edit',
+          prompt: '[[prf_other]] and [[prf_me]] at the beach',
+          width: 600,
+          height: 400,
+          candidates: [candidate('prf_me'), candidate('prf_other')],
+          namedInPrompt: ['prf_other', 'prf_me'],
+        }),
+        live(),
+      ),
+    );
+    const [image] = outcome.images;
+    // Two 180 px faces with a 45 px gap, centred along the bottom: lefts 98 and 323, top 212.
+    const [left, right] = await Promise.all([regionMean(image, 118, 232, 140), regionMean(image, 343, 232, 140)]);
+    expect(left[2] > left[0]).toBe(true);
+    expect(right[0] > right[2]).toBe(true);
   });
 
-  it('counts a subject both matched and named once per output', async () => {
-    const candidates = [{ profileId: 'prf_me', signature: portraitSignature }];
-    expect(await subjects({ candidates, namedInPrompt: ['prf_me'], numOutputImages: 2 })).toEqual({ prf_me: 2 });
+  it('places no face for a candidate only in profile_ids, one without a face template, or in enhance and remix', async () => {
+    await faceEngine.run(request({ candidates: [candidate('prf_me')], namedInPrompt: [] }), live());
+    await faceEngine.run(request({ candidates: [candidate('prf_me', false)], namedInPrompt: ['prf_me'] }), live());
+    await faceEngine.run(
+      request({ operation: 'enhance', candidates: [candidate('prf_me')], namedInPrompt: ['prf_me'] }),
+      live(),
+    );
+    await faceEngine.run(
+      request({ operation: 'remix', images: [portrait, stranger], candidates: [candidate('prf_me')] }),
+      live(),
+    );
+    expect(read).toEqual([]);
   });
 
-  it('counts no one who is not a candidate', async () => {
-    expect(await subjects({ candidates: [], namedInPrompt: ['prf_me'] })).toEqual({});
-  });
-
-  it('remix matches its input image, never the style reference', async () => {
-    const candidates = [{ profileId: 'prf_me', signature: portraitSignature }];
-    expect(await subjects({ operation: 'remix', images: [stranger, portrait], candidates })).toEqual({});
-    expect(await subjects({ operation: 'remix', images: [portrait, stranger], candidates })).toEqual({ prf_me: 1 });
-  });
-
-  it('enhance matches its input image', async () => {
-    const candidates = [{ profileId: 'prf_me', signature: portraitSignature }];
-    expect(await subjects({ operation: 'enhance', images: [portrait], candidates, numOutputImages: 2 })).toEqual({
-      prf_me: 2,
-    });
+  it('reports who is in its outputs to no one: recognition decides', async () => {
+    const outcome = imagesOf(
+      await faceEngine.run(
+        request({ prompt: '[[prf_me]]', candidates: [candidate('prf_me')], namedInPrompt: ['prf_me'] }),
+        live(),
+      ),
+    );
+    expect(Object.keys(outcome)).toEqual(['kind', 'images', 'usage']);
   });
 });
 

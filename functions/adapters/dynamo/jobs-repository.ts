@@ -32,7 +32,8 @@ const EngineParamsItem = v.object({
   numOutputImages: v.number(),
   baseModel: v.string(),
   quality: v.optional(v.string()),
-  candidates: v.array(v.object({ profileId: v.string(), signature: v.string() })),
+  // Jobs written before recognition moved out of the engine also carry a `signature`, read past here.
+  candidates: v.array(v.object({ profileId: v.string() })),
   namedInPrompt: v.array(v.string()),
 });
 

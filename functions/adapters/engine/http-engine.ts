@@ -39,6 +39,8 @@ export interface HttpEngineOptions {
   /** Uniform in [0, 1), for the jitter. */
   random?: () => number;
   clock?: Clock;
+  /** A short-lived URL the backend can GET a reference crop from (CandidateFace.referenceKeys); without it none is sent. */
+  referenceUrl?: (key: string) => Promise<string>;
 }
 
 export const HTTP_ENGINE_DEFAULTS = {
@@ -78,7 +80,8 @@ export const EngineResponseSchema = v.variant('status', [
       ),
       v.minLength(1),
     ),
-    known_subjects: v.record(v.string(), count),
+    // Accepted from backends written to the first contract, and ignored: recognition decides what is billed.
+    known_subjects: v.optional(v.unknown()),
     usage: v.object({ output_tokens: count, megapixels: v.pipe(v.number(), v.minValue(0)) }),
   }),
   v.object({ status: v.picklist(['moderated', 'no_image']), message: v.string() }),
@@ -98,7 +101,8 @@ export interface EngineRunBody {
     base_model: string;
     quality: string | null;
   };
-  candidates: { profile_id: string; signature: string }[];
+  /** `reference_urls`: the profile's aligned face crops, best first (empty for a profile without a face template). */
+  candidates: { profile_id: string; reference_urls: string[] }[];
   named_in_prompt: string[];
 }
 
@@ -115,9 +119,11 @@ const defaultWait: Wait = async (milliseconds, signal) => {
 
 export class HttpEngine implements ImageEngine {
   private readonly runUrl: URL;
-  private readonly settings: Required<Omit<HttpEngineOptions, 'baseUrl'>>;
+  private readonly settings: Required<Omit<HttpEngineOptions, 'baseUrl' | 'referenceUrl'>>;
+  private readonly referenceUrl?: (key: string) => Promise<string>;
 
-  constructor({ baseUrl, ...options }: HttpEngineOptions) {
+  constructor({ baseUrl, referenceUrl, ...options }: HttpEngineOptions) {
+    this.referenceUrl = referenceUrl;
     this.runUrl = new URL(RUN_PATH, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
     this.settings = {
       token: options.token,
@@ -136,7 +142,7 @@ export class HttpEngine implements ImageEngine {
   async run(request: EngineRequest, signal: AbortSignal): Promise<EngineOutcome> {
     signal.throwIfAborted();
     const { maxAttempts, attemptTimeoutSeconds, deadlineSeconds, clock } = this.settings;
-    const body = JSON.stringify(toRunBody(request));
+    const body = JSON.stringify(await toRunBody(request, this.referenceUrl));
     const idempotencyKey = randomUUID();
     const deadlineAt = clock() + deadlineSeconds * 1000;
     for (let attempt = 1; ; attempt += 1) {
@@ -228,7 +234,10 @@ export class HttpEngine implements ImageEngine {
   }
 }
 
-const toRunBody = (request: EngineRequest): EngineRunBody => ({
+const toRunBody = async (
+  request: EngineRequest,
+  referenceUrl: ((key: string) => Promise<string>) | undefined,
+): Promise<EngineRunBody> => ({
   operation: request.operation,
   prompt: request.prompt,
   inputs: request.images.map(({ format, width, height, data }) => ({
@@ -245,7 +254,12 @@ const toRunBody = (request: EngineRequest): EngineRunBody => ({
     base_model: request.baseModel,
     quality: request.quality ?? null,
   },
-  candidates: request.candidates.map(({ profileId, signature }) => ({ profile_id: profileId, signature })),
+  candidates: await Promise.all(
+    request.candidates.map(async ({ profileId, face }) => ({
+      profile_id: profileId,
+      reference_urls: referenceUrl && face ? await Promise.all(face.referenceKeys.map(referenceUrl)) : [],
+    })),
+  ),
   named_in_prompt: request.namedInPrompt,
 });
 
@@ -291,13 +305,9 @@ const toOutcome = (response: EngineResponse, request: EngineRequest): EngineOutc
     }
     return data;
   });
-  const candidateIds = new Set(request.candidates.map((candidate) => candidate.profileId));
-  const strangers = Object.keys(response.known_subjects).filter((id) => !candidateIds.has(id));
-  if (strangers.length > 0) throw malformed(`known_subjects names non-candidates ${strangers.join(', ')}`);
   return {
     kind: 'images',
     images,
-    knownSubjects: Object.fromEntries(Object.entries(response.known_subjects).filter(([, times]) => times > 0)),
     usage: { outputTokens: response.usage.output_tokens, megapixels: response.usage.megapixels },
   };
 };

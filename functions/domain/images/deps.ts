@@ -1,5 +1,6 @@
 /** What the image use cases (prepare, run-sync, submit-async, idempotency, submit) are given. */
 import type { LedgerPort } from '../billing/ledger';
+import type { FaceAnalyzer } from '../faces';
 import type { JobsRepository, StoredInput } from '../jobs/job';
 import type { ProfilesReader } from '../profiles/profile';
 import type { Clock } from '../shared/clock';
@@ -18,6 +19,8 @@ export interface ImageDeps {
   profiles: ProfilesReader;
   jobs: JobsRepository;
   engine: ImageEngine;
+  /** Finds the faces in every output, for recognition (recognition.ts). */
+  faces: FaceAnalyzer;
   /** Reads and checks one input; `accountId` owns the direct uploads it may reference. */
   decodeInput(value: string, label: string, signal: AbortSignal, accountId: string): Promise<DecodedImage>;
   inputs: {

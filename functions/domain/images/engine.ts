@@ -1,8 +1,10 @@
 /**
  * The image engine port: one operation in, images out, or a typed refusal. The sandbox engine
  * (functions/adapters/engine/sandbox-engine.ts) does real image work on sharp; the HTTP adapter forwards
- * the same request to a GPU backend. Engines never see money, accounts or HTTP.
+ * the same request to a GPU backend. Engines never see money, accounts or HTTP, and they do not say who
+ * is in their outputs: recognition (recognition.ts) does, the same way after every engine.
  */
+import type { FaceKind } from '../faces';
 import { METRICS, type Meter } from '../shared/meter';
 
 export const OPERATIONS = ['edit', 'generate', 'enhance', 'remix'] as const;
@@ -37,10 +39,24 @@ export interface ImagePreview {
   height: number;
 }
 
-/** A READY profile the request may match, with the signature its training produced. */
+/** What a profile's training kept of its face: the template mean (of one model) and the aligned reference crops. */
+export interface CandidateFace {
+  /** The face analyser's model id: only faces of the same model are compared with `mean`. */
+  modelId: string;
+  kind: FaceKind;
+  /** Unit length. */
+  mean: number[];
+  /** Object keys of 3-6 aligned JPEG face crops, best first: what an engine shows a model of this subject. */
+  referenceKeys: string[];
+}
+
+/**
+ * A READY profile the request references. Recognition (recognition.ts) matches output faces against
+ * `face`; a profile without one (not re-embedded since the face model came) can be named but never matched.
+ */
 export interface CandidateProfile {
   profileId: string;
-  signature: string;
+  face: CandidateFace | null;
 }
 
 export interface EngineRequest {
@@ -71,10 +87,8 @@ export interface EngineUsage {
 export type EngineOutcome =
   | {
       kind: 'images';
-      /** Encoded in `outputFormat`, exactly `numOutputImages` of them. */
+      /** Encoded in `outputFormat`, exactly `numOutputImages` of them. Who they show is for recognition to say. */
       images: Buffer[];
-      /** profile id → times that subject appears, summed over all outputs. */
-      knownSubjects: Record<string, number>;
       usage: EngineUsage;
     }
   | { kind: 'moderated'; message: string }

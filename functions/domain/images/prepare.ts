@@ -6,9 +6,10 @@
  * The outcome is the engine request and the price.
  */
 import type { Caller } from '../accounts/accounts';
+import type { Profile } from '../profiles/profile';
 import type { ImageCommand } from './command';
 import type { ImageDeps } from './deps';
-import type { EngineRequest, Operation, OutputFormat } from './engine';
+import type { CandidateProfile, EngineRequest, Operation, OutputFormat } from './engine';
 import { pinnedTwoK, resolveOutputSpec } from './output-spec';
 import { floorPrice, type PricedRequest } from './pricing';
 import { checkReferencedProfiles, mergeReferences } from './profile-references';
@@ -65,8 +66,8 @@ export const prepare = async (
     baseModel = spec.baseModel;
     quality = spec.quality;
   }
-  // Every referenced profile is a candidate; one without a signature can only be named, not matched.
-  const candidates = profiles.map((profile) => ({ profileId: profile.profileId, signature: profile.signature ?? '' }));
+  // Every referenced profile is a candidate; one without a face template can only be named, not matched.
+  const candidates = profiles.map(candidateOf);
   return {
     engineRequest: {
       operation: command.operation,
@@ -85,6 +86,19 @@ export const prepare = async (
     floorMicros: floorPrice(priced),
   };
 };
+
+/** A profile as recognition and the engine see it: its face template and reference crops, when trained with faces. */
+export const candidateOf = (profile: Pick<Profile, 'profileId' | 'face'>): CandidateProfile => ({
+  profileId: profile.profileId,
+  face: profile.face
+    ? {
+        modelId: profile.face.modelId,
+        kind: profile.face.kind,
+        mean: profile.face.mean,
+        referenceKeys: profile.face.referenceKeys,
+      }
+    : null,
+});
 
 const editOrGenerate = (operation: Operation): 'edit' | 'generate' => {
   if (operation !== 'edit' && operation !== 'generate') throw new Error(`${operation} takes no output choice`);

@@ -28,10 +28,10 @@ export type PricedRequest =
     }
   | { operation: Extract<Operation, 'enhance' | 'remix'>; numOutputImages: number };
 
-/** The engine's report of a finished run. */
+/** A finished run: the engine's usage and what recognition found in its outputs. */
 export interface PricedOutcome {
   usage: EngineUsage;
-  /** profile id → times that subject appears, summed over all outputs. */
+  /** profile id → times that subject appears, summed over all outputs (recognition.ts). */
   knownSubjects: Record<string, number>;
 }
 

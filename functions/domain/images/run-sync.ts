@@ -1,6 +1,6 @@
 /**
  * A synchronous image operation: prepare, reserve the floor price with the job, run the engine under the
- * deadline, store the outputs, then settle (success) or release (refusal, failure, timeout) the
+ * deadline, recognise the candidates in the outputs while storing them, then settle (success) or release (refusal, failure, timeout) the
  * reservation exactly once through jobs/charge.ts, and answer the result. The budget covers the whole
  * request, fetching the inputs included. Everything before the reservation fails without a job or a charge.
  */
@@ -14,6 +14,7 @@ import { type EngineOutcome, runEngine } from './engine';
 import { clientRequestIdClaim } from './idempotency';
 import { prepare } from './prepare';
 import { finalPrice } from './pricing';
+import { recogniseSubjects } from './recognition';
 import { type ImageResult, resultOf } from './result';
 
 /** A refusal or failure as the job records it and as the caller sees it. */
@@ -55,17 +56,22 @@ export const runSync = async (
     }
     if (outcome.kind !== 'images') return await fail(outcomeError(outcome));
 
-    const { outputFormat } = prepared.engineRequest;
+    const { outputFormat, candidates } = prepared.engineRequest;
     let outputKeys: string[];
+    let knownSubjects: Record<string, number>;
     try {
-      outputKeys = await deps.outputs.save(caller.accountId, job.jobId, outcome.images, outputFormat);
+      [knownSubjects, outputKeys] = await Promise.all([
+        recogniseSubjects(deps.faces, outcome.images, candidates, deadline.signal),
+        deps.outputs.save(caller.accountId, job.jobId, outcome.images, outputFormat),
+      ]);
     } catch (error) {
-      return await fail(error as Error);
+      return await fail(error instanceof DeadlineReached || deadline.signal.aborted ? timedOut() : (error as Error));
     }
     const completedAt = deps.clock();
-    const result = { outputKeys, outputFormat, knownSubjects: outcome.knownSubjects };
+    const result = { outputKeys, outputFormat, knownSubjects };
     try {
-      await settleJobCharge(deps.ledger, job, finalPrice(prepared.priced, outcome), result, completedAt, known);
+      const price = finalPrice(prepared.priced, { usage: outcome.usage, knownSubjects });
+      await settleJobCharge(deps.ledger, job, price, result, completedAt, known);
     } catch (error) {
       // Unsettled work is not delivered, and its reservation must not stay held: release it (a no-op
       // if the settle did land after all) and answer the failure.

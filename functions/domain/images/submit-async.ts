@@ -22,9 +22,9 @@ export const submitAsync = async (
   const prepared = await prepare(deps, caller, command, new AbortController().signal);
   const jobId = deps.newId('job');
   const inputs = await deps.inputs.save(caller.accountId, jobId, prepared.engineRequest.images);
-  const { images: _decoded, ...engine } = prepared.engineRequest;
+  const { images: _decoded, candidates, ...engine } = prepared.engineRequest;
   const job = newJob(jobId, caller, command, context, deps.clock(), 'async', {
-    engine,
+    engine: { ...engine, candidates: candidates.map(({ profileId }) => ({ profileId })) },
     inputs,
     priced: prepared.priced,
   });

@@ -4,7 +4,14 @@
  * its job within the request; an asynchronous one is run by the image-job workflow and polled.
  */
 import { DomainError, type ErrorCode } from '../errors';
-import type { EngineRequest, EngineUsage, InputFormat, Operation, OutputFormat } from '../images/engine';
+import type {
+  CandidateProfile,
+  EngineRequest,
+  EngineUsage,
+  InputFormat,
+  Operation,
+  OutputFormat,
+} from '../images/engine';
 import type { PricedRequest } from '../images/pricing';
 
 export const JOB_STATUSES = ['pending', 'running', 'succeeded', 'failed'] as const;
@@ -35,9 +42,13 @@ export interface StoredInput {
   height: number;
 }
 
-/** What an asynchronous job's workflow needs to run the engine and price the outcome. */
+/**
+ * What an asynchronous job's workflow needs to run the engine and price the outcome. The candidates are
+ * kept by id only (a face template is kilobytes, and a request may name dozens): RunEngine reads their
+ * faces again, so a profile deleted in the meantime is no longer a candidate.
+ */
 export interface JobWork {
-  engine: Omit<EngineRequest, 'images'>;
+  engine: Omit<EngineRequest, 'images' | 'candidates'> & { candidates: Pick<CandidateProfile, 'profileId'>[] };
   inputs: StoredInput[];
   priced: PricedRequest;
 }

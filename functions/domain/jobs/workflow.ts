@@ -11,8 +11,12 @@
 import type { LedgerPort } from '../billing/ledger';
 import type { CallbackMessage } from '../callbacks/deliver';
 import { ERROR_CODES, type ErrorCode, NotFoundError } from '../errors';
+import type { FaceAnalyzer } from '../faces';
 import { type DecodedImage, type ImageEngine, type OutputFormat, runEngine as runImageEngine } from '../images/engine';
+import { candidateOf } from '../images/prepare';
 import { finalPrice } from '../images/pricing';
+import { recogniseSubjects } from '../images/recognition';
+import type { ProfilesReader } from '../profiles/profile';
 import type { Clock } from '../shared/clock';
 import { releaseJobCharge, settleJobCharge } from './charge';
 import {
@@ -42,6 +46,10 @@ export interface WorkflowDeps {
   jobs: JobsRepository;
   ledger: LedgerPort;
   engine: ImageEngine;
+  /** Finds the faces in the outputs, for recognition (images/recognition.ts). */
+  faces: FaceAnalyzer;
+  /** The candidates' faces, read again when the engine runs (the job keeps their ids). */
+  profiles: Pick<ProfilesReader, 'findMany'>;
   inputs: { load(inputs: StoredInput[]): Promise<DecodedImage[]> };
   outputs: { save(accountId: string, jobId: string, images: Buffer[], format: OutputFormat): Promise<string[]> };
   link: LinkMaker;
@@ -151,7 +159,18 @@ export const runEngine = async (
   if (cancelLeftMs <= 0 && cancelLeftMs <= budgetLeftMs) return { outcome: 'failed', error: byDeadline() };
   if (budgetLeftMs <= 0) return { outcome: 'failed', error: timeoutError(deps.settings.asyncBudgetMs) };
 
-  const images = await deps.inputs.load(job.work.inputs);
+  const { candidates: candidateIds, ...work } = job.work.engine;
+  const [images, profiles] = await Promise.all([
+    deps.inputs.load(job.work.inputs),
+    candidateIds.length > 0
+      ? deps.profiles.findMany(
+          job.accountId,
+          candidateIds.map(({ profileId }) => profileId),
+        )
+      : [],
+  ]);
+  // A profile deleted since the submit is no longer READY (or gone): no longer a candidate.
+  const candidates = profiles.filter((profile) => profile.status === 'READY').map(candidateOf);
   const controller = new AbortController();
   // The job's budget, its cancel_after deadline, or what this function run has left (Lambda stops at 15
   // minutes), whichever ends first.
@@ -174,7 +193,7 @@ export const runEngine = async (
   try {
     const outcome = await runImageEngine(
       deps.engine,
-      { ...job.work.engine, images },
+      { ...work, candidates, images },
       controller.signal,
       progress.report,
     ).catch((error: unknown) => {
@@ -194,8 +213,12 @@ export const runEngine = async (
       return { outcome: 'failed', error: { code: 'CONTENT_MODERATION', message: outcome.message } };
     if (outcome.kind === 'no_image')
       return { outcome: 'failed', error: { code: 'NO_IMAGE_GENERATED', message: outcome.message } };
-    const outputKeys = await deps.outputs.save(job.accountId, job.jobId, outcome.images, job.work.engine.outputFormat);
-    return { outcome: 'succeeded', outputKeys, knownSubjects: outcome.knownSubjects, usage: outcome.usage };
+    // Recognition runs after the engine, in this step, so it is billed by the same rule as the sync path.
+    const [knownSubjects, outputKeys] = await Promise.all([
+      recogniseSubjects(deps.faces, outcome.images, candidates),
+      deps.outputs.save(job.accountId, job.jobId, outcome.images, work.outputFormat),
+    ]);
+    return { outcome: 'succeeded', outputKeys, knownSubjects, usage: outcome.usage };
   } finally {
     clearTimeout(timer);
     clearInterval(watcher);

@@ -1,13 +1,14 @@
 /**
+ * @jest-environment ./test/faces/onnx-environment.js
+ *
  * What the four synchronous operations charge, read from the ledger balance before and after: success
  * settles the final price, every refusal or failure leaves the balance as it was, and a floor that does
  * not fit is a 402 with nothing charged. Each test uses a fresh account. (Timeouts: timeout.test.ts.)
  */
 
 import { services } from '../../../bin/local/services';
-import { imageSignature } from '../../../functions/adapters/engine/signature';
 import { findBaseModel, PINNED_PRICES } from '../../../functions/domain/images/catalog';
-import { seedProfile } from '../../support/profiles';
+import { facePhoto, seedFaceProfile } from '../../support/faces';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
 import { b64, balanceOf, COLOURS, expectError, expectOk, flatImage } from './support';
 
@@ -117,11 +118,15 @@ describe('success settles the price', () => {
 });
 
 describe('identity: known_subjects counts, summed over outputs, priced', () => {
+  // A real face (test/fixtures/faces/): the profile's template is made of it, and recognition finds it in the outputs.
+  const portrait = () => facePhoto('astronaut.jpg');
+  const withPortrait = { edit: { prompt: 'brighter', images: [b64(portrait())] }, enhance: { image: b64(portrait()) } };
+
   it('edit adds the surcharge per recognised occurrence (counts summed over outputs)', async () => {
     const account = await runtime.newAccount(OPENING_MICROS);
-    const profile = await seedProfile(account.accountId, { signature: await imageSignature(input) });
+    const profile = await seedFaceProfile(account.accountId, portrait());
     const response = await call('edit', account.apiKey, {
-      ...validBodies().edit,
+      ...withPortrait.edit,
       profile_ids: [profile.profileId],
       num_output_images: 3,
     });
@@ -131,9 +136,9 @@ describe('identity: known_subjects counts, summed over outputs, priced', () => {
     expect(SURCHARGE_MICROS).toBe(30_000);
   });
 
-  it('generate adds the surcharge for a [[id]] named in the prompt, per output', async () => {
+  it('generate adds the surcharge for a [[id]] named in the prompt, per output it is recognised in', async () => {
     const account = await runtime.newAccount(OPENING_MICROS);
-    const profile = await seedProfile(account.accountId, { signature: await imageSignature(reference) });
+    const profile = await seedFaceProfile(account.accountId, portrait());
     const answer = await expectOk(
       await call('generate', account.apiKey, { prompt: `[[${profile.profileId}]] on a boat`, num_output_images: 2 }),
     );
@@ -143,10 +148,10 @@ describe('identity: known_subjects counts, summed over outputs, priced', () => {
 
   it('enhance with a recognised profile costs 150 000 per image', async () => {
     const account = await runtime.newAccount(OPENING_MICROS);
-    const profile = await seedProfile(account.accountId, { signature: await imageSignature(input) });
+    const profile = await seedFaceProfile(account.accountId, portrait());
     const answer = await expectOk(
       await call('enhance', account.apiKey, {
-        ...validBodies().enhance,
+        ...withPortrait.enhance,
         profile_ids: [profile.profileId],
         num_output_images: 2,
       }),
@@ -158,9 +163,13 @@ describe('identity: known_subjects counts, summed over outputs, priced', () => {
 
   it('remix with a recognised profile costs 150 000 per image', async () => {
     const account = await runtime.newAccount(OPENING_MICROS);
-    const profile = await seedProfile(account.accountId, { signature: await imageSignature(input) });
+    const profile = await seedFaceProfile(account.accountId, portrait());
     const answer = await expectOk(
-      await call('remix', account.apiKey, { ...validBodies().remix, profile_ids: [profile.profileId] }),
+      await call('remix', account.apiKey, {
+        input_image: b64(portrait()),
+        reference_image: b64(reference),
+        profile_ids: [profile.profileId],
+      }),
     );
     expect(answer.known_subjects.counts).toEqual({ [profile.profileId]: 1 });
     expect(OPENING_MICROS - (await balanceOf(account.accountId))).toBe(150_000);
@@ -168,7 +177,7 @@ describe('identity: known_subjects counts, summed over outputs, priced', () => {
 
   it('a referenced profile that is not recognised adds nothing', async () => {
     const account = await runtime.newAccount(OPENING_MICROS);
-    const profile = await seedProfile(account.accountId, { signature: await imageSignature(reference) });
+    const profile = await seedFaceProfile(account.accountId, portrait());
     const answer = await expectOk(
       await call('enhance', account.apiKey, { ...validBodies().enhance, profile_ids: [profile.profileId] }),
     );
@@ -178,8 +187,8 @@ describe('identity: known_subjects counts, summed over outputs, priced', () => {
 
   it('the identity surcharge is settled even when it takes the balance below zero', async () => {
     const account = await runtime.newAccount(60_000);
-    const profile = await seedProfile(account.accountId, { signature: await imageSignature(input) });
-    await expectOk(await call('edit', account.apiKey, { ...validBodies().edit, profile_ids: [profile.profileId] }));
+    const profile = await seedFaceProfile(account.accountId, portrait());
+    await expectOk(await call('edit', account.apiKey, { ...withPortrait.edit, profile_ids: [profile.profileId] }));
     expect(await balanceOf(account.accountId)).toBe(-SURCHARGE_MICROS);
   });
 });
@@ -249,7 +258,7 @@ describe('402 INSUFFICIENT_BALANCE', () => {
 
   it('the floor does not include an identity surcharge that may follow', async () => {
     const account = await runtime.newAccount(60_000);
-    const profile = await seedProfile(account.accountId, { signature: await imageSignature(reference) });
+    const profile = await seedFaceProfile(account.accountId, facePhoto('astronaut.jpg'));
     await expectOk(await call('edit', account.apiKey, { ...validBodies().edit, profile_ids: [profile.profileId] }));
     expect(await balanceOf(account.accountId)).toBe(0);
   });

@@ -1,8 +1,10 @@
 /**
+ * @jest-environment ./test/faces/onnx-environment.js
+ *
  * POST /v2/service/edit, black box: the happy path, every 422 of the request body, and the profile
  * reference rules. One valid request (`validEdit`); each test breaks one aspect of it.
  */
-import { imageSignature } from '../../../functions/adapters/engine/signature';
+import { facePhoto, seedFaceProfile } from '../../support/faces';
 import { seedProfile } from '../../support/profiles';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
 import { b64, balanceOf, COLOURS, decode, expectError, expectOk, expectValidation, flatImage } from './support';
@@ -289,33 +291,41 @@ describe('edit: profile references', () => {
     expect(body.detail).toContain(v2.profileId);
   });
 
+  // Real faces (test/fixtures/faces/): recognition counts who the outputs show.
+  const withFace = (overrides: Record<string, unknown> = {}) =>
+    validEdit({ images: [b64(facePhoto('astronaut.jpg'))], ...overrides });
+
   it('merges [[id]] in the prompt with profile_ids: both subjects are counted', async () => {
-    const inImage = await seedProfile(accountId, { signature: await imageSignature(landscape) });
-    const named = await seedProfile(accountId, {
-      signature: await imageSignature(await flatImage(64, 48, 'png', COLOURS.green)),
-    });
+    const inImage = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
+    const named = await seedFaceProfile(accountId, facePhoto('yale-lightings.jpg'), [0, 1]);
     const answer = await expectOk(
-      await edit(validEdit({ prompt: `add [[${named.profileId}]] beside them`, profile_ids: [inImage.profileId] })),
+      await edit(withFace({ prompt: `add [[${named.profileId}]] beside them`, profile_ids: [inImage.profileId] })),
     );
     expect(answer.known_subjects.counts).toEqual({ [inImage.profileId]: 1, [named.profileId]: 1 });
   });
 
   it('recognises a profile from profile_ids when an input shows it', async () => {
-    const profile = await seedProfile(accountId, { signature: await imageSignature(landscape) });
-    const answer = await expectOk(await edit(validEdit({ profile_ids: [profile.profileId] })));
+    const profile = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
+    const answer = await expectOk(await edit(withFace({ profile_ids: [profile.profileId] })));
     expect(answer.known_subjects.counts).toEqual({ [profile.profileId]: 1 });
   });
 
   it('does not count a referenced profile that no input shows', async () => {
-    const profile = await seedProfile(accountId, { signature: await imageSignature(portrait) });
-    const answer = await expectOk(await edit(validEdit({ profile_ids: [profile.profileId] })));
+    const profile = await seedFaceProfile(accountId, facePhoto('yale-lightings.jpg'), [0, 1]);
+    const answer = await expectOk(await edit(withFace({ profile_ids: [profile.profileId] })));
+    expect(answer.known_subjects.counts).toEqual({});
+  });
+
+  it('counts a named READY profile with no face template as nobody: it can be named, never matched', async () => {
+    const profile = await seedProfile(accountId);
+    const answer = await expectOk(await edit(validEdit({ prompt: `[[${profile.profileId}]] waving` })));
     expect(answer.known_subjects.counts).toEqual({});
   });
 
   it('preserves no identity when the request references no profile, even if one matches', async () => {
     const own = await runtime.newAccount();
-    await seedProfile(own.accountId, { signature: await imageSignature(landscape) });
-    const answer = await expectOk(await edit(validEdit(), own.apiKey));
+    await seedFaceProfile(own.accountId, facePhoto('astronaut.jpg'));
+    const answer = await expectOk(await edit(withFace(), own.apiKey));
     expect(answer.known_subjects.counts).toEqual({});
   });
 

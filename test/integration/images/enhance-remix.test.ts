@@ -1,9 +1,11 @@
 /**
+ * @jest-environment ./test/faces/onnx-environment.js
+ *
  * POST /v2/service/enhance and /remix, black box: both are pinned to the default model at 2K and follow
  * the input's aspect ratio; they refuse the output choices of edit and generate with a 422 at that field,
  * and recognise profiles from profile_ids in their (content) input.
  */
-import { imageSignature } from '../../../functions/adapters/engine/signature';
+import { facePhoto, seedFaceProfile } from '../../support/faces';
 import { seedProfile } from '../../support/profiles';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
 import { b64, COLOURS, decode, expectError, expectOk, expectValidation, flatImage, gradientImage } from './support';
@@ -156,29 +158,36 @@ describe('enhance and remix: request validation (422)', () => {
 });
 
 describe('enhance and remix: profiles', () => {
+  // Real faces (test/fixtures/faces/): recognition counts who the outputs show.
+  const astronaut = () => b64(facePhoto('astronaut.jpg'));
+
   it('enhance recognises a profile from profile_ids shown in the image', async () => {
-    const profile = await seedProfile(accountId, { signature: await imageSignature(landscape) });
+    const profile = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
     const answer = await expectOk(
-      await enhance(validEnhance({ profile_ids: [profile.profileId], num_output_images: 2 })),
+      await enhance(validEnhance({ image: astronaut(), profile_ids: [profile.profileId], num_output_images: 2 })),
     );
     expect(answer.known_subjects.counts).toEqual({ [profile.profileId]: 2 });
   });
 
   it('enhance does not count a referenced profile the image does not show', async () => {
-    const profile = await seedProfile(accountId, { signature: await imageSignature(portrait) });
+    const profile = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
     const answer = await expectOk(await enhance(validEnhance({ profile_ids: [profile.profileId] })));
     expect(answer.known_subjects.counts).toEqual({});
   });
 
   it('remix recognises a profile shown in input_image', async () => {
-    const profile = await seedProfile(accountId, { signature: await imageSignature(landscape) });
-    const answer = await expectOk(await remix(validRemix({ profile_ids: [profile.profileId] })));
+    const profile = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
+    const answer = await expectOk(
+      await remix(validRemix({ input_image: astronaut(), profile_ids: [profile.profileId] })),
+    );
     expect(answer.known_subjects.counts).toEqual({ [profile.profileId]: 1 });
   });
 
-  it('remix does not look for the subject in the style reference', async () => {
-    const profile = await seedProfile(accountId, { signature: await imageSignature(portrait) });
-    const answer = await expectOk(await remix(validRemix({ profile_ids: [profile.profileId] })));
+  it('remix does not take the subject from the style reference', async () => {
+    const profile = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
+    const answer = await expectOk(
+      await remix(validRemix({ reference_image: astronaut(), profile_ids: [profile.profileId] })),
+    );
     expect(answer.known_subjects.counts).toEqual({});
   });
 
@@ -219,7 +228,7 @@ describe('enhance and remix: profiles', () => {
   });
 
   it("enhance's prompt only guides: a [[id]] there is not a recognised subject", async () => {
-    const profile = await seedProfile(accountId, { signature: await imageSignature(portrait) });
+    const profile = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
     const answer = await expectOk(await enhance(validEnhance({ prompt: `sharpen [[${profile.profileId}]]` })));
     expect(answer.known_subjects.counts).toEqual({});
   });

@@ -1,13 +1,14 @@
 /**
+ * @jest-environment ./test/faces/onnx-environment.js
+ *
  * POST /v2/service/generate, black box: the happy path, its 422s, and `[[id]]` references (its only
  * way to name a profile). One valid request (`validGenerate`); each test breaks one aspect of it.
  */
 
-import { imageSignature } from '../../../functions/adapters/engine/signature';
-import type { Profile } from '../../../functions/domain/profiles/profile';
+import { facePhoto, seedFaceProfile } from '../../support/faces';
 import { seedProfile } from '../../support/profiles';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
-import { COLOURS, decode, expectError, expectOk, expectValidation, flatImage } from './support';
+import { decode, expectError, expectOk, expectValidation } from './support';
 
 let runtime: TestRuntime;
 let apiKey: string;
@@ -19,12 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => runtime.close());
 
-/** A READY profile as training leaves it: with the identity signature of its photos. */
-const trainedProfile = async (overrides: Partial<Profile> = {}) =>
-  seedProfile(accountId, {
-    signature: await imageSignature(await flatImage(64, 48, 'png', COLOURS.green)),
-    ...overrides,
-  });
+/** A READY profile as training leaves it: a face template and reference crop of a real face. */
+const trainedProfile = (photo = 'astronaut.jpg', faces = [0]) => seedFaceProfile(accountId, facePhoto(photo), faces);
 
 const validGenerate = (overrides: Record<string, unknown> = {}) => ({ prompt: 'a lighthouse at dusk', ...overrides });
 const generate = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service/generate', { apiKey: key, body });
@@ -113,19 +110,19 @@ describe('generate: [[id]] references', () => {
 
   it('counts each of two named profiles', async () => {
     const first = await trainedProfile();
-    const second = await trainedProfile();
+    const second = await trainedProfile('yale-lightings.jpg', [0, 1]);
     const answer = await expectOk(
       await generate(validGenerate({ prompt: `[[${first.profileId}]] and [[${second.profileId}]] on a boat` })),
     );
     expect(answer.known_subjects.counts).toEqual({ [first.profileId]: 1, [second.profileId]: 1 });
   });
 
-  it('counts a named READY profile even when its training left no signature', async () => {
-    const profile = await seedProfile(accountId, { signature: null });
+  it('accepts a named READY profile without a face template, and counts it nowhere: it cannot be matched', async () => {
+    const profile = await seedProfile(accountId);
     const answer = await expectOk(
       await generate(validGenerate({ prompt: `[[${profile.profileId}]] at the lighthouse` })),
     );
-    expect(answer.known_subjects.counts).toEqual({ [profile.profileId]: 1 });
+    expect(answer.known_subjects.counts).toEqual({});
   });
 
   it('answers 404 naming an unknown [[id]]', async () => {

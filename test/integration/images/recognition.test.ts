@@ -1,0 +1,110 @@
+/**
+ * @jest-environment ./test/faces/onnx-environment.js
+ *
+ * Recognition after the engine, black box on real faces (test/fixtures/faces/): READY profiles seeded as a
+ * training of those faces leaves them (template and reference crop), the sandbox engine placing the
+ * reference face of each `[[id]]`, and `known_subjects` and the price following what the face analyser
+ * finds in the outputs, not what the request names.
+ */
+import { findBaseModel, PINNED_PRICES } from '../../../functions/domain/images/catalog';
+import { facePhoto, facesIn, photoAround, seedFaceProfile } from '../../support/faces';
+import { startTestRuntime, type TestRuntime } from '../../support/runtime';
+import { b64, balanceOf, decode, expectOk } from './support';
+
+const OPENING_MICROS = 10_000_000;
+const SURCHARGE_MICROS = findBaseModel('base-c-2')?.identitySurchargeMicros ?? Number.NaN;
+
+let runtime: TestRuntime;
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+});
+afterAll(() => runtime.close());
+
+const call = (operation: string, apiKey: string, body: unknown) =>
+  runtime.call('POST', `/v2/service/${operation}`, { apiKey, body });
+
+/** What a call cost the account. */
+const spent = async (accountId: string) => OPENING_MICROS - (await balanceOf(accountId));
+
+/** What the same call costs with no one recognised, on a fresh account. */
+const plainCost = async (operation: string, body: Record<string, unknown>) => {
+  const account = await runtime.newAccount(OPENING_MICROS);
+  await expectOk(await call(operation, account.apiKey, body));
+  return spent(account.accountId);
+};
+
+describe('generate with [[id]] in the sandbox', () => {
+  it('places the profile’s face, recognises it once, and bills the identity surcharge once', async () => {
+    const account = await runtime.newAccount(OPENING_MICROS);
+    const yale = await seedFaceProfile(account.accountId, facePhoto('yale-lightings.jpg'), [0, 1]);
+    const body = { prompt: `[[${yale.profileId}]] on a boat`, resolution: '2K', base_model: 'base-c-2' };
+    const answer = await expectOk(await call('generate', account.apiKey, body));
+    expect(answer.known_subjects.counts).toEqual({ [yale.profileId]: 1 });
+    const output = Buffer.from(answer.images[0], 'base64');
+    expect(await decode(output)).toMatchObject({ width: 2048, height: 2048 });
+    expect((await facesIn(output)).filter((face) => face.kind === 'person')).toHaveLength(1);
+    const withoutIdentity = await plainCost('generate', { ...body, prompt: 'someone on a boat' });
+    expect(await spent(account.accountId)).toBe(withoutIdentity + SURCHARGE_MICROS);
+  });
+
+  it('counts two trained people named in one prompt, each once', async () => {
+    const account = await runtime.newAccount(OPENING_MICROS);
+    const yale = await seedFaceProfile(account.accountId, facePhoto('yale-lightings.jpg'), [0, 1]);
+    const astronaut = await seedFaceProfile(account.accountId, facePhoto('astronaut.jpg'));
+    const answer = await expectOk(
+      await call('generate', account.apiKey, {
+        prompt: `[[${yale.profileId}]] and [[${astronaut.profileId}]] on the moon`,
+        resolution: '2K',
+        base_model: 'base-c-2',
+        aspect_ratio: '16:9',
+      }),
+    );
+    expect(answer.known_subjects.counts).toEqual({ [yale.profileId]: 1, [astronaut.profileId]: 1 });
+  });
+});
+
+describe('enhance keeps the input’s faces', () => {
+  it('recognises a profile in a different photo of the same person, counted once, at 0.15', async () => {
+    const account = await runtime.newAccount(OPENING_MICROS);
+    const yale = await seedFaceProfile(account.accountId, facePhoto('yale-lightings.jpg'), [0, 1]);
+    const another = await photoAround(facePhoto('yale-lightings.jpg'), 2);
+    const answer = await expectOk(
+      await call('enhance', account.apiKey, { image: b64(another), profile_ids: [yale.profileId] }),
+    );
+    expect(answer.known_subjects.counts).toEqual({ [yale.profileId]: 1 });
+    expect(await spent(account.accountId)).toBe(PINNED_PRICES.perImageWithProfileMicros);
+  });
+
+  it('does not count a referenced profile whose face is not in the output', async () => {
+    const account = await runtime.newAccount(OPENING_MICROS);
+    const astronaut = await seedFaceProfile(account.accountId, facePhoto('astronaut.jpg'));
+    const body = { image: b64(facePhoto('man-b.jpg')), profile_ids: [astronaut.profileId], prompt: 'sharper' };
+    const answer = await expectOk(await call('enhance', account.apiKey, body));
+    expect(answer.known_subjects.counts).toEqual({});
+  });
+
+  it('counts no one in a photo of a different person or of a cat, at 0.12', async () => {
+    const account = await runtime.newAccount(OPENING_MICROS);
+    const yale = await seedFaceProfile(account.accountId, facePhoto('yale-lightings.jpg'), [0, 1]);
+    for (const photo of ['man-a.jpg', 'cat-chelsea.jpg']) {
+      const answer = await expectOk(
+        await call('enhance', account.apiKey, { image: b64(facePhoto(photo)), profile_ids: [yale.profileId] }),
+      );
+      expect([photo, answer.known_subjects.counts]).toEqual([photo, {}]);
+    }
+    expect(await spent(account.accountId)).toBe(2 * PINNED_PRICES.perImageMicros);
+  });
+
+  it('remix keeps the face through its colour transfer', async () => {
+    const account = await runtime.newAccount(OPENING_MICROS);
+    const astronaut = await seedFaceProfile(account.accountId, facePhoto('astronaut.jpg'));
+    const answer = await expectOk(
+      await call('remix', account.apiKey, {
+        input_image: b64(facePhoto('astronaut.jpg')),
+        reference_image: b64(facePhoto('dog-and-cats.jpg')),
+        profile_ids: [astronaut.profileId],
+      }),
+    );
+    expect(answer.known_subjects.counts).toEqual({ [astronaut.profileId]: 1 });
+  });
+});
