@@ -5,6 +5,7 @@
  * test that proves sharp reaches Lambda as its linux-arm64 build. Because it needs the registry, it is
  * not part of `npm test` (tests stay on loopback): run it with `npm run test:packaging`.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -68,5 +69,27 @@ describe(`the image function ${task.handler}, bundled for Lambda`, () => {
   test('heic-decode is installed with its WASM decoder', () => {
     expect(installed('heic-decode')).toBe(true);
     expect(installed('libheif-js')).toBe(true);
+  });
+
+  test('onnxruntime-node is installed with its linux-arm64 binaries only, and human with its three face models only', () => {
+    const listing = (dir: string) => readdirSync(path.join(asset, 'node_modules', dir)).sort();
+    expect(listing('onnxruntime-node/bin/napi-v6')).toEqual(['linux']);
+    expect(listing('onnxruntime-node/bin/napi-v6/linux')).toEqual(['arm64']);
+    expect(listing('onnxruntime-node/bin/napi-v6/linux/arm64')).toContain('onnxruntime_binding.node');
+    expect(installed('onnxruntime-common')).toBe(true);
+    expect(listing('@vladmandic/human/models')).toEqual([
+      'blazeface.bin',
+      'blazeface.json',
+      'facemesh.bin',
+      'facemesh.json',
+      'faceres.bin',
+      'faceres.json',
+    ]);
+  });
+
+  test("the unzipped asset fits Lambda's 250 MB", () => {
+    const bytes = Number(execFileSync('du', ['-sb', asset], { encoding: 'utf8' }).split('\t')[0]);
+    process.stdout.write(`RunEngine asset (arm64, unzipped): ${(bytes / 1e6).toFixed(1)} MB\n`);
+    expect(bytes).toBeLessThan(250 * 1024 * 1024);
   });
 });

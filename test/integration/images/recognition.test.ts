@@ -8,6 +8,7 @@
  */
 import { findBaseModel, PINNED_PRICES } from '../../../functions/domain/images/catalog';
 import { facePhoto, facesIn, photoAround, seedFaceProfile } from '../../support/faces';
+import { startPhotoServer, subjectPhoto } from '../../support/photos';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
 import { b64, balanceOf, decode, expectOk } from './support';
 
@@ -15,10 +16,15 @@ const OPENING_MICROS = 10_000_000;
 const SURCHARGE_MICROS = findBaseModel('base-c-2')?.identitySurchargeMicros ?? Number.NaN;
 
 let runtime: TestRuntime;
+let photos: Awaited<ReturnType<typeof startPhotoServer>>;
 beforeAll(async () => {
+  photos = await startPhotoServer();
   runtime = await startTestRuntime();
 });
-afterAll(() => runtime.close());
+afterAll(async () => {
+  await runtime.close();
+  await photos.close();
+});
 
 const call = (operation: string, apiKey: string, body: unknown) =>
   runtime.call('POST', `/v2/service/${operation}`, { apiKey, body });
@@ -106,5 +112,56 @@ describe('enhance keeps the input’s faces', () => {
       }),
     );
     expect(answer.known_subjects.counts).toEqual({ [astronaut.profileId]: 1 });
+  });
+});
+
+describe('an asynchronous job: recognition in the workflow’s RunEngine step', () => {
+  it('counts the profile in a different photo of the same person, and settles at 0.15', async () => {
+    const account = await runtime.newAccount(OPENING_MICROS);
+    const yale = await seedFaceProfile(account.accountId, facePhoto('yale-lightings.jpg'), [0, 1]);
+    const another = await photoAround(facePhoto('yale-lightings.jpg'), 2);
+    const submitted = await call('enhance', account.apiKey, {
+      image: b64(another),
+      profile_ids: [yale.profileId],
+      async: true,
+    });
+    expect(submitted.status).toBe(202);
+    const { job_id: jobId, poll_url: pollUrl } = (await submitted.json()) as { job_id: string; poll_url: string };
+    await runtime.stepFunctions.waitForExecution(jobId);
+    const polled = (await (await runtime.call('GET', pollUrl, { apiKey: account.apiKey })).json()) as {
+      status: string;
+      result?: { known_subjects: { counts: Record<string, number> } };
+    };
+    expect(polled).toMatchObject({
+      status: 'succeeded',
+      result: { known_subjects: { counts: { [yale.profileId]: 1 } } },
+    });
+    expect(await spent(account.accountId)).toBe(PINNED_PRICES.perImageWithProfileMicros);
+  });
+});
+
+describe('train, generate, recognise, bill: end to end on real faces', () => {
+  it('a profile trained through the API is placed by the sandbox from its reference crop and recognised once', async () => {
+    const account = await runtime.newAccount(OPENING_MICROS);
+    const urls = await Promise.all(
+      [0, 1, 2, 3, 4].map(async (index) => photos.add(`astronaut-${index}.png`, await subjectPhoto(index))),
+    );
+    const added = await runtime.call('POST', '/v2/service/profiles/add', {
+      apiKey: account.apiKey,
+      body: { image_urls: urls, training_tier: 'fast' },
+    });
+    expect(added.status).toBe(200);
+    const { profile_id: profileId } = (await added.json()) as { profile_id: string };
+    let status = '';
+    for (let attempt = 0; attempt < 600 && status !== 'READY' && status !== 'ERROR'; attempt += 1) {
+      const answer = await runtime.call('GET', `/v2/service/profiles/${profileId}/status`, { apiKey: account.apiKey });
+      ({ status } = (await answer.json()) as { status: string });
+      if (status !== 'READY') await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(status).toBe('READY');
+    const answer = await expectOk(
+      await call('generate', account.apiKey, { prompt: `[[${profileId}]] waving`, resolution: '2K' }),
+    );
+    expect(answer.known_subjects.counts).toEqual({ [profileId]: 1 });
   });
 });
