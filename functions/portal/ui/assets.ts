@@ -6,14 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-
-/** The built files' names beside the function's bundle. */
-export const PORTAL_ASSET_FILES = { script: 'portal-app.js', style: 'portal-app.css' } as const;
-
-export interface PortalAssets {
-  script: string;
-  style: string;
-}
+import { PORTAL_ASSET_FILES, type PortalAssets } from './asset-files';
 
 const besideBundle = (directory: string): PortalAssets | undefined => {
   const [script, style] = [PORTAL_ASSET_FILES.script, PORTAL_ASSET_FILES.style].map((file) =>

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type BuildOptions, buildSync } from 'esbuild';
-import { PORTAL_ASSET_FILES, type PortalAssets } from './assets';
+import { PORTAL_ASSET_FILES, type PortalAssets } from './asset-files';
 
 const APP_DIR = path.join(__dirname, 'app');
 
