@@ -4,9 +4,10 @@
  * There is no composition root that wires everything: each module of this folder builds what one part
  * of the domain needs, from the adapters that part uses, and a handler imports only the module it calls.
  * esbuild follows imports, so this is what keeps sharp out of the functions that never touch an image
- * (STYLE.md 13): only inputs.ts, images.ts, image-engine.ts and photo-training.ts import image adapters,
- * and the S3, SFN, SQS and Secrets Manager clients load only where storage.ts, workflows.ts, queues.ts
- * and secrets.ts are imported.
+ * (STYLE.md 13): only inputs.ts, images.ts, image-engine.ts, photo-training.ts and preflight.ts import
+ * image adapters, only faces.ts the face analyser (onnxruntime and the models, which the stack ships to
+ * those functions alone), and the S3, SFN, SQS and Secrets Manager clients load only where storage.ts,
+ * workflows.ts, queues.ts and secrets.ts are imported.
  *
  * Everything is built once per process (a Lambda cold start, or the local runtime) on first use, and
  * forgotten by `resetComposition`, which the local runtime calls after it changes the environment.
