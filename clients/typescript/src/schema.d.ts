@@ -1410,6 +1410,10 @@ export interface components {
             accepted: boolean;
             /** @description Why not, each a sentence; empty when accepted. */
             problems: string[];
+            /** @description Photos the training would use: one usable face each, of the same person as the rest. */
+            usable_photos: number;
+            /** @description Usable photos the tier needs (fast 4, standard 8). */
+            needed_photos: number;
             photos: {
                 index: number;
                 url: string;
@@ -1418,9 +1422,26 @@ export interface components {
                 format: string | null;
                 width: number | null;
                 height: number | null;
+                /** @description What the face analysis found; null when the photo could not be read. */
+                face: {
+                    /** @description Faces found in the photo. */
+                    count: number;
+                    /** @description Exactly one face, at least 96 px, sharp, turned at most 45°, of the same person as the rest: the training would use this photo. */
+                    usable: boolean;
+                    /** @description The single face's box side in pixels. */
+                    box_px: number | null;
+                    /** @description Blur measured on the aligned face: higher is sharper; below 0.005 is too blurry. */
+                    sharpness: number | null;
+                    /** @description Head turn: 0 frontal, ±90 profile. */
+                    yaw_degrees: number | null;
+                    /** @description Whether the face is the same person as the rest of the set (null: not compared). */
+                    same_person: boolean | null;
+                    /** @description Cosine similarity to the mean of the set's other faces. */
+                    similarity: number | null;
+                } | null;
                 warnings: {
                     /** @enum {string} */
-                    code: "too_small" | "duplicate" | "near_duplicate" | "blurry" | "greyscale" | "extreme_aspect";
+                    code: "too_small" | "duplicate" | "near_duplicate" | "blurry" | "greyscale" | "extreme_aspect" | "no_face" | "several_faces" | "face_too_small" | "face_blurry" | "face_turned_away" | "other_person";
                     message: string;
                 }[];
             }[];
