@@ -17,7 +17,7 @@ import {
   type ProfilesReader,
   TRAINING_TIERS,
 } from '../../domain/profiles/profile';
-import type { ProfileSummary, ProfilesRepository } from '../../domain/profiles/profiles';
+import type { ProfileChanges, ProfileSummary, ProfilesRepository } from '../../domain/profiles/profiles';
 import type { TagWriter } from '../../domain/profiles/tags';
 import { DEFAULT_MODEL_VERSION, MODEL_VERSIONS } from '../../domain/shared/model-version';
 import { ITEM_TYPE, isConditionalCheckFailure, keys, SORT_KEY_PREFIX, type Table } from './table';
@@ -167,25 +167,7 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
     return ready;
   }
 
-  async patch(
-    accountId: string,
-    profileId: string,
-    changes: Partial<
-      Pick<
-        Profile,
-        | 'status'
-        | 'message'
-        | 'signature'
-        | 'face'
-        | 'photoNotes'
-        | 'pictureKey'
-        | 'photoKeys'
-        | 'trainingStartedAt'
-        | 'trainingSeconds'
-      >
-    >,
-    at: number,
-  ): Promise<boolean> {
+  async patch(accountId: string, profileId: string, changes: ProfileChanges, at: number): Promise<boolean> {
     const { face, ...rest } = changes;
     const stored = { ...rest, ...(face !== undefined && { face: face && faceItem(face) }), updatedAt: at };
     const entries = Object.entries(stored).filter(([, value]) => value !== undefined);

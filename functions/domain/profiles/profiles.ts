@@ -23,31 +23,29 @@ export type ProfileSummary = Pick<
   'profileId' | 'status' | 'tag' | 'message' | 'modelVersion' | 'trainingTier' | 'pictureKey' | 'createdAt'
 >;
 
+/** What a training step or a maintenance run may change on an existing profile. */
+export type ProfileChanges = Partial<
+  Pick<
+    Profile,
+    | 'status'
+    | 'message'
+    | 'signature'
+    | 'face'
+    | 'photoNotes'
+    | 'pictureKey'
+    | 'photoKeys'
+    | 'trainingStartedAt'
+    | 'trainingSeconds'
+  >
+>;
+
 export interface ProfilesRepository {
   get(accountId: string, profileId: string): Promise<Profile | undefined>;
   findMany(accountId: string, ids: readonly string[]): Promise<Profile[]>;
   /** Every profile of the account (all pages), optionally only those with `tag`. */
   list(accountId: string, tag?: string): Promise<ProfileSummary[]>;
   /** Changes a profile that still exists; false when it is gone (deleted meanwhile). */
-  patch(
-    accountId: string,
-    profileId: string,
-    changes: Partial<
-      Pick<
-        Profile,
-        | 'status'
-        | 'message'
-        | 'signature'
-        | 'face'
-        | 'photoNotes'
-        | 'pictureKey'
-        | 'photoKeys'
-        | 'trainingStartedAt'
-        | 'trainingSeconds'
-      >
-    >,
-    at: number,
-  ): Promise<boolean>;
+  patch(accountId: string, profileId: string, changes: ProfileChanges, at: number): Promise<boolean>;
   remove(accountId: string, profileId: string): Promise<void>;
 }
 
