@@ -50,6 +50,7 @@ const engine = (options: Partial<HttpEngineOptions> = {}) =>
   });
 
 const request = (overrides: Partial<EngineRequest> = {}): EngineRequest => ({
+  workKey: 'job_test',
   operation: 'edit',
   prompt: 'a [[prf_named]] portrait',
   images: [{ data: input, format: 'jpeg', width: 8, height: 6 }],
@@ -121,7 +122,7 @@ describe('HTTP engine: outcomes', () => {
       authorization: 'Bearer engine-token',
       'content-type': 'application/json',
     });
-    expect(received.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(received.headers['idempotency-key']).toBe('job_test');
     expect(received.body).toEqual({
       operation: 'edit',
       prompt: 'a [[prf_named]] portrait',

@@ -59,6 +59,7 @@ beforeAll(async () => {
 });
 
 const request = (overrides: Partial<EngineRequest> = {}): EngineRequest => ({
+  workKey: 'job_test',
   operation: 'edit',
   prompt: 'a portrait in warm light',
   images: [portrait],

@@ -2,7 +2,8 @@
  * Read first: the image engine port over HTTPS to a real inference backend. The JSON contract is written
  * down in docs/engine-contract.md; the schemas below are its executable half.
  *
- * One `run` is one POST {baseUrl}/v1/run, repeated at most `maxAttempts` times with one Idempotency-Key
+ * One `run` is one POST {baseUrl}/v1/run, repeated at most `maxAttempts` times with one Idempotency-Key (the
+ * request's workKey, fixed by the job, so a retried workflow step repeats it too)
  * while the failure is worth retrying (network error, attempt timeout, 429, 5xx) and the overall deadline
  * allows, with jittered exponential backoff (or the backend's Retry-After). A 4xx other than 429 and a
  * response that breaks the contract are not retried. Every failure is an HttpEngineError, which callers
@@ -10,7 +11,6 @@
  *
  * The backend URL is operator configuration, so it is not passed through the SSRF guard.
  */
-import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import * as v from 'valibot';
 import type { EngineOutcome, EngineRequest, ImageEngine, OutputFormat } from '../../domain/images/engine';
@@ -143,7 +143,8 @@ export class HttpEngine implements ImageEngine {
     signal.throwIfAborted();
     const { maxAttempts, attemptTimeoutSeconds, deadlineSeconds, clock } = this.settings;
     const body = JSON.stringify(await toRunBody(request, this.referenceUrl));
-    const idempotencyKey = randomUUID();
+    // Fixed by the job, so a retried step (or a retried attempt) asks for the same work, never new work.
+    const idempotencyKey = request.workKey;
     const deadlineAt = clock() + deadlineSeconds * 1000;
     for (let attempt = 1; ; attempt += 1) {
       const remainingMs = deadlineAt - clock();

@@ -75,13 +75,26 @@ export interface EngineRequest {
   candidates: CandidateProfile[];
   /** The subset of candidate ids named as `[[id]]` in the prompt: those are generated. */
   namedInPrompt: string[];
+  /**
+   * Fixed by the job (its id): every attempt at this work carries it, so a provider that deduplicates
+   * (an Idempotency-Key) does the work once however often a step is retried. Never fresh per attempt.
+   */
+  workKey: string;
 }
+
+/** An engine request before its job exists (prepare.ts): the job's id becomes its workKey. */
+export type PreparedEngineRequest = Omit<EngineRequest, 'workKey'>;
 
 export interface EngineUsage {
   /** Output tokens, for token-metered models. */
   outputTokens: number;
   /** Output megapixels summed over all images, for megapixel-metered models. */
   megapixels: number;
+  /**
+   * What the work cost the operator at the provider (micro-USD), where the provider reports it or its
+   * price list computes it; recorded on the job for the operator, never shown to the API caller.
+   */
+  providerCostMicros?: number;
 }
 
 export type EngineOutcome =
@@ -101,8 +114,43 @@ export interface ImageEngine {
   /**
    * Throws on an engine failure; a refusal is an outcome, not an error. Honours `signal` (abort).
    * May report its progress through `progress` (optional both ways: an engine that cannot tell says nothing).
+   * Errors worth another try carry `retryable: true` (HttpEngineError does).
    */
   run(request: EngineRequest, signal: AbortSignal, progress?: ProgressReport): Promise<EngineOutcome>;
+  /**
+   * Present on engines whose provider queues work (fal): the asynchronous job's workflow submits once,
+   * stores the ticket on the job, and checks it from later steps, so no step holds a Lambda for the
+   * whole generation and a retried step checks the same provider request instead of starting another.
+   * `run` stays for synchronous calls (it submits and checks within the call).
+   */
+  queue?: EngineQueue;
+}
+
+/**
+ * What a queued submission left to find its work again: JSON, stored on the job. `engine` names the
+ * adapter that made it (a routed engine sends checks and cancels back to it); `requests` are the
+ * provider's own request ids (one per provider call: several when a provider makes fewer images per
+ * call than asked), with whatever else the adapter needs to reach them.
+ */
+export interface EngineTicket {
+  engine: string;
+  requests: { id: string; [field: string]: string | number }[];
+  submittedAt: number;
+}
+
+export type QueueCheck =
+  /** Still queued or running: `progress` from 0 to 1 where the provider says, `queuePosition` where it has one. */
+  { state: 'waiting'; progress?: number; queuePosition?: number } | { state: 'done'; outcome: EngineOutcome };
+
+export interface EngineQueue {
+  /** Whether this request's work is queued (the routed engine asks the model's route). */
+  accepts(request: Pick<EngineRequest, 'baseModel'>): boolean;
+  /** Starts the work; the ticket must be stored before anything else can fail. */
+  submit(request: EngineRequest, signal: AbortSignal): Promise<EngineTicket>;
+  /** Where the work stands; once done, the outcome exactly as `run` would give it (count, size, format, usage). */
+  check(ticket: EngineTicket, request: EngineRequest, signal: AbortSignal): Promise<QueueCheck>;
+  /** Asks the provider to stop the work (best effort: a provider may have finished, and may still charge). */
+  cancel(ticket: EngineTicket, signal: AbortSignal): Promise<void>;
 }
 
 /** Runs the engine until it answers or `signal` aborts, whichever is first (an engine that ignores aborts is left behind). */
@@ -139,4 +187,5 @@ export const meteredEngine = (
       meter.milliseconds(METRICS.engineLatency, now() - started, { operation: request.operation, outcome });
     }
   },
+  queue: engine.queue,
 });

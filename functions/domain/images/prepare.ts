@@ -9,14 +9,14 @@ import type { Caller } from '../accounts/accounts';
 import type { Profile } from '../profiles/profile';
 import type { ImageCommand } from './command';
 import type { ImageDeps } from './deps';
-import type { CandidateProfile, EngineRequest, Operation, OutputFormat } from './engine';
+import type { CandidateProfile, Operation, OutputFormat, PreparedEngineRequest } from './engine';
 import { pinnedTwoK, resolveOutputSpec } from './output-spec';
 import { floorPrice, type PricedRequest } from './pricing';
 import { checkReferencedProfiles, mergeReferences } from './profile-references';
 
 /** What is known once a request has passed every check and its inputs are decoded. */
 export interface PreparedOperation {
-  engineRequest: EngineRequest;
+  engineRequest: PreparedEngineRequest;
   priced: PricedRequest;
   floorMicros: number;
 }

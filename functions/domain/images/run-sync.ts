@@ -50,7 +50,7 @@ export const runSync = async (
 
     let outcome: EngineOutcome;
     try {
-      outcome = await runEngine(deps.engine, prepared.engineRequest, deadline.signal);
+      outcome = await runEngine(deps.engine, { ...prepared.engineRequest, workKey: job.jobId }, deadline.signal);
     } catch (error) {
       return await fail(error instanceof DeadlineReached || deadline.signal.aborted ? timedOut() : (error as Error));
     }

@@ -48,7 +48,7 @@ export interface StoredInput {
  * faces again, so a profile deleted in the meantime is no longer a candidate.
  */
 export interface JobWork {
-  engine: Omit<EngineRequest, 'images' | 'candidates'> & { candidates: Pick<CandidateProfile, 'profileId'>[] };
+  engine: Omit<EngineRequest, 'images' | 'candidates' | 'workKey'> & { candidates: Pick<CandidateProfile, 'profileId'>[] };
   inputs: StoredInput[];
   priced: PricedRequest;
 }

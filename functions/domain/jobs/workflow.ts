@@ -193,7 +193,7 @@ export const runEngine = async (
   try {
     const outcome = await runImageEngine(
       deps.engine,
-      { ...work, candidates, images },
+      { ...work, candidates, images, workKey: job.jobId },
       controller.signal,
       progress.report,
     ).catch((error: unknown) => {

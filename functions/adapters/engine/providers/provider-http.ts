@@ -1,0 +1,177 @@
+/**
+ * One call to a hosted provider over HTTPS, with the retry rules every provider adapter shares: a network
+ * error, an attempt timeout, 429 and 5xx are tried again (honouring Retry-After, else jittered exponential
+ * backoff) while attempts and the deadline allow; any other answer, 2xx or 4xx, is handed back to the
+ * adapter, which knows what a 400 means for its provider (a refusal, or a request it got wrong). The
+ * caller's AbortSignal ends everything at once with its own reason.
+ *
+ * Every attempt of one call carries the same headers, so an `Idempotency-Key` set by the adapter (from
+ * the request's workKey) is repeated, never renewed.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { type Clock, systemClock } from '../../../domain/shared/clock';
+import { type Fetch, HttpEngineError, type Wait } from '../http-engine';
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  attemptTimeoutSeconds: number;
+  /** Bounds all attempts and backoffs of one call together. */
+  deadlineSeconds: number;
+  retryBaseDelaySeconds: number;
+  /** Longest wait honoured from a Retry-After header; a longer one gives up at once. */
+  maxRetryAfterSeconds: number;
+}
+
+export const PROVIDER_RETRY_DEFAULTS: RetryPolicy = {
+  maxAttempts: 4,
+  attemptTimeoutSeconds: 300,
+  deadlineSeconds: 840,
+  retryBaseDelaySeconds: 1,
+  maxRetryAfterSeconds: 60,
+};
+
+/** What an adapter may replace (tests replace the wait, the jitter and the clock). */
+export interface ProviderTransport {
+  fetch: Fetch;
+  wait: Wait;
+  /** Uniform in [0, 1), for the jitter. */
+  random: () => number;
+  clock: Clock;
+  policy: RetryPolicy;
+}
+
+export const defaultTransport = (overrides: Partial<ProviderTransport> = {}): ProviderTransport => ({
+  fetch: overrides.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+  wait: overrides.wait ?? (async (milliseconds, signal) => void (await delay(milliseconds, undefined, { signal }))),
+  random: overrides.random ?? Math.random,
+  clock: overrides.clock ?? systemClock,
+  policy: { ...PROVIDER_RETRY_DEFAULTS, ...overrides.policy },
+});
+
+export interface ProviderCall {
+  /** For messages: "OpenAI", "Gemini", "fal". */
+  provider: string;
+  url: string | URL;
+  method: 'GET' | 'POST' | 'PUT';
+  headers: Record<string, string>;
+  /** A string (JSON) or a FormData (multipart); rebuilt by the caller never, reused on every attempt. */
+  body?: string | FormData;
+}
+
+/** A provider's answer that is not worth retrying: any 2xx, or a 4xx other than 429. */
+export interface ProviderAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** Parses the Retry-After header (seconds or an HTTP date) into seconds, if present and sane. */
+export const retryAfterSeconds = (headers: Headers, now: number): number | undefined => {
+  const value = headers.get('retry-after');
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds : undefined;
+  const at = Date.parse(value);
+  return Number.isFinite(at) ? Math.max(0, (at - now) / 1000) : undefined;
+};
+
+export const sendWithRetries = async (
+  transport: ProviderTransport,
+  call: ProviderCall,
+  signal: AbortSignal,
+): Promise<ProviderAnswer> => {
+  signal.throwIfAborted();
+  const { policy, clock } = transport;
+  const deadlineAt = clock() + policy.deadlineSeconds * 1000;
+  for (let attempt = 1; ; attempt += 1) {
+    const remainingMs = deadlineAt - clock();
+    try {
+      return await attemptOnce(transport, call, Math.min(policy.attemptTimeoutSeconds * 1000, remainingMs), signal);
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      if (!(error instanceof HttpEngineError) || !error.retryable) throw error;
+      const tooLong = error.retryAfterSeconds !== undefined && error.retryAfterSeconds > policy.maxRetryAfterSeconds;
+      const backoffMs =
+        error.retryAfterSeconds !== undefined
+          ? error.retryAfterSeconds * 1000
+          : ((ceiling) => ceiling / 2 + transport.random() * (ceiling / 2))(
+              policy.retryBaseDelaySeconds * 1000 * 2 ** (attempt - 1),
+            );
+      if (attempt >= policy.maxAttempts || tooLong || clock() + backoffMs >= deadlineAt) {
+        const why =
+          attempt >= policy.maxAttempts
+            ? `gave up after ${attempt} attempts`
+            : tooLong
+              ? `it asked to wait ${error.retryAfterSeconds} s`
+              : 'no time left for another attempt before the deadline';
+        throw new HttpEngineError(`${error.message} (${why})`, {
+          retryable: false,
+          status: error.status,
+          cause: error,
+        });
+      }
+      await transport.wait(backoffMs, signal);
+    }
+  }
+};
+
+const attemptOnce = async (
+  transport: ProviderTransport,
+  call: ProviderCall,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<ProviderAnswer> => {
+  const attempt = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      attempt.abort();
+    },
+    Math.max(0, timeoutMs),
+  );
+  const cancel = () => attempt.abort(signal.reason);
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    const response = await transport.fetch(call.url, {
+      method: call.method,
+      headers: call.headers,
+      body: call.body,
+      signal: attempt.signal,
+    });
+    const text = await response.text();
+    if (response.status === 429 || response.status >= 500) {
+      throw new HttpEngineError(`${call.provider} answered HTTP ${response.status}: ${text.slice(0, 300)}`, {
+        retryable: true,
+        status: response.status,
+        retryAfterSeconds: retryAfterSeconds(response.headers, transport.clock()),
+      });
+    }
+    return { status: response.status, headers: response.headers, text };
+  } catch (error) {
+    if (error instanceof HttpEngineError || signal.aborted) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new HttpEngineError(
+      timedOut
+        ? `${call.provider} attempt timed out after ${(timeoutMs / 1000).toFixed(1)} s`
+        : `${call.provider} unreachable: ${message}`,
+      { retryable: true, cause: error },
+    );
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', cancel);
+  }
+};
+
+/** A provider answer that breaks its own published format: not retried (the same request would break again). */
+export const malformedAnswer = (provider: string, reason: string, cause?: unknown): HttpEngineError =>
+  new HttpEngineError(`${provider} answer does not match its API: ${reason}`, { retryable: false, cause });
+
+/** Parses JSON or throws malformedAnswer. */
+export const parseJson = (provider: string, text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw malformedAnswer(provider, 'not JSON', error);
+  }
+};

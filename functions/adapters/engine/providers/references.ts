@@ -1,0 +1,50 @@
+/**
+ * The identity plan (domain/images/identity-prompt.ts) made real: the reference crops loaded, and a
+ * profile's crops tiled into one contact sheet where the plan asks for one. JPEG, small: a crop is a
+ * face of a few hundred pixels, and a sheet is at most three across.
+ */
+import sharp from 'sharp';
+import type { EngineRequest } from '../../../domain/images/engine';
+import { type IdentityPlan, planIdentity } from '../../../domain/images/identity-prompt';
+
+export interface IdentityInputs {
+  prompt: string;
+  /** JPEG bytes, in the plan's order: send them after the caller's images. */
+  references: Buffer[];
+  plan: IdentityPlan;
+}
+
+const TILE = 512;
+const SHEET_COLUMNS = 3;
+
+const contactSheet = async (crops: Buffer[]): Promise<Buffer> => {
+  const columns = Math.min(SHEET_COLUMNS, crops.length);
+  const rows = Math.ceil(crops.length / columns);
+  const tiles = await Promise.all(
+    crops.map((crop) => sharp(crop).rotate().resize(TILE, TILE, { fit: 'cover' }).jpeg().toBuffer()),
+  );
+  return sharp({
+    create: { width: columns * TILE, height: rows * TILE, channels: 3, background: '#ffffff' },
+  })
+    .composite(
+      tiles.map((input, index) => ({ input, left: (index % columns) * TILE, top: Math.floor(index / columns) * TILE })),
+    )
+    .jpeg({ quality: 90 })
+    .toBuffer();
+};
+
+export const identityInputs = async (
+  request: Pick<EngineRequest, 'prompt' | 'candidates' | 'namedInPrompt' | 'images'>,
+  maxInputImages: number,
+  load: (key: string) => Promise<Buffer>,
+): Promise<IdentityInputs> => {
+  const plan = planIdentity(request, maxInputImages);
+  const references = await Promise.all(
+    plan.references.map(async ({ keys }) => {
+      const crops = await Promise.all(keys.map(load));
+      const [first] = crops;
+      return crops.length === 1 && first ? first : contactSheet(crops);
+    }),
+  );
+  return { prompt: plan.prompt, references, plan };
+};
