@@ -1,9 +1,11 @@
 /** The image operations (edit, generate, enhance, remix): input decoding, the engine and recognition, so sharp and the face models. */
 
+import { createHash } from 'node:crypto';
 import { imageEngine } from '../adapters/engine/engines';
 import { jobInputs, jobOutputs } from '../adapters/s3/job-files';
 import type { ImageDeps } from '../domain/images/deps';
 import { meteredEngine } from '../domain/images/engine';
+import { BUCKET_AREAS } from '../shared/access';
 import { clock, meter, newId, once, settings } from './core';
 import { jobs, ledger, profiles } from './data';
 import { faceAnalyzer } from './faces';
@@ -30,6 +32,12 @@ export const engine = once(() =>
           return object.body;
         },
         url: (key) => objects().presignGet(key, REFERENCE_URL_SECONDS),
+        share: async (data, contentType) => {
+          // Keyed by content: the same input shared twice (a retried step) is one object. `inputs/` expires.
+          const key = `${BUCKET_AREAS.inputs}shared/${createHash('sha256').update(data).digest('hex')}`;
+          await objects().put(key, data, contentType);
+          return objects().presignGet(key, REFERENCE_URL_SECONDS);
+        },
       },
     }),
     meter(),

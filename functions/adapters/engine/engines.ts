@@ -7,6 +7,11 @@ import { SandboxEngine } from './sandbox-engine';
 export interface ReferenceImages {
   load(key: string): Promise<Buffer>;
   url(key: string): Promise<string>;
+  /**
+   * Stores bytes (a caller's input image, a contact sheet) under the bucket's `inputs/` prefix, keyed by
+   * their hash, and answers a short-lived presigned GET URL: for providers that take inputs by URL (fal).
+   */
+  share(data: Buffer, contentType: string): Promise<string>;
 }
 
 export const imageEngine = (options: {
