@@ -5,7 +5,8 @@
  * which only the local runtimes set, from their own environment.
  */
 import * as v from 'valibot';
-import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, STATE_MACHINE_ARN_ENV } from './env-names';
+import { parseModelAliases, parseModelRoutes } from '../domain/images/model-routes';
+import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, PROVIDER_ENV, PROVIDER_KEY_ENV, STATE_MACHINE_ARN_ENV } from './env-names';
 
 const flag = v.pipe(
   v.optional(v.picklist(['true', 'false', '1', '0']), 'false'),
@@ -78,6 +79,28 @@ export const ConfigSchema = v.object({
   [BACKEND_ENV.trainerTokenSecretArn]: v.optional(v.string()),
   /** The public URL of POST /v2/service/internal/trainer-callback, handed to the training backend. */
   [BACKEND_ENV.trainerCallbackUrl]: optionalUrl,
+  /**
+   * Which engine serves each base model (model-routes.ts); checked here, at cold start: a route to an
+   * unknown model or provider throws, so the function (or `npm start`) does not start.
+   */
+  [PROVIDER_ENV.modelRoutes]: v.pipe(
+    v.optional(v.string(), ''),
+    v.transform((text) => parseModelRoutes(text)),
+  ),
+  [PROVIDER_ENV.modelAliases]: v.pipe(
+    v.optional(v.string(), ''),
+    v.transform((text) => parseModelAliases(text)),
+  ),
+  [PROVIDER_ENV.openaiBaseUrl]: v.optional(v.pipe(v.string(), v.url()), 'https://api.openai.com/v1'),
+  [PROVIDER_ENV.geminiBaseUrl]: v.optional(v.pipe(v.string(), v.url()), 'https://generativelanguage.googleapis.com'),
+  [PROVIDER_ENV.falQueueUrl]: v.optional(v.pipe(v.string(), v.url()), 'https://queue.fal.run'),
+  /** The providers' keys: by value (local), or as Secrets Manager secrets read once per cold start (AWS). */
+  [PROVIDER_KEY_ENV.openai]: v.optional(v.string(), ''),
+  [PROVIDER_ENV.openaiKeySecretArn]: v.optional(v.string()),
+  [PROVIDER_KEY_ENV.gemini]: v.optional(v.string(), ''),
+  [PROVIDER_ENV.geminiKeySecretArn]: v.optional(v.string()),
+  [PROVIDER_KEY_ENV.fal]: v.optional(v.string(), ''),
+  [PROVIDER_ENV.falKeySecretArn]: v.optional(v.string()),
   /** The HMAC key of download links: given directly (local), or the ARN of a Secrets Manager secret (AWS). */
   DOWNLOAD_TOKEN_SECRET: v.optional(v.pipe(v.string(), v.minLength(32))),
   [ENV.downloadTokenSecretArn]: v.optional(v.string()),

@@ -27,6 +27,29 @@ export const BACKEND_ENV = {
   trainerCallbackUrl: 'TRAINER_CALLBACK_URL',
 } as const;
 
+/**
+ * Hosted image models (functions/domain/images/model-routes.ts): the route table, the public aliases,
+ * and where each provider is. The stack sets the routes, the aliases and each routed provider's key as a
+ * Secrets Manager ARN (lib/constructs/providers.ts); locally the keys are given directly.
+ */
+export const PROVIDER_ENV = {
+  modelRoutes: 'MODEL_ROUTES',
+  modelAliases: 'MODEL_ALIASES',
+  openaiBaseUrl: 'OPENAI_BASE_URL',
+  openaiKeySecretArn: 'OPENAI_API_KEY_SECRET_ARN',
+  geminiBaseUrl: 'GEMINI_BASE_URL',
+  geminiKeySecretArn: 'GEMINI_API_KEY_SECRET_ARN',
+  falQueueUrl: 'FAL_QUEUE_URL',
+  falKeySecretArn: 'FAL_KEY_SECRET_ARN',
+} as const;
+
+/** The providers' API keys by value: local development only (on AWS they are secrets, read by ARN). */
+export const PROVIDER_KEY_ENV = {
+  openai: 'OPENAI_API_KEY',
+  gemini: 'GEMINI_API_KEY',
+  fal: 'FAL_KEY',
+} as const;
+
 /** Workflow (functions/workflows/definitions.ts) → the variable holding its state machine's ARN. */
 export const STATE_MACHINE_ARN_ENV = {
   'image-job': 'IMAGE_JOB_STATE_MACHINE_ARN',
@@ -60,7 +83,8 @@ export const DEVELOPMENT_ENV = {
  * What a developer may set in the environment of `npm start` or `npm run start:assets`: both take each
  * one that is set from their own environment and hand it to every function (bin/local/runtime.ts), over
  * what the template says. The development settings, and the stack settings a developer may change
- * locally: where the engine and the trainer run (CDK context on AWS), and the time budgets.
+ * locally: where the engine and the trainer run (CDK context on AWS), the model routes and the providers
+ * (their keys by value), and the time budgets.
  */
 export const LOCAL_ENV_SETTINGS = [
   ...Object.values(DEVELOPMENT_ENV),
@@ -69,6 +93,12 @@ export const LOCAL_ENV_SETTINGS = [
   BACKEND_ENV.trainer,
   BACKEND_ENV.trainerUrl,
   BACKEND_ENV.trainerCallbackUrl,
+  PROVIDER_ENV.modelRoutes,
+  PROVIDER_ENV.modelAliases,
+  PROVIDER_ENV.openaiBaseUrl,
+  PROVIDER_ENV.geminiBaseUrl,
+  PROVIDER_ENV.falQueueUrl,
+  ...Object.values(PROVIDER_KEY_ENV),
   ENV.syncBudgetSeconds,
   ENV.asyncBudgetSeconds,
 ] as const;

@@ -167,6 +167,16 @@ export const fakeJobs = (ledger: FakeLedger): JobsRepository => ({
     )
       stored.job = { ...stored.job, progress, progressAt: at };
   },
+  recordTicket: async (accountId, jobId, ticket) => {
+    const stored = ledger.jobs.get(jobId);
+    if (stored?.job.accountId !== accountId) throw new Error(`job ${jobId} not found`);
+    stored.job = { ...stored.job, engineTicket: stored.job.engineTicket ?? structuredClone(ticket) };
+    return structuredClone(stored.job.engineTicket ?? ticket);
+  },
+  recordRun: async (accountId, jobId, run) => {
+    const stored = ledger.jobs.get(jobId);
+    if (stored?.job.accountId === accountId) stored.job = { ...stored.job, engineRun: stored.job.engineRun ?? run };
+  },
 });
 
 /** A face of `kind` whose embedding is `embedding`, the rest of what an analyser reports made up. */

@@ -45,6 +45,8 @@ export const aJob = (accountId: string, overrides: Partial<Job> = {}, now = Date
   cancelAt: null,
   progress: null,
   progressAt: null,
+  engineTicket: null,
+  engineRun: null,
   charge: null,
   work: null,
   ...overrides,

@@ -1,8 +1,8 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { ERROR_CODES, InvalidRequestError } from '../../domain/errors';
+import { InvalidRequestError, NotFoundError } from '../../domain/errors';
 import { RESOLUTIONS } from '../../domain/images/catalog';
-import { INPUT_FORMATS, OPERATIONS, OUTPUT_FORMATS } from '../../domain/images/engine';
+import { type EngineTicket, INPUT_FORMATS, OPERATIONS, OUTPUT_FORMATS } from '../../domain/images/engine';
 import {
   JOB_MODES,
   JOB_STATUSES,
@@ -10,7 +10,9 @@ import {
   type JobPage,
   type JobPageQuery,
   type JobsRepository,
+  type RunOutcome,
 } from '../../domain/jobs/job';
+import { EngineTicketSchema, JobErrorSchema, RunOutcomeSchema } from '../../shared/workflow/run-outcome';
 import {
   cancellationReasons,
   ITEM_TYPE,
@@ -20,8 +22,6 @@ import {
   type Table,
   transactWrite,
 } from './table';
-
-const JobErrorItem = v.object({ code: v.picklist(ERROR_CODES), message: v.string() });
 
 const EngineParamsItem = v.object({
   operation: v.picklist(OPERATIONS),
@@ -75,11 +75,12 @@ const JobItem = v.object({
         outputKeys: v.array(v.string()),
         outputFormat: v.picklist(OUTPUT_FORMATS),
         knownSubjects: v.record(v.string(), v.number()),
+        providerCostMicros: v.optional(v.number()),
       }),
     ),
     null,
   ),
-  error: v.optional(v.nullable(JobErrorItem), null),
+  error: v.optional(v.nullable(JobErrorSchema), null),
   responseMode: v.optional(v.picklist(['bytes', 'urls']), 'bytes'),
   callbackUrl: v.optional(v.nullable(v.string()), null),
   clientRequestId: v.optional(v.nullable(v.string()), null),
@@ -88,6 +89,8 @@ const JobItem = v.object({
   progress: v.optional(v.nullable(v.number()), null),
   progressAt: v.optional(v.nullable(v.number()), null),
   work: v.optional(v.nullable(JobWorkItem), null),
+  engineTicket: v.optional(v.nullable(EngineTicketSchema), null),
+  engineRun: v.optional(v.nullable(RunOutcomeSchema), null),
   // Written by the ledger (ledger-repository.ts): the reservation, then the final amount once settled or released.
   reservedMicros: v.optional(v.number()),
   finalMicros: v.optional(v.number()),
@@ -165,6 +168,44 @@ export class DynamoJobs implements JobsRepository {
             '#status = :running AND (attribute_not_exists(progress) OR attribute_type(progress, :null) OR progress < :progress)',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':progress': progress, ':at': at, ':running': 'running', ':null': 'NULL' },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+    }
+  }
+
+  async recordTicket(accountId: string, jobId: string, ticket: EngineTicket): Promise<EngineTicket> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.job(accountId, jobId),
+          UpdateExpression: 'SET engineTicket = :ticket',
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(engineTicket) OR attribute_type(engineTicket, :null))',
+          ExpressionAttributeValues: { ':ticket': ticket, ':null': 'NULL' },
+        }),
+      );
+      return ticket;
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+      const held = (await this.get(accountId, jobId))?.engineTicket;
+      if (!held) throw new NotFoundError(`Job ${jobId} not found.`);
+      return held;
+    }
+  }
+
+  async recordRun(accountId: string, jobId: string, run: RunOutcome): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.job(accountId, jobId),
+          UpdateExpression: 'SET engineRun = :run',
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(engineRun) OR attribute_type(engineRun, :null))',
+          ExpressionAttributeValues: { ':run': run, ':null': 'NULL' },
         }),
       );
     } catch (error) {

@@ -63,6 +63,8 @@ export const newJob = (
   cancelAt: command.cancelAfterSeconds === undefined ? null : at + command.cancelAfterSeconds * 1000,
   progress: null,
   progressAt: null,
+  engineTicket: null,
+  engineRun: null,
   charge: null,
   work,
 });

@@ -143,6 +143,8 @@ export type QueueCheck =
   { state: 'waiting'; progress?: number; queuePosition?: number } | { state: 'done'; outcome: EngineOutcome };
 
 export interface EngineQueue {
+  /** The `engine` of the tickets it makes (e.g. 'fal'): tickets are checked and canceled by a queue of this kind. */
+  readonly kind: string;
   /** Whether this request's work is queued (the routed engine asks the model's route). */
   accepts(request: Pick<EngineRequest, 'baseModel'>): boolean;
   /** Starts the work; the ticket must be stored before anything else can fail. */

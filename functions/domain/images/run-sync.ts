@@ -68,7 +68,13 @@ export const runSync = async (
       return await fail(error instanceof DeadlineReached || deadline.signal.aborted ? timedOut() : (error as Error));
     }
     const completedAt = deps.clock();
-    const result = { outputKeys, outputFormat, knownSubjects };
+    const { providerCostMicros } = outcome.usage;
+    const result = {
+      outputKeys,
+      outputFormat,
+      knownSubjects,
+      ...(providerCostMicros !== undefined ? { providerCostMicros } : {}),
+    };
     try {
       const price = finalPrice(prepared.priced, { usage: outcome.usage, knownSubjects });
       await settleJobCharge(deps.ledger, job, price, result, completedAt, known);

@@ -7,6 +7,7 @@ import { DomainError, type ErrorCode } from '../errors';
 import type {
   CandidateProfile,
   EngineRequest,
+  EngineTicket,
   EngineUsage,
   InputFormat,
   Operation,
@@ -32,6 +33,8 @@ export interface JobResult {
   outputKeys: string[];
   outputFormat: OutputFormat;
   knownSubjects: Record<string, number>;
+  /** What the provider charged the operator for the work (micro-USD), where known; never shown to the caller. */
+  providerCostMicros?: number;
 }
 
 /** An input image the workflow reads back from the bucket. */
@@ -48,7 +51,9 @@ export interface StoredInput {
  * faces again, so a profile deleted in the meantime is no longer a candidate.
  */
 export interface JobWork {
-  engine: Omit<EngineRequest, 'images' | 'candidates' | 'workKey'> & { candidates: Pick<CandidateProfile, 'profileId'>[] };
+  engine: Omit<EngineRequest, 'images' | 'candidates' | 'workKey'> & {
+    candidates: Pick<CandidateProfile, 'profileId'>[];
+  };
   inputs: StoredInput[];
   priced: PricedRequest;
 }
@@ -77,6 +82,13 @@ export interface Job {
   progress: number | null;
   progressAt: number | null;
   work: JobWork | null;
+  /**
+   * A queued provider's ticket (fal), stored by the step that submitted the work and before anything
+   * else can fail: every later step checks this ticket, so the provider is asked once per job.
+   */
+  engineTicket: EngineTicket | null;
+  /** The engine step's outcome once its outputs are stored: a step run again returns it instead of working again. */
+  engineRun: RunOutcome | null;
   /** What the ledger holds for the job, read back with it (the ledger writes it, the job's own writes never do). */
   charge: JobCharge | null;
 }
@@ -91,6 +103,9 @@ export interface JobCharge {
 export type RunOutcome =
   | { outcome: 'succeeded'; outputKeys: string[]; knownSubjects: Record<string, number>; usage: EngineUsage }
   | { outcome: 'failed'; error: JobError };
+
+/** The engine step's answer to the workflow: an outcome, or (a queued provider still working) ask again after a wait. */
+export type EngineStepResult = RunOutcome | { outcome: 'waiting' };
 
 /** One page of an account's jobs, newest first; `cursor` continues where the page ended. */
 export interface JobPageQuery {
@@ -127,6 +142,13 @@ export interface JobsRepository {
   forgetClientRequestId(accountId: string, clientRequestId: string, jobId: string): Promise<void>;
   /** Records a running job's progress, only forward and only while it runs (a later or lower report changes nothing). */
   recordProgress(accountId: string, jobId: string, progress: number, at: number): Promise<void>;
+  /**
+   * Stores a queued provider's ticket unless the job has one already; answers the ticket the job holds
+   * (this one, or the earlier one that won).
+   */
+  recordTicket(accountId: string, jobId: string, ticket: EngineTicket): Promise<EngineTicket>;
+  /** Stores the engine step's outcome once (the first recorded stays). */
+  recordRun(accountId: string, jobId: string, run: RunOutcome): Promise<void>;
 }
 
 export const isTerminal = (status: JobStatus): boolean => status === 'succeeded' || status === 'failed';

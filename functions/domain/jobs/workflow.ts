@@ -12,7 +12,16 @@ import type { LedgerPort } from '../billing/ledger';
 import type { CallbackMessage } from '../callbacks/deliver';
 import { ERROR_CODES, type ErrorCode, NotFoundError } from '../errors';
 import type { FaceAnalyzer } from '../faces';
-import { type DecodedImage, type ImageEngine, type OutputFormat, runEngine as runImageEngine } from '../images/engine';
+import {
+  type DecodedImage,
+  type EngineOutcome,
+  type EngineRequest,
+  type EngineTicket,
+  type ImageEngine,
+  type OutputFormat,
+  type ProgressReport,
+  runEngine as runImageEngine,
+} from '../images/engine';
 import { candidateOf } from '../images/prepare';
 import { finalPrice } from '../images/pricing';
 import { recogniseSubjects } from '../images/recognition';
@@ -21,6 +30,7 @@ import type { Clock } from '../shared/clock';
 import { releaseJobCharge, settleJobCharge } from './charge';
 import {
   canceledError,
+  type EngineStepResult,
   type Job,
   type JobError,
   type JobsRepository,
@@ -109,6 +119,8 @@ const progressWriter = (deps: Pick<WorkflowDeps, 'jobs' | 'clock'>, job: JobStep
 
 class Canceled extends Error {}
 class DeadlineReached extends Error {}
+/** A queue check ran past its round's limit: not a failure, the next round checks again. */
+class RoundOver extends Error {}
 
 const loadJob = async (deps: Pick<WorkflowDeps, 'jobs'>, step: JobStep): Promise<Job> => {
   const job = await deps.jobs.get(step.accountId, step.jobId);
@@ -142,26 +154,69 @@ export const markRunning = async (
   return { started: deps.clock() >= until };
 };
 
-/** Runs the engine on the stored inputs within the job's budget; a refusal is an outcome, not an error. */
+/** How long one check of a queued provider's work may take before the step gives up this round. */
+const QUEUE_CHECK_LIMIT_MS = 120_000;
+
+/** How long asking a provider to stop work may take (best effort, on the way out). */
+const PROVIDER_CANCEL_LIMIT_MS = 10_000;
+
+/** Asks the provider to stop the job's queued work, if it has any; never throws (the job's outcome stands either way). */
+export const cancelEngineWork = async (
+  engine: Pick<ImageEngine, 'queue'>,
+  ticket: EngineTicket | null,
+): Promise<void> => {
+  if (!ticket || !engine.queue) return;
+  await engine.queue.cancel(ticket, AbortSignal.timeout(PROVIDER_CANCEL_LIMIT_MS)).catch(() => undefined);
+};
+
+/** What one round of the engine step does: run the engine, submit queued work, or check it. */
+type EngineWork = (signal: AbortSignal, progress: ProgressReport) => Promise<EngineOutcome | 'waiting'>;
+
+/**
+ * The engine step, safe to run again. A job whose outcome is recorded (engineRun) answers it at once:
+ * a step retried after its outputs were stored does no work again. Otherwise, within the job's budget:
+ * - a queued provider (fal; EngineQueue): the first round submits and stores the ticket on the job, and
+ *   answers `waiting`; the workflow waits and runs the step again, which checks the ticket, and so on
+ *   until the work is done. No round holds a Lambda for the generation, so a job can use its whole
+ *   budget, and a retried round checks the same provider request instead of starting another;
+ * - any other engine runs in this step, with the job's work key (so an engine that deduplicates by
+ *   Idempotency-Key does the work once); its own retries are inside the adapter, and the workflow does
+ *   not repeat it.
+ * A refusal is an outcome, not an error. A job that ends (canceled, deadline, budget) while a provider
+ * holds its work asks the provider to stop.
+ */
 export const runEngine = async (
   deps: WorkflowDeps,
   step: JobStep,
   functionRemainingMs: number,
-): Promise<RunOutcome> => {
+): Promise<EngineStepResult> => {
   const job = await loadJob(deps, step);
-  // Canceled before it ran: the cancel has released the charge already; the release that follows is a no-op.
-  if (job.status === 'failed' && job.error) return { outcome: 'failed', error: job.error };
+  // Canceled before or while it ran: the cancel has released the charge already; the release that follows is a no-op.
+  if (job.status === 'failed' && job.error) {
+    await cancelEngineWork(deps.engine, job.engineTicket);
+    return { outcome: 'failed', error: job.error };
+  }
+  if (job.engineRun) return job.engineRun;
   if (!job.work) throw new EngineFailedError(`job ${job.jobId} has no stored work`);
   const now = deps.clock();
   const budgetLeftMs = job.createdAt + deps.settings.asyncBudgetMs - now;
   const cancelLeftMs = job.cancelAt === null ? Number.POSITIVE_INFINITY : job.cancelAt - now;
   const byDeadline = () => canceledError('deadline', (job.cancelAt ?? now) - job.createdAt);
-  if (cancelLeftMs <= 0 && cancelLeftMs <= budgetLeftMs) return { outcome: 'failed', error: byDeadline() };
-  if (budgetLeftMs <= 0) return { outcome: 'failed', error: timeoutError(deps.settings.asyncBudgetMs) };
+  if (cancelLeftMs <= 0 && cancelLeftMs <= budgetLeftMs) {
+    await cancelEngineWork(deps.engine, job.engineTicket);
+    return { outcome: 'failed', error: byDeadline() };
+  }
+  if (budgetLeftMs <= 0) {
+    await cancelEngineWork(deps.engine, job.engineTicket);
+    return { outcome: 'failed', error: timeoutError(deps.settings.asyncBudgetMs) };
+  }
 
   const { candidates: candidateIds, ...work } = job.work.engine;
+  const queue = deps.engine.queue;
+  const ticket = job.engineTicket;
+  // A check needs no inputs (they went with the submission): they are read only when work starts.
   const [images, profiles] = await Promise.all([
-    deps.inputs.load(job.work.inputs),
+    ticket ? [] : deps.inputs.load(job.work.inputs),
     candidateIds.length > 0
       ? deps.profiles.findMany(
           job.accountId,
@@ -171,15 +226,87 @@ export const runEngine = async (
   ]);
   // A profile deleted since the submit is no longer READY (or gone): no longer a candidate.
   const candidates = profiles.filter((profile) => profile.status === 'READY').map(candidateOf);
+  const request: EngineRequest = { ...work, candidates, images, workKey: job.jobId };
+
+  let engineWork: EngineWork;
+  let limitOfRoundMs = Number.POSITIVE_INFINITY;
+  if (ticket) {
+    if (!queue)
+      throw new EngineFailedError(`job ${job.jobId} holds a ${ticket.engine} ticket that no engine here checks`);
+    limitOfRoundMs = QUEUE_CHECK_LIMIT_MS;
+    engineWork = async (signal, progress) => {
+      const check = await queue.check(ticket, request, signal).catch((error: unknown) => {
+        // Checking again is safe (the same ticket), so the workflow may retry this round.
+        if (!signal.aborted && error instanceof Error && 'retryable' in error && error.retryable === true)
+          throw new TransientEngineError(error.message);
+        throw error;
+      });
+      if (check.state === 'done') return check.outcome;
+      progress(check.progress ?? (check.queuePosition !== undefined ? 0.05 : 0.5));
+      return 'waiting';
+    };
+  } else if (queue?.accepts(request)) {
+    limitOfRoundMs = QUEUE_CHECK_LIMIT_MS;
+    engineWork = async (signal) => {
+      const submitted = await queue.submit(request, signal);
+      const held = await deps.jobs.recordTicket(job.accountId, job.jobId, submitted);
+      // Another round stored its ticket first: that one is the job's work, this one is stopped.
+      if (held.requests[0]?.id !== submitted.requests[0]?.id) await cancelEngineWork(deps.engine, submitted);
+      return 'waiting';
+    };
+  } else {
+    engineWork = (signal, progress) => runImageEngine(deps.engine, request, signal, progress);
+  }
+
+  const outcome = await withinLimits(deps, job, engineWork, {
+    limitMs: Math.min(budgetLeftMs, cancelLeftMs, functionRemainingMs - STEP_MARGIN_MS, limitOfRoundMs),
+    deadlineBinds: cancelLeftMs < budgetLeftMs && cancelLeftMs <= functionRemainingMs - STEP_MARGIN_MS,
+    roundBinds: limitOfRoundMs < Math.min(budgetLeftMs, cancelLeftMs, functionRemainingMs - STEP_MARGIN_MS),
+  });
+  if (outcome === 'waiting') return { outcome: 'waiting' };
+  if (outcome === 'round-over') {
+    // The check took longer than a round may: ask again after the wait (the ticket stays).
+    return { outcome: 'waiting' };
+  }
+  if ('outcome' in outcome) {
+    if (outcome.outcome === 'failed') await cancelEngineWork(deps.engine, (await loadJob(deps, step)).engineTicket);
+    return outcome;
+  }
+  let run: RunOutcome;
+  if (outcome.kind === 'moderated')
+    run = { outcome: 'failed', error: { code: 'CONTENT_MODERATION', message: outcome.message } };
+  else if (outcome.kind === 'no_image')
+    run = { outcome: 'failed', error: { code: 'NO_IMAGE_GENERATED', message: outcome.message } };
+  else {
+    // Recognition runs after the engine, in this step, so it is billed by the same rule as the sync path.
+    const [knownSubjects, outputKeys] = await Promise.all([
+      recogniseSubjects(deps.faces, outcome.images, candidates),
+      deps.outputs.save(job.accountId, job.jobId, outcome.images, work.outputFormat),
+    ]);
+    run = { outcome: 'succeeded', outputKeys, knownSubjects, usage: outcome.usage };
+  }
+  await deps.jobs.recordRun(job.accountId, job.jobId, run);
+  return run;
+};
+
+/**
+ * Runs one round of engine work until it answers or a limit ends it: the job's budget, its cancel_after
+ * deadline, what this function run has left (Lambda stops at 15 minutes), a cancel (the job is read
+ * every CANCEL_CHECK_MS), or the round's own limit (a queue check). Progress is written at a bounded rate.
+ */
+const withinLimits = async (
+  deps: WorkflowDeps,
+  job: Job,
+  engineWork: EngineWork,
+  limits: { limitMs: number; deadlineBinds: boolean; roundBinds: boolean },
+): Promise<EngineOutcome | 'waiting' | 'round-over' | RunOutcome> => {
   const controller = new AbortController();
-  // The job's budget, its cancel_after deadline, or what this function run has left (Lambda stops at 15
-  // minutes), whichever ends first.
-  const functionLeftMs = functionRemainingMs - STEP_MARGIN_MS;
-  const limitMs = Math.max(0, Math.min(budgetLeftMs, cancelLeftMs, functionLeftMs));
-  const deadlineBinds = cancelLeftMs < budgetLeftMs && cancelLeftMs <= functionLeftMs;
   const timer = setTimeout(
-    () => controller.abort(deadlineBinds ? new DeadlineReached() : new Error('deadline')),
-    limitMs,
+    () =>
+      controller.abort(
+        limits.roundBinds ? new RoundOver() : limits.deadlineBinds ? new DeadlineReached() : new Error('deadline'),
+      ),
+    Math.max(0, limits.limitMs),
   );
   const progress = progressWriter(deps, job);
   const watcher = setInterval(() => {
@@ -191,34 +318,22 @@ export const runEngine = async (
     );
   }, CANCEL_CHECK_MS);
   try {
-    const outcome = await runImageEngine(
-      deps.engine,
-      { ...work, candidates, images, workKey: job.jobId },
-      controller.signal,
-      progress.report,
-    ).catch((error: unknown) => {
-      if (controller.signal.aborted) return 'aborted' as const;
-      if (error instanceof Error && 'retryable' in error && error.retryable === true)
-        throw new TransientEngineError(error.message);
-      throw new EngineFailedError(error instanceof Error ? error.message : String(error));
-    });
-    if (outcome === 'aborted') {
+    return await engineWork(controller.signal, progress.report).catch(async (error: unknown) => {
+      if (!controller.signal.aborted) {
+        if (error instanceof TransientEngineError) throw error;
+        throw new EngineFailedError(error instanceof Error ? error.message : String(error));
+      }
       const reason: unknown = controller.signal.reason;
+      if (reason instanceof RoundOver) return 'round-over' as const;
       if (reason instanceof Canceled)
-        return { outcome: 'failed', error: (await loadJob(deps, step)).error ?? canceledError('request') };
-      if (reason instanceof DeadlineReached) return { outcome: 'failed', error: byDeadline() };
-      return { outcome: 'failed', error: timeoutError(deps.clock() - job.createdAt) };
-    }
-    if (outcome.kind === 'moderated')
-      return { outcome: 'failed', error: { code: 'CONTENT_MODERATION', message: outcome.message } };
-    if (outcome.kind === 'no_image')
-      return { outcome: 'failed', error: { code: 'NO_IMAGE_GENERATED', message: outcome.message } };
-    // Recognition runs after the engine, in this step, so it is billed by the same rule as the sync path.
-    const [knownSubjects, outputKeys] = await Promise.all([
-      recogniseSubjects(deps.faces, outcome.images, candidates),
-      deps.outputs.save(job.accountId, job.jobId, outcome.images, work.outputFormat),
-    ]);
-    return { outcome: 'succeeded', outputKeys, knownSubjects, usage: outcome.usage };
+        return { outcome: 'failed', error: (await loadJob(deps, job)).error ?? canceledError('request') } as const;
+      if (reason instanceof DeadlineReached)
+        return {
+          outcome: 'failed',
+          error: canceledError('deadline', (job.cancelAt ?? deps.clock()) - job.createdAt),
+        } as const;
+      return { outcome: 'failed', error: timeoutError(deps.clock() - job.createdAt) } as const;
+    });
   } finally {
     clearTimeout(timer);
     clearInterval(watcher);
@@ -228,15 +343,17 @@ export const runEngine = async (
 
 export const settle = async (
   deps: Pick<WorkflowDeps, 'jobs' | 'ledger' | 'clock'>,
-  step: JobStep & { run: RunOutcome },
+  step: JobStep & { run: EngineStepResult },
 ): Promise<void> => {
   if (step.run.outcome !== 'succeeded') throw new Error('only a succeeded run is settled');
   const job = await loadJob(deps, step);
   if (!job.work) throw new Error(`job ${job.jobId} has no stored work`);
+  const { providerCostMicros } = step.run.usage;
   const result = {
     outputKeys: step.run.outputKeys,
     outputFormat: job.work.engine.outputFormat,
     knownSubjects: step.run.knownSubjects,
+    ...(providerCostMicros !== undefined ? { providerCostMicros } : {}),
   };
   await settleJobCharge(deps.ledger, job, finalPrice(job.work.priced, step.run), result, deps.clock());
 };
@@ -251,7 +368,7 @@ export const failureError = (failure: { Error?: string; Cause?: string } | undef
 
 export const release = async (
   deps: Pick<WorkflowDeps, 'jobs' | 'ledger' | 'clock' | 'settings'>,
-  step: JobStep & { run?: RunOutcome; failure?: { Error?: string; Cause?: string } },
+  step: JobStep & { run?: EngineStepResult; failure?: { Error?: string; Cause?: string } },
 ): Promise<void> => {
   const error =
     step.run?.outcome === 'failed' ? step.run.error : failureError(step.failure, deps.settings.asyncBudgetMs);

@@ -1,6 +1,6 @@
 /** The image-job workflow's inputs, parsed at every step (the state is JSON from Step Functions). */
 import * as v from 'valibot';
-import { ERROR_CODES } from '../../domain/errors';
+import { RunOutcomeSchema } from '../../shared/workflow/run-outcome';
 
 export const JobStepSchema = v.object({ accountId: v.string(), jobId: v.string() });
 
@@ -14,20 +14,11 @@ export const AdmissionStepSchema = v.object({
   runUntil: v.optional(v.number()),
 });
 
-const RunOutcomeSchema = v.variant('outcome', [
-  v.object({
-    outcome: v.literal('succeeded'),
-    outputKeys: v.array(v.string()),
-    knownSubjects: v.record(v.string(), v.number()),
-    usage: v.object({ outputTokens: v.number(), megapixels: v.number() }),
-  }),
-  v.object({ outcome: v.literal('failed'), error: v.object({ code: v.picklist(ERROR_CODES), message: v.string() }) }),
-]);
-
 export const SettleStepSchema = v.object({ ...JobStepSchema.entries, run: RunOutcomeSchema });
 
 export const ReleaseStepSchema = v.object({
   ...JobStepSchema.entries,
-  run: v.optional(RunOutcomeSchema),
+  // `waiting` when a queued provider's check failed on a later round.
+  run: v.optional(v.union([RunOutcomeSchema, v.object({ outcome: v.literal('waiting') })])),
   failure: v.optional(v.object({ Error: v.optional(v.string()), Cause: v.optional(v.string()) })),
 });
