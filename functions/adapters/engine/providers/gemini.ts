@@ -1,0 +1,300 @@
+/**
+ * Read first: the image engine on Google's Gemini API (`POST {baseUrl}/v1beta/models/{model}:generateContent`,
+ * key in `x-goog-api-key`), for gemini-3.1-flash-image ("Nano Banana 2"). Typed fetch with valibot schemas
+ * of the answers, not @google/genai: its runtime needs Node 22 and ours runs on Node 20 locally.
+ *
+ * - One image per call: `numOutputImages` calls, at most 4 in flight, each asking for the nearest aspect
+ *   ratio Gemini offers and the tier (1K/2K/4K) that covers the long edge; fitImage makes every answer
+ *   exactly width×height in outputFormat.
+ * - Inputs go inline (base64 `inlineData`): the caller's images first, then the identity references
+ *   (identityInputs, capped at the model's 14 input images). Enhance and remix are instructions in the prompt.
+ * - Refusals arrive as HTTP 200: `promptFeedback.blockReason` or a moderating `finishReason` → moderated;
+ *   any other answer without an image (NO_IMAGE, IMAGE_OTHER, RECITATION, STOP without one…) → no_image.
+ * - 429 and 5xx are retried by sendWithRetries (Retry-After honoured); any other 4xx is thrown, not retryable,
+ *   with Google's message.
+ * - Idempotency: the Gemini API takes no idempotency key (it has no such header; none is invented here), so
+ *   a call that reached Google may be paid twice if repeated. Exactly-once is then the workflow's job: a step
+ *   that reached the provider is never retried by the caller. `request.workKey` is therefore not sent.
+ */
+import * as v from 'valibot';
+import type { EngineOutcome, EngineRequest, ImageEngine, InputFormat } from '../../../domain/images/engine';
+import { HttpEngineError } from '../http-engine';
+import { fitImage, megapixelsOf, nearestAspectRatio } from './fit';
+import type { ProviderEngineOptions } from './provider';
+import { defaultTransport, malformedAnswer, type ProviderTransport, parseJson, sendWithRetries } from './provider-http';
+import { identityInputs } from './references';
+
+const PROVIDER = 'Gemini';
+
+/** gemini-3.1-flash-image takes at most this many input images in one call. */
+export const GEMINI_MAX_INPUT_IMAGES = 14;
+/** Calls in flight at once for one request (one image per call). */
+export const GEMINI_MAX_PARALLEL_CALLS = 4;
+
+/**
+ * The ratios gemini-3.1-flash-image generates: the eight of @google/genai 3.3.0's ImageConfig doc comment
+ * plus 4:5, 5:4 and the 3.1 Flash extremes 1:4, 4:1, 1:8, 8:1.
+ */
+export const GEMINI_ASPECT_RATIOS = [
+  '1:1',
+  '2:3',
+  '3:2',
+  '3:4',
+  '4:3',
+  '4:5',
+  '5:4',
+  '9:16',
+  '16:9',
+  '21:9',
+  '1:4',
+  '4:1',
+  '1:8',
+  '8:1',
+] as const;
+
+export type GeminiImageSize = '1K' | '2K' | '4K';
+
+/** The tier whose long edge (1024/2048/4096) covers the asked long edge, so fitting shrinks. */
+export const imageSizeFor = (width: number, height: number): GeminiImageSize => {
+  const long = Math.max(width, height);
+  return long <= 1024 ? '1K' : long <= 2048 ? '2K' : '4K';
+};
+
+/**
+ * Google's price of an output image of gemini-3.1-flash-image on the Gemini API (paid tier, standard, not
+ * batch): image output at $60.00 per 1M tokens, 1120 tokens for a 1K image, 1680 for 2K, 2520 for 4K, i.e.
+ * $0.0672, $0.1008, $0.1512 per image (Google lists them as $0.067 / $0.101 / $0.151).
+ * Sources, read 2026-11-24: https://ai.google.dev/gemini-api/docs/pricing (the $60/1M image-output rate, as
+ * quoted by https://aifreeapi.com/en/posts/gemini-flash-image-generation-pricing; Google's page itself was
+ * not reachable from here) and the tokens per image from Google Cloud's model page
+ * https://docs.cloud.google.com/gemini-enterprise-agent-platform/models/gemini/3-1-flash-image-preview.
+ * Text beside the image (a few tokens) and input tokens are not counted.
+ */
+export const GEMINI_IMAGE_PRICE_MICROS: Record<GeminiImageSize, number> = {
+  '1K': Math.ceil(1120 * 60),
+  '2K': Math.ceil(1680 * 60),
+  '4K': Math.ceil(2520 * 60),
+};
+
+const MIME_TYPE: Record<InputFormat, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  heif: 'image/heif',
+};
+
+const ENHANCE_INSTRUCTION = 'Enhance this photo: sharpen, denoise, correct exposure; keep composition and identity.';
+const REMIX_INSTRUCTION = 'Render image 1 in the style of image 2.';
+
+/** `finishReason`s (and any `promptFeedback.blockReason`) that mean Google's policies refused the work. */
+const MODERATED_FINISH = new Set([
+  'SAFETY',
+  'IMAGE_SAFETY',
+  'PROHIBITED_CONTENT',
+  'IMAGE_PROHIBITED_CONTENT',
+  'BLOCKLIST',
+  'SPII',
+]);
+
+type Part = { text: string } | { inlineData: { mimeType: string; data: string } };
+
+/** The generateContent body this adapter sends (REST, camelCase). */
+export interface GenerateContentBody {
+  contents: { role: 'user'; parts: Part[] }[];
+  generationConfig: {
+    responseModalities: ('TEXT' | 'IMAGE')[];
+    imageConfig: { aspectRatio: string; imageSize: GeminiImageSize };
+  };
+}
+
+const AnswerPartSchema = v.looseObject({
+  text: v.optional(v.string()),
+  thought: v.optional(v.boolean()),
+  inlineData: v.optional(v.looseObject({ mimeType: v.string(), data: v.string() })),
+});
+
+const AnswerSchema = v.looseObject({
+  candidates: v.optional(
+    v.array(
+      v.looseObject({
+        content: v.optional(v.looseObject({ parts: v.optional(v.array(AnswerPartSchema)) })),
+        finishReason: v.optional(v.string()),
+        finishMessage: v.optional(v.string()),
+      }),
+    ),
+  ),
+  promptFeedback: v.optional(
+    v.looseObject({ blockReason: v.optional(v.string()), blockReasonMessage: v.optional(v.string()) }),
+  ),
+  usageMetadata: v.optional(v.looseObject({ candidatesTokenCount: v.optional(v.number()) })),
+});
+type Answer = v.InferOutput<typeof AnswerSchema>;
+
+const ErrorAnswerSchema = v.object({
+  error: v.looseObject({ code: v.optional(v.number()), message: v.string(), status: v.optional(v.string()) }),
+});
+
+type CallResult =
+  | { kind: 'image'; data: Buffer; outputTokens: number }
+  | { kind: 'moderated' | 'no_image'; message: string; outputTokens: number };
+
+export class GeminiEngine implements ImageEngine {
+  private readonly url: string;
+  private readonly transport: ProviderTransport;
+
+  constructor(private readonly options: ProviderEngineOptions) {
+    const base = options.baseUrl.replace(/\/+$/, '');
+    this.url = `${base}/v1beta/models/${encodeURIComponent(options.model)}:generateContent`;
+    this.transport = defaultTransport(options.transport);
+  }
+
+  async run(request: EngineRequest, signal: AbortSignal): Promise<EngineOutcome> {
+    signal.throwIfAborted();
+    const imageSize = imageSizeFor(request.width, request.height);
+    const body = JSON.stringify(await this.body(request, imageSize));
+    const headers = {
+      'content-type': 'application/json',
+      'x-goog-api-key': await this.options.apiKey(),
+    };
+    const results = await inBatches(request.numOutputImages, GEMINI_MAX_PARALLEL_CALLS, signal, async (callSignal) => {
+      const answer = await sendWithRetries(
+        this.transport,
+        { provider: PROVIDER, url: this.url, method: 'POST', headers, body },
+        callSignal,
+      );
+      if (answer.status < 200 || answer.status >= 300) throw rejected(answer.status, answer.text);
+      return readAnswer(parseAnswer(answer.text));
+    });
+    const outputTokens = results.reduce((sum, result) => sum + result.outputTokens, 0);
+    const refused = results.find((result) => result.kind !== 'image');
+    if (refused) return { kind: refused.kind, message: refused.message };
+    const images = await Promise.all(
+      results
+        .filter((result) => result.kind === 'image')
+        .map(({ data }) => fitImage(data, request.width, request.height, request.outputFormat, signal)),
+    );
+    return {
+      kind: 'images',
+      images,
+      usage: {
+        outputTokens,
+        megapixels: megapixelsOf(request.width, request.height, images.length),
+        providerCostMicros: GEMINI_IMAGE_PRICE_MICROS[imageSize] * images.length,
+      },
+    };
+  }
+
+  private async body(request: EngineRequest, imageSize: GeminiImageSize): Promise<GenerateContentBody> {
+    const identity = await identityInputs(request, GEMINI_MAX_INPUT_IMAGES, this.options.references.load);
+    const prompt = instructed(request.operation, identity.prompt);
+    const images = [
+      ...request.images.map(({ data, format }) => ({ mimeType: MIME_TYPE[format], data: data.toString('base64') })),
+      ...identity.references.map((data) => ({ mimeType: 'image/jpeg', data: data.toString('base64') })),
+    ];
+    return {
+      contents: [
+        {
+          role: 'user',
+          parts: [...(prompt === '' ? [] : [{ text: prompt }]), ...images.map((inlineData) => ({ inlineData }))],
+        },
+      ],
+      generationConfig: {
+        responseModalities: ['TEXT', 'IMAGE'],
+        imageConfig: {
+          aspectRatio: nearestAspectRatio(request.width, request.height, GEMINI_ASPECT_RATIOS),
+          imageSize,
+        },
+      },
+    };
+  }
+}
+
+const instructed = (operation: EngineRequest['operation'], prompt: string): string => {
+  const instruction =
+    operation === 'enhance' ? ENHANCE_INSTRUCTION : operation === 'remix' ? REMIX_INSTRUCTION : undefined;
+  if (instruction === undefined) return prompt;
+  return prompt.trim() === '' ? instruction : `${instruction} ${prompt.trim()}`;
+};
+
+/**
+ * Runs `count` calls, at most `limit` at once, results in call order. After a refusal or a failure no
+ * further call starts (each would be paid for nothing); a failure aborts the calls in flight.
+ */
+const inBatches = async (
+  count: number,
+  limit: number,
+  signal: AbortSignal,
+  call: (signal: AbortSignal) => Promise<CallResult>,
+): Promise<CallResult[]> => {
+  const inner = new AbortController();
+  const stop = () => inner.abort(signal.reason);
+  signal.addEventListener('abort', stop, { once: true });
+  const results: CallResult[] = [];
+  let next = 0;
+  let refused = false;
+  const worker = async () => {
+    while (next < count && !refused) {
+      const index = next;
+      next += 1;
+      const result = await call(inner.signal);
+      results[index] = result;
+      if (result.kind !== 'image') refused = true;
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+  } catch (error) {
+    inner.abort(error);
+    throw signal.aborted ? signal.reason : error;
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+  return results.filter((result) => result !== undefined);
+};
+
+const rejected = (status: number, text: string): HttpEngineError => {
+  let message = text.slice(0, 300);
+  try {
+    const parsed = v.safeParse(ErrorAnswerSchema, JSON.parse(text));
+    if (parsed.success) message = parsed.output.error.message;
+  } catch {
+    // not JSON: the raw text is the message
+  }
+  return new HttpEngineError(`${PROVIDER} answered HTTP ${status}: ${message}`, { retryable: false, status });
+};
+
+const parseAnswer = (text: string): Answer => {
+  const parsed = v.safeParse(AnswerSchema, parseJson(PROVIDER, text));
+  if (!parsed.success) throw malformedAnswer(PROVIDER, v.summarize(parsed.issues));
+  return parsed.output;
+};
+
+/** One answer: its final image (thought images are drafts), or the refusal it stands for. */
+const readAnswer = (answer: Answer): CallResult => {
+  const outputTokens = answer.usageMetadata?.candidatesTokenCount ?? 0;
+  const [candidate] = answer.candidates ?? [];
+  const parts = candidate?.content?.parts ?? [];
+  const said = parts
+    .filter((part) => part.thought !== true && part.text !== undefined)
+    .map((part) => part.text?.trim())
+    .filter((text) => text !== undefined && text !== '')
+    .join(' ');
+  const blockReason = answer.promptFeedback?.blockReason;
+  if (blockReason !== undefined && blockReason !== '') {
+    const message = answer.promptFeedback?.blockReasonMessage || said || `Gemini blocked the prompt (${blockReason}).`;
+    return { kind: 'moderated', message, outputTokens };
+  }
+  const finishReason = candidate?.finishReason ?? 'no candidate';
+  if (MODERATED_FINISH.has(finishReason)) {
+    const message = candidate?.finishMessage || said || `Gemini refused the image (${finishReason}).`;
+    return { kind: 'moderated', message, outputTokens };
+  }
+  const image = parts.findLast((part) => part.thought !== true && part.inlineData?.mimeType.startsWith('image/'));
+  if (image?.inlineData) {
+    const data = Buffer.from(image.inlineData.data, 'base64');
+    if (data.length === 0) throw malformedAnswer(PROVIDER, 'an empty inline image');
+    return { kind: 'image', data, outputTokens };
+  }
+  const message = candidate?.finishMessage || said || `Gemini returned no image (${finishReason}).`;
+  return { kind: 'no_image', message, outputTokens };
+};
