@@ -1,0 +1,714 @@
+/**
+ * A local double of fal's queue (https://queue.fal.run) on 127.0.0.1, for tests without the internet: submit,
+ * status, result and cancel, and the output files on the same server. Start it in the test process and hand
+ * its `baseUrl` to the service (FAL_QUEUE_URL). It checks what it receives and REJECTS what breaks fal's
+ * published description (HTTP 422 in fal's own `detail[]` shape, recorded in `violations`).
+ *
+ * Sources of each checked field (retrieved 2026-11-24):
+ * - Queue protocol, URLs and methods: @fal-ai/client 1.10.1 src/queue.js (submit POST {queue}/{endpoint};
+ *   status GET …/requests/{id}/status; result GET …/requests/{id}; cancel PUT …/requests/{id}/cancel; the
+ *   status/result/cancel URLs name only owner/app, never the endpoint's sub-path) and src/request.js
+ *   (`Authorization: Key <key>`, JSON body); https://fal.ai/docs/api-reference/inference-api (202 while
+ *   IN_QUEUE / IN_PROGRESS, 200 once COMPLETED).
+ * - Answers: typed as the client's InQueueQueueStatus / QueueStatus (src/types/common.d.ts) and each endpoint's
+ *   Output (src/types/endpoints.d.ts, EndpointTypeMap).
+ * - Inputs: one valibot schema per endpoint, each asserted at type level to be assignable to
+ *   EndpointTypeMap[endpoint]['input'] (below); ranges from the types' docs (flux-2 image_size 512–2048 a side,
+ *   flux-2 edit ≤ 4 image_urls, qwen-image-2 edit 1–3 and 512²–2048² px, seedream ≤ 10 and 2560×1440–3072² px
+ *   scaled), from fal's model pages (num_images 1–4: https://fal.ai/models/fal-ai/flux-2-dev/llms.txt,
+ *   https://fal.ai/docs/model-api-reference/image-generation-api/nano-banana-2) and from issue 24 (flux-2-pro
+ *   ≤ 8 references, nano-banana-2 ≤ 14). Objects are strict: a field the endpoint does not have is rejected.
+ * - Refusals: 422 `detail[]` with `type: "content_policy_violation"` (https://fal.ai/docs/documentation/model-apis/errors);
+ *   `has_nsfw_concepts` (Flux2Output).
+ * - Cancel: https://fal.ai/docs/inference-api/queue/cancel (CANCELLATION_REQUESTED; ALREADY_COMPLETED for a
+ *   finished request). What a cancelled request's result answers is not documented there: this double
+ *   answers 400 with a `detail` string, which the adapter treats as a failed request.
+ * Seedream is checked against the v5 lite types: the v5 pro endpoint is not in client 1.10.1.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { InQueueQueueStatus, QueueStatus } from '@fal-ai/client';
+import type { EndpointTypeMap } from '@fal-ai/client/endpoints';
+import sharp from 'sharp';
+import * as v from 'valibot';
+
+// ---- Input schemas, one per endpoint, checked against the client's types ----
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+const httpUrl = v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'must be an http(s) URL'));
+const prompt = v.pipe(v.string(), v.minLength(1));
+const FLUX_PRESETS = [
+  'square_hd',
+  'square',
+  'portrait_4_3',
+  'portrait_16_9',
+  'landscape_4_3',
+  'landscape_16_9',
+] as const;
+const sizeBetween = (minEdge: number, maxEdge: number) =>
+  v.strictObject({ width: int(minEdge, maxEdge), height: int(minEdge, maxEdge) });
+const pixelsBetween = (minPixels: number, maxPixels: number) =>
+  v.pipe(
+    v.strictObject({ width: int(1, 16384), height: int(1, 16384) }),
+    v.check(
+      ({ width, height }) => width * height >= minPixels && width * height <= maxPixels,
+      `total pixels must be between ${minPixels} and ${maxPixels}`,
+    ),
+  );
+const imageUrls = (min: number, max: number) => v.pipe(v.array(httpUrl), v.minLength(min), v.maxLength(max));
+
+const flux2Fields = {
+  prompt,
+  acceleration: v.optional(v.picklist(['none', 'regular', 'high'])),
+  enable_prompt_expansion: v.optional(v.boolean()),
+  enable_safety_checker: v.optional(v.boolean()),
+  guidance_scale: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(20))),
+  image_size: v.optional(v.union([sizeBetween(512, 2048), v.picklist(FLUX_PRESETS)])),
+  num_images: v.optional(int(1, 4)),
+  num_inference_steps: v.optional(int(4, 50)),
+  output_format: v.optional(v.picklist(['jpeg', 'png', 'webp'])),
+  seed: v.optional(v.number()),
+  sync_mode: v.optional(v.boolean()),
+};
+export const Flux2InputSchema = v.strictObject(flux2Fields);
+export const Flux2EditInputSchema = v.strictObject({ ...flux2Fields, image_urls: imageUrls(1, 4) });
+
+const flux2ProFields = {
+  prompt,
+  enable_safety_checker: v.optional(v.boolean()),
+  image_size: v.optional(v.union([sizeBetween(64, 4096), v.picklist(FLUX_PRESETS)])),
+  output_format: v.optional(v.picklist(['jpeg', 'png'])),
+  safety_tolerance: v.optional(v.picklist(['1', '2', '3', '4', '5'])),
+  seed: v.optional(v.number()),
+  sync_mode: v.optional(v.boolean()),
+};
+export const Flux2ProInputSchema = v.strictObject(flux2ProFields);
+export const Flux2ProEditInputSchema = v.strictObject({
+  ...flux2ProFields,
+  image_size: v.optional(v.union([sizeBetween(64, 4096), v.picklist([...FLUX_PRESETS, 'auto'])])),
+  image_urls: imageUrls(1, 8),
+});
+
+const NANO_ASPECTS = [
+  'auto',
+  '21:9',
+  '16:9',
+  '3:2',
+  '4:3',
+  '5:4',
+  '1:1',
+  '4:5',
+  '3:4',
+  '2:3',
+  '9:16',
+  '4:1',
+  '1:4',
+  '8:1',
+  '1:8',
+] as const;
+const nanoFields = {
+  prompt,
+  aspect_ratio: v.optional(v.picklist(NANO_ASPECTS)),
+  enable_web_search: v.optional(v.boolean()),
+  limit_generations: v.optional(v.boolean()),
+  num_images: v.optional(int(1, 4)),
+  output_format: v.optional(v.picklist(['jpeg', 'png', 'webp'])),
+  resolution: v.optional(v.picklist(['0.5K', '1K', '2K', '4K'])),
+  safety_tolerance: v.optional(v.picklist(['1', '2', '3', '4', '5', '6'])),
+  seed: v.optional(v.number()),
+  sync_mode: v.optional(v.boolean()),
+  thinking_level: v.optional(v.picklist(['minimal', 'high'])),
+};
+export const NanoBanana2InputSchema = v.strictObject(nanoFields);
+export const NanoBanana2EditInputSchema = v.strictObject({ ...nanoFields, image_urls: imageUrls(1, 14) });
+
+const qwenFields = {
+  prompt,
+  enable_prompt_expansion: v.optional(v.boolean()),
+  enable_safety_checker: v.optional(v.boolean()),
+  image_size: v.optional(v.union([pixelsBetween(512 * 512, 2048 * 2048), v.picklist(FLUX_PRESETS)])),
+  negative_prompt: v.optional(v.pipe(v.string(), v.maxLength(500))),
+  num_images: v.optional(int(1, 4)),
+  output_format: v.optional(v.picklist(['jpeg', 'png', 'webp'])),
+  seed: v.optional(int(0, 2147483647)),
+  sync_mode: v.optional(v.boolean()),
+};
+export const QwenImage2InputSchema = v.strictObject(qwenFields);
+export const QwenImage2EditInputSchema = v.strictObject({
+  ...qwenFields,
+  prompt: v.pipe(v.string(), v.minLength(1), v.maxLength(800)),
+  image_urls: imageUrls(1, 3),
+});
+
+const seedreamFields = {
+  prompt,
+  enable_safety_checker: v.optional(v.boolean()),
+  // Any custom size: fal scales it into 2560×1440–3072×3072 total pixels.
+  image_size: v.optional(
+    v.union([
+      v.strictObject({ width: int(1, 16384), height: int(1, 16384) }),
+      v.picklist([...FLUX_PRESETS, 'auto_2K', 'auto_3K']),
+    ]),
+  ),
+  max_images: v.optional(int(1, 6)),
+  num_images: v.optional(int(1, 4)),
+  sync_mode: v.optional(v.boolean()),
+};
+export const SeedreamInputSchema = v.strictObject(seedreamFields);
+export const SeedreamEditInputSchema = v.strictObject({ ...seedreamFields, image_urls: imageUrls(1, 10) });
+
+/** A fits B: assignable, and no key B lacks (plain assignability would let an extra field through). */
+type Assignable<A, B> = [A] extends [B] ? ([Exclude<keyof A, keyof B>] extends [never] ? true : false) : false;
+type Assert<T extends true> = T;
+type InputOf<E extends keyof EndpointTypeMap> = EndpointTypeMap[E]['input'];
+/** Compile-time proof that every schema accepts only what the client's types allow. */
+export type FalSchemasMatchClientTypes = [
+  Assert<Assignable<v.InferOutput<typeof Flux2InputSchema>, InputOf<'fal-ai/flux-2'>>>,
+  Assert<Assignable<v.InferOutput<typeof Flux2EditInputSchema>, InputOf<'fal-ai/flux-2/edit'>>>,
+  Assert<Assignable<v.InferOutput<typeof Flux2ProInputSchema>, InputOf<'fal-ai/flux-2-pro'>>>,
+  Assert<Assignable<v.InferOutput<typeof Flux2ProEditInputSchema>, InputOf<'fal-ai/flux-2-pro/edit'>>>,
+  Assert<Assignable<v.InferOutput<typeof NanoBanana2InputSchema>, InputOf<'fal-ai/nano-banana-2'>>>,
+  Assert<Assignable<v.InferOutput<typeof NanoBanana2EditInputSchema>, InputOf<'fal-ai/nano-banana-2/edit'>>>,
+  Assert<Assignable<v.InferOutput<typeof QwenImage2InputSchema>, InputOf<'fal-ai/qwen-image-2/text-to-image'>>>,
+  Assert<Assignable<v.InferOutput<typeof QwenImage2EditInputSchema>, InputOf<'fal-ai/qwen-image-2/edit'>>>,
+  Assert<
+    Assignable<v.InferOutput<typeof SeedreamInputSchema>, InputOf<'fal-ai/bytedance/seedream/v5/lite/text-to-image'>>
+  >,
+  Assert<Assignable<v.InferOutput<typeof SeedreamEditInputSchema>, InputOf<'fal-ai/bytedance/seedream/v5/lite/edit'>>>,
+];
+
+type OutputKind = 'flux-2' | 'flux-2-pro' | 'nano-banana-2' | 'qwen-image-2' | 'seedream';
+
+interface EndpointSpec {
+  schema: v.GenericSchema;
+  output: OutputKind;
+  /** The size fal makes when `image_size` / `aspect_ratio` is absent. */
+  defaultSize: { width: number; height: number };
+  defaultFormat: 'png' | 'jpeg';
+}
+
+const ENDPOINTS: Record<string, EndpointSpec> = {
+  'fal-ai/flux-2': {
+    schema: Flux2InputSchema,
+    output: 'flux-2',
+    defaultSize: { width: 1024, height: 768 },
+    defaultFormat: 'png',
+  },
+  'fal-ai/flux-2/edit': {
+    schema: Flux2EditInputSchema,
+    output: 'flux-2',
+    defaultSize: { width: 1024, height: 768 },
+    defaultFormat: 'png',
+  },
+  'fal-ai/flux-2-pro': {
+    schema: Flux2ProInputSchema,
+    output: 'flux-2-pro',
+    defaultSize: { width: 1024, height: 768 },
+    defaultFormat: 'jpeg',
+  },
+  'fal-ai/flux-2-pro/edit': {
+    schema: Flux2ProEditInputSchema,
+    output: 'flux-2-pro',
+    defaultSize: { width: 1024, height: 1024 },
+    defaultFormat: 'jpeg',
+  },
+  'fal-ai/nano-banana-2': {
+    schema: NanoBanana2InputSchema,
+    output: 'nano-banana-2',
+    defaultSize: { width: 1024, height: 1024 },
+    defaultFormat: 'png',
+  },
+  'fal-ai/nano-banana-2/edit': {
+    schema: NanoBanana2EditInputSchema,
+    output: 'nano-banana-2',
+    defaultSize: { width: 1024, height: 1024 },
+    defaultFormat: 'png',
+  },
+  'fal-ai/qwen-image-2/text-to-image': {
+    schema: QwenImage2InputSchema,
+    output: 'qwen-image-2',
+    defaultSize: { width: 1024, height: 1024 },
+    defaultFormat: 'png',
+  },
+  'fal-ai/qwen-image-2/edit': {
+    schema: QwenImage2EditInputSchema,
+    output: 'qwen-image-2',
+    defaultSize: { width: 1024, height: 1024 },
+    defaultFormat: 'png',
+  },
+  'fal-ai/bytedance/seedream/v5/lite/text-to-image': {
+    schema: SeedreamInputSchema,
+    output: 'seedream',
+    defaultSize: { width: 2048, height: 2048 },
+    defaultFormat: 'png',
+  },
+  'fal-ai/bytedance/seedream/v5/lite/edit': {
+    schema: SeedreamEditInputSchema,
+    output: 'seedream',
+    defaultSize: { width: 2048, height: 2048 },
+    defaultFormat: 'png',
+  },
+};
+
+const PRESET_SIZES: Record<string, { width: number; height: number }> = {
+  square_hd: { width: 1024, height: 1024 },
+  square: { width: 512, height: 512 },
+  portrait_4_3: { width: 768, height: 1024 },
+  portrait_16_9: { width: 576, height: 1024 },
+  landscape_4_3: { width: 1024, height: 768 },
+  landscape_16_9: { width: 1024, height: 576 },
+  auto_2K: { width: 2048, height: 2048 },
+  auto_3K: { width: 3072, height: 3072 },
+  auto: { width: 1024, height: 1024 },
+};
+const NANO_TIER_PX: Record<string, number> = { '0.5K': 512, '1K': 1024, '2K': 2048, '4K': 4096 };
+
+// ---- The double ----
+
+export interface FalReceived {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** Parsed JSON, or the raw text. */
+  body: unknown;
+}
+
+export type FalStage = 'submit' | 'status' | 'result' | 'cancel' | 'file';
+
+export interface Hold {
+  /** Status polls answered IN_QUEUE (with a falling queue_position), then `runningPolls` IN_PROGRESS. */
+  queuedPolls?: number;
+  runningPolls?: number;
+  /** Or by time: IN_QUEUE the first half of `ms`, IN_PROGRESS the second (for runs with a real wait). */
+  ms?: number;
+}
+
+export type RefusalKind = 'content_policy' | 'nsfw' | 'no_image';
+
+export interface FalDoubleOptions {
+  /** Paste the last input image into the outputs (default true). */
+  drawInputs?: boolean;
+  /** Hold for every request not scripted otherwise. */
+  hold?: Hold;
+}
+
+export interface FalSubmission {
+  requestId: string;
+  endpoint: string;
+  input: Record<string, unknown>;
+}
+
+export interface FalDouble {
+  baseUrl: string;
+  received: FalReceived[];
+  /** Accepted submissions, in order. */
+  submissions: FalSubmission[];
+  /** Every request that broke fal's published description, described. Tests assert it stays empty. */
+  violations: string[];
+  counters: { submits: number; statusPolls: number; results: number; cancels: number; files: number };
+  /** The next request at `on` (default submit; `after` that many more first) answers `status` (with Retry-After when given). */
+  failNext(status: number, options?: { on?: FalStage; after?: number; retryAfter?: string; detail?: unknown }): void;
+  /**
+   * The next submission (`after` that many more first) is refused: 422 content_policy_violation (on submit or
+   * on its result), NSFW-flagged images, or no images.
+   */
+  refuseNext(kind: RefusalKind, options?: { on?: 'submit' | 'result'; after?: number; message?: string }): void;
+  /** How long the next submission stays queued / in progress. */
+  holdNext(hold: Hold): void;
+  /** Serves bytes at a loopback URL, as the bucket's presigned URLs do (ReferenceImages.share). */
+  share(data: Buffer, contentType: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+interface QueuedRequest {
+  id: string;
+  endpoint: string;
+  /** owner/app: what the status, result and cancel URLs name. */
+  app: string;
+  createdAt: number;
+  hold: Hold;
+  polls: number;
+  completed: boolean;
+  cancelled: boolean;
+  refusal?: 'content_policy' | 'nsfw' | 'no_image';
+  refusalMessage?: string;
+  files: Promise<{ name: string; width: number; height: number; contentType: string }[]>;
+  output: OutputKind;
+  seed: number;
+  prompt: string;
+}
+
+const POLICY_MESSAGE = 'The content was flagged by a content checker.';
+
+const ratioOf = (aspect: string): number => {
+  const [w, h] = aspect.split(':').map(Number);
+  return (w ?? 1) / (h ?? 1);
+};
+
+const sizeOfInput = (spec: EndpointSpec, input: Record<string, unknown>): { width: number; height: number } => {
+  if (spec.output === 'nano-banana-2') {
+    const long = NANO_TIER_PX[String(input.resolution ?? '1K')] ?? 1024;
+    const aspect = String(input.aspect_ratio ?? 'auto');
+    const ratio = aspect === 'auto' ? 1 : ratioOf(aspect);
+    return ratio >= 1
+      ? { width: long, height: Math.round(long / ratio) }
+      : { width: Math.round(long * ratio), height: long };
+  }
+  const asked = input.image_size;
+  let size = spec.defaultSize;
+  if (typeof asked === 'string') size = PRESET_SIZES[asked] ?? size;
+  else if (asked && typeof asked === 'object' && 'width' in asked && 'height' in asked) {
+    size = { width: Number(asked.width), height: Number(asked.height) };
+  }
+  if (spec.output === 'seedream') {
+    // fal: "In case the image size does not fall within these parameters, the image size will be adjusted to by scaling."
+    const pixels = size.width * size.height;
+    const scale =
+      pixels < 2560 * 1440
+        ? Math.sqrt((2560 * 1440) / pixels)
+        : pixels > 3072 * 3072
+          ? Math.sqrt((3072 * 3072) / pixels)
+          : 1;
+    size = { width: Math.round(size.width * scale), height: Math.round(size.height * scale) };
+  }
+  return size;
+};
+
+const hueOf = (seed: number) => `hsl(${seed % 360}, 60%, 55%)`;
+
+export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<FalDouble> => {
+  const drawInputs = options.drawInputs ?? true;
+  const received: FalReceived[] = [];
+  const submissions: FalSubmission[] = [];
+  const violations: string[] = [];
+  const counters = { submits: 0, statusPolls: 0, results: 0, cancels: 0, files: 0 };
+  const failures: { on: FalStage; after: number; status: number; retryAfter?: string; detail?: unknown }[] = [];
+  const refusals: { kind: RefusalKind; on: 'submit' | 'result'; after: number; message?: string }[] = [];
+  const holds: Hold[] = [];
+  const requests = new Map<string, QueuedRequest>();
+  const files = new Map<string, { data: Buffer; contentType: string }>();
+  const shared = new Map<string, { data: Buffer; contentType: string }>();
+  let baseUrl = '';
+
+  const send = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    response.writeHead(status, { 'content-type': 'application/json', ...headers });
+    response.end(JSON.stringify(body));
+  };
+  const reject = (response: ServerResponse, status: number, why: string, loc: (string | number)[] = ['body']) => {
+    violations.push(why);
+    send(response, status, { detail: [{ loc, msg: why, type: 'value_error' }] });
+  };
+  const scriptedFailure = (stage: FalStage, response: ServerResponse): boolean => {
+    const index = failures.findIndex((failure) => failure.on === stage);
+    const failure = failures[index];
+    if (!failure) return false;
+    if (failure.after > 0) {
+      failure.after -= 1;
+      return false;
+    }
+    failures.splice(index, 1);
+    send(response, failure.status, failure.detail ?? { detail: `scripted HTTP ${failure.status}` }, {
+      ...(failure.retryAfter !== undefined && { 'retry-after': failure.retryAfter }),
+    });
+    return true;
+  };
+
+  const fetchInput = async (url: string): Promise<Buffer> => {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`image_urls entry ${url} answered HTTP ${response.status}`);
+    return Buffer.from(await response.arrayBuffer());
+  };
+
+  const makeFiles = async (
+    id: string,
+    spec: EndpointSpec,
+    input: Record<string, unknown>,
+    count: number,
+    seed: number,
+  ): Promise<QueuedRequest['files'] extends Promise<infer T> ? T : never> => {
+    const { width, height } = sizeOfInput(spec, input);
+    const format = input.output_format === 'jpeg' ? 'jpeg' : input.output_format === 'png' ? 'png' : spec.defaultFormat;
+    const urls = Array.isArray(input.image_urls) ? input.image_urls.map(String) : [];
+    const last = urls[urls.length - 1];
+    let overlay: Buffer | undefined;
+    if (drawInputs && last) {
+      const side = Math.max(1, Math.round(Math.max(width, height) * 0.3));
+      overlay = await sharp(await fetchInput(last))
+        .rotate()
+        .resize(side, side, { fit: 'inside' })
+        .png()
+        .toBuffer();
+    } else if (last) {
+      await fetchInput(last);
+    }
+    const made = [];
+    for (let index = 0; index < count; index += 1) {
+      let image = sharp({ create: { width, height, channels: 3, background: hueOf(seed + index * 47) } });
+      if (overlay) image = sharp(await image.png().toBuffer()).composite([{ input: overlay, gravity: 'centre' }]);
+      const data = format === 'png' ? await image.png().toBuffer() : await image.jpeg({ quality: 90 }).toBuffer();
+      const name = `${id}-${index}.${format === 'png' ? 'png' : 'jpeg'}`;
+      const contentType = format === 'png' ? 'image/png' : 'image/jpeg';
+      files.set(name, { data, contentType });
+      made.push({ name, width, height, contentType });
+    }
+    return made;
+  };
+
+  const outputOf = async (request: QueuedRequest): Promise<unknown> => {
+    const made = request.refusal === 'no_image' ? [] : await request.files;
+    const images = made.map((file) => ({
+      url: `${baseUrl}/files/${file.name}`,
+      width: file.width,
+      height: file.height,
+      content_type: file.contentType,
+      file_name: file.name,
+    }));
+    switch (request.output) {
+      case 'flux-2':
+        return {
+          images,
+          has_nsfw_concepts: images.map(() => request.refusal === 'nsfw'),
+          prompt: request.prompt,
+          seed: request.seed,
+          timings: {},
+        } satisfies EndpointTypeMap['fal-ai/flux-2']['output'];
+      case 'flux-2-pro':
+        return { images, seed: request.seed } satisfies EndpointTypeMap['fal-ai/flux-2-pro']['output'];
+      case 'nano-banana-2':
+        return { images, description: '' } satisfies EndpointTypeMap['fal-ai/nano-banana-2']['output'];
+      case 'qwen-image-2':
+        return { images, seed: request.seed } satisfies EndpointTypeMap['fal-ai/qwen-image-2/text-to-image']['output'];
+      case 'seedream':
+        return {
+          images,
+          seed: request.seed,
+        } satisfies EndpointTypeMap['fal-ai/bytedance/seedream/v5/lite/text-to-image']['output'];
+    }
+  };
+
+  const urlsOf = (request: QueuedRequest) => {
+    const base = `${baseUrl}/${request.app}/requests/${request.id}`;
+    return { request_id: request.id, response_url: base, status_url: `${base}/status`, cancel_url: `${base}/cancel` };
+  };
+
+  const statusOf = (request: QueuedRequest): QueueStatus => {
+    const { queuedPolls = 0, runningPolls = 0, ms } = request.hold;
+    request.polls += 1;
+    let state: QueueStatus['status'] = 'COMPLETED';
+    let position = 0;
+    if (!request.cancelled && !request.completed) {
+      if (ms !== undefined) {
+        const elapsed = Date.now() - request.createdAt;
+        state = elapsed >= ms ? 'COMPLETED' : elapsed < ms / 2 ? 'IN_QUEUE' : 'IN_PROGRESS';
+      } else if (request.polls <= queuedPolls) {
+        state = 'IN_QUEUE';
+        position = queuedPolls - request.polls;
+      } else if (request.polls <= queuedPolls + runningPolls) {
+        state = 'IN_PROGRESS';
+      }
+    }
+    if (state === 'COMPLETED') request.completed = true;
+    const urls = urlsOf(request);
+    if (state === 'IN_QUEUE') return { status: 'IN_QUEUE', queue_position: position, ...urls };
+    if (state === 'IN_PROGRESS') return { status: 'IN_PROGRESS', logs: [], ...urls };
+    return { status: 'COMPLETED', logs: [], metrics: { inference_time: 1.5 }, ...urls };
+  };
+
+  const onSubmit = (endpoint: string, headers: IncomingHttpHeaders, body: unknown, response: ServerResponse) => {
+    const spec = ENDPOINTS[endpoint];
+    if (!spec) return reject(response, 404, `no such endpoint: POST /${endpoint}`, ['path']);
+    if (!/^application\/json/.test(headers['content-type'] ?? '')) {
+      return reject(response, 422, `submit to ${endpoint} without content-type application/json`);
+    }
+    const parsed = v.safeParse(spec.schema, body);
+    if (!parsed.success) {
+      const why = `${endpoint} input: ${v.summarize(parsed.issues)}`;
+      violations.push(why);
+      return send(response, 422, {
+        detail: parsed.issues.map((issue) => ({
+          loc: ['body', ...(issue.path ?? []).map((item) => String(item.key))],
+          msg: issue.message,
+          type: 'value_error',
+        })),
+      });
+    }
+    if (scriptedFailure('submit', response)) return;
+    const input = parsed.output as Record<string, unknown>;
+    const [next] = refusals;
+    const refusal = next && next.after === 0 ? refusals.shift() : undefined;
+    if (next && next.after > 0) next.after -= 1;
+    if (refusal?.kind === 'content_policy' && refusal.on === 'submit') {
+      return send(response, 422, {
+        detail: [
+          {
+            loc: ['body', 'prompt'],
+            msg: refusal.message ?? POLICY_MESSAGE,
+            type: 'content_policy_violation',
+            url: 'https://docs.fal.ai/errors#content_policy_violation',
+            input: String(input.prompt),
+          },
+        ],
+      });
+    }
+    const id = randomUUID();
+    const seed = Number.parseInt(createHash('sha256').update(id).digest('hex').slice(0, 6), 16);
+    const count = typeof input.num_images === 'number' ? input.num_images : 1;
+    const files = makeFiles(id, spec, input, count, seed);
+    files.catch((error: unknown) =>
+      violations.push(`${endpoint}: ${error instanceof Error ? error.message : String(error)}`),
+    );
+    const request: QueuedRequest = {
+      id,
+      endpoint,
+      app: endpoint.split('/').slice(0, 2).join('/'),
+      createdAt: Date.now(),
+      hold: holds.shift() ?? options.hold ?? {},
+      polls: 0,
+      completed: false,
+      cancelled: false,
+      refusal: refusal?.kind,
+      refusalMessage: refusal?.message,
+      files,
+      output: spec.output,
+      seed,
+      prompt: String(input.prompt),
+    };
+    requests.set(id, request);
+    submissions.push({ requestId: id, endpoint, input });
+    counters.submits += 1;
+    const answer: InQueueQueueStatus = {
+      status: 'IN_QUEUE',
+      queue_position: request.hold.queuedPolls ?? 0,
+      ...urlsOf(request),
+    };
+    send(response, 200, answer);
+  };
+
+  const onRequest = async (
+    app: string,
+    id: string,
+    action: string,
+    method: string,
+    response: ServerResponse,
+  ): Promise<void> => {
+    const request = requests.get(id);
+    if (!request) return reject(response, 404, `no request ${id}`, ['path']);
+    if (app !== request.app) {
+      return reject(response, 404, `request ${id} addressed under /${app}; fal's URLs name only /${request.app}`, [
+        'path',
+      ]);
+    }
+    if (action === '/status' && method === 'GET') {
+      counters.statusPolls += 1;
+      if (scriptedFailure('status', response)) return;
+      const status = statusOf(request);
+      return send(response, status.status === 'COMPLETED' ? 200 : 202, status);
+    }
+    if (action === '/cancel' && method === 'PUT') {
+      counters.cancels += 1;
+      if (scriptedFailure('cancel', response)) return;
+      if (request.completed) return send(response, 400, { status: 'ALREADY_COMPLETED' });
+      request.cancelled = true;
+      return send(response, 202, { status: 'CANCELLATION_REQUESTED' });
+    }
+    if (action === '' && method === 'GET') {
+      counters.results += 1;
+      if (scriptedFailure('result', response)) return;
+      if (!request.completed) {
+        return reject(response, 400, `result of ${id} fetched before its status said COMPLETED`, ['path']);
+      }
+      if (request.cancelled) return send(response, 400, { detail: 'Request was cancelled' });
+      if (request.refusal === 'content_policy') {
+        return send(response, 422, {
+          detail: [
+            {
+              loc: ['body', 'prompt'],
+              msg: request.refusalMessage ?? POLICY_MESSAGE,
+              type: 'content_policy_violation',
+              url: 'https://docs.fal.ai/errors#content_policy_violation',
+              input: request.prompt,
+            },
+          ],
+        });
+      }
+      return send(response, 200, await outputOf(request));
+    }
+    return reject(response, 405, `${method} ${action || '(result)'} is not part of fal's queue API`, ['path']);
+  };
+
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: unknown = text;
+      try {
+        body = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        // kept as text: a submit then fails its schema
+      }
+      const method = request.method ?? '';
+      const path = (request.url ?? '').split('?')[0] ?? '';
+      received.push({ method, path, headers: request.headers, body });
+      const handle = async () => {
+        const file = /^\/(files|inputs)\/([^/]+)$/.exec(path);
+        if (file && method === 'GET') {
+          const stored = (file[1] === 'files' ? files : shared).get(file[2] ?? '');
+          if (file[1] === 'files') counters.files += 1;
+          if (file[1] === 'files' && scriptedFailure('file', response)) return;
+          if (!stored) return reject(response, 404, `no file ${path}`, ['path']);
+          response.writeHead(200, { 'content-type': stored.contentType });
+          return void response.end(stored.data);
+        }
+        if (!/^Key \S+/.test(request.headers.authorization ?? '')) {
+          return reject(response, 401, `${method} ${path} without "Authorization: Key <key>"`, [
+            'header',
+            'authorization',
+          ]);
+        }
+        const queued = /^\/(.+)\/requests\/([^/]+)(\/status|\/cancel)?$/.exec(path);
+        if (queued) return onRequest(queued[1] ?? '', queued[2] ?? '', queued[3] ?? '', method, response);
+        if (method === 'POST') return onSubmit(path.slice(1), request.headers, body, response);
+        return reject(response, 405, `${method} ${path} is not part of fal's queue API`, ['path']);
+      };
+      handle().catch((error: unknown) => {
+        violations.push(
+          `double failed on ${method} ${path}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        if (!response.headersSent) send(response, 500, { detail: 'double failed' });
+      });
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('fal double: not listening on TCP');
+  baseUrl = `http://127.0.0.1:${address.port}`;
+
+  return {
+    baseUrl,
+    received,
+    submissions,
+    violations,
+    counters,
+    failNext: (status, { on = 'submit', after = 0, retryAfter, detail } = {}) => {
+      failures.push({ on, after, status, retryAfter, detail });
+    },
+    refuseNext: (kind, { on = 'result', after = 0, message } = {}) => {
+      refusals.push({ kind, on, after, message });
+    },
+    holdNext: (hold) => {
+      holds.push(hold);
+    },
+    share: async (data, contentType) => {
+      const name = createHash('sha256').update(data).digest('hex');
+      shared.set(name, { data, contentType });
+      return `${baseUrl}/inputs/${name}`;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+};
