@@ -16,6 +16,9 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { BASE_MODELS } from '../functions/domain/images/catalog';
+import { engineNameOf, parseModelRoutes } from '../functions/domain/images/model-routes';
+import { BACKEND_ENV, PROVIDER_ENV } from '../functions/shared/env-names';
 import { ROOT_DIR, startLocalRuntime } from './local/runtime';
 
 const DEV_ACCOUNT_CREDIT_MICROS = 100_000_000;
@@ -38,8 +41,22 @@ const reconciledLines = ({
           `${failedProfiles.length} training(s) failed with their reservations released.`,
       ];
 
+/**
+ * Which engine serves each base model (MODEL_ROUTES, else ENGINE): printed with the ready line. Parsing
+ * here also stops a start whose route table names an unknown model or provider, before anything runs.
+ */
+const engineLines = (environment: NodeJS.ProcessEnv): string[] => {
+  const routes = parseModelRoutes(environment[PROVIDER_ENV.modelRoutes]);
+  const fallback =
+    environment[BACKEND_ENV.engine] === 'http'
+      ? `http engine (${environment[BACKEND_ENV.engineUrl] ?? 'no ENGINE_URL'})`
+      : 'sandbox';
+  return ['Models:', ...BASE_MODELS.map(({ id }) => `  ${id.padEnd(20)} ${engineNameOf(routes, id, fallback)}`)];
+};
+
 const main = async () => {
   const startedAt = performance.now();
+  const models = engineLines(process.env);
   const { values } = parseArgs({
     options: {
       port: { type: 'string' },
@@ -94,6 +111,7 @@ const main = async () => {
       `Development account ${devAccount.accountId}`,
       `API key: ${key}`,
       ...reconciledLines(runtime.reconciled),
+      ...models,
       '',
       `  curl -s -H 'X-API-Key: ${key}' ${runtime.url}/v2/service/webhook-secret`,
       '',

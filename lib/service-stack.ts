@@ -37,6 +37,13 @@ export class ServiceStack extends Stack {
 
     const data = new Data(this, 'Data');
     const backends = new Backends(this, 'Backends', {
+      modelRoutes: this.node.tryGetContext('modelRoutes'),
+      modelAliases: this.node.tryGetContext('modelAliases'),
+      providerBaseUrls: {
+        openai: this.node.tryGetContext('openaiBaseUrl'),
+        gemini: this.node.tryGetContext('geminiBaseUrl'),
+        fal: this.node.tryGetContext('falQueueUrl'),
+      },
       engineUrl: this.node.tryGetContext('engineUrl'),
       trainerUrl: this.node.tryGetContext('trainerUrl'),
       trainerCallbackUrl: this.node.tryGetContext('trainerCallbackUrl'),

@@ -2,7 +2,7 @@
  * The route table: every HTTP route is declared once, here. The CDK stack creates one function per row
  * and mounts it under every API version prefix; the local runtime serves the same rows.
  */
-import type { Access } from '../shared/access';
+import { type Access, ALL_PROVIDER_SECRETS, PROVIDER_SECRETS } from '../shared/access';
 
 /** The docs page's renderer, Scalar's standalone browser build (served by the service: no CDN). */
 export const SCALAR_SCRIPT = '@scalar/api-reference/browser/standalone.js';
@@ -38,7 +38,7 @@ const IMAGE_OPERATION: Access = {
   table: 'write',
   bucket: { read: ['outputs', 'uploads', 'profiles'], write: ['inputs', 'outputs'], delete: ['inputs'] },
   start: ['image-job'],
-  secrets: ['downloadToken', 'engineToken'],
+  secrets: ['downloadToken', 'engineToken', ...ALL_PROVIDER_SECRETS],
 };
 const JOB_READ: Access = { table: 'read', secrets: ['downloadToken'] };
 
@@ -49,6 +49,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/remix', handler: 'remix', stream: true, images: true, access: IMAGE_OPERATION },
   // Presigns the PUT of a direct upload: the URL carries this function's authority, so it needs PutObject there.
   { method: 'POST', path: '/uploads', handler: 'uploads', access: { bucket: { write: ['uploads'] } } },
+  // Reads the configuration only (the route table): no secret, no item beyond the caller's key.
+  { method: 'GET', path: '/models', handler: 'models', access: {} },
   { method: 'GET', path: '/jobs', handler: 'jobs-list', access: JOB_READ },
   { method: 'GET', path: '/jobs/{job_id}', handler: 'jobs', access: JOB_READ },
   { method: 'GET', path: '/jobs/{job_id}/deliveries', handler: 'jobs-deliveries', access: { table: 'read' } },
@@ -64,7 +66,13 @@ export const ROUTES: readonly RouteDefinition[] = [
     method: 'POST',
     path: '/jobs/{job_id}/cancel',
     handler: 'jobs-cancel',
-    access: { table: 'write', stop: ['image-job'], queues: ['callbacks'], secrets: ['downloadToken'] },
+    // And asks a queued provider (fal) to stop the job's work: its key.
+    access: {
+      table: 'write',
+      stop: ['image-job'],
+      queues: ['callbacks'],
+      secrets: ['downloadToken', PROVIDER_SECRETS.fal],
+    },
   },
   // Presigns a GET of the output: the URL carries this function's authority, so it needs GetObject.
   {

@@ -11,20 +11,52 @@ import { jobs, ledger, profiles } from './data';
 import { faceAnalyzer } from './faces';
 import { decodeInput } from './inputs';
 import { link } from './links';
-import { secretOrEmpty } from './secrets';
+import { secret, secretOrEmpty } from './secrets';
 import { objects } from './storage';
 import { startImageJob } from './workflows';
 
 /** How long a backend may fetch a candidate's reference crops for (an engine run lasts at most 15 minutes). */
 const REFERENCE_URL_SECONDS = 3600;
 
-/** The configured engine, built on first use. */
-export const engine = once(() =>
-  meteredEngine(
+/** The configured engine: the route table's providers, the default engine for the rest; built on first use. */
+export const engine = once(() => {
+  const config = settings();
+  const provider = (baseUrl: string, key: string, arn: string | undefined, name: string) => ({
+    baseUrl: checkedProviderUrl(baseUrl, name, config.ALLOW_LOOPBACK_URLS),
+    apiKey: secret(key, arn, `the ${name} API key`),
+  });
+  const routed = new Set(Object.values(config.MODEL_ROUTES).map((route) => route.provider));
+  return meteredEngine(
     imageEngine({
-      engine: settings().ENGINE,
-      url: settings().ENGINE_URL,
-      token: secretOrEmpty(settings().ENGINE_TOKEN, settings().ENGINE_TOKEN_SECRET_ARN, 'the engine token'),
+      engine: config.ENGINE,
+      url: config.ENGINE_URL,
+      token: secretOrEmpty(config.ENGINE_TOKEN, config.ENGINE_TOKEN_SECRET_ARN, 'the engine token'),
+      routes: config.MODEL_ROUTES,
+      providers: {
+        ...(routed.has('openai')
+          ? {
+              openai: provider(
+                config.OPENAI_BASE_URL,
+                config.OPENAI_API_KEY,
+                config.OPENAI_API_KEY_SECRET_ARN,
+                'OpenAI',
+              ),
+            }
+          : {}),
+        ...(routed.has('gemini')
+          ? {
+              gemini: provider(
+                config.GEMINI_BASE_URL,
+                config.GEMINI_API_KEY,
+                config.GEMINI_API_KEY_SECRET_ARN,
+                'Gemini',
+              ),
+            }
+          : {}),
+        ...(routed.has('fal')
+          ? { fal: provider(config.FAL_QUEUE_URL, config.FAL_KEY, config.FAL_KEY_SECRET_ARN, 'fal') }
+          : {}),
+      },
       references: {
         load: async (key) => {
           const object = await objects().get(key);
@@ -41,8 +73,21 @@ export const engine = once(() =>
       },
     }),
     meter(),
-  ),
-);
+  );
+});
+
+/**
+ * A provider's base URL is operator configuration: https, or (development only, ALLOW_LOOPBACK_URLS)
+ * http on a loopback address, where a local double stands in for the provider.
+ */
+export const checkedProviderUrl = (text: string, provider: string, allowLoopback: boolean): string => {
+  const url = new URL(text);
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (url.protocol === 'https:' || (allowLoopback && loopback && url.protocol === 'http:')) return text;
+  throw new Error(
+    `The ${provider} base URL must be https${allowLoopback ? ' (or http on a loopback address)' : ''}: ${text}`,
+  );
+};
 
 export const imageDeps = once(
   (): ImageDeps => ({
@@ -69,6 +114,7 @@ export const imageDeps = once(
       outputFormatSwitchAt: settings().OUTPUT_FORMAT_SWITCH_AT,
       replayPollMs: 200,
       maxRunningJobs: settings().MAX_RUNNING_JOBS,
+      modelAliases: settings().MODEL_ALIASES,
     },
   }),
 );

@@ -4,21 +4,44 @@
  * which only reads, ships neither client.
  */
 
-import { clock, newId, once } from './core';
+import { cancelFalTicket, FAL_ENGINE } from '../adapters/engine/providers/fal-queue';
+import type { EngineQueue, EngineTicket } from '../domain/images/engine';
+import { cancelEngineWork } from '../domain/jobs/workflow';
+import { clock, newId, once, settings } from './core';
 import { jobs, ledger, outboundLimit } from './data';
 import { link } from './links';
 import { enqueueCallback } from './queues';
+import { secret } from './secrets';
 import { stopImageJob } from './workflows';
 
 /** A redelivery of a job's terminal event: a fresh delivery id, the body a poll answers now. */
 export const redeliveryDeps = once(() => ({ jobs: jobs(), clock, link, newId, enqueueCallback, ...outboundLimit() }));
 
-/** What a cancel needs: the job and its money, the execution to stop, the callback to queue. */
+/**
+ * Stops a queued provider's work from the cancel route: only fal queues, and its cancel needs no image
+ * work (fal-queue.ts ships without sharp). A ticket of another kind is left to end on its own.
+ */
+const providerQueues = once(
+  (): Pick<EngineQueue, 'cancel'> => ({
+    cancel: async (ticket, signal) => {
+      if (ticket.engine !== FAL_ENGINE) return;
+      const config = settings();
+      await cancelFalTicket(
+        ticket,
+        { apiKey: secret(config.FAL_KEY, config.FAL_KEY_SECRET_ARN, 'the fal API key') },
+        signal,
+      );
+    },
+  }),
+);
+
+/** What a cancel needs: the job and its money, the execution to stop, the provider work to stop, the callback to queue. */
 export const jobCancelDeps = once(() => ({
   jobs: jobs(),
   ledger: ledger(),
   clock,
   link,
   stopImageJob,
+  cancelEngineWork: (ticket: EngineTicket | null) => cancelEngineWork(providerQueues(), ticket),
   enqueueCallback,
 }));

@@ -16,7 +16,14 @@ export const BUCKET_AREAS = {
 } as const;
 export type BucketArea = keyof typeof BUCKET_AREAS;
 
-export type SecretName = 'downloadToken' | 'engineToken' | 'trainerToken';
+export type SecretName = 'downloadToken' | 'engineToken' | 'trainerToken' | ProviderSecretName;
+
+/** The hosted providers' API keys (one secret per provider the route table uses; lib/constructs/backends.ts). */
+export const PROVIDER_SECRETS = { openai: 'openaiKey', gemini: 'geminiKey', fal: 'falKey' } as const;
+export type ProviderSecretName = (typeof PROVIDER_SECRETS)[keyof typeof PROVIDER_SECRETS];
+
+/** Every provider key: what a function that runs the engine may read (a secret exists only for a routed provider). */
+export const ALL_PROVIDER_SECRETS: readonly ProviderSecretName[] = Object.values(PROVIDER_SECRETS);
 
 export interface Access {
   /**
@@ -42,7 +49,7 @@ export interface Access {
   answerTasks?: readonly WorkflowName[];
   /** SendMessage to the callback queue (`deadLetter`: to its dead-letter queue). */
   queues?: readonly ('callbacks' | 'deadLetter')[];
-  /** Secrets Manager secrets read (the engine and trainer tokens exist only with those backends). */
+  /** Secrets Manager secrets read (the engine and trainer tokens and the provider keys exist only with those backends). */
   secrets?: readonly SecretName[];
 }
 

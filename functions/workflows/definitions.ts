@@ -5,7 +5,7 @@
  * function and a definition substitution; the local runtime binds the same Task to the same handler
  * in process. A Task without a binding is an error in both homes.
  */
-import type { Access } from '../shared/access';
+import { type Access, ALL_PROVIDER_SECRETS } from '../shared/access';
 import type { WorkflowName } from '../shared/env-names';
 
 export interface WorkflowDefinition {
@@ -24,13 +24,15 @@ export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
         handler: 'functions/workflows/image-job/run-engine',
         images: true,
         timeoutSeconds: 900,
-        // `update`: the job's progress, written while the engine runs (jobs/workflow.ts). `profiles`: the
-        // candidates' reference crops, read (the sandbox) or presigned (an engine backend).
+        // `update`: the job's progress, a queued provider's ticket and the step's outcome (jobs/workflow.ts).
+        // `profiles`: the candidates' reference crops, read (the sandbox, inline providers) or presigned (an
+        // engine backend, fal); `inputs` written: images shared by presigned URL with fal. The keys of the
+        // routed providers.
         access: {
           table: 'read',
           update: true,
-          bucket: { read: ['inputs', 'profiles'], write: ['outputs'] },
-          secrets: ['engineToken'],
+          bucket: { read: ['inputs', 'profiles'], write: ['inputs', 'outputs'] },
+          secrets: ['engineToken', ...ALL_PROVIDER_SECRETS],
         },
       },
       SettleChargeFunctionArn: { handler: 'functions/workflows/image-job/settle-charge', access: { table: 'write' } },

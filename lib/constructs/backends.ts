@@ -9,12 +9,20 @@
  */
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { BACKEND_ENV } from '../../functions/shared/env-names';
+import { parseModelAliases, parseModelRoutes, routedProviders } from '../../functions/domain/images/model-routes';
+import { PROVIDER_SECRETS, type ProviderSecretName } from '../../functions/shared/access';
+import { BACKEND_ENV, PROVIDER_ENV } from '../../functions/shared/env-names';
 import { acknowledge } from './acknowledgements';
 
 export { BACKEND_ENV };
 
 export interface BackendsProps {
+  /** CDK context `modelRoutes`: a JSON object (string) or an object, e.g. {"base-b-2":"openai:gpt-image-2"}. */
+  readonly modelRoutes?: unknown;
+  /** CDK context `modelAliases`: public model names → our ids. */
+  readonly modelAliases?: unknown;
+  /** CDK context `openaiBaseUrl`, `geminiBaseUrl`, `falQueueUrl`: a gateway in front of a provider (https). */
+  readonly providerBaseUrls?: { openai?: string; gemini?: string; fal?: string };
   readonly engineUrl?: string;
   readonly trainerUrl?: string;
   readonly trainerCallbackUrl?: string;
@@ -24,10 +32,13 @@ export class Backends extends Construct {
   /** Environment every function gets (empty for the sandbox). */
   readonly environment: Record<string, string> = {};
   /** The backends' tokens, present only where that backend is configured. */
-  readonly tokens: { engineToken?: secretsmanager.Secret; trainerToken?: secretsmanager.Secret } = {};
+  readonly tokens: { engineToken?: secretsmanager.Secret; trainerToken?: secretsmanager.Secret } & Partial<
+    Record<ProviderSecretName, secretsmanager.Secret>
+  > = {};
 
   constructor(scope: Construct, id: string, props: BackendsProps) {
     super(scope, id);
+    this.routeModels(props);
     if (props.engineUrl) {
       const token = this.token('EngineToken', 'Bearer token this service sends to the image engine backend');
       this.tokens.engineToken = token;
@@ -50,6 +61,55 @@ export class Backends extends Construct {
         [BACKEND_ENV.trainerTokenSecretArn]: token.secretArn,
         [BACKEND_ENV.trainerCallbackUrl]: props.trainerCallbackUrl,
       });
+    }
+  }
+
+  /**
+   * The route table and aliases, checked here as at cold start (a bad table fails the synth), and for
+   * each routed provider a secret that the operator fills with its API key (README: Serving real models).
+   */
+  private routeModels(props: BackendsProps): void {
+    const text = (value: unknown) =>
+      value === undefined ? undefined : typeof value === 'string' ? value : JSON.stringify(value);
+    const routes = parseModelRoutes(text(props.modelRoutes), 'context modelRoutes');
+    const aliases = parseModelAliases(text(props.modelAliases), 'context modelAliases');
+    if (Object.keys(aliases).length > 0) this.environment[PROVIDER_ENV.modelAliases] = JSON.stringify(aliases);
+    // The environment carries the route table in its own written form: provider:model.
+    if (Object.keys(routes).length > 0)
+      this.environment[PROVIDER_ENV.modelRoutes] = JSON.stringify(
+        Object.fromEntries(Object.entries(routes).map(([id, route]) => [id, `${route.provider}:${route.model}`])),
+      );
+    const arnVariable = {
+      openai: PROVIDER_ENV.openaiKeySecretArn,
+      gemini: PROVIDER_ENV.geminiKeySecretArn,
+      fal: PROVIDER_ENV.falKeySecretArn,
+    } as const;
+    const urlVariable = {
+      openai: PROVIDER_ENV.openaiBaseUrl,
+      gemini: PROVIDER_ENV.geminiBaseUrl,
+      fal: PROVIDER_ENV.falQueueUrl,
+    } as const;
+    for (const provider of routedProviders(routes)) {
+      if (provider === 'http') {
+        if (!props.engineUrl)
+          throw new Error('context modelRoutes routes a model to "http": it needs context engineUrl');
+        continue;
+      }
+      const secret = new secretsmanager.Secret(this, `${provider[0]?.toUpperCase()}${provider.slice(1)}ApiKey`, {
+        description: `The ${provider} API key this service calls its models with; the operator puts the key here (README: Serving real models)`,
+      });
+      acknowledge(
+        secret,
+        'AwsSolutions-SMG4',
+        "A provider's API key is issued by that provider; it is rotated in the provider's console and put here by an operator.",
+      );
+      this.tokens[PROVIDER_SECRETS[provider]] = secret;
+      this.environment[arnVariable[provider]] = secret.secretArn;
+      const url = props.providerBaseUrls?.[provider];
+      if (url) {
+        if (!url.startsWith('https://')) throw new Error(`the ${provider} base URL must be https: ${url}`);
+        this.environment[urlVariable[provider]] = url;
+      }
     }
   }
 

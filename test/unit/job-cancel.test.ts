@@ -4,10 +4,16 @@
  * that loses to the job's success.
  */
 
-import type { EngineOutcome } from '../../functions/domain/images/engine';
+import type { EngineOutcome, EngineTicket } from '../../functions/domain/images/engine';
 import { cancel } from '../../functions/domain/jobs/cancel';
 import type { Job } from '../../functions/domain/jobs/job';
-import { CANCEL_CHECK_MS, runEngine, settle, type WorkflowDeps } from '../../functions/domain/jobs/workflow';
+import {
+  CANCEL_CHECK_MS,
+  cancelEngineWork,
+  runEngine,
+  settle,
+  type WorkflowDeps,
+} from '../../functions/domain/jobs/workflow';
 import { FakeLedger, fakeFaceAnalyzer, fakeJobs } from '../support/fakes';
 import { aJob } from '../support/fixtures';
 
@@ -85,6 +91,7 @@ const world = async (overrides: Partial<Job> = {}) => {
     clock: deps.clock,
     link: deps.link,
     stopImageJob: async (jobId: string) => void stopped.push(jobId),
+    cancelEngineWork: (ticket: EngineTicket | null) => cancelEngineWork(deps.engine.queue, ticket),
     enqueueCallback: deps.enqueueCallback,
   };
   return { ledger, engine, job, deps, cancelDeps, stopped };

@@ -1,6 +1,15 @@
-/** The image engine the configuration names: the sandbox on sharp, or a GPU backend over HTTPS. */
+/**
+ * The image engine the configuration names: per base model, the route table's hosted provider (OpenAI,
+ * Gemini, fal), and for every other model the default engine (the sandbox on sharp, or a GPU backend
+ * over HTTPS).
+ */
 import type { ImageEngine } from '../../domain/images/engine';
+import type { ModelRoutes, Provider } from '../../domain/images/model-routes';
 import { HttpEngine } from './http-engine';
+import { FalEngine } from './providers/fal';
+import { GeminiEngine } from './providers/gemini';
+import { OpenAiEngine } from './providers/openai';
+import { routedEngine } from './routed-engine';
 import { SandboxEngine } from './sandbox-engine';
 
 /** The candidates' reference crops (CandidateFace.referenceKeys), as bytes or as short-lived URLs for a backend. */
@@ -14,15 +23,24 @@ export interface ReferenceImages {
   share(data: Buffer, contentType: string): Promise<string>;
 }
 
-export const imageEngine = (options: {
+/** Where a hosted provider is and its key (read once, on first use). */
+export interface ProviderAccess {
+  baseUrl: string;
+  apiKey: () => Promise<string>;
+}
+
+export interface EngineOptions {
   engine: 'sandbox' | 'http';
   url?: string;
   token: () => Promise<string>;
   references: ReferenceImages;
-}): ImageEngine => {
-  if (options.engine === 'sandbox') return new SandboxEngine({ referenceImage: options.references.load });
+  routes?: ModelRoutes;
+  providers?: Partial<Record<Exclude<Provider, 'http'>, ProviderAccess>>;
+}
+
+const httpEngine = (options: EngineOptions): ImageEngine => {
   const baseUrl = options.url;
-  if (!baseUrl) throw new Error('ENGINE=http needs ENGINE_URL');
+  if (!baseUrl) throw new Error('ENGINE=http (or a route to "http") needs ENGINE_URL');
   let engine: Promise<ImageEngine> | undefined;
   return {
     run: async (request, signal) => {
@@ -32,4 +50,32 @@ export const imageEngine = (options: {
       return (await engine).run(request, signal);
     },
   };
+};
+
+const HOSTED = { openai: OpenAiEngine, gemini: GeminiEngine, fal: FalEngine } as const;
+
+export const imageEngine = (options: EngineOptions): ImageEngine => {
+  const fallback =
+    options.engine === 'sandbox' ? new SandboxEngine({ referenceImage: options.references.load }) : httpEngine(options);
+  const byModel = new Map<string, ImageEngine>();
+  let http: ImageEngine | undefined;
+  for (const [modelId, route] of Object.entries(options.routes ?? {})) {
+    if (route.provider === 'http') {
+      http = http ?? (options.engine === 'http' ? fallback : httpEngine(options));
+      byModel.set(modelId, http);
+      continue;
+    }
+    const access = options.providers?.[route.provider];
+    if (!access) throw new Error(`${modelId} is routed to ${route.provider}, which is not configured`);
+    byModel.set(
+      modelId,
+      new HOSTED[route.provider]({
+        model: route.model,
+        baseUrl: access.baseUrl,
+        apiKey: access.apiKey,
+        references: options.references,
+      }),
+    );
+  }
+  return byModel.size === 0 ? fallback : routedEngine(byModel, fallback);
 };

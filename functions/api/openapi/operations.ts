@@ -27,6 +27,7 @@ import {
   JobPageSchema,
   JobStatusSchema,
   LedgerPageSchema,
+  ModelListSchema,
   OpenApiDocumentSchema,
   PreflightReportSchema,
   ProfileCreatedSchema,
@@ -295,6 +296,15 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     params: ProfileParamsSchema,
     success: { 200: { description: 'Deleted.', json: ProfileDeletedSchema } },
     errors: PROFILE_ERRORS,
+  },
+  'GET /models': {
+    operationId: 'listModels',
+    tag: 'Images',
+    summary: 'List the base models, what each accepts and costs',
+    description:
+      'Every base model with its operations, resolutions, aspect ratios, `quality` values, `size` support and prices, and whether a real hosted model serves it in this deployment (`served_by`). Enhance and remix are pinned (`pinned`).',
+    success: { 200: { description: 'The catalog.', json: ModelListSchema } },
+    errors: [401, 403, 429, 500, 503],
   },
   'GET /webhook-secret': {
     operationId: 'getWebhookSecret',

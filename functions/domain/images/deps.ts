@@ -56,5 +56,7 @@ export interface ImageDeps {
     replayPollMs: number;
     /** Asynchronous jobs an account may have running at once, unless the operator set its own cap. */
     maxRunningJobs: number;
+    /** Public model names this deployment accepts in `base_model` (MODEL_ALIASES), each → a catalog id. */
+    modelAliases?: Readonly<Record<string, string>>;
   };
 }

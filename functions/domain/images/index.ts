@@ -1,4 +1,5 @@
 export { presignDownload } from './downloads';
+export { modelList } from './models';
 export { prepare } from './prepare';
 export { runSync } from './run-sync';
 export { type SubmitOutcome, submit } from './submit';

@@ -42,7 +42,7 @@ export interface OutputSpec {
 const LONG_EDGE_PX: Record<Resolution, number> = { '1K': 1024, '2K': 2048, '4K': 4096 };
 const DEFAULT_RESOLUTION: Resolution = '1K';
 /** Models without `auto` use this ratio when `aspect_ratio` is omitted (spec rule 4). */
-const FALLBACK_ASPECT_RATIO: AspectRatio = '4:3';
+export const FALLBACK_ASPECT_RATIO: AspectRatio = '4:3';
 
 export const SIZE_LIMITS = {
   edgeMultiplePx: 16,

@@ -30,7 +30,10 @@ export const prepare = async (
   command: ImageCommand,
   signal: AbortSignal,
 ): Promise<PreparedOperation> => {
-  const choice = command.output;
+  // A deployment's alias (MODEL_ALIASES) names a catalog model; any other unknown name stays a 400 below.
+  const alias = (id: string | undefined) => (id === undefined ? id : (deps.settings.modelAliases?.[id] ?? id));
+  const choice =
+    command.output === 'pinned' ? command.output : { ...command.output, baseModel: alias(command.output.baseModel) };
   if (choice !== 'pinned') resolveOutputSpec(editOrGenerate(command.operation), choice);
 
   // Edit and generate name subjects in the prompt; for enhance and remix the prompt only guides (spec).

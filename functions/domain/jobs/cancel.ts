@@ -6,8 +6,9 @@
  * first, the release moves nothing and the cancel answers 409 with the job as it ended; if the cancel
  * released first, the workflow's settlement moves nothing. Either way one outcome, one ledger movement.
  *
- * Then the execution is stopped and, if the job has a callback_url, its callback is queued under the
- * job's fixed delivery id (a stopped execution sends none; one that raced past the stop sends the same
+ * Then the execution is stopped, a queued provider holding the job's work (its ticket) is asked to stop
+ * it (best effort: the job's outcome is decided already), and, if the job has a callback_url, its
+ * callback is queued under the job's fixed delivery id (a stopped execution sends none; one that raced past the stop sends the same
  * id again, which receivers deduplicate). A running engine step learns of the cancel within
  * CANCEL_CHECK_MS and aborts the engine call (workflow.ts).
  *
@@ -17,6 +18,7 @@ import type { Caller } from '../accounts/accounts';
 import type { LedgerPort } from '../billing/ledger';
 import type { CallbackMessage } from '../callbacks/deliver';
 import { JobNotCancelableError, NotFoundError } from '../errors';
+import type { EngineTicket } from '../images/engine';
 import type { Clock } from '../shared/clock';
 import { releaseJobCharge } from './charge';
 import { canceledError, type JobsRepository } from './job';
@@ -29,6 +31,8 @@ export interface CancelDeps {
   clock: Clock;
   link: LinkMaker;
   stopImageJob(jobId: string): Promise<void>;
+  /** Asks the provider to stop a queued job's work; never throws (workflow.ts cancelEngineWork). */
+  cancelEngineWork(ticket: EngineTicket | null): Promise<void>;
   enqueueCallback(message: CallbackMessage): Promise<void>;
 }
 
@@ -46,6 +50,7 @@ export const cancel = async (deps: CancelDeps, caller: Caller, jobId: string): P
   if (!released.applied) throw new JobNotCancelableError(`Job ${jobId} has already ended: ${ended.status}.`);
 
   await deps.stopImageJob(jobId);
+  await deps.cancelEngineWork(ended.engineTicket);
   if (ended.callbackUrl)
     await deps.enqueueCallback(await callbackMessage({ ...ended, callbackUrl: ended.callbackUrl }, deps.link));
   return statusBody(ended, deps.link, deps.clock());

@@ -15,6 +15,7 @@ import type { FaceAnalyzer } from '../faces';
 import {
   type DecodedImage,
   type EngineOutcome,
+  type EngineQueue,
   type EngineRequest,
   type EngineTicket,
   type ImageEngine,
@@ -162,11 +163,11 @@ const PROVIDER_CANCEL_LIMIT_MS = 10_000;
 
 /** Asks the provider to stop the job's queued work, if it has any; never throws (the job's outcome stands either way). */
 export const cancelEngineWork = async (
-  engine: Pick<ImageEngine, 'queue'>,
+  queue: Pick<EngineQueue, 'cancel'> | undefined,
   ticket: EngineTicket | null,
 ): Promise<void> => {
-  if (!ticket || !engine.queue) return;
-  await engine.queue.cancel(ticket, AbortSignal.timeout(PROVIDER_CANCEL_LIMIT_MS)).catch(() => undefined);
+  if (!ticket || !queue) return;
+  await queue.cancel(ticket, AbortSignal.timeout(PROVIDER_CANCEL_LIMIT_MS)).catch(() => undefined);
 };
 
 /** What one round of the engine step does: run the engine, submit queued work, or check it. */
@@ -193,7 +194,7 @@ export const runEngine = async (
   const job = await loadJob(deps, step);
   // Canceled before or while it ran: the cancel has released the charge already; the release that follows is a no-op.
   if (job.status === 'failed' && job.error) {
-    await cancelEngineWork(deps.engine, job.engineTicket);
+    await cancelEngineWork(deps.engine.queue, job.engineTicket);
     return { outcome: 'failed', error: job.error };
   }
   if (job.engineRun) return job.engineRun;
@@ -203,11 +204,11 @@ export const runEngine = async (
   const cancelLeftMs = job.cancelAt === null ? Number.POSITIVE_INFINITY : job.cancelAt - now;
   const byDeadline = () => canceledError('deadline', (job.cancelAt ?? now) - job.createdAt);
   if (cancelLeftMs <= 0 && cancelLeftMs <= budgetLeftMs) {
-    await cancelEngineWork(deps.engine, job.engineTicket);
+    await cancelEngineWork(deps.engine.queue, job.engineTicket);
     return { outcome: 'failed', error: byDeadline() };
   }
   if (budgetLeftMs <= 0) {
-    await cancelEngineWork(deps.engine, job.engineTicket);
+    await cancelEngineWork(deps.engine.queue, job.engineTicket);
     return { outcome: 'failed', error: timeoutError(deps.settings.asyncBudgetMs) };
   }
 
@@ -251,7 +252,7 @@ export const runEngine = async (
       const submitted = await queue.submit(request, signal);
       const held = await deps.jobs.recordTicket(job.accountId, job.jobId, submitted);
       // Another round stored its ticket first: that one is the job's work, this one is stopped.
-      if (held.requests[0]?.id !== submitted.requests[0]?.id) await cancelEngineWork(deps.engine, submitted);
+      if (held.requests[0]?.id !== submitted.requests[0]?.id) await cancelEngineWork(deps.engine.queue, submitted);
       return 'waiting';
     };
   } else {
@@ -269,7 +270,8 @@ export const runEngine = async (
     return { outcome: 'waiting' };
   }
   if ('outcome' in outcome) {
-    if (outcome.outcome === 'failed') await cancelEngineWork(deps.engine, (await loadJob(deps, step)).engineTicket);
+    if (outcome.outcome === 'failed')
+      await cancelEngineWork(deps.engine.queue, (await loadJob(deps, step)).engineTicket);
     return outcome;
   }
   let run: RunOutcome;

@@ -29,6 +29,18 @@ import type {
   QueueCheck,
 } from '../../../domain/images/engine';
 import { HttpEngineError } from '../http-engine';
+import {
+  cancelFalTicket,
+  errorDetail,
+  FAL_ENGINE,
+  falHeaders,
+  falTicketRequests,
+  ok,
+  PROVIDER,
+  providerError,
+  type QueuedRequest,
+  type TicketRequest,
+} from './fal-queue';
 import { fitImage, megapixelsOf, nearestAspectRatio } from './fit';
 import type { ProviderEngineOptions } from './provider';
 import {
@@ -40,10 +52,6 @@ import {
   sendWithRetries,
 } from './provider-http';
 import { identityInputs } from './references';
-
-const PROVIDER = 'fal';
-/** The `engine` of the tickets this adapter makes. */
-export const FAL_ENGINE = 'fal';
 
 /** How an endpoint family is asked for a size (from the input types in @fal-ai/client 1.10.1 src/types/endpoints.d.ts). */
 type SizeRule =
@@ -243,23 +251,6 @@ export const askedSize = (family: FalFamily, width: number, height: number): Ask
 const falMegapixels = (width: number, height: number): number =>
   Math.max(1, Math.ceil((width * height) / FAL_MEGAPIXEL_PX));
 
-/** One fal request of a ticket, as stored on the job. */
-const TicketRequestSchema = v.union([
-  v.object({
-    id: v.pipe(v.string(), v.minLength(1)),
-    status: v.string(),
-    response: v.string(),
-    cancel: v.string(),
-    images: v.pipe(v.number(), v.integer(), v.minValue(1)),
-    /** fal's whole megapixels of the inputs this call sent (what an edit endpoint bills). */
-    inputMegapixels: v.pipe(v.number(), v.minValue(0)),
-  }),
-  /** A submit fal refused outright (422 content_policy_violation): nothing to poll. */
-  v.object({ id: v.literal('refused'), refusal: v.picklist(['moderated', 'no_image']), message: v.string() }),
-]);
-type TicketRequest = v.InferOutput<typeof TicketRequestSchema>;
-type QueuedRequest = Extract<TicketRequest, { status: string }>;
-
 /** The submit answer (the client's InQueueQueueStatus, common.d.ts), what this adapter reads of it. */
 const SubmitAnswerSchema = v.object({
   request_id: v.pipe(v.string(), v.minLength(1)),
@@ -281,39 +272,6 @@ const ResultSchema = v.object({
   images: v.array(v.object({ url: v.pipe(v.string(), v.minLength(1)) })),
   has_nsfw_concepts: v.optional(v.nullable(v.array(v.boolean()))),
 });
-
-/** fal's error body: `detail` a string or a list of ValidationErrorInfo (common.d.ts; the errors page adds `url`, `input`). */
-const ErrorBodySchema = v.object({
-  detail: v.union([v.string(), v.array(v.object({ msg: v.string(), type: v.string() }))]),
-});
-
-const CONTENT_POLICY = 'content_policy_violation';
-
-const errorDetail = (answer: ProviderAnswer): { message: string; policy: boolean } => {
-  let json: unknown;
-  try {
-    json = JSON.parse(answer.text);
-  } catch {
-    return { message: answer.text.slice(0, 300), policy: false };
-  }
-  const parsed = v.safeParse(ErrorBodySchema, json);
-  if (!parsed.success) return { message: answer.text.slice(0, 300), policy: false };
-  const { detail } = parsed.output;
-  if (typeof detail === 'string') return { message: detail, policy: false };
-  const policy = detail.filter((item) => item.type === CONTENT_POLICY);
-  return {
-    message: (policy.length > 0 ? policy : detail).map((item) => item.msg).join('; '),
-    policy: answer.status === 422 && policy.length > 0,
-  };
-};
-
-const providerError = (answer: ProviderAnswer, what: string): HttpEngineError =>
-  new HttpEngineError(`fal answered HTTP ${answer.status} to ${what}: ${errorDetail(answer).message}`, {
-    retryable: false,
-    status: answer.status,
-  });
-
-const ok = (answer: ProviderAnswer) => answer.status >= 200 && answer.status < 300;
 
 const parseAnswer = <T extends v.GenericSchema>(schema: T, answer: ProviderAnswer, what: string): v.InferOutput<T> => {
   const parsed = v.safeParse(schema, parseJson(PROVIDER, answer.text));
@@ -372,11 +330,7 @@ export class FalEngine implements ImageEngine {
   }
 
   private async headers(): Promise<Record<string, string>> {
-    return {
-      authorization: `Key ${await this.options.apiKey()}`,
-      'content-type': 'application/json',
-      accept: 'application/json',
-    };
+    return falHeaders(await this.options.apiKey());
   }
 
   /** The caller's images, then the reference crops (or contact sheets), shared as short-lived URLs. */
@@ -497,13 +451,7 @@ export class FalEngine implements ImageEngine {
   }
 
   private ticketRequests(ticket: EngineTicket): TicketRequest[] {
-    if (ticket.engine !== FAL_ENGINE) throw new Error(`a ${ticket.engine} ticket was handed to the fal queue`);
-    return ticket.requests.map((entry) => {
-      const parsed = v.safeParse(TicketRequestSchema, entry);
-      if (!parsed.success)
-        throw new Error(`fal ticket request is not one this adapter made: ${v.summarize(parsed.issues)}`);
-      return parsed.output;
-    });
+    return falTicketRequests(ticket);
   }
 
   private async get(url: string, signal: AbortSignal): Promise<ProviderAnswer> {
@@ -634,30 +582,6 @@ export class FalEngine implements ImageEngine {
 
   /** PUT each cancel_url; a request fal has already finished is not an error (it may still be charged). */
   async cancel(ticket: EngineTicket, signal: AbortSignal): Promise<void> {
-    const queued = this.ticketRequests(ticket).filter((entry): entry is QueuedRequest => 'status' in entry);
-    const headers = await this.headers();
-    await Promise.all(
-      queued.map(async (entry) => {
-        const answer = await sendWithRetries(
-          this.transport,
-          { provider: PROVIDER, url: entry.cancel, method: 'PUT', headers },
-          signal,
-        );
-        if (ok(answer) || alreadyCompleted(answer)) return;
-        throw providerError(answer, `the cancel of request ${entry.id}`);
-      }),
-    );
+    await cancelFalTicket(ticket, { apiKey: this.options.apiKey, transport: this.transport }, signal);
   }
 }
-
-/** The cancel answer's `status` (https://fal.ai/docs/inference-api/queue/cancel: OK, CANCELLATION_REQUESTED, ALREADY_COMPLETED, NOT_FOUND). */
-const CancelAnswerSchema = v.object({ status: v.string() });
-
-const alreadyCompleted = (answer: ProviderAnswer): boolean => {
-  try {
-    const parsed = v.safeParse(CancelAnswerSchema, JSON.parse(answer.text));
-    return parsed.success && parsed.output.status === 'ALREADY_COMPLETED';
-  } catch {
-    return false;
-  }
-};

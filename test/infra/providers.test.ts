@@ -1,0 +1,97 @@
+/**
+ * Hosted providers in the stack: a route table in CDK context (modelRoutes) makes one Secrets Manager
+ * secret per routed provider, tells every function the routes, and lets exactly the functions that call
+ * a provider read its key (the image routes and RunEngine call them all; the cancel route stops fal work).
+ */
+import { Template } from 'aws-cdk-lib/assertions';
+import { ROUTES } from '../../functions/api/routes';
+import { PROVIDER_SECRETS } from '../../functions/shared/access';
+import { PROVIDER_ENV } from '../../functions/shared/env-names';
+import { WORKFLOWS } from '../../functions/workflows/definitions';
+import { ServiceStack } from '../../lib/service-stack';
+import { testApp } from '../fixtures/infra/service-stack';
+import { allowedToFunction, onlyId, ref, resourcesOf } from '../fixtures/infra/template-queries';
+
+process.env.CDK_VALIDATION = 'false';
+
+const modelRoutes = {
+  'base-b-2': 'openai:gpt-image-2',
+  'base-c-2': 'gemini:gemini-3.1-flash-image',
+  'base-a-2': 'fal:fal-ai/flux-2',
+};
+
+const stackWith = (context: Record<string, unknown>) =>
+  Template.fromStack(new ServiceStack(testApp({ context }), 'Service'));
+
+const template = stackWith({ modelRoutes, modelAliases: { nb2: 'base-c-2' } });
+const functions = resourcesOf(template, 'AWS::Lambda::Function');
+
+const secretIdOf = (provider: keyof typeof PROVIDER_SECRETS) =>
+  onlyId(template, 'AWS::SecretsManager::Secret', {
+    Description: `The ${provider} API key this service calls its models with; the operator puts the key here (README: Serving real models)`,
+  });
+
+/** The functions whose table row grants the provider's key, found by the description the stack gives each. */
+const expectedReaders = (provider: keyof typeof PROVIDER_SECRETS): string[] => {
+  const name = PROVIDER_SECRETS[provider];
+  const descriptions = new Set([
+    ...ROUTES.filter((route) => route.access.secrets?.includes(name)).map(
+      (route) => `${route.method} /{v2,v1}/service${route.path}`,
+    ),
+    ...Object.entries(WORKFLOWS).flatMap(([workflow, { tasks }]) =>
+      Object.entries(tasks)
+        .filter(([, task]) => task.access.secrets?.includes(name))
+        .map(([variable]) => `${workflow} workflow: ${variable}`),
+    ),
+  ]);
+  return Object.keys(functions).filter((id) => descriptions.has(String(functions[id].Properties.Description)));
+};
+
+describe('hosted providers in the stack', () => {
+  it('makes one secret per routed provider, beside the download-token secret', () => {
+    expect(Object.keys(resourcesOf(template, 'AWS::SecretsManager::Secret')).sort()).toEqual(
+      [...(['openai', 'gemini', 'fal'] as const).map(secretIdOf), expect.stringMatching(/DownloadToken/)].sort(),
+    );
+  });
+
+  it('tells every function but the callback deliverer the route table, the aliases and the secrets by ARN, never a key', () => {
+    const told = Object.values(functions).filter(
+      (fn) => fn.Properties.Description !== 'Delivers signed job callbacks from the callback queue',
+    );
+    expect(told.length).toBe(Object.keys(functions).length - 1);
+    for (const fn of told) {
+      const variables = fn.Properties.Environment?.Variables ?? {};
+      expect(JSON.parse(variables[PROVIDER_ENV.modelRoutes])).toEqual(modelRoutes);
+      expect(JSON.parse(variables[PROVIDER_ENV.modelAliases])).toEqual({ nb2: 'base-c-2' });
+      expect(variables[PROVIDER_ENV.openaiKeySecretArn]).toEqual({ Ref: secretIdOf('openai') });
+      expect(variables[PROVIDER_ENV.falKeySecretArn]).toEqual({ Ref: secretIdOf('fal') });
+      expect(Object.keys(variables)).not.toEqual(expect.arrayContaining(['OPENAI_API_KEY']));
+    }
+  });
+
+  it.each(['openai', 'gemini', 'fal'] as const)('lets exactly the functions that call %s read its key', (provider) => {
+    const readers = expectedReaders(provider);
+    // The four image routes and RunEngine, and for fal also the cancel route.
+    expect(readers).toHaveLength(provider === 'fal' ? 6 : 5);
+    for (const functionId of Object.keys(functions)) {
+      const reads = allowedToFunction(template, functionId).some(
+        ({ action, resource }) => action === 'secretsmanager:GetSecretValue' && resource === ref(secretIdOf(provider)),
+      );
+      expect({ functionId, reads }).toEqual({ functionId, reads: readers.includes(functionId) });
+    }
+  });
+
+  it('makes no provider secret without routes', () => {
+    const plain = stackWith({});
+    expect(Object.keys(resourcesOf(plain, 'AWS::SecretsManager::Secret'))).toHaveLength(1);
+  });
+
+  it('refuses a route table that names an unknown model or provider', () => {
+    expect(() => stackWith({ modelRoutes: { 'base-z-9': 'openai:gpt-image-2' } })).toThrow(
+      /context modelRoutes: "base-z-9" is not a base model/,
+    );
+    expect(() => stackWith({ modelRoutes: JSON.stringify({ 'base-b-2': 'replicate:x' }) })).toThrow(
+      /names provider "replicate"/,
+    );
+  });
+});
