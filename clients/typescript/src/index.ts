@@ -299,6 +299,8 @@ export const createClient = (options: ClientOptions) => {
       unwrap(api.DELETE('/v2/service/profiles/{profile_id}', { params: { path: { profile_id: profileId } } })),
     tagProfiles: (tags: Array<{ profile_id: string; tag: string }>) =>
       unwrap(api.POST('/v2/service/profiles/tags', { body: { tags } })),
+    /** Every base model: what it accepts, what it costs, and whether a real hosted model serves it here. */
+    models: () => unwrap(api.GET('/v2/service/models')),
     webhookSecret: () => unwrap(api.GET('/v2/service/webhook-secret')),
     rotateWebhookSecret: () => unwrap(api.POST('/v2/service/webhook-secret/rotate')),
     /** Sends one signed test event to `url` and answers what the receiver did. */

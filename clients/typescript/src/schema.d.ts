@@ -222,6 +222,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/service/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the base models, what each accepts and costs
+         * @description Every base model with its operations, resolutions, aspect ratios, `quality` values, `size` support and prices, and whether a real hosted model serves it in this deployment (`served_by`). Enhance and remix are pinned (`pinned`).
+         */
+        get: operations["listModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/service/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the base models, what each accepts and costs
+         * @deprecated
+         * @description Every base model with its operations, resolutions, aspect ratios, `quality` values, `size` support and prices, and whether a real hosted model serves it in this deployment (`served_by`). Enhance and remix are pinned (`pinned`).
+         */
+        get: operations["listModels_v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/service/jobs": {
         parameters: {
             query?: never;
@@ -1389,6 +1430,149 @@ export interface components {
             }[];
             /** @description Pass as `cursor` for older entries; null on the last page. */
             next_cursor: string | null;
+        };
+        /** ModelList */
+        ModelList: {
+            default_model: string;
+            models: {
+                /** @description The value of `base_model`. */
+                id: string;
+                default: boolean;
+                operations: ("edit" | "generate")[];
+                resolutions: ("1K" | "2K" | "4K")[];
+                aspect_ratios: string[];
+                default_aspect_ratio: string;
+                /** @description Accepted `quality` values; empty: the model takes none. */
+                qualities: string[];
+                /** @description Whether an exact `size` may replace the 1K tier. */
+                size: boolean;
+                pricing: {
+                    /** @constant */
+                    metering: "flat";
+                    /** @description The price of one output image at each resolution the model offers. */
+                    per_image: {
+                        /** Money */
+                        "1K"?: {
+                            /** @description US dollars, exact, two to six decimals. */
+                            usd: string;
+                            /** @description The same amount in millionths of a dollar. */
+                            micro_usd: number;
+                        };
+                        /** Money */
+                        "2K"?: {
+                            /** @description US dollars, exact, two to six decimals. */
+                            usd: string;
+                            /** @description The same amount in millionths of a dollar. */
+                            micro_usd: number;
+                        };
+                        /** Money */
+                        "4K"?: {
+                            /** @description US dollars, exact, two to six decimals. */
+                            usd: string;
+                            /** @description The same amount in millionths of a dollar. */
+                            micro_usd: number;
+                        };
+                    };
+                    /**
+                     * Money
+                     * @description Added per recognised subject occurrence.
+                     */
+                    identity_surcharge: {
+                        /** @description US dollars, exact, two to six decimals. */
+                        usd: string;
+                        /** @description The same amount in millionths of a dollar. */
+                        micro_usd: number;
+                    };
+                } | {
+                    /** @constant */
+                    metering: "tokens";
+                    /** Money */
+                    per_thousand_output_tokens: {
+                        /** @description US dollars, exact, two to six decimals. */
+                        usd: string;
+                        /** @description The same amount in millionths of a dollar. */
+                        micro_usd: number;
+                    };
+                    /**
+                     * Money
+                     * @description Charged at least, per output image; reserved at submit.
+                     */
+                    floor_per_image: {
+                        /** @description US dollars, exact, two to six decimals. */
+                        usd: string;
+                        /** @description The same amount in millionths of a dollar. */
+                        micro_usd: number;
+                    };
+                    /** Money */
+                    identity_surcharge: {
+                        /** @description US dollars, exact, two to six decimals. */
+                        usd: string;
+                        /** @description The same amount in millionths of a dollar. */
+                        micro_usd: number;
+                    };
+                } | {
+                    /** @constant */
+                    metering: "megapixels";
+                    /** Money */
+                    per_megapixel: {
+                        /** @description US dollars, exact, two to six decimals. */
+                        usd: string;
+                        /** @description The same amount in millionths of a dollar. */
+                        micro_usd: number;
+                    };
+                    /**
+                     * Money
+                     * @description Charged at least, per output image; reserved at submit.
+                     */
+                    floor_per_image: {
+                        /** @description US dollars, exact, two to six decimals. */
+                        usd: string;
+                        /** @description The same amount in millionths of a dollar. */
+                        micro_usd: number;
+                    };
+                    /** Money */
+                    identity_surcharge: {
+                        /** @description US dollars, exact, two to six decimals. */
+                        usd: string;
+                        /** @description The same amount in millionths of a dollar. */
+                        micro_usd: number;
+                    };
+                };
+                /**
+                 * @description `hosted`: a real model at a hosted provider; `backend`: the operator’s own GPU backend; `sandbox`: images made locally for development (not a real model).
+                 * @enum {string}
+                 */
+                served_by: "hosted" | "backend" | "sandbox";
+                /** @description Other names this deployment accepts in `base_model`. */
+                aliases: string[];
+            }[];
+            pinned: {
+                operations: [
+                    "enhance",
+                    "remix"
+                ];
+                base_model: string;
+                resolution: string;
+                /** Money */
+                per_image: {
+                    /** @description US dollars, exact, two to six decimals. */
+                    usd: string;
+                    /** @description The same amount in millionths of a dollar. */
+                    micro_usd: number;
+                };
+                /** Money */
+                per_image_with_profile: {
+                    /** @description US dollars, exact, two to six decimals. */
+                    usd: string;
+                    /** @description The same amount in millionths of a dollar. */
+                    micro_usd: number;
+                };
+                /**
+                 * @description `hosted`: a real model at a hosted provider; `backend`: the operator’s own GPU backend; `sandbox`: images made locally for development (not a real model).
+                 * @enum {string}
+                 */
+                served_by: "hosted" | "backend" | "sandbox";
+            };
         };
         /** OpenApiDocument */
         OpenApiDocument: {
@@ -3267,6 +3451,170 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account’s request rate (`RATE_LIMITED`); see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (`INTERNAL_ERROR`); a failed engine call is refunded. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`SERVICE_UNAVAILABLE`); retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalog. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelList"];
+                };
+            };
+            /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `X-API-Key` header (`MISSING_API_KEY`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account’s request rate (`RATE_LIMITED`); see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (`INTERNAL_ERROR`); a failed engine call is refunded. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`SERVICE_UNAVAILABLE`); retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listModels_v1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalog. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelList"];
+                };
+            };
+            /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `X-API-Key` header (`MISSING_API_KEY`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Over the account’s request rate (`RATE_LIMITED`); see `Retry-After`. */
