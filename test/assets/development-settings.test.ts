@@ -168,13 +168,16 @@ describe('the development settings', () => {
     const unhandled = Object.keys(ConfigSchema.entries).filter(
       (name) => !templateVariables.has(name) && !(LOCAL_ENV_SETTINGS as readonly string[]).includes(name),
     );
-    // What bin/local/runtime.ts sets itself: the back ends, the region, the download key;
-    // and the backends' secret ARNs, which only a stack with backends (CDK context) sets.
+    // What bin/local/runtime.ts sets itself: the back ends, the region, the download key; and the
+    // backends' and providers' secret ARNs, which only a stack with backends or routes (CDK context) sets.
     expect(unhandled.sort()).toEqual([
       'AWS_REGION',
       'DOWNLOAD_TOKEN_SECRET',
       'DYNAMODB_ENDPOINT',
       'ENGINE_TOKEN_SECRET_ARN',
+      'FAL_KEY_SECRET_ARN',
+      'GEMINI_API_KEY_SECRET_ARN',
+      'OPENAI_API_KEY_SECRET_ARN',
       'S3_ENDPOINT',
       'SECRETS_MANAGER_ENDPOINT',
       'SFN_ENDPOINT',

@@ -171,7 +171,9 @@ export class HttpEngine implements ImageEngine {
             cause: error,
           });
         }
-        await this.settings.wait(backoffMs, signal);
+        await this.settings.wait(backoffMs, signal).catch((error: unknown) => {
+          throw signal.aborted ? signal.reason : error;
+        });
       }
     }
   }

@@ -170,6 +170,15 @@ export const cancelEngineWork = async (
   await queue.cancel(ticket, AbortSignal.timeout(PROVIDER_CANCEL_LIMIT_MS)).catch(() => undefined);
 };
 
+/** `work`, or the signal's reason as soon as it aborts (a provider that ignores its signal is left behind). */
+const untilAborted = <T>(work: Promise<T>, signal: AbortSignal): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+
 /** What one round of the engine step does: run the engine, submit queued work, or check it. */
 type EngineWork = (signal: AbortSignal, progress: ProgressReport) => Promise<EngineOutcome | 'waiting'>;
 
@@ -236,7 +245,7 @@ export const runEngine = async (
       throw new EngineFailedError(`job ${job.jobId} holds a ${ticket.engine} ticket that no engine here checks`);
     limitOfRoundMs = QUEUE_CHECK_LIMIT_MS;
     engineWork = async (signal, progress) => {
-      const check = await queue.check(ticket, request, signal).catch((error: unknown) => {
+      const check = await untilAborted(queue.check(ticket, request, signal), signal).catch((error: unknown) => {
         // Checking again is safe (the same ticket), so the workflow may retry this round.
         if (!signal.aborted && error instanceof Error && 'retryable' in error && error.retryable === true)
           throw new TransientEngineError(error.message);
@@ -247,9 +256,9 @@ export const runEngine = async (
       return 'waiting';
     };
   } else if (queue?.accepts(request)) {
-    limitOfRoundMs = QUEUE_CHECK_LIMIT_MS;
+    // No round limit here: a submit cut short might still reach the provider, and the next round would pay again.
     engineWork = async (signal) => {
-      const submitted = await queue.submit(request, signal);
+      const submitted = await untilAborted(queue.submit(request, signal), signal);
       const held = await deps.jobs.recordTicket(job.accountId, job.jobId, submitted);
       // Another round stored its ticket first: that one is the job's work, this one is stopped.
       if (held.requests[0]?.id !== submitted.requests[0]?.id) await cancelEngineWork(deps.engine.queue, submitted);

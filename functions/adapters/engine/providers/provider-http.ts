@@ -110,7 +110,10 @@ export const sendWithRetries = async (
           cause: error,
         });
       }
-      await transport.wait(backoffMs, signal);
+      // The caller's abort ends the backoff with the caller's own reason, not the timer's AbortError.
+      await transport.wait(backoffMs, signal).catch((error: unknown) => {
+        throw signal.aborted ? signal.reason : error;
+      });
     }
   }
 };
