@@ -492,13 +492,14 @@ describe('workflows', () => {
     expect(scanners).toEqual([maintenanceId]);
   });
 
-  test("each task function gets what its row declares: RunEngine reads inputs and the candidates' reference crops and writes outputs; only QueueCallback and the steps that end a training send callbacks", () => {
+  test("each task function gets what its row declares: RunEngine reads inputs and the candidates' reference crops, writes outputs and the inputs it shares with a provider by URL; only QueueCallback and the steps that end a training send callbacks", () => {
     const runEngine = allowedToFunction(template, taskFunctionId('image-job', 'RunEngineFunctionArn'));
     expect(runEngine.filter(({ action }) => action === 's3:GetObject').map(({ resource }) => resource)).toEqual([
       expect.stringContaining('"/inputs/*"'),
       expect.stringContaining('"/profiles/*"'),
     ]);
     expect(runEngine.filter(({ action }) => action === 's3:PutObject').map(({ resource }) => resource)).toEqual([
+      expect.stringContaining('"/inputs/*"'),
       expect.stringContaining('"/outputs/*"'),
     ]);
     expect(runEngine.map(({ action }) => action)).not.toContain('dynamodb:PutItem');
