@@ -9,19 +9,11 @@ import { HttpEngine } from './http-engine';
 import { FalEngine } from './providers/fal';
 import { GeminiEngine } from './providers/gemini';
 import { OpenAiEngine } from './providers/openai';
+import type { ReferenceImages } from './providers/provider';
 import { routedEngine } from './routed-engine';
 import { SandboxEngine } from './sandbox-engine';
 
-/** The candidates' reference crops (CandidateFace.referenceKeys), as bytes or as short-lived URLs for a backend. */
-export interface ReferenceImages {
-  load(key: string): Promise<Buffer>;
-  url(key: string): Promise<string>;
-  /**
-   * Stores bytes (a caller's input image, a contact sheet) under the bucket's `inputs/` prefix, keyed by
-   * their hash, and answers a short-lived presigned GET URL: for providers that take inputs by URL (fal).
-   */
-  share(data: Buffer, contentType: string): Promise<string>;
-}
+export type { ReferenceImages };
 
 /** Where a hosted provider is and its key (read once, on first use). */
 export interface ProviderAccess {

@@ -11,15 +11,19 @@
  *
  * The backend URL is operator configuration, so it is not passed through the SSRF guard.
  */
-import { setTimeout as delay } from 'node:timers/promises';
 import * as v from 'valibot';
 import type { EngineOutcome, EngineRequest, ImageEngine, OutputFormat } from '../../domain/images/engine';
-import { type Clock, systemClock } from '../../domain/shared/clock';
+import type { Clock } from '../../domain/shared/clock';
+import {
+  defaultTransport,
+  type Fetch,
+  HttpEngineError,
+  type ProviderTransport,
+  sendWithRetries,
+  type Wait,
+} from './providers/provider-http';
 
-export type Fetch = typeof globalThis.fetch;
-
-/** Waits, rejecting as soon as `signal` aborts. */
-export type Wait = (milliseconds: number, signal: AbortSignal) => Promise<void>;
+export { type Fetch, HttpEngineError, type Wait };
 
 export interface HttpEngineOptions {
   /** e.g. https://gpu.example.com or https://gpu.example.com/prefix; the run path is appended. */
@@ -50,24 +54,6 @@ export const HTTP_ENGINE_DEFAULTS = {
   retryBaseDelaySeconds: 1,
   maxRetryAfterSeconds: 30,
 } as const;
-
-/** An engine failure: the backend could not be reached, refused the request, or broke the contract. */
-export class HttpEngineError extends Error {
-  readonly retryable: boolean;
-  readonly status?: number;
-  readonly retryAfterSeconds?: number;
-
-  constructor(
-    message: string,
-    details: { retryable: boolean; status?: number; retryAfterSeconds?: number; cause?: unknown },
-  ) {
-    super(message, { cause: details.cause });
-    this.name = 'HttpEngineError';
-    this.retryable = details.retryable;
-    this.status = details.status;
-    this.retryAfterSeconds = details.retryAfterSeconds;
-  }
-}
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
@@ -113,127 +99,57 @@ const MAGIC: Record<OutputFormat, Buffer> = {
   jpg: Buffer.from([0xff, 0xd8, 0xff]),
 };
 
-const defaultWait: Wait = async (milliseconds, signal) => {
-  await delay(milliseconds, undefined, { signal });
-};
-
 export class HttpEngine implements ImageEngine {
   private readonly runUrl: URL;
-  private readonly settings: Required<Omit<HttpEngineOptions, 'baseUrl' | 'referenceUrl'>>;
+  private readonly token: string;
+  private readonly transport: ProviderTransport;
   private readonly referenceUrl?: (key: string) => Promise<string>;
 
-  constructor({ baseUrl, referenceUrl, ...options }: HttpEngineOptions) {
+  constructor({ baseUrl, referenceUrl, token, ...options }: HttpEngineOptions) {
     this.referenceUrl = referenceUrl;
+    this.token = token;
     this.runUrl = new URL(RUN_PATH, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-    this.settings = {
-      token: options.token,
-      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-      maxAttempts: options.maxAttempts ?? HTTP_ENGINE_DEFAULTS.maxAttempts,
-      attemptTimeoutSeconds: options.attemptTimeoutSeconds ?? HTTP_ENGINE_DEFAULTS.attemptTimeoutSeconds,
-      deadlineSeconds: options.deadlineSeconds ?? HTTP_ENGINE_DEFAULTS.deadlineSeconds,
-      retryBaseDelaySeconds: options.retryBaseDelaySeconds ?? HTTP_ENGINE_DEFAULTS.retryBaseDelaySeconds,
-      maxRetryAfterSeconds: options.maxRetryAfterSeconds ?? HTTP_ENGINE_DEFAULTS.maxRetryAfterSeconds,
-      wait: options.wait ?? defaultWait,
-      random: options.random ?? Math.random,
-      clock: options.clock ?? systemClock,
-    };
+    this.transport = defaultTransport({
+      fetch: options.fetch,
+      wait: options.wait,
+      random: options.random,
+      clock: options.clock,
+      policy: {
+        maxAttempts: options.maxAttempts ?? HTTP_ENGINE_DEFAULTS.maxAttempts,
+        attemptTimeoutSeconds: options.attemptTimeoutSeconds ?? HTTP_ENGINE_DEFAULTS.attemptTimeoutSeconds,
+        deadlineSeconds: options.deadlineSeconds ?? HTTP_ENGINE_DEFAULTS.deadlineSeconds,
+        retryBaseDelaySeconds: options.retryBaseDelaySeconds ?? HTTP_ENGINE_DEFAULTS.retryBaseDelaySeconds,
+        maxRetryAfterSeconds: options.maxRetryAfterSeconds ?? HTTP_ENGINE_DEFAULTS.maxRetryAfterSeconds,
+      },
+    });
   }
 
   async run(request: EngineRequest, signal: AbortSignal): Promise<EngineOutcome> {
     signal.throwIfAborted();
-    const { maxAttempts, attemptTimeoutSeconds, deadlineSeconds, clock } = this.settings;
     const body = JSON.stringify(await toRunBody(request, this.referenceUrl));
-    // Fixed by the job, so a retried step (or a retried attempt) asks for the same work, never new work.
-    const idempotencyKey = request.workKey;
-    const deadlineAt = clock() + deadlineSeconds * 1000;
-    for (let attempt = 1; ; attempt += 1) {
-      const remainingMs = deadlineAt - clock();
-      try {
-        const response = await this.post(
-          body,
-          idempotencyKey,
-          Math.min(attemptTimeoutSeconds * 1000, remainingMs),
-          signal,
-        );
-        return toOutcome(response, request);
-      } catch (error) {
-        if (signal.aborted) throw signal.reason;
-        if (!(error instanceof HttpEngineError) || !error.retryable) throw error;
-        const backoffMs = this.backoffMs(attempt, error.retryAfterSeconds);
-        if (attempt >= maxAttempts || clock() + backoffMs >= deadlineAt) {
-          const why =
-            attempt >= maxAttempts
-              ? `gave up after ${attempt} attempts`
-              : `no time left for another attempt before the deadline`;
-          throw new HttpEngineError(`${error.message} (${why})`, {
-            retryable: false,
-            status: error.status,
-            cause: error,
-          });
-        }
-        await this.settings.wait(backoffMs, signal).catch((error: unknown) => {
-          throw signal.aborted ? signal.reason : error;
-        });
-      }
-    }
-  }
-
-  private backoffMs(attempt: number, retryAfterSeconds: number | undefined): number {
-    const { retryBaseDelaySeconds, maxRetryAfterSeconds, random } = this.settings;
-    if (retryAfterSeconds !== undefined) return Math.min(retryAfterSeconds, maxRetryAfterSeconds) * 1000;
-    const ceilingMs = retryBaseDelaySeconds * 1000 * 2 ** (attempt - 1);
-    return ceilingMs / 2 + random() * (ceilingMs / 2);
-  }
-
-  /** One attempt: the parsed, schema-valid response, or an HttpEngineError saying whether to retry. */
-  private async post(
-    body: string,
-    idempotencyKey: string,
-    timeoutMs: number,
-    signal: AbortSignal,
-  ): Promise<EngineResponse> {
-    const attempt = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(
-      () => {
-        timedOut = true;
-        attempt.abort();
-      },
-      Math.max(0, timeoutMs),
-    );
-    const cancel = () => attempt.abort(signal.reason);
-    signal.addEventListener('abort', cancel, { once: true });
-    try {
-      const response = await this.settings.fetch(this.runUrl, {
+    const answer = await sendWithRetries(
+      this.transport,
+      {
+        provider: 'engine',
+        url: this.runUrl,
         method: 'POST',
         headers: {
-          authorization: `Bearer ${this.settings.token}`,
+          authorization: `Bearer ${this.token}`,
           'content-type': 'application/json',
           accept: 'application/json',
-          'idempotency-key': idempotencyKey,
+          // Fixed by the job, so a retried step (or a retried attempt) asks for the same work, never new work.
+          'idempotency-key': request.workKey,
         },
         body,
-        signal: attempt.signal,
+      },
+      signal,
+    );
+    if (answer.status < 200 || answer.status >= 300)
+      throw new HttpEngineError(`engine answered HTTP ${answer.status}: ${answer.text.slice(0, 200)}`, {
+        retryable: false,
+        status: answer.status,
       });
-      const text = await response.text();
-      if (!response.ok) throw statusError(response, text);
-      return parseResponse(text);
-    } catch (error) {
-      if (error instanceof HttpEngineError || signal.aborted) throw error;
-      if (timedOut) {
-        throw new HttpEngineError(`engine attempt timed out after ${(timeoutMs / 1000).toFixed(1)} s`, {
-          retryable: true,
-          cause: error,
-        });
-      }
-      throw new HttpEngineError(`engine unreachable: ${error instanceof Error ? error.message : String(error)}`, {
-        retryable: true,
-        cause: error,
-      });
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', cancel);
-    }
+    return toOutcome(parseResponse(answer.text), request);
   }
 }
 
@@ -265,16 +181,6 @@ const toRunBody = async (
   ),
   named_in_prompt: request.namedInPrompt,
 });
-
-const statusError = (response: Response, text: string): HttpEngineError => {
-  const retryable = response.status === 429 || response.status >= 500;
-  const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
-  return new HttpEngineError(`engine answered HTTP ${response.status}: ${text.slice(0, 200)}`, {
-    retryable,
-    status: response.status,
-    retryAfterSeconds: retryable && Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined,
-  });
-};
 
 const malformed = (reason: string, cause?: unknown) =>
   new HttpEngineError(`engine response breaks the contract: ${reason}`, { retryable: false, cause });

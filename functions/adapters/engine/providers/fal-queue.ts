@@ -5,8 +5,13 @@
  */
 import * as v from 'valibot';
 import type { EngineTicket } from '../../../domain/images/engine';
-import { HttpEngineError } from '../http-engine';
-import { defaultTransport, type ProviderAnswer, type ProviderTransport, sendWithRetries } from './provider-http';
+import {
+  defaultTransport,
+  HttpEngineError,
+  type ProviderAnswer,
+  type ProviderTransport,
+  sendWithRetries,
+} from './provider-http';
 
 export const PROVIDER = 'fal';
 /** The `engine` of the tickets the fal adapter makes. */

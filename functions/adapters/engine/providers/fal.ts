@@ -28,7 +28,6 @@ import type {
   ProgressReport,
   QueueCheck,
 } from '../../../domain/images/engine';
-import { HttpEngineError } from '../http-engine';
 import {
   cancelFalTicket,
   errorDetail,
@@ -45,6 +44,7 @@ import { fitImage, megapixelsOf, nearestAspectRatio } from './fit';
 import type { ProviderEngineOptions } from './provider';
 import {
   defaultTransport,
+  HttpEngineError,
   malformedAnswer,
   type ProviderAnswer,
   type ProviderTransport,
@@ -247,6 +247,19 @@ export const askedSize = (family: FalFamily, width: number, height: number): Ask
   const clamp = (px: number) => Math.min(rule.maxEdgePx ?? px, Math.max(rule.minEdgePx ?? px, px));
   return { kind: 'image_size', width: clamp(round(width * scale)), height: clamp(round(height * scale)) };
 };
+
+/**
+ * A check only reads (status, result, files): a transient failure (5xx, 429, the network) that outlasted one
+ * call's attempts is worth another check later, so it stays retryable and the workflow checks again after its
+ * wait (TransientEngineError) instead of failing a job whose fal request may still finish.
+ */
+const worthAnotherCheck = (error: unknown): unknown =>
+  error instanceof HttpEngineError &&
+  !error.retryable &&
+  error.cause instanceof HttpEngineError &&
+  error.cause.retryable
+    ? new HttpEngineError(error.message, { retryable: true, status: error.status, cause: error.cause })
+    : error;
 
 const falMegapixels = (width: number, height: number): number =>
   Math.max(1, Math.ceil((width * height) / FAL_MEGAPIXEL_PX));
@@ -466,6 +479,12 @@ export class FalEngine implements ImageEngine {
   }
 
   async check(ticket: EngineTicket, request: EngineRequest, signal: AbortSignal): Promise<QueueCheck> {
+    return this.checkOnce(ticket, request, signal).catch((error: unknown) => {
+      throw worthAnotherCheck(error);
+    });
+  }
+
+  private async checkOnce(ticket: EngineTicket, request: EngineRequest, signal: AbortSignal): Promise<QueueCheck> {
     signal.throwIfAborted();
     const entries = this.ticketRequests(ticket);
     const refused = entries.find((entry) => entry.id === 'refused');

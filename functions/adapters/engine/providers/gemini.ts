@@ -18,10 +18,16 @@
  */
 import * as v from 'valibot';
 import type { EngineOutcome, EngineRequest, ImageEngine, InputFormat } from '../../../domain/images/engine';
-import { HttpEngineError } from '../http-engine';
 import { fitImage, megapixelsOf, nearestAspectRatio } from './fit';
 import type { ProviderEngineOptions } from './provider';
-import { defaultTransport, malformedAnswer, type ProviderTransport, parseJson, sendWithRetries } from './provider-http';
+import {
+  defaultTransport,
+  HttpEngineError,
+  malformedAnswer,
+  type ProviderTransport,
+  parseJson,
+  sendWithRetries,
+} from './provider-http';
 import { identityInputs } from './references';
 
 const PROVIDER = 'Gemini';

@@ -22,11 +22,11 @@
 import sharp from 'sharp';
 import * as v from 'valibot';
 import type { EngineOutcome, EngineRequest, ImageEngine, OutputFormat } from '../../../domain/images/engine';
-import { HttpEngineError } from '../http-engine';
 import { fitImage, megapixelsOf } from './fit';
 import type { ProviderEngineOptions } from './provider';
 import {
   defaultTransport,
+  HttpEngineError,
   malformedAnswer,
   type ProviderAnswer,
   type ProviderTransport,

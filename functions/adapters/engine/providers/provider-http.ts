@@ -10,7 +10,29 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Clock, systemClock } from '../../../domain/shared/clock';
-import { type Fetch, HttpEngineError, type Wait } from '../http-engine';
+
+export type Fetch = typeof globalThis.fetch;
+
+/** Waits, rejecting as soon as `signal` aborts. */
+export type Wait = (milliseconds: number, signal: AbortSignal) => Promise<void>;
+
+/** An engine or provider failure: it could not be reached, refused the request, or broke its contract; `retryable` says whether another try may help. */
+export class HttpEngineError extends Error {
+  readonly retryable: boolean;
+  readonly status?: number;
+  readonly retryAfterSeconds?: number;
+
+  constructor(
+    message: string,
+    details: { retryable: boolean; status?: number; retryAfterSeconds?: number; cause?: unknown },
+  ) {
+    super(message, { cause: details.cause });
+    this.name = 'HttpEngineError';
+    this.retryable = details.retryable;
+    this.status = details.status;
+    this.retryAfterSeconds = details.retryAfterSeconds;
+  }
+}
 
 export interface RetryPolicy {
   maxAttempts: number;

@@ -1,5 +1,4 @@
 /** What every hosted-provider adapter is built from: the route's model, where the provider is, its key, the references. */
-import type { ReferenceImages } from '../engines';
 import type { ProviderTransport } from './provider-http';
 
 export interface ProviderEngineOptions {
@@ -12,4 +11,15 @@ export interface ProviderEngineOptions {
   /** The candidates' reference crops: bytes (inline providers) or short-lived URLs (fal). */
   references: ReferenceImages;
   transport?: Partial<ProviderTransport>;
+}
+
+/** The candidates' reference crops (CandidateFace.referenceKeys), as bytes or as short-lived URLs for a backend. */
+export interface ReferenceImages {
+  load(key: string): Promise<Buffer>;
+  url(key: string): Promise<string>;
+  /**
+   * Stores bytes (a caller's input image, a contact sheet) under the bucket's `inputs/` prefix, keyed by
+   * their hash, and answers a short-lived presigned GET URL: for providers that take inputs by URL (fal).
+   */
+  share(data: Buffer, contentType: string): Promise<string>;
 }
