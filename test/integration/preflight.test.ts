@@ -42,6 +42,7 @@ interface Report {
       count: number;
       usable: boolean;
       box_px: number | null;
+      boxes: Array<{ x: number; y: number; width: number; height: number }>;
       sharpness: number | null;
       yaw_degrees: number | null;
       same_person: boolean | null;
@@ -83,6 +84,9 @@ describe('the training-set preflight', () => {
           count: 1,
           usable: true,
           box_px: expect.any(Number),
+          boxes: [
+            { x: expect.any(Number), y: expect.any(Number), width: expect.any(Number), height: expect.any(Number) },
+          ],
           sharpness: expect.any(Number),
           yaw_degrees: expect.any(Number),
           same_person: true,
@@ -93,6 +97,12 @@ describe('the training-set preflight', () => {
     );
     for (const photo of report.photos) {
       expect(photo.face!.box_px).toBeGreaterThanOrEqual(96);
+      // The box in whole pixels, inside the photo; box_px is its smaller side.
+      const [box] = photo.face!.boxes;
+      for (const value of Object.values(box!)) expect(Number.isInteger(value)).toBe(true);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(photo.width!);
+      expect(box!.y + box!.height).toBeLessThanOrEqual(photo.height!);
+      expect(Math.abs(Math.min(box!.width, box!.height) - photo.face!.box_px!)).toBeLessThanOrEqual(1);
       expect(photo.face!.similarity).toBeGreaterThan(0.9);
     }
     expect(await balanceOf(account.accountId)).toBe(10_000_000);
@@ -127,6 +137,8 @@ describe('the training-set preflight', () => {
     });
     expect(report).toMatchObject({ accepted: false, usable_photos: 3, needed_photos: 4 });
     expect(report.photos[3]!.face).toMatchObject({ count: 4, usable: false, box_px: null });
+    expect(report.photos[3]!.face!.boxes).toHaveLength(4);
+    expect(report.photos[4]!.face!.boxes).toHaveLength(1);
     expect(report.photos[3]!.warnings.map((warning) => warning.code)).toEqual(['several_faces']);
     expect(report.photos[4]!.face).toMatchObject({ count: 1, usable: false, same_person: false });
     expect(report.photos[4]!.warnings).toEqual([
@@ -223,6 +235,31 @@ describe('the training-set preflight', () => {
     expect(greyscale!.warnings.map((warning) => warning.code)).toEqual(['no_face', 'greyscale']);
     expect(crop!.warnings.map((warning) => warning.code)).toEqual(['no_face', 'extreme_aspect']);
     expect(report.problems).toHaveLength(4);
+  });
+
+  it('outlines a face in the photo as it is shown: after its EXIF rotation', async () => {
+    const account = await runtime.newAccount();
+    // Taller than wide, so that a rotation not applied would show in the dimensions too.
+    const upright = await sharp(await subjectPhoto(0, 'jpeg'))
+      .extend({ bottom: 240, background: '#777' })
+      .jpeg()
+      .toBuffer();
+    // The same photo stored turned a quarter to the left, with EXIF orientation 6 saying "turn it right to show".
+    const turned = await sharp(await sharp(upright).rotate(-90).toBuffer())
+      .withMetadata({ orientation: 6 })
+      .jpeg()
+      .toBuffer();
+    const report = await preflight(account.apiKey, {
+      image_urls: [photos.add('upright.jpg', upright, 'image/jpeg'), photos.add('turned.jpg', turned, 'image/jpeg')],
+      training_tier: 'fast',
+    });
+    const [shown, rotated] = report.photos;
+    expect(shown!.height! - shown!.width!).toBe(240);
+    expect({ width: rotated!.width, height: rotated!.height }).toEqual({ width: shown!.width, height: shown!.height });
+    const [a] = shown!.face!.boxes;
+    const [b] = rotated!.face!.boxes;
+    for (const key of ['x', 'y', 'width', 'height'] as const)
+      expect(Math.abs(a![key] - b![key])).toBeLessThanOrEqual(6);
   });
 
   it('refuses a URL that is not http(s) with a 422, as profiles/add does', async () => {

@@ -54,7 +54,7 @@ describe('a synchronous call', () => {
     expect(outcome).toEqual({
       kind: 'result',
       replayed: false,
-      result: { knownSubjects: {}, images: [Buffer.from('output 0')], downloadUrls: [] },
+      result: { knownSubjects: {}, recognizedFaces: [], images: [Buffer.from('output 0')], downloadUrls: [] },
     });
     const stored = onlyJob();
     expect(stored.chargeState).toBe('settled');

@@ -51,33 +51,65 @@ const outputs = (count: number) => Array.from({ length: count }, (_, index) => B
 describe('recognising the candidates in the outputs', () => {
   it('sums each profile over the outputs it appears in', async () => {
     const analyser = analyserOf([[fakeFace(ME)], [fakeFace(ME), fakeFace(PARTNER)], []]);
-    const counts = await recogniseSubjects(analyser, outputs(3), [
+    const { knownSubjects } = await recogniseSubjects(analyser, outputs(3), [
       candidate('prf_me', ME),
       candidate('prf_p', PARTNER),
     ]);
-    expect(counts).toEqual({ prf_me: 2, prf_p: 1 });
+    expect(knownSubjects).toEqual({ prf_me: 2, prf_p: 1 });
+  });
+
+  it('answers each recognition counted with its output and the face’s box in whole pixels', async () => {
+    const at = (mean: number[], box: DetectedFace['box']): DetectedFace => ({ ...fakeFace(mean), box });
+    const analyser = analyserOf([
+      [at(ME, { x: 10.4, y: 20.6, width: 100.2, height: 120.5 })],
+      [at(STRANGER, { x: 0, y: 0, width: 50, height: 50 }), at(PARTNER, { x: -3.2, y: 5, width: 80, height: 90 })],
+    ]);
+    const recognition = await recogniseSubjects(analyser, outputs(2), [
+      candidate('prf_me', ME),
+      candidate('prf_p', PARTNER),
+    ]);
+    expect(recognition).toEqual({
+      recognizedFaces: [
+        { outputIndex: 0, profileId: 'prf_me', box: { x: 10, y: 21, width: 101, height: 120 } },
+        { outputIndex: 1, profileId: 'prf_p', box: { x: 0, y: 5, width: 77, height: 90 } },
+      ],
+      knownSubjects: { prf_me: 1, prf_p: 1 },
+    });
+  });
+
+  it('keeps one face per profile and output, the one closest to its template, as it counts one', async () => {
+    const close = { ...fakeFace([0.99, 0.14, 0]), box: { x: 400, y: 0, width: 60, height: 60 } };
+    const exact = { ...fakeFace(ME), box: { x: 0, y: 0, width: 60, height: 60 } };
+    const analyser = analyserOf([[close, exact]]);
+    const { recognizedFaces, knownSubjects } = await recogniseSubjects(analyser, outputs(1), [candidate('prf_me', ME)]);
+    expect(recognizedFaces).toEqual([{ outputIndex: 0, profileId: 'prf_me', box: exact.box }]);
+    expect(knownSubjects).toEqual({ prf_me: 1 });
   });
 
   it('matches only the request’s candidates: a face of a profile not referenced is not counted', async () => {
     const analyser = analyserOf([[fakeFace(PARTNER)]]);
-    expect(await recogniseSubjects(analyser, outputs(1), [candidate('prf_me', ME)])).toEqual({});
+    expect((await recogniseSubjects(analyser, outputs(1), [candidate('prf_me', ME)])).recognizedFaces).toEqual([]);
   });
 
   it('counts no one for a face that matches no candidate, nor for an animal’s face', async () => {
     const analyser = analyserOf([[fakeFace(STRANGER)], [fakeFace(ME, 'animal')]]);
-    expect(await recogniseSubjects(analyser, outputs(2), [candidate('prf_me', ME)])).toEqual({});
+    expect((await recogniseSubjects(analyser, outputs(2), [candidate('prf_me', ME)])).recognizedFaces).toEqual([]);
   });
 
   it('never matches a candidate without a face template, nor one made by another face model', async () => {
     const analyser = analyserOf([[fakeFace(ME), fakeFace(PARTNER)]]);
     const oldModel: CandidateProfile = { profileId: 'prf_p', face: face(PARTNER, { modelId: 'older-faces/0' }) };
-    expect(await recogniseSubjects(analyser, outputs(1), [candidate('prf_me', null), oldModel])).toEqual({});
+    expect(await recogniseSubjects(analyser, outputs(1), [candidate('prf_me', null), oldModel])).toEqual({
+      recognizedFaces: [],
+      knownSubjects: {},
+    });
   });
 
   it('analyses nothing when no candidate can be matched', async () => {
     const analyser = analyserOf([[fakeFace(ME)]]);
-    expect(await recogniseSubjects(analyser, outputs(2), [candidate('prf_me', null)])).toEqual({});
-    expect(await recogniseSubjects(analyser, outputs(2), [])).toEqual({});
+    const none = { recognizedFaces: [], knownSubjects: {} };
+    expect(await recogniseSubjects(analyser, outputs(2), [candidate('prf_me', null)])).toEqual(none);
+    expect(await recogniseSubjects(analyser, outputs(2), [])).toEqual(none);
     expect(analyser.analysed).toEqual([]);
   });
 });

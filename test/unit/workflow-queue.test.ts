@@ -173,6 +173,7 @@ const SUCCEEDED = (jobId: string) => ({
   outcome: 'succeeded',
   outputKeys: [`outputs/${ACCOUNT}/${jobId}/0.png`, `outputs/${ACCOUNT}/${jobId}/1.png`],
   knownSubjects: { prf_me: 1 },
+  recognizedFaces: [{ outputIndex: 0, profileId: 'prf_me', box: { x: 0, y: 0, width: 300, height: 300 } }],
   usage: USAGE,
 });
 

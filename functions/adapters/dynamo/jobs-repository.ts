@@ -12,7 +12,12 @@ import {
   type JobsRepository,
   type RunOutcome,
 } from '../../domain/jobs/job';
-import { EngineTicketSchema, JobErrorSchema, RunOutcomeSchema } from '../../shared/workflow/run-outcome';
+import {
+  EngineTicketSchema,
+  JobErrorSchema,
+  RecognizedFaceSchema,
+  RunOutcomeSchema,
+} from '../../shared/workflow/run-outcome';
 import {
   cancellationReasons,
   ITEM_TYPE,
@@ -75,6 +80,7 @@ const JobItem = v.object({
         outputKeys: v.array(v.string()),
         outputFormat: v.picklist(OUTPUT_FORMATS),
         knownSubjects: v.record(v.string(), v.number()),
+        recognizedFaces: v.optional(v.array(RecognizedFaceSchema)),
         providerCostMicros: v.optional(v.number()),
       }),
     ),

@@ -77,6 +77,26 @@ export const ValidationErrorBodySchema = v.pipe(
   ]),
 );
 
+const PixelBoxSchema = v.pipe(
+  v.strictObject({
+    x: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Left edge, pixels from the left.')),
+    y: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Top edge, pixels from the top.')),
+    width: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    height: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  }),
+  v.title('PixelBox'),
+  v.description("A face's box in whole pixels of the image it was found in (after EXIF rotation)."),
+);
+
+const RecognizedFaceSchema = v.pipe(
+  v.strictObject({
+    output_index: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Which output (0-based).')),
+    profile_id: v.string(),
+    box: v.pipe(PixelBoxSchema, v.description("The face in the output image's own pixels.")),
+  }),
+  v.title('RecognizedFace'),
+);
+
 export const ImageResultSchema = v.pipe(
   v.strictObject({
     known_subjects: v.strictObject({
@@ -85,6 +105,13 @@ export const ImageResultSchema = v.pipe(
         v.description('profile_id → how many times that subject appears, summed over all outputs (used for billing).'),
       ),
     }),
+    recognized_faces: v.pipe(
+      v.array(RecognizedFaceSchema),
+      v.description(
+        'Each recognition `known_subjects` counts (a profile at most once per output), with the face that was matched, ' +
+          'for outlining it; empty when none (and for jobs finished before boxes were kept).',
+      ),
+    ),
     images: v.pipe(v.array(v.string()), v.description('Base64 images (`response_mode: bytes`), else empty.')),
     download_urls: v.pipe(
       v.array(v.pipe(v.string(), v.url())),
@@ -95,6 +122,9 @@ export const ImageResultSchema = v.pipe(
   v.examples([
     {
       known_subjects: { counts: { prf_5kq2x8: 1 } },
+      recognized_faces: [
+        { output_index: 0, profile_id: 'prf_5kq2x8', box: { x: 412, y: 188, width: 236, height: 251 } },
+      ],
       images: [],
       download_urls: ['https://api.example.com/v2/service/downloads/dl_…'],
     },
@@ -160,6 +190,7 @@ export const JobStatusSchema = v.pipe(
       created_at: '2026-11-23T12:00:00.000Z',
       result: {
         known_subjects: { counts: {} },
+        recognized_faces: [],
         images: [],
         download_urls: ['https://api.example.com/v2/service/downloads/dl_…'],
       },
@@ -339,6 +370,12 @@ export const PreflightReportSchema = v.pipe(
                 ),
               ),
               box_px: v.pipe(v.nullable(v.number()), v.description("The single face's box side in pixels.")),
+              boxes: v.pipe(
+                v.array(PixelBoxSchema),
+                v.description(
+                  "Every face found, in the photo's own pixels after EXIF rotation, largest detector score first.",
+                ),
+              ),
               sharpness: v.pipe(
                 v.nullable(v.number()),
                 v.description('Blur measured on the aligned face: higher is sharper; below 0.005 is too blurry.'),

@@ -35,7 +35,7 @@ const claimOf = (
   face: Pick<DetectedFace, 'kind' | 'embedding'>,
   candidates: readonly RecognitionCandidate[],
   rules: MatchRules,
-): string | undefined => {
+): { profileId: string; similarity: number } | undefined => {
   let best: { profileId: string; similarity: number } | undefined;
   let secondBest = Number.NEGATIVE_INFINITY;
   for (const { profileId, template } of candidates) {
@@ -47,21 +47,43 @@ const claimOf = (
     } else if (similarity > secondBest) secondBest = similarity;
   }
   if (!best || best.similarity < rules.threshold || best.similarity - secondBest < rules.margin) return undefined;
-  return best.profileId;
+  return best;
 };
 
-/** The profiles recognised in one output, each once however many of its faces claim it. */
-const recogniseOne = (
-  faces: readonly Pick<DetectedFace, 'kind' | 'embedding'>[],
+/** One recognition that counts: a profile in an output, by the face that claims it best. */
+export interface FaceMatch<F> {
+  outputIndex: number;
+  profileId: string;
+  face: F;
+}
+
+/**
+ * Every recognition that counts, output by output: for each profile claimed in an output, the face that
+ * claims it with the highest similarity (so a profile is at most once per output). The counts of
+ * `known_subjects` are derived from these (`countSubjects`), never computed apart.
+ */
+export const matchFaces = <F extends Pick<DetectedFace, 'kind' | 'embedding'>>(
+  outputs: readonly (readonly F[])[],
   candidates: readonly RecognitionCandidate[],
   rules: MatchRules,
-): Set<string> => {
-  const counted = new Set<string>();
-  for (const face of faces) {
-    const profileId = claimOf(face, candidates, rules);
-    if (profileId !== undefined) counted.add(profileId);
-  }
-  return counted;
+): FaceMatch<F>[] =>
+  outputs.flatMap((faces, outputIndex) => {
+    const best = new Map<string, { face: F; similarity: number }>();
+    for (const face of faces) {
+      const claim = claimOf(face, candidates, rules);
+      if (!claim) continue;
+      const held = best.get(claim.profileId);
+      if (!held || claim.similarity > held.similarity)
+        best.set(claim.profileId, { face, similarity: claim.similarity });
+    }
+    return [...best].map(([profileId, { face }]) => ({ outputIndex, profileId, face }));
+  });
+
+/** profile id → how many outputs it is recognised in: one per match; profiles never recognised are absent. */
+export const countSubjects = (matches: readonly Pick<FaceMatch<unknown>, 'profileId'>[]): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const { profileId } of matches) counts[profileId] = (counts[profileId] ?? 0) + 1;
+  return counts;
 };
 
 /** How many outputs each recognised candidate appears in; candidates never recognised are absent. */
@@ -69,10 +91,4 @@ export const recognise = (
   outputs: readonly (readonly Pick<DetectedFace, 'kind' | 'embedding'>[])[],
   candidates: readonly RecognitionCandidate[],
   rules: MatchRules,
-): Record<string, number> => {
-  const counts: Record<string, number> = {};
-  for (const faces of outputs) {
-    for (const profileId of recogniseOne(faces, candidates, rules)) counts[profileId] = (counts[profileId] ?? 0) + 1;
-  }
-  return counts;
-};
+): Record<string, number> => countSubjects(matchFaces(outputs, candidates, rules));

@@ -6,12 +6,15 @@
 
 import type { Job, JobResult } from '../jobs/job';
 import { DOWNLOAD_LINK_LIFETIME_MS, type DownloadGrant } from './download-token';
+import type { RecognizedFace } from './recognition';
 
 export type LinkMaker = (baseUrl: string, grant: DownloadGrant) => Promise<string>;
 
 export interface ImageResult {
   /** profile id → times that subject appears, summed over all outputs. */
   knownSubjects: Record<string, number>;
+  /** The recognitions counted, with each face's box (empty for a job stored before boxes were kept). */
+  recognizedFaces: RecognizedFace[];
   /** The output images themselves (response_mode `bytes`), else empty. */
   images: Buffer[];
   /** Download links valid 24 h from completion (response_mode `urls`), else empty. */
@@ -41,18 +44,31 @@ export const resultOf = async (
   imagesAtHand?: Buffer[],
 ): Promise<ImageResult> => ({
   knownSubjects: job.result.knownSubjects,
+  recognizedFaces: job.result.recognizedFaces ?? [],
   images: job.responseMode === 'bytes' ? (imagesAtHand ?? (await deps.load(job.result.outputKeys))) : [],
   downloadUrls: job.responseMode === 'urls' ? await downloadLinks(deps.link, job) : [],
 });
 
+export interface RecognizedFaceBody {
+  output_index: number;
+  profile_id: string;
+  box: { x: number; y: number; width: number; height: number };
+}
+
 export interface ImageResultBody {
   known_subjects: { counts: Record<string, number> };
+  recognized_faces: RecognizedFaceBody[];
   images: string[];
   download_urls: string[];
 }
 
 export const imageResultBody = (result: ImageResult): ImageResultBody => ({
   known_subjects: { counts: result.knownSubjects },
+  recognized_faces: result.recognizedFaces.map(({ outputIndex, profileId, box }) => ({
+    output_index: outputIndex,
+    profile_id: profileId,
+    box: { x: box.x, y: box.y, width: box.width, height: box.height },
+  })),
   images: result.images.map((image) => image.toString('base64')),
   download_urls: result.downloadUrls,
 });

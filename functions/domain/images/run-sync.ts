@@ -14,7 +14,7 @@ import { type EngineOutcome, runEngine } from './engine';
 import { clientRequestIdClaim } from './idempotency';
 import { prepare } from './prepare';
 import { finalPrice } from './pricing';
-import { recogniseSubjects } from './recognition';
+import { type Recognition, recogniseSubjects } from './recognition';
 import { type ImageResult, resultOf } from './result';
 
 /** A refusal or failure as the job records it and as the caller sees it. */
@@ -58,9 +58,9 @@ export const runSync = async (
 
     const { outputFormat, candidates } = prepared.engineRequest;
     let outputKeys: string[];
-    let knownSubjects: Record<string, number>;
+    let recognition: Recognition;
     try {
-      [knownSubjects, outputKeys] = await Promise.all([
+      [recognition, outputKeys] = await Promise.all([
         recogniseSubjects(deps.faces, outcome.images, candidates, deadline.signal),
         deps.outputs.save(caller.accountId, job.jobId, outcome.images, outputFormat),
       ]);
@@ -72,11 +72,12 @@ export const runSync = async (
     const result = {
       outputKeys,
       outputFormat,
-      knownSubjects,
+      knownSubjects: recognition.knownSubjects,
+      recognizedFaces: recognition.recognizedFaces,
       ...(providerCostMicros !== undefined ? { providerCostMicros } : {}),
     };
     try {
-      const price = finalPrice(prepared.priced, { usage: outcome.usage, knownSubjects });
+      const price = finalPrice(prepared.priced, { usage: outcome.usage, knownSubjects: recognition.knownSubjects });
       await settleJobCharge(deps.ledger, job, price, result, completedAt, known);
     } catch (error) {
       // Unsettled work is not delivered, and its reservation must not stay held: release it (a no-op

@@ -14,6 +14,7 @@ import type {
   OutputFormat,
 } from '../images/engine';
 import type { PricedRequest } from '../images/pricing';
+import type { RecognizedFace } from '../images/recognition';
 
 export const JOB_STATUSES = ['pending', 'running', 'succeeded', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -33,6 +34,8 @@ export interface JobResult {
   outputKeys: string[];
   outputFormat: OutputFormat;
   knownSubjects: Record<string, number>;
+  /** The recognitions `knownSubjects` counts, with each face's box; absent on jobs stored before boxes were kept. */
+  recognizedFaces?: RecognizedFace[];
   /** What the provider charged the operator for the work (micro-USD), where known; never shown to the caller. */
   providerCostMicros?: number;
 }
@@ -101,7 +104,14 @@ export interface JobCharge {
 
 /** What the engine step hands to settlement or release. */
 export type RunOutcome =
-  | { outcome: 'succeeded'; outputKeys: string[]; knownSubjects: Record<string, number>; usage: EngineUsage }
+  | {
+      outcome: 'succeeded';
+      outputKeys: string[];
+      knownSubjects: Record<string, number>;
+      /** Absent on a run recorded before boxes were kept. */
+      recognizedFaces?: RecognizedFace[];
+      usage: EngineUsage;
+    }
   | { outcome: 'failed'; error: JobError };
 
 /** The engine step's answer to the workflow: an outcome, or (a queued provider still working) ask again after a wait. */

@@ -37,6 +37,7 @@ export const statusBody = async (job: Job, link: LinkMaker, now: number): Promis
       job.status === 'succeeded' && job.result
         ? imageResultBody({
             knownSubjects: job.result.knownSubjects,
+            recognizedFaces: job.result.recognizedFaces ?? [],
             images: [],
             downloadUrls: await downloadLinks(link, { ...job, result: job.result }),
           })

@@ -290,11 +290,11 @@ export const runEngine = async (
     run = { outcome: 'failed', error: { code: 'NO_IMAGE_GENERATED', message: outcome.message } };
   else {
     // Recognition runs after the engine, in this step, so it is billed by the same rule as the sync path.
-    const [knownSubjects, outputKeys] = await Promise.all([
+    const [{ knownSubjects, recognizedFaces }, outputKeys] = await Promise.all([
       recogniseSubjects(deps.faces, outcome.images, candidates),
       deps.outputs.save(job.accountId, job.jobId, outcome.images, work.outputFormat),
     ]);
-    run = { outcome: 'succeeded', outputKeys, knownSubjects, usage: outcome.usage };
+    run = { outcome: 'succeeded', outputKeys, knownSubjects, recognizedFaces, usage: outcome.usage };
   }
   await deps.jobs.recordRun(job.accountId, job.jobId, run);
   return run;
@@ -364,6 +364,7 @@ export const settle = async (
     outputKeys: step.run.outputKeys,
     outputFormat: job.work.engine.outputFormat,
     knownSubjects: step.run.knownSubjects,
+    recognizedFaces: step.run.recognizedFaces ?? [],
     ...(providerCostMicros !== undefined ? { providerCostMicros } : {}),
   };
   await settleJobCharge(deps.ledger, job, finalPrice(job.work.priced, step.run), result, deps.clock());

@@ -17,7 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import { DomainError } from '../errors';
-import type { DetectedFace, FaceAnalyzer } from '../faces';
+import type { DetectedFace, FaceAnalyzer, FaceBox } from '../faces';
 import type { DecodedImage } from '../images/engine';
 import { type FaceProblem, faceProblemMessage, judgePhotoFaces, type PhotoFace } from './photo-faces';
 import { MIN_USABLE_PHOTOS_BY_TIER, PHOTO_COUNT_BY_TIER, type TrainingTier } from './profile';
@@ -40,8 +40,11 @@ export interface PhotoMeasures {
 }
 
 export interface PreflightDeps {
-  /** The photo's bytes, through the SSRF guard; a DomainError says why not. */
-  fetchPhoto(url: string, label: string, signal: AbortSignal): Promise<Buffer>;
+  /**
+   * The photo's bytes: a URL through the SSRF guard, an `upload:` reference from the account's own
+   * uploads; a DomainError says why not.
+   */
+  fetchPhoto(source: string, label: string, signal: AbortSignal, accountId: string): Promise<Buffer>;
   /** The checks and decoding every input gets (format, pixel bombs, orientation); a DomainError says why not. */
   decodePhoto(bytes: Buffer, label: string): Promise<DecodedImage>;
   measure(photo: DecodedImage): Promise<PhotoMeasures>;
@@ -66,6 +69,8 @@ export interface PhotoFaceReport {
   usable: boolean;
   /** The single face's box side in pixels (the smaller of width and height); null unless one face. */
   box_px: number | null;
+  /** Every face found, in whole pixels of the photo as `width` x `height` give it (after EXIF rotation), largest detector score first. */
+  boxes: FaceBox[];
   /** Blur measured on the aligned face (higher is sharper); null unless one face. */
   sharpness: number | null;
   yaw_degrees: number | null;
@@ -106,12 +111,26 @@ type Read =
 
 const rounded = (value: number, digits: number) => Number(value.toFixed(digits));
 
-const faceReport = (judged: PhotoFace): PhotoFaceReport => {
+/** A detector's box in whole pixels, clipped to the photo (a box may reach just past its edges). */
+const pixelBox = (box: FaceBox, photo: Pick<DecodedImage, 'width' | 'height'>): FaceBox => {
+  const x = Math.min(photo.width - 1, Math.max(0, Math.round(box.x)));
+  const y = Math.min(photo.height - 1, Math.max(0, Math.round(box.y)));
+  const right = Math.min(photo.width, Math.max(x + 1, Math.round(box.x + box.width)));
+  const bottom = Math.min(photo.height, Math.max(y + 1, Math.round(box.y + box.height)));
+  return { x, y, width: right - x, height: bottom - y };
+};
+
+const faceReport = (
+  judged: PhotoFace,
+  faces: readonly DetectedFace[],
+  photo: Pick<DecodedImage, 'width' | 'height'>,
+): PhotoFaceReport => {
   const compared = judged.similarity !== null;
   return {
     count: judged.faceCount,
     usable: judged.problem === null,
     box_px: judged.face ? Math.round(Math.min(judged.face.box.width, judged.face.box.height)) : null,
+    boxes: faces.map((face) => pixelBox(face.box, photo)),
     sharpness: judged.face ? rounded(judged.face.sharpness, 4) : null,
     yaw_degrees: judged.face ? Math.round(judged.face.yawDegrees) : null,
     same_person: judged.problem === 'other_person' ? false : compared ? true : null,
@@ -129,10 +148,16 @@ const hammingDistance = (a: string, b: string): number => {
   return count;
 };
 
-const readPhoto = async (deps: PreflightDeps, url: string, label: string, signal: AbortSignal): Promise<Read> => {
+const readPhoto = async (
+  deps: PreflightDeps,
+  url: string,
+  label: string,
+  signal: AbortSignal,
+  accountId: string,
+): Promise<Read> => {
   let bytes: Buffer;
   try {
-    bytes = await deps.fetchPhoto(url, label, signal);
+    bytes = await deps.fetchPhoto(url, label, signal, accountId);
   } catch (error) {
     if (signal.aborted)
       return { fetched: false, error: `${label} was not read within the preflight's ${PREFLIGHT_BUDGET_MS / 1000} s.` };
@@ -155,14 +180,14 @@ const readPhoto = async (deps: PreflightDeps, url: string, label: string, signal
 
 export const preflight = async (
   deps: PreflightDeps,
-  request: { imageUrls: string[]; trainingTier: TrainingTier },
+  request: { accountId: string; imageUrls: string[]; trainingTier: TrainingTier },
 ): Promise<PreflightReport> => {
   const budget = new AbortController();
   const timer = setTimeout(() => budget.abort(new Error('preflight budget')), PREFLIGHT_BUDGET_MS);
   let reads: Read[];
   try {
     reads = await mapLimited(request.imageUrls, deps.settings.photoConcurrency, (url, index) =>
-      readPhoto(deps, url, `image_urls[${index}]`, budget.signal),
+      readPhoto(deps, url, `image_urls[${index}]`, budget.signal, request.accountId),
     );
   } finally {
     clearTimeout(timer);
@@ -237,7 +262,7 @@ export const preflight = async (
       format: photo.format,
       width: photo.width,
       height: photo.height,
-      face: faces ? faceReport(faces) : null,
+      face: faces ? faceReport(faces, read.faces, photo) : null,
       warnings,
     };
   });

@@ -7,11 +7,20 @@ import { ERROR_CODES } from '../../domain/errors';
 
 export const JobErrorSchema = v.object({ code: v.picklist(ERROR_CODES), message: v.string() });
 
+/** One recognition that counts: output index, profile, and the face's box in the output's pixels. */
+export const RecognizedFaceSchema = v.object({
+  outputIndex: v.number(),
+  profileId: v.string(),
+  box: v.object({ x: v.number(), y: v.number(), width: v.number(), height: v.number() }),
+});
+
 export const RunOutcomeSchema = v.variant('outcome', [
   v.object({
     outcome: v.literal('succeeded'),
     outputKeys: v.array(v.string()),
     knownSubjects: v.record(v.string(), v.number()),
+    // Absent on a run recorded before boxes were kept.
+    recognizedFaces: v.optional(v.array(RecognizedFaceSchema)),
     usage: v.object({
       outputTokens: v.number(),
       megapixels: v.number(),

@@ -10,7 +10,7 @@ import { findBaseModel, PINNED_PRICES } from '../../../functions/domain/images/c
 import { facePhoto, facesIn, photoAround, seedFaceProfile } from '../../support/faces';
 import { startPhotoServer, subjectPhoto } from '../../support/photos';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
-import { b64, balanceOf, decode, expectOk } from './support';
+import { b64, balanceOf, decode, expectOk, type RecognizedFace } from './support';
 
 const OPENING_MICROS = 10_000_000;
 const SURCHARGE_MICROS = findBaseModel('base-c-2')?.identitySurchargeMicros ?? Number.NaN;
@@ -28,6 +28,29 @@ afterAll(async () => {
 
 const call = (operation: string, apiKey: string, body: unknown) =>
   runtime.call('POST', `/v2/service/${operation}`, { apiKey, body });
+
+/**
+ * Each recognised face outlines a face the analyser finds in that output, in whole pixels inside it:
+ * the same box, rounded (a box reaching past the top or left edge starts at 0).
+ */
+const expectOutlines = async (faces: RecognizedFace[], outputs: Buffer[]) => {
+  for (const { output_index: index, box } of faces) {
+    const { width = 0, height = 0 } = await decode(outputs[index]!);
+    for (const value of Object.values(box)) expect(Number.isInteger(value)).toBe(true);
+    expect(box.x + box.width).toBeLessThanOrEqual(width + 1);
+    expect(box.y + box.height).toBeLessThanOrEqual(height + 1);
+    const found = (await facesIn(outputs[index]!)).map((face) => face.box);
+    expect(
+      found.some(
+        (face) =>
+          Math.abs(Math.max(0, face.x) - box.x) <= 1 &&
+          Math.abs(Math.max(0, face.y) - box.y) <= 1 &&
+          Math.abs(face.x + face.width - (box.x + box.width)) <= 1 &&
+          Math.abs(face.y + face.height - (box.y + box.height)) <= 1,
+      ),
+    ).toBe(true);
+  }
+};
 
 /** What a call cost the account. */
 const spent = async (accountId: string) => OPENING_MICROS - (await balanceOf(accountId));
@@ -66,6 +89,14 @@ describe('generate with [[id]] in the sandbox', () => {
       }),
     );
     expect(answer.known_subjects.counts).toEqual({ [yale.profileId]: 1, [astronaut.profileId]: 1 });
+    // One outline per recognition counted, each on a face the output shows.
+    expect(answer.recognized_faces.map((face) => [face.output_index, face.profile_id]).sort()).toEqual(
+      [
+        [0, yale.profileId],
+        [0, astronaut.profileId],
+      ].sort(),
+    );
+    await expectOutlines(answer.recognized_faces, [Buffer.from(answer.images[0]!, 'base64')]);
   });
 });
 
@@ -87,6 +118,7 @@ describe('enhance keeps the input’s faces', () => {
     const body = { image: b64(facePhoto('man-b.jpg')), profile_ids: [astronaut.profileId], prompt: 'sharper' };
     const answer = await expectOk(await call('enhance', account.apiKey, body));
     expect(answer.known_subjects.counts).toEqual({});
+    expect(answer.recognized_faces).toEqual([]);
   });
 
   it('counts no one in a photo of a different person or of a cat, at 0.12', async () => {
@@ -130,12 +162,22 @@ describe('an asynchronous job: recognition in the workflow’s RunEngine step', 
     await runtime.stepFunctions.waitForExecution(jobId);
     const polled = (await (await runtime.call('GET', pollUrl, { apiKey: account.apiKey })).json()) as {
       status: string;
-      result?: { known_subjects: { counts: Record<string, number> } };
+      result?: {
+        known_subjects: { counts: Record<string, number> };
+        recognized_faces: RecognizedFace[];
+        download_urls: string[];
+      };
     };
     expect(polled).toMatchObject({
       status: 'succeeded',
       result: { known_subjects: { counts: { [yale.profileId]: 1 } } },
     });
+    // Kept on the job with the counts: the poll outlines the face in the stored output.
+    expect(polled.result!.recognized_faces).toEqual([
+      { output_index: 0, profile_id: yale.profileId, box: expect.any(Object) },
+    ]);
+    const output = Buffer.from(await (await fetch(polled.result!.download_urls[0]!)).arrayBuffer());
+    await expectOutlines(polled.result!.recognized_faces, [output]);
     expect(await spent(account.accountId)).toBe(PINNED_PRICES.perImageWithProfileMicros);
   });
 });

@@ -56,8 +56,15 @@ export const COLOURS = {
 
 export const b64 = (bytes: Buffer): string => bytes.toString('base64');
 
+export interface RecognizedFace {
+  output_index: number;
+  profile_id: string;
+  box: { x: number; y: number; width: number; height: number };
+}
+
 export interface ImageAnswer {
   known_subjects: { counts: Record<string, number> };
+  recognized_faces: RecognizedFace[];
   images: string[];
   download_urls: string[];
 }
