@@ -3,11 +3,13 @@ import { Profiles } from '../domain';
 import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { assertCallbackUrlReachable } from '../shared/http/callback-url';
 import { ok } from '../shared/http/responses';
+import { assertUploadsFound } from '../shared/http/upload-references';
 import { type AddProfileRequest, AddProfileRequestSchema } from './schemas/profiles';
 
 /** POST /v2/service/profiles/add: the tier's price reserved, training started, the id returned at once. */
 const lambdaHandler = async ({ body, caller }: ApiRequest<AddProfileRequest>) => {
   assertCallbackUrlReachable(body);
+  await assertUploadsFound(caller.accountId, 'image_urls', body.image_urls);
   return ok(
     await Profiles.add(profileDeps(), caller, {
       imageUrls: body.image_urls,

@@ -2,10 +2,19 @@ import { preflightDeps } from '../composition/preflight';
 import { Profiles } from '../domain';
 import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
 import { ok } from '../shared/http/responses';
+import { assertUploadsFound } from '../shared/http/upload-references';
 import { type PreflightRequest, PreflightRequestSchema } from './schemas/profiles';
 
 /** POST /v2/service/profiles/preflight: what training would make of these photos, free, nothing created. */
-const lambdaHandler = async ({ body }: ApiRequest<PreflightRequest>) =>
-  ok(await Profiles.preflight(preflightDeps(), { imageUrls: body.image_urls, trainingTier: body.training_tier }));
+const lambdaHandler = async ({ body, caller }: ApiRequest<PreflightRequest>) => {
+  await assertUploadsFound(caller.accountId, 'image_urls', body.image_urls);
+  return ok(
+    await Profiles.preflight(preflightDeps(), {
+      accountId: caller.accountId,
+      imageUrls: body.image_urls,
+      trainingTier: body.training_tier,
+    }),
+  );
+};
 
 export const handler = apiHandler(lambdaHandler, { body: PreflightRequestSchema });

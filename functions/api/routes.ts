@@ -86,10 +86,17 @@ export const ROUTES: readonly RouteDefinition[] = [
     method: 'POST',
     path: '/profiles/add',
     handler: 'profiles-add',
-    access: { table: 'write', start: ['profile-training'] },
+    // Looks up the `upload:` photos it names (their metadata) before anything is created.
+    access: { table: 'write', start: ['profile-training'], bucket: { read: ['uploads'] } },
   },
-  // Fetches and measures the photos with sharp; reads and writes nothing of the account's.
-  { method: 'POST', path: '/profiles/preflight', handler: 'profiles-preflight', images: true, access: {} },
+  // Fetches (or reads the caller's uploads) and measures the photos with sharp; writes nothing.
+  {
+    method: 'POST',
+    path: '/profiles/preflight',
+    handler: 'profiles-preflight',
+    images: true,
+    access: { bucket: { read: ['uploads'] } },
+  },
   { method: 'GET', path: '/profiles/ids', handler: 'profiles-list', access: { table: 'read' } },
   { method: 'POST', path: '/profiles/tags', handler: 'profiles-tags', access: { table: 'write' } },
   { method: 'GET', path: '/profiles/{profile_id}/status', handler: 'profile-status', access: { table: 'read' } },

@@ -6,7 +6,7 @@ import { readUpload } from '../domain/images/uploads';
 import { clock, settings } from './core';
 import { objects } from './storage';
 
-/** `accountId`: the caller, whose direct uploads the input may reference; without it, uploads are refused (profile photos). */
+/** `accountId`: the caller, whose direct uploads the input may reference; without it, uploads are refused. */
 export const decodeInput = (value: string, label: string, signal?: AbortSignal, accountId?: string) =>
   decodeImageInput(value, label, {
     fetchBytes: imageFetcher({ allowLoopback: settings().ALLOW_LOOPBACK_URLS, signal }),

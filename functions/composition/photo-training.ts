@@ -18,7 +18,7 @@ export const photoTrainingDeps = once((): TrainingDeps => {
     get remoteTrainer() {
       return steps.remoteTrainer;
     },
-    decodePhoto: (url, label) => decodeInput(url, label),
+    decodePhoto: (source, label, accountId) => decodeInput(source, label, undefined, accountId),
     photos: profilePhotos(objects()),
     get faces() {
       return faceAnalyzer();

@@ -1,11 +1,14 @@
-/** The training-set preflight: photos fetched through the SSRF guard, decoded and measured with sharp, faces analysed. */
+/** The training-set preflight: photos fetched through the SSRF guard or read from the caller's uploads, decoded and measured with sharp, faces analysed. */
 import { imageFetcher } from '../adapters/images/image-fetch';
 import { decodeImageInput, MAX_INPUT_BYTES } from '../adapters/images/image-input';
 import { readImageSource } from '../adapters/images/image-source';
 import { measurePhoto } from '../adapters/images/photo-analysis';
+import { uploadStore } from '../adapters/s3/uploads';
+import { readUpload } from '../domain/images/uploads';
 import type { PreflightDeps } from '../domain/profiles/preflight';
-import { once, settings } from './core';
+import { clock, once, settings } from './core';
 import { faceAnalyzer } from './faces';
+import { objects } from './storage';
 
 const noFetch = async (): Promise<Buffer> => {
   throw new Error('a fetched photo is decoded from its bytes');
@@ -13,11 +16,14 @@ const noFetch = async (): Promise<Buffer> => {
 
 export const preflightDeps = once(
   (): PreflightDeps => ({
-    fetchPhoto: (url, label, signal) =>
+    fetchPhoto: (source, label, signal, accountId) =>
       readImageSource(
-        url,
+        source,
         label,
-        { fetchBytes: imageFetcher({ allowLoopback: settings().ALLOW_LOOPBACK_URLS, signal }) },
+        {
+          fetchBytes: imageFetcher({ allowLoopback: settings().ALLOW_LOOPBACK_URLS, signal }),
+          readUpload: (uploadId) => readUpload({ uploads: uploadStore(objects()), clock }, accountId, uploadId),
+        },
         MAX_INPUT_BYTES,
       ),
     // The bytes go through the same guard as any input; as base64, its one form for bytes in hand.

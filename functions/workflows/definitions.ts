@@ -50,7 +50,8 @@ export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
         handler: 'functions/workflows/profile-training/validate-photos',
         images: true,
         timeoutSeconds: 900,
-        access: { table: 'write', bucket: { write: ['profiles'], delete: ['profiles'] } },
+        // Reads `upload:` photos from the account's direct uploads.
+        access: { table: 'write', bucket: { read: ['uploads'], write: ['profiles'], delete: ['profiles'] } },
       },
       StartTrainingFunctionArn: {
         handler: 'functions/workflows/profile-training/start-training',

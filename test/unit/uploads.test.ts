@@ -1,4 +1,10 @@
-import { createUpload, readUpload, UPLOAD_LIFETIME_MS, type UploadStore } from '../../functions/domain/images/uploads';
+import {
+  createUpload,
+  missingUploads,
+  readUpload,
+  UPLOAD_LIFETIME_MS,
+  type UploadStore,
+} from '../../functions/domain/images/uploads';
 
 const NOW = Date.parse('2026-11-23T12:00:00.000Z');
 const caller = { accountId: 'acc_1', keyId: 'key_1' };
@@ -12,6 +18,10 @@ const store = (
     presignPut: async (...args) => {
       presigned.push(args);
       return `https://bucket.example/uploads/${args[0]}/${args[1]}?X-Amz-Signature=abc`;
+    },
+    stat: async (accountId, uploadId) => {
+      const upload = objects[`${accountId}/${uploadId}`];
+      return upload && { uploadedAt: upload.uploadedAt };
     },
     read: async (accountId, uploadId) => objects[`${accountId}/${uploadId}`],
   };
@@ -53,5 +63,25 @@ describe('direct uploads', () => {
   it('are not found from another account', async () => {
     const uploads = store({ 'acc_1/upl_1': { bytes: Buffer.from('jpeg'), uploadedAt: NOW } });
     await expect(readUpload({ uploads, clock: () => NOW }, 'acc_2', 'upl_1')).resolves.toBeUndefined();
+  });
+
+  it('that a list of sources names are found without their bytes; URLs are not looked at', async () => {
+    const uploads = store({
+      'acc_1/upl_mine': { bytes: Buffer.from('jpeg'), uploadedAt: NOW },
+      'acc_1/upl_old': { bytes: Buffer.from('jpeg'), uploadedAt: NOW - UPLOAD_LIFETIME_MS },
+      'acc_2/upl_theirs': { bytes: Buffer.from('jpeg'), uploadedAt: NOW },
+    });
+    const sources = [
+      'https://cdn.example/a.jpg',
+      'upload:upl_mine',
+      'upload:upl_theirs',
+      'upload:upl_never_put',
+      'upload:upl_old',
+    ];
+    await expect(missingUploads({ uploads, clock: () => NOW }, 'acc_1', sources)).resolves.toEqual([
+      { index: 2, uploadId: 'upl_theirs' },
+      { index: 3, uploadId: 'upl_never_put' },
+      { index: 4, uploadId: 'upl_old' },
+    ]);
   });
 });

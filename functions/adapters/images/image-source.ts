@@ -23,7 +23,7 @@ export type ReadUpload = (uploadId: string) => Promise<Buffer | undefined>;
 
 export interface ImageSources {
   fetchBytes: FetchBytes;
-  /** Absent where uploads are not accepted (profile photos are URLs only). */
+  /** Absent where uploads are not accepted. */
   readUpload?: ReadUpload;
 }
 

@@ -6,6 +6,7 @@
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -19,6 +20,8 @@ export interface ObjectStore {
   get(
     key: string,
   ): Promise<{ body: Buffer; contentType: string | undefined; lastModified: number | undefined } | undefined>;
+  /** The object's metadata without its body; undefined when there is no such object. */
+  head(key: string): Promise<{ lastModified: number | undefined } | undefined>;
   /** A short-lived GET URL for the object. */
   presignGet(key: string, expiresInSeconds: number): Promise<string>;
   /**
@@ -29,6 +32,14 @@ export interface ObjectStore {
   /** Deletes every object under `prefix`; returns how many. */
   deletePrefix(prefix: string): Promise<number>;
 }
+
+/**
+ * The origin of the URLs `presignGet` and `presignPut` answer, which a browser page must be allowed to
+ * reach (the portal's Content-Security-Policy): the endpoint's own (path-style) where one is set, else
+ * the bucket's regional virtual-hosted origin, the form the SDK's presigner produces on AWS.
+ */
+export const presignedUrlOrigin = (config: { bucket: string; region: string; endpoint?: string }): string =>
+  config.endpoint ? new URL(config.endpoint).origin : `https://${config.bucket}.s3.${config.region}.amazonaws.com`;
 
 export const createObjectStore = (config: { bucket: string; region: string; endpoint?: string }): ObjectStore => {
   const client = new S3Client({
@@ -53,6 +64,15 @@ export const createObjectStore = (config: { bucket: string; region: string; endp
           contentType: result.ContentType,
           lastModified: result.LastModified?.getTime(),
         };
+      } catch (error) {
+        if (error instanceof Error && (error.name === 'NoSuchKey' || error.name === 'NotFound')) return undefined;
+        throw error;
+      }
+    },
+    async head(key) {
+      try {
+        const result = await client.send(new HeadObjectCommand({ Bucket: config.bucket, Key: key }));
+        return { lastModified: result.LastModified?.getTime() };
       } catch (error) {
         if (error instanceof Error && (error.name === 'NoSuchKey' || error.name === 'NotFound')) return undefined;
         throw error;

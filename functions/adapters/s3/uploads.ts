@@ -9,6 +9,10 @@ export const uploadKey = (accountId: string, uploadId: string) => `${BUCKET_AREA
 export const uploadStore = (objects: ObjectStore): UploadStore => ({
   presignPut: (accountId, uploadId, contentType, sizeBytes, expiresInSeconds) =>
     objects.presignPut(uploadKey(accountId, uploadId), contentType, sizeBytes, expiresInSeconds),
+  stat: async (accountId, uploadId) => {
+    const head = await objects.head(uploadKey(accountId, uploadId));
+    return head && { uploadedAt: head.lastModified };
+  },
   read: async (accountId, uploadId) => {
     const stored = await objects.get(uploadKey(accountId, uploadId));
     return stored && { bytes: stored.body, uploadedAt: stored.lastModified };

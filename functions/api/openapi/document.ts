@@ -27,13 +27,27 @@ export const API_DOCUMENT_VERSION = '2.0.0';
 
 type Json = Record<string, unknown>;
 
-/** The JSON Schema of a valibot schema, without the `$schema` key (the document sets the dialect once). */
+/**
+ * The JSON Schema of a valibot schema, without the `$schema` key (the document sets the dialect once).
+ * A lazy schema picks its form by the input (profiles' photo sources); its getter answers, given no input,
+ * the schema of every form, inlined here. The converter still collects that form under `$defs`, which
+ * nothing then references (the document has no `$defs` of its own to point at), so it is dropped.
+ */
 const jsonSchemaOf = (schema: v.GenericSchema, typeMode: 'input' | 'ignore'): Json => {
-  const { $schema: _dialect, ...rest } = toJsonSchema(schema, {
+  const {
+    $schema: _dialect,
+    $defs: _inlined,
+    ...rest
+  } = toJsonSchema(schema, {
     target: 'draft-2020-12',
     typeMode,
     errorMode: 'ignore',
+    overrideSchema: ({ valibotSchema }) =>
+      valibotSchema.type === 'lazy'
+        ? (jsonSchemaOf((valibotSchema as v.LazySchema<v.GenericSchema>).getter(undefined), typeMode) as JsonSchema)
+        : undefined,
   }) as JsonSchema & { $schema?: string };
+  if (JSON.stringify(rest).includes('"#/$defs/')) throw new Error('a schema refers to a definition the document lacks');
   return rest as Json;
 };
 

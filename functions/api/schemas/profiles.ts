@@ -1,5 +1,6 @@
 /** Request shapes of the profile endpoints: the request types, the 422 validation, and the docs. */
 import * as v from 'valibot';
+import { UPLOAD_REFERENCE, UPLOAD_REFERENCE_PREFIX } from '../../domain/images/uploads';
 import { PHOTO_COUNT_BY_TIER, TRAINING_TIERS } from '../../domain/profiles/profile';
 import { MODEL_VERSIONS } from '../../domain/shared/model-version';
 import { CallbackUrlSchema } from './callbacks';
@@ -16,12 +17,32 @@ const PhotoUrl = v.pipe(
   v.regex(/^https?:\/\//i, 'Each image URL must be an absolute http(s) URL.'),
 );
 
+const UploadReference = v.pipe(
+  v.string(),
+  v.regex(UPLOAD_REFERENCE, 'An upload reference is `upload:<upload_id>`, the `reference` POST /uploads answered.'),
+);
+
+/**
+ * A photo is an http(s) URL or the caller's direct upload (`upload:<upload_id>`), told apart by the
+ * prefix so that each form keeps its own 422 (a URL's stay pydantic's `url_*` ones; a union would
+ * answer one vague error for both). Given no input, the getter answers both forms: that is what the
+ * OpenAPI document shows (openapi/document.ts).
+ */
+const PhotoSource = v.lazy((input) => {
+  if (input === undefined) return v.union([PhotoUrl, UploadReference]);
+  return typeof input === 'string' && input.startsWith(UPLOAD_REFERENCE_PREFIX) ? UploadReference : PhotoUrl;
+});
+
+const PHOTO_SOURCES_DESCRIPTION =
+  'Each an http(s) URL the service fetches, or `upload:<upload_id>`: the caller’s own direct upload (POST /uploads), PUT before this call and used within 24 h of arriving. JPEG, PNG, WebP or HEIC/HEIF.';
+
 export const AddProfileRequestSchema = v.pipe(
   v.object({
     image_urls: v.pipe(
-      v.array(PhotoUrl),
+      v.array(PhotoSource),
       v.minLength(5, 'image_urls needs 5 to 50 photos.'),
       v.maxLength(50, 'image_urls needs 5 to 50 photos.'),
+      v.description(PHOTO_SOURCES_DESCRIPTION),
     ),
     training_tier: v.optional(v.picklist(TRAINING_TIERS), 'standard'),
     tag: v.optional(Tag),
@@ -45,12 +66,13 @@ export const AddProfileRequestSchema = v.pipe(
 );
 export type AddProfileRequest = v.InferOutput<typeof AddProfileRequestSchema>;
 
-/** The preflight takes any count (it says whether the tier would take it) and the same photo URLs. */
+/** The preflight takes any count (it says whether the tier would take it) and the same photo sources. */
 export const PreflightRequestSchema = v.object({
   image_urls: v.pipe(
-    v.array(PhotoUrl),
+    v.array(PhotoSource),
     v.minLength(1, 'image_urls needs 1 to 50 photos.'),
     v.maxLength(50, 'image_urls needs 1 to 50 photos.'),
+    v.description(PHOTO_SOURCES_DESCRIPTION),
   ),
   training_tier: v.optional(v.picklist(TRAINING_TIERS), 'standard'),
 });

@@ -31,6 +31,8 @@ export interface UploadStore {
     sizeBytes: number,
     expiresInSeconds: number,
   ): Promise<string>;
+  /** When the upload arrived, without its bytes; undefined when there is no such object under the account. */
+  stat(accountId: string, uploadId: string): Promise<{ uploadedAt: number | undefined } | undefined>;
   /** Undefined when there is no such object under the account. */
   read(accountId: string, uploadId: string): Promise<{ bytes: Buffer; uploadedAt: number | undefined } | undefined>;
 }
@@ -78,6 +80,9 @@ export const createUpload = async (
   };
 };
 
+const expired = (deps: Pick<UploadDeps, 'clock'>, uploadedAt: number | undefined) =>
+  uploadedAt !== undefined && deps.clock() >= uploadedAt + UPLOAD_LIFETIME_MS;
+
 /** The bytes of the account's upload, or undefined when it does not exist (for this account) or has expired. */
 export const readUpload = async (
   deps: Pick<UploadDeps, 'uploads' | 'clock'>,
@@ -85,7 +90,33 @@ export const readUpload = async (
   uploadId: string,
 ): Promise<Buffer | undefined> => {
   const upload = await deps.uploads.read(accountId, uploadId);
-  if (!upload) return undefined;
-  if (upload.uploadedAt !== undefined && deps.clock() >= upload.uploadedAt + UPLOAD_LIFETIME_MS) return undefined;
+  if (!upload || expired(deps, upload.uploadedAt)) return undefined;
   return upload.bytes;
+};
+
+/** Why an `upload:` entry cannot be used, worded for the caller; the entry is named by whoever reports it. */
+export const uploadNotFoundReason = (uploadId: string) =>
+  `upload ${uploadId} not found (uploads belong to the account that made them, must be PUT before use, and expire 24 h after they arrive).`;
+
+/**
+ * The `upload:` entries of a list of sources that the account cannot use: unknown, another account's,
+ * never PUT, or expired. Looked up without reading the bytes, all at once, so a request that names
+ * uploads can be refused before anything is created. Other entries (URLs) are not looked at.
+ */
+export const missingUploads = async (
+  deps: Pick<UploadDeps, 'uploads' | 'clock'>,
+  accountId: string,
+  sources: readonly string[],
+): Promise<Array<{ index: number; uploadId: string }>> => {
+  const referenced = sources.flatMap((source, index) => {
+    const uploadId = UPLOAD_REFERENCE.exec(source)?.[1];
+    return uploadId ? [{ index, uploadId }] : [];
+  });
+  const found = await Promise.all(
+    referenced.map(async ({ uploadId }) => {
+      const upload = await deps.uploads.stat(accountId, uploadId);
+      return upload !== undefined && !expired(deps, upload.uploadedAt);
+    }),
+  );
+  return referenced.filter((_, position) => !found[position]);
 };

@@ -1,7 +1,7 @@
 /**
  * Read first: the steps of the profile-training workflow (statemachines/profile-training.asl.json).
  *
- * VALIDATING: every photo is fetched through the SSRF guard and decoded (HEIC included, over 4096 px
+ * VALIDATING: every photo is fetched through the SSRF guard (or read from the account's direct uploads) and decoded (HEIC included, over 4096 px
  * resized); unreadable or too-small photos end the training in ERROR with a message naming each of
  * them. Then the training proper, whatever the trainer: every photo's faces are analysed and judged
  * (photo-faces.ts: one usable face, the same subject as the majority); too few usable photos for the
@@ -41,8 +41,11 @@ export interface TrainingDeps {
   clock: Clock;
   profiles: ProfilesRepository;
   ledger: LedgerPort;
-  /** Fetches (SSRF-guarded) and decodes one photo; a DomainError says what is wrong with it. */
-  decodePhoto(url: string, label: string): Promise<DecodedImage>;
+  /**
+   * Fetches (SSRF-guarded) or reads from the account's direct uploads (`upload:<upload_id>`), then
+   * decodes, one photo; a DomainError says what is wrong with it.
+   */
+  decodePhoto(source: string, label: string, accountId: string): Promise<DecodedImage>;
   /** Finds, aligns and embeds faces (the face template is the training). */
   faces: FaceAnalyzer;
   photos: {
@@ -177,7 +180,7 @@ export const validatePhotos = async (
   const checked = await mapLimited(step.imageUrls, deps.settings.photoConcurrency, async (url, index) => {
     const label = `image_urls[${index}]`;
     try {
-      const photo = await deps.decodePhoto(url, label);
+      const photo = await deps.decodePhoto(url, label, step.accountId);
       if (Math.min(photo.width, photo.height) < MIN_PHOTO_EDGE_PX) {
         return {
           problem: `${label} is too small (${photo.width}x${photo.height}); photos need at least ${MIN_PHOTO_EDGE_PX} px on their short side.`,
