@@ -5,6 +5,9 @@
  * append-only file under the data directory, with an index in memory, so a request touches the disk
  * once. A restart keeps everything. With the artefacts, every call
  * is first checked against the calling function's IAM policies (bin/local/iam.ts).
+ * CORS as the bucket's rule on AWS (lib/constructs/data.ts) answers it: a browser page on another origin
+ * may PUT and GET through presigned links (a preflight OPTIONS is answered without credentials, as S3
+ * answers it; the signature on the link is what authorises the PUT that follows).
  * The service's S3 client uses path-style addressing and checksums only when required (DESIGN.md §2).
  */
 import { createHash } from 'node:crypto';
@@ -230,6 +233,34 @@ const importS3rverData = (dataDir: string, bucketName: string, bucket: Bucket): 
   fs.renameSync(old, `${old}.s3rver`);
 };
 
+/** What the bucket's CORS rule allows (lib/constructs/data.ts: BUCKET_CORS). */
+const CORS_METHODS = 'PUT, GET';
+const CORS_MAX_AGE_SECONDS = 3000;
+
+/** Every answer to a request from a page names its origin as allowed and lets it read the ETag. */
+const setCorsHeaders = (req: http.IncomingMessage, res: http.ServerResponse) => {
+  const origin = req.headers.origin;
+  if (!origin) return;
+  res.setHeader('Access-Control-Allow-Origin', origin);
+  res.setHeader('Access-Control-Expose-Headers', 'ETag');
+  res.setHeader('Vary', 'Origin');
+};
+
+/** A preflight: the methods allowed, and the headers the page asked to send (any, as AllowedHeaders `*`). */
+const answerPreflight = (req: http.IncomingMessage, res: http.ServerResponse) => {
+  const requested = req.headers['access-control-request-headers'];
+  res.writeHead(200, {
+    'Access-Control-Allow-Origin': req.headers.origin ?? '*',
+    'Access-Control-Allow-Methods': CORS_METHODS,
+    'Access-Control-Allow-Headers': requested && requested.trim() !== '' ? requested : 'content-type',
+    'Access-Control-Max-Age': String(CORS_MAX_AGE_SECONDS),
+    Vary: 'Origin, Access-Control-Request-Headers, Access-Control-Request-Method',
+    'Content-Length': 0,
+    'x-amz-request-id': 'local',
+  });
+  res.end();
+};
+
 export const startLocalS3 = async (options: {
   dataDir: string;
   bucket: string;
@@ -373,6 +404,8 @@ export const startLocalS3 = async (options: {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const method = req.method ?? 'GET';
+      if (method === 'OPTIONS') return answerPreflight(req, res);
+      setCorsHeaders(req, res);
       handle(req, res, new URL(req.url ?? '/', 'http://local'), Buffer.concat(chunks)).catch((error: unknown) => {
         if (error instanceof S3Error) return sendError(res, error, method);
         if (error instanceof AccessDenied)

@@ -15,11 +15,14 @@ import * as v from 'valibot';
 import { LedgerQuerySchema } from '../api/schemas/account';
 import { RedeliverRequestSchema, WebhookTestRequestSchema } from '../api/schemas/callbacks';
 import { ListJobsQuerySchema } from '../api/schemas/jobs';
-import { clock, meter, log as processLog } from '../composition/core';
+import { clock, meter, once, log as processLog } from '../composition/core';
 import { portalDeps } from '../composition/portal';
+import { presignedOrigin } from '../composition/storage';
 import { Accounts, Callbacks, Jobs, NotFoundError, Profiles, Statement } from '../domain';
 import type { Caller } from '../domain/accounts/accounts';
+import { moneyBody } from '../domain/billing/money';
 import { PayloadTooLargeError, RateLimitedError } from '../domain/errors';
+import { TRAINING_PRICE_MICROS } from '../domain/images/pricing';
 import {
   checkCsrf,
   type IssuedSession,
@@ -123,6 +126,23 @@ const sessionBody = (session: Session) => ({
   expires_at: new Date(session.expiresAt).toISOString(),
 });
 
+/**
+ * The reference crops training kept (rank 0 the best), for the profile studio. The public API does not
+ * expose them (only the picture), so the portal reads them itself, from the keys on the profile.
+ */
+const referenceKeys = async (caller: Caller, profileId: string): Promise<string[]> => {
+  const profile = await portalDeps().pictures.profiles.get(caller.accountId, profileId);
+  if (!profile) throw new NotFoundError(`Profile ${profileId} not found.`);
+  return profile.face?.referenceKeys ?? [];
+};
+
+const referenceCrop = async (caller: Caller, profileId: string, rank: string): Promise<Buffer> => {
+  const key = /^\d{1,2}$/.test(rank) ? (await referenceKeys(caller, profileId))[Number(rank)] : undefined;
+  const bytes = key ? await portalDeps().pictures.photos.picture(key) : undefined;
+  if (!bytes) throw new NotFoundError(`Profile ${profileId} has no reference crop ${rank}.`);
+  return bytes;
+};
+
 const ROUTES: readonly Route[] = [
   openRoute('POST', 'signup', async (request) =>
     withSession(await signUp(portalDeps().auth, parseOrThrow('body', SignUpSchema, request.body))),
@@ -193,6 +213,16 @@ const ROUTES: readonly Route[] = [
   route('GET', 'profiles/:profile_id/picture', async ({ caller }, { profile_id }) =>
     binary(await Profiles.picture(portalDeps().pictures, caller, profile_id), 'image/jpeg'),
   ),
+  route('GET', 'profiles/:profile_id/references', async ({ caller }, { profile_id }) =>
+    ok({ count: (await referenceKeys(caller, profile_id)).length }),
+  ),
+  route('GET', 'profiles/:profile_id/references/:rank', async ({ caller }, { profile_id, rank }) =>
+    binary(await referenceCrop(caller, profile_id, rank), 'image/jpeg'),
+  ),
+  // The training prices by tier, which the public API states nowhere but in the ledger after the fact.
+  route('GET', 'training-prices', async () =>
+    ok({ standard: moneyBody(TRAINING_PRICE_MICROS.standard), fast: moneyBody(TRAINING_PRICE_MICROS.fast) }),
+  ),
   route('DELETE', 'profiles/:profile_id', async ({ caller }, { profile_id }) =>
     ok(await Profiles.remove(portalDeps().profiles, caller, profile_id)),
   ),
@@ -232,14 +262,15 @@ const parseBody = (event: APIGatewayProxyEvent): unknown => {
   return parseJsonBody(raw);
 };
 
-const PAGE_HEADERS = {
+/** The page may reach the service and, for direct uploads' presigned PUTs, the bucket's origin only. */
+const pageHeaders = once(() => ({
   'Content-Security-Policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https: http://127.0.0.1:* http://localhost:*; " +
-    "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    `connect-src 'self'${presignedOrigin() ? ` ${presignedOrigin()}` : ''}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'X-Frame-Options': 'DENY',
-};
+}));
 
 /** The page and its two assets; the assets are named by their content hash, so they may be cached for good. */
 const servePage = (segments: string[], baseUrl: string): ApiResult | undefined => {
@@ -247,11 +278,11 @@ const servePage = (segments: string[], baseUrl: string): ApiResult | undefined =
   if (rest.length > 0) return undefined;
   if (first === undefined || first === '' || first === 'index.html') {
     return text(portalPage(new URL(baseUrl).pathname.replace(/\/$/, '')), 'text/html; charset=utf-8', {
-      ...PAGE_HEADERS,
+      ...pageHeaders(),
       'Cache-Control': 'no-store',
     });
   }
-  const immutable = { ...PAGE_HEADERS, 'Cache-Control': 'public, max-age=31536000, immutable' };
+  const immutable = { ...pageHeaders(), 'Cache-Control': 'public, max-age=31536000, immutable' };
   if (first === PORTAL_SCRIPT.name) return text(PORTAL_SCRIPT.body, 'text/javascript; charset=utf-8', immutable);
   if (first === PORTAL_STYLE.name) return text(PORTAL_STYLE.body, 'text/css; charset=utf-8', immutable);
   return undefined;
@@ -303,7 +334,7 @@ export const handler = async (event: APIGatewayProxyEvent, context?: Context): P
   const headers = lowerCaseHeaders(event);
   if (context?.functionName) processLog().addContext(context);
   const log = processLog().child({ request_id: requestId, method: event.httpMethod, path: event.path });
-  const base = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store', ...PAGE_HEADERS };
+  const base = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store', ...pageHeaders() };
   try {
     const result = await dispatch(event, headers);
     return serialise(result, base);

@@ -16,6 +16,22 @@ export const OUTPUT_EXPIRY_DAYS = 2;
 export const INPUT_EXPIRY_DAYS = 1;
 export const OUTPUTS_PREFIX = BUCKET_AREAS.outputs;
 
+/**
+ * A browser page (the portal's playground and profile studio, or a customer's own site) PUTs direct
+ * uploads and GETs downloads through presigned URLs, on the bucket's origin, not the page's. Any origin
+ * may: the presigned URL is the credential (it signs the key, the method, the exact type and size, and
+ * expires), so CORS adds no authority; it only lets a browser send what a server could send already.
+ * The bucket stays private: a request without a valid signature is refused whatever its origin.
+ * The local S3 (bin/local/s3.ts) answers the same.
+ */
+export const BUCKET_CORS: s3.CorsRule = {
+  allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET],
+  allowedOrigins: ['*'],
+  allowedHeaders: ['*'],
+  exposedHeaders: ['ETag'],
+  maxAge: 3000,
+};
+
 export class Data extends Construct {
   readonly table: dynamodb.Table;
   readonly bucket: s3.Bucket;
@@ -64,6 +80,7 @@ export class Data extends Construct {
         { id: 'expire-uploads', prefix: BUCKET_AREAS.uploads, expiration: Duration.days(1) },
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
+      cors: [BUCKET_CORS],
     });
     acknowledge(
       this.bucket,

@@ -101,6 +101,22 @@ describe('data', () => {
       },
     });
   });
+
+  test('a browser page on any origin may PUT and GET through presigned URLs, and nothing else', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      CorsConfiguration: {
+        CorsRules: [
+          {
+            AllowedMethods: ['PUT', 'GET'],
+            AllowedOrigins: ['*'],
+            AllowedHeaders: ['*'],
+            ExposedHeaders: ['ETag'],
+            MaxAge: 3000,
+          },
+        ],
+      },
+    });
+  });
 });
 
 describe('api', () => {

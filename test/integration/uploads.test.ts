@@ -137,4 +137,50 @@ describe('direct uploads', () => {
     clockOffsetMs = DAY_MS + 1000;
     await expectError(await edit([reference]), 404, 'NOT_FOUND');
   });
+
+  it('may be PUT from a browser page on another origin, which the portal page is allowed to reach', async () => {
+    const bytes = await flatImage(64, 48);
+    const ticket = await ticketOf(await createUpload({ size_bytes: bytes.length, content_type: 'image/png' }));
+    const bucketOrigin = new URL(ticket.upload_url).origin;
+    const page = await fetch(`${runtime.url}/portal`);
+    const connectSources = /connect-src ([^;]*)/.exec(page.headers.get('content-security-policy') ?? '')?.[1];
+    expect(connectSources?.split(' ')).toEqual(["'self'", bucketOrigin]);
+
+    const origin = 'http://portal.example:8080';
+    const preflight = await fetch(ticket.upload_url, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: origin,
+        'Access-Control-Request-Method': 'PUT',
+        'Access-Control-Request-Headers': 'content-type',
+      },
+    });
+    expect(preflight.status).toBe(200);
+    expect(
+      Object.fromEntries(
+        [
+          'access-control-allow-origin',
+          'access-control-allow-methods',
+          'access-control-allow-headers',
+          'access-control-max-age',
+        ].map((name) => [name, preflight.headers.get(name)]),
+      ),
+    ).toEqual({
+      'access-control-allow-origin': origin,
+      'access-control-allow-methods': 'PUT, GET',
+      'access-control-allow-headers': 'content-type',
+      'access-control-max-age': '3000',
+    });
+
+    const put = await fetch(ticket.upload_url, {
+      method: 'PUT',
+      headers: { ...ticket.upload_headers, Origin: origin },
+      body: new Uint8Array(bytes),
+    });
+    expect(put.status).toBe(200);
+    expect(put.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(put.headers.get('access-control-expose-headers')).toBe('ETag');
+    expect(put.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/);
+    await expectOk(await edit([ticket.reference]));
+  });
 });
