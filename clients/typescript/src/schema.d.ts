@@ -1220,6 +1220,18 @@ export interface components {
          *           "prf_5kq2x8": 1
          *         }
          *       },
+         *       "recognized_faces": [
+         *         {
+         *           "output_index": 0,
+         *           "profile_id": "prf_5kq2x8",
+         *           "box": {
+         *             "x": 412,
+         *             "y": 188,
+         *             "width": 236,
+         *             "height": 251
+         *           }
+         *         }
+         *       ],
          *       "images": [],
          *       "download_urls": [
          *         "https://api.example.com/v2/service/downloads/dl_…"
@@ -1233,6 +1245,24 @@ export interface components {
                     [key: string]: number;
                 };
             };
+            /** @description Each recognition `known_subjects` counts (a profile at most once per output), with the face that was matched, for outlining it; empty when none (and for jobs finished before boxes were kept). */
+            recognized_faces: {
+                /** @description Which output (0-based). */
+                output_index: number;
+                profile_id: string;
+                /**
+                 * PixelBox
+                 * @description The face in the output image's own pixels.
+                 */
+                box: {
+                    /** @description Left edge, pixels from the left. */
+                    x: number;
+                    /** @description Top edge, pixels from the top. */
+                    y: number;
+                    width: number;
+                    height: number;
+                };
+            }[];
             /** @description Base64 images (`response_mode: bytes`), else empty. */
             images: string[];
             /** @description Links valid 24 h (`response_mode: urls`), else empty. */
@@ -1296,6 +1326,24 @@ export interface components {
                             [key: string]: number;
                         };
                     };
+                    /** @description Each recognition `known_subjects` counts (a profile at most once per output), with the face that was matched, for outlining it; empty when none (and for jobs finished before boxes were kept). */
+                    recognized_faces: {
+                        /** @description Which output (0-based). */
+                        output_index: number;
+                        profile_id: string;
+                        /**
+                         * PixelBox
+                         * @description The face in the output image's own pixels.
+                         */
+                        box: {
+                            /** @description Left edge, pixels from the left. */
+                            x: number;
+                            /** @description Top edge, pixels from the top. */
+                            y: number;
+                            width: number;
+                            height: number;
+                        };
+                    }[];
                     /** @description Base64 images (`response_mode: bytes`), else empty. */
                     images: string[];
                     /** @description Links valid 24 h (`response_mode: urls`), else empty. */
@@ -1334,6 +1382,7 @@ export interface components {
          *         "known_subjects": {
          *           "counts": {}
          *         },
+         *         "recognized_faces": [],
          *         "images": [],
          *         "download_urls": [
          *           "https://api.example.com/v2/service/downloads/dl_…"
@@ -1368,6 +1417,24 @@ export interface components {
                         [key: string]: number;
                     };
                 };
+                /** @description Each recognition `known_subjects` counts (a profile at most once per output), with the face that was matched, for outlining it; empty when none (and for jobs finished before boxes were kept). */
+                recognized_faces: {
+                    /** @description Which output (0-based). */
+                    output_index: number;
+                    profile_id: string;
+                    /**
+                     * PixelBox
+                     * @description The face in the output image's own pixels.
+                     */
+                    box: {
+                        /** @description Left edge, pixels from the left. */
+                        x: number;
+                        /** @description Top edge, pixels from the top. */
+                        y: number;
+                        width: number;
+                        height: number;
+                    };
+                }[];
                 /** @description Base64 images (`response_mode: bytes`), else empty. */
                 images: string[];
                 /** @description Links valid 24 h (`response_mode: urls`), else empty. */
@@ -1614,6 +1681,15 @@ export interface components {
                     usable: boolean;
                     /** @description The single face's box side in pixels. */
                     box_px: number | null;
+                    /** @description Every face found, in the photo's own pixels after EXIF rotation, largest detector score first. */
+                    boxes: {
+                        /** @description Left edge, pixels from the left. */
+                        x: number;
+                        /** @description Top edge, pixels from the top. */
+                        y: number;
+                        width: number;
+                        height: number;
+                    }[];
                     /** @description Blur measured on the aligned face: higher is sharper; below 0.005 is too blurry. */
                     sharpness: number | null;
                     /** @description Head turn: 0 frontal, ±90 profile. */
@@ -5021,7 +5097,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    image_urls: string[];
+                    /** @description Each an http(s) URL the service fetches, or `upload:<upload_id>`: the caller’s own direct upload (POST /uploads), PUT before this call and used within 24 h of arriving. JPEG, PNG, WebP or HEIC/HEIF. */
+                    image_urls: (string)[];
                     /**
                      * @default standard
                      * @enum {string}
@@ -5162,7 +5239,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    image_urls: string[];
+                    /** @description Each an http(s) URL the service fetches, or `upload:<upload_id>`: the caller’s own direct upload (POST /uploads), PUT before this call and used within 24 h of arriving. JPEG, PNG, WebP or HEIC/HEIF. */
+                    image_urls: (string)[];
                     /**
                      * @default standard
                      * @enum {string}
@@ -5299,7 +5377,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    image_urls: string[];
+                    /** @description Each an http(s) URL the service fetches, or `upload:<upload_id>`: the caller’s own direct upload (POST /uploads), PUT before this call and used within 24 h of arriving. JPEG, PNG, WebP or HEIC/HEIF. */
+                    image_urls: (string)[];
                     /**
                      * @default standard
                      * @enum {string}
@@ -5411,7 +5490,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    image_urls: string[];
+                    /** @description Each an http(s) URL the service fetches, or `upload:<upload_id>`: the caller’s own direct upload (POST /uploads), PUT before this call and used within 24 h of arriving. JPEG, PNG, WebP or HEIC/HEIF. */
+                    image_urls: (string)[];
                     /**
                      * @default standard
                      * @enum {string}
