@@ -11,6 +11,7 @@ import type {
   JobPage,
   Key,
   LedgerPage,
+  Money,
   Profile,
   Redelivery,
   Session,
@@ -124,4 +125,9 @@ export const api = {
   deleteProfile: (profileId: string) => call<unknown>('DELETE', `profiles/${segment(profileId)}`),
   /** The picture is an image the browser loads itself, with the cookie. */
   profilePictureUrl: (profileId: string) => apiUrl(`profiles/${segment(profileId)}/picture`),
+  /** How many reference crops training kept, and each as an image (rank 0 the best). */
+  referenceCount: (profileId: string) =>
+    call<{ count: number }>('GET', `profiles/${segment(profileId)}/references`).then((answer) => answer.count),
+  referenceUrl: (profileId: string, rank: number) => apiUrl(`profiles/${segment(profileId)}/references/${rank}`),
+  trainingPrices: () => call<{ standard: Money; fast: Money }>('GET', 'training-prices'),
 };

@@ -2,6 +2,7 @@
 import { api, currentSession } from './api';
 import { byId, fail, h } from './dom';
 import { go } from './navigation';
+import { apiKey } from './service';
 
 const root = byId('app');
 
@@ -11,6 +12,8 @@ const LINKS = [
   ['#/jobs', 'Jobs'],
   ['#/webhooks', 'Webhooks'],
   ['#/profiles', 'Profiles'],
+  ['#/studio', 'Profile studio'],
+  ['#/playground', 'Playground'],
 ] as const;
 
 const show = (title: string, ...nodes: Node[]): void => {
@@ -37,7 +40,10 @@ export const page = (title: string, current: string): HTMLElement => {
       type: 'button',
       class: 'secondary',
       onclick: () => {
-        api.signOut().then(() => go('#/signin'), fail);
+        api.signOut().then(() => {
+          apiKey.forget();
+          go('#/signin');
+        }, fail);
       },
     },
     'Sign out',

@@ -9,8 +9,10 @@ import { currentRoute, go, onNavigate } from './navigation';
 import { jobsView } from './views/jobs';
 import { keysView } from './views/keys';
 import { overviewView } from './views/overview';
+import { playgroundView } from './views/playground';
 import { profilesView } from './views/profiles';
 import { signInView, signUpView } from './views/sign-in';
+import { studioView } from './views/studio';
 import { webhooksView } from './views/webhooks';
 
 /** The views a signed-in developer reaches from the navigation; an unknown hash shows the overview. */
@@ -20,6 +22,8 @@ const VIEWS: Readonly<Record<string, () => void>> = {
   '#/jobs': jobsView,
   '#/webhooks': webhooksView,
   '#/profiles': profilesView,
+  '#/studio': studioView,
+  '#/playground': playgroundView,
 };
 
 /** A signed-in view once the session is known (asked of the API after a reload), else the sign-in form. */

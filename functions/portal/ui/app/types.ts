@@ -117,7 +117,9 @@ export interface WebhookTest {
 export interface Profile {
   profile_id: string;
   status: string;
+  message: string;
   tag: string | null;
+  training_tier: 'standard' | 'fast';
   model_version: string;
   has_picture: boolean;
   created_at: string;

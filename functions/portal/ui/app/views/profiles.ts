@@ -58,7 +58,13 @@ export const profilesView = (): void => {
     api.profiles().then((answer) => {
       if (answer.profiles.length === 0) {
         holder.replaceChildren(
-          h('p', { class: 'muted', text: 'No profiles yet: create one with POST /v2/service/profiles/add.' }),
+          h(
+            'p',
+            { class: 'muted' },
+            'No profiles yet: create one in the ',
+            h('a', { href: '#/studio' }, 'profile studio'),
+            ' or with POST /v2/service/profiles/add.',
+          ),
         );
         return;
       }
