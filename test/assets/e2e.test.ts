@@ -97,13 +97,23 @@ const webhookSecret = async (apiKey: string) =>
 describe('image operations through the bundled functions', () => {
   it.each(Object.keys(OPERATIONS))('%s answers PNG bytes when asked for bytes', async (operation) => {
     const answer = await expectOk(await operate(operation, { response_mode: 'bytes', output_format: 'png' }));
-    expect(answer).toEqual({ known_subjects: { counts: {} }, images: [expect.any(String)], download_urls: [] });
+    expect(answer).toEqual({
+      known_subjects: { counts: {} },
+      recognized_faces: [],
+      images: [expect.any(String)],
+      download_urls: [],
+    });
     expect((await decode(answer.images[0])).format).toBe('png');
   });
 
   it.each(Object.keys(OPERATIONS))('%s answers download links when asked for urls', async (operation) => {
     const answer = await expectOk(await operate(operation, { response_mode: 'urls' }));
-    expect(answer).toEqual({ known_subjects: { counts: {} }, images: [], download_urls: [expect.any(String)] });
+    expect(answer).toEqual({
+      known_subjects: { counts: {} },
+      recognized_faces: [],
+      images: [],
+      download_urls: [expect.any(String)],
+    });
     expect(answer.download_urls[0].startsWith(`${runtime.url}/v2/service/downloads/`)).toBe(true);
   });
 

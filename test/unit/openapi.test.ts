@@ -21,6 +21,7 @@ const jobStatus = {
   created_at: '2026-11-23T12:00:00.000Z',
   result: {
     known_subjects: { counts: {} },
+    recognized_faces: [],
     images: [],
     download_urls: ['http://127.0.0.1:3000/v2/service/downloads/dl_1'],
   },

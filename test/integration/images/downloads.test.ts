@@ -48,6 +48,7 @@ describe('response_mode urls', () => {
     const answer = await expectOk(await edit(validEdit()));
     expect(answer).toEqual({
       known_subjects: { counts: {} },
+      recognized_faces: [],
       images: [],
       download_urls: [expect.stringContaining('/v2/service/downloads/')],
     });

@@ -35,7 +35,12 @@ const edit = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service/
 describe('edit: happy path', () => {
   it('answers one JPEG at 1K in the input aspect ratio by default', async () => {
     const answer = await expectOk(await edit(validEdit()));
-    expect(answer).toEqual({ known_subjects: { counts: {} }, images: [expect.any(String)], download_urls: [] });
+    expect(answer).toEqual({
+      known_subjects: { counts: {} },
+      recognized_faces: [],
+      images: [expect.any(String)],
+      download_urls: [],
+    });
     expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1024, height: 768 });
   });
 

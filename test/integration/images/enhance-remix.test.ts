@@ -38,7 +38,12 @@ const remix = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service
 describe('enhance: happy path', () => {
   it('answers one JPEG with a 2048 px long edge in the input aspect ratio', async () => {
     const answer = await expectOk(await enhance(validEnhance()));
-    expect(answer).toEqual({ known_subjects: { counts: {} }, images: [expect.any(String)], download_urls: [] });
+    expect(answer).toEqual({
+      known_subjects: { counts: {} },
+      recognized_faces: [],
+      images: [expect.any(String)],
+      download_urls: [],
+    });
     expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 2048, height: 1536 });
   });
 
@@ -73,7 +78,12 @@ describe('enhance: happy path', () => {
 describe('remix: happy path', () => {
   it("answers one JPEG with a 2048 px long edge in the input image's aspect ratio, not the reference's", async () => {
     const answer = await expectOk(await remix(validRemix()));
-    expect(answer).toEqual({ known_subjects: { counts: {} }, images: [expect.any(String)], download_urls: [] });
+    expect(answer).toEqual({
+      known_subjects: { counts: {} },
+      recognized_faces: [],
+      images: [expect.any(String)],
+      download_urls: [],
+    });
     expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 2048, height: 1536 });
   });
 

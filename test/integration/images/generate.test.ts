@@ -29,7 +29,12 @@ const generate = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/serv
 describe('generate: happy path', () => {
   it('answers one square JPEG at 1K by default (auto with no input is square)', async () => {
     const answer = await expectOk(await generate(validGenerate()));
-    expect(answer).toEqual({ known_subjects: { counts: {} }, images: [expect.any(String)], download_urls: [] });
+    expect(answer).toEqual({
+      known_subjects: { counts: {} },
+      recognized_faces: [],
+      images: [expect.any(String)],
+      download_urls: [],
+    });
     expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1024, height: 1024 });
   });
 
