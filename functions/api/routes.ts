@@ -32,11 +32,13 @@ export interface RouteDefinition {
 
 /**
  * An image operation: the job and its charge, inputs kept for the workflow, outputs stored or replayed,
- * links signed, the candidates' reference crops read (the sandbox) or presigned (an engine backend).
+ * links signed, the candidates' reference crops read (the sandbox) or presigned (an engine backend), and
+ * the inputs a provider takes by URL (fal) stored under `inputs/` and presigned: a presigned GET works only
+ * for a signer that may GetObject, hence `inputs` read.
  */
 const IMAGE_OPERATION: Access = {
   table: 'write',
-  bucket: { read: ['outputs', 'uploads', 'profiles'], write: ['inputs', 'outputs'], delete: ['inputs'] },
+  bucket: { read: ['inputs', 'outputs', 'uploads', 'profiles'], write: ['inputs', 'outputs'], delete: ['inputs'] },
   start: ['image-job'],
   secrets: ['downloadToken', 'engineToken', ...ALL_PROVIDER_SECRETS],
 };
