@@ -1,0 +1,126 @@
+/**
+ * The three provider doubles started together for end-to-end tests of MODEL_ROUTES (issue 24): base-b-2 on
+ * the OpenAI double, base-c-2 on the Gemini double, base-a-2 on the fal double, with the environment that
+ * routes them, and a client's view of a job (polled with a deadline).
+ */
+import { findBaseModel } from '../../../functions/domain/images/catalog';
+import type { TestRuntime } from '../runtime';
+import { type FalDouble, startFalDouble } from './fal-double';
+import { type GeminiDouble, startGeminiDouble } from './gemini-double';
+import { type OpenAiDouble, openAiDoubleEnvironment, startOpenAiDouble } from './openai-double';
+
+export const ROUTES = {
+  'base-b-2': 'openai:gpt-image-2',
+  'base-c-2': 'gemini:gemini-3.1-flash-image',
+  'base-a-2': 'fal:fal-ai/flux-2',
+} as const;
+export const ALIASES = { nb2: 'base-c-2', 'gpt-image-2': 'base-b-2' } as const;
+
+export const GEMINI_KEY = 'gemini-double-key';
+export const FAL_KEY = 'fal-double-key';
+
+export interface ProviderDoubles {
+  openai: OpenAiDouble;
+  gemini: GeminiDouble;
+  fal: FalDouble;
+  /** MODEL_ROUTES, MODEL_ALIASES, each provider's base URL and key. */
+  env: Record<string, string>;
+  /** Every key the service was given: none may reach a client. */
+  keys: string[];
+  /** Everything any double found against its provider's published format. */
+  violations(): unknown[];
+  close(): Promise<void>;
+}
+
+export const startProviderDoubles = async (): Promise<ProviderDoubles> => {
+  const [openai, gemini, fal] = await Promise.all([
+    startOpenAiDouble(),
+    startGeminiDouble({ apiKey: GEMINI_KEY }),
+    startFalDouble(),
+  ]);
+  return {
+    openai,
+    gemini,
+    fal,
+    env: {
+      MODEL_ROUTES: JSON.stringify(ROUTES),
+      MODEL_ALIASES: JSON.stringify(ALIASES),
+      ...openAiDoubleEnvironment(openai),
+      GEMINI_BASE_URL: gemini.baseUrl,
+      GEMINI_API_KEY: GEMINI_KEY,
+      FAL_QUEUE_URL: fal.baseUrl,
+      FAL_KEY,
+    },
+    keys: [openai.apiKey, GEMINI_KEY, FAL_KEY],
+    violations: () => [...openai.violations, ...gemini.violations, ...fal.violations],
+    close: async () => {
+      await Promise.all([openai.close(), gemini.close(), fal.close()]);
+    },
+  };
+};
+
+export interface JobStatus {
+  job_id: string;
+  status: 'pending' | 'running' | 'succeeded' | 'failed';
+  operation: string;
+  result: { known_subjects: { counts: Record<string, number> }; images: string[]; download_urls: string[] } | null;
+  error: { code: string; message: string } | null;
+  progress: number;
+  cost: { reserved: string; final: string | null } | null;
+}
+
+export const jobStatus = async (runtime: TestRuntime, apiKey: string, jobId: string): Promise<JobStatus> => {
+  const response = await runtime.call('GET', `/v2/service/jobs/${jobId}`, { apiKey });
+  if (response.status !== 200) throw new Error(`GET job ${jobId}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as JobStatus;
+};
+
+/** Polls like a client (every 20 ms) until `wanted`, or fails after `timeoutMs`; `seen` gets every answer. */
+export const pollJob = async (
+  runtime: TestRuntime,
+  apiKey: string,
+  jobId: string,
+  wanted: (job: JobStatus) => boolean = (job) => job.status === 'succeeded' || job.status === 'failed',
+  { timeoutMs = 30_000, seen }: { timeoutMs?: number; seen?: (job: JobStatus) => void } = {},
+): Promise<JobStatus> => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await jobStatus(runtime, apiKey, jobId);
+    seen?.(job);
+    if (wanted(job)) return job;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} is still ${job.status} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+/** The account's newest job (a synchronous call's too), as GET /jobs lists it. */
+export const newestJob = async (runtime: TestRuntime, apiKey: string): Promise<JobStatus> => {
+  const response = await runtime.call('GET', '/v2/service/jobs', { apiKey });
+  const { jobs } = (await response.json()) as { jobs: JobStatus[] };
+  const [newest] = jobs;
+  if (!newest) throw new Error('the account has no jobs');
+  return newest;
+};
+
+/** A download link's bytes (the link redirects to a presigned URL). */
+export const download = async (url: string): Promise<Buffer> => {
+  const response = await fetch(url);
+  if (response.status !== 200) throw new Error(`download ${url}: ${response.status}`);
+  return Buffer.from(await response.arrayBuffer());
+};
+
+/** What `outputTokens` cost at the catalog's token price of `model` (before its per-image floor), micro-USD. */
+export const tokenPriceMicros = (model: string, outputTokens: number): number => {
+  const pricing = findBaseModel(model)?.pricing;
+  if (pricing?.metering !== 'tokens') throw new Error(`${model} is not token-metered`);
+  return Math.ceil((outputTokens * pricing.perThousandTokensMicros) / 1000);
+};
+
+/** Output tokens of the OpenAI double's answers from index `from` on. */
+export const openAiOutputTokens = (openai: OpenAiDouble, from: number): number =>
+  openai.answers
+    .slice(from)
+    .reduce((sum, answer) => sum + Number((answer.usage as { output_tokens: number }).output_tokens), 0);
+
+/** USD string of an amount in micro-USD, as job bodies show it. */
+export { usdDecimal as usd } from '../../../functions/domain/billing/money';
