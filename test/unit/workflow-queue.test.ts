@@ -276,6 +276,22 @@ describe('a queued job that ends', () => {
     expect(provider.checks).toEqual([]);
   });
 
+  it('asks the provider to cancel work submitted while the job was being canceled (before its ticket was stored)', async () => {
+    const provider = queuedProvider(5);
+    const { stored, round } = await world(provider.engine);
+    const queue = provider.engine.queue;
+    if (!queue) throw new Error('the provider queues');
+    const submit = queue.submit;
+    queue.submit = async (request, signal) => {
+      const ticket = await submit(request, signal);
+      // The cancel lands here: it released the job and found no ticket to stop.
+      Object.assign(stored(), { status: 'failed', error: canceledError('request') });
+      return ticket;
+    };
+    await expect(round()).resolves.toEqual({ outcome: 'waiting' });
+    expect(provider.cancels).toEqual([ticketOf('req_1')]);
+  });
+
   it('asks the provider to cancel when the job is canceled during a check', async () => {
     const provider = queuedProvider(0);
     const { stored, round } = await world(provider.engine, { engineTicket: ticketOf('req_1') });

@@ -262,6 +262,8 @@ export const runEngine = async (
       const held = await deps.jobs.recordTicket(job.accountId, job.jobId, submitted);
       // Another round stored its ticket first: that one is the job's work, this one is stopped.
       if (held.requests[0]?.id !== submitted.requests[0]?.id) await cancelEngineWork(deps.engine.queue, submitted);
+      // A cancel that landed between the submit and the store found no ticket to stop: stop it here.
+      else if ((await loadJob(deps, job)).status === 'failed') await cancelEngineWork(deps.engine.queue, submitted);
       return 'waiting';
     };
   } else {
