@@ -1891,6 +1891,8 @@ export interface components {
         "X-Request-Id": string;
         /** @description `true` when the answer replays an earlier submit with the same `client_request_id`. */
         "Idempotent-Replayed": "true";
+        /** @description The job a synchronous answer was recorded as (every image request is a job): `GET /jobs/{job_id}` shows its cost. */
+        "X-Job-Id": string;
         /** @description The default `output_format` became `jpg` on this date. */
         "X-Service-Deprecation-Date": string;
         /** @description Seconds until the request can be retried. */
@@ -1953,6 +1955,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Service-Deprecation-Date": components["headers"]["X-Service-Deprecation-Date"];
+                    "X-Job-Id": components["headers"]["X-Job-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2137,6 +2140,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Service-Deprecation-Date": components["headers"]["X-Service-Deprecation-Date"];
+                    "X-Job-Id": components["headers"]["X-Job-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2316,6 +2320,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Service-Deprecation-Date": components["headers"]["X-Service-Deprecation-Date"];
+                    "X-Job-Id": components["headers"]["X-Job-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2495,6 +2500,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Service-Deprecation-Date": components["headers"]["X-Service-Deprecation-Date"];
+                    "X-Job-Id": components["headers"]["X-Job-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2674,6 +2680,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Service-Deprecation-Date": components["headers"]["X-Service-Deprecation-Date"];
+                    "X-Job-Id": components["headers"]["X-Job-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2853,6 +2860,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Service-Deprecation-Date": components["headers"]["X-Service-Deprecation-Date"];
+                    "X-Job-Id": components["headers"]["X-Job-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3032,6 +3040,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Service-Deprecation-Date": components["headers"]["X-Service-Deprecation-Date"];
+                    "X-Job-Id": components["headers"]["X-Job-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3211,6 +3220,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Service-Deprecation-Date": components["headers"]["X-Service-Deprecation-Date"];
+                    "X-Job-Id": components["headers"]["X-Job-Id"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -73,6 +73,11 @@ const HEADERS: Record<ResponseHeader | 'X-Request-Id' | 'Retry-After', Json> = {
     description: '`true` when the answer replays an earlier submit with the same `client_request_id`.',
     schema: { type: 'string', enum: ['true'] },
   },
+  'X-Job-Id': {
+    description:
+      'The job a synchronous answer was recorded as (every image request is a job): `GET /jobs/{job_id}` shows its cost.',
+    schema: { type: 'string' },
+  },
   'X-Service-Deprecation-Date': {
     description: 'The default `output_format` became `jpg` on this date.',
     schema: { type: 'string', examples: ['2026-05-08'] },

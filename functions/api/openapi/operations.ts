@@ -52,7 +52,7 @@ export type SuccessAnswer =
   | { description: string; media: 'image/jpeg' | 'text/html' | 'text/javascript' }
   | { description: string; redirect: true };
 
-export type ResponseHeader = 'Idempotent-Replayed' | 'X-Service-Deprecation-Date';
+export type ResponseHeader = 'Idempotent-Replayed' | 'X-Job-Id' | 'X-Service-Deprecation-Date';
 
 export interface OperationDoc {
   operationId: string;
@@ -95,7 +95,7 @@ const imageOperation = (
     200: {
       description: 'The image result (`images` filled for `response_mode: bytes`, `download_urls` for `urls`).',
       json: ImageResultSchema,
-      headers: IMAGE_HEADERS,
+      headers: [...IMAGE_HEADERS, 'X-Job-Id'],
     },
     202: { description: 'The job handle of an asynchronous submit.', json: JobHandleSchema, headers: IMAGE_HEADERS },
   },

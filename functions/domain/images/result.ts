@@ -11,6 +11,8 @@ import type { RecognizedFace } from './recognition';
 export type LinkMaker = (baseUrl: string, grant: DownloadGrant) => Promise<string>;
 
 export interface ImageResult {
+  /** The job the operation was recorded as. */
+  jobId: string;
   /** profile id → times that subject appears, summed over all outputs. */
   knownSubjects: Record<string, number>;
   /** The recognitions counted, with each face's box (empty for a job stored before boxes were kept). */
@@ -21,7 +23,10 @@ export interface ImageResult {
   downloadUrls: string[];
 }
 
-export type FinishedJob = Pick<Job, 'accountId' | 'baseUrl' | 'responseMode' | 'createdAt' | 'completedAt'> & {
+export type FinishedJob = Pick<
+  Job,
+  'jobId' | 'accountId' | 'baseUrl' | 'responseMode' | 'createdAt' | 'completedAt'
+> & {
   result: JobResult;
 };
 
@@ -43,6 +48,7 @@ export const resultOf = async (
   job: FinishedJob,
   imagesAtHand?: Buffer[],
 ): Promise<ImageResult> => ({
+  jobId: job.jobId,
   knownSubjects: job.result.knownSubjects,
   recognizedFaces: job.result.recognizedFaces ?? [],
   images: job.responseMode === 'bytes' ? (imagesAtHand ?? (await deps.load(job.result.outputKeys))) : [],

@@ -36,6 +36,7 @@ export const statusBody = async (job: Job, link: LinkMaker, now: number): Promis
     result:
       job.status === 'succeeded' && job.result
         ? imageResultBody({
+            jobId: job.jobId,
             knownSubjects: job.result.knownSubjects,
             recognizedFaces: job.result.recognizedFaces ?? [],
             images: [],

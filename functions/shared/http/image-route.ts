@@ -31,10 +31,13 @@ export const jobHandleBody = (jobId: string) => ({
   poll_url: `/v2/service/jobs/${jobId}`,
 });
 
-/** 200 with the result, or 202 with the job handle; a replay of a client_request_id says so. */
+/**
+ * 200 with the result (and `X-Job-Id`, the job it was recorded as, whose cost a poll shows), or 202 with
+ * the job handle; a replay of a client_request_id says so.
+ */
 export const submitAnswer = (outcome: SubmitOutcome): ApiResult => {
-  const headers = outcome.replayed ? { 'Idempotent-Replayed': 'true' } : undefined;
+  const replayed: Record<string, string> = outcome.replayed ? { 'Idempotent-Replayed': 'true' } : {};
   return outcome.kind === 'accepted'
-    ? accepted(jobHandleBody(outcome.jobId), headers)
-    : ok(imageResultBody(outcome.result), headers);
+    ? accepted(jobHandleBody(outcome.jobId), outcome.replayed ? replayed : undefined)
+    : ok(imageResultBody(outcome.result), { ...replayed, 'X-Job-Id': outcome.result.jobId });
 };

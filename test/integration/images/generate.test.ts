@@ -38,6 +38,20 @@ describe('generate: happy path', () => {
     expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1024, height: 1024 });
   });
 
+  it('names the job it was recorded as in X-Job-Id, whose poll shows its cost', async () => {
+    const response = await generate(validGenerate({ num_output_images: 2 }));
+    const jobId = response.headers.get('X-Job-Id');
+    expect(jobId).toMatch(/^job_/);
+    await expectOk(response);
+    const job = await runtime.call('GET', `/v2/service/jobs/${jobId}`, { apiKey });
+    expect(await job.json()).toMatchObject({
+      job_id: jobId,
+      status: 'succeeded',
+      operation: 'generate',
+      cost: { reserved: '0.12', final: '0.12' },
+    });
+  });
+
   it('answers PNG when output_format is png', async () => {
     const answer = await expectOk(await generate(validGenerate({ output_format: 'png' })));
     expect(await decode(answer.images[0])).toEqual({ format: 'png', width: 1024, height: 1024 });

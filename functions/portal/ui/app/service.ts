@@ -75,7 +75,15 @@ const parse = (text: string): unknown => {
 };
 
 /** One call of the public API with the tab's key; the answer is the API's JSON, or a ServiceError. */
-export const serviceCall = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
+export const serviceCall = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> =>
+  (await serviceAnswer<T>(method, path, body)).data;
+
+/** The parsed answer and its headers (a synchronous image answer names its job in `X-Job-Id`). */
+const serviceAnswer = async <T>(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ data: T; headers: Headers }> => {
   const key = apiKey.get();
   if (!key) throw new ServiceError(403, 'MISSING_API_KEY', 'Choose an API key for this tab first.', undefined);
   const headers: Record<string, string> = { Accept: 'application/json', 'X-API-Key': key };
@@ -88,7 +96,7 @@ export const serviceCall = async <T>(method: 'GET' | 'POST', path: string, body?
     credentials: 'omit',
   });
   const data = parse(await response.text());
-  if (response.ok) return data as T;
+  if (response.ok) return { data: data as T, headers: response.headers };
   const failure = (data ?? {}) as { detail?: unknown; code?: string; request_id?: string };
   throw new ServiceError(response.status, failure.code, detailOf(response.status, failure), failure.request_id);
 };
@@ -131,12 +139,12 @@ export const uploadFile = async (file: File): Promise<string> => {
 export const service = {
   account: () => serviceCall<ServiceAccount>('GET', '/account'),
   models: () => serviceCall<ModelList>('GET', '/models'),
-  run: (operation: Operation, body: Record<string, unknown>) =>
-    serviceCall<ImageResult | JobHandle>('POST', `/${operation}`, body),
+  /** The answer, and for a synchronous one the job it was recorded as (`X-Job-Id`), whose cost a poll shows. */
+  run: async (operation: Operation, body: Record<string, unknown>) => {
+    const { data, headers } = await serviceAnswer<ImageResult | JobHandle>('POST', `/${operation}`, body);
+    return { answer: data, jobId: headers.get('X-Job-Id') };
+  },
   job: (jobId: string) => serviceCall<JobStatus>('GET', `/jobs/${encodeURIComponent(jobId)}`),
-  /** The newest jobs of one operation created since `after` (synchronous calls included). */
-  recentJobs: (operation: Operation, after: string) =>
-    serviceCall<JobPage>('GET', `/jobs?operation=${operation}&limit=5&created_after=${encodeURIComponent(after)}`),
   preflight: (imageUrls: string[], tier: 'standard' | 'fast') =>
     serviceCall<PreflightReport>('POST', '/profiles/preflight', { image_urls: imageUrls, training_tier: tier }),
   addProfile: (body: { image_urls: string[]; training_tier: 'standard' | 'fast'; tag?: string }) =>

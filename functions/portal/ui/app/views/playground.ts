@@ -527,19 +527,18 @@ export const playgroundView = (): void => {
       ? `Cost: ${cost.reserved} USD reserved, ${cost.final ?? '(not settled yet)'}${cost.final ? ' USD final' : ''} (job ${jobId}).`
       : `Cost: not recorded (job ${jobId}).`;
 
-  /** A synchronous answer names no job: its cost is read from the newest job of the operation since the run. */
-  const syncCost = (line: HTMLElement, since: string, outputs: number): void => {
-    service.recentJobs(operation, since).then(
-      (page) => {
-        const job = page.jobs.find(
-          (candidate) => candidate.status === 'succeeded' && candidate.result?.download_urls.length === outputs,
-        );
-        line.textContent = job
-          ? costText(job.cost, job.job_id)
-          : 'Cost: see Jobs (the answer names no job, and none was found since the run).';
+  /** A synchronous answer names its job in `X-Job-Id`: its cost is the job's. */
+  const syncCost = (line: HTMLElement, jobId: string | null): void => {
+    if (!jobId) {
+      line.textContent = 'Cost: see Jobs (the answer named no job).';
+      return;
+    }
+    service.job(jobId).then(
+      (job) => {
+        line.textContent = costText(job.cost, job.job_id);
       },
       () => {
-        line.textContent = 'Cost: see Jobs.';
+        line.textContent = `Cost: see Jobs (job ${jobId}).`;
       },
     );
   };
@@ -586,14 +585,12 @@ export const playgroundView = (): void => {
     event.preventDefault();
     if (pending().length > 0) return;
     const request = body();
-    // A minute's slack for the browser's clock; the newest matching job is taken.
-    const since = new Date(Date.now() - 60_000).toISOString();
     runButton.disabled = true;
     results.hidden = false;
     const status = h('p', { role: 'status', text: `Running ${operation}…` });
     results.replaceChildren(h('h3', { id: 'result-title', text: 'Running' }), status);
     service.run(operation, request).then(
-      (answer) => {
+      ({ answer, jobId }) => {
         if ('job_id' in answer) {
           const bar = h('progress', { max: 1, value: 0, 'aria-label': 'Job progress' });
           results.replaceChildren(h('h3', { id: 'result-title', text: `Job ${answer.job_id}` }), status, bar);
@@ -602,7 +599,7 @@ export const playgroundView = (): void => {
         }
         const line = h('p', { 'data-testid': 'cost', text: 'Cost: reading the job…' });
         showResult(answer, line, `${operation} answered`);
-        syncCost(line, since, Math.max(answer.images.length, answer.download_urls.length));
+        syncCost(line, jobId);
         runButton.disabled = false;
       },
       (error: unknown) => {
