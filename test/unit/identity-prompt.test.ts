@@ -4,7 +4,7 @@
  * can bind.
  */
 import type { CandidateProfile, DecodedImage, EngineRequest } from '../../functions/domain/images/engine';
-import { CROPS_PER_PROFILE, planIdentity } from '../../functions/domain/images/identity-prompt';
+import { CROPS_PER_PROFILE, instructedPrompt, planIdentity } from '../../functions/domain/images/identity-prompt';
 
 const crops = (profileId: string, count: number) =>
   Array.from({ length: count }, (_, index) => `profiles/acc_1/${profileId}/reference-${index}.jpg`);
@@ -195,5 +195,19 @@ describe('when the crops one by one do not fit under the cap', () => {
       2,
     );
     expect(plan).toEqual({ prompt: '[[prf_a]] on a beach', references: [] });
+  });
+});
+
+describe('the instruction of the pinned operations, whatever the provider', () => {
+  it('tells a general model what enhance and remix do, before the caller’s words', () => {
+    expect(instructedPrompt('enhance', ' warmer light ')).toBe(
+      'Enhance this photo: sharpen, denoise, correct exposure; keep composition and identity. warmer light',
+    );
+    expect(instructedPrompt('remix', '')).toBe('Render image 1 in the style of image 2.');
+  });
+
+  it('leaves edit and generate prompts as the caller wrote them', () => {
+    expect(instructedPrompt('generate', 'a lighthouse')).toBe('a lighthouse');
+    expect(instructedPrompt('edit', '')).toBe('');
   });
 });

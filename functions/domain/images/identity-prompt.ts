@@ -92,3 +92,16 @@ export const planIdentity = (
   }
   return { prompt, references };
 };
+
+/**
+ * What a general image model is told for the pinned operations, before the caller's words: enhance and
+ * remix have no model choice and a prompt that only guides, so the model must be told the task.
+ */
+export const OPERATION_INSTRUCTIONS: Partial<Record<EngineRequest['operation'], string>> = {
+  enhance: 'Enhance this photo: sharpen, denoise, correct exposure; keep composition and identity.',
+  remix: 'Render image 1 in the style of image 2.',
+};
+
+/** The operation's instruction (if it has one), then the caller's prompt. */
+export const instructedPrompt = (operation: EngineRequest['operation'], prompt: string): string =>
+  [OPERATION_INSTRUCTIONS[operation] ?? '', prompt.trim()].filter((part) => part !== '').join(' ');

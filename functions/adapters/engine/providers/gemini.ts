@@ -89,9 +89,6 @@ const MIME_TYPE: Record<InputFormat, string> = {
   heif: 'image/heif',
 };
 
-const ENHANCE_INSTRUCTION = 'Enhance this photo: sharpen, denoise, correct exposure; keep composition and identity.';
-const REMIX_INSTRUCTION = 'Render image 1 in the style of image 2.';
-
 /** `finishReason`s (and any `promptFeedback.blockReason`) that mean Google's policies refused the work. */
 const MODERATED_FINISH = new Set([
   'SAFETY',
@@ -192,7 +189,7 @@ export class GeminiEngine implements ImageEngine {
 
   private async body(request: EngineRequest, imageSize: GeminiImageSize): Promise<GenerateContentBody> {
     const identity = await identityInputs(request, GEMINI_MAX_INPUT_IMAGES, this.options.references.load);
-    const prompt = instructed(request.operation, identity.prompt);
+    const { prompt } = identity;
     const images = [
       ...request.images.map(({ data, format }) => ({ mimeType: MIME_TYPE[format], data: data.toString('base64') })),
       ...identity.references.map((data) => ({ mimeType: 'image/jpeg', data: data.toString('base64') })),
@@ -214,13 +211,6 @@ export class GeminiEngine implements ImageEngine {
     };
   }
 }
-
-const instructed = (operation: EngineRequest['operation'], prompt: string): string => {
-  const instruction =
-    operation === 'enhance' ? ENHANCE_INSTRUCTION : operation === 'remix' ? REMIX_INSTRUCTION : undefined;
-  if (instruction === undefined) return prompt;
-  return prompt.trim() === '' ? instruction : `${instruction} ${prompt.trim()}`;
-};
 
 /**
  * Runs `count` calls, at most `limit` at once, results in call order. After a refusal or a failure no

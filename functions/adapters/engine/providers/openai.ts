@@ -158,17 +158,6 @@ export const openAiCostMicros = (model: string, usage: ImagesResponse['usage']):
   return Math.ceil(textIn * price.textInput + imageIn * price.imageInput + usage.output_tokens * price.imageOutput);
 };
 
-/** The prompt OpenAI sees: enhance and remix say what to do with the images, then the caller's words. */
-const instructionFor = (operation: EngineRequest['operation'], prompt: string): string => {
-  const lead =
-    operation === 'enhance'
-      ? 'Enhance this photo: sharpen, denoise, correct exposure; keep composition and identity.'
-      : operation === 'remix'
-        ? 'Render image 1 in the style of image 2.'
-        : '';
-  return [lead, prompt.trim()].filter((part) => part !== '').join(' ');
-};
-
 /** An input image as OpenAI takes it (png, webp or jpg; anything else is re-encoded as png). */
 const asUpload = async (
   data: Buffer,
@@ -199,7 +188,7 @@ export class OpenAiEngine implements ImageEngine {
     const size = openAiSize(request.width, request.height);
     const fields: Record<string, string | number> = {
       model: this.options.model,
-      prompt: instructionFor(request.operation, identity.prompt),
+      prompt: identity.prompt,
       size: `${size.width}x${size.height}`,
       output_format: OUTPUT_FORMAT[request.outputFormat],
       ...(request.quality !== undefined && { quality: qualityOf(request.quality) }),

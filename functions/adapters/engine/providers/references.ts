@@ -5,9 +5,10 @@
  */
 import sharp from 'sharp';
 import type { EngineRequest } from '../../../domain/images/engine';
-import { type IdentityPlan, planIdentity } from '../../../domain/images/identity-prompt';
+import { type IdentityPlan, instructedPrompt, planIdentity } from '../../../domain/images/identity-prompt';
 
 export interface IdentityInputs {
+  /** The prompt to send: the operation's instruction (enhance, remix), then the caller's words with `[[id]]` rewritten. */
   prompt: string;
   /** JPEG bytes, in the plan's order: send them after the caller's images. */
   references: Buffer[];
@@ -34,7 +35,7 @@ const contactSheet = async (crops: Buffer[]): Promise<Buffer> => {
 };
 
 export const identityInputs = async (
-  request: Pick<EngineRequest, 'prompt' | 'candidates' | 'namedInPrompt' | 'images'>,
+  request: Pick<EngineRequest, 'operation' | 'prompt' | 'candidates' | 'namedInPrompt' | 'images'>,
   maxInputImages: number,
   load: (key: string) => Promise<Buffer>,
 ): Promise<IdentityInputs> => {
@@ -46,5 +47,5 @@ export const identityInputs = async (
       return crops.length === 1 && first ? first : contactSheet(crops);
     }),
   );
-  return { prompt: plan.prompt, references, plan };
+  return { prompt: instructedPrompt(request.operation, plan.prompt), references, plan };
 };
