@@ -54,7 +54,13 @@ describe('a synchronous call', () => {
     expect(outcome).toEqual({
       kind: 'result',
       replayed: false,
-      result: { knownSubjects: {}, recognizedFaces: [], images: [Buffer.from('output 0')], downloadUrls: [] },
+      result: {
+        jobId: 'job_0001',
+        knownSubjects: {},
+        recognizedFaces: [],
+        images: [Buffer.from('output 0')],
+        downloadUrls: [],
+      },
     });
     const stored = onlyJob();
     expect(stored.chargeState).toBe('settled');
