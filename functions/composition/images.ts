@@ -5,6 +5,7 @@ import { imageEngine } from '../adapters/engine/engines';
 import { jobInputs, jobOutputs } from '../adapters/s3/job-files';
 import type { ImageDeps } from '../domain/images/deps';
 import { meteredEngine } from '../domain/images/engine';
+import { routedProviders } from '../domain/images/model-routes';
 import { BUCKET_AREAS } from '../shared/access';
 import { clock, meter, newId, once, settings } from './core';
 import { jobs, ledger, profiles } from './data';
@@ -25,38 +26,21 @@ export const engine = once(() => {
     baseUrl: checkedProviderUrl(baseUrl, name, config.ALLOW_LOOPBACK_URLS),
     apiKey: secret(key, arn, `the ${name} API key`),
   });
-  const routed = new Set(Object.values(config.MODEL_ROUTES).map((route) => route.provider));
+  // Only the routed providers are built: an unused provider's URL or key is never checked or read.
+  const hosted = {
+    openai: () => provider(config.OPENAI_BASE_URL, config.OPENAI_API_KEY, config.OPENAI_API_KEY_SECRET_ARN, 'OpenAI'),
+    gemini: () => provider(config.GEMINI_BASE_URL, config.GEMINI_API_KEY, config.GEMINI_API_KEY_SECRET_ARN, 'Gemini'),
+    fal: () => provider(config.FAL_QUEUE_URL, config.FAL_KEY, config.FAL_KEY_SECRET_ARN, 'fal'),
+  };
   return meteredEngine(
     imageEngine({
       engine: config.ENGINE,
       url: config.ENGINE_URL,
       token: secretOrEmpty(config.ENGINE_TOKEN, config.ENGINE_TOKEN_SECRET_ARN, 'the engine token'),
       routes: config.MODEL_ROUTES,
-      providers: {
-        ...(routed.has('openai')
-          ? {
-              openai: provider(
-                config.OPENAI_BASE_URL,
-                config.OPENAI_API_KEY,
-                config.OPENAI_API_KEY_SECRET_ARN,
-                'OpenAI',
-              ),
-            }
-          : {}),
-        ...(routed.has('gemini')
-          ? {
-              gemini: provider(
-                config.GEMINI_BASE_URL,
-                config.GEMINI_API_KEY,
-                config.GEMINI_API_KEY_SECRET_ARN,
-                'Gemini',
-              ),
-            }
-          : {}),
-        ...(routed.has('fal')
-          ? { fal: provider(config.FAL_QUEUE_URL, config.FAL_KEY, config.FAL_KEY_SECRET_ARN, 'fal') }
-          : {}),
-      },
+      providers: Object.fromEntries(
+        routedProviders(config.MODEL_ROUTES).flatMap((name) => (name === 'http' ? [] : [[name, hosted[name]()]])),
+      ),
       references: {
         load: async (key) => {
           const object = await objects().get(key);

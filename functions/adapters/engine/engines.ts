@@ -13,8 +13,6 @@ import type { ReferenceImages } from './providers/provider';
 import { routedEngine } from './routed-engine';
 import { SandboxEngine } from './sandbox-engine';
 
-export type { ReferenceImages };
-
 /** Where a hosted provider is and its key (read once, on first use). */
 export interface ProviderAccess {
   baseUrl: string;

@@ -4,12 +4,11 @@
  * `outputs/<account>/<job>/<n>.<ext>`, which download links point at.
  */
 import type { DecodedImage, OutputFormat } from '../../domain/images/engine';
-import { contentTypeOf } from '../../domain/images/engine';
+import { contentTypeOf, inputContentTypeOf } from '../../domain/images/engine';
 import type { StoredInput } from '../../domain/jobs/job';
 import type { ObjectStore } from './object-store';
 
 const OUTPUT_EXTENSION = { png: 'png', jpg: 'jpg' } as const;
-const INPUT_CONTENT_TYPE = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', heif: 'image/heif' } as const;
 
 export const inputPrefix = (accountId: string, jobId: string) => `inputs/${accountId}/${jobId}/`;
 export const outputKey = (accountId: string, jobId: string, index: number, format: OutputFormat) =>
@@ -29,7 +28,7 @@ export const jobInputs = (objects: ObjectStore) => ({
     Promise.all(
       images.map(async (image, index) => {
         const key = `${inputPrefix(accountId, jobId)}${index + 1}`;
-        await objects.put(key, image.data, INPUT_CONTENT_TYPE[image.format]);
+        await objects.put(key, image.data, inputContentTypeOf(image.format));
         return { key, format: image.format, width: image.width, height: image.height };
       }),
     ),

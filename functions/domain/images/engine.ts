@@ -19,6 +19,15 @@ export const contentTypeOf = (format: OutputFormat) => CONTENT_TYPE[format];
 export const INPUT_FORMATS = ['jpeg', 'png', 'webp', 'heif'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
+const INPUT_CONTENT_TYPE: Record<InputFormat, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  heif: 'image/heif',
+};
+/** The media type of a decoded input's bytes (stored inputs, inputs sent to a provider). */
+export const inputContentTypeOf = (format: InputFormat) => INPUT_CONTENT_TYPE[format];
+
 /** An input image after decoding: bytes sharp can read (HEIC already converted), at most 4096 px a side. */
 export interface DecodedImage {
   data: Buffer;

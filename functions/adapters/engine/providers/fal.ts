@@ -18,15 +18,15 @@
  */
 import sharp from 'sharp';
 import * as v from 'valibot';
-import type {
-  DecodedImage,
-  EngineOutcome,
-  EngineQueue,
-  EngineRequest,
-  EngineTicket,
-  ImageEngine,
-  ProgressReport,
-  QueueCheck,
+import {
+  type EngineOutcome,
+  type EngineQueue,
+  type EngineRequest,
+  type EngineTicket,
+  type ImageEngine,
+  inputContentTypeOf,
+  type ProgressReport,
+  type QueueCheck,
 } from '../../../domain/images/engine';
 import {
   cancelFalTicket,
@@ -292,13 +292,6 @@ const parseAnswer = <T extends v.GenericSchema>(schema: T, answer: ProviderAnswe
   return parsed.output;
 };
 
-const INPUT_CONTENT_TYPE: Record<DecodedImage['format'], string> = {
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  heif: 'image/heif',
-};
-
 /** Poll delay before check n+1 of `run`: 1 s, then a second more each time, at most 5 s. */
 const pollDelayMs = (poll: number): number => Math.min(5, poll + 1) * 1000;
 
@@ -367,7 +360,7 @@ export class FalEngine implements ImageEngine {
             }
           : {
               data: image.data,
-              contentType: INPUT_CONTENT_TYPE[image.format],
+              contentType: inputContentTypeOf(image.format),
               width: image.width,
               height: image.height,
             },

@@ -17,7 +17,12 @@
  *   that reached the provider is never retried by the caller. `request.workKey` is therefore not sent.
  */
 import * as v from 'valibot';
-import type { EngineOutcome, EngineRequest, ImageEngine, InputFormat } from '../../../domain/images/engine';
+import {
+  type EngineOutcome,
+  type EngineRequest,
+  type ImageEngine,
+  inputContentTypeOf,
+} from '../../../domain/images/engine';
 import { fitImage, megapixelsOf, nearestAspectRatio } from './fit';
 import type { ProviderEngineOptions } from './provider';
 import {
@@ -80,13 +85,6 @@ export const GEMINI_IMAGE_PRICE_MICROS: Record<GeminiImageSize, number> = {
   '1K': Math.ceil(1120 * 60),
   '2K': Math.ceil(1680 * 60),
   '4K': Math.ceil(2520 * 60),
-};
-
-const MIME_TYPE: Record<InputFormat, string> = {
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  heif: 'image/heif',
 };
 
 /** `finishReason`s (and any `promptFeedback.blockReason`) that mean Google's policies refused the work. */
@@ -191,7 +189,10 @@ export class GeminiEngine implements ImageEngine {
     const identity = await identityInputs(request, GEMINI_MAX_INPUT_IMAGES, this.options.references.load);
     const { prompt } = identity;
     const images = [
-      ...request.images.map(({ data, format }) => ({ mimeType: MIME_TYPE[format], data: data.toString('base64') })),
+      ...request.images.map(({ data, format }) => ({
+        mimeType: inputContentTypeOf(format),
+        data: data.toString('base64'),
+      })),
       ...identity.references.map((data) => ({ mimeType: 'image/jpeg', data: data.toString('base64') })),
     ];
     return {
