@@ -2,7 +2,7 @@
  * Real image models behind MODEL_ROUTES, asynchronous jobs (issue 24), black box: base-b-2 on a double of
  * OpenAI's Images API, base-c-2 on a double of Gemini, base-a-2 on a double of fal's queue. fal's work is
  * submitted once by the workflow's RunEngine step, its ticket kept on the job, then checked by the same
- * step after every WaitForEngine (5 s, scaled by the test runtime), so a job outlives any one Lambda run
+ * step after every WaitForEngine (5 s, scaled by the test world.runtime), so a job outlives any one Lambda run
  * and a retried step checks the same request instead of paying again. Every double checks each request
  * against its provider's published format, and none may have found a violation after any test.
  */
@@ -14,14 +14,12 @@ import {
   type JobStatus,
   jobStatus,
   openAiOutputTokens,
-  type ProviderDoubles,
   pollJob,
-  startProviderDoubles,
   tokenPriceMicros,
   usd,
+  useProviderRuntime,
 } from '../support/providers/e2e';
 import { startReceiver } from '../support/receiver';
-import { startTestRuntime, type TestRuntime } from '../support/runtime';
 import { balanceOf, decode } from './images/support';
 
 const OPENING_MICROS = 10_000_000;
@@ -30,27 +28,11 @@ const OPENING_MICROS = 10_000_000;
 const LAMBDA_TIMEOUT_SECONDS = 900;
 const WAIT_FOR_ENGINE_SECONDS = 5;
 
-let doubles: ProviderDoubles;
-let runtime: TestRuntime;
-
-beforeAll(async () => {
-  doubles = await startProviderDoubles();
-  runtime = await startTestRuntime({ env: { ...doubles.env, CALLBACK_RETRY_SCALE: '0' } });
-});
-afterAll(async () => {
-  try {
-    await runtime?.close();
-  } finally {
-    await doubles?.close();
-  }
-});
-afterEach(() => {
-  expect(doubles.violations()).toEqual([]);
-});
+const world = useProviderRuntime({ CALLBACK_RETRY_SCALE: '0' });
 
 /** Submits an asynchronous generate; answers the job id of the 202. */
 const submit = async (apiKey: string, body: Record<string, unknown>): Promise<string> => {
-  const response = await runtime.call('POST', '/v2/service/generate', { apiKey, body: { ...body, async: true } });
+  const response = await world.runtime.call('POST', '/v2/service/generate', { apiKey, body: { ...body, async: true } });
   const text = await response.text();
   expect({ status: response.status, text }).toEqual({ status: 202, text: expect.stringContaining('"pending"') });
   return (JSON.parse(text) as { job_id: string }).job_id;
@@ -67,11 +49,11 @@ const flatPrice = (model: string): number => {
 
 describe('an asynchronous job on each provider', () => {
   it.each([
-    ['base-b-2', () => doubles.openai.received.length],
-    ['base-c-2', () => doubles.gemini.received.length],
-    ['base-a-2', () => doubles.fal.submissions.length],
+    ['base-b-2', () => world.doubles.openai.received.length],
+    ['base-c-2', () => world.doubles.gemini.received.length],
+    ['base-a-2', () => world.doubles.fal.submissions.length],
   ] as const)('on %s goes pending → succeeded, with the callback and the images', async (model, calls) => {
-    const account = await runtime.newAccount(OPENING_MICROS);
+    const account = await world.runtime.newAccount(OPENING_MICROS);
     const receiver = await startReceiver([204]);
     try {
       const before = calls();
@@ -82,7 +64,7 @@ describe('an asynchronous job on each provider', () => {
         output_format: 'png',
         callback_url: receiver.url,
       });
-      const job = await pollJob(runtime, account.apiKey, jobId);
+      const job = await pollJob(world.runtime, account.apiKey, jobId);
       expect(job).toMatchObject({ status: 'succeeded', error: null, progress: 1 });
       expect(calls() - before).toBe(1);
       const [link] = job.result?.download_urls ?? [];
@@ -104,54 +86,54 @@ describe('an asynchronous job on each provider', () => {
 
 describe('fal’s queue in the workflow', () => {
   it('shows the job running with progress while fal holds it, and submits once however often it checks', async () => {
-    const account = await runtime.newAccount(OPENING_MICROS);
-    const before = { ...doubles.fal.counters };
-    doubles.fal.holdNext({ queuedPolls: 15, runningPolls: 15 });
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const before = { ...world.doubles.fal.counters };
+    world.doubles.fal.holdNext({ queuedPolls: 15, runningPolls: 15 });
     const seen: JobStatus[] = [];
     const jobId = await submit(account.apiKey, { prompt: 'a harbour', base_model: 'base-a-2' });
-    const job = await pollJob(runtime, account.apiKey, jobId, undefined, { seen: (answer) => seen.push(answer) });
+    const job = await pollJob(world.runtime, account.apiKey, jobId, undefined, { seen: (answer) => seen.push(answer) });
     expect(job.status).toBe('succeeded');
     const running = seen.filter((answer) => answer.status === 'running');
     expect(running.some((answer) => answer.progress > 0 && answer.progress < 1)).toBe(true);
-    expect(doubles.fal.counters.submits - before.submits).toBe(1);
-    expect(doubles.fal.counters.statusPolls - before.statusPolls).toBeGreaterThan(30);
-    expect(doubles.fal.counters.results - before.results).toBe(1);
+    expect(world.doubles.fal.counters.submits - before.submits).toBe(1);
+    expect(world.doubles.fal.counters.statusPolls - before.statusPolls).toBeGreaterThan(30);
+    expect(world.doubles.fal.counters.results - before.results).toBe(1);
   });
 
   it('runs a job fal holds longer than RunEngine’s Lambda timeout (in the workflow’s seconds) with one submission', async () => {
-    const account = await runtime.newAccount(OPENING_MICROS);
+    const account = await world.runtime.newAccount(OPENING_MICROS);
     const checks = LAMBDA_TIMEOUT_SECONDS / WAIT_FOR_ENGINE_SECONDS + 20;
-    const before = { ...doubles.fal.counters };
-    doubles.fal.holdNext({ queuedPolls: checks / 2, runningPolls: checks / 2 });
+    const before = { ...world.doubles.fal.counters };
+    world.doubles.fal.holdNext({ queuedPolls: checks / 2, runningPolls: checks / 2 });
     const jobId = await submit(account.apiKey, { prompt: 'a slow harbour', base_model: 'base-a-2' });
-    const job = await pollJob(runtime, account.apiKey, jobId, undefined, { timeoutMs: 60_000 });
+    const job = await pollJob(world.runtime, account.apiKey, jobId, undefined, { timeoutMs: 60_000 });
     expect(job.status).toBe('succeeded');
-    const polls = doubles.fal.counters.statusPolls - before.statusPolls;
+    const polls = world.doubles.fal.counters.statusPolls - before.statusPolls;
     expect(polls * WAIT_FOR_ENGINE_SECONDS).toBeGreaterThan(LAMBDA_TIMEOUT_SECONDS);
-    expect(doubles.fal.counters.submits - before.submits).toBe(1);
+    expect(world.doubles.fal.counters.submits - before.submits).toBe(1);
     expect(await spent(account.accountId)).toBe(40_000);
   }, 90_000);
 
   it('checks the same request again when fal’s status answers 500 many times mid-job: one submission, one charge', async () => {
-    const account = await runtime.newAccount(OPENING_MICROS);
-    const before = { ...doubles.fal.counters };
-    doubles.fal.holdNext({ queuedPolls: 3, runningPolls: 3 });
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const before = { ...world.doubles.fal.counters };
+    world.doubles.fal.holdNext({ queuedPolls: 3, runningPolls: 3 });
     // More 500s in a row than one check's attempts: the step fails, and the workflow runs it again.
-    doubles.fal.failNext(500, { on: 'status', after: 2, retryAfter: '0' });
+    world.doubles.fal.failNext(500, { on: 'status', after: 2, retryAfter: '0' });
     for (let more = 0; more < PROVIDER_RETRY_DEFAULTS.maxAttempts; more += 1)
-      doubles.fal.failNext(500, { on: 'status', retryAfter: '0' });
+      world.doubles.fal.failNext(500, { on: 'status', retryAfter: '0' });
     const jobId = await submit(account.apiKey, { prompt: 'a flaky harbour', base_model: 'base-a-2' });
-    const job = await pollJob(runtime, account.apiKey, jobId);
+    const job = await pollJob(world.runtime, account.apiKey, jobId);
     expect(job).toMatchObject({ status: 'succeeded', error: null, cost: { final: usd(40_000) } });
-    expect(doubles.fal.counters.submits - before.submits).toBe(1);
+    expect(world.doubles.fal.counters.submits - before.submits).toBe(1);
     expect(await spent(account.accountId)).toBe(40_000);
   });
 
   it('fails the job CONTENT_MODERATION when fal refuses the result, refunded', async () => {
-    const account = await runtime.newAccount(OPENING_MICROS);
-    doubles.fal.refuseNext('content_policy', { on: 'result', message: 'The content could not be processed.' });
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    world.doubles.fal.refuseNext('content_policy', { on: 'result', message: 'The content could not be processed.' });
     const jobId = await submit(account.apiKey, { prompt: 'something refused', base_model: 'base-a-2' });
-    const job = await pollJob(runtime, account.apiKey, jobId);
+    const job = await pollJob(world.runtime, account.apiKey, jobId);
     expect(job).toMatchObject({
       status: 'failed',
       error: { code: 'CONTENT_MODERATION', message: expect.stringContaining('could not be processed') },
@@ -161,39 +143,40 @@ describe('fal’s queue in the workflow', () => {
   });
 
   it('cancels a job fal holds in its queue: fal is asked to cancel that request, the job ends CANCELED, refunded', async () => {
-    const account = await runtime.newAccount(OPENING_MICROS);
-    const before = doubles.fal.submissions.length;
-    doubles.fal.holdNext({ queuedPolls: 100_000 });
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const before = world.doubles.fal.submissions.length;
+    world.doubles.fal.holdNext({ queuedPolls: 100_000 });
     const jobId = await submit(account.apiKey, { prompt: 'a harbour never drawn', base_model: 'base-a-2' });
     // Checked at least once: the ticket is on the job.
     const deadline = Date.now() + 15_000;
     const checked = () =>
-      doubles.fal.received.some(
-        (request) => request.path === `/fal-ai/flux-2/requests/${doubles.fal.submissions[before]?.requestId}/status`,
+      world.doubles.fal.received.some(
+        (request) =>
+          request.path === `/fal-ai/flux-2/requests/${world.doubles.fal.submissions[before]?.requestId}/status`,
       );
     while (!checked() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    const requestId = doubles.fal.submissions[before]?.requestId;
+    const requestId = world.doubles.fal.submissions[before]?.requestId;
     expect(requestId).toBeDefined();
 
-    const response = await runtime.call('POST', `/v2/service/jobs/${jobId}/cancel`, { apiKey: account.apiKey });
+    const response = await world.runtime.call('POST', `/v2/service/jobs/${jobId}/cancel`, { apiKey: account.apiKey });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ job_id: jobId, status: 'failed', error: { code: 'CANCELED' } });
-    expect(doubles.fal.received.filter((request) => request.method === 'PUT').map((request) => request.path)).toContain(
-      `/fal-ai/flux-2/requests/${requestId}/cancel`,
-    );
-    expect(await jobStatus(runtime, account.apiKey, jobId)).toMatchObject({
+    expect(
+      world.doubles.fal.received.filter((request) => request.method === 'PUT').map((request) => request.path),
+    ).toContain(`/fal-ai/flux-2/requests/${requestId}/cancel`);
+    expect(await jobStatus(world.runtime, account.apiKey, jobId)).toMatchObject({
       status: 'failed',
       error: { code: 'CANCELED' },
       cost: { final: '0.00' },
     });
     expect(await spent(account.accountId)).toBe(0);
-    expect(doubles.fal.submissions.length - before).toBe(1);
+    expect(world.doubles.fal.submissions.length - before).toBe(1);
   });
 
   it('keeps fal’s own cost on the job for the operator, never in what the client sees', async () => {
-    const account = await runtime.newAccount(OPENING_MICROS);
+    const account = await world.runtime.newAccount(OPENING_MICROS);
     const jobId = await submit(account.apiKey, { prompt: 'a harbour', base_model: 'base-a-2', aspect_ratio: '16:9' });
-    const job = await pollJob(runtime, account.apiKey, jobId);
+    const job = await pollJob(world.runtime, account.apiKey, jobId);
     expect(job.status).toBe('succeeded');
     expect(JSON.stringify(job)).not.toMatch(/provider|0\.012/i);
     // flux-2 [dev]: $0.012 per started megapixel of output; 1024x576 is one.
@@ -204,28 +187,28 @@ describe('fal’s queue in the workflow', () => {
 
 describe('OpenAI in the workflow', () => {
   it('fails the job INTERNAL_ERROR for a 400 from OpenAI, sent once and never retried, refunded', async () => {
-    const account = await runtime.newAccount(OPENING_MICROS);
-    const before = doubles.openai.received.length;
-    doubles.openai.script.push({ kind: 'reject', status: 400, message: 'Invalid value for size.' });
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const before = world.doubles.openai.received.length;
+    world.doubles.openai.script.push({ kind: 'reject', status: 400, message: 'Invalid value for size.' });
     const jobId = await submit(account.apiKey, { prompt: 'a kite', base_model: 'base-b-2' });
-    const job = await pollJob(runtime, account.apiKey, jobId);
+    const job = await pollJob(world.runtime, account.apiKey, jobId);
     expect(job).toMatchObject({ status: 'failed', error: { code: 'INTERNAL_ERROR' }, cost: { final: '0.00' } });
-    expect(doubles.openai.received.length - before).toBe(1);
+    expect(world.doubles.openai.received.length - before).toBe(1);
     expect(await spent(account.accountId)).toBe(0);
   });
 
   it('retries a 429 inside the step after its Retry-After, under the job’s key, and charges once', async () => {
-    const account = await runtime.newAccount(OPENING_MICROS);
-    const [before, answersBefore] = [doubles.openai.received.length, doubles.openai.answers.length];
-    doubles.openai.failNext(429, { retryAfter: '1' });
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const [before, answersBefore] = [world.doubles.openai.received.length, world.doubles.openai.answers.length];
+    world.doubles.openai.failNext(429, { retryAfter: '1' });
     const jobId = await submit(account.apiKey, { prompt: 'a kite', base_model: 'base-b-2', quality: 'high' });
-    const job = await pollJob(runtime, account.apiKey, jobId);
+    const job = await pollJob(world.runtime, account.apiKey, jobId);
     expect(job.status).toBe('succeeded');
-    const keys = doubles.openai.received.slice(before).map((request) => request.headers['idempotency-key']);
+    const keys = world.doubles.openai.received.slice(before).map((request) => request.headers['idempotency-key']);
     expect(keys).toEqual([jobId, jobId]);
     // One answer's tokens, at the catalog's token price (above the floor at high quality).
-    expect(doubles.openai.answers.length - answersBefore).toBe(1);
-    const priceMicros = tokenPriceMicros('base-b-2', openAiOutputTokens(doubles.openai, answersBefore));
+    expect(world.doubles.openai.answers.length - answersBefore).toBe(1);
+    const priceMicros = tokenPriceMicros('base-b-2', openAiOutputTokens(world.doubles.openai, answersBefore));
     expect(priceMicros).toBeGreaterThan(20_000);
     expect(job.cost).toEqual({ reserved: usd(20_000), final: usd(priceMicros) });
     expect(await spent(account.accountId)).toBe(priceMicros);

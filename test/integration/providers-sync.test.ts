@@ -14,52 +14,34 @@ import {
   download,
   newestJob,
   openAiOutputTokens,
-  type ProviderDoubles,
   ROUTES,
-  startProviderDoubles,
   tokenPriceMicros,
   usd,
+  useProviderRuntime,
 } from '../support/providers/e2e';
 import { REFUSAL_FORMS } from '../support/providers/gemini-double';
-import { startTestRuntime, type TestRuntime } from '../support/runtime';
 import { b64, balanceOf, COLOURS, decode, expectError, expectOk, flatImage } from './images/support';
 
 const OPENING_MICROS = 10_000_000;
 const SURCHARGE_MICROS = 30_000;
 
-let doubles: ProviderDoubles;
-let runtime: TestRuntime;
-
-beforeAll(async () => {
-  doubles = await startProviderDoubles();
-  runtime = await startTestRuntime({ env: doubles.env });
-});
-afterAll(async () => {
-  try {
-    await runtime?.close();
-  } finally {
-    await doubles?.close();
-  }
-});
-afterEach(() => {
-  expect(doubles.violations()).toEqual([]);
-});
+const world = useProviderRuntime();
 
 const call = (operation: string, apiKey: string, body: unknown) =>
-  runtime.call('POST', `/v2/service/${operation}`, { apiKey, body });
+  world.runtime.call('POST', `/v2/service/${operation}`, { apiKey, body });
 
 /** What the account has paid since it opened. */
 const spent = async (accountId: string) => OPENING_MICROS - (await balanceOf(accountId));
 
 /** What base-b-2 charged for the OpenAI double's answers from index `from` on: their tokens, at least the floor. */
 const openAiPrice = (from: number, images = 1) =>
-  Math.max(images * 20_000, tokenPriceMicros('base-b-2', openAiOutputTokens(doubles.openai, from)));
+  Math.max(images * 20_000, tokenPriceMicros('base-b-2', openAiOutputTokens(world.doubles.openai, from)));
 
 interface GeminiBody {
   contents: { parts: ({ text: string } | { inlineData: { mimeType: string; data: string } })[] }[];
   generationConfig: { imageConfig: { aspectRatio: string; imageSize: string } };
 }
-const geminiBody = (index: number) => doubles.gemini.received[index]?.body as GeminiBody;
+const geminiBody = (index: number) => world.doubles.gemini.received[index]?.body as GeminiBody;
 const geminiImages = (body: GeminiBody) =>
   body.contents.flatMap((content) =>
     content.parts.flatMap((part) => ('inlineData' in part ? [Buffer.from(part.inlineData.data, 'base64')] : [])),
@@ -69,8 +51,8 @@ const geminiText = (body: GeminiBody) =>
 
 describe('GET /v2/service/models', () => {
   it('lists the three routed models as hosted, the others as sandbox, with the aliases, and no key', async () => {
-    const account = await runtime.newAccount();
-    const response = await runtime.call('GET', '/v2/service/models', { apiKey: account.apiKey });
+    const account = await world.runtime.newAccount();
+    const response = await world.runtime.call('GET', '/v2/service/models', { apiKey: account.apiKey });
     expect(response.status).toBe(200);
     const text = await response.text();
     const body = JSON.parse(text) as {
@@ -83,7 +65,12 @@ describe('GET /v2/service/models', () => {
     const aliases = Object.fromEntries(body.models.map((model) => [model.id, model.aliases]));
     expect(aliases).toMatchObject({ 'base-c-2': ['nb2'], 'base-b-2': ['gpt-image-2'], 'base-a-2': [] });
     expect(body.pinned).toMatchObject({ base_model: 'base-c-2', served_by: 'hosted' });
-    for (const secret of [...doubles.keys, doubles.openai.baseUrl, doubles.gemini.baseUrl, doubles.fal.baseUrl])
+    for (const secret of [
+      ...world.doubles.keys,
+      world.doubles.openai.baseUrl,
+      world.doubles.gemini.baseUrl,
+      world.doubles.fal.baseUrl,
+    ])
       expect(text).not.toContain(secret);
     expect(text).not.toMatch(/openai|gemini|fal-ai/i);
   });
@@ -91,15 +78,15 @@ describe('GET /v2/service/models', () => {
 
 describe('base-b-2 on OpenAI', () => {
   it('generates two PNGs in one call, priced from the output tokens OpenAI reports, keyed by the job', async () => {
-    const account = await runtime.newAccount(OPENING_MICROS);
-    const [requestsBefore, answersBefore] = [doubles.openai.received.length, doubles.openai.answers.length];
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const [requestsBefore, answersBefore] = [world.doubles.openai.received.length, world.doubles.openai.answers.length];
     const body = { prompt: 'a lighthouse', base_model: 'base-b-2', num_output_images: 2, output_format: 'png' };
     const answer = await expectOk(await call('generate', account.apiKey, { ...body, quality: 'high' }));
 
     expect(answer.images).toHaveLength(2);
     for (const image of answer.images)
       expect(await decode(image)).toEqual({ format: 'png', width: 1024, height: 1024 });
-    const received = doubles.openai.received.slice(requestsBefore);
+    const received = world.doubles.openai.received.slice(requestsBefore);
     expect(received.map(({ path, body: sent }) => ({ path, sent }))).toEqual([
       {
         path: '/v1/images/generations',
@@ -113,17 +100,17 @@ describe('base-b-2 on OpenAI', () => {
         },
       },
     ]);
-    const job = await newestJob(runtime, account.apiKey);
+    const job = await newestJob(world.runtime, account.apiKey);
     expect(received[0]?.headers['idempotency-key']).toBe(job.job_id);
-    const priceMicros = tokenPriceMicros('base-b-2', openAiOutputTokens(doubles.openai, answersBefore));
+    const priceMicros = tokenPriceMicros('base-b-2', openAiOutputTokens(world.doubles.openai, answersBefore));
     expect(priceMicros).toBeGreaterThan(2 * 20_000);
     expect(job.cost).toEqual({ reserved: usd(2 * 20_000), final: usd(priceMicros) });
     expect(await spent(account.accountId)).toBe(priceMicros);
   });
 
   it('gives exactly an uncommon size asked with `size`, as JPEG download links, at the floor price', async () => {
-    const account = await runtime.newAccount(OPENING_MICROS);
-    const before = doubles.openai.received.length;
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const before = world.doubles.openai.received.length;
     const answer = await expectOk(
       await call('generate', account.apiKey, {
         prompt: 'a lighthouse',
@@ -138,7 +125,7 @@ describe('base-b-2 on OpenAI', () => {
       width: 1344,
       height: 576,
     });
-    expect(doubles.openai.received.slice(before).map((request) => request.body)).toEqual([
+    expect(world.doubles.openai.received.slice(before).map((request) => request.body)).toEqual([
       expect.objectContaining({ model: 'gpt-image-2', size: '1344x576', output_format: 'jpeg', n: 1 }),
     ]);
     // 1344x576 makes fewer output tokens than the per-image floor pays for.
@@ -146,21 +133,21 @@ describe('base-b-2 on OpenAI', () => {
   });
 
   it('retries a 429 after its Retry-After with the same Idempotency-Key, and charges once', async () => {
-    const account = await runtime.newAccount(OPENING_MICROS);
-    const [before, answersBefore] = [doubles.openai.received.length, doubles.openai.answers.length];
-    doubles.openai.failNext(429, { retryAfter: '1' });
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const [before, answersBefore] = [world.doubles.openai.received.length, world.doubles.openai.answers.length];
+    world.doubles.openai.failNext(429, { retryAfter: '1' });
     const answer = await expectOk(await call('generate', account.apiKey, { prompt: 'a kite', base_model: 'base-b-2' }));
     expect(await decode(answer.images[0] ?? '')).toEqual({ format: 'jpeg', width: 1024, height: 1024 });
-    const job = await newestJob(runtime, account.apiKey);
-    const keys = doubles.openai.received.slice(before).map((request) => request.headers['idempotency-key']);
+    const job = await newestJob(world.runtime, account.apiKey);
+    const keys = world.doubles.openai.received.slice(before).map((request) => request.headers['idempotency-key']);
     expect(keys).toEqual([job.job_id, job.job_id]);
-    expect(doubles.openai.answers.length - answersBefore).toBe(1);
+    expect(world.doubles.openai.answers.length - answersBefore).toBe(1);
     expect(await spent(account.accountId)).toBe(openAiPrice(answersBefore));
   });
 
   it('answers 400 CONTENT_MODERATION with OpenAI’s message for moderation_blocked, and charges nothing', async () => {
-    const account = await runtime.newAccount(OPENING_MICROS);
-    doubles.openai.refuseNext('moderation_blocked', 'Your request was rejected by the safety system.');
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    world.doubles.openai.refuseNext('moderation_blocked', 'Your request was rejected by the safety system.');
     const error = await expectError(
       await call('generate', account.apiKey, { prompt: 'something refused', base_model: 'base-b-2' }),
       400,
@@ -171,23 +158,23 @@ describe('base-b-2 on OpenAI', () => {
   });
 
   it('answers 500 INTERNAL_ERROR for a 400 from OpenAI, sent once, and charges nothing', async () => {
-    const account = await runtime.newAccount(OPENING_MICROS);
-    const before = doubles.openai.received.length;
-    doubles.openai.script.push({ kind: 'reject', status: 400, message: 'Invalid value for quality.' });
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const before = world.doubles.openai.received.length;
+    world.doubles.openai.script.push({ kind: 'reject', status: 400, message: 'Invalid value for quality.' });
     await expectError(
       await call('generate', account.apiKey, { prompt: 'a kite', base_model: 'base-b-2' }),
       500,
       'INTERNAL_ERROR',
     );
-    expect(doubles.openai.received.length - before).toBe(1);
+    expect(world.doubles.openai.received.length - before).toBe(1);
     expect(await spent(account.accountId)).toBe(0);
   });
 });
 
 describe('base-c-2 on Gemini', () => {
   it('edits with the inputs inline, one call per image: three images, three calls, exact size', async () => {
-    const account = await runtime.newAccount(OPENING_MICROS);
-    const before = doubles.gemini.received.length;
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const before = world.doubles.gemini.received.length;
     const [red, blue] = await Promise.all([
       flatImage(64, 48, 'png', COLOURS.red),
       flatImage(40, 30, 'jpeg', COLOURS.blue),
@@ -204,7 +191,7 @@ describe('base-c-2 on Gemini', () => {
     expect(answer.images).toHaveLength(3);
     for (const image of answer.images)
       expect(await decode(image)).toEqual({ format: 'jpeg', width: 768, height: 1024 });
-    const calls = doubles.gemini.received.slice(before);
+    const calls = world.doubles.gemini.received.slice(before);
     expect(calls.map((request) => request.model)).toEqual(Array(3).fill('gemini-3.1-flash-image'));
     for (const [index] of calls.entries()) {
       const sent = geminiBody(before + index);
@@ -219,8 +206,8 @@ describe('base-c-2 on Gemini', () => {
   });
 
   it('runs enhance and remix (pinned to base-c-2) at Gemini, at the pinned 2K size', async () => {
-    const account = await runtime.newAccount(OPENING_MICROS);
-    const before = doubles.gemini.received.length;
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const before = world.doubles.gemini.received.length;
     const [photo, style] = await Promise.all([
       flatImage(64, 48, 'png', COLOURS.green),
       flatImage(32, 32, 'png', COLOURS.white),
@@ -241,7 +228,7 @@ describe('base-c-2 on Gemini', () => {
       height: 1536,
     });
     const [enhanceCall, remixCall] = [geminiBody(before), geminiBody(before + 1)];
-    expect(doubles.gemini.received.length - before).toBe(2);
+    expect(world.doubles.gemini.received.length - before).toBe(2);
     expect(await Promise.all(geminiImages(enhanceCall).map(decode))).toEqual([
       { format: 'png', width: 64, height: 48 },
     ]);
@@ -254,19 +241,27 @@ describe('base-c-2 on Gemini', () => {
   });
 
   it('takes the alias nb2 for base-c-2; an unknown model name stays a 400 and reaches no provider', async () => {
-    const account = await runtime.newAccount(OPENING_MICROS);
-    const before = doubles.gemini.received.length;
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const before = world.doubles.gemini.received.length;
     const answer = await expectOk(await call('generate', account.apiKey, { prompt: 'a fox', base_model: 'nb2' }));
     expect(await decode(answer.images[0] ?? '')).toEqual({ format: 'jpeg', width: 1024, height: 1024 });
-    expect(doubles.gemini.received.length - before).toBe(1);
-    const sent = [doubles.openai.received.length, doubles.gemini.received.length, doubles.fal.received.length];
+    expect(world.doubles.gemini.received.length - before).toBe(1);
+    const sent = [
+      world.doubles.openai.received.length,
+      world.doubles.gemini.received.length,
+      world.doubles.fal.received.length,
+    ];
     const error = await expectError(
       await call('generate', account.apiKey, { prompt: 'a fox', base_model: 'nano-banana-2' }),
       400,
       'INVALID_REQUEST',
     );
     expect(error.detail).toContain('nano-banana-2');
-    expect([doubles.openai.received.length, doubles.gemini.received.length, doubles.fal.received.length]).toEqual(sent);
+    expect([
+      world.doubles.openai.received.length,
+      world.doubles.gemini.received.length,
+      world.doubles.fal.received.length,
+    ]).toEqual(sent);
     expect(await spent(account.accountId)).toBe(60_000);
   });
 
@@ -274,8 +269,8 @@ describe('base-c-2 on Gemini', () => {
   it.each(REFUSAL_FORMS.map((form) => [form, [...moderated, 'BLOCKLIST', 'SPII'].includes(form)] as const))(
     'maps Gemini’s %s answer to the spec’s refusal (moderated: %s), and charges nothing',
     async (form, isModerated) => {
-      const account = await runtime.newAccount(OPENING_MICROS);
-      doubles.gemini.refuseNext(form, { message: `refused as ${form}` });
+      const account = await world.runtime.newAccount(OPENING_MICROS);
+      world.doubles.gemini.refuseNext(form, { message: `refused as ${form}` });
       const response = await call('generate', account.apiKey, { prompt: 'something', base_model: 'base-c-2' });
       const error = isModerated
         ? await expectError(response, 400, 'CONTENT_MODERATION')
@@ -288,8 +283,8 @@ describe('base-c-2 on Gemini', () => {
 
 describe('base-a-2 on fal, synchronously', () => {
   it('generates through the queue: one submission, the result downloaded, exact size and format', async () => {
-    const account = await runtime.newAccount(OPENING_MICROS);
-    const before = { submits: doubles.fal.counters.submits, results: doubles.fal.counters.results };
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const before = { submits: world.doubles.fal.counters.submits, results: world.doubles.fal.counters.results };
     const answer = await expectOk(
       await call('generate', account.apiKey, {
         prompt: 'a harbour',
@@ -301,7 +296,7 @@ describe('base-a-2 on fal, synchronously', () => {
     );
     expect(answer.images).toHaveLength(2);
     for (const image of answer.images) expect(await decode(image)).toEqual({ format: 'png', width: 1024, height: 576 });
-    expect(doubles.fal.submissions.slice(-1)).toEqual([
+    expect(world.doubles.fal.submissions.slice(-1)).toEqual([
       {
         requestId: expect.any(String),
         endpoint: 'fal-ai/flux-2',
@@ -313,8 +308,8 @@ describe('base-a-2 on fal, synchronously', () => {
         }),
       },
     ]);
-    expect(doubles.fal.counters.submits - before.submits).toBe(1);
-    expect(doubles.fal.counters.results - before.results).toBe(1);
+    expect(world.doubles.fal.counters.submits - before.submits).toBe(1);
+    expect(world.doubles.fal.counters.results - before.results).toBe(1);
     expect(await spent(account.accountId)).toBe(2 * 40_000);
   });
 });
@@ -332,15 +327,15 @@ describe('profiles: [[id]] on any model', () => {
   /** What the provider received for the last call: its prompt and its input images, in order. */
   const lastSent = async (model: keyof typeof ROUTES): Promise<{ prompt: string; images: Buffer[] }> => {
     if (model === 'base-b-2') {
-      const request = doubles.openai.received.at(-1);
+      const request = world.doubles.openai.received.at(-1);
       expect(request?.path).toBe('/v1/images/edits');
       return { prompt: String(request?.body.prompt), images: (request?.files ?? []).map((file) => file.data) };
     }
     if (model === 'base-c-2') {
-      const body = geminiBody(doubles.gemini.received.length - 1);
+      const body = geminiBody(world.doubles.gemini.received.length - 1);
       return { prompt: geminiText(body), images: geminiImages(body) };
     }
-    const submission = doubles.fal.submissions.at(-1);
+    const submission = world.doubles.fal.submissions.at(-1);
     expect(submission?.endpoint).toBe('fal-ai/flux-2/edit');
     const urls = (submission?.input.image_urls ?? []) as string[];
     const images = await Promise.all(urls.map(async (url) => Buffer.from(await (await fetch(url)).arrayBuffer())));
@@ -352,9 +347,9 @@ describe('profiles: [[id]] on any model', () => {
   it.each(Object.keys(ROUTES) as (keyof typeof ROUTES)[])(
     'a generate on %s sends the reference crop and no [[id]], recognises the subject, and adds the surcharge',
     async (model) => {
-      const account = await runtime.newAccount(OPENING_MICROS);
+      const account = await world.runtime.newAccount(OPENING_MICROS);
       const { profileId, crop } = await trainedProfile(account.accountId);
-      const answersBefore = doubles.openai.answers.length;
+      const answersBefore = world.doubles.openai.answers.length;
       const answer = await expectOk(
         await call('generate', account.apiKey, { prompt: `[[${profileId}]] on a boat`, base_model: model }),
       );
@@ -370,7 +365,7 @@ describe('profiles: [[id]] on any model', () => {
   );
 
   it('an edit sends the caller’s image first and the crop after it', async () => {
-    const account = await runtime.newAccount(OPENING_MICROS);
+    const account = await world.runtime.newAccount(OPENING_MICROS);
     const { profileId, crop } = await trainedProfile(account.accountId);
     const input = await flatImage(64, 48, 'png', COLOURS.blue);
     const answer = await expectOk(
@@ -387,7 +382,7 @@ describe('profiles: [[id]] on any model', () => {
   });
 
   it('an enhance with profile_ids sends the crop after the photo and bills the profile rate', async () => {
-    const account = await runtime.newAccount(OPENING_MICROS);
+    const account = await world.runtime.newAccount(OPENING_MICROS);
     const { profileId, crop } = await trainedProfile(account.accountId);
     const photo = await flatImage(64, 48, 'png', COLOURS.green);
     const answer = await expectOk(

@@ -4,7 +4,7 @@
  * routes them, and a client's view of a job (polled with a deadline).
  */
 import { findBaseModel } from '../../../functions/domain/images/catalog';
-import type { TestRuntime } from '../runtime';
+import { startTestRuntime, type TestRuntime } from '../runtime';
 import { type FalDouble, startFalDouble } from './fal-double';
 import { type GeminiDouble, startGeminiDouble } from './gemini-double';
 import { type OpenAiDouble, openAiDoubleEnvironment, startOpenAiDouble } from './openai-double';
@@ -57,6 +57,32 @@ export const startProviderDoubles = async (): Promise<ProviderDoubles> => {
       await Promise.all([openai.close(), gemini.close(), fal.close()]);
     },
   };
+};
+
+/**
+ * One runtime per test file, with the three doubles as its providers (ROUTES, ALIASES): started before
+ * the file's tests, closed after them (the doubles even when the runtime's close fails), and after every
+ * test no double may have seen a request that breaks its provider's published format.
+ */
+export const useProviderRuntime = (
+  env: Record<string, string> = {},
+): { doubles: ProviderDoubles; runtime: TestRuntime } => {
+  const world = {} as { doubles: ProviderDoubles; runtime: TestRuntime };
+  beforeAll(async () => {
+    world.doubles = await startProviderDoubles();
+    world.runtime = await startTestRuntime({ env: { ...world.doubles.env, ...env } });
+  });
+  afterAll(async () => {
+    try {
+      await world.runtime?.close();
+    } finally {
+      await world.doubles?.close();
+    }
+  });
+  afterEach(() => {
+    expect(world.doubles.violations()).toEqual([]);
+  });
+  return world;
 };
 
 export interface JobStatus {
