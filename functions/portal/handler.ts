@@ -126,23 +126,6 @@ const sessionBody = (session: Session) => ({
   expires_at: new Date(session.expiresAt).toISOString(),
 });
 
-/**
- * The reference crops training kept (rank 0 the best), for the profile studio. The public API does not
- * expose them (only the picture), so the portal reads them itself, from the keys on the profile.
- */
-const referenceKeys = async (caller: Caller, profileId: string): Promise<string[]> => {
-  const profile = await portalDeps().pictures.profiles.get(caller.accountId, profileId);
-  if (!profile) throw new NotFoundError(`Profile ${profileId} not found.`);
-  return profile.face?.referenceKeys ?? [];
-};
-
-const referenceCrop = async (caller: Caller, profileId: string, rank: string): Promise<Buffer> => {
-  const key = /^\d{1,2}$/.test(rank) ? (await referenceKeys(caller, profileId))[Number(rank)] : undefined;
-  const bytes = key ? await portalDeps().pictures.photos.picture(key) : undefined;
-  if (!bytes) throw new NotFoundError(`Profile ${profileId} has no reference crop ${rank}.`);
-  return bytes;
-};
-
 const ROUTES: readonly Route[] = [
   openRoute('POST', 'signup', async (request) =>
     withSession(await signUp(portalDeps().auth, parseOrThrow('body', SignUpSchema, request.body))),
@@ -213,12 +196,14 @@ const ROUTES: readonly Route[] = [
   route('GET', 'profiles/:profile_id/picture', async ({ caller }, { profile_id }) =>
     binary(await Profiles.picture(portalDeps().pictures, caller, profile_id), 'image/jpeg'),
   ),
+  // The reference crops training kept, for the profile studio: the public API shows only the picture.
   route('GET', 'profiles/:profile_id/references', async ({ caller }, { profile_id }) =>
-    ok({ count: (await referenceKeys(caller, profile_id)).length }),
+    ok({ count: await Profiles.referenceCount(portalDeps().pictures, caller, profile_id) }),
   ),
-  route('GET', 'profiles/:profile_id/references/:rank', async ({ caller }, { profile_id, rank }) =>
-    binary(await referenceCrop(caller, profile_id, rank), 'image/jpeg'),
-  ),
+  route('GET', 'profiles/:profile_id/references/:rank', async ({ caller }, { profile_id, rank }) => {
+    if (!/^\d{1,2}$/.test(rank)) throw new NotFoundError(`Profile ${profile_id} has no reference crop ${rank}.`);
+    return binary(await Profiles.referenceCrop(portalDeps().pictures, caller, profile_id, Number(rank)), 'image/jpeg');
+  }),
   // The training prices by tier, which the public API states nowhere but in the ledger after the fact.
   route('GET', 'training-prices', async () =>
     ok({ standard: moneyBody(TRAINING_PRICE_MICROS.standard), fast: moneyBody(TRAINING_PRICE_MICROS.fast) }),

@@ -1,5 +1,5 @@
 export { type PreflightReport, preflight } from './preflight';
-export { add, list, picture, remove, status, summaries } from './profiles';
+export { add, list, picture, referenceCount, referenceCrop, remove, status, summaries } from './profiles';
 export { needsReembedding, type ReembedReport, reembedProfiles } from './reembed';
 export { backfillTags } from './tags';
 export * from './training';

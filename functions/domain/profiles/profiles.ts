@@ -207,6 +207,26 @@ export const picture = async (
   return bytes;
 };
 
+/** How many reference crops (aligned faces, best first) training kept for the profile: none before READY. */
+export const referenceCount = async (
+  deps: Pick<ProfileDeps, 'profiles'>,
+  caller: Caller,
+  profileId: string,
+): Promise<number> => (await ownProfile(deps, caller, profileId)).face?.referenceKeys.length ?? 0;
+
+/** One reference crop by rank (0 the best), as JPEG bytes; 404 past the last one. */
+export const referenceCrop = async (
+  deps: Pick<ProfileDeps, 'profiles' | 'photos'>,
+  caller: Caller,
+  profileId: string,
+  rank: number,
+): Promise<Buffer> => {
+  const key = (await ownProfile(deps, caller, profileId)).face?.referenceKeys[rank];
+  const bytes = key ? await deps.photos.picture(key) : undefined;
+  if (!bytes) throw new NotFoundError(`Profile ${profileId} has no reference crop ${rank}.`);
+  return bytes;
+};
+
 /** DELETE /profiles/{id}: release what is still reserved, stop training, remove data, then the record. */
 export const remove = async (
   deps: ProfileDeps,
