@@ -21,8 +21,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { type LocalRuntime, startLocalRuntime } from '../bin/local/runtime';
-import { services } from '../bin/local/services';
+import { type LocalRuntime, startLocalRuntime } from '../bin/local-aws/runtime';
+import { services } from '../bin/local-aws/services';
 import { DynamoLedger } from '../functions/adapters/dynamo/ledger-repository';
 import * as Accounts from '../functions/domain/accounts/accounts';
 import { PINNED_PRICES } from '../functions/domain/images/catalog';
@@ -45,7 +45,7 @@ const COUNTED_POLLS = 100;
 const COUNTED_WORKFLOW_JOBS = 20;
 const DRAIN_TIMEOUT_MS = 60_000;
 const DEV_CREDIT_MICROS = 1_000_000_000_000;
-const KEY_CACHE_SECONDS = 30; // API_KEY_CACHE_SECONDS default (functions/shared/config.ts)
+const KEY_CACHE_SECONDS = 30; // API_KEY_CACHE_SECONDS default (functions/deployment/settings.ts)
 
 interface JobHandle {
   job_id: string;

@@ -36,11 +36,11 @@ import { DEFAULT_INVITATION_CREDIT_MICROS, invite } from '../functions/domain/po
 import { reembedProfiles } from '../functions/domain/profiles/reembed';
 import { systemClock } from '../functions/domain/shared/clock';
 import { newId } from '../functions/domain/shared/ids';
-import { LOCAL_REGION } from './local/arns';
-import { startLocalDynamo } from './local/dynamo';
-import { ROOT_DIR } from './local/runtime';
-import { startLocalS3 } from './local/s3';
-import { ensureTable } from './local/table';
+import { LOCAL_REGION } from './local-aws/arns';
+import { startLocalDynamo } from './local-aws/dynamo';
+import { ROOT_DIR } from './local-aws/runtime';
+import { startLocalS3 } from './local-aws/s3';
+import { ensureTable } from './local-aws/table';
 import { reembedDeps } from './reembed-profiles';
 
 class UsageError extends Error {}
@@ -136,7 +136,7 @@ const openBucket = async (
   };
 };
 
-/** The local runtime's bucket (bin/local/runtime.ts). */
+/** The local runtime's bucket (bin/local-aws/runtime.ts). */
 const LOCAL_BUCKET = 'service-local';
 
 const isAlive = (pid: number) => {

@@ -7,7 +7,7 @@
  * --assets (`npm run start:assets`): serve the synthesised artefacts instead of the sources; the stack is
  * synthesised for this machine's architecture first, and again only when a source changes.
  * The development settings in this process's environment (EXTRA_TRUSTED_CA_FILE, CALLBACK_RETRY_SCALE…:
- * LOCAL_ENV_SETTINGS in functions/shared/env-names.ts, listed in the README) reach every function, in
+ * LOCAL_ENV_SETTINGS in functions/deployment/env-names.ts, listed in the README) reach every function, in
  * both modes alike.
  */
 // The local tools run on Node 20 (the deployed functions on Node 22): the SDK's notice is noise here.
@@ -16,15 +16,15 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { BACKEND_ENV, PROVIDER_ENV } from '../functions/deployment/env-names';
 import { BASE_MODELS } from '../functions/domain/images/catalog';
 import { engineNameOf, parseModelRoutes } from '../functions/domain/images/model-routes';
-import { BACKEND_ENV, PROVIDER_ENV } from '../functions/shared/env-names';
-import { ROOT_DIR, startLocalRuntime } from './local/runtime';
+import { ROOT_DIR, startLocalRuntime } from './local-aws/runtime';
 
 const DEV_ACCOUNT_CREDIT_MICROS = 100_000_000;
 const DEFAULT_TIME_SCALE = 0.1;
 
-/** What the start did about work a previous run left open (bin/local/reconcile.ts). */
+/** What the start did about work a previous run left open (bin/local-aws/reconcile.ts). */
 const reconciledLines = ({
   resumedJobs,
   failedJobs,

@@ -7,16 +7,16 @@
  * resolve to the embedded back ends (table, bucket, queues, secrets, state machines); the functions run
  * in the Lambda-like sandbox, with the template's environment plus the local endpoints (which are unset
  * on AWS) and the development settings of the runtime's environment (LOCAL_ENV_SETTINGS, laid over the
- * template's variables by bin/local/runtime.ts). Nothing here falls back to the sources: a function
+ * template's variables by bin/local-aws/runtime.ts). Nothing here falls back to the sources: a function
  * that cannot load answers as Lambda would.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { STATE_MACHINE_ARN_ENV } from '../../functions/shared/env-names';
-import { LOCAL_ACCOUNT, LOCAL_REGION, localArn } from '../local/arns';
-import type { GatewayRoute } from '../local/gateway';
-import { type PolicyStatement, principalFor } from '../local/iam';
-import type { QueueConsumer } from '../local/sqs';
-import { type FunctionInvoker, type ResolvedMachine, stateMachineArnFor } from '../local/step-functions';
+import { STATE_MACHINE_ARN_ENV } from '../../functions/deployment/env-names';
+import { LOCAL_ACCOUNT, LOCAL_REGION, localArn } from '../local-aws/arns';
+import type { GatewayRoute } from '../local-aws/gateway';
+import { type PolicyStatement, principalFor } from '../local-aws/iam';
+import type { QueueConsumer } from '../local-aws/sqs';
+import { type FunctionInvoker, type ResolvedMachine, stateMachineArnFor } from '../local-aws/step-functions';
 import { FunctionError, type LambdaFunction, Sandbox } from './sandbox';
 import { type Resolver, readTemplate, resolveValue } from './template';
 
@@ -152,7 +152,7 @@ export const loadAssets = (options: { templateFile: string; localEnvironment: ()
     }
     const variables = template.functions.flatMap((fn) => Object.entries(fn.environment));
     return {
-      /** Each function's role's statements with their references resolved, by the key it signs with (bin/local/iam.ts). */
+      /** Each function's role's statements with their references resolved, by the key it signs with (bin/local-aws/iam.ts). */
       policies: new Map(
         template.functions.map((fn) => [
           principalFor(fn.logicalId),

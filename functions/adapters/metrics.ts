@@ -5,9 +5,9 @@
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { type Dimensions, METRICS_NAMESPACE, type Meter, type MetricName } from '../domain/shared/meter';
-import { SERVICE_NAME } from '../shared/http/logger';
+import { SERVICE_NAME } from './logger';
 
-export { SERVICE_NAME } from '../shared/http/logger';
+export { SERVICE_NAME } from './logger';
 
 export const emfMeter = (): Meter => {
   const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });

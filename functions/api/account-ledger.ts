@@ -1,7 +1,7 @@
 import { statementDeps } from '../composition/account';
 import { Statement } from '../domain';
-import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
-import { ok } from '../shared/http/responses';
+import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
+import { ok } from '../entry/http/responses';
 import { type LedgerQuery, LedgerQuerySchema } from './schemas/account';
 
 /** GET /v2/service/account/ledger: the account's ledger entries, newest first, each with the balance after it. */

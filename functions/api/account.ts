@@ -1,7 +1,7 @@
 import { statementDeps } from '../composition/account';
 import { Statement } from '../domain';
-import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
-import { ok } from '../shared/http/responses';
+import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
+import { ok } from '../entry/http/responses';
 
 /** GET /v2/service/account: the balance (USD and micro-USD), the default model version and the limits in force. */
 const lambdaHandler = async ({ caller }: ApiRequest) => ok(await Statement.accountSummary(statementDeps(), caller));

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { apiHandler } from '../shared/http/api-handler';
-import { text } from '../shared/http/responses';
+import { apiHandler } from '../entry/http/api-handler';
+import { text } from '../entry/http/responses';
 import { SCALAR_SCRIPT } from './routes';
 
 /**

@@ -1,5 +1,5 @@
-import { apiHandler } from '../shared/http/api-handler';
-import { text } from '../shared/http/responses';
+import { apiHandler } from '../entry/http/api-handler';
+import { text } from '../entry/http/responses';
 import { API_TITLE } from './openapi/document';
 
 /**

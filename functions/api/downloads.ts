@@ -1,8 +1,8 @@
 import type * as v from 'valibot';
 import { downloadDeps } from '../composition/downloads';
 import { Images } from '../domain';
-import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
-import { redirect } from '../shared/http/responses';
+import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
+import { redirect } from '../entry/http/responses';
 import { DownloadParamsSchema } from './schemas/jobs';
 
 /** GET /v2/service/downloads/{token}: the link is the credential; answered with a fresh presigned URL. */

@@ -1,9 +1,9 @@
 import { imageDeps } from '../composition/images';
 import { Images } from '../domain';
-import type { ApiRequest } from '../shared/http/api-handler';
-import { imageOperationHandler, submitAnswer } from '../shared/http/image-route';
+import type { ApiRequest } from '../entry/http/api-handler';
 import { enhanceCommand } from './image-commands';
 import { type EnhanceRequest, EnhanceRequestSchema } from './schemas/images';
+import { imageOperationHandler, submitAnswer } from './support/image-route';
 
 /** POST /v2/service/enhance */
 const lambdaHandler = async ({ body, caller, baseUrl }: ApiRequest<EnhanceRequest>) =>

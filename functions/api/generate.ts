@@ -1,9 +1,9 @@
 import { imageDeps } from '../composition/images';
 import { Images } from '../domain';
-import type { ApiRequest } from '../shared/http/api-handler';
-import { imageOperationHandler, submitAnswer } from '../shared/http/image-route';
+import type { ApiRequest } from '../entry/http/api-handler';
 import { generateCommand } from './image-commands';
 import { type GenerateRequest, GenerateRequestSchema } from './schemas/images';
+import { imageOperationHandler, submitAnswer } from './support/image-route';
 
 /** POST /v2/service/generate */
 const lambdaHandler = async ({ body, caller, baseUrl }: ApiRequest<GenerateRequest>) =>

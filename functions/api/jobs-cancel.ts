@@ -1,8 +1,8 @@
 import type * as v from 'valibot';
 import { jobCancelDeps } from '../composition/job-actions';
 import { Jobs } from '../domain';
-import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
-import { ok } from '../shared/http/responses';
+import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
+import { ok } from '../entry/http/responses';
 import { JobParamsSchema } from './schemas/jobs';
 
 /** POST /v2/service/jobs/{job_id}/cancel: a pending or running asynchronous job ends CANCELED, refunded; 409 once it has ended. */

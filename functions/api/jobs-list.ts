@@ -1,7 +1,7 @@
 import { jobStatusDeps } from '../composition/links';
 import { Jobs } from '../domain';
-import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
-import { ok } from '../shared/http/responses';
+import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
+import { ok } from '../entry/http/responses';
 import { type ListJobsQuery, ListJobsQuerySchema } from './schemas/jobs';
 
 /** GET /v2/service/jobs: the account's jobs, newest first, one Query per page. */

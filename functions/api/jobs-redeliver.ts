@@ -1,11 +1,11 @@
 import type * as v from 'valibot';
 import { redeliveryDeps } from '../composition/job-actions';
 import { Callbacks } from '../domain';
-import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
-import { assertCallbackUrlReachable } from '../shared/http/callback-url';
-import { accepted } from '../shared/http/responses';
+import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
+import { accepted } from '../entry/http/responses';
 import { type RedeliverRequest, RedeliverRequestSchema } from './schemas/callbacks';
 import { JobParamsSchema } from './schemas/jobs';
+import { assertCallbackUrlReachable } from './support/callback-url';
 
 /**
  * POST /v2/service/jobs/{job_id}/deliveries/redeliver: queues a fresh delivery of an ended job's event

@@ -1,8 +1,8 @@
 import type * as v from 'valibot';
 import { jobStatusDeps } from '../composition/links';
 import { Jobs } from '../domain';
-import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
-import { ok } from '../shared/http/responses';
+import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
+import { ok } from '../entry/http/responses';
 import { JobParamsSchema } from './schemas/jobs';
 
 /** GET /v2/service/jobs/{job_id}: one read (the key lookup is cached). */

@@ -1,7 +1,7 @@
 import { settings } from '../composition/core';
 import { Images } from '../domain';
-import { apiHandler } from '../shared/http/api-handler';
-import { ok } from '../shared/http/responses';
+import { apiHandler } from '../entry/http/api-handler';
+import { ok } from '../entry/http/responses';
 
 /**
  * GET /v2/service/models: every base model with its operations, resolutions, aspect ratios, qualities,

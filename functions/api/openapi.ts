@@ -1,5 +1,5 @@
-import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
-import { ok } from '../shared/http/responses';
+import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
+import { ok } from '../entry/http/responses';
 import { openApiDocument } from './openapi/document';
 
 /** Built once per cold start: the document depends only on the code. */

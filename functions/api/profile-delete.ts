@@ -1,8 +1,8 @@
 import type * as v from 'valibot';
 import { profileDeps } from '../composition/profiles';
 import { Profiles } from '../domain';
-import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
-import { ok } from '../shared/http/responses';
+import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
+import { ok } from '../entry/http/responses';
 import { ProfileParamsSchema } from './schemas/profiles';
 
 /** DELETE /v2/service/profiles/{profile_id}: the profile and all its data, permanently. */

@@ -1,9 +1,9 @@
 import type * as v from 'valibot';
 import { pictureDeps } from '../composition/storage';
 import { Profiles } from '../domain';
-import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
-import { binary } from '../shared/http/responses';
-import { streamingOnAws } from '../shared/http/streaming';
+import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
+import { binary } from '../entry/http/responses';
+import { streamingOnAws } from '../entry/http/streaming';
 import { ProfileParamsSchema } from './schemas/profiles';
 
 /** GET /v2/service/profiles/{profile_id}/profile_picture: raw JPEG bytes. */

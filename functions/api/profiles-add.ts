@@ -1,10 +1,10 @@
 import { profileDeps } from '../composition/profiles';
 import { Profiles } from '../domain';
-import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
-import { assertCallbackUrlReachable } from '../shared/http/callback-url';
-import { ok } from '../shared/http/responses';
-import { assertUploadsFound } from '../shared/http/upload-references';
+import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
+import { ok } from '../entry/http/responses';
 import { type AddProfileRequest, AddProfileRequestSchema } from './schemas/profiles';
+import { assertCallbackUrlReachable } from './support/callback-url';
+import { assertUploadsFound } from './support/upload-references';
 
 /** POST /v2/service/profiles/add: the tier's price reserved, training started, the id returned at once. */
 const lambdaHandler = async ({ body, caller }: ApiRequest<AddProfileRequest>) => {

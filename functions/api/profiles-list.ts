@@ -1,8 +1,8 @@
 import type * as v from 'valibot';
 import { profileReadDeps } from '../composition/data';
 import { Profiles } from '../domain';
-import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
-import { ok } from '../shared/http/responses';
+import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
+import { ok } from '../entry/http/responses';
 import { ListProfilesQuerySchema } from './schemas/profiles';
 
 /** GET /v2/service/profiles/ids[?tag=]: every profile of the account, all pages. */

@@ -1,9 +1,9 @@
 import { preflightDeps } from '../composition/preflight';
 import { Profiles } from '../domain';
-import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
-import { ok } from '../shared/http/responses';
-import { assertUploadsFound } from '../shared/http/upload-references';
+import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
+import { ok } from '../entry/http/responses';
 import { type PreflightRequest, PreflightRequestSchema } from './schemas/profiles';
+import { assertUploadsFound } from './support/upload-references';
 
 /** POST /v2/service/profiles/preflight: what training would make of these photos, free, nothing created. */
 const lambdaHandler = async ({ body, caller }: ApiRequest<PreflightRequest>) => {

@@ -1,7 +1,7 @@
 import { tagDeps } from '../composition/data';
 import { Profiles } from '../domain';
-import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
-import { ok } from '../shared/http/responses';
+import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
+import { ok } from '../entry/http/responses';
 import { type TagProfilesRequest, TagProfilesRequestSchema } from './schemas/profiles';
 
 /** POST /v2/service/profiles/tags: set tags where none is set; every entry reported in one bucket. */

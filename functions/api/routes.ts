@@ -2,7 +2,7 @@
  * The route table: every HTTP route is declared once, here. The CDK stack creates one function per row
  * and mounts it under every API version prefix; the local runtime serves the same rows.
  */
-import { type Access, ALL_PROVIDER_SECRETS, PROVIDER_SECRETS } from '../shared/access';
+import { type Access, ALL_PROVIDER_SECRETS, PROVIDER_SECRETS } from '../deployment/access';
 
 /** The docs page's renderer, Scalar's standalone browser build (served by the service: no CDN). */
 export const SCALAR_SCRIPT = '@scalar/api-reference/browser/standalone.js';
@@ -26,7 +26,7 @@ export interface RouteDefinition {
   memoryMb?: number;
   /** Installed files the handler reads at run time (package specifiers), copied beside its bundle (esbuild bundles only imports). */
   files?: readonly string[];
-  /** What the function touches beyond resolving an API key (functions/shared/access.ts); the stack grants exactly this. */
+  /** What the function touches beyond resolving an API key (functions/deployment/access.ts); the stack grants exactly this. */
   access: Access;
 }
 

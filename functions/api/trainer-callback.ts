@@ -1,7 +1,7 @@
 import { trainerCallbackDeps } from '../composition/training';
 import { Profiles } from '../domain';
-import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
-import { ok } from '../shared/http/responses';
+import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
+import { ok } from '../entry/http/responses';
 import { TrainerCallbackSchema } from './schemas/training';
 
 /**

@@ -1,7 +1,7 @@
 import { uploadDeps } from '../composition/uploads';
 import { Images } from '../domain';
-import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
-import { ok } from '../shared/http/responses';
+import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
+import { ok } from '../entry/http/responses';
 import { type CreateUploadRequest, CreateUploadRequestSchema } from './schemas/uploads';
 
 /** POST /v2/service/uploads: a presigned PUT for an input too large to send inline, and its `upload:` reference. */

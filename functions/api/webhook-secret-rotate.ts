@@ -1,7 +1,7 @@
 import { accountDeps } from '../composition/data';
 import { Accounts } from '../domain';
-import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
-import { ok } from '../shared/http/responses';
+import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
+import { ok } from '../entry/http/responses';
 
 /**
  * POST /v2/service/webhook-secret/rotate: a new callback signing secret. For 24 h deliveries are signed

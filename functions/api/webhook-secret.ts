@@ -1,7 +1,7 @@
 import { accountDeps } from '../composition/data';
 import { Accounts } from '../domain';
-import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
-import { ok } from '../shared/http/responses';
+import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
+import { ok } from '../entry/http/responses';
 
 /**
  * GET /v2/service/webhook-secret: the account's callback signing secret, created on first use; while a

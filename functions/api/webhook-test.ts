@@ -1,9 +1,9 @@
 import { webhookTestDeps } from '../composition/callbacks';
 import { Callbacks } from '../domain';
-import { type ApiRequest, apiHandler } from '../shared/http/api-handler';
-import { assertBodyUrlReachable } from '../shared/http/callback-url';
-import { ok } from '../shared/http/responses';
+import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
+import { ok } from '../entry/http/responses';
 import { type WebhookTestRequest, WebhookTestRequestSchema } from './schemas/callbacks';
+import { assertBodyUrlReachable } from './support/callback-url';
 
 /** POST /v2/service/webhook-test: one signed test event to `url`, answered with what the receiver did. */
 const lambdaHandler = async ({ body, caller }: ApiRequest<WebhookTestRequest>) => {

@@ -5,7 +5,7 @@
  * budget so it never cuts the deliverer's schedule short (the local emulator also counts visibility
  * changes as receives).
  */
-import type { Access } from '../shared/access';
+import type { Access } from '../deployment/access';
 
 export const CALLBACK_QUEUE = {
   name: 'callbacks',

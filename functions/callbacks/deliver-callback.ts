@@ -3,7 +3,7 @@ import { callbackDeps } from '../composition/callbacks';
 import { settings } from '../composition/core';
 import { retryCallbackLater } from '../composition/queues';
 import { deliverCallback } from '../domain/callbacks/deliver';
-import { queueHandler } from '../shared/queue/queue-handler';
+import { queueHandler } from '../entry/queue-handler';
 
 const CallbackMessageSchema = v.object({
   deliveryId: v.string(),

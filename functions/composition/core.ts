@@ -13,11 +13,11 @@
  * forgotten by `resetComposition`, which the local runtime calls after it changes the environment.
  */
 
+import { createLogger } from '../adapters/logger';
 import { emfMeter } from '../adapters/metrics';
+import { config, resetConfig, type ServiceConfig } from '../deployment/settings';
 import { type Clock, systemClock } from '../domain/shared/clock';
 import { newId } from '../domain/shared/ids';
-import { config, resetConfig, type ServiceConfig } from '../shared/config';
-import { createLogger } from '../shared/http/logger';
 
 const resets = new Set<() => void>();
 

@@ -3,10 +3,10 @@
 import { createHash } from 'node:crypto';
 import { imageEngine } from '../adapters/engine/engines';
 import { jobInputs, jobOutputs } from '../adapters/s3/job-files';
+import { BUCKET_AREAS } from '../deployment/access';
 import type { ImageDeps } from '../domain/images/deps';
 import { meteredEngine } from '../domain/images/engine';
 import { routedProviders } from '../domain/images/model-routes';
-import { BUCKET_AREAS } from '../shared/access';
 import { clock, meter, newId, once, settings } from './core';
 import { jobs, ledger, profiles } from './data';
 import { faceAnalyzer } from './faces';

@@ -1,8 +1,8 @@
 /** The scheduled closing of abandoned work: the table, the ledger, and the state of executions. */
 
 import { executionState } from '../adapters/sfn/executions';
+import { STATE_MACHINE_ARN_ENV } from '../deployment/env-names';
 import { type AbandonedWorkDeps, GRACE_MS } from '../domain/billing/abandoned';
-import { STATE_MACHINE_ARN_ENV } from '../shared/env-names';
 import { clock, once, settings } from './core';
 import { jobs, ledger, profiles } from './data';
 import { sfn } from './workflows';

@@ -6,8 +6,8 @@
 
 import { httpTrainer, sfnTrainingTasks } from '../adapters/engine/http-trainer';
 import { photoStore } from '../adapters/s3/photo-store';
+import { DEVELOPMENT_ENV } from '../deployment/env-names';
 import type { RemoteTrainer, TrainerCallbackDeps } from '../domain/profiles/training';
-import { DEVELOPMENT_ENV } from '../shared/env-names';
 import { clock, once, settings } from './core';
 import { ledger, profiles } from './data';
 import { enqueueCallback } from './queues';

@@ -1,6 +1,6 @@
 /** Starting and stopping the state machines; executions are named by job or profile id. */
 import { sfnClient, startExecution, stopExecution } from '../adapters/sfn/executions';
-import { STATE_MACHINE_ARN_ENV } from '../shared/env-names';
+import { STATE_MACHINE_ARN_ENV } from '../deployment/env-names';
 import { once, settings } from './core';
 
 export const sfn = once(() => sfnClient(settings().AWS_REGION, settings().SFN_ENDPOINT));

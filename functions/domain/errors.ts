@@ -2,7 +2,7 @@ import { formatUsd } from './billing/money';
 
 /**
  * The one error hierarchy. Domain errors carry a stable `code` and a message that is safe to show to
- * the caller; `functions/shared/http/error-mapping.ts` is the only place that turns a code into an
+ * the caller; `functions/entry/http/error-mapping.ts` is the only place that turns a code into an
  * HTTP status. Anything that is not a DomainError is an internal error and is never shown.
  */
 export const ERROR_CODES = [

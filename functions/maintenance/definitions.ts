@@ -1,5 +1,5 @@
 /** The scheduled sweep of abandoned work (lib/constructs/maintenance.ts schedules it). */
-import type { Access } from '../shared/access';
+import type { Access } from '../deployment/access';
 
 export const ABANDONED_WORK = {
   handler: 'functions/maintenance/close-abandoned-work',

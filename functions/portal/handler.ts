@@ -15,6 +15,7 @@ import * as v from 'valibot';
 import { LedgerQuerySchema } from '../api/schemas/account';
 import { RedeliverRequestSchema, WebhookTestRequestSchema } from '../api/schemas/callbacks';
 import { ListJobsQuerySchema } from '../api/schemas/jobs';
+import { assertBodyUrlReachable, assertCallbackUrlReachable } from '../api/support/callback-url';
 import { clock, meter, once, log as processLog } from '../composition/core';
 import { portalDeps } from '../composition/portal';
 import { presignedOrigin } from '../composition/storage';
@@ -33,11 +34,10 @@ import {
   signOut,
   signUp,
 } from '../domain/portal/portal';
-import { baseUrlOf, lowerCaseHeaders, MAX_BODY_BYTES, serialise } from '../shared/http/api-handler';
-import { assertBodyUrlReachable, assertCallbackUrlReachable } from '../shared/http/callback-url';
-import { errorAnswer } from '../shared/http/error-mapping';
-import { type ApiResult, accepted, binary, ok, text } from '../shared/http/responses';
-import { parseJsonBody, parseOrThrow } from '../shared/http/validation';
+import { baseUrlOf, lowerCaseHeaders, MAX_BODY_BYTES, serialise } from '../entry/http/api-handler';
+import { errorAnswer } from '../entry/http/error-mapping';
+import { type ApiResult, accepted, binary, ok, text } from '../entry/http/responses';
+import { parseJsonBody, parseOrThrow } from '../entry/http/validation';
 import { PORTAL_SCRIPT, PORTAL_STYLE, portalPage } from './ui/page';
 
 export const SESSION_COOKIE = '__Host-portal_session';

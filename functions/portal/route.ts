@@ -3,7 +3,7 @@
  * `ANY /portal/{proxy+}` (the page, its assets and its JSON API; functions/portal/handler.ts). It is not
  * part of the public API or its OpenAPI document.
  */
-import type { Access } from '../shared/access';
+import type { Access } from '../deployment/access';
 
 export const PORTAL_ROUTE = {
   /** Handler module, relative to the repository root; it exports `handler`. */

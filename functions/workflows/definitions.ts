@@ -5,8 +5,8 @@
  * function and a definition substitution; the local runtime binds the same Task to the same handler
  * in process. A Task without a binding is an error in both homes.
  */
-import { type Access, ALL_PROVIDER_SECRETS } from '../shared/access';
-import type { WorkflowName } from '../shared/env-names';
+import { type Access, ALL_PROVIDER_SECRETS } from '../deployment/access';
+import type { WorkflowName } from '../deployment/env-names';
 
 export interface WorkflowDefinition {
   /** ASL file, relative to the repository root. */

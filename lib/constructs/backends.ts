@@ -9,9 +9,9 @@
  */
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { PROVIDER_SECRETS, type ProviderSecretName } from '../../functions/deployment/access';
+import { BACKEND_ENV, PROVIDER_ENV } from '../../functions/deployment/env-names';
 import { parseModelAliases, parseModelRoutes, routedProviders } from '../../functions/domain/images/model-routes';
-import { PROVIDER_SECRETS, type ProviderSecretName } from '../../functions/shared/access';
-import { BACKEND_ENV, PROVIDER_ENV } from '../../functions/shared/env-names';
 import { acknowledge } from './acknowledgements';
 
 export { BACKEND_ENV };

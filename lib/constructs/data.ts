@@ -7,7 +7,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { BUCKET_AREAS } from '../../functions/shared/access';
+import { BUCKET_AREAS } from '../../functions/deployment/access';
 import { acknowledge, acknowledgeWildcardResource } from './acknowledgements';
 
 /** Download links live 24 h; the objects behind them one day longer, so a link never outlives its object. */
@@ -22,7 +22,7 @@ export const OUTPUTS_PREFIX = BUCKET_AREAS.outputs;
  * may: the presigned URL is the credential (it signs the key, the method, the exact type and size, and
  * expires), so CORS adds no authority; it only lets a browser send what a server could send already.
  * The bucket stays private: a request without a valid signature is refused whatever its origin.
- * The local S3 (bin/local/s3.ts) answers the same.
+ * The local S3 (bin/local-aws/s3.ts) answers the same.
  */
 export const BUCKET_CORS: s3.CorsRule = {
   allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET],

@@ -1,6 +1,6 @@
 /**
  * Every Lambda function of the service is made here: one runtime, one architecture, one bundling recipe,
- * one log retention, and the environment variables that functions/shared/config.ts reads, named in this
+ * one log retention, and the environment variables that functions/deployment/settings.ts reads, named in this
  * one place.
  */
 import * as path from 'node:path';
@@ -14,7 +14,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import { ENV, STATE_MACHINE_ARN_ENV } from '../../functions/shared/env-names';
+import { ENV, STATE_MACHINE_ARN_ENV } from '../../functions/deployment/env-names';
 import { acknowledge } from './acknowledgements';
 
 export const RUNTIME = lambda.Runtime.NODEJS_22_X;
@@ -51,7 +51,7 @@ export const IMAGE_MEMORY_MB = 2048;
 export const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..');
 
 /**
- * Read first: the time budgets AWS can hold, set on every function (functions/shared/config.ts reads them).
+ * Read first: the time budgets AWS can hold, set on every function (functions/deployment/settings.ts reads them).
  * - Synchronous image calls: API Gateway's REST streaming drops a Regional connection that sends nothing
  *   for 5 minutes, and our answer's status is known only at the end, so no byte can go out early. On AWS
  *   the budget is therefore under that idle limit (CDK context `syncBudgetSeconds`, default and maximum
@@ -80,11 +80,11 @@ export const budgetEnvironment = (scope: Construct): Record<string, string> => {
 
 export { ENV };
 
-/** `image-job` → `IMAGE_JOB_STATE_MACHINE_ARN` (the names the functions read, functions/shared/env-names.ts). */
+/** `image-job` → `IMAGE_JOB_STATE_MACHINE_ARN` (the names the functions read, functions/deployment/env-names.ts). */
 export const stateMachineArnVariable = (workflowName: string): string => {
   const variable = (STATE_MACHINE_ARN_ENV as Record<string, string>)[workflowName];
   if (!variable)
-    throw new Error(`workflow ${workflowName} has no state machine ARN variable in functions/shared/env-names.ts`);
+    throw new Error(`workflow ${workflowName} has no state machine ARN variable in functions/deployment/env-names.ts`);
   return variable;
 };
 

@@ -1,5 +1,5 @@
 /**
- * Read first: least privilege, derived from the tables. Every function's Access (functions/shared/access.ts,
+ * Read first: least privilege, derived from the tables. Every function's Access (functions/deployment/access.ts,
  * declared beside its handler in the route and workflow tables) becomes exactly these grants; nothing
  * else in the stack grants a function anything (the SQS event source's consume grant aside).
  */
@@ -11,8 +11,8 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { RATE_PARTITION_PREFIX } from '../../functions/adapters/dynamo/table';
-import { type Access, BUCKET_AREAS, type BucketArea, type SecretName } from '../../functions/shared/access';
-import type { WorkflowName } from '../../functions/shared/env-names';
+import { type Access, BUCKET_AREAS, type BucketArea, type SecretName } from '../../functions/deployment/access';
+import type { WorkflowName } from '../../functions/deployment/env-names';
 import { acknowledgeWildcardResource } from './acknowledgements';
 import { executionsArn } from './workflows';
 

@@ -12,7 +12,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import type { Access } from '../../functions/shared/access';
+import type { Access } from '../../functions/deployment/access';
 import type { WorkflowDefinition } from '../../functions/workflows/definitions';
 
 /** `${Name}`: how an ASL file names a definitionSubstitutions value. */

@@ -11,8 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureAssets } from '../../bin/assets/build';
 import { readTemplate } from '../../bin/assets/template';
-import { ConfigSchema } from '../../functions/shared/config';
-import { DEVELOPMENT_ENV, LOCAL_ENV_SETTINGS } from '../../functions/shared/env-names';
+import { DEVELOPMENT_ENV, LOCAL_ENV_SETTINGS } from '../../functions/deployment/env-names';
+import { ConfigSchema } from '../../functions/deployment/settings';
 import { octokitVerify } from '../support/octokit-verify';
 import { RECEIVER_CA_FILE, startReceiver } from '../support/receiver';
 
@@ -168,7 +168,7 @@ describe('the development settings', () => {
     const unhandled = Object.keys(ConfigSchema.entries).filter(
       (name) => !templateVariables.has(name) && !(LOCAL_ENV_SETTINGS as readonly string[]).includes(name),
     );
-    // What bin/local/runtime.ts sets itself: the back ends, the region, the download key; and the
+    // What bin/local-aws/runtime.ts sets itself: the back ends, the region, the download key; and the
     // backends' and providers' secret ARNs, which only a stack with backends or routes (CDK context) sets.
     expect(unhandled.sort()).toEqual([
       'AWS_REGION',

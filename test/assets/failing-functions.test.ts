@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadAssets } from '../../bin/assets/serve';
-import { type LocalGateway, startLocalGateway } from '../../bin/local/gateway';
+import { type LocalGateway, startLocalGateway } from '../../bin/local-aws/gateway';
 
 const FUNCTIONS = {
   BrokenAtInit: `throw new Error('a module it needs is missing');`,

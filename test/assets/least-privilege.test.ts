@@ -1,6 +1,6 @@
 /**
  * Against the synthesised artefacts, the stand-ins apply each function's role as the template writes it
- * (bin/local/iam.ts): a call outside a function's grants is refused as AWS refuses it. Here, calls made
+ * (bin/local-aws/iam.ts): a call outside a function's grants is refused as AWS refuses it. Here, calls made
  * with the keys two functions sign with: what their rows declare passes, the rest is AccessDenied.
  */
 import { DynamoDBClient, GetItemCommand, PutItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
@@ -8,8 +8,8 @@ import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { ensureAssets } from '../../bin/assets/build';
 import { readTemplate } from '../../bin/assets/template';
-import { principalFor } from '../../bin/local/iam';
-import { STATE_MACHINE_ARN_ENV } from '../../functions/shared/env-names';
+import { principalFor } from '../../bin/local-aws/iam';
+import { STATE_MACHINE_ARN_ENV } from '../../functions/deployment/env-names';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 
 let runtime: TestRuntime;

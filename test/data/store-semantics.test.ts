@@ -19,9 +19,9 @@ import {
   type QueryCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { startLocalDynamo } from '../../bin/local/dynamo';
-import { Store } from '../../bin/local/dynamo/store';
-import { ensureTable } from '../../bin/local/table';
+import { startLocalDynamo } from '../../bin/local-aws/dynamo';
+import { Store } from '../../bin/local-aws/dynamo/store';
+import { ensureTable } from '../../bin/local-aws/table';
 import { openTable } from '../../functions/adapters/dynamo/table';
 import { type DataBackend, startDataBackend } from '../support/data-backend';
 

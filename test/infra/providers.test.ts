@@ -5,8 +5,8 @@
  */
 import { Template } from 'aws-cdk-lib/assertions';
 import { ROUTES } from '../../functions/api/routes';
-import { PROVIDER_SECRETS } from '../../functions/shared/access';
-import { PROVIDER_ENV } from '../../functions/shared/env-names';
+import { PROVIDER_SECRETS } from '../../functions/deployment/access';
+import { PROVIDER_ENV } from '../../functions/deployment/env-names';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
 import { ServiceStack } from '../../lib/service-stack';
 import { testApp } from '../fixtures/infra/service-stack';

@@ -1,6 +1,6 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { services } from '../../bin/local/services';
+import { services } from '../../bin/local-aws/services';
 import { keys } from '../../functions/adapters/dynamo/table';
 import { enhanceCommand } from '../../functions/api/image-commands';
 import { EnhanceRequestSchema } from '../../functions/api/schemas/images';

@@ -1,6 +1,6 @@
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { services } from '../../bin/local/services';
+import { services } from '../../bin/local-aws/services';
 import { keys } from '../../functions/adapters/dynamo/table';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';

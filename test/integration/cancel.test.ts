@@ -4,7 +4,7 @@
  * keeps one running as long as a test needs.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { services } from '../../bin/local/services';
+import { services } from '../../bin/local-aws/services';
 import { keys } from '../../functions/adapters/dynamo/table';
 import { base64Jpeg } from '../support/images';
 import { entriesOfJob } from '../support/ledger';

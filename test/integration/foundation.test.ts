@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { services } from '../../bin/local/services';
+import { services } from '../../bin/local-aws/services';
 import { Accounts } from '../../functions/domain';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 

@@ -4,7 +4,7 @@
  * terminal once, and the money moves once (one reserve, then exactly one settle or one release).
  */
 
-import { services } from '../../bin/local/services';
+import { services } from '../../bin/local-aws/services';
 import type { JobStepDeps } from '../../functions/composition/job-steps';
 import { PINNED_PRICES } from '../../functions/domain/images/catalog';
 import type { WorkflowDeps } from '../../functions/domain/jobs/workflow';

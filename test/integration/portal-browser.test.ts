@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { services } from '../../bin/local/services';
+import { services } from '../../bin/local-aws/services';
 import { DynamoPortal } from '../../functions/adapters/dynamo/portal-repository';
 import { pictureKey } from '../../functions/adapters/s3/photo-store';
 import { invite } from '../../functions/domain/portal/portal';

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
-import { services } from '../../bin/local/services';
+import { services } from '../../bin/local-aws/services';
 import { DynamoPortal } from '../../functions/adapters/dynamo/portal-repository';
 import { invite } from '../../functions/domain/portal/portal';
 import { newId } from '../../functions/domain/shared/ids';

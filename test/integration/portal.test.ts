@@ -4,7 +4,7 @@
  * portal's session and the public API's keys. Both runtimes.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { services } from '../../bin/local/services';
+import { services } from '../../bin/local-aws/services';
 import { DynamoPortal } from '../../functions/adapters/dynamo/portal-repository';
 import { keys } from '../../functions/adapters/dynamo/table';
 import { invite, SIGN_IN_LIMITS, sha256 } from '../../functions/domain/portal/portal';

@@ -2,7 +2,7 @@
  * @jest-environment ./test/faces/onnx-environment.js
  */
 import sharp from 'sharp';
-import { services } from '../../bin/local/services';
+import { services } from '../../bin/local-aws/services';
 import { createOnnxFaceAnalyzer } from '../../functions/adapters/faces/onnx-face-analyzer';
 import { PINNED_PRICES } from '../../functions/domain/images/catalog';
 import { TRAINING_PRICE_MICROS } from '../../functions/domain/images/pricing';

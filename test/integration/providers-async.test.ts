@@ -6,7 +6,7 @@
  * and a retried step checks the same request instead of paying again. Every double checks each request
  * against its provider's published format, and none may have found a violation after any test.
  */
-import { services } from '../../bin/local/services';
+import { services } from '../../bin/local-aws/services';
 import { PROVIDER_RETRY_DEFAULTS } from '../../functions/adapters/engine/providers/provider-http';
 import { findBaseModel } from '../../functions/domain/images/catalog';
 import {

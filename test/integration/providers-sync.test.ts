@@ -7,7 +7,7 @@
  * what it paid) and what the provider received; every double checks each request against its provider's
  * published format, and none may have found a violation after any test.
  */
-import { services } from '../../bin/local/services';
+import { services } from '../../bin/local-aws/services';
 import { PINNED_PRICES } from '../../functions/domain/images/catalog';
 import { facePhoto, seedFaceProfile } from '../support/faces';
 import {

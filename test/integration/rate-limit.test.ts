@@ -3,7 +3,7 @@
  * is 5 requests a minute and whose key cache is off (so an operator's limit applies at once).
  */
 
-import { services } from '../../bin/local/services';
+import { services } from '../../bin/local-aws/services';
 import { Accounts } from '../../functions/domain';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 

@@ -10,7 +10,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { services } from '../../bin/local/services';
+import { services } from '../../bin/local-aws/services';
 import { reembedDeps } from '../../bin/reembed-profiles';
 import { MODEL_ID } from '../../functions/adapters/faces/onnx-face-analyzer';
 import { photoKey } from '../../functions/adapters/s3/photo-store';

@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { services } from '../../bin/local/services';
+import { services } from '../../bin/local-aws/services';
 import { base64Jpeg } from '../support/images';
 import { entriesOfJob } from '../support/ledger';
 import { startPhotoServer, subjectPhoto } from '../support/photos';

@@ -4,7 +4,7 @@
  * charge closes. The runtime's cap is 1.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { services } from '../../bin/local/services';
+import { services } from '../../bin/local-aws/services';
 import { keys } from '../../functions/adapters/dynamo/table';
 import { Accounts } from '../../functions/domain';
 import { base64Jpeg } from '../support/images';

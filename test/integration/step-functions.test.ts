@@ -1,6 +1,6 @@
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
-import { ROOT_DIR } from '../../bin/local/runtime';
-import { type LocalStepFunctions, startLocalStepFunctions } from '../../bin/local/step-functions';
+import { ROOT_DIR } from '../../bin/local-aws/runtime';
+import { type LocalStepFunctions, startLocalStepFunctions } from '../../bin/local-aws/step-functions';
 import { calls } from '../fixtures/workflows/tasks';
 
 const WORKFLOW = {

@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
-import { services } from '../../bin/local/services';
+import { services } from '../../bin/local-aws/services';
 import { ITEM_TYPE, keys } from '../../functions/adapters/dynamo/table';
 import { base64Jpeg } from '../support/images';
 import { octokitVerify } from '../support/octokit-verify';

@@ -1,11 +1,11 @@
 /**
- * The DynamoDB the data-layer tests run against: the local runtime's store (bin/local/dynamo.ts) by
+ * The DynamoDB the data-layer tests run against: the local runtime's store (bin/local-aws/dynamo.ts) by
  * default, or DynamoDB Local (AWS's emulator) when DYNAMODB_LOCAL_ENDPOINT is set by
  * test/support/run-with-dynamodb-local.ts, so the store is held to DynamoDB's real semantics.
  */
 import { randomUUID } from 'node:crypto';
-import { startLocalDynamo } from '../../bin/local/dynamo';
-import { ensureTable } from '../../bin/local/table';
+import { startLocalDynamo } from '../../bin/local-aws/dynamo';
+import { ensureTable } from '../../bin/local-aws/table';
 import { openTable, type Table } from '../../functions/adapters/dynamo/table';
 
 export interface DataBackend {

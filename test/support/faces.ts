@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { services } from '../../bin/local/services';
+import { services } from '../../bin/local-aws/services';
 import { createOnnxFaceAnalyzer } from '../../functions/adapters/faces/onnx-face-analyzer';
 import { buildTemplate, type DetectedFace } from '../../functions/domain/faces';
 import type { Profile } from '../../functions/domain/profiles/profile';

@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { services } from '../../bin/local/services';
+import { services } from '../../bin/local-aws/services';
 import { keys, SORT_KEY_PREFIX } from '../../functions/adapters/dynamo/table';
 
 /** The account's ledger entries that belong to one job, oldest first. */

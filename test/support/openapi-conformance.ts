@@ -6,7 +6,7 @@
  */
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import type { GatewayAnswer } from '../../bin/local/gateway';
+import type { GatewayAnswer } from '../../bin/local-aws/gateway';
 import { openApiDocument } from '../../functions/api/openapi/document';
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,6 @@
 /** Seeds profiles straight into the table, as training would leave them (for tests of their use). */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { services } from '../../bin/local/services';
+import { services } from '../../bin/local-aws/services';
 import { profileItem } from '../../functions/adapters/dynamo/records';
 import type { Profile } from '../../functions/domain/profiles/profile';
 import { aProfile } from './fixtures';

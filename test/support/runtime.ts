@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '../../bin/local/runtime';
-import { services } from '../../bin/local/services';
+import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '../../bin/local-aws/runtime';
+import { services } from '../../bin/local-aws/services';
+import { DEVELOPMENT_ENV } from '../../functions/deployment/env-names';
 import * as Accounts from '../../functions/domain/accounts/accounts';
-import { DEVELOPMENT_ENV } from '../../functions/shared/env-names';
 import { answerChecker } from './openapi-conformance';
 import { RECEIVER_CA_FILE } from './receiver';
 
@@ -48,7 +48,7 @@ export const startTestRuntime = async (options: Partial<LocalRuntimeOptions> = {
     ...runtime,
     dataDir,
     // Against the artefacts, a call a function's role may not make fails the file: the grants must cover
-    // everything the suite does (bin/local/iam.ts).
+    // everything the suite does (bin/local-aws/iam.ts).
     close: async () => {
       await runtime.close();
       const denials = runtime.iam?.denials ?? [];

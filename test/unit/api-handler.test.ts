@@ -1,11 +1,11 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import * as v from 'valibot';
+import { createLogger } from '../../functions/adapters/logger';
 import { InsufficientBalanceError, NotFoundError } from '../../functions/domain/errors';
-import { apiHandler } from '../../functions/shared/http/api-handler';
-import { errorAnswer } from '../../functions/shared/http/error-mapping';
-import { createLogger } from '../../functions/shared/http/logger';
-import { ok } from '../../functions/shared/http/responses';
-import { RequestValidationError } from '../../functions/shared/http/validation';
+import { apiHandler } from '../../functions/entry/http/api-handler';
+import { errorAnswer } from '../../functions/entry/http/error-mapping';
+import { ok } from '../../functions/entry/http/responses';
+import { RequestValidationError } from '../../functions/entry/http/validation';
 
 process.env.SERVICE_TABLE_NAME ??= 'unit-tests';
 

@@ -1,5 +1,5 @@
-import { accessKeyOf, IamGate, isAllowed, type PolicyStatement, principalFor } from '../../bin/local/iam';
-import { dynamoRequests, s3Requests, sqsRequests } from '../../bin/local/iam-requests';
+import { accessKeyOf, IamGate, isAllowed, type PolicyStatement, principalFor } from '../../bin/local-aws/iam';
+import { dynamoRequests, s3Requests, sqsRequests } from '../../bin/local-aws/iam-requests';
 
 const TABLE = 'arn:aws:dynamodb:us-east-1:000000000000:table/service';
 const read: PolicyStatement = {

@@ -14,7 +14,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { type LocalS3, startLocalS3 } from '../../bin/local/s3';
+import { type LocalS3, startLocalS3 } from '../../bin/local-aws/s3';
 import { createObjectStore } from '../../functions/adapters/s3/object-store';
 
 const BUCKET = 'service-local';

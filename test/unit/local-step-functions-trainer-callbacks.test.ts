@@ -15,7 +15,7 @@ import {
   SFNClient,
   StartExecutionCommand,
 } from '@aws-sdk/client-sfn';
-import { type LocalStepFunctions, startLocalStepFunctions } from '../../bin/local/step-functions';
+import { type LocalStepFunctions, startLocalStepFunctions } from '../../bin/local-aws/step-functions';
 
 const MACHINE = {
   StartAt: 'AskForWork',

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SANDBOX_PROMPT_TOKENS } from '../../functions/adapters/engine/sandbox-prompts';
 import { API_VERSIONS, ROUTES, routePath } from '../../functions/api/routes';
-import { LOCAL_ENV_SETTINGS } from '../../functions/shared/env-names';
+import { LOCAL_ENV_SETTINGS } from '../../functions/deployment/env-names';
 
 const readme = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
 

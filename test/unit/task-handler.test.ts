@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as v from 'valibot';
-import { lambdaContext } from '../../bin/local/lambda-context';
-import { INVALID_TASK_INPUT, taskHandler } from '../../functions/shared/workflow/task-handler';
+import { lambdaContext } from '../../bin/local-aws/lambda-context';
+import { INVALID_TASK_INPUT, taskHandler } from '../../functions/entry/task-handler';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
 
 // The wrapper's logger reads the process configuration, which needs a table name.

@@ -16,7 +16,7 @@ import {
   parseOrThrow,
   RequestValidationError,
   type ValidationDetail,
-} from '../../functions/shared/http/validation';
+} from '../../functions/entry/http/validation';
 
 const detailsOf = (location: 'body' | 'query', schema: v.GenericSchema, input: unknown): ValidationDetail[] => {
   try {

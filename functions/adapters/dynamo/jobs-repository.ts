@@ -12,12 +12,7 @@ import {
   type JobsRepository,
   type RunOutcome,
 } from '../../domain/jobs/job';
-import {
-  EngineTicketSchema,
-  JobErrorSchema,
-  RecognizedFaceSchema,
-  RunOutcomeSchema,
-} from '../../shared/workflow/run-outcome';
+import { EngineTicketSchema, JobErrorSchema, RecognizedFaceSchema, RunOutcomeSchema } from '../run-outcome';
 import {
   cancellationReasons,
   ITEM_TYPE,

@@ -1,7 +1,7 @@
 /** Direct uploads in the bucket: `uploads/<account>/<upload_id>`, expired by the lifecycle (lib/constructs/data.ts). */
 
+import { BUCKET_AREAS } from '../../deployment/access';
 import type { UploadStore } from '../../domain/images/uploads';
-import { BUCKET_AREAS } from '../../shared/access';
 import type { ObjectStore } from './object-store';
 
 export const uploadKey = (accountId: string, uploadId: string) => `${BUCKET_AREAS.uploads}${accountId}/${uploadId}`;

@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { OPERATIONS } from '../../domain/images/engine';
 import { JOB_STATUSES } from '../../domain/jobs/job';
-import { INTEGER_TEXT } from '../../shared/http/validation';
+import { INTEGER_TEXT } from '../../entry/http/validation';
 
 export const JOB_PAGE_DEFAULT = 20;
 export const JOB_PAGE_MAX = 100;

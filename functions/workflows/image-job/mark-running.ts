@@ -1,6 +1,6 @@
 import { jobStepDeps } from '../../composition/job-steps';
 import { Jobs } from '../../domain';
-import { taskHandler } from '../../shared/workflow/task-handler';
+import { taskHandler } from '../../entry/task-handler';
 import { AdmissionStepSchema } from './steps';
 
 /** MarkRunning: pending → running when the account has a place under its cap (a retried step finds the job past pending and changes nothing). */

@@ -1,6 +1,6 @@
 import { jobStepDeps } from '../../composition/job-steps';
 import { Jobs } from '../../domain';
-import { taskHandler } from '../../shared/workflow/task-handler';
+import { taskHandler } from '../../entry/task-handler';
 import { CallbackStepSchema } from './steps';
 
 /** QueueCallback: the job-status body, as a poll would answer it, onto the callback queue. */

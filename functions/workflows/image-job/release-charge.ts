@@ -1,6 +1,6 @@
 import { jobStepDeps } from '../../composition/job-steps';
 import { Jobs } from '../../domain';
-import { taskHandler } from '../../shared/workflow/task-handler';
+import { taskHandler } from '../../entry/task-handler';
 import { ReleaseStepSchema } from './steps';
 
 /** ReleaseCharge: the refund, with the job's failure and its error, in one guarded transaction. */

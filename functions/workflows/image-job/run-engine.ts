@@ -1,6 +1,6 @@
 import { engineStepDeps } from '../../composition/image-engine';
 import { Jobs } from '../../domain';
-import { taskHandler } from '../../shared/workflow/task-handler';
+import { taskHandler } from '../../entry/task-handler';
 import { JobStepSchema } from './steps';
 
 /** RunEngine: the engine on the stored inputs; outputs stored, outcome handed to settle or release. */

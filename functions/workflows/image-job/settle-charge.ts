@@ -1,6 +1,6 @@
 import { jobStepDeps } from '../../composition/job-steps';
 import { Jobs } from '../../domain';
-import { taskHandler } from '../../shared/workflow/task-handler';
+import { taskHandler } from '../../entry/task-handler';
 import { SettleStepSchema } from './steps';
 
 /** SettleCharge: the final price, with the job's success, in one guarded transaction. */

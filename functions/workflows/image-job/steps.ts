@@ -1,6 +1,6 @@
 /** The image-job workflow's inputs, parsed at every step (the state is JSON from Step Functions). */
 import * as v from 'valibot';
-import { RunOutcomeSchema } from '../../shared/workflow/run-outcome';
+import { RunOutcomeSchema } from '../../adapters/run-outcome';
 
 export const JobStepSchema = v.object({ accountId: v.string(), jobId: v.string() });
 

@@ -1,6 +1,6 @@
 import { trainingStepDeps } from '../../composition/training';
 import { Profiles } from '../../domain';
-import { taskHandler } from '../../shared/workflow/task-handler';
+import { taskHandler } from '../../entry/task-handler';
 import { AcceptStepSchema } from './steps';
 
 /** AcceptTraining (remote trainer): the signature the backend reported, READY and the charge settled in one transaction. */

@@ -1,6 +1,6 @@
 import { trainingStepDeps } from '../../composition/training';
 import { Profiles } from '../../domain';
-import { taskHandler } from '../../shared/workflow/task-handler';
+import { taskHandler } from '../../entry/task-handler';
 import { TrainingStepSchema } from './steps';
 
 /** CompleteTraining: READY (the face template is already built) and the charge settled in one transaction. */

@@ -1,6 +1,6 @@
 import { trainingStepDeps } from '../../composition/training';
 import { Profiles } from '../../domain';
-import { taskHandler } from '../../shared/workflow/task-handler';
+import { taskHandler } from '../../entry/task-handler';
 import { FailStepSchema } from './steps';
 
 /** FailTraining: ERROR with a message for the user, the charge released in one transaction. */

@@ -1,6 +1,6 @@
 import { trainingStepDeps } from '../../composition/training';
 import { Profiles } from '../../domain';
-import { taskHandler } from '../../shared/workflow/task-handler';
+import { taskHandler } from '../../entry/task-handler';
 import { RequestStepSchema } from './steps';
 
 /** RequestTraining (remote trainer): IN_PROGRESS, and the backend asked to train and call back with the task token. */

@@ -1,6 +1,6 @@
 import { photoTrainingDeps } from '../../composition/photo-training';
 import { Profiles } from '../../domain';
-import { taskHandler } from '../../shared/workflow/task-handler';
+import { taskHandler } from '../../entry/task-handler';
 import { ValidateStepSchema } from './steps';
 
 /** ValidatePhotos: fetch, decode and prepare every photo; choose the picture; VALIDATING → QUEUING. */

@@ -6,7 +6,7 @@
  * not fit is a 402 with nothing charged. Each test uses a fresh account. (Timeouts: timeout.test.ts.)
  */
 
-import { services } from '../../../bin/local/services';
+import { services } from '../../../bin/local-aws/services';
 import { findBaseModel, PINNED_PRICES } from '../../../functions/domain/images/catalog';
 import { facePhoto, seedFaceProfile } from '../../support/faces';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
-import { services } from '../../../bin/local/services';
+import { services } from '../../../bin/local-aws/services';
 
 export const DEPRECATION_DATE = '2026-05-08';
 

@@ -6,8 +6,8 @@
  */
 import type { Context, SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
-import { log as processLog } from '../../composition/core';
-import { errorFields, type Logger } from '../http/logger';
+import { errorFields, type Logger } from '../adapters/logger';
+import { log as processLog } from '../composition/core';
 
 export type RecordResult = { kind: 'done' } | { kind: 'retry'; delaySeconds: number };
 

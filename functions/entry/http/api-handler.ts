@@ -8,13 +8,13 @@ import { randomUUID } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as v from 'valibot';
+import type { Logger } from '../../adapters/logger';
 import { clock, meter, log as processLog, settings } from '../../composition/core';
 import { keyLookup, keyUses, rateLimitDeps } from '../../composition/data';
 import { authenticate, type Caller } from '../../domain/accounts/accounts';
 import { admitRequest, rateLimitHeaders } from '../../domain/accounts/rate-limit';
 import { PayloadTooLargeError, RateLimitedError } from '../../domain/errors';
 import { errorAnswer } from './error-mapping';
-import type { Logger } from './logger';
 import type { ApiResult } from './responses';
 import { missingBody, parseJsonBody, parseOrThrow, RequestValidationError } from './validation';
 

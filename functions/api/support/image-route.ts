@@ -1,10 +1,10 @@
 import type * as v from 'valibot';
 import { imageResultBody } from '../../domain/images/result';
 import type { SubmitOutcome } from '../../domain/images/submit';
-import { type ApiRequest, apiHandler } from './api-handler';
+import { type ApiRequest, apiHandler } from '../../entry/http/api-handler';
+import { type ApiResult, accepted, ok } from '../../entry/http/responses';
+import { streamingOnAws } from '../../entry/http/streaming';
 import { assertCallbackUrlReachable } from './callback-url';
-import { type ApiResult, accepted, ok } from './responses';
-import { streamingOnAws } from './streaming';
 
 /** Announced switch of the default output format; every image-operation answer carries it (spec). */
 export const DEPRECATION_HEADERS = { 'X-Service-Deprecation-Date': '2026-05-08' } as const;

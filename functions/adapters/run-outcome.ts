@@ -3,7 +3,7 @@
  * job keeps of it (engineRun), parsed by one schema in both places.
  */
 import * as v from 'valibot';
-import { ERROR_CODES } from '../../domain/errors';
+import { ERROR_CODES } from '../domain/errors';
 
 export const JobErrorSchema = v.object({ code: v.picklist(ERROR_CODES), message: v.string() });
 

@@ -3,9 +3,10 @@
  * failure is a 422 in the FastAPI shape; anything else is logged with its stack and answered with a
  * generic 500 that leaks nothing.
  */
+
+import { errorFields, type Logger } from '../../adapters/logger';
 import { DomainError, type ErrorCode } from '../../domain/errors';
 import { METRICS, type Meter, noMeter } from '../../domain/shared/meter';
-import { errorFields, type Logger } from './logger';
 import { answerableDetails, RequestValidationError } from './validation';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {

@@ -2,12 +2,12 @@
  * Read first: DynamoDB for the local runtime.
  *
  * An HTTP endpoint that speaks DynamoDB's JSON protocol (the SDK clients of every function point at it
- * through DYNAMODB_ENDPOINT), in front of the in-memory store of bin/local/dynamo/store.ts, which keeps
+ * through DYNAMODB_ENDPOINT), in front of the in-memory store of bin/local-aws/dynamo/store.ts, which keeps
  * a journal under the data directory so that a restart keeps everything. The store runs each request
  * whole within one turn of the event loop, so requests are isolated as DynamoDB isolates them: a
  * transaction is never seen half-done, and disjoint transactions never wait for each other.
  * With the artefacts (`npm run start:assets`) every request is first checked against the calling
- * function's IAM policies (bin/local/iam.ts). The CI runs the data-layer tests against DynamoDB Local
+ * function's IAM policies (bin/local-aws/iam.ts). The CI runs the data-layer tests against DynamoDB Local
  * too, which holds this store to AWS's own semantics.
  */
 import http from 'node:http';

@@ -1,6 +1,6 @@
 import { uploadDeps } from '../../composition/uploads';
 import { missingUploads, uploadNotFoundReason } from '../../domain/images/uploads';
-import { RequestValidationError, valueErrorDetail } from './validation';
+import { RequestValidationError, valueErrorDetail } from '../../entry/http/validation';
 
 /**
  * `upload:` entries of a body field that the caller cannot use (unknown, another account's, never PUT,

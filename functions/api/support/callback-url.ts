@@ -1,6 +1,6 @@
 import { assertUrlAllowed, BlockedAddressError } from '../../adapters/net/ssrf-guard';
 import { settings } from '../../composition/core';
-import { RequestValidationError, valueErrorDetail } from './validation';
+import { RequestValidationError, valueErrorDetail } from '../../entry/http/validation';
 
 /**
  * A callback_url whose host is an IP literal the deliverer would never connect to (private, loopback,

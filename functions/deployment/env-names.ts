@@ -1,6 +1,6 @@
 /**
  * The names both homes must agree on, each written once: the environment variables that the stack
- * (lib/constructs/) and the local runtime (bin/local/runtime.ts) set, and that functions/shared/config.ts
+ * (lib/constructs/) and the local runtime (bin/local-aws/runtime.ts) set, and that functions/deployment/settings.ts
  * reads. A name changed here changes in all three. The development settings, which only the local
  * runtimes set, are at the end.
  */
@@ -59,7 +59,7 @@ export const STATE_MACHINE_ARN_ENV = {
 export type WorkflowName = keyof typeof STATE_MACHINE_ARN_ENV;
 
 /**
- * Read first: the development settings. functions/shared/config.ts reads them (Powertools reads
+ * Read first: the development settings. functions/deployment/settings.ts reads them (Powertools reads
  * POWERTOOLS_METRICS_DISABLED) and the stack never sets them, so on AWS each keeps its default. lib/
  * must not import this list: a development setting in a deployed function's environment is a hole
  * (a trusted CA, loopback URLs past the SSRF guard) or a test's shortcut (retries at once).
@@ -81,7 +81,7 @@ export const DEVELOPMENT_ENV = {
 
 /**
  * What a developer may set in the environment of `npm start` or `npm run start:assets`: both take each
- * one that is set from their own environment and hand it to every function (bin/local/runtime.ts), over
+ * one that is set from their own environment and hand it to every function (bin/local-aws/runtime.ts), over
  * what the template says. The development settings, and the stack settings a developer may change
  * locally: where the engine and the trainer run (CDK context on AWS), the model routes and the providers
  * (their keys by value), and the time budgets.

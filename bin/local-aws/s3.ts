@@ -4,7 +4,7 @@
  * out, answered as S3 answers them (XML errors, ETag, Last-Modified). Objects are kept in one
  * append-only file under the data directory, with an index in memory, so a request touches the disk
  * once. A restart keeps everything. With the artefacts, every call
- * is first checked against the calling function's IAM policies (bin/local/iam.ts).
+ * is first checked against the calling function's IAM policies (bin/local-aws/iam.ts).
  * CORS as the bucket's rule on AWS (lib/constructs/data.ts) answers it: a browser page on another origin
  * may PUT and GET through presigned links (a preflight OPTIONS is answered without credentials, as S3
  * answers it; the signature on the link is what authorises the PUT that follows).

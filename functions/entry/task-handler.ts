@@ -9,8 +9,8 @@
  */
 import type { Context } from 'aws-lambda';
 import * as v from 'valibot';
-import { log as processLog } from '../../composition/core';
-import { errorFields, type Logger } from '../http/logger';
+import { errorFields, type Logger } from '../adapters/logger';
+import { log as processLog } from '../composition/core';
 
 /** The error name the state machines' retriers exclude (statemachines/*.asl.json). */
 export const INVALID_TASK_INPUT = 'InvalidTaskInput';

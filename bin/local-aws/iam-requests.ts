@@ -1,6 +1,6 @@
 /**
  * What AWS authorises each call by: the IAM action and resource ARN of the calls the service's code
- * makes, per service, for the local stand-ins to put to the IAM gate (bin/local/iam.ts). A call this
+ * makes, per service, for the local stand-ins to put to the IAM gate (bin/local-aws/iam.ts). A call this
  * does not know is authorised under its own name (`<service>:<Operation>`) on the resource it names.
  */
 

@@ -1,10 +1,10 @@
 /**
  * The local runtime: the same handlers and state machines as on AWS, against embedded back ends
- * (the DynamoDB store of bin/local/dynamo, the S3 server of bin/local/s3.ts, aws-local-stepfunctions,
+ * (the DynamoDB store of bin/local-aws/dynamo, the S3 server of bin/local-aws/s3.ts, aws-local-stepfunctions,
  * local-aws-sqs), configured through the
  * same environment variables the CDK stack sets. Used by `npm start` and by the integration tests.
  *
- * The development settings a developer exports (LOCAL_ENV_SETTINGS, functions/shared/env-names.ts) are
+ * The development settings a developer exports (LOCAL_ENV_SETTINGS, functions/deployment/env-names.ts) are
  * read from this process's environment once, at start, and handed to every function the same way in
  * both modes: the in-process handlers read them from this process, the workers of `npm run start:assets`
  * get them over the template's environment.
@@ -19,10 +19,10 @@ import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { clock, resetComposition } from '../../functions/composition/core';
 import { jobs, ledger, profiles, table } from '../../functions/composition/data';
 import { startImageJob } from '../../functions/composition/workflows';
+import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, LOCAL_ENV_SETTINGS } from '../../functions/deployment/env-names';
 import * as Accounts from '../../functions/domain/accounts/accounts';
 import type { Clock } from '../../functions/domain/shared/clock';
 import { PORTAL_ROUTE } from '../../functions/portal/route';
-import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, LOCAL_ENV_SETTINGS } from '../../functions/shared/env-names';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
 import { stateMachineArnVariable } from '../../lib/constructs/function-defaults';
 import { ensureAssets } from '../assets/build';
@@ -174,7 +174,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     for (const close of closers.reverse()) await close().catch(() => undefined);
   };
   try {
-    // With the artefacts, every call a function makes is checked against its role's policies (bin/local/iam.ts).
+    // With the artefacts, every call a function makes is checked against its role's policies (bin/local-aws/iam.ts).
     const gate = options.assets ? new IamGate() : undefined;
     const dynamo = await startLocalDynamo({ dataDir: path.join(options.dataDir, 'dynamodb'), host, gate });
     closers.push(dynamo.close);
@@ -298,7 +298,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     closers.push(setProcessEnvironment(environment));
     resetComposition(options.clock);
 
-    // Before taking requests: finish or refund what a previous run left open (bin/local/reconcile.ts).
+    // Before taking requests: finish or refund what a previous run left open (bin/local-aws/reconcile.ts).
     const reconciled = await reconcileInterruptedWork({
       table: table(),
       jobs: jobs(),
