@@ -4,28 +4,41 @@ import { SANDBOX_PROMPT_TOKENS } from '../../functions/adapters/engine/sandbox-p
 import { API_VERSIONS, ROUTES, routePath } from '../../functions/api/routes';
 import { LOCAL_ENV_SETTINGS } from '../../functions/deployment/env-names';
 
-const readme = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+const read = (file: string) => fs.readFileSync(path.join(__dirname, '../..', file), 'utf8');
+const readme = read('README.md');
 
-describe('the README', () => {
-  it('starts with the two commands that work on a fresh machine', () => {
+describe('the README and its docs pages', () => {
+  it('the README starts with the two commands that work on a fresh machine', () => {
     const firstBlock = readme.split('```')[1]!;
     expect(firstBlock).toContain('npm ci && npm start');
     expect(firstBlock).toContain('npm ci && npm test');
   });
 
-  it('lists every sandbox prompt token with its effect', () => {
-    for (const { token, effect } of SANDBOX_PROMPT_TOKENS) expect(readme).toContain(`| \`${token}\` | ${effect} |`);
+  it('the README links to the list of what only a real AWS account can verify', () => {
+    expect(readme).toContain('](docs/deploy-aws.md#what-only-a-real-aws-account-can-verify)');
+    expect(read('docs/deploy-aws.md')).toContain('\n## What only a real AWS account can verify\n');
   });
 
-  it('lists every public route with its method', () => {
+  it('docs/providers.md lists every sandbox prompt token with its effect', () => {
+    const providers = read('docs/providers.md');
+    for (const { token, effect } of SANDBOX_PROMPT_TOKENS) expect(providers).toContain(`| \`${token}\` | ${effect} |`);
+  });
+
+  it('docs/api.md lists every public route with its method', () => {
+    const api = read('docs/api.md');
     for (const route of ROUTES.filter((r) => !r.path.startsWith('/internal/'))) {
-      expect(readme).toContain(`| \`${route.method} ${routePath(API_VERSIONS[0], route)}\` |`);
+      expect(api).toContain(`| \`${route.method} ${routePath(API_VERSIONS[0], route)}\` |`);
     }
   });
 
-  it('lists every development setting in the rows of Running locally', () => {
-    const section = readme.slice(readme.indexOf('## Running locally'), readme.indexOf('## Running the artefacts'));
-    const firstCells = section
+  it('docs/local-runtime.md lists every development setting in the rows of Running locally', () => {
+    const page = read('docs/local-runtime.md');
+    const start = page.indexOf('\n## Running locally\n');
+    const end = page.indexOf('\n## Running the artefacts\n');
+    expect(start).toBeGreaterThan(-1);
+    expect(end).toBeGreaterThan(start);
+    const firstCells = page
+      .slice(start, end)
       .split('\n')
       .filter((line) => line.startsWith('| `'))
       .map((line) => line.split(' | ')[0]!);
