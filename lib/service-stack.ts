@@ -7,6 +7,7 @@ import type { Construct } from 'constructs';
 import { ROUTES, type RouteDefinition } from '../functions/api/routes';
 import { CALLBACK_QUEUE } from '../functions/callbacks/definitions';
 import { API_KEY_ACCESS, union } from '../functions/deployment/access';
+import { HOSTED_PROVIDER_IDS, HOSTED_PROVIDERS } from '../functions/deployment/providers';
 import { ABANDONED_WORK } from '../functions/maintenance/definitions';
 import { PORTAL_ROUTE } from '../functions/portal/route';
 import { WORKFLOWS, type WorkflowDefinition } from '../functions/workflows/definitions';
@@ -39,11 +40,9 @@ export class ServiceStack extends Stack {
     const backends = new Backends(this, 'Backends', {
       modelRoutes: this.node.tryGetContext('modelRoutes'),
       modelAliases: this.node.tryGetContext('modelAliases'),
-      providerBaseUrls: {
-        openai: this.node.tryGetContext('openaiBaseUrl'),
-        gemini: this.node.tryGetContext('geminiBaseUrl'),
-        fal: this.node.tryGetContext('falQueueUrl'),
-      },
+      providerBaseUrls: Object.fromEntries(
+        HOSTED_PROVIDER_IDS.map((id) => [id, this.node.tryGetContext(HOSTED_PROVIDERS[id].baseUrl.context)]),
+      ),
       engineUrl: this.node.tryGetContext('engineUrl'),
       trainerUrl: this.node.tryGetContext('trainerUrl'),
       trainerCallbackUrl: this.node.tryGetContext('trainerCallbackUrl'),

@@ -2,7 +2,8 @@
  * The route table: every HTTP route is declared once, here. The CDK stack creates one function per row
  * and mounts it under every API version prefix; the local runtime serves the same rows.
  */
-import { type Access, ALL_PROVIDER_SECRETS, PROVIDER_SECRETS } from '../deployment/access';
+import type { Access } from '../deployment/access';
+import { ALL_PROVIDER_SECRETS, QUEUED_PROVIDER_SECRETS } from '../deployment/providers';
 
 /** The docs page's renderer, Scalar's standalone browser build (served by the service: no CDN). */
 export const SCALAR_SCRIPT = '@scalar/api-reference/browser/standalone.js';
@@ -68,12 +69,12 @@ export const ROUTES: readonly RouteDefinition[] = [
     method: 'POST',
     path: '/jobs/{job_id}/cancel',
     handler: 'jobs-cancel',
-    // And asks a queued provider (fal) to stop the job's work: its key.
+    // And asks a queued provider (fal) to stop the job's work: the queued providers' keys.
     access: {
       table: 'write',
       stop: ['image-job'],
       queues: ['callbacks'],
-      secrets: ['downloadToken', PROVIDER_SECRETS.fal],
+      secrets: ['downloadToken', ...QUEUED_PROVIDER_SECRETS],
     },
   },
   // Presigns a GET of the output: the URL carries this function's authority, so it needs GetObject.

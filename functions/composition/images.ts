@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { imageEngine } from '../adapters/engine/engines';
 import { jobInputs, jobOutputs } from '../adapters/s3/job-files';
 import { BUCKET_AREAS } from '../deployment/access';
+import { HOSTED_PROVIDERS, type HostedProviderId, isHostedProvider } from '../deployment/providers';
 import type { ImageDeps } from '../domain/images/deps';
 import { meteredEngine } from '../domain/images/engine';
 import { routedProviders } from '../domain/images/model-routes';
@@ -22,15 +23,14 @@ const REFERENCE_URL_SECONDS = 3600;
 /** The configured engine: the route table's providers, the default engine for the rest; built on first use. */
 export const engine = once(() => {
   const config = settings();
-  const provider = (baseUrl: string, key: string, arn: string | undefined, name: string) => ({
-    baseUrl: checkedProviderUrl(baseUrl, name, config.ALLOW_LOOPBACK_URLS),
-    apiKey: secret(key, arn, `the ${name} API key`),
-  });
   // Only the routed providers are built: an unused provider's URL or key is never checked or read.
-  const hosted = {
-    openai: () => provider(config.OPENAI_BASE_URL, config.OPENAI_API_KEY, config.OPENAI_API_KEY_SECRET_ARN, 'OpenAI'),
-    gemini: () => provider(config.GEMINI_BASE_URL, config.GEMINI_API_KEY, config.GEMINI_API_KEY_SECRET_ARN, 'Gemini'),
-    fal: () => provider(config.FAL_QUEUE_URL, config.FAL_KEY, config.FAL_KEY_SECRET_ARN, 'fal'),
+  const access = (id: HostedProviderId) => {
+    const { baseUrl, key, keySecretArn } = config.providers[id];
+    const { title } = HOSTED_PROVIDERS[id];
+    return {
+      baseUrl: checkedProviderUrl(baseUrl, title, config.ALLOW_LOOPBACK_URLS),
+      apiKey: secret(key, keySecretArn, `the ${title} API key`),
+    };
   };
   return meteredEngine(
     imageEngine({
@@ -39,7 +39,7 @@ export const engine = once(() => {
       token: secretOrEmpty(config.ENGINE_TOKEN, config.ENGINE_TOKEN_SECRET_ARN, 'the engine token'),
       routes: config.MODEL_ROUTES,
       providers: Object.fromEntries(
-        routedProviders(config.MODEL_ROUTES).flatMap((name) => (name === 'http' ? [] : [[name, hosted[name]()]])),
+        routedProviders(config.MODEL_ROUTES).flatMap((id) => (isHostedProvider(id) ? [[id, access(id)]] : [])),
       ),
       references: {
         load: async (key) => {

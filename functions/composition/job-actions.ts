@@ -4,7 +4,7 @@
  * which only reads, ships neither client.
  */
 
-import { cancelFalTicket, FAL_ENGINE } from '../adapters/engine/providers/fal-queue';
+import { cancelFalTicket, FAL_ENGINE } from '../adapters/engine/providers/fal/queue';
 import type { EngineQueue, EngineTicket } from '../domain/images/engine';
 import { cancelEngineWork } from '../domain/jobs/workflow';
 import { clock, newId, once, settings } from './core';
@@ -19,18 +19,14 @@ export const redeliveryDeps = once(() => ({ jobs: jobs(), clock, link, newId, en
 
 /**
  * Stops a queued provider's work from the cancel route: only fal queues, and its cancel needs no image
- * work (fal-queue.ts ships without sharp). A ticket of another kind is left to end on its own.
+ * work (fal/queue.ts ships without sharp). A ticket of another kind is left to end on its own.
  */
 const providerQueues = once(
   (): Pick<EngineQueue, 'cancel'> => ({
     cancel: async (ticket, signal) => {
       if (ticket.engine !== FAL_ENGINE) return;
-      const config = settings();
-      await cancelFalTicket(
-        ticket,
-        { apiKey: secret(config.FAL_KEY, config.FAL_KEY_SECRET_ARN, 'the fal API key') },
-        signal,
-      );
+      const { key, keySecretArn } = settings().providers.fal;
+      await cancelFalTicket(ticket, { apiKey: secret(key, keySecretArn, 'the fal API key') }, signal);
     },
   }),
 );

@@ -6,6 +6,7 @@
  * call the template's policies do not allow, so a missing declaration fails the tests, not production.
  */
 import type { WorkflowName } from './env-names';
+import type { ProviderSecretName } from './providers';
 
 /** The bucket's areas, each a key prefix (the lifecycle rules expire `inputs/`, `outputs/` and `uploads/`). */
 export const BUCKET_AREAS = {
@@ -17,13 +18,6 @@ export const BUCKET_AREAS = {
 export type BucketArea = keyof typeof BUCKET_AREAS;
 
 export type SecretName = 'downloadToken' | 'engineToken' | 'trainerToken' | ProviderSecretName;
-
-/** The hosted providers' API keys (one secret per provider the route table uses; lib/constructs/backends.ts). */
-export const PROVIDER_SECRETS = { openai: 'openaiKey', gemini: 'geminiKey', fal: 'falKey' } as const;
-export type ProviderSecretName = (typeof PROVIDER_SECRETS)[keyof typeof PROVIDER_SECRETS];
-
-/** Every provider key: what a function that runs the engine may read (a secret exists only for a routed provider). */
-export const ALL_PROVIDER_SECRETS: readonly ProviderSecretName[] = Object.values(PROVIDER_SECRETS);
 
 export interface Access {
   /**

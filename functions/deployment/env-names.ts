@@ -4,6 +4,8 @@
  * reads. A name changed here changes in all three. The development settings, which only the local
  * runtimes set, are at the end.
  */
+import { HOSTED_PROVIDER_IDS, HOSTED_PROVIDERS } from './providers';
+
 export const ENV = {
   tableName: 'SERVICE_TABLE_NAME',
   bucketName: 'SERVICE_BUCKET_NAME',
@@ -28,26 +30,13 @@ export const BACKEND_ENV = {
 } as const;
 
 /**
- * Hosted image models (functions/domain/images/model-routes.ts): the route table, the public aliases,
- * and where each provider is. The stack sets the routes, the aliases and each routed provider's key as a
- * Secrets Manager ARN (lib/constructs/providers.ts); locally the keys are given directly.
+ * Hosted image models (functions/domain/images/model-routes.ts): the route table and the public aliases.
+ * Each provider's own variables (its base URL, its key by value or as a secret's ARN) are in its row of
+ * the provider table (providers.ts).
  */
 export const PROVIDER_ENV = {
   modelRoutes: 'MODEL_ROUTES',
   modelAliases: 'MODEL_ALIASES',
-  openaiBaseUrl: 'OPENAI_BASE_URL',
-  openaiKeySecretArn: 'OPENAI_API_KEY_SECRET_ARN',
-  geminiBaseUrl: 'GEMINI_BASE_URL',
-  geminiKeySecretArn: 'GEMINI_API_KEY_SECRET_ARN',
-  falQueueUrl: 'FAL_QUEUE_URL',
-  falKeySecretArn: 'FAL_KEY_SECRET_ARN',
-} as const;
-
-/** The providers' API keys by value: local development only (on AWS they are secrets, read by ARN). */
-export const PROVIDER_KEY_ENV = {
-  openai: 'OPENAI_API_KEY',
-  gemini: 'GEMINI_API_KEY',
-  fal: 'FAL_KEY',
 } as const;
 
 /** Workflow (functions/workflows/definitions.ts) → the variable holding its state machine's ARN. */
@@ -95,10 +84,7 @@ export const LOCAL_ENV_SETTINGS = [
   BACKEND_ENV.trainerCallbackUrl,
   PROVIDER_ENV.modelRoutes,
   PROVIDER_ENV.modelAliases,
-  PROVIDER_ENV.openaiBaseUrl,
-  PROVIDER_ENV.geminiBaseUrl,
-  PROVIDER_ENV.falQueueUrl,
-  ...Object.values(PROVIDER_KEY_ENV),
+  ...HOSTED_PROVIDER_IDS.flatMap((id) => [HOSTED_PROVIDERS[id].baseUrl.env, HOSTED_PROVIDERS[id].key.env]),
   ENV.syncBudgetSeconds,
   ENV.asyncBudgetSeconds,
-] as const;
+];

@@ -6,7 +6,8 @@
  */
 import * as v from 'valibot';
 import { parseModelAliases, parseModelRoutes } from '../domain/images/model-routes';
-import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, PROVIDER_ENV, PROVIDER_KEY_ENV, STATE_MACHINE_ARN_ENV } from './env-names';
+import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, PROVIDER_ENV, STATE_MACHINE_ARN_ENV } from './env-names';
+import { HOSTED_PROVIDER_IDS, HOSTED_PROVIDERS, type HostedProviderId, ROUTE_PROVIDERS } from './providers';
 
 const flag = v.pipe(
   v.optional(v.picklist(['true', 'false', '1', '0']), 'false'),
@@ -85,22 +86,12 @@ export const ConfigSchema = v.object({
    */
   [PROVIDER_ENV.modelRoutes]: v.pipe(
     v.optional(v.string(), ''),
-    v.transform((text) => parseModelRoutes(text)),
+    v.transform((text) => parseModelRoutes(text, ROUTE_PROVIDERS)),
   ),
   [PROVIDER_ENV.modelAliases]: v.pipe(
     v.optional(v.string(), ''),
     v.transform((text) => parseModelAliases(text)),
   ),
-  [PROVIDER_ENV.openaiBaseUrl]: v.optional(v.pipe(v.string(), v.url()), 'https://api.openai.com/v1'),
-  [PROVIDER_ENV.geminiBaseUrl]: v.optional(v.pipe(v.string(), v.url()), 'https://generativelanguage.googleapis.com'),
-  [PROVIDER_ENV.falQueueUrl]: v.optional(v.pipe(v.string(), v.url()), 'https://queue.fal.run'),
-  /** The providers' keys: by value (local), or as Secrets Manager secrets read once per cold start (AWS). */
-  [PROVIDER_KEY_ENV.openai]: v.optional(v.string(), ''),
-  [PROVIDER_ENV.openaiKeySecretArn]: v.optional(v.string()),
-  [PROVIDER_KEY_ENV.gemini]: v.optional(v.string(), ''),
-  [PROVIDER_ENV.geminiKeySecretArn]: v.optional(v.string()),
-  [PROVIDER_KEY_ENV.fal]: v.optional(v.string(), ''),
-  [PROVIDER_ENV.falKeySecretArn]: v.optional(v.string()),
   /** The HMAC key of download links: given directly (local), or the ARN of a Secrets Manager secret (AWS). */
   DOWNLOAD_TOKEN_SECRET: v.optional(v.pipe(v.string(), v.minLength(32))),
   [ENV.downloadTokenSecretArn]: v.optional(v.string()),
@@ -110,11 +101,46 @@ export const ConfigSchema = v.object({
   [DEVELOPMENT_ENV.allowLoopbackUrls]: flag,
 });
 
-export type ServiceConfig = v.InferOutput<typeof ConfigSchema>;
+/**
+ * A hosted provider's settings, named by its row of the provider table (providers.ts): where its API is
+ * (https; a loopback http address only with ALLOW_LOOPBACK_URLS, checked where the engine is built), and
+ * its key by value (local) or as a Secrets Manager secret read by ARN (AWS).
+ */
+export interface ProviderSettings {
+  baseUrl: string;
+  key: string;
+  keySecretArn?: string;
+}
+
+const providerSettings = (env: NodeJS.ProcessEnv, id: HostedProviderId): ProviderSettings => {
+  const row = HOSTED_PROVIDERS[id];
+  const schema = v.object({
+    [row.baseUrl.env]: v.optional(v.pipe(v.string(), v.url()), row.baseUrl.default),
+    [row.key.env]: v.optional(v.string(), ''),
+    [row.key.secretArnEnv]: v.optional(v.string()),
+  });
+  const parsed = v.parse(schema, env) as Record<string, string | undefined>;
+  const keySecretArn = parsed[row.key.secretArnEnv];
+  return {
+    baseUrl: parsed[row.baseUrl.env] ?? row.baseUrl.default,
+    key: parsed[row.key.env] ?? '',
+    ...(keySecretArn !== undefined && { keySecretArn }),
+  };
+};
+
+export type ServiceConfig = v.InferOutput<typeof ConfigSchema> & {
+  readonly providers: Readonly<Record<HostedProviderId, ProviderSettings>>;
+};
 
 let cached: ServiceConfig | undefined;
 
-export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig => v.parse(ConfigSchema, env);
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig => ({
+  ...v.parse(ConfigSchema, env),
+  providers: Object.fromEntries(HOSTED_PROVIDER_IDS.map((id) => [id, providerSettings(env, id)])) as Record<
+    HostedProviderId,
+    ProviderSettings
+  >,
+});
 
 /** The configuration of this process, parsed on first use and then kept. */
 export const config = (): ServiceConfig => (cached ??= loadConfig());

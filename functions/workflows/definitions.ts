@@ -5,8 +5,9 @@
  * function and a definition substitution; the local runtime binds the same Task to the same handler
  * in process. A Task without a binding is an error in both homes.
  */
-import { type Access, ALL_PROVIDER_SECRETS } from '../deployment/access';
+import type { Access } from '../deployment/access';
 import type { WorkflowName } from '../deployment/env-names';
+import { ALL_PROVIDER_SECRETS } from '../deployment/providers';
 
 export interface WorkflowDefinition {
   /** ASL file, relative to the repository root. */

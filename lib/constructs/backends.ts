@@ -9,8 +9,15 @@
  */
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { PROVIDER_SECRETS, type ProviderSecretName } from '../../functions/deployment/access';
 import { BACKEND_ENV, PROVIDER_ENV } from '../../functions/deployment/env-names';
+import {
+  HOSTED_PROVIDERS,
+  type HostedProviderId,
+  isHostedProvider,
+  type ProviderSecretName,
+  ROUTE_PROVIDERS,
+  secretConstructId,
+} from '../../functions/deployment/providers';
 import { parseModelAliases, parseModelRoutes, routedProviders } from '../../functions/domain/images/model-routes';
 import { acknowledge } from './acknowledgements';
 
@@ -21,8 +28,8 @@ export interface BackendsProps {
   readonly modelRoutes?: unknown;
   /** CDK context `modelAliases`: public model names → our ids. */
   readonly modelAliases?: unknown;
-  /** CDK context `openaiBaseUrl`, `geminiBaseUrl`, `falQueueUrl`: a gateway in front of a provider (https). */
-  readonly providerBaseUrls?: { openai?: string; gemini?: string; fal?: string };
+  /** CDK context per provider (its row's `baseUrl.context`, e.g. `openaiBaseUrl`): a gateway in front of it (https). */
+  readonly providerBaseUrls?: Partial<Record<HostedProviderId, string>>;
   readonly engineUrl?: string;
   readonly trainerUrl?: string;
   readonly trainerCallbackUrl?: string;
@@ -66,12 +73,12 @@ export class Backends extends Construct {
 
   /**
    * The route table and aliases, checked here as at cold start (a bad table fails the synth), and for
-   * each routed provider a secret that the operator fills with its API key (README: Serving real models).
+   * each routed provider a secret that the operator fills with its API key (docs/providers.md).
    */
   private routeModels(props: BackendsProps): void {
     const text = (value: unknown) =>
       value === undefined ? undefined : typeof value === 'string' ? value : JSON.stringify(value);
-    const routes = parseModelRoutes(text(props.modelRoutes), 'context modelRoutes');
+    const routes = parseModelRoutes(text(props.modelRoutes), ROUTE_PROVIDERS, 'context modelRoutes');
     const aliases = parseModelAliases(text(props.modelAliases), 'context modelAliases');
     if (Object.keys(aliases).length > 0) this.environment[PROVIDER_ENV.modelAliases] = JSON.stringify(aliases);
     // The environment carries the route table in its own written form: provider:model.
@@ -79,36 +86,27 @@ export class Backends extends Construct {
       this.environment[PROVIDER_ENV.modelRoutes] = JSON.stringify(
         Object.fromEntries(Object.entries(routes).map(([id, route]) => [id, `${route.provider}:${route.model}`])),
       );
-    const arnVariable = {
-      openai: PROVIDER_ENV.openaiKeySecretArn,
-      gemini: PROVIDER_ENV.geminiKeySecretArn,
-      fal: PROVIDER_ENV.falKeySecretArn,
-    } as const;
-    const urlVariable = {
-      openai: PROVIDER_ENV.openaiBaseUrl,
-      gemini: PROVIDER_ENV.geminiBaseUrl,
-      fal: PROVIDER_ENV.falQueueUrl,
-    } as const;
     for (const provider of routedProviders(routes)) {
-      if (provider === 'http') {
+      if (!isHostedProvider(provider)) {
         if (!props.engineUrl)
           throw new Error('context modelRoutes routes a model to "http": it needs context engineUrl');
         continue;
       }
-      const secret = new secretsmanager.Secret(this, `${provider[0]?.toUpperCase()}${provider.slice(1)}ApiKey`, {
-        description: `The ${provider} API key this service calls its models with; the operator puts the key here (README: Serving real models)`,
+      const secret = new secretsmanager.Secret(this, secretConstructId(provider), {
+        description: `The ${provider} API key this service calls its models with; the operator puts the key here (docs/providers.md)`,
       });
       acknowledge(
         secret,
         'AwsSolutions-SMG4',
         "A provider's API key is issued by that provider; it is rotated in the provider's console and put here by an operator.",
       );
-      this.tokens[PROVIDER_SECRETS[provider]] = secret;
-      this.environment[arnVariable[provider]] = secret.secretArn;
+      const row = HOSTED_PROVIDERS[provider];
+      this.tokens[row.key.secret] = secret;
+      this.environment[row.key.secretArnEnv] = secret.secretArn;
       const url = props.providerBaseUrls?.[provider];
       if (url) {
         if (!url.startsWith('https://')) throw new Error(`the ${provider} base URL must be https: ${url}`);
-        this.environment[urlVariable[provider]] = url;
+        this.environment[row.baseUrl.env] = url;
       }
     }
   }

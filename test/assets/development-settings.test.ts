@@ -12,6 +12,7 @@ import path from 'node:path';
 import { ensureAssets } from '../../bin/assets/build';
 import { readTemplate } from '../../bin/assets/template';
 import { DEVELOPMENT_ENV, LOCAL_ENV_SETTINGS } from '../../functions/deployment/env-names';
+import { PROVIDER_VARIABLES } from '../../functions/deployment/providers';
 import { ConfigSchema } from '../../functions/deployment/settings';
 import { octokitVerify } from '../support/octokit-verify';
 import { RECEIVER_CA_FILE, startReceiver } from '../support/receiver';
@@ -165,7 +166,7 @@ describe('the development settings', () => {
   });
 
   it('with the stack and the local wiring, cover every setting the functions read', () => {
-    const unhandled = Object.keys(ConfigSchema.entries).filter(
+    const unhandled = [...Object.keys(ConfigSchema.entries), ...PROVIDER_VARIABLES].filter(
       (name) => !templateVariables.has(name) && !(LOCAL_ENV_SETTINGS as readonly string[]).includes(name),
     );
     // What bin/local-aws/runtime.ts sets itself: the back ends, the region, the download key; and the

@@ -5,8 +5,8 @@
  */
 import { Template } from 'aws-cdk-lib/assertions';
 import { ROUTES } from '../../functions/api/routes';
-import { PROVIDER_SECRETS } from '../../functions/deployment/access';
 import { PROVIDER_ENV } from '../../functions/deployment/env-names';
+import { HOSTED_PROVIDERS, type HostedProviderId } from '../../functions/deployment/providers';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
 import { ServiceStack } from '../../lib/service-stack';
 import { testApp } from '../fixtures/infra/service-stack';
@@ -26,14 +26,14 @@ const stackWith = (context: Record<string, unknown>) =>
 const template = stackWith({ modelRoutes, modelAliases: { nb2: 'base-c-2' } });
 const functions = resourcesOf(template, 'AWS::Lambda::Function');
 
-const secretIdOf = (provider: keyof typeof PROVIDER_SECRETS) =>
+const secretIdOf = (provider: HostedProviderId) =>
   onlyId(template, 'AWS::SecretsManager::Secret', {
-    Description: `The ${provider} API key this service calls its models with; the operator puts the key here (README: Serving real models)`,
+    Description: `The ${provider} API key this service calls its models with; the operator puts the key here (docs/providers.md)`,
   });
 
 /** The functions whose table row grants the provider's key, found by the description the stack gives each. */
-const expectedReaders = (provider: keyof typeof PROVIDER_SECRETS): string[] => {
-  const name = PROVIDER_SECRETS[provider];
+const expectedReaders = (provider: HostedProviderId): string[] => {
+  const name = HOSTED_PROVIDERS[provider].key.secret;
   const descriptions = new Set([
     ...ROUTES.filter((route) => route.access.secrets?.includes(name)).map(
       (route) => `${route.method} /{v2,v1}/service${route.path}`,
@@ -63,8 +63,8 @@ describe('hosted providers in the stack', () => {
       const variables = fn.Properties.Environment?.Variables ?? {};
       expect(JSON.parse(variables[PROVIDER_ENV.modelRoutes])).toEqual(modelRoutes);
       expect(JSON.parse(variables[PROVIDER_ENV.modelAliases])).toEqual({ nb2: 'base-c-2' });
-      expect(variables[PROVIDER_ENV.openaiKeySecretArn]).toEqual({ Ref: secretIdOf('openai') });
-      expect(variables[PROVIDER_ENV.falKeySecretArn]).toEqual({ Ref: secretIdOf('fal') });
+      expect(variables[HOSTED_PROVIDERS.openai.key.secretArnEnv]).toEqual({ Ref: secretIdOf('openai') });
+      expect(variables[HOSTED_PROVIDERS.fal.key.secretArnEnv]).toEqual({ Ref: secretIdOf('fal') });
       expect(Object.keys(variables)).not.toEqual(expect.arrayContaining(['OPENAI_API_KEY']));
     }
   });

@@ -2,14 +2,18 @@
  * The deployment's route table and aliases (functions/domain/images/model-routes.ts), read at cold start:
  * what a good table becomes, and the message an operator reads for each kind of mistake.
  */
+
+import { ROUTE_PROVIDERS } from '../../functions/deployment/providers';
 import { BASE_MODELS } from '../../functions/domain/images/catalog';
 import {
   engineNameOf,
   ModelRoutesError,
   parseModelAliases,
-  parseModelRoutes,
+  parseModelRoutes as parseRoutes,
   routedProviders,
 } from '../../functions/domain/images/model-routes';
+
+const parseModelRoutes = (text: string | undefined, name?: string) => parseRoutes(text, ROUTE_PROVIDERS, name);
 
 const KNOWN = BASE_MODELS.map((model) => model.id).join(', ');
 

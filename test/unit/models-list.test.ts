@@ -3,9 +3,13 @@
  * what it accepts and costs, what serves it in this deployment, the names it also answers to, and the
  * pinned model of enhance and remix.
  */
+
+import { ROUTE_PROVIDERS } from '../../functions/deployment/providers';
 import { BASE_MODELS, DEFAULT_BASE_MODEL } from '../../functions/domain/images/catalog';
-import { parseModelRoutes } from '../../functions/domain/images/model-routes';
+import { parseModelRoutes as parseRoutes } from '../../functions/domain/images/model-routes';
 import { type ModelBody, modelList } from '../../functions/domain/images/models';
+
+const parseModelRoutes = (text: string | undefined, name?: string) => parseRoutes(text, ROUTE_PROVIDERS, name);
 
 const modelOf = (models: ModelBody[], id: string): ModelBody => {
   const model = models.find((candidate) => candidate.id === id);

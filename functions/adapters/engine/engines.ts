@@ -3,12 +3,12 @@
  * Gemini, fal), and for every other model the default engine (the sandbox on sharp, or a GPU backend
  * over HTTPS).
  */
+
+import { type HostedProviderId, isHostedProvider } from '../../deployment/providers';
 import type { ImageEngine } from '../../domain/images/engine';
-import type { ModelRoutes, Provider } from '../../domain/images/model-routes';
+import type { ModelRoutes } from '../../domain/images/model-routes';
 import { HttpEngine } from './http-engine';
-import { FalEngine } from './providers/fal';
-import { GeminiEngine } from './providers/gemini';
-import { OpenAiEngine } from './providers/openai';
+import { PROVIDER_ADAPTERS } from './providers';
 import type { ReferenceImages } from './providers/provider';
 import { routedEngine } from './routed-engine';
 import { SandboxEngine } from './sandbox-engine';
@@ -25,7 +25,7 @@ export interface EngineOptions {
   token: () => Promise<string>;
   references: ReferenceImages;
   routes?: ModelRoutes;
-  providers?: Partial<Record<Exclude<Provider, 'http'>, ProviderAccess>>;
+  providers?: Partial<Record<HostedProviderId, ProviderAccess>>;
 }
 
 const httpEngine = (options: EngineOptions): ImageEngine => {
@@ -42,8 +42,6 @@ const httpEngine = (options: EngineOptions): ImageEngine => {
   };
 };
 
-const HOSTED = { openai: OpenAiEngine, gemini: GeminiEngine, fal: FalEngine } as const;
-
 export const imageEngine = (options: EngineOptions): ImageEngine => {
   const fallback =
     options.engine === 'sandbox' ? new SandboxEngine({ referenceImage: options.references.load }) : httpEngine(options);
@@ -55,11 +53,12 @@ export const imageEngine = (options: EngineOptions): ImageEngine => {
       byModel.set(modelId, http);
       continue;
     }
-    const access = options.providers?.[route.provider];
-    if (!access) throw new Error(`${modelId} is routed to ${route.provider}, which is not configured`);
+    const access = isHostedProvider(route.provider) ? options.providers?.[route.provider] : undefined;
+    if (!isHostedProvider(route.provider) || !access)
+      throw new Error(`${modelId} is routed to ${route.provider}, which is not configured`);
     byModel.set(
       modelId,
-      new HOSTED[route.provider]({
+      PROVIDER_ADAPTERS[route.provider]({
         model: route.model,
         baseUrl: access.baseUrl,
         apiKey: access.apiKey,

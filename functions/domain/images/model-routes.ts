@@ -12,8 +12,11 @@
  */
 import { BASE_MODELS, findBaseModel } from './catalog';
 
-export const PROVIDERS = ['openai', 'gemini', 'fal', 'http'] as const;
-export type Provider = (typeof PROVIDERS)[number];
+/**
+ * A provider's name as the route table writes it: one of the deployment's provider table
+ * (functions/deployment/providers.ts), or `http`, the deployment's own GPU backend. The domain names none.
+ */
+export type Provider = string;
 
 export interface ModelRoute {
   provider: Provider;
@@ -42,8 +45,12 @@ const parseObject = (name: string, text: string | undefined): Record<string, unk
 
 const knownIds = () => BASE_MODELS.map((model) => model.id).join(', ');
 
-/** MODEL_ROUTES, checked against the catalog and the providers we have adapters for. */
-export const parseModelRoutes = (text: string | undefined, name = 'MODEL_ROUTES'): ModelRoutes => {
+/** MODEL_ROUTES, checked against the catalog and `providers`, the providers we have adapters for. */
+export const parseModelRoutes = (
+  text: string | undefined,
+  providers: readonly Provider[],
+  name = 'MODEL_ROUTES',
+): ModelRoutes => {
   const routes: Record<string, ModelRoute> = {};
   for (const [id, target] of Object.entries(parseObject(name, text))) {
     if (!findBaseModel(id)) throw new ModelRoutesError(`${name}: "${id}" is not a base model (known: ${knownIds()})`);
@@ -52,13 +59,13 @@ export const parseModelRoutes = (text: string | undefined, name = 'MODEL_ROUTES'
     const colon = target.indexOf(':');
     const provider = colon > 0 ? target.slice(0, colon) : target;
     const model = colon > 0 ? target.slice(colon + 1).trim() : '';
-    if (!(PROVIDERS as readonly string[]).includes(provider))
+    if (!providers.includes(provider))
       throw new ModelRoutesError(
-        `${name}: "${id}" names provider "${provider}", which is not one of ${PROVIDERS.join(', ')}`,
+        `${name}: "${id}" names provider "${provider}", which is not one of ${providers.join(', ')}`,
       );
     if (model === '' && provider !== 'http')
       throw new ModelRoutesError(`${name}: the route of "${id}" must name the provider's model, e.g. "${provider}:…"`);
-    routes[id] = { provider: provider as Provider, model };
+    routes[id] = { provider, model };
   }
   return routes;
 };

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { HttpEngineError } from '../../../functions/adapters/engine/http-engine';
-import { GEMINI_IMAGE_PRICE_MICROS, GeminiEngine } from '../../../functions/adapters/engine/providers/gemini';
+import { GEMINI_IMAGE_PRICE_MICROS, GeminiEngine } from '../../../functions/adapters/engine/providers/gemini/gemini';
 import type { ProviderTransport } from '../../../functions/adapters/engine/providers/provider-http';
 import { ASPECT_RATIOS, RESOLUTIONS } from '../../../functions/domain/images/catalog';
 import type { CandidateProfile, EngineOutcome, EngineRequest } from '../../../functions/domain/images/engine';

@@ -6,7 +6,7 @@ import {
   OPENAI_SIZE_LIMITS,
   OpenAiEngine,
   openAiSize,
-} from '../../../functions/adapters/engine/providers/openai';
+} from '../../../functions/adapters/engine/providers/openai/openai';
 import type { ProviderEngineOptions } from '../../../functions/adapters/engine/providers/provider';
 import { PROVIDER_RETRY_DEFAULTS } from '../../../functions/adapters/engine/providers/provider-http';
 import { BASE_MODELS } from '../../../functions/domain/images/catalog';

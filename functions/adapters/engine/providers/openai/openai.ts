@@ -21,9 +21,9 @@
  */
 import sharp from 'sharp';
 import * as v from 'valibot';
-import type { EngineOutcome, EngineRequest, ImageEngine, OutputFormat } from '../../../domain/images/engine';
-import { fitImage, megapixelsOf } from './fit';
-import type { ProviderEngineOptions } from './provider';
+import type { EngineOutcome, EngineRequest, ImageEngine, OutputFormat } from '../../../../domain/images/engine';
+import { fitImage, megapixelsOf } from '../fit';
+import type { ProviderEngineOptions } from '../provider';
 import {
   defaultTransport,
   HttpEngineError,
@@ -32,8 +32,8 @@ import {
   type ProviderTransport,
   parseJson,
   sendWithRetries,
-} from './provider-http';
-import { identityInputs } from './references';
+} from '../provider-http';
+import { identityInputs } from '../references';
 
 const PROVIDER = 'OpenAI';
 

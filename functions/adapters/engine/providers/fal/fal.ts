@@ -5,7 +5,8 @@
  * COMPLETED); fetch `GET {response_url}` → the endpoint's output, whose images are URLs to download; cancel
  * `PUT {cancel_url}`. The URLs fal answers are used as given: they name the app without the endpoint's sub-path.
  *
- * One code path: `queue.submit` makes one ticket (one fal request per `maxImagesPerCall` images asked),
+ * The model families and their size rules are in families.ts, the answers' schemas in answers.ts, the
+ * ticket and the cancel in queue.ts. One code path: `queue.submit` makes one ticket (one fal request per `maxImagesPerCall` images asked),
  * `queue.check` reads it, and `run` is submit → check every 1…5 s (the transport's wait) → the outcome.
  *
  * Idempotency: fal's queue takes no idempotency header (the client sends none; the queue docs name none), so
@@ -17,7 +18,6 @@
  * image (flux: the checker blanks it) → moderated; a COMPLETED result without the images asked → no_image.
  */
 import sharp from 'sharp';
-import * as v from 'valibot';
 import {
   type EngineOutcome,
   type EngineQueue,
@@ -27,7 +27,19 @@ import {
   inputContentTypeOf,
   type ProgressReport,
   type QueueCheck,
-} from '../../../domain/images/engine';
+} from '../../../../domain/images/engine';
+import { fitImage, megapixelsOf } from '../fit';
+import type { ProviderEngineOptions } from '../provider';
+import {
+  defaultTransport,
+  HttpEngineError,
+  type ProviderAnswer,
+  type ProviderTransport,
+  sendWithRetries,
+} from '../provider-http';
+import { identityInputs } from '../references';
+import { parseAnswer, ResultSchema, type StatusAnswer, StatusAnswerSchema, SubmitAnswerSchema } from './answers';
+import { askedSize, type FalFamily, falFamilyOf, falMegapixels, MAX_BILLED_INPUT_MEGAPIXELS } from './families';
 import {
   cancelFalTicket,
   errorDetail,
@@ -39,214 +51,7 @@ import {
   providerError,
   type QueuedRequest,
   type TicketRequest,
-} from './fal-queue';
-import { fitImage, megapixelsOf, nearestAspectRatio } from './fit';
-import type { ProviderEngineOptions } from './provider';
-import {
-  defaultTransport,
-  HttpEngineError,
-  malformedAnswer,
-  type ProviderAnswer,
-  type ProviderTransport,
-  parseJson,
-  sendWithRetries,
-} from './provider-http';
-import { identityInputs } from './references';
-
-/** How an endpoint family is asked for a size (from the input types in @fal-ai/client 1.10.1 src/types/endpoints.d.ts). */
-type SizeRule =
-  /** `image_size: {width, height}` within these bounds (fal scales other sizes itself, or refuses them). */
-  | { kind: 'image_size'; minEdgePx?: number; maxEdgePx?: number; minPixels?: number; maxPixels?: number }
-  /** `aspect_ratio` + `resolution` tier (nano-banana). */
-  | { kind: 'aspect_ratio'; aspectRatios: readonly string[]; tiers: readonly { name: string; longEdgePx: number }[] };
-
-/**
- * What fal charges (integer micro-USD), per endpoint family; generate and edit endpoints alike. Retrieved 2026-11-24:
- * - flux-2 [dev]: $0.012 per megapixel, input images too on /edit, each image rounded up to whole megapixels of
- *   1024×1024 (fal's price as relayed by https://lumenfall.ai/models/black-forest-labs/flux.2-dev; the rounding
- *   rule is fal's own, e.g. https://fal.ai/models/fal-ai/flux-2-flex/llms.txt).
- * - flux-2-pro: $0.03 the first megapixel of an output, $0.015 each further one; input images on /edit $0.015 per
- *   megapixel (https://skillspool.org/zh/skills/joernstoehler-dnd-claude-code-claude-skills-fal-flux-prompting-skill-md,
- *   https://lumenfall.ai/models/black-forest-labs/flux.2-pro?mode=image-edit; fal's flux-2-max/edit llms.txt
- *   states the same first/further scheme with inputs counted).
- * - nano-banana-2: $0.08 per image; 0.5K ×0.75, 2K ×1.5, 4K ×2 (https://fal.ai/models/fal-ai/nano-banana-2/edit/llms.txt).
- * - qwen-image-2 (standard): $0.035 per image, text-to-image and edit (https://fal.ai/learn/tools/how-to-use-qwen-image-2).
- * - seedream: no published price found for the v5 endpoints: no cost recorded.
- */
-type Price =
-  | { per: 'megapixel'; firstMegapixelMicros: number; furtherMegapixelMicros: number; inputMegapixelMicros: number }
-  | { per: 'image'; imageMicros: number; tierFactor?: Record<string, number> };
-
-/** fal's megapixel: 1024×1024 px ("a 1024x1024 image will cost $0.05" at $0.05/MP); inputs beyond 4 MP are resized. */
-const FAL_MEGAPIXEL_PX = 1024 * 1024;
-const MAX_BILLED_INPUT_MEGAPIXELS = 4;
-
-export interface FalFamily {
-  name: string;
-  generateEndpoint: string;
-  editEndpoint: string;
-  /** Input images one edit call takes (the caller's and the reference crops together). */
-  maxInputImages: number;
-  /** `num_images` of one call; 1 where the endpoint has no `num_images`. */
-  maxImagesPerCall: number;
-  numImagesField: boolean;
-  size: SizeRule;
-  outputFormatField: boolean;
-  safetyCheckerField: boolean;
-  price?: Price;
-}
-
-const NANO_ASPECT_RATIOS = [
-  '21:9',
-  '16:9',
-  '3:2',
-  '4:3',
-  '5:4',
-  '1:1',
-  '4:5',
-  '3:4',
-  '2:3',
-  '9:16',
-  '4:1',
-  '1:4',
-  '8:1',
-  '1:8',
-];
-const NANO_TIERS = [
-  { name: '0.5K', longEdgePx: 512 },
-  { name: '1K', longEdgePx: 1024 },
-  { name: '2K', longEdgePx: 2048 },
-  { name: '4K', longEdgePx: 4096 },
-];
-
-/** Without an endpoint suffix: the route may name `fal-ai/qwen-image-2` or `fal-ai/qwen-image-2/text-to-image`. */
-const baseOf = (model: string): string => model.replace(/\/(edit|text-to-image)$/, '');
-
-/**
- * The endpoint families this adapter speaks, by the route's model. Caps: the issue's (flux-2 edit ≤ 4 references,
- * flux-2-pro ≤ 8, nano-banana-2 ≤ 14, qwen-image-2 1–3) and the types' docs (seedream ≤ 10); `num_images` 1–4
- * per fal's model pages (flux-2 dev, nano-banana-2; the qwen family; seedream kept at 4 likewise).
- */
-export const falFamilyOf = (model: string): FalFamily => {
-  const base = baseOf(model);
-  switch (base) {
-    case 'fal-ai/flux-2':
-      return {
-        name: 'flux-2',
-        generateEndpoint: base,
-        editEndpoint: `${base}/edit`,
-        maxInputImages: 4,
-        maxImagesPerCall: 4,
-        numImagesField: true,
-        size: { kind: 'image_size', minEdgePx: 512, maxEdgePx: 2048 },
-        outputFormatField: true,
-        safetyCheckerField: true,
-        price: {
-          per: 'megapixel',
-          firstMegapixelMicros: 12_000,
-          furtherMegapixelMicros: 12_000,
-          inputMegapixelMicros: 12_000,
-        },
-      };
-    case 'fal-ai/flux-2-pro':
-      return {
-        name: 'flux-2-pro',
-        generateEndpoint: base,
-        editEndpoint: `${base}/edit`,
-        maxInputImages: 8,
-        maxImagesPerCall: 1,
-        numImagesField: false,
-        size: { kind: 'image_size', minEdgePx: 512, maxEdgePx: 2048 },
-        outputFormatField: true,
-        safetyCheckerField: true,
-        price: {
-          per: 'megapixel',
-          firstMegapixelMicros: 30_000,
-          furtherMegapixelMicros: 15_000,
-          inputMegapixelMicros: 15_000,
-        },
-      };
-    case 'fal-ai/nano-banana-2':
-      return {
-        name: 'nano-banana-2',
-        generateEndpoint: base,
-        editEndpoint: `${base}/edit`,
-        maxInputImages: 14,
-        maxImagesPerCall: 4,
-        numImagesField: true,
-        size: { kind: 'aspect_ratio', aspectRatios: NANO_ASPECT_RATIOS, tiers: NANO_TIERS },
-        outputFormatField: true,
-        safetyCheckerField: false,
-        price: { per: 'image', imageMicros: 80_000, tierFactor: { '0.5K': 0.75, '1K': 1, '2K': 1.5, '4K': 2 } },
-      };
-    case 'fal-ai/qwen-image-2':
-      return {
-        name: 'qwen-image-2',
-        generateEndpoint: `${base}/text-to-image`,
-        editEndpoint: `${base}/edit`,
-        maxInputImages: 3,
-        maxImagesPerCall: 4,
-        numImagesField: true,
-        size: { kind: 'image_size', minPixels: 512 * 512, maxPixels: 2048 * 2048 },
-        outputFormatField: true,
-        safetyCheckerField: true,
-        price: { per: 'image', imageMicros: 35_000 },
-      };
-    default:
-      if (/(^|\/)bytedance\/seedream\/v\d/.test(base)) {
-        return {
-          name: 'seedream',
-          generateEndpoint: `${base}/text-to-image`,
-          editEndpoint: `${base}/edit`,
-          maxInputImages: 10,
-          maxImagesPerCall: 4,
-          numImagesField: true,
-          size: { kind: 'image_size', minPixels: 2560 * 1440, maxPixels: 3072 * 3072 },
-          outputFormatField: false,
-          safetyCheckerField: true,
-        };
-      }
-      throw new Error(
-        `fal route model '${model}' is not one the fal adapter knows (fal-ai/flux-2, fal-ai/flux-2-pro, fal-ai/nano-banana-2, fal-ai/qwen-image-2, …/bytedance/seedream/v5/…)`,
-      );
-  }
-};
-
-/** What one call asks fal for: an exact size, or an aspect ratio and a tier. */
-export type AskedSize =
-  | { kind: 'image_size'; width: number; height: number }
-  | { kind: 'aspect_ratio'; aspectRatio: string; resolution: string; longEdgePx: number };
-
-const down16 = (px: number) => Math.max(16, Math.floor(px / 16) * 16);
-const up16 = (px: number) => Math.ceil(px / 16) * 16;
-
-/** The size to ask for: the request's own where the endpoint allows it, else the nearest it takes (fitImage does the rest). */
-export const askedSize = (family: FalFamily, width: number, height: number): AskedSize => {
-  const rule = family.size;
-  if (rule.kind === 'aspect_ratio') {
-    const long = Math.max(width, height);
-    const tier = rule.tiers.find((t) => t.longEdgePx >= long) ?? rule.tiers[rule.tiers.length - 1];
-    return {
-      kind: 'aspect_ratio',
-      aspectRatio: nearestAspectRatio(width, height, rule.aspectRatios),
-      resolution: tier?.name ?? '1K',
-      longEdgePx: tier?.longEdgePx ?? 1024,
-    };
-  }
-  let scale = 1;
-  if (rule.maxEdgePx && Math.max(width, height) * scale > rule.maxEdgePx)
-    scale = rule.maxEdgePx / Math.max(width, height);
-  if (rule.maxPixels && width * height * scale ** 2 > rule.maxPixels)
-    scale = Math.sqrt(rule.maxPixels / (width * height));
-  if (rule.minEdgePx && Math.min(width, height) * scale < rule.minEdgePx)
-    scale = rule.minEdgePx / Math.min(width, height);
-  if (rule.minPixels && width * height * scale ** 2 < rule.minPixels)
-    scale = Math.sqrt(rule.minPixels / (width * height));
-  if (scale === 1) return { kind: 'image_size', width, height };
-  const round = scale < 1 ? down16 : up16;
-  const clamp = (px: number) => Math.min(rule.maxEdgePx ?? px, Math.max(rule.minEdgePx ?? px, px));
-  return { kind: 'image_size', width: clamp(round(width * scale)), height: clamp(round(height * scale)) };
-};
+} from './queue';
 
 /**
  * A check only reads (status, result, files): a transient failure (5xx, 429, the network) that outlasted one
@@ -260,37 +65,6 @@ const worthAnotherCheck = (error: unknown): unknown =>
   error.cause.retryable
     ? new HttpEngineError(error.message, { retryable: true, status: error.status, cause: error.cause })
     : error;
-
-const falMegapixels = (width: number, height: number): number =>
-  Math.max(1, Math.ceil((width * height) / FAL_MEGAPIXEL_PX));
-
-/** The submit answer (the client's InQueueQueueStatus, common.d.ts), what this adapter reads of it. */
-const SubmitAnswerSchema = v.object({
-  request_id: v.pipe(v.string(), v.minLength(1)),
-  response_url: v.pipe(v.string(), v.url()),
-  status_url: v.pipe(v.string(), v.url()),
-  cancel_url: v.pipe(v.string(), v.url()),
-  queue_position: v.optional(v.nullable(v.number())),
-});
-
-/** QueueStatus (common.d.ts): IN_QUEUE carries queue_position. */
-const StatusAnswerSchema = v.object({
-  status: v.picklist(['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED']),
-  queue_position: v.optional(v.nullable(v.number())),
-});
-type StatusAnswer = v.InferOutput<typeof StatusAnswerSchema>;
-
-/** The image endpoints' outputs (Flux2Output, NanoBananaOutput, imagen3Output, pulidOutput): images by URL. */
-const ResultSchema = v.object({
-  images: v.array(v.object({ url: v.pipe(v.string(), v.minLength(1)) })),
-  has_nsfw_concepts: v.optional(v.nullable(v.array(v.boolean()))),
-});
-
-const parseAnswer = <T extends v.GenericSchema>(schema: T, answer: ProviderAnswer, what: string): v.InferOutput<T> => {
-  const parsed = v.safeParse(schema, parseJson(PROVIDER, answer.text));
-  if (!parsed.success) throw malformedAnswer(PROVIDER, `${what}: ${v.summarize(parsed.issues)}`);
-  return parsed.output;
-};
 
 /** Poll delay before check n+1 of `run`: 1 s, then a second more each time, at most 5 s. */
 const pollDelayMs = (poll: number): number => Math.min(5, poll + 1) * 1000;

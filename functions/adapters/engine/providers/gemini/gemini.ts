@@ -22,9 +22,9 @@ import {
   type EngineRequest,
   type ImageEngine,
   inputContentTypeOf,
-} from '../../../domain/images/engine';
-import { fitImage, megapixelsOf, nearestAspectRatio } from './fit';
-import type { ProviderEngineOptions } from './provider';
+} from '../../../../domain/images/engine';
+import { fitImage, megapixelsOf, nearestAspectRatio } from '../fit';
+import type { ProviderEngineOptions } from '../provider';
 import {
   defaultTransport,
   HttpEngineError,
@@ -32,8 +32,8 @@ import {
   type ProviderTransport,
   parseJson,
   sendWithRetries,
-} from './provider-http';
-import { identityInputs } from './references';
+} from '../provider-http';
+import { identityInputs } from '../references';
 
 const PROVIDER = 'Gemini';
 

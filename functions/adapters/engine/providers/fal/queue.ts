@@ -4,14 +4,14 @@
  * sharp, can stop a job's fal work.
  */
 import * as v from 'valibot';
-import type { EngineTicket } from '../../../domain/images/engine';
+import type { EngineTicket } from '../../../../domain/images/engine';
 import {
   defaultTransport,
   HttpEngineError,
   type ProviderAnswer,
   type ProviderTransport,
   sendWithRetries,
-} from './provider-http';
+} from '../provider-http';
 
 export const PROVIDER = 'fal';
 /** The `engine` of the tickets the fal adapter makes. */

@@ -1,0 +1,70 @@
+/**
+ * The provider table is the one place a provider is written: docs/providers.md's table of providers
+ * must say what each row says (its route prefix, its variables and default, its secret and context),
+ * each row must have its double, and the settings must read exactly the row's variables.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  HOSTED_PROVIDER_IDS,
+  HOSTED_PROVIDERS,
+  PROVIDER_VARIABLES,
+  ROUTE_PROVIDERS,
+  secretConstructId,
+} from '../../../functions/deployment/providers';
+import { loadConfig } from '../../../functions/deployment/settings';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const providersPage = fs.readFileSync(path.join(ROOT, 'docs/providers.md'), 'utf8');
+/** The rows of the providers table: the lines of the table whose header starts `| provider | route |`. */
+const tableRows = (() => {
+  const lines = providersPage.split('\n');
+  const start = lines.findIndex((line) => line.startsWith('| provider | route |'));
+  const rows: string[] = [];
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('|')) break;
+    rows.push(line);
+  }
+  return rows;
+})();
+
+describe('the provider table', () => {
+  it('has one row in docs/providers.md per provider, and the HTTP engine', () => {
+    const routes = tableRows.map((row) => row.match(/^\|[^|]*\| `([a-z0-9-]+)[:`]/)?.[1]);
+    expect(routes).toEqual([...ROUTE_PROVIDERS]);
+  });
+
+  it.each(HOSTED_PROVIDER_IDS)('documents what the row of %s says', (id) => {
+    const row = HOSTED_PROVIDERS[id];
+    const line = tableRows.find((text) => text.includes(`\`${id}:`));
+    expect(line).toBeDefined();
+    for (const fact of [
+      `\`${row.key.env}\``,
+      `\`${row.baseUrl.env}\` (\`${row.baseUrl.default}\`)`,
+      `secret \`${secretConstructId(id)}\``,
+      `context \`${row.baseUrl.context}\``,
+    ])
+      expect(line).toContain(fact);
+  });
+
+  it.each(HOSTED_PROVIDER_IDS)('has a local double for %s', (id) => {
+    expect(fs.existsSync(path.join(ROOT, HOSTED_PROVIDERS[id].double))).toBe(true);
+  });
+
+  it('is what the settings read: each row its base URL (default or set), its key and its secret ARN', () => {
+    const environment = Object.fromEntries(
+      PROVIDER_VARIABLES.map((name) => [name, `https://${name.toLowerCase()}.test`]),
+    );
+    const required = { SERVICE_TABLE_NAME: 'table', SERVICE_BUCKET_NAME: 'bucket' };
+    const { providers } = loadConfig({ ...required, ...environment });
+    for (const id of HOSTED_PROVIDER_IDS) {
+      const { baseUrl, key } = HOSTED_PROVIDERS[id];
+      expect(providers[id]).toEqual({
+        baseUrl: environment[baseUrl.env],
+        key: environment[key.env],
+        keySecretArn: environment[key.secretArnEnv],
+      });
+      expect(loadConfig(required).providers[id]).toEqual({ baseUrl: baseUrl.default, key: '' });
+    }
+  });
+});
