@@ -1,13 +1,18 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+/**
+ * Read first: how money moves. Every change of an account's balance is one transaction that moves its
+ * `balanceMicros` (counting the entry in `entryCount`) and writes the ledger entry: credit adds money;
+ * reserve takes it while creating the job or profile it is for (and its client_request_id claim); settle
+ * and release close that charge from `reserved`, once (freeing a running asynchronous job's place). The
+ * reads (balance, statement) are in ledger-reads.ts; keys in table.ts.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { LedgerStatements, StatementPage, StatementPosition } from '../../domain/accounts/statement';
 import {
-  CHARGE_OWNER_KINDS,
   CHARGE_STATES,
   type ChargeOutcome,
   type ChargeOwner,
   type KnownReservation,
-  LEDGER_ENTRY_KINDS,
   type LedgerEntry,
   type LedgerEntryKind,
   type LedgerPort,
@@ -21,45 +26,19 @@ import {
   ClientRequestIdTakenError,
   InsufficientBalanceError,
   NotFoundError,
-  ServiceUnavailableError,
 } from '../../domain/errors';
-import { earliestIdAt, type IdSource } from '../../domain/shared/ids';
+import type { IdSource } from '../../domain/shared/ids';
+import * as reads from './ledger-reads';
 import { chargedRecordItem, claimItem, endPatch } from './records';
 import {
   cancellationReasons,
   ITEM_TYPE,
   type ItemKey,
   keys,
-  queryAll,
-  SORT_KEY_PREFIX,
   type Table,
   type TransactItem,
   transactWrite,
 } from './table';
-
-const LedgerItem = v.object({
-  sk: v.string(),
-  accountId: v.string(),
-  kind: v.picklist(LEDGER_ENTRY_KINDS),
-  amountMicros: v.pipe(v.number(), v.safeInteger()),
-  ownerKind: v.optional(v.picklist(CHARGE_OWNER_KINDS)),
-  ownerId: v.optional(v.string()),
-  note: v.optional(v.string()),
-  createdAt: v.number(),
-});
-
-const toEntry = (raw: unknown): LedgerEntry => {
-  const item = v.parse(LedgerItem, raw);
-  return {
-    entryId: item.sk.slice(SORT_KEY_PREFIX.ledger.length),
-    accountId: item.accountId,
-    kind: item.kind,
-    amountMicros: item.amountMicros,
-    owner: item.ownerKind && item.ownerId ? { kind: item.ownerKind, id: item.ownerId } : null,
-    note: item.note ?? null,
-    createdAt: item.createdAt,
-  };
-};
 
 const ChargedOwnerItem = v.object({
   chargeState: v.picklist(CHARGE_STATES),
@@ -84,11 +63,6 @@ const patchExpression = (patch: Readonly<Record<string, unknown>>) => {
     });
   return { sets, names, values };
 };
-
-/** Reads of a statement page that found an entry landing between them before one held still. */
-const STATEMENT_SNAPSHOT_ATTEMPTS = 5;
-
-const AccountMoneyItem = v.object({ balanceMicros: v.number(), entryCount: v.optional(v.number(), 0) });
 
 export class DynamoLedger implements LedgerPort, LedgerStatements {
   constructor(
@@ -345,115 +319,26 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
     return { applied: true, chargeState: to, amountMicros };
   }
 
-  async balance(accountId: string): Promise<number> {
-    const result = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.name, Key: keys.account(accountId), ConsistentRead: true }),
-    );
-    if (!result.Item) throw new NotFoundError(`Account ${accountId} not found.`);
-    return v.parse(v.object({ balanceMicros: v.number() }), result.Item).balanceMicros;
+  // ---- reads (ledger-reads.ts) ----
+
+  balance(accountId: string): Promise<number> {
+    return reads.balance(this.table, accountId);
   }
 
-  private async accountMoney(accountId: string) {
-    const result = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.name, Key: keys.account(accountId), ConsistentRead: true }),
-    );
-    if (!result.Item) throw new NotFoundError(`Account ${accountId} not found.`);
-    return v.parse(AccountMoneyItem, result.Item);
+  statement(accountId: string, page: { limit: number; after?: StatementPosition }): Promise<StatementPage> {
+    return reads.statement(this.table, accountId, page);
   }
 
-  private async entriesPage(accountId: string, limit: number, afterEntryId?: string) {
-    const pk = keys.accountPk(accountId);
-    const result = await this.table.doc.send(
-      new QueryCommand({
-        TableName: this.table.name,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': SORT_KEY_PREFIX.ledger },
-        ExclusiveStartKey: afterEntryId ? keys.ledgerEntry(accountId, afterEntryId) : undefined,
-        ScanIndexForward: false,
-        // One more than asked: whether older entries remain, without an empty last page.
-        Limit: limit + 1,
-        ConsistentRead: true,
-      }),
-    );
-    const entries = (result.Items ?? []).map(toEntry);
-    return { entries: entries.slice(0, limit), more: entries.length > limit };
+  entriesSince(accountId: string, since: number, max: number): Promise<{ entries: LedgerEntry[]; truncated: boolean }> {
+    return reads.entriesSince(this.table, accountId, since, max);
   }
 
-  /**
-   * A page of entries with the balance after each. The first page is anchored on the balance: the account
-   * is read before and after the Query, and only when its entryCount held still (no transaction landed in
-   * between; a transaction is serialisable against GetItem) is the balance the one after the newest entry.
-   */
-  async statement(accountId: string, page: { limit: number; after?: StatementPosition }): Promise<StatementPage> {
-    let anchor: number;
-    let found: { entries: LedgerEntry[]; more: boolean };
-    if (page.after) {
-      anchor = page.after.balanceBeforeMicros;
-      found = await this.entriesPage(accountId, page.limit, page.after.entryId);
-    } else {
-      for (let attempt = 1; ; attempt += 1) {
-        const before = await this.accountMoney(accountId);
-        found = await this.entriesPage(accountId, page.limit);
-        const after = await this.accountMoney(accountId);
-        if (after.entryCount === before.entryCount && after.balanceMicros === before.balanceMicros) {
-          anchor = after.balanceMicros;
-          break;
-        }
-        if (attempt >= STATEMENT_SNAPSHOT_ATTEMPTS)
-          throw new ServiceUnavailableError('The account’s ledger kept changing while it was read; retry.');
-      }
-    }
-    let balanceAfter = anchor;
-    const entries = found.entries.map((entry) => {
-      const shown = { ...entry, balanceAfterMicros: balanceAfter };
-      balanceAfter -= entry.amountMicros;
-      return shown;
-    });
-    const last = entries.at(-1);
-    return { entries, next: found.more && last ? { entryId: last.entryId, balanceBeforeMicros: balanceAfter } : null };
-  }
-
-  async entriesSince(
-    accountId: string,
-    since: number,
-    max: number,
-  ): Promise<{ entries: LedgerEntry[]; truncated: boolean }> {
-    const { items, truncated } = await queryAll(
-      this.table,
-      {
-        // Entry ids are time-ordered: the first id possible at `since` bounds the range.
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: {
-          ':pk': keys.accountPk(accountId),
-          ':from': keys.ledgerEntry(accountId, earliestIdAt('led', since)).sk,
-          ':to': `${SORT_KEY_PREFIX.ledger}\uffff`,
-        },
-      },
-      max,
-    );
-    return { entries: items.map(toEntry), truncated };
-  }
-
-  async recentEntries(accountId: string, limit: number): Promise<LedgerEntry[]> {
-    const result = await this.table.doc.send(
-      new QueryCommand({
-        TableName: this.table.name,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.accountPk(accountId), ':prefix': SORT_KEY_PREFIX.ledger },
-        ScanIndexForward: false,
-        Limit: limit,
-      }),
-    );
-    return (result.Items ?? []).map(toEntry);
+  recentEntries(accountId: string, limit: number): Promise<LedgerEntry[]> {
+    return reads.recentEntries(this.table, accountId, limit);
   }
 
   /** Every entry of the account, oldest first, paging through the table (for audits and tests). */
-  async allEntries(accountId: string): Promise<LedgerEntry[]> {
-    const { items } = await queryAll(this.table, {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.accountPk(accountId), ':prefix': SORT_KEY_PREFIX.ledger },
-      ConsistentRead: true,
-    });
-    return items.map(toEntry);
+  allEntries(accountId: string): Promise<LedgerEntry[]> {
+    return reads.allEntries(this.table, accountId);
   }
 }

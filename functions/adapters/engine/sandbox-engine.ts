@@ -15,24 +15,37 @@
  * the profile's first reference crop (an aligned face, read through `referenceImage`) is placed in every
  * output, the named faces side by side (across the middle of a generated image, along the bottom of an
  * edited one), each crop 30% of the output's longer side
- * (614 px at 2K), a size the face analyser finds reliably (faceLayout). Enhance and remix keep the input's faces: they only
+ * (614 px at 2K), a size the face analyser finds reliably (faceLayout, sandbox-drawing.ts). Enhance and remix keep the input's faces: they only
  * sharpen, stretch or shift colours. The engine says nothing about who is in its outputs; recognition
  * (domain/images/recognition.ts) finds out, as it does after any engine. Sandbox prompt tokens
  * (sandbox-prompts.ts) select moderation, no image, failure and slowness.
+ *
+ * This file holds the engine and its four operations; the drawing helpers they use (where the faces go,
+ * the pipeline's linear finish and encode, the statistics of a small copy, the seeds) are in
+ * sandbox-drawing.ts.
  */
-import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import sharp, { type Sharp } from 'sharp';
+import sharp from 'sharp';
 import type {
-  DecodedImage,
   EngineOutcome,
   EngineRequest,
   EngineUsage,
   ImageEngine,
-  OutputFormat,
   ProgressReport,
 } from '../../domain/images/engine';
-import { previewOf } from '../images/image-input';
+import {
+  type ChannelLinear,
+  channelMoments,
+  colourTransfer,
+  contrastStretch,
+  encode,
+  faceLayers,
+  load,
+  renderOutputs,
+  requestSeeds,
+  type Seeds,
+  smallCopy,
+} from './sandbox-drawing';
 import { parseSandboxPrompt } from './sandbox-prompts';
 
 /** Waits, rejecting with an AbortError as soon as `signal` aborts. */
@@ -66,10 +79,6 @@ const QUALITY_TOKEN_FACTOR: Record<string, number> = { low: 0.25, medium: 0.5, h
 
 const SLOW_STEPS = 20;
 const SLOW_SHARE = 0.9;
-
-const WHITE = '#ffffff';
-const PNG_OPTIONS = { compressionLevel: 3, adaptiveFiltering: false } as const;
-const JPEG_OPTIONS = { quality: 90, mozjpeg: false } as const;
 
 const waitFor: Wait = async (milliseconds, signal) => {
   await delay(milliseconds, undefined, { signal });
@@ -143,91 +152,7 @@ const namedFaces = async (
   return Promise.all(keys.map(referenceImage));
 };
 
-/**
- * Each face's crop gets 30% of the longer side (614 px at 2K, the face itself about 440 px), less when
- * they would not fit side by side in 90% of the width or height, a quarter of a crop apart. Measured with
- * the face analyser on the fixtures' faces: at a fifth of the side a dim face beside another was missed
- * in about half the layouts (detector scores near its 0.5 threshold); at 30% every face was found (scores
- * 0.75-0.94), alone or two side by side, square or 16:9.
- */
-const FACE_SHARE = 0.3;
-const FACE_ROW_SHARE = 0.9;
-const FACE_GAP_SHARE = 0.25;
-
-/**
- * Where the named faces go: squares side by side, centred across the middle (generate), or along the
- * bottom (edit, so that the faces of the edited photo, usually high in the frame, stay visible).
- */
-const faceLayout = (
-  count: number,
-  width: number,
-  height: number,
-  row: FaceRow,
-): { edgePx: number; lefts: number[]; top: number } => {
-  const edgePx = Math.max(
-    1,
-    Math.floor(
-      Math.min(
-        Math.max(width, height) * FACE_SHARE,
-        (width * FACE_ROW_SHARE) / (count + (count - 1) * FACE_GAP_SHARE),
-        height * FACE_ROW_SHARE,
-      ),
-    ),
-  );
-  const gapPx = Math.round(edgePx * FACE_GAP_SHARE);
-  const rowPx = count * edgePx + (count - 1) * gapPx;
-  const first = Math.max(0, Math.round((width - rowPx) / 2));
-  return {
-    edgePx,
-    lefts: Array.from({ length: count }, (_, index) => first + index * (edgePx + gapPx)),
-    top: Math.max(0, row === 'middle' ? Math.round((height - edgePx) / 2) : Math.round(height * 0.98) - edgePx),
-  };
-};
-
-type FaceRow = 'middle' | 'bottom';
-
-/** The faces as composite layers for an output of this size (none when no face is named). */
-const faceLayers = async (
-  faces: Buffer[],
-  width: number,
-  height: number,
-  row: FaceRow,
-): Promise<sharp.OverlayOptions[]> => {
-  if (faces.length === 0) return [];
-  const { edgePx, lefts, top } = faceLayout(faces.length, width, height, row);
-  const resized = await Promise.all(
-    faces.map((face) =>
-      sharp(face)
-        .autoOrient()
-        .flatten({ background: WHITE })
-        .toColourspace('srgb')
-        .resize(edgePx, edgePx, { fit: 'cover' })
-        .raw()
-        .toBuffer(),
-    ),
-  );
-  return resized.map((input, index) => ({
-    input,
-    raw: { width: edgePx, height: edgePx, channels: 3 as const },
-    left: lefts[index],
-    top,
-  }));
-};
-
 // ---- rendering ----
-
-/** Per-channel `a * value + b`, the last step of every output. */
-interface ChannelLinear {
-  a: number[];
-  b: number[];
-}
-
-const IDENTITY: ChannelLinear = { a: [1, 1, 1], b: [0, 0, 0] };
-
-interface Seeds {
-  /** Deterministic numbers in [0, 1) for one purpose (`label`) of this request. */
-  random(label: string): () => number;
-}
 
 /** `faces`: reference crops to place (generate and edit), in order. */
 const render = (request: EngineRequest, faces: Buffer[], signal: AbortSignal): Promise<Buffer[]> => {
@@ -343,121 +268,4 @@ const outputLinears = (request: EngineRequest, seeds: Seeds, finish: ChannelLine
     a: finish.a,
     b: finish.b.map((offset, channel) => offset + index * direction[channel]),
   }));
-};
-
-/** Runs `base` once and encodes one output per linear finish. */
-const renderOutputs = async (
-  base: Sharp,
-  finishes: ChannelLinear[],
-  format: OutputFormat,
-  signal: AbortSignal,
-): Promise<Buffer[]> => {
-  signal.throwIfAborted();
-  if (finishes.length === 1) return [await encode(withLinear(base, finishes[0]), format)];
-  const { data, info } = await base.raw().toBuffer({ resolveWithObject: true });
-  if (info.channels !== 3) throw new Error(`sandbox engine: expected RGB pixels, got ${info.channels} channels`);
-  signal.throwIfAborted();
-  const raw = { width: info.width, height: info.height, channels: 3 as const };
-  return Promise.all(finishes.map((finish) => encode(withLinear(sharp(data, { raw }), finish), format)));
-};
-
-/** One decode of an input: upright, transparency on white, RGB. */
-const load = (image: DecodedImage): Sharp =>
-  sharp(image.data).autoOrient().flatten({ background: WHITE }).toColourspace('srgb');
-
-const withLinear = (image: Sharp, { a, b }: ChannelLinear): Sharp =>
-  a.every((value) => value === 1) && b.every((value) => value === 0) ? image : image.linear(a, b);
-
-const encode = (image: Sharp, format: OutputFormat): Promise<Buffer> =>
-  format === 'png' ? image.png(PNG_OPTIONS).toBuffer() : image.jpeg(JPEG_OPTIONS).toBuffer();
-
-// ---- statistics on a small copy ----
-
-/** Interleaved RGB pixels of the image on white, at most 128 px a side: the guard's preview, else decoded. */
-const smallCopy = async (image: DecodedImage): Promise<Buffer> => (image.preview ?? (await previewOf(image.data))).data;
-
-interface ChannelMoments {
-  mean: number[];
-  deviation: number[];
-}
-
-const channelMoments = (pixels: Buffer): ChannelMoments => {
-  const count = pixels.length / 3;
-  const sums = [0, 0, 0];
-  const squares = [0, 0, 0];
-  for (let index = 0; index < pixels.length; index += 1) {
-    const value = pixels[index];
-    sums[index % 3] += value;
-    squares[index % 3] += value * value;
-  }
-  const mean = sums.map((sum) => sum / count);
-  return {
-    mean,
-    deviation: squares.map((square, channel) => Math.sqrt(Math.max(0, square / count - mean[channel] ** 2))),
-  };
-};
-
-/** Reinhard-style transfer per RGB channel; the gain is bounded so a flat input does not explode. */
-const colourTransfer = (input: ChannelMoments, reference: ChannelMoments): ChannelLinear => {
-  const a = [0, 1, 2].map((channel) =>
-    clamp(reference.deviation[channel] / Math.max(input.deviation[channel], 1), 0.25, 4),
-  );
-  return { a, b: a.map((gain, channel) => reference.mean[channel] - gain * input.mean[channel]) };
-};
-
-/** Stretches luminance so its 0.5th to 99.5th percentiles span the full range (gain at most 2.5). */
-const contrastStretch = (pixels: Buffer): ChannelLinear => {
-  const histogram = new Array<number>(256).fill(0);
-  for (let index = 0; index + 2 < pixels.length; index += 3) {
-    histogram[Math.round(0.299 * pixels[index] + 0.587 * pixels[index + 1] + 0.114 * pixels[index + 2])] += 1;
-  }
-  const count = pixels.length / 3;
-  const percentile = (fraction: number): number => {
-    let seen = 0;
-    for (let level = 0; level < 256; level += 1) {
-      seen += histogram[level];
-      if (seen >= fraction * count) return level;
-    }
-    return 255;
-  };
-  const low = percentile(0.005);
-  const high = percentile(0.995);
-  if (high - low < 16 || (low <= 2 && high >= 253)) return IDENTITY;
-  const gain = Math.min(255 / (high - low), 2.5);
-  const offset = 127.5 - ((low + high) / 2) * gain;
-  return { a: [gain, gain, gain], b: [offset, offset, offset] };
-};
-
-const clamp = (value: number, low: number, high: number): number => Math.min(high, Math.max(low, value));
-
-// ---- seeds ----
-
-/** Seeds derive from a hash of the request, computed on first use (enhance and remix with one output never need it). */
-const requestSeeds = (request: EngineRequest): Seeds => {
-  let seed: Buffer | undefined;
-  const requestHash = (): Buffer => {
-    const { operation, prompt, width, height, outputFormat, numOutputImages, baseModel, quality } = request;
-    const hash = createHash('sha256').update(
-      JSON.stringify([operation, prompt, width, height, outputFormat, numOutputImages, baseModel, quality ?? null]),
-    );
-    for (const image of request.images) hash.update(`${image.data.length}:`).update(image.data);
-    return hash.digest();
-  };
-  return {
-    random: (label) => {
-      seed ??= requestHash();
-      return mulberry32(createHash('sha256').update(seed).update(label).digest().readUInt32BE(0));
-    },
-  };
-};
-
-const mulberry32 = (state: number): (() => number) => {
-  let current = state >>> 0;
-  return () => {
-    current = (current + 0x6d2b79f5) >>> 0;
-    let t = current;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 };
