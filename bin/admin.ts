@@ -30,7 +30,7 @@ import { DynamoPortal } from '../functions/adapters/dynamo/portal-repository';
 import { openTable } from '../functions/adapters/dynamo/table';
 import { createObjectStore, type ObjectStore } from '../functions/adapters/s3/object-store';
 import * as Accounts from '../functions/domain/accounts/accounts';
-import { formatUsd, parseUsd } from '../functions/domain/billing/money';
+import { formatUsd, parseUsd } from '../functions/domain/shared/money';
 import { DomainError, NotFoundError } from '../functions/domain/errors';
 import { DEFAULT_INVITATION_CREDIT_MICROS, invite } from '../functions/domain/portal/portal';
 import { reembedProfiles } from '../functions/domain/profiles/reembed';

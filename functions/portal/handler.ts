@@ -20,7 +20,7 @@ import { portalDeps } from '../composition/portal';
 import { presignedOrigin } from '../composition/storage';
 import { Accounts, Callbacks, Jobs, NotFoundError, Profiles, Statement } from '../domain';
 import type { Caller } from '../domain/accounts/accounts';
-import { moneyBody } from '../domain/billing/money';
+import { moneyBody } from '../domain/shared/money';
 import { PayloadTooLargeError, RateLimitedError } from '../domain/errors';
 import { TRAINING_PRICE_MICROS } from '../domain/images/pricing';
 import {

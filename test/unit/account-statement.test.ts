@@ -1,5 +1,5 @@
 import { decodeCursor, encodeCursor, ledgerEntryBody, spendByDay } from '../../functions/domain/accounts/statement';
-import { moneyBody, usdDecimal } from '../../functions/domain/billing/money';
+import { moneyBody, usdDecimal } from '../../functions/domain/shared/money';
 import { attemptBody } from '../../functions/domain/callbacks/deliveries';
 import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
 

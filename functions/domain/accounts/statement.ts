@@ -13,7 +13,7 @@
  */
 
 import type { LedgerEntry, LedgerEntryKind } from '../billing/ledger';
-import { type MoneyBody, moneyBody } from '../billing/money';
+import { type MoneyBody, moneyBody } from '../shared/money';
 import { InvalidRequestError, NotFoundError } from '../errors';
 import { toIso } from '../shared/clock';
 import type { ModelVersion } from '../shared/model-version';

@@ -1,2 +1,2 @@
 export * from './ledger';
-export * from './money';
+export * from '../shared/money';

@@ -1,6 +1,6 @@
 /** The job-status body, identical for polling and for the callback (the callback signs these bytes). */
 import type { Caller } from '../accounts/accounts';
-import { usdDecimal } from '../billing/money';
+import { usdDecimal } from '../shared/money';
 import { JobExpiredError, NotFoundError } from '../errors';
 import { downloadLinks, type ImageResultBody, imageResultBody, type LinkMaker } from '../images/result';
 import type { Clock } from '../shared/clock';

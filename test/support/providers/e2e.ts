@@ -149,4 +149,4 @@ export const openAiOutputTokens = (openai: OpenAiDouble, from: number): number =
     .reduce((sum, answer) => sum + Number((answer.usage as { output_tokens: number }).output_tokens), 0);
 
 /** USD string of an amount in micro-USD, as job bodies show it. */
-export { usdDecimal as usd } from '../../../functions/domain/billing/money';
+export { usdDecimal as usd } from '../../../functions/domain/shared/money';
