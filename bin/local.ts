@@ -16,8 +16,8 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { BASE_MODELS } from '../functions/domain/images/catalog';
-import { engineNameOf, parseModelRoutes } from '../functions/domain/images/model-routes';
+import { BASE_MODELS } from '../functions/domain/catalog/catalog';
+import { engineNameOf, parseModelRoutes } from '../functions/domain/catalog/model-routes';
 import { BACKEND_ENV, PROVIDER_ENV } from '../functions/shared/env-names';
 import { ROOT_DIR, startLocalRuntime } from './local/runtime';
 

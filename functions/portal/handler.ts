@@ -22,7 +22,7 @@ import { Accounts, Callbacks, Jobs, NotFoundError, Profiles, Statement } from '.
 import type { Caller } from '../domain/accounts/accounts';
 import { moneyBody } from '../domain/shared/money';
 import { PayloadTooLargeError, RateLimitedError } from '../domain/errors';
-import { TRAINING_PRICE_MICROS } from '../domain/images/pricing';
+import { TRAINING_PRICE_MICROS } from '../domain/catalog/pricing';
 import {
   checkCsrf,
   type IssuedSession,

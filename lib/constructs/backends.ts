@@ -9,7 +9,7 @@
  */
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { parseModelAliases, parseModelRoutes, routedProviders } from '../../functions/domain/images/model-routes';
+import { parseModelAliases, parseModelRoutes, routedProviders } from '../../functions/domain/catalog/model-routes';
 import { PROVIDER_SECRETS, type ProviderSecretName } from '../../functions/shared/access';
 import { BACKEND_ENV, PROVIDER_ENV } from '../../functions/shared/env-names';
 import { acknowledge } from './acknowledgements';

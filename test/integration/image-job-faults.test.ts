@@ -6,7 +6,7 @@
 
 import { services } from '../../bin/local/services';
 import type { JobStepDeps } from '../../functions/composition/job-steps';
-import { PINNED_PRICES } from '../../functions/domain/images/catalog';
+import { PINNED_PRICES } from '../../functions/domain/catalog/catalog';
 import type { WorkflowDeps } from '../../functions/domain/jobs/workflow';
 import { base64Jpeg } from '../support/images';
 import { entriesOfJob } from '../support/ledger';

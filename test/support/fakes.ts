@@ -23,7 +23,7 @@ import {
 } from '../../functions/domain/errors';
 import type { DetectedFace, FaceAnalyzer } from '../../functions/domain/faces';
 import type { ImageDeps } from '../../functions/domain/images/deps';
-import type { DecodedImage, EngineOutcome, EngineRequest, ImageEngine } from '../../functions/domain/images/engine';
+import type { DecodedImage, EngineOutcome, EngineRequest, ImageEngine } from '../../functions/domain/engine/engine';
 import type { Job, JobPage, JobsRepository } from '../../functions/domain/jobs/job';
 import { noMeter } from '../../functions/domain/shared/meter';
 

@@ -4,7 +4,7 @@
  * that loses to the job's success.
  */
 
-import type { EngineOutcome, EngineTicket } from '../../functions/domain/images/engine';
+import type { EngineOutcome, EngineTicket } from '../../functions/domain/engine/engine';
 import { cancel } from '../../functions/domain/jobs/cancel';
 import type { Job } from '../../functions/domain/jobs/job';
 import {

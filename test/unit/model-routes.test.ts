@@ -1,15 +1,15 @@
 /**
- * The deployment's route table and aliases (functions/domain/images/model-routes.ts), read at cold start:
+ * The deployment's route table and aliases (functions/domain/catalog/model-routes.ts), read at cold start:
  * what a good table becomes, and the message an operator reads for each kind of mistake.
  */
-import { BASE_MODELS } from '../../functions/domain/images/catalog';
+import { BASE_MODELS } from '../../functions/domain/catalog/catalog';
 import {
   engineNameOf,
   ModelRoutesError,
   parseModelAliases,
   parseModelRoutes,
   routedProviders,
-} from '../../functions/domain/images/model-routes';
+} from '../../functions/domain/catalog/model-routes';
 
 const KNOWN = BASE_MODELS.map((model) => model.id).join(', ');
 

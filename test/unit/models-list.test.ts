@@ -1,11 +1,11 @@
 /**
- * GET /v2/service/models as a client reads it (functions/domain/images/models.ts): every catalog model with
+ * GET /v2/service/models as a client reads it (functions/domain/catalog/models.ts): every catalog model with
  * what it accepts and costs, what serves it in this deployment, the names it also answers to, and the
  * pinned model of enhance and remix.
  */
-import { BASE_MODELS, DEFAULT_BASE_MODEL } from '../../functions/domain/images/catalog';
-import { parseModelRoutes } from '../../functions/domain/images/model-routes';
-import { type ModelBody, modelList } from '../../functions/domain/images/models';
+import { BASE_MODELS, DEFAULT_BASE_MODEL } from '../../functions/domain/catalog/catalog';
+import { parseModelRoutes } from '../../functions/domain/catalog/model-routes';
+import { type ModelBody, modelList } from '../../functions/domain/catalog/models';
 
 const modelOf = (models: ModelBody[], id: string): ModelBody => {
   const model = models.find((candidate) => candidate.id === id);

@@ -1,4 +1,4 @@
-import type { EngineOutcome, ProgressReport } from '../../functions/domain/images/engine';
+import type { EngineOutcome, ProgressReport } from '../../functions/domain/engine/engine';
 import { progressOf } from '../../functions/domain/jobs/job';
 import { PROGRESS_WRITE_INTERVAL_MS, runEngine, type WorkflowDeps } from '../../functions/domain/jobs/workflow';
 import { trainingProgress } from '../../functions/domain/profiles/profile';

@@ -12,7 +12,7 @@ import type {
   EngineTicket,
   ImageEngine,
   QueueCheck,
-} from '../../functions/domain/images/engine';
+} from '../../functions/domain/engine/engine';
 import { canceledError, type Job } from '../../functions/domain/jobs/job';
 import {
   CANCEL_CHECK_MS,

@@ -22,7 +22,7 @@
  */
 import sharp from 'sharp';
 import { InvalidRequestError } from '../../domain/errors';
-import type { DecodedImage, ImagePreview, InputFormat } from '../../domain/images/engine';
+import type { DecodedImage, ImagePreview, InputFormat } from '../../domain/engine/engine';
 import { type FetchBytes, type ReadUpload, readImageSource } from './image-source';
 
 export type { FetchBytes, ReadUpload } from './image-source';

@@ -1,6 +1,6 @@
 /** Request shapes of the job endpoints. */
 import * as v from 'valibot';
-import { OPERATIONS } from '../../domain/images/engine';
+import { OPERATIONS } from '../../domain/engine/engine';
 import { JOB_STATUSES } from '../../domain/jobs/job';
 import { INTEGER_TEXT } from '../../shared/http/validation';
 

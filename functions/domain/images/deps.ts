@@ -6,7 +6,7 @@ import type { ProfilesReader } from '../profiles/profile';
 import type { Clock } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
 import type { Meter } from '../shared/meter';
-import type { DecodedImage, ImageEngine, OutputFormat } from './engine';
+import type { DecodedImage, ImageEngine, OutputFormat } from '../engine/engine';
 import type { LinkMaker } from './result';
 
 export interface ImageDeps {

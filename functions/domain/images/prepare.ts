@@ -9,9 +9,9 @@ import type { Caller } from '../accounts/accounts';
 import type { Profile } from '../profiles/profile';
 import type { ImageCommand } from './command';
 import type { ImageDeps } from './deps';
-import type { CandidateProfile, Operation, OutputFormat, PreparedEngineRequest } from './engine';
-import { pinnedTwoK, resolveOutputSpec } from './output-spec';
-import { floorPrice, type PricedRequest } from './pricing';
+import type { CandidateProfile, Operation, OutputFormat, PreparedEngineRequest } from '../engine/engine';
+import { pinnedTwoK, resolveOutputSpec } from '../catalog/output-spec';
+import { floorPrice, type PricedRequest } from '../catalog/pricing';
 import { checkReferencedProfiles, mergeReferences } from './profile-references';
 
 /** What is known once a request has passed every check and its inputs are decoded. */

@@ -6,7 +6,7 @@
 
 import type { Job, JobResult } from '../jobs/job';
 import { DOWNLOAD_LINK_LIFETIME_MS, type DownloadGrant } from './download-token';
-import type { RecognizedFace } from './recognition';
+import type { RecognizedFace } from '../engine/recognition';
 
 export type LinkMaker = (baseUrl: string, grant: DownloadGrant) => Promise<string>;
 

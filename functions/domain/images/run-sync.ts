@@ -10,11 +10,11 @@ import { releaseJobCharge, reserveJobCharge, settleJobCharge } from '../jobs/cha
 import { jobErrorOf } from '../jobs/job';
 import { type ImageCommand, newJob, type RequestContext } from './command';
 import type { ImageDeps } from './deps';
-import { type EngineOutcome, runEngine } from './engine';
+import { type EngineOutcome, runEngine } from '../engine/engine';
 import { clientRequestIdClaim } from './idempotency';
 import { prepare } from './prepare';
-import { finalPrice } from './pricing';
-import { type Recognition, recogniseSubjects } from './recognition';
+import { finalPrice } from '../catalog/pricing';
+import { type Recognition, recogniseSubjects } from '../engine/recognition';
 import { type ImageResult, resultOf } from './result';
 
 /** A refusal or failure as the job records it and as the caller sees it. */

@@ -18,7 +18,7 @@ import type { Caller } from '../accounts/accounts';
 import type { LedgerPort } from '../billing/ledger';
 import type { CallbackMessage } from '../callbacks/deliver';
 import { JobNotCancelableError, NotFoundError } from '../errors';
-import type { EngineTicket } from '../images/engine';
+import type { EngineTicket } from '../engine/engine';
 import type { Clock } from '../shared/clock';
 import { releaseJobCharge } from './charge';
 import { canceledError, type JobsRepository } from './job';

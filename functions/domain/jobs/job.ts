@@ -12,9 +12,9 @@ import type {
   InputFormat,
   Operation,
   OutputFormat,
-} from '../images/engine';
-import type { PricedRequest } from '../images/pricing';
-import type { RecognizedFace } from '../images/recognition';
+} from '../engine/engine';
+import type { PricedRequest } from '../catalog/pricing';
+import type { RecognizedFace } from '../engine/recognition';
 
 export const JOB_STATUSES = ['pending', 'running', 'succeeded', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];

@@ -22,10 +22,10 @@ import {
   type OutputFormat,
   type ProgressReport,
   runEngine as runImageEngine,
-} from '../images/engine';
+} from '../engine/engine';
 import { candidateOf } from '../images/prepare';
-import { finalPrice } from '../images/pricing';
-import { recogniseSubjects } from '../images/recognition';
+import { finalPrice } from '../catalog/pricing';
+import { recogniseSubjects } from '../engine/recognition';
 import type { ProfilesReader } from '../profiles/profile';
 import type { Clock } from '../shared/clock';
 import { releaseJobCharge, settleJobCharge } from './charge';
@@ -57,7 +57,7 @@ export interface WorkflowDeps {
   jobs: JobsRepository;
   ledger: LedgerPort;
   engine: ImageEngine;
-  /** Finds the faces in the outputs, for recognition (images/recognition.ts). */
+  /** Finds the faces in the outputs, for recognition (engine/recognition.ts). */
   faces: FaceAnalyzer;
   /** The candidates' faces, read again when the engine runs (the job keeps their ids). */
   profiles: Pick<ProfilesReader, 'findMany'>;

@@ -4,8 +4,8 @@
  * face of a few hundred pixels, and a sheet is at most three across.
  */
 import sharp from 'sharp';
-import type { EngineRequest } from '../../../domain/images/engine';
-import { type IdentityPlan, instructedPrompt, planIdentity } from '../../../domain/images/identity-prompt';
+import type { EngineRequest } from '../../../domain/engine/engine';
+import { type IdentityPlan, instructedPrompt, planIdentity } from '../../../domain/engine/identity-prompt';
 
 export interface IdentityInputs {
   /** The prompt to send: the operation's instruction (enhance, remix), then the caller's words with `[[id]]` rewritten. */

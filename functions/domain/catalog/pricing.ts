@@ -14,7 +14,7 @@
  */
 
 import { type BaseModel, findBaseModel, PINNED_PRICES, type Resolution } from './catalog';
-import type { EngineUsage, Operation } from './engine';
+import type { EngineUsage, Operation } from '../engine/engine';
 
 /** Price of training one profile, per tier (spec). */
 export const TRAINING_PRICE_MICROS = { standard: 2_900_000, fast: 1_490_000 } as const;
@@ -31,7 +31,7 @@ export type PricedRequest =
 /** A finished run: the engine's usage and what recognition found in its outputs. */
 export interface PricedOutcome {
   usage: EngineUsage;
-  /** profile id → times that subject appears, summed over all outputs (recognition.ts). */
+  /** profile id → times that subject appears, summed over all outputs (engine/recognition.ts). */
   knownSubjects: Record<string, number>;
 }
 

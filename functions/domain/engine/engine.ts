@@ -91,7 +91,7 @@ export interface EngineRequest {
   workKey: string;
 }
 
-/** An engine request before its job exists (prepare.ts): the job's id becomes its workKey. */
+/** An engine request before its job exists (images/prepare.ts): the job's id becomes its workKey. */
 export type PreparedEngineRequest = Omit<EngineRequest, 'workKey'>;
 
 export interface EngineUsage {
