@@ -165,7 +165,7 @@ export interface EngineQueue {
 }
 
 /** Runs the engine until it answers or `signal` aborts, whichever is first (an engine that ignores aborts is left behind). */
-export const runEngine = (
+export const abortableRun = (
   engine: ImageEngine,
   request: EngineRequest,
   signal: AbortSignal,

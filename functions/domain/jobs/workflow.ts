@@ -10,9 +10,9 @@
  */
 import type { LedgerPort } from '../billing/ledger';
 import type { CallbackMessage } from '../callbacks/deliver';
-import { ERROR_CODES, type ErrorCode, NotFoundError } from '../errors';
-import type { FaceAnalyzer } from '../faces';
+import { finalPrice } from '../catalog/pricing';
 import {
+  abortableRun,
   type DecodedImage,
   type EngineOutcome,
   type EngineQueue,
@@ -21,11 +21,11 @@ import {
   type ImageEngine,
   type OutputFormat,
   type ProgressReport,
-  runEngine as runImageEngine,
 } from '../engine/engine';
-import { candidateOf } from '../images/prepare';
-import { finalPrice } from '../catalog/pricing';
 import { recogniseSubjects } from '../engine/recognition';
+import { ERROR_CODES, type ErrorCode, NotFoundError } from '../errors';
+import type { FaceAnalyzer } from '../faces';
+import { candidateOf } from '../images/prepare';
 import type { ProfilesReader } from '../profiles/profile';
 import type { Clock } from '../shared/clock';
 import { releaseJobCharge, settleJobCharge } from './charge';
@@ -267,7 +267,7 @@ export const runEngine = async (
       return 'waiting';
     };
   } else {
-    engineWork = (signal, progress) => runImageEngine(deps.engine, request, signal, progress);
+    engineWork = (signal, progress) => abortableRun(deps.engine, request, signal, progress);
   }
 
   const outcome = await withinLimits(deps, job, engineWork, {
