@@ -7,7 +7,7 @@ import type { Clock } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
 import type { Meter } from '../shared/meter';
 import type { DecodedImage, ImageEngine, OutputFormat } from '../engine/engine';
-import type { LinkMaker } from './result';
+import type { LinkMaker } from '../jobs/result';
 
 export interface ImageDeps {
   clock: Clock;

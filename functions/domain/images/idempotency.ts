@@ -13,7 +13,7 @@ import { releaseJobCharge } from '../jobs/charge';
 import { isTerminal, JOB_RETENTION_MS, type Job, jobErrorOf } from '../jobs/job';
 import type { ImageCommand } from './command';
 import type { ImageDeps } from './deps';
-import { type ImageResult, resultOf } from './result';
+import { type ImageResult, resultOf } from '../jobs/result';
 
 /**
  * What makes two requests the same request: the command without its client_request_id (the schema has

@@ -15,7 +15,7 @@ import { type ImageCommand, newJob, type RequestContext } from './command';
 import type { ImageDeps } from './deps';
 import { clientRequestIdClaim } from './idempotency';
 import { prepare } from './prepare';
-import { type ImageResult, resultOf } from './result';
+import { type ImageResult, resultOf } from '../jobs/result';
 
 /** A refusal or failure as the job records it and as the caller sees it. */
 export const outcomeError = (outcome: Exclude<EngineOutcome, { kind: 'images' }>): DomainError =>

@@ -15,7 +15,7 @@ import { METRICS } from '../shared/meter';
 import type { ImageCommand, RequestContext } from './command';
 import type { ImageDeps } from './deps';
 import { claimWinner, earlierJob, replayOf } from './idempotency';
-import type { ImageResult } from './result';
+import type { ImageResult } from '../jobs/result';
 import { runSync } from './run-sync';
 import { submitAsync } from './submit-async';
 

@@ -2,7 +2,7 @@
 import type { Caller } from '../accounts/accounts';
 import { usdDecimal } from '../shared/money';
 import { JobExpiredError, NotFoundError } from '../errors';
-import { downloadLinks, type ImageResultBody, imageResultBody, type LinkMaker } from '../images/result';
+import { downloadLinks, type ImageResultBody, imageResultBody, type LinkMaker } from './result';
 import type { Clock } from '../shared/clock';
 import { toIso } from '../shared/clock';
 import { type Job, type JobPageQuery, type JobsRepository, progressOf } from './job';

@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { imageResultBody } from '../../domain/images/result';
+import { imageResultBody } from '../../domain/jobs/result';
 import type { SubmitOutcome } from '../../domain/images/submit';
 import { type ApiRequest, apiHandler } from './api-handler';
 import { assertCallbackUrlReachable } from './callback-url';
