@@ -3,9 +3,9 @@
 import { createHash } from 'node:crypto';
 import { imageEngine } from '../adapters/engine/engines';
 import { jobInputs, jobOutputs } from '../adapters/s3/job-files';
-import type { ImageDeps } from '../domain/images/deps';
-import { meteredEngine } from '../domain/engine/engine';
 import { routedProviders } from '../domain/catalog/model-routes';
+import { meteredEngine } from '../domain/engine/engine';
+import type { ImageDeps } from '../domain/images/deps';
 import { BUCKET_AREAS } from '../shared/access';
 import { clock, meter, newId, once, settings } from './core';
 import { jobs, ledger, profiles } from './data';

@@ -1,7 +1,7 @@
 /** The scheduled closing of abandoned work: the table, the ledger, and the state of executions. */
 
 import { executionState } from '../adapters/sfn/executions';
-import { type AbandonedWorkDeps, GRACE_MS } from '../domain/billing/abandoned';
+import { type AbandonedWorkDeps, GRACE_MS } from '../domain/workflow/abandoned';
 import { STATE_MACHINE_ARN_ENV } from '../shared/env-names';
 import { clock, once, settings } from './core';
 import { jobs, ledger, profiles } from './data';

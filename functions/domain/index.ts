@@ -6,3 +6,4 @@ export * from './errors';
 export * as Images from './images';
 export * as Jobs from './jobs';
 export * as Profiles from './profiles';
+export * as Workflow from './workflow/steps';

@@ -20,9 +20,8 @@ import { portalDeps } from '../composition/portal';
 import { presignedOrigin } from '../composition/storage';
 import { Accounts, Callbacks, Jobs, NotFoundError, Profiles, Statement } from '../domain';
 import type { Caller } from '../domain/accounts/accounts';
-import { moneyBody } from '../domain/shared/money';
-import { PayloadTooLargeError, RateLimitedError } from '../domain/errors';
 import { TRAINING_PRICE_MICROS } from '../domain/catalog/pricing';
+import { PayloadTooLargeError, RateLimitedError } from '../domain/errors';
 import {
   checkCsrf,
   type IssuedSession,
@@ -33,6 +32,7 @@ import {
   signOut,
   signUp,
 } from '../domain/portal/portal';
+import { moneyBody } from '../domain/shared/money';
 import { baseUrlOf, lowerCaseHeaders, MAX_BODY_BYTES, serialise } from '../shared/http/api-handler';
 import { assertBodyUrlReachable, assertCallbackUrlReachable } from '../shared/http/callback-url';
 import { errorAnswer } from '../shared/http/error-mapping';

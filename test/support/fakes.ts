@@ -15,6 +15,7 @@ import type {
   SettleInput,
 } from '../../functions/domain/billing/ledger';
 import { ownerOf } from '../../functions/domain/billing/ledger';
+import type { DecodedImage, EngineOutcome, EngineRequest, ImageEngine } from '../../functions/domain/engine/engine';
 import {
   AlreadyExistsError,
   ClientRequestIdTakenError,
@@ -23,7 +24,6 @@ import {
 } from '../../functions/domain/errors';
 import type { DetectedFace, FaceAnalyzer } from '../../functions/domain/faces';
 import type { ImageDeps } from '../../functions/domain/images/deps';
-import type { DecodedImage, EngineOutcome, EngineRequest, ImageEngine } from '../../functions/domain/engine/engine';
 import type { Job, JobPage, JobsRepository } from '../../functions/domain/jobs/job';
 import { noMeter } from '../../functions/domain/shared/meter';
 

@@ -4,13 +4,13 @@
  * RunEngine step. The matching rules themselves (threshold, margin) are proven in test/unit/faces.test.ts.
  */
 import type { Caller } from '../../functions/domain/accounts/accounts';
-import type { DetectedFace } from '../../functions/domain/faces';
 import { findBaseModel } from '../../functions/domain/catalog/catalog';
-import type { ImageCommand } from '../../functions/domain/images/command';
 import type { CandidateFace, CandidateProfile } from '../../functions/domain/engine/engine';
 import { recogniseSubjects } from '../../functions/domain/engine/recognition';
+import type { DetectedFace } from '../../functions/domain/faces';
+import type { ImageCommand } from '../../functions/domain/images/command';
 import { submit } from '../../functions/domain/images/submit';
-import { runEngine, type WorkflowDeps } from '../../functions/domain/jobs/workflow';
+import { runEngine, type WorkflowDeps } from '../../functions/domain/workflow/steps';
 import {
   FAKE_FACE_MODEL,
   type FakeImageWorld,

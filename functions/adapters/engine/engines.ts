@@ -3,8 +3,9 @@
  * Gemini, fal), and for every other model the default engine (the sandbox on sharp, or a GPU backend
  * over HTTPS).
  */
-import type { ImageEngine } from '../../domain/engine/engine';
+
 import type { ModelRoutes, Provider } from '../../domain/catalog/model-routes';
+import type { ImageEngine } from '../../domain/engine/engine';
 import { HttpEngine } from './http-engine';
 import { FalEngine } from './providers/fal';
 import { GeminiEngine } from './providers/gemini';

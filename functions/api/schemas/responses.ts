@@ -6,8 +6,8 @@
  */
 import * as v from 'valibot';
 import { LEDGER_ENTRY_KINDS } from '../../domain/billing/ledger';
-import { API_ERROR_CODES } from '../../domain/errors';
 import { OPERATIONS } from '../../domain/engine/engine';
+import { API_ERROR_CODES } from '../../domain/errors';
 import { UPLOAD_CONTENT_TYPES } from '../../domain/images/uploads';
 import { JOB_STATUSES } from '../../domain/jobs/job';
 import { PROFILE_STATUSES, TRAINING_TIERS } from '../../domain/profiles/profile';

@@ -1,2 +1,2 @@
-export * from './ledger';
 export * from '../shared/money';
+export * from './ledger';

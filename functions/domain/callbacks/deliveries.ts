@@ -18,9 +18,9 @@
 import type { Caller } from '../accounts/accounts';
 import { admitOutboundSend, type RateCounter } from '../accounts/rate-limit';
 import { InvalidRequestError, JobExpiredError, JobNotFinishedError, NotFoundError } from '../errors';
+import { callbackMessage } from '../jobs/callback-message';
 import type { Job, JobsRepository } from '../jobs/job';
 import type { LinkMaker } from '../jobs/status';
-import { callbackMessage } from '../jobs/workflow';
 import { type Clock, toIso } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
 import { type CallbackMessage, type DeliveryAttempt, type DeliveryDeps, signedPost } from './deliver';

@@ -13,8 +13,8 @@
  *   request (not per image). A floating-point residue below a millionth of a micro is not rounded up.
  */
 
-import { type BaseModel, findBaseModel, PINNED_PRICES, type Resolution } from './catalog';
 import type { EngineUsage, Operation } from '../engine/engine';
+import { type BaseModel, findBaseModel, PINNED_PRICES, type Resolution } from './catalog';
 
 /** Price of training one profile, per tier (spec). */
 export const TRAINING_PRICE_MICROS = { standard: 2_900_000, fast: 1_490_000 } as const;

@@ -1,13 +1,13 @@
 /** What the image use cases (prepare, run-sync, submit-async, idempotency, submit) are given. */
 import type { LedgerPort } from '../billing/ledger';
+import type { DecodedImage, ImageEngine, OutputFormat } from '../engine/engine';
 import type { FaceAnalyzer } from '../faces';
 import type { JobsRepository, StoredInput } from '../jobs/job';
+import type { LinkMaker } from '../jobs/result';
 import type { ProfilesReader } from '../profiles/profile';
 import type { Clock } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
 import type { Meter } from '../shared/meter';
-import type { DecodedImage, ImageEngine, OutputFormat } from '../engine/engine';
-import type { LinkMaker } from '../jobs/result';
 
 export interface ImageDeps {
   clock: Clock;

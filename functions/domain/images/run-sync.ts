@@ -11,11 +11,11 @@ import { type Recognition, recogniseSubjects } from '../engine/recognition';
 import { ContentModerationError, type DomainError, NoImageGeneratedError, RequestTimeoutError } from '../errors';
 import { releaseJobCharge, reserveJobCharge, settleJobCharge } from '../jobs/charge';
 import { jobErrorOf } from '../jobs/job';
+import { type ImageResult, resultOf } from '../jobs/result';
 import { type ImageCommand, newJob, type RequestContext } from './command';
 import type { ImageDeps } from './deps';
 import { clientRequestIdClaim } from './idempotency';
 import { prepare } from './prepare';
-import { type ImageResult, resultOf } from '../jobs/result';
 
 /** A refusal or failure as the job records it and as the caller sees it. */
 export const outcomeError = (outcome: Exclude<EngineOutcome, { kind: 'images' }>): DomainError =>

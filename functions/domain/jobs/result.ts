@@ -4,9 +4,9 @@
  * snake_case names).
  */
 
-import type { Job, JobResult } from './job';
-import { DOWNLOAD_LINK_LIFETIME_MS, type DownloadGrant } from './download-token';
 import type { RecognizedFace } from '../engine/recognition';
+import { DOWNLOAD_LINK_LIFETIME_MS, type DownloadGrant } from './download-token';
+import type { Job, JobResult } from './job';
 
 export type LinkMaker = (baseUrl: string, grant: DownloadGrant) => Promise<string>;
 

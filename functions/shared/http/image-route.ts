@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
-import { imageResultBody } from '../../domain/jobs/result';
 import type { SubmitOutcome } from '../../domain/images/submit';
+import { imageResultBody } from '../../domain/jobs/result';
 import { type ApiRequest, apiHandler } from './api-handler';
 import { assertCallbackUrlReachable } from './callback-url';
 import { type ApiResult, accepted, ok } from './responses';
