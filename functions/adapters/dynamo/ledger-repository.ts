@@ -24,7 +24,7 @@ import {
   ServiceUnavailableError,
 } from '../../domain/errors';
 import { earliestIdAt, type IdSource } from '../../domain/shared/ids';
-import { chargedRecordItem, claimItem, endPatch } from './records';
+import { chargedRecordItem, claimItem, endPatch, type OwnerRecords } from './records';
 import {
   cancellationReasons,
   ITEM_TYPE,
@@ -90,7 +90,7 @@ const STATEMENT_SNAPSHOT_ATTEMPTS = 5;
 
 const AccountMoneyItem = v.object({ balanceMicros: v.number(), entryCount: v.optional(v.number(), 0) });
 
-export class DynamoLedger implements LedgerPort, LedgerStatements {
+export class DynamoLedger implements LedgerPort<OwnerRecords>, LedgerStatements {
   constructor(
     private readonly table: Table,
     private readonly newId: IdSource,
@@ -169,7 +169,7 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
     return entry;
   }
 
-  async reserve(input: ReserveInput): Promise<LedgerEntry> {
+  async reserve(input: ReserveInput<OwnerRecords>): Promise<LedgerEntry> {
     const owner = ownerOf(input.creates);
     const { item, entry } = this.entryPut(input.accountId, 'reserve', -input.amountMicros, input.at, owner);
     const creates: TransactItem[] = [
@@ -224,7 +224,7 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
     return entry;
   }
 
-  settle(input: SettleInput): Promise<ChargeOutcome> {
+  settle(input: SettleInput<OwnerRecords>): Promise<ChargeOutcome> {
     return this.close(input, 'settle', 'settled', (reserved) => ({
       delta: reserved - input.finalMicros,
       amountMicros: input.finalMicros,
@@ -232,7 +232,7 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
     }));
   }
 
-  release(input: ReleaseInput): Promise<ChargeOutcome> {
+  release(input: ReleaseInput<OwnerRecords>): Promise<ChargeOutcome> {
     return this.close(input, 'release', 'released', (reserved) => ({
       delta: reserved,
       amountMicros: reserved,
