@@ -1,5 +1,5 @@
 /**
- * One engine per base model: the route table's (model-routes.ts) providers for the models it names, the
+ * One engine per base model: the route table's (domain/catalog/model-routes.ts) providers for the models it names, the
  * default engine (sandbox or HTTP) for the rest. A queued provider's tickets go back to the engine that
  * made them (EngineTicket.engine).
  */

@@ -19,7 +19,7 @@ export interface ImageDeps {
   profiles: ProfilesReader;
   jobs: JobsRepository;
   engine: ImageEngine;
-  /** Finds the faces in every output, for recognition (recognition.ts). */
+  /** Finds the faces in every output, for recognition (engine/recognition.ts). */
   faces: FaceAnalyzer;
   /** Reads and checks one input; `accountId` owns the direct uploads it may reference. */
   decodeInput(value: string, label: string, signal: AbortSignal, accountId: string): Promise<DecodedImage>;
