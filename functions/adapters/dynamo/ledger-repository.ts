@@ -24,7 +24,7 @@ import {
   ServiceUnavailableError,
 } from '../../domain/errors';
 import { earliestIdAt, type IdSource } from '../../domain/shared/ids';
-import { chargedRecordItem, claimItem, endPatch, type OwnerRecords } from './records';
+import { chargedRecordItem, claimItem, endPatch, type OwnerRecords, patchExpression } from './records';
 import {
   cancellationReasons,
   ITEM_TYPE,
@@ -70,20 +70,6 @@ const ChargedOwnerItem = v.object({
 
 /** Attempts at a close whose owner changed between its read and its transaction (e.g. pending → running). */
 const CLOSE_ATTEMPTS = 3;
-
-/** Builds `SET #a0 = :a0, …` for a patch, with names and values that cannot collide with ours. */
-const patchExpression = (patch: Readonly<Record<string, unknown>>) => {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets = Object.entries(patch)
-    .filter(([, value]) => value !== undefined)
-    .map(([name, value], index) => {
-      names[`#p${index}`] = name;
-      values[`:p${index}`] = value;
-      return `#p${index} = :p${index}`;
-    });
-  return { sets, names, values };
-};
 
 /** Reads of a statement page that found an entry landing between them before one held still. */
 const STATEMENT_SNAPSHOT_ATTEMPTS = 5;

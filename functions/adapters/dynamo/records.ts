@@ -57,3 +57,17 @@ export const claimItem = (accountId: string, claim: ClientRequestIdClaim) => ({
 /** The attributes a terminal state sets on its owner record; an ended job is cleaned up a week after it expires. */
 export const endPatch = (ends: SettledEnd<OwnerRecords> | ReleasedEnd<OwnerRecords>): Record<string, unknown> =>
   ends.kind === 'job' ? { ...ends.end, ttl: ttlAfter(ends.end.expiresAt) } : { ...ends.end };
+
+/** Builds `SET #p0 = :p0, …` for a patch, with names and values that cannot collide with ours. */
+export const patchExpression = (patch: Readonly<Record<string, unknown>>) => {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = Object.entries(patch)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value], index) => {
+      names[`#p${index}`] = name;
+      values[`:p${index}`] = value;
+      return `#p${index} = :p${index}`;
+    });
+  return { sets, names, values };
+};
