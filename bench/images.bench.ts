@@ -28,8 +28,8 @@ import { EnhanceRequestSchema, RemixRequestSchema } from '../functions/api/schem
 import type { Caller } from '../functions/domain/accounts/accounts';
 import type { ImageCommand } from '../functions/domain/images/command';
 import type { ImageDeps } from '../functions/domain/images/deps';
-import { type ImageResultBody, imageResultBody } from '../functions/domain/images/result';
 import { runSync } from '../functions/domain/images/run-sync';
+import { type ImageResultBody, imageResultBody } from '../functions/domain/jobs/result';
 import {
   atMost,
   type BenchResult,

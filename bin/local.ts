@@ -18,8 +18,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BACKEND_ENV, PROVIDER_ENV } from '../functions/deployment/env-names';
 import { ROUTE_PROVIDERS } from '../functions/deployment/providers';
-import { BASE_MODELS } from '../functions/domain/images/catalog';
-import { engineNameOf, parseModelRoutes } from '../functions/domain/images/model-routes';
+import { BASE_MODELS } from '../functions/domain/catalog/catalog';
+import { engineNameOf, parseModelRoutes } from '../functions/domain/catalog/model-routes';
 import { ROOT_DIR, startLocalRuntime } from './local-aws/runtime';
 
 const DEV_ACCOUNT_CREDIT_MICROS = 100_000_000;

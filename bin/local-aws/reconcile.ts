@@ -16,11 +16,11 @@
  */
 import { findOpenWork } from '../../functions/adapters/dynamo/open-work';
 import type { Table } from '../../functions/adapters/dynamo/table';
-import { closeAbandonedWork, type OpenWork } from '../../functions/domain/billing/abandoned';
 import type { LedgerPort } from '../../functions/domain/billing/ledger';
 import type { JobsRepository } from '../../functions/domain/jobs/job';
 import type { ProfilesReader } from '../../functions/domain/profiles/profile';
 import type { Clock } from '../../functions/domain/shared/clock';
+import { closeAbandonedWork, type OpenWork } from '../../functions/domain/workflow/abandoned';
 
 export interface ReconcileDeps {
   table: Table;

@@ -8,7 +8,7 @@ import { DynamoProfiles } from '../adapters/dynamo/profiles-repository';
 import { dynamoRateCounter } from '../adapters/dynamo/rate-counter';
 import { openTable } from '../adapters/dynamo/table';
 import { meteredLedger } from '../domain/billing/metered-ledger';
-import type { OutboundLimit } from '../domain/callbacks/deliveries';
+import type { OutboundLimit } from '../domain/jobs/deliveries';
 import { clock, meter, newId, once, settings } from './core';
 
 export const table = once(() =>

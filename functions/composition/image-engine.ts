@@ -1,7 +1,7 @@
 /** RunEngine: the job steps' dependencies plus the engine, recognition, the candidates, the stored inputs and the outputs (so sharp, the face models and S3). */
 
 import { jobInputs, jobOutputs } from '../adapters/s3/job-files';
-import type { WorkflowDeps } from '../domain/jobs/workflow';
+import type { WorkflowDeps } from '../domain/workflow/steps';
 import { once } from './core';
 import { profiles } from './data';
 import { faceAnalyzer } from './faces';

@@ -5,8 +5,8 @@
  */
 
 import { cancelFalTicket, FAL_ENGINE } from '../adapters/engine/providers/fal/queue';
-import type { EngineQueue, EngineTicket } from '../domain/images/engine';
-import { cancelEngineWork } from '../domain/jobs/workflow';
+import type { EngineQueue, EngineTicket } from '../domain/engine/engine';
+import { cancelEngineWork } from '../domain/workflow/rounds';
 import { clock, newId, once, settings } from './core';
 import { jobs, ledger, outboundLimit } from './data';
 import { link } from './links';

@@ -3,7 +3,7 @@
  * ReleaseCharge, QueueCallback) use `jobStepDeps`, which touches no image and no bucket; RunEngine adds
  * the engine, the stored inputs and the outputs on top of the same object (image-engine.ts).
  */
-import type { WorkflowDeps } from '../domain/jobs/workflow';
+import type { WorkflowDeps } from '../domain/workflow/steps';
 import { clock, once, settings } from './core';
 import { jobs, ledger } from './data';
 import { link } from './links';

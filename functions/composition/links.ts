@@ -5,8 +5,8 @@
  */
 
 import { listCallbackAttempts } from '../adapters/dynamo/callback-attempts';
-import { signDownloadToken } from '../domain/images/download-token';
-import type { LinkMaker } from '../domain/images/result';
+import { signDownloadToken } from '../domain/jobs/download-token';
+import type { LinkMaker } from '../domain/jobs/result';
 import { clock, once, settings } from './core';
 import { jobs, table } from './data';
 import { secret } from './secrets';

@@ -2,7 +2,7 @@
 
 import { executionState } from '../adapters/sfn/executions';
 import { STATE_MACHINE_ARN_ENV } from '../deployment/env-names';
-import { type AbandonedWorkDeps, GRACE_MS } from '../domain/billing/abandoned';
+import { type AbandonedWorkDeps, GRACE_MS } from '../domain/workflow/abandoned';
 import { clock, once, settings } from './core';
 import { jobs, ledger, profiles } from './data';
 import { sfn } from './workflows';

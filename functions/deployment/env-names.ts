@@ -30,7 +30,7 @@ export const BACKEND_ENV = {
 } as const;
 
 /**
- * Hosted image models (functions/domain/images/model-routes.ts): the route table and the public aliases.
+ * Hosted image models (functions/domain/catalog/model-routes.ts): the route table and the public aliases.
  * Each provider's own variables (its base URL, its key by value or as a secret's ARN) are in its row of
  * the provider table (providers.ts).
  */

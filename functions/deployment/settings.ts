@@ -5,7 +5,7 @@
  * which only the local runtimes set, from their own environment.
  */
 import * as v from 'valibot';
-import { parseModelAliases, parseModelRoutes } from '../domain/images/model-routes';
+import { parseModelAliases, parseModelRoutes } from '../domain/catalog/model-routes';
 import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, PROVIDER_ENV, STATE_MACHINE_ARN_ENV } from './env-names';
 import { HOSTED_PROVIDER_IDS, HOSTED_PROVIDERS, type HostedProviderId, ROUTE_PROVIDERS } from './providers';
 

@@ -1,4 +1,4 @@
-import { formatUsd } from './billing/money';
+import { formatUsd } from './shared/money';
 
 /**
  * The one error hierarchy. Domain errors carry a stable `code` and a message that is safe to show to

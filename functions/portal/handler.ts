@@ -21,9 +21,8 @@ import { portalDeps } from '../composition/portal';
 import { presignedOrigin } from '../composition/storage';
 import { Accounts, Callbacks, Jobs, NotFoundError, Profiles, Statement } from '../domain';
 import type { Caller } from '../domain/accounts/accounts';
-import { moneyBody } from '../domain/billing/money';
+import { TRAINING_PRICE_MICROS } from '../domain/catalog/pricing';
 import { PayloadTooLargeError, RateLimitedError } from '../domain/errors';
-import { TRAINING_PRICE_MICROS } from '../domain/images/pricing';
 import {
   checkCsrf,
   type IssuedSession,
@@ -34,6 +33,7 @@ import {
   signOut,
   signUp,
 } from '../domain/portal/portal';
+import { moneyBody } from '../domain/shared/money';
 import { baseUrlOf, lowerCaseHeaders, MAX_BODY_BYTES, serialise } from '../entry/http/api-handler';
 import { errorAnswer } from '../entry/http/error-mapping';
 import { type ApiResult, accepted, binary, ok, text } from '../entry/http/responses';

@@ -25,7 +25,8 @@ export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
         handler: 'functions/workflows/image-job/run-engine',
         images: true,
         timeoutSeconds: 900,
-        // `update`: the job's progress, a queued provider's ticket and the step's outcome (jobs/workflow.ts).
+        // `update`: the job's progress, a queued provider's ticket and the step's outcome (domain/workflow/rounds.ts,
+        // steps.ts).
         // `profiles`: the candidates' reference crops, read (the sandbox, inline providers) or presigned (an
         // engine backend, fal); `inputs` written: images shared by presigned URL with fal. The keys of the
         // routed providers.

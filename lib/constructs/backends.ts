@@ -18,7 +18,7 @@ import {
   ROUTE_PROVIDERS,
   secretConstructId,
 } from '../../functions/deployment/providers';
-import { parseModelAliases, parseModelRoutes, routedProviders } from '../../functions/domain/images/model-routes';
+import { parseModelAliases, parseModelRoutes, routedProviders } from '../../functions/domain/catalog/model-routes';
 import { acknowledge } from './acknowledgements';
 
 export { BACKEND_ENV };

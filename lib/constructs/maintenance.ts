@@ -1,6 +1,6 @@
 /**
  * Maintenance: a scheduled function that closes jobs and trainings whose workflow execution is lost, so
- * that no reservation stays held (functions/domain/billing/abandoned.ts). It scans the table, so it runs
+ * that no reservation stays held (functions/domain/workflow/abandoned.ts). It scans the table, so it runs
  * every MAINTENANCE_INTERVAL, not more often.
  */
 import { Duration } from 'aws-cdk-lib';

@@ -4,7 +4,7 @@ import { services } from '../../bin/local-aws/services';
 import { keys } from '../../functions/adapters/dynamo/table';
 import { enhanceCommand } from '../../functions/api/image-commands';
 import { EnhanceRequestSchema } from '../../functions/api/schemas/images';
-import { PINNED_PRICES } from '../../functions/domain/images/catalog';
+import { PINNED_PRICES } from '../../functions/domain/catalog/catalog';
 import { requestFingerprint } from '../../functions/domain/images/idempotency';
 import { aJob } from '../support/fixtures';
 import { base64Jpeg } from '../support/images';

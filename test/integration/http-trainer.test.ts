@@ -10,7 +10,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { services } from '../../bin/local-aws/services';
-import { TRAINING_PRICE_MICROS } from '../../functions/domain/images/pricing';
+import { TRAINING_PRICE_MICROS } from '../../functions/domain/catalog/pricing';
 import { startPhotoServer, subjectPhoto } from '../support/photos';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 

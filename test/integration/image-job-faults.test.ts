@@ -6,8 +6,8 @@
 
 import { services } from '../../bin/local-aws/services';
 import type { JobStepDeps } from '../../functions/composition/job-steps';
-import { PINNED_PRICES } from '../../functions/domain/images/catalog';
-import type { WorkflowDeps } from '../../functions/domain/jobs/workflow';
+import { PINNED_PRICES } from '../../functions/domain/catalog/catalog';
+import type { WorkflowDeps } from '../../functions/domain/workflow/steps';
 import { base64Jpeg } from '../support/images';
 import { entriesOfJob } from '../support/ledger';
 import { describeInProcessOnly, startTestRuntime, type TestRuntime } from '../support/runtime';

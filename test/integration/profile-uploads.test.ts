@@ -7,7 +7,7 @@
  * person); each test breaks one aspect of it. Under start:assets the IAM stand-in proves the functions
  * that read `uploads/` were granted it.
  */
-import { TRAINING_PRICE_MICROS } from '../../functions/domain/images/pricing';
+import { TRAINING_PRICE_MICROS } from '../../functions/domain/catalog/pricing';
 import { startPhotoServer, subjectPhoto, variedPhoto } from '../support/photos';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 import { balanceOf } from './images/support';

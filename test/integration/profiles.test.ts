@@ -4,8 +4,8 @@
 import sharp from 'sharp';
 import { services } from '../../bin/local-aws/services';
 import { createOnnxFaceAnalyzer } from '../../functions/adapters/faces/onnx-face-analyzer';
-import { PINNED_PRICES } from '../../functions/domain/images/catalog';
-import { TRAINING_PRICE_MICROS } from '../../functions/domain/images/pricing';
+import { PINNED_PRICES } from '../../functions/domain/catalog/catalog';
+import { TRAINING_PRICE_MICROS } from '../../functions/domain/catalog/pricing';
 import { faceFixture, startPhotoServer, subjectPhoto, variedPhoto } from '../support/photos';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 

@@ -8,7 +8,7 @@
  */
 import { services } from '../../bin/local-aws/services';
 import { PROVIDER_RETRY_DEFAULTS } from '../../functions/adapters/engine/providers/provider-http';
-import { findBaseModel } from '../../functions/domain/images/catalog';
+import { findBaseModel } from '../../functions/domain/catalog/catalog';
 import {
   download,
   type JobStatus,

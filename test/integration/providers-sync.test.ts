@@ -8,7 +8,7 @@
  * published format, and none may have found a violation after any test.
  */
 import { services } from '../../bin/local-aws/services';
-import { PINNED_PRICES } from '../../functions/domain/images/catalog';
+import { PINNED_PRICES } from '../../functions/domain/catalog/catalog';
 import { facePhoto, seedFaceProfile } from '../support/faces';
 import {
   download,

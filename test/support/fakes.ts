@@ -6,6 +6,7 @@
  */
 import type {
   ChargeOutcome,
+  ChargeOwners,
   ChargeState,
   ClientRequestIdClaim,
   LedgerEntry,
@@ -15,6 +16,7 @@ import type {
   SettleInput,
 } from '../../functions/domain/billing/ledger';
 import { ownerOf } from '../../functions/domain/billing/ledger';
+import type { DecodedImage, EngineOutcome, EngineRequest, ImageEngine } from '../../functions/domain/engine/engine';
 import {
   AlreadyExistsError,
   ClientRequestIdTakenError,
@@ -23,8 +25,7 @@ import {
 } from '../../functions/domain/errors';
 import type { DetectedFace, FaceAnalyzer } from '../../functions/domain/faces';
 import type { ImageDeps } from '../../functions/domain/images/deps';
-import type { DecodedImage, EngineOutcome, EngineRequest, ImageEngine } from '../../functions/domain/images/engine';
-import type { Job, JobPage, JobsRepository } from '../../functions/domain/jobs/job';
+import type { Job, JobFailed, JobPage, JobSucceeded, JobsRepository } from '../../functions/domain/jobs/job';
 import { noMeter } from '../../functions/domain/shared/meter';
 
 interface StoredJob {
@@ -33,7 +34,12 @@ interface StoredJob {
   reservedMicros: number;
 }
 
-export class FakeLedger implements LedgerPort {
+/** The fake holds jobs: their records typed as the domain's (the table adapter binds profiles too). */
+interface FakeOwners extends ChargeOwners {
+  job: { record: Job; settled: JobSucceeded; released: JobFailed };
+}
+
+export class FakeLedger implements LedgerPort<FakeOwners> {
   readonly entries: LedgerEntry[] = [];
   readonly jobs = new Map<string, StoredJob>();
   readonly claims = new Map<string, ClientRequestIdClaim>();
@@ -69,7 +75,7 @@ export class FakeLedger implements LedgerPort {
     return this.entry(input.accountId, 'credit', input.amountMicros, null, input.at);
   }
 
-  async reserve(input: ReserveInput): Promise<LedgerEntry> {
+  async reserve(input: ReserveInput<FakeOwners>): Promise<LedgerEntry> {
     if (input.creates.kind !== 'job') throw new Error('the fake ledger holds jobs only');
     const owner = ownerOf(input.creates);
     if (this.jobs.has(owner.id)) throw new AlreadyExistsError(`job ${owner.id}`);
@@ -87,7 +93,7 @@ export class FakeLedger implements LedgerPort {
     return this.entry(input.accountId, 'reserve', -input.amountMicros, owner, input.at);
   }
 
-  async settle(input: SettleInput): Promise<ChargeOutcome> {
+  async settle(input: SettleInput<FakeOwners>): Promise<ChargeOutcome> {
     const stored = this.charged(input.ends.id);
     if (stored.chargeState !== 'reserved') return { applied: false, chargeState: stored.chargeState };
     if (input.ends.kind !== 'job') throw new Error('the fake ledger holds jobs only');
@@ -102,7 +108,7 @@ export class FakeLedger implements LedgerPort {
     return { applied: true, chargeState: 'settled', amountMicros: input.finalMicros };
   }
 
-  async release(input: ReleaseInput): Promise<ChargeOutcome> {
+  async release(input: ReleaseInput<FakeOwners>): Promise<ChargeOutcome> {
     const stored = this.charged(input.ends.id);
     if (stored.chargeState !== 'reserved') return { applied: false, chargeState: stored.chargeState };
     if (input.ends.kind !== 'job') throw new Error('the fake ledger holds jobs only');

@@ -1,12 +1,12 @@
+import type { ReleaseInput } from '../../functions/domain/billing/ledger';
+import type { Job } from '../../functions/domain/jobs/job';
+import type { Profile } from '../../functions/domain/profiles/profile';
 import {
   type AbandonedWorkDeps,
   closeAbandonedWork,
   type ExecutionState,
   GRACE_MS,
-} from '../../functions/domain/billing/abandoned';
-import type { ReleaseInput } from '../../functions/domain/billing/ledger';
-import type { Job } from '../../functions/domain/jobs/job';
-import type { Profile } from '../../functions/domain/profiles/profile';
+} from '../../functions/domain/workflow/abandoned';
 import { aJob, aProfile } from '../support/fixtures';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');

@@ -1,7 +1,7 @@
 import { decodeCursor, encodeCursor, ledgerEntryBody, spendByDay } from '../../functions/domain/accounts/statement';
-import { moneyBody, usdDecimal } from '../../functions/domain/billing/money';
-import { attemptBody } from '../../functions/domain/callbacks/deliveries';
 import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
+import { attemptBody } from '../../functions/domain/jobs/deliveries';
+import { moneyBody, usdDecimal } from '../../functions/domain/shared/money';
 
 describe('money on the wire', () => {
   it.each([

@@ -5,7 +5,7 @@ import {
   findBaseModel,
   PINNED_MODEL,
   PINNED_PRICES,
-} from '../../functions/domain/images/catalog';
+} from '../../functions/domain/catalog/catalog';
 
 const ids = (test: (model: BaseModel) => boolean) => BASE_MODELS.filter(test).map((model) => model.id);
 const BASE_B_FAMILY = ['base-b-2', 'base-b-2.5-flare', 'base-b-2.5-sunburst'];

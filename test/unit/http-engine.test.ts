@@ -5,7 +5,7 @@ import {
   type HttpEngineOptions,
   type Wait,
 } from '../../functions/adapters/engine/http-engine';
-import type { EngineRequest } from '../../functions/domain/images/engine';
+import type { EngineRequest } from '../../functions/domain/engine/engine';
 import { type FakeEngineServer, okBody, startFakeEngineServer } from '../support/fake-engine-server';
 
 let server: FakeEngineServer;

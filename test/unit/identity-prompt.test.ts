@@ -1,10 +1,10 @@
 /**
- * How a hosted model is told who to keep (functions/domain/images/identity-prompt.ts): the prompt it reads
+ * How a hosted model is told who to keep (functions/domain/engine/identity-prompt.ts): the prompt it reads
  * and the reference images sent after the caller's own, for every way the provider's cap on input images
  * can bind.
  */
-import type { CandidateProfile, DecodedImage, EngineRequest } from '../../functions/domain/images/engine';
-import { CROPS_PER_PROFILE, instructedPrompt, planIdentity } from '../../functions/domain/images/identity-prompt';
+import type { CandidateProfile, DecodedImage, EngineRequest } from '../../functions/domain/engine/engine';
+import { CROPS_PER_PROFILE, instructedPrompt, planIdentity } from '../../functions/domain/engine/identity-prompt';
 
 const crops = (profileId: string, count: number) =>
   Array.from({ length: count }, (_, index) => `profiles/acc_1/${profileId}/reference-${index}.jpg`);

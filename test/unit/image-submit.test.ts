@@ -17,7 +17,7 @@ import type { ImageCommand } from '../../functions/domain/images/command';
 import { ABANDONED_AFTER_MS, requestFingerprint } from '../../functions/domain/images/idempotency';
 import { submit } from '../../functions/domain/images/submit';
 import { JOB_RETENTION_MS } from '../../functions/domain/jobs/job';
-import { markRunning, queueCallback } from '../../functions/domain/jobs/workflow';
+import { markRunning, queueCallback } from '../../functions/domain/workflow/steps';
 import { type FakeImageWorld, FakeLedger, fakeImageWorld, fakeJobs } from '../support/fakes';
 import { aJob } from '../support/fixtures';
 

@@ -4,16 +4,11 @@
  * that loses to the job's success.
  */
 
-import type { EngineOutcome, EngineTicket } from '../../functions/domain/images/engine';
+import type { EngineOutcome, EngineTicket } from '../../functions/domain/engine/engine';
 import { cancel } from '../../functions/domain/jobs/cancel';
 import type { Job } from '../../functions/domain/jobs/job';
-import {
-  CANCEL_CHECK_MS,
-  cancelEngineWork,
-  runEngine,
-  settle,
-  type WorkflowDeps,
-} from '../../functions/domain/jobs/workflow';
+import { CANCEL_CHECK_MS, cancelEngineWork } from '../../functions/domain/workflow/rounds';
+import { runEngine, settle, type WorkflowDeps } from '../../functions/domain/workflow/steps';
 import { FakeLedger, fakeFaceAnalyzer, fakeJobs } from '../support/fakes';
 import { aJob } from '../support/fixtures';
 

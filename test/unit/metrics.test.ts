@@ -1,6 +1,6 @@
 import { emfMeter } from '../../functions/adapters/metrics';
 import { meteredLedger } from '../../functions/domain/billing/metered-ledger';
-import { meteredEngine } from '../../functions/domain/images/engine';
+import { meteredEngine } from '../../functions/domain/engine/engine';
 import { failedAt, succeededAt } from '../../functions/domain/jobs/job';
 import { METRICS, METRICS_NAMESPACE, type Meter } from '../../functions/domain/shared/meter';
 import { FakeLedger } from '../support/fakes';

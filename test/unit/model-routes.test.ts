@@ -1,17 +1,17 @@
 /**
- * The deployment's route table and aliases (functions/domain/images/model-routes.ts), read at cold start:
+ * The deployment's route table and aliases (functions/domain/catalog/model-routes.ts), read at cold start:
  * what a good table becomes, and the message an operator reads for each kind of mistake.
  */
 
 import { ROUTE_PROVIDERS } from '../../functions/deployment/providers';
-import { BASE_MODELS } from '../../functions/domain/images/catalog';
+import { BASE_MODELS } from '../../functions/domain/catalog/catalog';
 import {
   engineNameOf,
   ModelRoutesError,
   parseModelAliases,
   parseModelRoutes as parseRoutes,
   routedProviders,
-} from '../../functions/domain/images/model-routes';
+} from '../../functions/domain/catalog/model-routes';
 
 const parseModelRoutes = (text: string | undefined, name?: string) => parseRoutes(text, ROUTE_PROVIDERS, name);
 

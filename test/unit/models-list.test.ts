@@ -1,13 +1,13 @@
 /**
- * GET /v2/service/models as a client reads it (functions/domain/images/models.ts): every catalog model with
+ * GET /v2/service/models as a client reads it (functions/domain/catalog/models.ts): every catalog model with
  * what it accepts and costs, what serves it in this deployment, the names it also answers to, and the
  * pinned model of enhance and remix.
  */
 
 import { ROUTE_PROVIDERS } from '../../functions/deployment/providers';
-import { BASE_MODELS, DEFAULT_BASE_MODEL } from '../../functions/domain/images/catalog';
-import { parseModelRoutes as parseRoutes } from '../../functions/domain/images/model-routes';
-import { type ModelBody, modelList } from '../../functions/domain/images/models';
+import { BASE_MODELS, DEFAULT_BASE_MODEL } from '../../functions/domain/catalog/catalog';
+import { parseModelRoutes as parseRoutes } from '../../functions/domain/catalog/model-routes';
+import { type ModelBody, modelList } from '../../functions/domain/catalog/models';
 
 const parseModelRoutes = (text: string | undefined, name?: string) => parseRoutes(text, ROUTE_PROVIDERS, name);
 

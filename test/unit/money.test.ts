@@ -1,4 +1,4 @@
-import { formatUsd, parseUsd } from '../../functions/domain/billing/money';
+import { formatUsd, parseUsd } from '../../functions/domain/shared/money';
 
 describe('money', () => {
   it('parses dollars into integer micro-USD without floats', () => {

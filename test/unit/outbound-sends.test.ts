@@ -4,8 +4,8 @@
  * portal) gets the limit by calling them.
  */
 import type { RateCounter } from '../../functions/domain/accounts/rate-limit';
-import { redeliver, testWebhook } from '../../functions/domain/callbacks/deliveries';
 import { NotFoundError, RateLimitedError } from '../../functions/domain/errors';
+import { redeliver, testWebhook } from '../../functions/domain/jobs/deliveries';
 
 const NOW = Date.parse('2026-11-23T12:00:30Z');
 const caller = { accountId: 'acc_1', keyId: 'key_1' };

@@ -1,5 +1,5 @@
+import { type OutputParams, pinnedTwoK, resolveOutputSpec } from '../../functions/domain/catalog/output-spec';
 import { InvalidRequestError } from '../../functions/domain/errors';
-import { type OutputParams, pinnedTwoK, resolveOutputSpec } from '../../functions/domain/images/output-spec';
 
 /** A valid exact-size request on a model that takes every field; tests change one aspect. */
 const sized: OutputParams = { baseModel: 'base-b-2', quality: 'high', size: '1536x1024' };

@@ -3,7 +3,7 @@ import {
   floorPrice,
   type PricedRequest,
   TRAINING_PRICE_MICROS,
-} from '../../functions/domain/images/pricing';
+} from '../../functions/domain/catalog/pricing';
 
 type EditOverrides = Partial<{ resolution: '1K' | '2K' | '4K'; width: number; height: number; n: number }>;
 const edit = (baseModel: string, overrides: EditOverrides = {}): PricedRequest => ({

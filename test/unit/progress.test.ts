@@ -1,7 +1,8 @@
-import type { EngineOutcome, ProgressReport } from '../../functions/domain/images/engine';
+import type { EngineOutcome, ProgressReport } from '../../functions/domain/engine/engine';
 import { progressOf } from '../../functions/domain/jobs/job';
-import { PROGRESS_WRITE_INTERVAL_MS, runEngine, type WorkflowDeps } from '../../functions/domain/jobs/workflow';
 import { trainingProgress } from '../../functions/domain/profiles/profile';
+import { PROGRESS_WRITE_INTERVAL_MS } from '../../functions/domain/workflow/rounds';
+import { runEngine, type WorkflowDeps } from '../../functions/domain/workflow/steps';
 import { FakeLedger, fakeFaceAnalyzer, fakeJobs } from '../support/fakes';
 import { aJob } from '../support/fixtures';
 

@@ -1,16 +1,16 @@
 /**
- * Recognition after the engine (functions/domain/images/recognition.ts) on a fake face analyser: what is
+ * Recognition after the engine (functions/domain/engine/recognition.ts) on a fake face analyser: what is
  * counted, for whom, and what the caller pays for it on the synchronous path and in the workflow's
  * RunEngine step. The matching rules themselves (threshold, margin) are proven in test/unit/faces.test.ts.
  */
 import type { Caller } from '../../functions/domain/accounts/accounts';
+import { findBaseModel } from '../../functions/domain/catalog/catalog';
+import type { CandidateFace, CandidateProfile } from '../../functions/domain/engine/engine';
+import { recogniseSubjects } from '../../functions/domain/engine/recognition';
 import type { DetectedFace } from '../../functions/domain/faces';
-import { findBaseModel } from '../../functions/domain/images/catalog';
 import type { ImageCommand } from '../../functions/domain/images/command';
-import type { CandidateFace, CandidateProfile } from '../../functions/domain/images/engine';
-import { recogniseSubjects } from '../../functions/domain/images/recognition';
 import { submit } from '../../functions/domain/images/submit';
-import { runEngine, type WorkflowDeps } from '../../functions/domain/jobs/workflow';
+import { runEngine, type WorkflowDeps } from '../../functions/domain/workflow/steps';
 import {
   FAKE_FACE_MODEL,
   type FakeImageWorld,

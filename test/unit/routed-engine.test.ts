@@ -10,7 +10,7 @@ import type {
   EngineRequest,
   EngineTicket,
   ImageEngine,
-} from '../../functions/domain/images/engine';
+} from '../../functions/domain/engine/engine';
 
 const outcomeOf = (name: string): EngineOutcome => ({ kind: 'no_image', message: `from ${name}` });
 

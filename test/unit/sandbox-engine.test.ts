@@ -13,7 +13,7 @@ import type {
   DecodedImage,
   EngineOutcome,
   EngineRequest,
-} from '../../functions/domain/images/engine';
+} from '../../functions/domain/engine/engine';
 
 /** A photo stand-in: a seeded 8×6 grid of colours (each channel within `range`), upscaled smoothly. */
 const photo = async (seed: number, range: [number, number] = [0, 255]): Promise<DecodedImage> => {

@@ -6,7 +6,7 @@ import type * as v from 'valibot';
 import { EditRequestSchema, EnhanceRequestSchema, GenerateRequestSchema } from '../../functions/api/schemas/images';
 import { ListJobsQuerySchema } from '../../functions/api/schemas/jobs';
 import { AddProfileRequestSchema, TagProfilesRequestSchema } from '../../functions/api/schemas/profiles';
-import { PINNED_MODEL } from '../../functions/domain/images/catalog';
+import { PINNED_MODEL } from '../../functions/domain/catalog/catalog';
 import {
   answerableDetails,
   jsonInvalid,

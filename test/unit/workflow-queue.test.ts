@@ -1,5 +1,5 @@
 /**
- * The engine step's exactly-once work (functions/domain/jobs/workflow.ts, runEngine), on fakes and Jest's
+ * The engine step's exactly-once work (functions/domain/workflow/steps.ts, runEngine), on fakes and Jest's
  * timers: a queued provider is submitted once, its ticket stored on the job and checked by later rounds
  * until done; a finished step answers its recorded outcome without asking any engine again; a job that
  * ends while the provider holds its work asks the provider to stop.
@@ -12,15 +12,10 @@ import type {
   EngineTicket,
   ImageEngine,
   QueueCheck,
-} from '../../functions/domain/images/engine';
+} from '../../functions/domain/engine/engine';
 import { canceledError, type Job } from '../../functions/domain/jobs/job';
-import {
-  CANCEL_CHECK_MS,
-  EngineFailedError,
-  runEngine,
-  TransientEngineError,
-  type WorkflowDeps,
-} from '../../functions/domain/jobs/workflow';
+import { CANCEL_CHECK_MS, EngineFailedError, TransientEngineError } from '../../functions/domain/workflow/rounds';
+import { runEngine, type WorkflowDeps } from '../../functions/domain/workflow/steps';
 import { FAKE_FACE_MODEL, FakeLedger, fakeEngine, fakeFace, fakeFaceAnalyzer, fakeJobs } from '../support/fakes';
 import { aJob, aProfile } from '../support/fixtures';
 

@@ -1,8 +1,8 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
+import { RESOLUTIONS } from '../../domain/catalog/catalog';
+import { type EngineTicket, INPUT_FORMATS, OPERATIONS, OUTPUT_FORMATS } from '../../domain/engine/engine';
 import { InvalidRequestError, NotFoundError } from '../../domain/errors';
-import { RESOLUTIONS } from '../../domain/images/catalog';
-import { type EngineTicket, INPUT_FORMATS, OPERATIONS, OUTPUT_FORMATS } from '../../domain/images/engine';
 import {
   JOB_MODES,
   JOB_STATUSES,

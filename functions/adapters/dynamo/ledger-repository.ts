@@ -29,7 +29,7 @@ import {
 } from '../../domain/errors';
 import type { IdSource } from '../../domain/shared/ids';
 import * as reads from './ledger-reads';
-import { chargedRecordItem, claimItem, endPatch } from './records';
+import { chargedRecordItem, claimItem, endPatch, type OwnerRecords, patchExpression } from './records';
 import {
   cancellationReasons,
   ITEM_TYPE,
@@ -49,20 +49,6 @@ const ChargedOwnerItem = v.object({
 
 /** Attempts at a close whose owner changed between its read and its transaction (e.g. pending → running). */
 const CLOSE_ATTEMPTS = 3;
-
-/** Builds `SET #a0 = :a0, …` for a patch, with names and values that cannot collide with ours. */
-const patchExpression = (patch: Readonly<Record<string, unknown>>) => {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets = Object.entries(patch)
-    .filter(([, value]) => value !== undefined)
-    .map(([name, value], index) => {
-      names[`#p${index}`] = name;
-      values[`:p${index}`] = value;
-      return `#p${index} = :p${index}`;
-    });
-  return { sets, names, values };
-};
 
 export class DynamoLedger implements LedgerPort, LedgerStatements {
   constructor(
@@ -143,7 +129,7 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
     return entry;
   }
 
-  async reserve(input: ReserveInput): Promise<LedgerEntry> {
+  async reserve(input: ReserveInput<OwnerRecords>): Promise<LedgerEntry> {
     const owner = ownerOf(input.creates);
     const { item, entry } = this.entryPut(input.accountId, 'reserve', -input.amountMicros, input.at, owner);
     const creates: TransactItem[] = [
@@ -198,7 +184,7 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
     return entry;
   }
 
-  settle(input: SettleInput): Promise<ChargeOutcome> {
+  settle(input: SettleInput<OwnerRecords>): Promise<ChargeOutcome> {
     return this.close(input, 'settle', 'settled', (reserved) => ({
       delta: reserved - input.finalMicros,
       amountMicros: input.finalMicros,
@@ -206,7 +192,7 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
     }));
   }
 
-  release(input: ReleaseInput): Promise<ChargeOutcome> {
+  release(input: ReleaseInput<OwnerRecords>): Promise<ChargeOutcome> {
     return this.close(input, 'release', 'released', (reserved) => ({
       delta: reserved,
       amountMicros: reserved,

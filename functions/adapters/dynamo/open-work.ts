@@ -4,9 +4,9 @@
  * AWS (a few times an hour). A sparse index of open work would make it a Query; see the README.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { OpenWork } from '../../domain/billing/abandoned';
 import { JOB_STATUSES } from '../../domain/jobs/job';
 import { PROFILE_STATUSES } from '../../domain/profiles/profile';
+import type { OpenWork } from '../../domain/workflow/abandoned';
 import { ITEM_TYPE, type Table } from './table';
 
 const OPEN_JOB_STATUSES = JOB_STATUSES.filter((status) => status === 'pending' || status === 'running');

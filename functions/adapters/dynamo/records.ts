@@ -2,9 +2,15 @@
  * From the domain's typed records to table items and update patches: keys, `type`, index entries and
  * TTLs are added here and nowhere in the domain (the key layout is in table.ts).
  */
-import type { ChargedRecord, ClientRequestIdClaim, ReleasedEnd, SettledEnd } from '../../domain/billing/ledger';
-import type { Job } from '../../domain/jobs/job';
-import type { Profile } from '../../domain/profiles/profile';
+import type {
+  ChargedRecord,
+  ChargeOwners,
+  ClientRequestIdClaim,
+  ReleasedEnd,
+  SettledEnd,
+} from '../../domain/billing/ledger';
+import type { Job, JobFailed, JobSucceeded } from '../../domain/jobs/job';
+import type { Profile, ProfileFailed, ProfileReady } from '../../domain/profiles/profile';
 import { faceItem } from './profiles-repository';
 import { ITEM_TYPE, keys, ttlAfter } from './table';
 
@@ -30,7 +36,13 @@ export const profileItem = (profile: Profile) => {
   };
 };
 
-export const chargedRecordItem = (record: ChargedRecord) =>
+/** The records the ledger writes with a charge, as the domain types them (the port's ChargeOwners). */
+export interface OwnerRecords extends ChargeOwners {
+  job: { record: Job; settled: JobSucceeded; released: JobFailed };
+  profile: { record: Profile; settled: ProfileReady; released: ProfileFailed };
+}
+
+export const chargedRecordItem = (record: ChargedRecord<OwnerRecords>) =>
   record.kind === 'job' ? jobItem(record.job) : profileItem(record.profile);
 
 export const claimItem = (accountId: string, claim: ClientRequestIdClaim) => ({
@@ -43,5 +55,19 @@ export const claimItem = (accountId: string, claim: ClientRequestIdClaim) => ({
 });
 
 /** The attributes a terminal state sets on its owner record; an ended job is cleaned up a week after it expires. */
-export const endPatch = (ends: SettledEnd | ReleasedEnd): Record<string, unknown> =>
+export const endPatch = (ends: SettledEnd<OwnerRecords> | ReleasedEnd<OwnerRecords>): Record<string, unknown> =>
   ends.kind === 'job' ? { ...ends.end, ttl: ttlAfter(ends.end.expiresAt) } : { ...ends.end };
+
+/** Builds `SET #p0 = :p0, …` for a patch, with names and values that cannot collide with ours. */
+export const patchExpression = (patch: Readonly<Record<string, unknown>>) => {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = Object.entries(patch)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value], index) => {
+      names[`#p${index}`] = name;
+      values[`:p${index}`] = value;
+      return `#p${index} = :p${index}`;
+    });
+  return { sets, names, values };
+};

@@ -5,8 +5,8 @@
  */
 
 import { type HostedProviderId, isHostedProvider } from '../../deployment/providers';
-import type { ImageEngine } from '../../domain/images/engine';
-import type { ModelRoutes } from '../../domain/images/model-routes';
+import type { ModelRoutes } from '../../domain/catalog/model-routes';
+import type { ImageEngine } from '../../domain/engine/engine';
 import { HttpEngine } from './http-engine';
 import { PROVIDER_ADAPTERS } from './providers';
 import type { ReferenceImages } from './providers/provider';

@@ -12,7 +12,7 @@
  * The backend URL is operator configuration, so it is not passed through the SSRF guard.
  */
 import * as v from 'valibot';
-import type { EngineOutcome, EngineRequest, ImageEngine, OutputFormat } from '../../domain/images/engine';
+import type { EngineOutcome, EngineRequest, ImageEngine, OutputFormat } from '../../domain/engine/engine';
 import type { Clock } from '../../domain/shared/clock';
 import {
   defaultTransport,

@@ -1,9 +1,9 @@
 /**
- * One engine per base model: the route table's (model-routes.ts) providers for the models it names, the
+ * One engine per base model: the route table's (domain/catalog/model-routes.ts) providers for the models it names, the
  * default engine (sandbox or HTTP) for the rest. A queued provider's tickets go back to the engine that
  * made them (EngineTicket.engine).
  */
-import type { EngineQueue, ImageEngine } from '../../domain/images/engine';
+import type { EngineQueue, ImageEngine } from '../../domain/engine/engine';
 
 export const routedEngine = (byModel: ReadonlyMap<string, ImageEngine>, fallback: ImageEngine): ImageEngine => {
   const engineOf = (baseModel: string): ImageEngine => byModel.get(baseModel) ?? fallback;

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import sharp, { type Sharp } from 'sharp';
-import type { DecodedImage, EngineRequest, OutputFormat } from '../../domain/images/engine';
+import type { DecodedImage, EngineRequest, OutputFormat } from '../../domain/engine/engine';
 import { previewOf } from '../images/image-input';
 
 const WHITE = '#ffffff';

@@ -17,7 +17,7 @@
  * edited one), each crop 30% of the output's longer side
  * (614 px at 2K), a size the face analyser finds reliably (faceLayout, sandbox-drawing.ts). Enhance and remix keep the input's faces: they only
  * sharpen, stretch or shift colours. The engine says nothing about who is in its outputs; recognition
- * (domain/images/recognition.ts) finds out, as it does after any engine. Sandbox prompt tokens
+ * (domain/engine/recognition.ts) finds out, as it does after any engine. Sandbox prompt tokens
  * (sandbox-prompts.ts) select moderation, no image, failure and slowness.
  *
  * This file holds the engine and its four operations; the drawing helpers they use (where the faces go,
@@ -32,7 +32,7 @@ import type {
   EngineUsage,
   ImageEngine,
   ProgressReport,
-} from '../../domain/images/engine';
+} from '../../domain/engine/engine';
 import {
   type ChannelLinear,
   channelMoments,

@@ -21,8 +21,8 @@
  * default `failOn: 'warning'`, so what passes here also passes an engine that reads `data` with defaults.
  */
 import sharp from 'sharp';
+import type { DecodedImage, ImagePreview, InputFormat } from '../../domain/engine/engine';
 import { InvalidRequestError } from '../../domain/errors';
-import type { DecodedImage, ImagePreview, InputFormat } from '../../domain/images/engine';
 import { type FetchBytes, type ReadUpload, readImageSource } from './image-source';
 
 export type { FetchBytes, ReadUpload } from './image-source';

@@ -12,7 +12,7 @@
  *   copies) apart from different photos.
  */
 import sharp from 'sharp';
-import type { DecodedImage } from '../../domain/images/engine';
+import type { DecodedImage } from '../../domain/engine/engine';
 import type { PhotoMeasures } from '../../domain/profiles/preflight';
 
 export const BLURRY_BELOW = 10;

@@ -1,6 +1,6 @@
 /** Profile photos in the bucket, transcoded with sharp (only the functions that decode images import this). */
 import sharp from 'sharp';
-import type { DecodedImage } from '../../domain/images/engine';
+import type { DecodedImage } from '../../domain/engine/engine';
 import type { ObjectStore } from '../s3/object-store';
 import { photoKey, photoStore } from '../s3/photo-store';
 

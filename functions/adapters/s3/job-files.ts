@@ -3,8 +3,8 @@
  * expires them, lib/constructs/data.ts) under `inputs/<account>/<job>/`, and its outputs under
  * `outputs/<account>/<job>/<n>.<ext>`, which download links point at.
  */
-import type { DecodedImage, OutputFormat } from '../../domain/images/engine';
-import { contentTypeOf, inputContentTypeOf } from '../../domain/images/engine';
+import type { DecodedImage, OutputFormat } from '../../domain/engine/engine';
+import { contentTypeOf, inputContentTypeOf } from '../../domain/engine/engine';
 import type { StoredInput } from '../../domain/jobs/job';
 import type { ObjectStore } from './object-store';
 

@@ -5,8 +5,8 @@
  * `auto`, `size` limits) are 400s decided by the domain (`resolveOutputSpec`), not here.
  */
 import * as v from 'valibot';
-import { ASPECT_RATIOS, PINNED_MODEL, QUALITIES, RESOLUTIONS } from '../../domain/images/catalog';
-import { OUTPUT_FORMATS } from '../../domain/images/engine';
+import { ASPECT_RATIOS, PINNED_MODEL, QUALITIES, RESOLUTIONS } from '../../domain/catalog/catalog';
+import { OUTPUT_FORMATS } from '../../domain/engine/engine';
 import { CallbackUrlSchema } from './callbacks';
 
 const MAX_PROMPT_CHARS = 5000;

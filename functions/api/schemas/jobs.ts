@@ -1,6 +1,6 @@
 /** Request shapes of the job endpoints. */
 import * as v from 'valibot';
-import { OPERATIONS } from '../../domain/images/engine';
+import { OPERATIONS } from '../../domain/engine/engine';
 import { JOB_STATUSES } from '../../domain/jobs/job';
 import { INTEGER_TEXT } from '../../entry/http/validation';
 
@@ -39,5 +39,5 @@ export type ListJobsQuery = v.InferOutput<typeof ListJobsQuerySchema>;
 
 export const JobParamsSchema = v.object({ job_id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)) });
 
-/** A download link's token is its own credential (download-token.ts). */
+/** A download link's token is its own credential (domain/jobs/download-token.ts). */
 export const DownloadParamsSchema = v.object({ token: v.pipe(v.string(), v.minLength(1)) });

@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
-import { imageResultBody } from '../../domain/images/result';
 import type { SubmitOutcome } from '../../domain/images/submit';
+import { imageResultBody } from '../../domain/jobs/result';
 import { type ApiRequest, apiHandler } from '../../entry/http/api-handler';
 import { type ApiResult, accepted, ok } from '../../entry/http/responses';
 import { streamingOnAws } from '../../entry/http/streaming';

@@ -13,10 +13,10 @@
  */
 
 import type { LedgerEntry, LedgerEntryKind } from '../billing/ledger';
-import { type MoneyBody, moneyBody } from '../billing/money';
 import { InvalidRequestError, NotFoundError } from '../errors';
 import { toIso } from '../shared/clock';
 import type { ModelVersion } from '../shared/model-version';
+import { type MoneyBody, moneyBody } from '../shared/money';
 import type { Account, AccountsRepository, Caller } from './accounts';
 
 /** A page of the ledger as the adapter reads it: entries newest first, each with the balance after it. */

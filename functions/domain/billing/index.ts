@@ -1,2 +1,2 @@
+export * from '../shared/money';
 export * from './ledger';
-export * from './money';

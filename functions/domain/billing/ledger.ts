@@ -9,12 +9,13 @@
  *
  * The records, their keys and their transactions are the table adapter's
  * (functions/adapters/dynamo/ledger-repository.ts); the domain hands it typed records and terminal states.
+ * Those are the owners' types (jobs/job.ts, profiles/profile.ts), which the ledger writes as handed and
+ * never reads: the port takes them as a parameter (`ChargeOwners`), bound to the owners' types where the
+ * records become items (functions/adapters/dynamo/records.ts, `OwnerRecords`).
  *
  * Amounts are signed effects on the balance: credit +x, reserve −floor, settle +(reserved − final)
  * (negative when a surcharge applies), release +reserved.
  */
-import type { Job, JobFailed, JobSucceeded } from '../jobs/job';
-import type { Profile, ProfileFailed, ProfileReady } from '../profiles/profile';
 
 export const LEDGER_ENTRY_KINDS = ['credit', 'reserve', 'settle', 'release'] as const;
 export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
@@ -40,8 +41,21 @@ export interface LedgerEntry {
   createdAt: number;
 }
 
+/**
+ * What each kind of owner hands the ledger: the record a reservation creates with its charge, and the
+ * terminal states a settle (`settled`) or a release (`released`) writes on it. The ledger needs only the
+ * record's id, and a failed job's error code to count it (metered-ledger.ts); the rest goes to the adapter
+ * as it is.
+ */
+export interface ChargeOwners {
+  job: { record: { jobId: string }; settled: object; released: { error: { code: string } } };
+  profile: { record: { profileId: string }; settled: object; released: object };
+}
+
 /** The record a reservation creates with its charge (a job or a profile); it must not exist yet. */
-export type ChargedRecord = { kind: 'job'; job: Job } | { kind: 'profile'; profile: Profile };
+export type ChargedRecord<O extends ChargeOwners = ChargeOwners> =
+  | { kind: 'job'; job: O['job']['record'] }
+  | { kind: 'profile'; profile: O['profile']['record'] };
 
 /**
  * A client_request_id claimed for a job in the transaction that creates the job: only one request with
@@ -56,22 +70,22 @@ export interface ClientRequestIdClaim {
   keepUntil: number;
 }
 
-export interface ReserveInput {
+export interface ReserveInput<O extends ChargeOwners = ChargeOwners> {
   accountId: string;
   amountMicros: number;
-  creates: ChargedRecord;
+  creates: ChargedRecord<O>;
   claim?: ClientRequestIdClaim;
   at: number;
 }
 
 /** How a charge ends with the price paid: a succeeded job or a READY profile. */
-export type SettledEnd =
-  | { kind: 'job'; id: string; end: JobSucceeded }
-  | { kind: 'profile'; id: string; end: ProfileReady };
+export type SettledEnd<O extends ChargeOwners = ChargeOwners> =
+  | { kind: 'job'; id: string; end: O['job']['settled'] }
+  | { kind: 'profile'; id: string; end: O['profile']['settled'] };
 /** How a charge ends refunded: a failed job or a profile in ERROR. */
-export type ReleasedEnd =
-  | { kind: 'job'; id: string; end: JobFailed }
-  | { kind: 'profile'; id: string; end: ProfileFailed };
+export type ReleasedEnd<O extends ChargeOwners = ChargeOwners> =
+  | { kind: 'job'; id: string; end: O['job']['released'] }
+  | { kind: 'profile'; id: string; end: O['profile']['released'] };
 
 /**
  * What the caller of a close already knows of the charge because it made the reservation itself, in
@@ -83,18 +97,18 @@ export interface KnownReservation {
   reservedMicros: number;
 }
 
-export interface SettleInput {
+export interface SettleInput<O extends ChargeOwners = ChargeOwners> {
   accountId: string;
   finalMicros: number;
   /** The owner's terminal state, written in the same transaction. */
-  ends: SettledEnd;
+  ends: SettledEnd<O>;
   at: number;
   known?: KnownReservation;
 }
 
-export interface ReleaseInput {
+export interface ReleaseInput<O extends ChargeOwners = ChargeOwners> {
   accountId: string;
-  ends: ReleasedEnd;
+  ends: ReleasedEnd<O>;
   at: number;
   known?: KnownReservation;
 }
@@ -110,16 +124,16 @@ export interface ChargeOutcome {
   amountMicros?: number;
 }
 
-export interface LedgerPort {
+export interface LedgerPort<O extends ChargeOwners = ChargeOwners> {
   credit(input: { accountId: string; amountMicros: number; note: string; at: number }): Promise<LedgerEntry>;
   /**
    * Throws InsufficientBalanceError when the balance cannot cover `amountMicros`, and
    * ClientRequestIdTakenError when the claim lost (a lost claim wins over the balance: a replayed
    * submit must not be answered 402).
    */
-  reserve(input: ReserveInput): Promise<LedgerEntry>;
-  settle(input: SettleInput): Promise<ChargeOutcome>;
-  release(input: ReleaseInput): Promise<ChargeOutcome>;
+  reserve(input: ReserveInput<O>): Promise<LedgerEntry>;
+  settle(input: SettleInput<O>): Promise<ChargeOutcome>;
+  release(input: ReleaseInput<O>): Promise<ChargeOutcome>;
   balance(accountId: string): Promise<number>;
   /** Newest first. */
   recentEntries(accountId: string, limit: number): Promise<LedgerEntry[]>;

@@ -8,7 +8,7 @@ export {
   matchRules,
   type RecognitionCandidate,
   recognise,
-} from './recognition';
+} from './matching';
 export { buildTemplate, type FaceTemplate, isComparable } from './template';
 export * from './thresholds';
 export { cosine, normalisedMean } from './vectors';

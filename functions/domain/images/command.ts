@@ -1,8 +1,8 @@
 /** A validated request of any of the four image operations, in the domain's terms. */
 import type { Caller } from '../accounts/accounts';
+import type { AspectRatio, Quality, Resolution } from '../catalog/catalog';
+import type { Operation, OutputFormat } from '../engine/engine';
 import type { Job, JobMode, JobWork } from '../jobs/job';
-import type { AspectRatio, Quality, Resolution } from './catalog';
-import type { Operation, OutputFormat } from './engine';
 
 export interface OutputChoice {
   baseModel?: string;

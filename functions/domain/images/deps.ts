@@ -1,13 +1,13 @@
 /** What the image use cases (prepare, run-sync, submit-async, idempotency, submit) are given. */
 import type { LedgerPort } from '../billing/ledger';
+import type { DecodedImage, ImageEngine, OutputFormat } from '../engine/engine';
 import type { FaceAnalyzer } from '../faces';
 import type { JobsRepository, StoredInput } from '../jobs/job';
+import type { LinkMaker } from '../jobs/result';
 import type { ProfilesReader } from '../profiles/profile';
 import type { Clock } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
 import type { Meter } from '../shared/meter';
-import type { DecodedImage, ImageEngine, OutputFormat } from './engine';
-import type { LinkMaker } from './result';
 
 export interface ImageDeps {
   clock: Clock;
@@ -19,7 +19,7 @@ export interface ImageDeps {
   profiles: ProfilesReader;
   jobs: JobsRepository;
   engine: ImageEngine;
-  /** Finds the faces in every output, for recognition (recognition.ts). */
+  /** Finds the faces in every output, for recognition (engine/recognition.ts). */
   faces: FaceAnalyzer;
   /** Reads and checks one input; `accountId` owns the direct uploads it may reference. */
   decodeInput(value: string, label: string, signal: AbortSignal, accountId: string): Promise<DecodedImage>;

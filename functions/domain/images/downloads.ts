@@ -1,5 +1,5 @@
+import { verifyDownloadToken } from '../jobs/download-token';
 import type { Clock } from '../shared/clock';
-import { verifyDownloadToken } from './download-token';
 
 /** How long the redirect target lives: enough to start the download, not to share it. */
 export const PRESIGNED_URL_SECONDS = 300;

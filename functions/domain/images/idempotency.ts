@@ -11,9 +11,9 @@ import type { ClientRequestIdClaim } from '../billing/ledger';
 import { DomainError, IdempotencyKeyReusedError, RequestTimeoutError } from '../errors';
 import { releaseJobCharge } from '../jobs/charge';
 import { isTerminal, JOB_RETENTION_MS, type Job, jobErrorOf } from '../jobs/job';
+import { type ImageResult, resultOf } from '../jobs/result';
 import type { ImageCommand } from './command';
 import type { ImageDeps } from './deps';
-import { type ImageResult, resultOf } from './result';
 
 /**
  * What makes two requests the same request: the command without its client_request_id (the schema has

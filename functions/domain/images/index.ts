@@ -1,5 +1,5 @@
+export { modelList } from '../catalog/models';
 export { presignDownload } from './downloads';
-export { modelList } from './models';
 export { prepare } from './prepare';
 export { runSync } from './run-sync';
 export { type SubmitOutcome, submit } from './submit';

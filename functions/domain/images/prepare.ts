@@ -6,12 +6,12 @@
  * The outcome is the engine request and the price.
  */
 import type { Caller } from '../accounts/accounts';
+import { pinnedTwoK, resolveOutputSpec } from '../catalog/output-spec';
+import { floorPrice, type PricedRequest } from '../catalog/pricing';
+import type { CandidateProfile, Operation, OutputFormat, PreparedEngineRequest } from '../engine/engine';
 import type { Profile } from '../profiles/profile';
 import type { ImageCommand } from './command';
 import type { ImageDeps } from './deps';
-import type { CandidateProfile, Operation, OutputFormat, PreparedEngineRequest } from './engine';
-import { pinnedTwoK, resolveOutputSpec } from './output-spec';
-import { floorPrice, type PricedRequest } from './pricing';
 import { checkReferencedProfiles, mergeReferences } from './profile-references';
 
 /** What is known once a request has passed every check and its inputs are decoded. */

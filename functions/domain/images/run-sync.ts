@@ -5,17 +5,17 @@
  * request, fetching the inputs included. Everything before the reservation fails without a job or a charge.
  */
 import type { Caller } from '../accounts/accounts';
+import { finalPrice } from '../catalog/pricing';
+import { abortableRun, type EngineOutcome } from '../engine/engine';
+import { type Recognition, recogniseSubjects } from '../engine/recognition';
 import { ContentModerationError, type DomainError, NoImageGeneratedError, RequestTimeoutError } from '../errors';
 import { releaseJobCharge, reserveJobCharge, settleJobCharge } from '../jobs/charge';
 import { jobErrorOf } from '../jobs/job';
+import { type ImageResult, resultOf } from '../jobs/result';
 import { type ImageCommand, newJob, type RequestContext } from './command';
 import type { ImageDeps } from './deps';
-import { type EngineOutcome, runEngine } from './engine';
 import { clientRequestIdClaim } from './idempotency';
 import { prepare } from './prepare';
-import { finalPrice } from './pricing';
-import { type Recognition, recogniseSubjects } from './recognition';
-import { type ImageResult, resultOf } from './result';
 
 /** A refusal or failure as the job records it and as the caller sees it. */
 export const outcomeError = (outcome: Exclude<EngineOutcome, { kind: 'images' }>): DomainError =>
@@ -50,7 +50,7 @@ export const runSync = async (
 
     let outcome: EngineOutcome;
     try {
-      outcome = await runEngine(deps.engine, { ...prepared.engineRequest, workKey: job.jobId }, deadline.signal);
+      outcome = await abortableRun(deps.engine, { ...prepared.engineRequest, workKey: job.jobId }, deadline.signal);
     } catch (error) {
       return await fail(error instanceof DeadlineReached || deadline.signal.aborted ? timedOut() : (error as Error));
     }

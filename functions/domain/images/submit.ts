@@ -4,18 +4,18 @@
  * - prepare.ts: checks and decoding, nothing created or charged (400/404 answers);
  * - run-sync.ts: a synchronous call, reserved, run, stored, settled or released, answered;
  * - submit-async.ts: an asynchronous submit, reserved with its job and handed to the image-job workflow
- *   (jobs/workflow.ts runs it);
+ *   (../workflow/steps.ts runs it);
  * - idempotency.ts: a repeated client_request_id answers the original and creates and charges nothing;
- * - result.ts: the result, built once for every answer;
+ * - ../jobs/result.ts: the result, built once for every answer;
  * - ../jobs/charge.ts: every reservation, settlement and release of a job.
  */
 import type { Caller } from '../accounts/accounts';
 import { ClientRequestIdTakenError } from '../errors';
+import type { ImageResult } from '../jobs/result';
 import { METRICS } from '../shared/meter';
 import type { ImageCommand, RequestContext } from './command';
 import type { ImageDeps } from './deps';
 import { claimWinner, earlierJob, replayOf } from './idempotency';
-import type { ImageResult } from './result';
 import { runSync } from './run-sync';
 import { submitAsync } from './submit-async';
 

@@ -10,20 +10,20 @@
  * it (best effort: the job's outcome is decided already), and, if the job has a callback_url, its
  * callback is queued under the job's fixed delivery id (a stopped execution sends none; one that raced past the stop sends the same
  * id again, which receivers deduplicate). A running engine step learns of the cancel within
- * CANCEL_CHECK_MS and aborts the engine call (workflow.ts).
+ * CANCEL_CHECK_MS and aborts the engine call (workflow/rounds.ts).
  *
  * A synchronous call is owned by its request and cannot be canceled (409).
  */
 import type { Caller } from '../accounts/accounts';
 import type { LedgerPort } from '../billing/ledger';
 import type { CallbackMessage } from '../callbacks/deliver';
+import type { EngineTicket } from '../engine/engine';
 import { JobNotCancelableError, NotFoundError } from '../errors';
-import type { EngineTicket } from '../images/engine';
 import type { Clock } from '../shared/clock';
+import { callbackMessage } from './callback-message';
 import { releaseJobCharge } from './charge';
 import { canceledError, type JobsRepository } from './job';
 import { type JobStatusBody, type LinkMaker, statusBody } from './status';
-import { callbackMessage } from './workflow';
 
 export interface CancelDeps {
   jobs: JobsRepository;
@@ -31,7 +31,7 @@ export interface CancelDeps {
   clock: Clock;
   link: LinkMaker;
   stopImageJob(jobId: string): Promise<void>;
-  /** Asks the provider to stop a queued job's work; never throws (workflow.ts cancelEngineWork). */
+  /** Asks the provider to stop a queued job's work; never throws (workflow/rounds.ts cancelEngineWork). */
   cancelEngineWork(ticket: EngineTicket | null): Promise<void>;
   enqueueCallback(message: CallbackMessage): Promise<void>;
 }

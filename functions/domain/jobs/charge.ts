@@ -6,15 +6,16 @@
  *
  * - reserved with the job record (and its client_request_id claim): a synchronous call
  *   (images/run-sync.ts) and an asynchronous submit (images/submit-async.ts);
- * - settled once the outputs are stored: a synchronous call (run-sync.ts) and the workflow's
- *   SettleCharge (jobs/workflow.ts, `settle`);
+ * - settled once the outputs are stored: a synchronous call (images/run-sync.ts) and the workflow's
+ *   SettleCharge (workflow/steps.ts, `settle`);
  * - released by
- *   - a synchronous call refused, failed, timed out, or unable to store or settle (run-sync.ts);
- *   - an asynchronous submit whose workflow could not be started (submit-async.ts);
+ *   - a synchronous call refused, failed, timed out, or unable to store or settle (images/run-sync.ts);
+ *   - an asynchronous submit whose workflow could not be started (images/submit-async.ts);
  *   - the workflow's ReleaseCharge, where the state machine routes every failure of an asynchronous job
- *     (jobs/workflow.ts, `release`);
+ *     (workflow/steps.ts, `release`);
  *   - a repeat of a synchronous call whose original request died (images/idempotency.ts);
- *   - the sweep of work whose execution was lost (billing/abandoned.ts).
+ *   - a cancel of an asynchronous job (cancel.ts), which the workflow's settlement then finds closed;
+ *   - the sweep of work whose execution was lost (workflow/abandoned.ts).
  */
 import type { ChargeOutcome, ClientRequestIdClaim, KnownReservation, LedgerEntry, LedgerPort } from '../billing/ledger';
 import { failedAt, type Job, type JobError, type JobResult, succeededAt } from './job';

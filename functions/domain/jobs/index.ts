@@ -1,3 +1,2 @@
 export { cancel } from './cancel';
 export { list, status, statusBody } from './status';
-export * from './workflow';

@@ -3,7 +3,8 @@
  * (the ledger's reserve/settle/release are guarded by its charge state). A synchronous call waits for
  * its job within the request; an asynchronous one is run by the image-job workflow and polled.
  */
-import { DomainError, type ErrorCode } from '../errors';
+
+import type { PricedRequest } from '../catalog/pricing';
 import type {
   CandidateProfile,
   EngineRequest,
@@ -12,9 +13,9 @@ import type {
   InputFormat,
   Operation,
   OutputFormat,
-} from '../images/engine';
-import type { PricedRequest } from '../images/pricing';
-import type { RecognizedFace } from '../images/recognition';
+} from '../engine/engine';
+import type { RecognizedFace } from '../engine/recognition';
+import { DomainError, type ErrorCode, NotFoundError } from '../errors';
 
 export const JOB_STATUSES = ['pending', 'running', 'succeeded', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -210,6 +211,22 @@ export const canceledError = (by: 'request' | 'deadline', cancelAfterMs?: number
       ? 'The job was canceled; the reserved cost was refunded.'
       : `The job was canceled by its deadline (cancel_after ${Math.round((cancelAfterMs ?? 0) / 1000)} s); the reserved cost was refunded.`,
 });
+
+/** A job that ran out of time (its budget, or what its step had left): TIMEOUT, refunded. */
+export const timeoutError = (limitMs: number): JobError => ({
+  code: 'TIMEOUT',
+  message: `The job did not finish within its time limit (${Math.round(limitMs / 1000)} s); the reserved cost was refunded.`,
+});
+
+/** The job a step names, read again; NotFoundError when it is gone. */
+export const loadJob = async (
+  deps: { jobs: Pick<JobsRepository, 'get'> },
+  step: Pick<Job, 'accountId' | 'jobId'>,
+): Promise<Job> => {
+  const job = await deps.jobs.get(step.accountId, step.jobId);
+  if (!job) throw new NotFoundError(`Job ${step.jobId} not found.`);
+  return job;
+};
 
 /**
  * What a poll says of a job's progress: 0 while pending, the engine's last report while running, 1 once

@@ -1,11 +1,11 @@
 /** The job-status body, identical for polling and for the callback (the callback signs these bytes). */
 import type { Caller } from '../accounts/accounts';
-import { usdDecimal } from '../billing/money';
 import { JobExpiredError, NotFoundError } from '../errors';
-import { downloadLinks, type ImageResultBody, imageResultBody, type LinkMaker } from '../images/result';
 import type { Clock } from '../shared/clock';
 import { toIso } from '../shared/clock';
+import { usdDecimal } from '../shared/money';
 import { type Job, type JobPageQuery, type JobsRepository, progressOf } from './job';
+import { downloadLinks, type ImageResultBody, imageResultBody, type LinkMaker } from './result';
 
 export interface JobStatusBody {
   job_id: string;

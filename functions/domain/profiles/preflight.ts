@@ -16,9 +16,9 @@
  * as not fetched.
  */
 import { createHash } from 'node:crypto';
+import type { DecodedImage } from '../engine/engine';
 import { DomainError } from '../errors';
 import type { DetectedFace, FaceAnalyzer, FaceBox } from '../faces';
-import type { DecodedImage } from '../images/engine';
 import { type FaceProblem, faceProblemMessage, judgePhotoFaces, type PhotoFace } from './photo-faces';
 import { MIN_USABLE_PHOTOS_BY_TIER, PHOTO_COUNT_BY_TIER, type TrainingTier } from './profile';
 import { MIN_PHOTO_EDGE_PX, mapLimited } from './training';

@@ -10,8 +10,8 @@
  */
 import type { Caller } from '../accounts/accounts';
 import type { LedgerPort } from '../billing/ledger';
+import { TRAINING_PRICE_MICROS } from '../catalog/pricing';
 import { NotFoundError, ServiceUnavailableError } from '../errors';
-import { TRAINING_PRICE_MICROS } from '../images/pricing';
 import type { Clock } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
 import type { ModelVersion } from '../shared/model-version';

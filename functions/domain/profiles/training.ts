@@ -22,10 +22,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { LedgerPort } from '../billing/ledger';
 import type { CallbackMessage } from '../callbacks/deliver';
+import { TRAINING_PRICE_MICROS } from '../catalog/pricing';
+import type { DecodedImage } from '../engine/engine';
 import { DomainError } from '../errors';
 import { buildTemplate, type DetectedFace, type FaceAnalyzer, type FaceTemplate } from '../faces';
-import type { DecodedImage } from '../images/engine';
-import { TRAINING_PRICE_MICROS } from '../images/pricing';
 import type { Clock } from '../shared/clock';
 import type { ModelVersion } from '../shared/model-version';
 import { faceProblemMessage, judgePhotoFaces, referenceScore } from './photo-faces';

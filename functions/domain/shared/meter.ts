@@ -1,7 +1,7 @@
 /**
  * Business metrics, as the use cases see them: a named count or duration with a few dimensions. On AWS
  * they are CloudWatch metrics in the embedded metric format (functions/adapters/metrics.ts); the
- * dashboard and the alarms read them (lib/constructs/observability.ts).
+ * dashboard and the alarms read them (lib/constructs/alarms.ts).
  */
 export type Dimensions = Readonly<Record<string, string>>;
 

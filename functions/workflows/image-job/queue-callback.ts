@@ -1,7 +1,7 @@
 import { jobStepDeps } from '../../composition/job-steps';
-import { Jobs } from '../../domain';
+import { Workflow } from '../../domain';
 import { taskHandler } from '../../entry/task-handler';
 import { CallbackStepSchema } from './steps';
 
 /** QueueCallback: the job-status body, as a poll would answer it, onto the callback queue. */
-export const handler = taskHandler(CallbackStepSchema, jobStepDeps, Jobs.queueCallback);
+export const handler = taskHandler(CallbackStepSchema, jobStepDeps, Workflow.queueCallback);

@@ -1,9 +1,9 @@
 import { engineStepDeps } from '../../composition/image-engine';
-import { Jobs } from '../../domain';
+import { Workflow } from '../../domain';
 import { taskHandler } from '../../entry/task-handler';
 import { JobStepSchema } from './steps';
 
 /** RunEngine: the engine on the stored inputs; outputs stored, outcome handed to settle or release. */
 export const handler = taskHandler(JobStepSchema, engineStepDeps, (deps, step, task) =>
-  Jobs.runEngine(deps, step, task.remainingMs()),
+  Workflow.runEngine(deps, step, task.remainingMs()),
 );

@@ -1,7 +1,7 @@
 import { jobStepDeps } from '../../composition/job-steps';
-import { Jobs } from '../../domain';
+import { Workflow } from '../../domain';
 import { taskHandler } from '../../entry/task-handler';
 import { SettleStepSchema } from './steps';
 
 /** SettleCharge: the final price, with the job's success, in one guarded transaction. */
-export const handler = taskHandler(SettleStepSchema, jobStepDeps, Jobs.settle);
+export const handler = taskHandler(SettleStepSchema, jobStepDeps, Workflow.settle);

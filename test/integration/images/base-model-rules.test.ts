@@ -1,9 +1,9 @@
 /**
  * The spec's "Base models, quality and size" rules 1-5, black box, through edit and generate. Each
  * refusal is a 400 INVALID_REQUEST whose detail names the offending value; each acceptance is checked on
- * the decoded output. The catalog (functions/domain/images/catalog.ts) decides which model is which.
+ * the decoded output. The catalog (functions/domain/catalog/catalog.ts) decides which model is which.
  */
-import { BASE_MODELS, findBaseModel } from '../../../functions/domain/images/catalog';
+import { BASE_MODELS, findBaseModel } from '../../../functions/domain/catalog/catalog';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
 import { b64, balanceOf, COLOURS, decode, expectError, expectOk, flatImage } from './support';
 

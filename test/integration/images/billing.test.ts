@@ -7,7 +7,7 @@
  */
 
 import { services } from '../../../bin/local-aws/services';
-import { findBaseModel, PINNED_PRICES } from '../../../functions/domain/images/catalog';
+import { findBaseModel, PINNED_PRICES } from '../../../functions/domain/catalog/catalog';
 import { facePhoto, seedFaceProfile } from '../../support/faces';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
 import { b64, balanceOf, COLOURS, expectError, expectOk, flatImage } from './support';

@@ -6,7 +6,7 @@
  * reference face of each `[[id]]`, and `known_subjects` and the price following what the face analyser
  * finds in the outputs, not what the request names.
  */
-import { findBaseModel, PINNED_PRICES } from '../../../functions/domain/images/catalog';
+import { findBaseModel, PINNED_PRICES } from '../../../functions/domain/catalog/catalog';
 import { facePhoto, facesIn, photoAround, seedFaceProfile } from '../../support/faces';
 import { startPhotoServer, subjectPhoto } from '../../support/photos';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';

@@ -3,7 +3,7 @@
  * the OpenAI double, base-c-2 on the Gemini double, base-a-2 on the fal double, with the environment that
  * routes them, and a client's view of a job (polled with a deadline).
  */
-import { findBaseModel } from '../../../functions/domain/images/catalog';
+import { findBaseModel } from '../../../functions/domain/catalog/catalog';
 import { startTestRuntime, type TestRuntime } from '../runtime';
 import { type FalDouble, startFalDouble } from './fal-double';
 import { type GeminiDouble, startGeminiDouble } from './gemini-double';
@@ -149,4 +149,4 @@ export const openAiOutputTokens = (openai: OpenAiDouble, from: number): number =
     .reduce((sum, answer) => sum + Number((answer.usage as { output_tokens: number }).output_tokens), 0);
 
 /** USD string of an amount in micro-USD, as job bodies show it. */
-export { usdDecimal as usd } from '../../../functions/domain/billing/money';
+export { usdDecimal as usd } from '../../../functions/domain/shared/money';

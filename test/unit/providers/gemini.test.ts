@@ -2,9 +2,9 @@ import sharp from 'sharp';
 import { HttpEngineError } from '../../../functions/adapters/engine/http-engine';
 import { GEMINI_IMAGE_PRICE_MICROS, GeminiEngine } from '../../../functions/adapters/engine/providers/gemini/gemini';
 import type { ProviderTransport } from '../../../functions/adapters/engine/providers/provider-http';
-import { ASPECT_RATIOS, RESOLUTIONS } from '../../../functions/domain/images/catalog';
-import type { CandidateProfile, EngineOutcome, EngineRequest } from '../../../functions/domain/images/engine';
-import { pinnedTwoK, resolveOutputSpec } from '../../../functions/domain/images/output-spec';
+import { ASPECT_RATIOS, RESOLUTIONS } from '../../../functions/domain/catalog/catalog';
+import { pinnedTwoK, resolveOutputSpec } from '../../../functions/domain/catalog/output-spec';
+import type { CandidateProfile, EngineOutcome, EngineRequest } from '../../../functions/domain/engine/engine';
 import {
   type GeminiDouble,
   type GenerateContentRequest,

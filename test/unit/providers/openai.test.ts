@@ -9,9 +9,9 @@ import {
 } from '../../../functions/adapters/engine/providers/openai/openai';
 import type { ProviderEngineOptions } from '../../../functions/adapters/engine/providers/provider';
 import { PROVIDER_RETRY_DEFAULTS } from '../../../functions/adapters/engine/providers/provider-http';
-import { BASE_MODELS } from '../../../functions/domain/images/catalog';
-import type { CandidateProfile, DecodedImage, EngineRequest } from '../../../functions/domain/images/engine';
-import { resolveOutputSpec } from '../../../functions/domain/images/output-spec';
+import { BASE_MODELS } from '../../../functions/domain/catalog/catalog';
+import { resolveOutputSpec } from '../../../functions/domain/catalog/output-spec';
+import type { CandidateProfile, DecodedImage, EngineRequest } from '../../../functions/domain/engine/engine';
 import {
   OPENAI_DOUBLE_REFUSAL,
   type OpenAiDouble,

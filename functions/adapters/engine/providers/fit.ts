@@ -4,7 +4,7 @@
  * and fits what comes back with sharp (cover, centred; re-encoded only when size or format differ).
  */
 import sharp from 'sharp';
-import type { OutputFormat } from '../../../domain/images/engine';
+import type { OutputFormat } from '../../../domain/engine/engine';
 
 const MAGIC: Record<OutputFormat, Buffer> = {
   png: Buffer.from([0x89, 0x50, 0x4e, 0x47]),

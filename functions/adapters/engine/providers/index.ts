@@ -5,7 +5,7 @@
  */
 
 import type { HostedProviderId } from '../../../deployment/providers';
-import type { ImageEngine } from '../../../domain/images/engine';
+import type { ImageEngine } from '../../../domain/engine/engine';
 import { FalEngine } from './fal/fal';
 import { GeminiEngine } from './gemini/gemini';
 import { OpenAiEngine } from './openai/openai';

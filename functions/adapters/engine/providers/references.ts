@@ -1,11 +1,11 @@
 /**
- * The identity plan (domain/images/identity-prompt.ts) made real: the reference crops loaded, and a
+ * The identity plan (domain/engine/identity-prompt.ts) made real: the reference crops loaded, and a
  * profile's crops tiled into one contact sheet where the plan asks for one. JPEG, small: a crop is a
  * face of a few hundred pixels, and a sheet is at most three across.
  */
 import sharp from 'sharp';
-import type { EngineRequest } from '../../../domain/images/engine';
-import { type IdentityPlan, instructedPrompt, planIdentity } from '../../../domain/images/identity-prompt';
+import type { EngineRequest } from '../../../domain/engine/engine';
+import { type IdentityPlan, instructedPrompt, planIdentity } from '../../../domain/engine/identity-prompt';
 
 export interface IdentityInputs {
   /** The prompt to send: the operation's instruction (enhance, remix), then the caller's words with `[[id]]` rewritten. */

@@ -1,7 +1,7 @@
 /** Response bodies of the job endpoints (responses/index.ts): the handle of a new job, its status, a page of jobs. */
 import * as v from 'valibot';
+import { OPERATIONS } from '../../../domain/engine/engine';
 import { API_ERROR_CODES } from '../../../domain/errors';
-import { OPERATIONS } from '../../../domain/images/engine';
 import { JOB_STATUSES } from '../../../domain/jobs/job';
 import { IsoDateTime, UsdDecimal } from './common';
 import { ImageResultSchema } from './images';

@@ -1,7 +1,7 @@
 /**
  * The JSON that /portal/api answers (functions/portal/handler.ts), as far as this page reads it. The
  * server builds these bodies in the domain (statement.ts, accounts.ts, jobs/status.ts,
- * callbacks/deliveries.ts, profiles.ts); they are restated here because the browser build cannot import
+ * jobs/deliveries.ts, profiles.ts); they are restated here because the browser build cannot import
  * server modules, and test/integration/portal-browser.test.ts drives the page against the real answers.
  */
 

@@ -27,7 +27,7 @@ import {
   inputContentTypeOf,
   type ProgressReport,
   type QueueCheck,
-} from '../../../../domain/images/engine';
+} from '../../../../domain/engine/engine';
 import { fitImage, megapixelsOf } from '../fit';
 import type { ProviderEngineOptions } from '../provider';
 import {

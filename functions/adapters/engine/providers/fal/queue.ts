@@ -4,7 +4,7 @@
  * sharp, can stop a job's fal work.
  */
 import * as v from 'valibot';
-import type { EngineTicket } from '../../../../domain/images/engine';
+import type { EngineTicket } from '../../../../domain/engine/engine';
 import {
   defaultTransport,
   HttpEngineError,

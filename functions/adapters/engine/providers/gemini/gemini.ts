@@ -22,7 +22,7 @@ import {
   type EngineRequest,
   type ImageEngine,
   inputContentTypeOf,
-} from '../../../../domain/images/engine';
+} from '../../../../domain/engine/engine';
 import { fitImage, megapixelsOf, nearestAspectRatio } from '../fit';
 import type { ProviderEngineOptions } from '../provider';
 import {

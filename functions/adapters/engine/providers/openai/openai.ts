@@ -21,7 +21,7 @@
  */
 import sharp from 'sharp';
 import * as v from 'valibot';
-import type { EngineOutcome, EngineRequest, ImageEngine, OutputFormat } from '../../../../domain/images/engine';
+import type { EngineOutcome, EngineRequest, ImageEngine, OutputFormat } from '../../../../domain/engine/engine';
 import { fitImage, megapixelsOf } from '../fit';
 import type { ProviderEngineOptions } from '../provider';
 import {

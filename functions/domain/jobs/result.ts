@@ -1,12 +1,12 @@
 /**
  * A succeeded job's result, built once for every way it is answered: a synchronous call, its idempotent
- * replay, a poll and the callback (jobs/status.ts). `imageResultBody` is its wire form (the spec's
+ * replay, a poll and the callback (status.ts). `imageResultBody` is its wire form (the spec's
  * snake_case names).
  */
 
-import type { Job, JobResult } from '../jobs/job';
+import type { RecognizedFace } from '../engine/recognition';
 import { DOWNLOAD_LINK_LIFETIME_MS, type DownloadGrant } from './download-token';
-import type { RecognizedFace } from './recognition';
+import type { Job, JobResult } from './job';
 
 export type LinkMaker = (baseUrl: string, grant: DownloadGrant) => Promise<string>;
 

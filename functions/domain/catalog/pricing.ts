@@ -13,8 +13,8 @@
  *   request (not per image). A floating-point residue below a millionth of a micro is not rounded up.
  */
 
+import type { EngineUsage, Operation } from '../engine/engine';
 import { type BaseModel, findBaseModel, PINNED_PRICES, type Resolution } from './catalog';
-import type { EngineUsage, Operation } from './engine';
 
 /** Price of training one profile, per tier (spec). */
 export const TRAINING_PRICE_MICROS = { standard: 2_900_000, fast: 1_490_000 } as const;
@@ -31,7 +31,7 @@ export type PricedRequest =
 /** A finished run: the engine's usage and what recognition found in its outputs. */
 export interface PricedOutcome {
   usage: EngineUsage;
-  /** profile id → times that subject appears, summed over all outputs (recognition.ts). */
+  /** profile id → times that subject appears, summed over all outputs (engine/recognition.ts). */
   knownSubjects: Record<string, number>;
 }
 

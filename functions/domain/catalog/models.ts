@@ -4,7 +4,7 @@
  * sandbox. Provider-neutral like the catalog (no provider names, never a key), so a client can build a
  * form from it: only the fields each model accepts, and what it costs.
  */
-import { type MoneyBody, moneyBody } from '../billing/money';
+import { type MoneyBody, moneyBody } from '../shared/money';
 import {
   ASPECT_RATIOS,
   BASE_MODELS,

@@ -17,14 +17,14 @@
  */
 import type { Caller } from '../accounts/accounts';
 import { admitOutboundSend, type RateCounter } from '../accounts/rate-limit';
+import { type CallbackMessage, type DeliveryAttempt, type DeliveryDeps, signedPost } from '../callbacks/deliver';
+import { type DeliveryResult, deliveryOutcome, MAX_CALLBACK_ATTEMPTS } from '../callbacks/retry-schedule';
 import { InvalidRequestError, JobExpiredError, JobNotFinishedError, NotFoundError } from '../errors';
-import type { Job, JobsRepository } from '../jobs/job';
-import type { LinkMaker } from '../jobs/status';
-import { callbackMessage } from '../jobs/workflow';
 import { type Clock, toIso } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
-import { type CallbackMessage, type DeliveryAttempt, type DeliveryDeps, signedPost } from './deliver';
-import { type DeliveryResult, deliveryOutcome, MAX_CALLBACK_ATTEMPTS } from './retry-schedule';
+import { callbackMessage } from './callback-message';
+import type { Job, JobsRepository } from './job';
+import type { LinkMaker } from './status';
 
 export interface DeliveryAttemptBody {
   delivery_id: string;

@@ -13,6 +13,8 @@
  * The scheduled function on AWS (functions/maintenance/) uses it, and so does the local runtime's start
  * (with no grace: nothing of a previous run can still be in flight), after resuming the async jobs.
  */
+
+import type { LedgerPort } from '../billing/ledger';
 import { ERROR_CODES, type ErrorCode } from '../errors';
 import { releaseJobCharge } from '../jobs/charge';
 import type { JobError, JobsRepository } from '../jobs/job';
@@ -20,7 +22,6 @@ import type { ProfilesReader } from '../profiles/profile';
 import { releaseProfile } from '../profiles/profiles';
 import { trainingFailureMessage } from '../profiles/training';
 import type { Clock } from '../shared/clock';
-import type { LedgerPort } from './ledger';
 
 /** The longest a Lambda function lives (15 minutes), plus a minute: past it, no submit is still in flight. */
 export const GRACE_MS = 16 * 60_000;

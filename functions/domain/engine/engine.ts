@@ -91,7 +91,7 @@ export interface EngineRequest {
   workKey: string;
 }
 
-/** An engine request before its job exists (prepare.ts): the job's id becomes its workKey. */
+/** An engine request before its job exists (images/prepare.ts): the job's id becomes its workKey. */
 export type PreparedEngineRequest = Omit<EngineRequest, 'workKey'>;
 
 export interface EngineUsage {
@@ -165,7 +165,7 @@ export interface EngineQueue {
 }
 
 /** Runs the engine until it answers or `signal` aborts, whichever is first (an engine that ignores aborts is left behind). */
-export const runEngine = (
+export const abortableRun = (
   engine: ImageEngine,
   request: EngineRequest,
   signal: AbortSignal,

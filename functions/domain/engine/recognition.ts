@@ -1,9 +1,9 @@
 /**
  * Read first: who the outputs show, the count `known_subjects` reports and the price follows. It runs
  * after every engine run, whatever the engine (the sandbox, an HTTP backend, a hosted model), on the sync
- * path (run-sync.ts) and in the workflow's RunEngine step (jobs/workflow.ts), so every engine is billed
+ * path (images/run-sync.ts) and in the workflow's RunEngine step (workflow/steps.ts), so every engine is billed
  * by the same rule: each output is analysed by the face analyser and its faces are matched only against
- * the request's candidates (faces/recognition.ts: threshold, margin, a face to at most one profile, a
+ * the request's candidates (faces/matching.ts: threshold, margin, a face to at most one profile, a
  * profile at most once per output, counts summed over the outputs). A candidate without a face template
  * can be named in the prompt but is never counted. Nothing an engine says about identity is trusted.
  * The matches themselves (which output, which profile, the face's box) are kept as `recognized_faces`,

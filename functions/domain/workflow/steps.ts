@@ -6,40 +6,43 @@
  * objects under keys fixed by the job; SettleCharge and ReleaseCharge go through the ledger, whose
  * transitions are guarded by the job's charge state (the second attempt is a no-op); QueueCallback may
  * send twice, under one delivery id that receivers deduplicate by. Whatever fails, the job ends
- * terminal once and the money moves once.
+ * terminal once and the money moves once. RunEngine's rounds (the engine run, or a queued provider's
+ * submit and checks, each within the job's limits) are in rounds.ts.
  */
 import type { LedgerPort } from '../billing/ledger';
 import type { CallbackMessage } from '../callbacks/deliver';
-import { ERROR_CODES, type ErrorCode, NotFoundError } from '../errors';
+import { finalPrice } from '../catalog/pricing';
+import type { DecodedImage, EngineRequest, ImageEngine, OutputFormat } from '../engine/engine';
+import { recogniseSubjects } from '../engine/recognition';
+import { ERROR_CODES, type ErrorCode } from '../errors';
 import type { FaceAnalyzer } from '../faces';
-import {
-  type DecodedImage,
-  type EngineOutcome,
-  type EngineQueue,
-  type EngineRequest,
-  type EngineTicket,
-  type ImageEngine,
-  type OutputFormat,
-  type ProgressReport,
-  runEngine as runImageEngine,
-} from '../images/engine';
 import { candidateOf } from '../images/prepare';
-import { finalPrice } from '../images/pricing';
-import { recogniseSubjects } from '../images/recognition';
-import type { ProfilesReader } from '../profiles/profile';
-import type { Clock } from '../shared/clock';
-import { releaseJobCharge, settleJobCharge } from './charge';
+import { callbackMessage } from '../jobs/callback-message';
+import { releaseJobCharge, settleJobCharge } from '../jobs/charge';
 import {
   canceledError,
   type EngineStepResult,
-  type Job,
   type JobError,
   type JobsRepository,
+  loadJob,
   type RunOutcome,
   runUntil,
   type StoredInput,
-} from './job';
-import { type LinkMaker, statusBody } from './status';
+  timeoutError,
+} from '../jobs/job';
+import type { LinkMaker } from '../jobs/status';
+import type { ProfilesReader } from '../profiles/profile';
+import type { Clock } from '../shared/clock';
+import {
+  cancelEngineWork,
+  checkRound,
+  EngineFailedError,
+  type EngineWork,
+  QUEUE_CHECK_LIMIT_MS,
+  runRound,
+  submitRound,
+  withinLimits,
+} from './rounds';
 
 export interface JobStep {
   accountId: string;
@@ -57,7 +60,7 @@ export interface WorkflowDeps {
   jobs: JobsRepository;
   ledger: LedgerPort;
   engine: ImageEngine;
-  /** Finds the faces in the outputs, for recognition (images/recognition.ts). */
+  /** Finds the faces in the outputs, for recognition (engine/recognition.ts). */
   faces: FaceAnalyzer;
   /** The candidates' faces, read again when the engine runs (the job keeps their ids). */
   profiles: Pick<ProfilesReader, 'findMany'>;
@@ -68,71 +71,8 @@ export interface WorkflowDeps {
   settings: { asyncBudgetMs: number; maxRunningJobs: number };
 }
 
-/** An engine error worth another try (the workflow's Retry names it). */
-export class TransientEngineError extends Error {
-  override name = 'TransientEngineError';
-}
-
-/** The engine failed for good: the workflow releases the charge and reports INTERNAL_ERROR. */
-export class EngineFailedError extends Error {
-  override name = 'EngineFailed';
-}
-
 /** Time kept back from the function's own deadline to record the outcome. */
 const STEP_MARGIN_MS = 15_000;
-
-/**
- * How often a running engine step reads its job to learn of a cancel (a Lambda task runs on after its
- * execution is stopped): one GetItem per job every 5 s, none for a job that ends sooner.
- */
-export const CANCEL_CHECK_MS = 5_000;
-
-/** At most one progress write per job in this interval; reports in between keep only the latest. */
-export const PROGRESS_WRITE_INTERVAL_MS = 2_000;
-
-/**
- * The engine's progress reports, written to the job at a bounded rate: the first at once, then at most one
- * per interval, each the latest report, so a fast engine costs one write and a long one one every 2 s.
- */
-const progressWriter = (deps: Pick<WorkflowDeps, 'jobs' | 'clock'>, job: JobStep) => {
-  let lastWriteAt = Number.NEGATIVE_INFINITY;
-  let written = 0;
-  let pending: number | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const write = () => {
-    timer = undefined;
-    if (pending === undefined || pending <= written) return;
-    written = pending;
-    lastWriteAt = deps.clock();
-    void deps.jobs.recordProgress(job.accountId, job.jobId, written, lastWriteAt).catch(() => undefined);
-  };
-  return {
-    report: (fraction: number) => {
-      if (!(fraction > written) || fraction >= 1) return;
-      pending = Math.max(pending ?? 0, fraction);
-      const waitMs = lastWriteAt + PROGRESS_WRITE_INTERVAL_MS - deps.clock();
-      if (waitMs <= 0) write();
-      else timer ??= setTimeout(write, waitMs);
-    },
-    stop: () => clearTimeout(timer),
-  };
-};
-
-class Canceled extends Error {}
-class DeadlineReached extends Error {}
-/** A queue check ran past its round's limit: not a failure, the next round checks again. */
-class RoundOver extends Error {}
-
-const loadJob = async (deps: Pick<WorkflowDeps, 'jobs'>, step: JobStep): Promise<Job> => {
-  const job = await deps.jobs.get(step.accountId, step.jobId);
-  if (!job) throw new NotFoundError(`Job ${step.jobId} not found.`);
-  return job;
-};
-
-const timeoutError = (limitMs: number): JobError => ({
-  code: 'TIMEOUT',
-  message: `The job did not finish within its time limit (${Math.round(limitMs / 1000)} s); the reserved cost was refunded.`,
-});
 
 /**
  * MarkRunning: the job starts when the account has a place under its cap of running asynchronous jobs;
@@ -154,33 +94,6 @@ export const markRunning = async (
   const until = step.runUntil ?? runUntil(await loadJob(deps, step), deps.settings.asyncBudgetMs);
   return { started: deps.clock() >= until };
 };
-
-/** How long one check of a queued provider's work may take before the step gives up this round. */
-const QUEUE_CHECK_LIMIT_MS = 120_000;
-
-/** How long asking a provider to stop work may take (best effort, on the way out). */
-const PROVIDER_CANCEL_LIMIT_MS = 10_000;
-
-/** Asks the provider to stop the job's queued work, if it has any; never throws (the job's outcome stands either way). */
-export const cancelEngineWork = async (
-  queue: Pick<EngineQueue, 'cancel'> | undefined,
-  ticket: EngineTicket | null,
-): Promise<void> => {
-  if (!ticket || !queue) return;
-  await queue.cancel(ticket, AbortSignal.timeout(PROVIDER_CANCEL_LIMIT_MS)).catch(() => undefined);
-};
-
-/** `work`, or the signal's reason as soon as it aborts (a provider that ignores its signal is left behind). */
-const untilAborted = <T>(work: Promise<T>, signal: AbortSignal): Promise<T> =>
-  new Promise<T>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-
-/** What one round of the engine step does: run the engine, submit queued work, or check it. */
-type EngineWork = (signal: AbortSignal, progress: ProgressReport) => Promise<EngineOutcome | 'waiting'>;
 
 /**
  * The engine step, safe to run again. A job whose outcome is recorded (engineRun) answers it at once:
@@ -244,30 +157,12 @@ export const runEngine = async (
     if (!queue)
       throw new EngineFailedError(`job ${job.jobId} holds a ${ticket.engine} ticket that no engine here checks`);
     limitOfRoundMs = QUEUE_CHECK_LIMIT_MS;
-    engineWork = async (signal, progress) => {
-      const check = await untilAborted(queue.check(ticket, request, signal), signal).catch((error: unknown) => {
-        // Checking again is safe (the same ticket), so the workflow may retry this round.
-        if (!signal.aborted && error instanceof Error && 'retryable' in error && error.retryable === true)
-          throw new TransientEngineError(error.message);
-        throw error;
-      });
-      if (check.state === 'done') return check.outcome;
-      progress(check.progress ?? (check.queuePosition !== undefined ? 0.05 : 0.5));
-      return 'waiting';
-    };
+    engineWork = checkRound(queue, ticket, request);
   } else if (queue?.accepts(request)) {
     // No round limit here: a submit cut short might still reach the provider, and the next round would pay again.
-    engineWork = async (signal) => {
-      const submitted = await untilAborted(queue.submit(request, signal), signal);
-      const held = await deps.jobs.recordTicket(job.accountId, job.jobId, submitted);
-      // Another round stored its ticket first: that one is the job's work, this one is stopped.
-      if (held.requests[0]?.id !== submitted.requests[0]?.id) await cancelEngineWork(deps.engine.queue, submitted);
-      // A cancel that landed between the submit and the store found no ticket to stop: stop it here.
-      else if ((await loadJob(deps, job)).status === 'failed') await cancelEngineWork(deps.engine.queue, submitted);
-      return 'waiting';
-    };
+    engineWork = submitRound(deps, queue, job, request);
   } else {
-    engineWork = (signal, progress) => runImageEngine(deps.engine, request, signal, progress);
+    engineWork = runRound(deps.engine, request);
   }
 
   const outcome = await withinLimits(deps, job, engineWork, {
@@ -300,58 +195,6 @@ export const runEngine = async (
   }
   await deps.jobs.recordRun(job.accountId, job.jobId, run);
   return run;
-};
-
-/**
- * Runs one round of engine work until it answers or a limit ends it: the job's budget, its cancel_after
- * deadline, what this function run has left (Lambda stops at 15 minutes), a cancel (the job is read
- * every CANCEL_CHECK_MS), or the round's own limit (a queue check). Progress is written at a bounded rate.
- */
-const withinLimits = async (
-  deps: WorkflowDeps,
-  job: Job,
-  engineWork: EngineWork,
-  limits: { limitMs: number; deadlineBinds: boolean; roundBinds: boolean },
-): Promise<EngineOutcome | 'waiting' | 'round-over' | RunOutcome> => {
-  const controller = new AbortController();
-  const timer = setTimeout(
-    () =>
-      controller.abort(
-        limits.roundBinds ? new RoundOver() : limits.deadlineBinds ? new DeadlineReached() : new Error('deadline'),
-      ),
-    Math.max(0, limits.limitMs),
-  );
-  const progress = progressWriter(deps, job);
-  const watcher = setInterval(() => {
-    void deps.jobs.get(job.accountId, job.jobId).then(
-      (current) => {
-        if (current?.status === 'failed' || current?.status === 'succeeded') controller.abort(new Canceled());
-      },
-      () => undefined,
-    );
-  }, CANCEL_CHECK_MS);
-  try {
-    return await engineWork(controller.signal, progress.report).catch(async (error: unknown) => {
-      if (!controller.signal.aborted) {
-        if (error instanceof TransientEngineError) throw error;
-        throw new EngineFailedError(error instanceof Error ? error.message : String(error));
-      }
-      const reason: unknown = controller.signal.reason;
-      if (reason instanceof RoundOver) return 'round-over' as const;
-      if (reason instanceof Canceled)
-        return { outcome: 'failed', error: (await loadJob(deps, job)).error ?? canceledError('request') } as const;
-      if (reason instanceof DeadlineReached)
-        return {
-          outcome: 'failed',
-          error: canceledError('deadline', (job.cancelAt ?? deps.clock()) - job.createdAt),
-        } as const;
-      return { outcome: 'failed', error: timeoutError(deps.clock() - job.createdAt) } as const;
-    });
-  } finally {
-    clearTimeout(timer);
-    clearInterval(watcher);
-    progress.stop();
-  }
 };
 
 export const settle = async (
@@ -402,15 +245,3 @@ export const queueCallback = async (
   if (!job.callbackUrl) return;
   await deps.enqueueCallback(await callbackMessage({ ...job, callbackUrl: job.callbackUrl }, deps.link));
 };
-
-/** The callback of a job that has ended: the body a poll answers now, under the delivery id fixed by the job. */
-export const callbackMessage = async (
-  job: Job & { callbackUrl: string },
-  link: LinkMaker,
-): Promise<CallbackMessage> => ({
-  deliveryId: `dlv_${job.jobId.replace(/^job_/, '')}`,
-  accountId: job.accountId,
-  jobId: job.jobId,
-  callbackUrl: job.callbackUrl,
-  body: JSON.stringify(await statusBody(job, link, job.completedAt ?? job.createdAt)),
-});
