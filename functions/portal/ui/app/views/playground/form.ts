@@ -5,7 +5,23 @@
 import { h } from '../../dom';
 import type { ModelList, Operation } from '../../service';
 import type { Profile } from '../../types';
-import type { Picked, Slot } from './image-inputs';
+
+/** An image input of an operation: the body field, its label, and how many it takes. */
+export interface Slot {
+  field: 'images' | 'image' | 'input_image' | 'reference_image';
+  label: string;
+  max: number;
+}
+
+/** A chosen file: its preview, and its `upload:` reference once the direct upload is done. */
+export interface Picked {
+  name: string;
+  preview: string;
+  reference: string | null;
+  failed: string | null;
+  /** width / height, read from the preview (what `aspect_ratio: auto` follows). */
+  aspect: number | null;
+}
 
 /** The page's state: what GET /models and the profile list said, the operation, the chosen files. */
 export interface PlaygroundState {

@@ -5,14 +5,9 @@
 import { h } from '../../dom';
 import { type Operation, uploadFile } from '../../service';
 import { dropZone } from '../../widgets';
-import type { PlaygroundState } from './form';
+import type { Picked, PlaygroundState, Slot } from './form';
 
 /** The image inputs of each operation: the body field, its label, and how many it takes. */
-export interface Slot {
-  field: 'images' | 'image' | 'input_image' | 'reference_image';
-  label: string;
-  max: number;
-}
 export const SLOTS: Readonly<Record<Operation, readonly Slot[]>> = {
   generate: [],
   edit: [{ field: 'images', label: 'Input images (1 to 10)', max: 10 }],
@@ -22,16 +17,6 @@ export const SLOTS: Readonly<Record<Operation, readonly Slot[]>> = {
     { field: 'reference_image', label: 'Style reference image', max: 1 },
   ],
 };
-
-/** A chosen file: its preview, and its `upload:` reference once the direct upload is done. */
-export interface Picked {
-  name: string;
-  preview: string;
-  reference: string | null;
-  failed: string | null;
-  /** width / height, read from the preview (what `aspect_ratio: auto` follows). */
-  aspect: number | null;
-}
 
 /** The chosen files without a reference yet: still uploading, or failed. */
 export const pendingInputs = ({ inputs }: PlaygroundState): Picked[] =>
