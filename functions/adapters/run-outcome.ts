@@ -12,7 +12,26 @@ export const RecognizedFaceSchema = v.object({
   outputIndex: v.number(),
   profileId: v.string(),
   box: v.object({ x: v.number(), y: v.number(), width: v.number(), height: v.number() }),
+  // Both absent on a run recorded before they were kept: such a match was a billed one.
+  similarity: v.optional(v.number()),
+  billed: v.optional(v.boolean(), true),
 });
+
+/** The identity report of a run (engine/identity.ts); absent with identity_check "off" and on runs before it. */
+export const IdentityReportSchema = v.object({
+  expected: v.array(v.string()),
+  outputs: v.array(
+    v.object({
+      outputIndex: v.number(),
+      kept: v.array(v.string()),
+      missing: v.array(v.string()),
+      attempts: v.number(),
+    }),
+  ),
+});
+
+/** What identity retries cost the provider, for the operator. */
+export const IdentityRetriesSchema = v.object({ calls: v.number(), providerCostMicros: v.optional(v.number()) });
 
 export const RunOutcomeSchema = v.variant('outcome', [
   v.object({
@@ -21,6 +40,8 @@ export const RunOutcomeSchema = v.variant('outcome', [
     knownSubjects: v.record(v.string(), v.number()),
     // Absent on a run recorded before boxes were kept.
     recognizedFaces: v.optional(v.array(RecognizedFaceSchema)),
+    identity: v.optional(IdentityReportSchema),
+    identityRetries: v.optional(IdentityRetriesSchema),
     usage: v.object({
       outputTokens: v.number(),
       megapixels: v.number(),

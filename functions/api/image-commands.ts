@@ -11,6 +11,7 @@ type Common = Pick<
   | 'callback_url'
   | 'client_request_id'
   | 'cancel_after'
+  | 'identity_check'
 >;
 
 const common = (body: Common) => ({
@@ -21,6 +22,7 @@ const common = (body: Common) => ({
   callbackUrl: body.callback_url,
   clientRequestId: body.client_request_id,
   cancelAfterSeconds: body.cancel_after,
+  identityCheck: body.identity_check,
 });
 
 const outputChoice = (

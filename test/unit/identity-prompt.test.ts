@@ -70,9 +70,9 @@ describe('naming the references in the prompt', () => {
     );
   });
 
-  it('leaves a reference to an id that is not a candidate as written', () => {
+  it('writes a reference to an id that is not a candidate as plain text: no [[ reaches a provider', () => {
     const plan = planIdentity(request({ prompt: '[[prf_a]] and [[prf_gone]]' }), 10);
-    expect(plan.prompt).toBe('the person in reference images 1 and 2 and [[prf_gone]]');
+    expect(plan.prompt).toBe('the person in reference images 1 and 2 and prf_gone');
   });
 });
 
@@ -119,17 +119,17 @@ describe('profiles given only in profile_ids', () => {
 });
 
 describe('candidates with nothing to show', () => {
-  it('are not referenced when they have no face, and their [[id]] stays as written', () => {
+  it('are not referenced when they have no face, and their [[id]] becomes words, never an id', () => {
     const plan = planIdentity(
       request({ prompt: '[[prf_a]] at dusk', candidates: [{ profileId: 'prf_a', face: null }] }),
       10,
     );
-    expect(plan).toEqual({ prompt: '[[prf_a]] at dusk', references: [] });
+    expect(plan).toEqual({ prompt: 'the person at dusk', references: [] });
   });
 
   it('are not referenced when their face has no crops', () => {
     const plan = planIdentity(request({ prompt: '[[prf_a]] at dusk', candidates: [person('prf_a', 0)] }), 10);
-    expect(plan).toEqual({ prompt: '[[prf_a]] at dusk', references: [] });
+    expect(plan).toEqual({ prompt: 'the person at dusk', references: [] });
   });
 
   it('get no keep-identity sentence', () => {
@@ -194,7 +194,7 @@ describe('when the crops one by one do not fit under the cap', () => {
       request({ candidates: [person('prf_a', 1), person('prf_b', 1)], images: [callerImage, callerImage] }),
       2,
     );
-    expect(plan).toEqual({ prompt: '[[prf_a]] on a beach', references: [] });
+    expect(plan).toEqual({ prompt: 'the person on a beach', references: [] });
   });
 });
 

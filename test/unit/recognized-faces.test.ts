@@ -17,16 +17,16 @@ describe('a finished job’s recognized faces', () => {
       outputFormat: 'png',
       knownSubjects: { prf_a: 2 },
       recognizedFaces: [
-        { outputIndex: 0, profileId: 'prf_a', box: { x: 10, y: 20, width: 100, height: 120 } },
-        { outputIndex: 1, profileId: 'prf_a', box: { x: 0, y: 5, width: 90, height: 95 } },
+        { outputIndex: 0, profileId: 'prf_a', box: { x: 10, y: 20, width: 100, height: 120 }, billed: true },
+        { outputIndex: 1, profileId: 'prf_a', box: { x: 0, y: 5, width: 90, height: 95 }, billed: true },
       ],
     });
     const body = await statusBody(job, link, NOW);
     expect(body.result).toMatchObject({
       known_subjects: { counts: { prf_a: 2 } },
       recognized_faces: [
-        { output_index: 0, profile_id: 'prf_a', box: { x: 10, y: 20, width: 100, height: 120 } },
-        { output_index: 1, profile_id: 'prf_a', box: { x: 0, y: 5, width: 90, height: 95 } },
+        { output_index: 0, profile_id: 'prf_a', box: { x: 10, y: 20, width: 100, height: 120 }, billed: true },
+        { output_index: 1, profile_id: 'prf_a', box: { x: 0, y: 5, width: 90, height: 95 }, billed: true },
       ],
     });
   });

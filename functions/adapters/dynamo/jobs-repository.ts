@@ -2,6 +2,7 @@ import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import * as v from 'valibot';
 import { RESOLUTIONS } from '../../domain/catalog/catalog';
 import { type EngineTicket, INPUT_FORMATS, OPERATIONS, OUTPUT_FORMATS } from '../../domain/engine/engine';
+import { IDENTITY_CHECKS } from '../../domain/engine/identity';
 import { InvalidRequestError, NotFoundError } from '../../domain/errors';
 import {
   JOB_MODES,
@@ -12,7 +13,14 @@ import {
   type JobsRepository,
   type RunOutcome,
 } from '../../domain/jobs/job';
-import { EngineTicketSchema, JobErrorSchema, RecognizedFaceSchema, RunOutcomeSchema } from '../run-outcome';
+import {
+  EngineTicketSchema,
+  IdentityReportSchema,
+  IdentityRetriesSchema,
+  JobErrorSchema,
+  RecognizedFaceSchema,
+  RunOutcomeSchema,
+} from '../run-outcome';
 import {
   cancellationReasons,
   ITEM_TYPE,
@@ -57,6 +65,8 @@ const JobWorkItem = v.object({
     v.object({ key: v.string(), format: v.picklist(INPUT_FORMATS), width: v.number(), height: v.number() }),
   ),
   priced: PricedItem,
+  // Absent on jobs submitted before the field existed: they report.
+  identityCheck: v.optional(v.picklist(IDENTITY_CHECKS), 'report'),
 });
 
 const JobItem = v.object({
@@ -76,6 +86,8 @@ const JobItem = v.object({
         outputFormat: v.picklist(OUTPUT_FORMATS),
         knownSubjects: v.record(v.string(), v.number()),
         recognizedFaces: v.optional(v.array(RecognizedFaceSchema)),
+        identity: v.optional(IdentityReportSchema),
+        identityRetries: v.optional(IdentityRetriesSchema),
         providerCostMicros: v.optional(v.number()),
       }),
     ),

@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 import { ASPECT_RATIOS, PINNED_MODEL, QUALITIES, RESOLUTIONS } from '../../domain/catalog/catalog';
 import { OUTPUT_FORMATS } from '../../domain/engine/engine';
+import { IDENTITY_CHECKS } from '../../domain/engine/identity';
 import { CallbackUrlSchema } from './callbacks';
 
 const MAX_PROMPT_CHARS = 5000;
@@ -66,6 +67,15 @@ const CommonFields = {
       v.maxValue(4, 'num_output_images must be from 1 to 4.'),
     ),
     1,
+  ),
+  identity_check: v.optional(
+    v.pipe(
+      v.picklist(IDENTITY_CHECKS),
+      v.description(
+        '`report` (default): each output says which expected subjects (named in the prompt, or recognised in the input) it kept, with a similarity on every recognised face. `retry`: also make again, at most twice, an output missing an expected subject, and deliver its best attempt (you pay for the delivered outputs only). `off`: no identity block.',
+      ),
+    ),
+    'report',
   ),
 };
 

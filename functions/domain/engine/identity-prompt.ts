@@ -83,7 +83,12 @@ export const planIdentity = (
     const sheet = shown.length === 1 && (references.find((ref) => ref.profileId === id)?.keys.length ?? 0) > 1;
     return `${subjectWord(candidate)} in ${imageList(shown)}${sheet ? ' (a sheet of several photos of them)' : ''}`;
   };
-  let prompt = request.prompt.replace(REFERENCE, (whole, id: string) => describe(id.trim()) ?? whole);
+  // No `[[` reaches a provider: a candidate left without room is named by kind, other bracketed text loses its brackets.
+  let prompt = request.prompt.replace(REFERENCE, (_whole, inner: string) => {
+    const candidate = byId.get(inner.trim());
+    return describe(inner.trim()) ?? (candidate ? subjectWord(candidate) : inner.trim());
+  });
+  prompt = prompt.replaceAll('[[', '[').replaceAll(']]', ']');
   const unnamed = ordered.filter((candidate) => !request.namedInPrompt.includes(candidate.profileId));
   const keep = unnamed.map((candidate) => describe(candidate.profileId)).filter((text) => text !== undefined);
   if (keep.length > 0) {

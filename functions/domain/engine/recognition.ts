@@ -4,15 +4,18 @@
  * path (images/run-sync.ts) and in the workflow's RunEngine step (workflow/steps.ts), so every engine is billed
  * by the same rule: each output is analysed by the face analyser and its faces are matched only against
  * the request's candidates (faces/matching.ts: threshold, margin, a face to at most one profile, a
- * profile at most once per output, counts summed over the outputs). A candidate without a face template
- * can be named in the prompt but is never counted. Nothing an engine says about identity is trusted.
+ * profile at most once per output, counts summed over the outputs). Every candidate has a usable template
+ * (images/prepare.ts refuses one without). An animal's match is reported but not billed (faces/thresholds.ts). Nothing an engine says about identity is trusted.
  * The matches themselves (which output, which profile, the face's box) are kept as `recognized_faces`,
  * and the counts are derived from them, so the outlines a caller draws are exactly what was billed.
  */
 import {
+  ANIMAL_MATCHES_BILLED,
   countSubjects,
+  type DetectedFace,
   type FaceAnalyzer,
   type FaceBox,
+  MAX_ANIMAL_FACE_CONFIDENCE,
   matchFaces,
   matchRules,
   type RecognitionCandidate,
@@ -26,19 +29,55 @@ const comparable = (candidates: readonly CandidateProfile[]): RecognitionCandida
     face ? [{ profileId, template: { modelId: face.modelId, kind: face.kind, mean: face.mean, embeddings: [] } }] : [],
   );
 
-/** A recognition that counts: the output (0-based), the profile, and the face's box in the output's own pixels. */
+/** A recognition: the output (0-based), the profile, the face's box in the output's own pixels, how close. */
 export interface RecognizedFace {
   outputIndex: number;
   profileId: string;
   box: FaceBox;
+  /** The cosine of the face to the profile's template, 3 decimals (absent on a job stored before it was kept). */
+  similarity?: number;
+  /** Whether it counts in `known_subjects` and the price: a person's match; an animal's not yet (thresholds.ts). */
+  billed: boolean;
 }
 
 export interface Recognition {
-  /** One per recognition counted (a profile at most once per output). */
+  /** One per recognition (a profile at most once per output), billed or not. */
   recognizedFaces: RecognizedFace[];
-  /** profile id → the number of outputs it is recognised in (absent when none): the count of `recognizedFaces`. */
+  /** profile id → the number of outputs it is recognised in, billed matches only (absent when none). */
   knownSubjects: Record<string, number>;
 }
+
+/** A face recognition may consider: a person's, or an animal's the landmark model firmly rejects as human. */
+const readable = (face: DetectedFace): boolean =>
+  face.kind === 'person' || face.faceConfidence < MAX_ANIMAL_FACE_CONFIDENCE;
+
+/** The faces of one image as recognition reads them: each matched only with candidates of its kind. */
+export const facesToMatch = (faces: readonly DetectedFace[]): DetectedFace[] => faces.filter(readable);
+
+/** Who is in already-analysed images: the matches, with their similarity and whether they bill. */
+export const recogniseFaces = (
+  modelId: string,
+  imagesFaces: readonly (readonly DetectedFace[])[],
+  candidates: readonly CandidateProfile[],
+): RecognizedFace[] => {
+  const matchable = comparable(candidates);
+  if (matchable.length === 0) return [];
+  return matchFaces(imagesFaces.map(facesToMatch), matchable, matchRules(modelId)).map(
+    ({ outputIndex, profileId, face, similarity }) => ({
+      outputIndex,
+      profileId,
+      box: wholeBox(face.box),
+      similarity: Math.round(similarity * 1000) / 1000,
+      billed: face.kind === 'person' || ANIMAL_MATCHES_BILLED,
+    }),
+  );
+};
+
+/** The counts `known_subjects` reports and the price follows: billed matches only. */
+export const recognitionOf = (recognizedFaces: RecognizedFace[]): Recognition => ({
+  recognizedFaces,
+  knownSubjects: countSubjects(recognizedFaces.filter((face) => face.billed)),
+});
 
 /** Whole pixels, inside the image on the top and left (a detector's box may start just outside it). */
 const wholeBox = (box: FaceBox): FaceBox => {
@@ -62,15 +101,11 @@ export const recogniseSubjects = async (
   candidates: readonly CandidateProfile[],
   signal?: AbortSignal,
 ): Promise<Recognition> => {
-  const matchable = comparable(candidates);
-  if (matchable.length === 0) return { recognizedFaces: [], knownSubjects: {} };
+  if (comparable(candidates).length === 0) return recognitionOf([]);
   const faces = [];
   for (const output of outputs) {
     signal?.throwIfAborted();
     faces.push(await analyzer.analyze(output));
   }
-  const recognizedFaces = matchFaces(faces, matchable, matchRules(analyzer.modelId)).map(
-    ({ outputIndex, profileId, face }) => ({ outputIndex, profileId, box: wholeBox(face.box) }),
-  );
-  return { recognizedFaces, knownSubjects: countSubjects(recognizedFaces) };
+  return recognitionOf(recogniseFaces(analyzer.modelId, faces, candidates));
 };

@@ -55,6 +55,8 @@ export interface FaceMatch<F> {
   outputIndex: number;
   profileId: string;
   face: F;
+  /** The cosine of the face to the profile's template mean. */
+  similarity: number;
 }
 
 /**
@@ -76,7 +78,7 @@ export const matchFaces = <F extends Pick<DetectedFace, 'kind' | 'embedding'>>(
       if (!held || claim.similarity > held.similarity)
         best.set(claim.profileId, { face, similarity: claim.similarity });
     }
-    return [...best].map(([profileId, { face }]) => ({ outputIndex, profileId, face }));
+    return [...best].map(([profileId, { face, similarity }]) => ({ outputIndex, profileId, face, similarity }));
   });
 
 /** profile id → how many outputs it is recognised in: one per match; profiles never recognised are absent. */

@@ -2,6 +2,7 @@
 import type { Caller } from '../accounts/accounts';
 import type { AspectRatio, Quality, Resolution } from '../catalog/catalog';
 import type { Operation, OutputFormat } from '../engine/engine';
+import type { IdentityCheck } from '../engine/identity';
 import type { Job, JobMode, JobWork } from '../jobs/job';
 
 export interface OutputChoice {
@@ -28,6 +29,8 @@ export interface ImageCommand {
   clientRequestId?: string;
   /** Asynchronous only: the job is canceled (refunded) if it has not ended this many seconds after submit. */
   cancelAfterSeconds?: number;
+  /** What the answer says of identity, and whether outputs missing an expected subject are made again. */
+  identityCheck?: IdentityCheck;
 }
 
 /** Where the request came in: its download links are made on the same base URL. */

@@ -1,31 +1,36 @@
 /**
  * Steps 1-3 of an image operation, before anything is created or charged:
  * 1. rules that need no I/O (base model, resolution, quality, aspect ratio, size) → 400;
- * 2. profile references: unknown → 404, not READY → 400, mixed versions → 400;
- * 3. inputs decoded (fetched through the SSRF guard) → 400 naming the input.
+ * 2. profile references: unknown → 404, not READY → 400, mixed versions → 400, no usable face template
+ *    → 400 PROFILE_NEEDS_REEMBEDDING;
+ * 3. inputs decoded (fetched through the SSRF guard) → 400 naming the input;
+ * 4. who is there: the candidates the engine gets are those named in the prompt or present in the inputs
+ *    (engine/identity.ts), each input analysed once.
  * The outcome is the engine request and the price.
  */
 import type { Caller } from '../accounts/accounts';
 import { pinnedTwoK, resolveOutputSpec } from '../catalog/output-spec';
 import { floorPrice, type PricedRequest } from '../catalog/pricing';
 import type { CandidateProfile, Operation, OutputFormat, PreparedEngineRequest } from '../engine/engine';
+import { expectedCandidates, type IdentityCheck } from '../engine/identity';
 import type { Profile } from '../profiles/profile';
 import type { ImageCommand } from './command';
 import type { ImageDeps } from './deps';
-import { checkReferencedProfiles, mergeReferences } from './profile-references';
+import { checkReferencedProfiles, checkTemplates, mergeReferences } from './profile-references';
 
 /** What is known once a request has passed every check and its inputs are decoded. */
 export interface PreparedOperation {
   engineRequest: PreparedEngineRequest;
   priced: PricedRequest;
   floorMicros: number;
+  identityCheck: IdentityCheck;
 }
 
 export const defaultOutputFormat = (now: number, switchAt: number): OutputFormat => (now < switchAt ? 'png' : 'jpg');
 
 /** Steps 1-3: checks and decoding, nothing created, nothing charged. */
 export const prepare = async (
-  deps: Pick<ImageDeps, 'profiles' | 'decodeInput' | 'clock' | 'settings'>,
+  deps: Pick<ImageDeps, 'profiles' | 'decodeInput' | 'clock' | 'settings' | 'faces'>,
   caller: Caller,
   command: ImageCommand,
   signal: AbortSignal,
@@ -43,6 +48,7 @@ export const prepare = async (
       : { referenced: [...new Set(command.profileIds)], namedInPrompt: [] };
   const profiles = referenced.length > 0 ? await deps.profiles.findMany(caller.accountId, referenced) : [];
   checkReferencedProfiles(referenced, profiles);
+  checkTemplates(profiles, deps.faces.modelId);
 
   const images = await Promise.all(
     command.inputs.map((input) => deps.decodeInput(input.value, input.label, signal, caller.accountId)),
@@ -69,8 +75,17 @@ export const prepare = async (
     baseModel = spec.baseModel;
     quality = spec.quality;
   }
-  // Every referenced profile is a candidate; one without a face template can only be named, not matched.
-  const candidates = profiles.map(candidateOf);
+  // The candidates the engine sees and recognition may bill: named, or present in the inputs.
+  const byId = new Map(profiles.map((profile) => [profile.profileId, profile]));
+  const referencedCandidates = referenced.flatMap((id) => {
+    const profile = byId.get(id);
+    return profile ? [candidateOf(profile)] : [];
+  });
+  const candidates = await expectedCandidates(
+    deps.faces,
+    { operation: command.operation, images, candidates: referencedCandidates, namedInPrompt },
+    signal,
+  );
   return {
     engineRequest: {
       operation: command.operation,
@@ -87,6 +102,7 @@ export const prepare = async (
     },
     priced,
     floorMicros: floorPrice(priced),
+    identityCheck: command.identityCheck ?? 'report',
   };
 };
 

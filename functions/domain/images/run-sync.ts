@@ -1,17 +1,18 @@
 /**
  * A synchronous image operation: prepare, reserve the floor price with the job, run the engine under the
- * deadline, recognise the candidates in the outputs while storing them, then settle (success) or release (refusal, failure, timeout) the
+ * deadline, check identity in the outputs (engine/identity.ts: recognition, and with `retry` another
+ * attempt at an output missing an expected subject), store them, then settle (success) or release (refusal, failure, timeout) the
  * reservation exactly once through jobs/charge.ts, and answer the result. The budget covers the whole
  * request, fetching the inputs included. Everything before the reservation fails without a job or a charge.
  */
 import type { Caller } from '../accounts/accounts';
 import { finalPrice } from '../catalog/pricing';
 import { abortableRun, type EngineOutcome } from '../engine/engine';
-import { type Recognition, recogniseSubjects } from '../engine/recognition';
+import { type CheckedOutputs, checkIdentity } from '../engine/identity';
 import { ContentModerationError, type DomainError, NoImageGeneratedError, RequestTimeoutError } from '../errors';
 import { releaseJobCharge, reserveJobCharge, settleJobCharge } from '../jobs/charge';
 import { jobErrorOf } from '../jobs/job';
-import { type ImageResult, resultOf } from '../jobs/result';
+import { type ImageResult, identityResult, providerCost, resultOf } from '../jobs/result';
 import { type ImageCommand, newJob, type RequestContext } from './command';
 import type { ImageDeps } from './deps';
 import { clientRequestIdClaim } from './idempotency';
@@ -56,25 +57,28 @@ export const runSync = async (
     }
     if (outcome.kind !== 'images') return await fail(outcomeError(outcome));
 
-    const { outputFormat, candidates } = prepared.engineRequest;
+    const { outputFormat } = prepared.engineRequest;
     let outputKeys: string[];
-    let recognition: Recognition;
+    let checked: CheckedOutputs;
     try {
-      [recognition, outputKeys] = await Promise.all([
-        recogniseSubjects(deps.faces, outcome.images, candidates, deadline.signal),
-        deps.outputs.save(caller.accountId, job.jobId, outcome.images, outputFormat),
-      ]);
+      checked = await checkIdentity(
+        deps,
+        { ...prepared.engineRequest, workKey: job.jobId },
+        outcome.images,
+        prepared.identityCheck,
+        { signal: deadline.signal },
+      );
+      outputKeys = await deps.outputs.save(caller.accountId, job.jobId, checked.images, outputFormat);
     } catch (error) {
       return await fail(error instanceof DeadlineReached || deadline.signal.aborted ? timedOut() : (error as Error));
     }
+    const recognition = checked.recognition;
     const completedAt = deps.clock();
-    const { providerCostMicros } = outcome.usage;
     const result = {
       outputKeys,
       outputFormat,
-      knownSubjects: recognition.knownSubjects,
-      recognizedFaces: recognition.recognizedFaces,
-      ...(providerCostMicros !== undefined ? { providerCostMicros } : {}),
+      ...identityResult(checked, prepared.identityCheck),
+      ...providerCost(outcome.usage),
     };
     try {
       const price = finalPrice(prepared.priced, { usage: outcome.usage, knownSubjects: recognition.knownSubjects });
@@ -84,7 +88,7 @@ export const runSync = async (
       // if the settle did land after all) and answer the failure.
       return await fail(error as Error);
     }
-    return await resultOf(deps.outputs, { ...job, completedAt, result }, outcome.images);
+    return await resultOf(deps.outputs, { ...job, completedAt, result }, checked.images);
   } finally {
     clearTimeout(timer);
   }

@@ -27,6 +27,7 @@ export const submitAsync = async (
     engine: { ...engine, candidates: candidates.map(({ profileId }) => ({ profileId })) },
     inputs,
     priced: prepared.priced,
+    identityCheck: prepared.identityCheck,
   });
   try {
     await reserveJobCharge(deps.ledger, job, prepared.floorMicros, clientRequestIdClaim(command, job, deps.settings));

@@ -14,6 +14,7 @@ import type {
   Operation,
   OutputFormat,
 } from '../engine/engine';
+import type { IdentityCheck, IdentityReport, IdentityRetries } from '../engine/identity';
 import type { RecognizedFace } from '../engine/recognition';
 import { DomainError, type ErrorCode, NotFoundError } from '../errors';
 
@@ -37,6 +38,10 @@ export interface JobResult {
   knownSubjects: Record<string, number>;
   /** The recognitions `knownSubjects` counts, with each face's box; absent on jobs stored before boxes were kept. */
   recognizedFaces?: RecognizedFace[];
+  /** Who was expected and kept in each output (engine/identity.ts); absent with identity_check "off". */
+  identity?: IdentityReport;
+  /** What identity retries cost the provider (the operator's); never shown to the caller. */
+  identityRetries?: IdentityRetries;
   /** What the provider charged the operator for the work (micro-USD), where known; never shown to the caller. */
   providerCostMicros?: number;
 }
@@ -60,6 +65,8 @@ export interface JobWork {
   };
   inputs: StoredInput[];
   priced: PricedRequest;
+  /** `identity_check` (engine/identity.ts); absent on jobs submitted before it: they report. */
+  identityCheck?: IdentityCheck;
 }
 
 export interface Job {
@@ -111,6 +118,9 @@ export type RunOutcome =
       knownSubjects: Record<string, number>;
       /** Absent on a run recorded before boxes were kept. */
       recognizedFaces?: RecognizedFace[];
+      /** Absent with identity_check "off", and on a run recorded before the report was kept. */
+      identity?: IdentityReport;
+      identityRetries?: IdentityRetries;
       usage: EngineUsage;
     }
   | { outcome: 'failed'; error: JobError };

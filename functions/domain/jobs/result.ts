@@ -4,6 +4,8 @@
  * snake_case names).
  */
 
+import type { EngineUsage } from '../engine/engine';
+import type { CheckedOutputs, IdentityCheck, IdentityReport } from '../engine/identity';
 import type { RecognizedFace } from '../engine/recognition';
 import { DOWNLOAD_LINK_LIFETIME_MS, type DownloadGrant } from './download-token';
 import type { Job, JobResult } from './job';
@@ -15,8 +17,10 @@ export interface ImageResult {
   jobId: string;
   /** profile id → times that subject appears, summed over all outputs. */
   knownSubjects: Record<string, number>;
-  /** The recognitions counted, with each face's box (empty for a job stored before boxes were kept). */
+  /** The recognitions, with each face's box (empty for a job stored before boxes were kept). */
   recognizedFaces: RecognizedFace[];
+  /** Who was expected and kept in each output; absent with identity_check "off" (and on older jobs). */
+  identity?: IdentityReport;
   /** The output images themselves (response_mode `bytes`), else empty. */
   images: Buffer[];
   /** Download links valid 24 h from completion (response_mode `urls`), else empty. */
@@ -51,6 +55,7 @@ export const resultOf = async (
   jobId: job.jobId,
   knownSubjects: job.result.knownSubjects,
   recognizedFaces: job.result.recognizedFaces ?? [],
+  ...(job.result.identity && { identity: job.result.identity }),
   images: job.responseMode === 'bytes' ? (imagesAtHand ?? (await deps.load(job.result.outputKeys))) : [],
   downloadUrls: job.responseMode === 'urls' ? await downloadLinks(deps.link, job) : [],
 });
@@ -59,22 +64,58 @@ export interface RecognizedFaceBody {
   output_index: number;
   profile_id: string;
   box: { x: number; y: number; width: number; height: number };
+  similarity?: number;
+  billed: boolean;
+}
+
+export interface IdentityBody {
+  expected: string[];
+  outputs: { output_index: number; kept: string[]; missing: string[]; attempts: number }[];
 }
 
 export interface ImageResultBody {
   known_subjects: { counts: Record<string, number> };
   recognized_faces: RecognizedFaceBody[];
+  identity?: IdentityBody;
   images: string[];
   download_urls: string[];
 }
 
 export const imageResultBody = (result: ImageResult): ImageResultBody => ({
   known_subjects: { counts: result.knownSubjects },
-  recognized_faces: result.recognizedFaces.map(({ outputIndex, profileId, box }) => ({
+  recognized_faces: result.recognizedFaces.map(({ outputIndex, profileId, box, similarity, billed }) => ({
     output_index: outputIndex,
     profile_id: profileId,
     box: { x: box.x, y: box.y, width: box.width, height: box.height },
+    ...(similarity !== undefined && { similarity }),
+    billed,
   })),
+  ...(result.identity && {
+    identity: {
+      expected: result.identity.expected,
+      outputs: result.identity.outputs.map(({ outputIndex, kept, missing, attempts }) => ({
+        output_index: outputIndex,
+        kept,
+        missing,
+        attempts,
+      })),
+    },
+  }),
   images: result.images.map((image) => image.toString('base64')),
   download_urls: result.downloadUrls,
 });
+
+/** What a checked run keeps on the job: the counts it bills, the matches, and (unless "off") the report. */
+export const identityResult = (
+  checked: Pick<CheckedOutputs, 'recognition' | 'identity' | 'retries'>,
+  mode: IdentityCheck,
+): Pick<JobResult, 'knownSubjects' | 'recognizedFaces' | 'identity' | 'identityRetries'> => ({
+  knownSubjects: checked.recognition.knownSubjects,
+  recognizedFaces: checked.recognition.recognizedFaces,
+  ...(mode !== 'off' && { identity: checked.identity }),
+  ...(checked.retries.calls > 0 && { identityRetries: checked.retries }),
+});
+
+/** The operator's cost of the delivered call, where the provider reports it. */
+export const providerCost = (usage: EngineUsage): Pick<JobResult, 'providerCostMicros'> =>
+  usage.providerCostMicros === undefined ? {} : { providerCostMicros: usage.providerCostMicros };

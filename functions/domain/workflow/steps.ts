@@ -13,7 +13,7 @@ import type { LedgerPort } from '../billing/ledger';
 import type { CallbackMessage } from '../callbacks/deliver';
 import { finalPrice } from '../catalog/pricing';
 import type { DecodedImage, EngineRequest, ImageEngine, OutputFormat } from '../engine/engine';
-import { recogniseSubjects } from '../engine/recognition';
+import { checkIdentity } from '../engine/identity';
 import { ERROR_CODES, type ErrorCode } from '../errors';
 import type { FaceAnalyzer } from '../faces';
 import { candidateOf } from '../images/prepare';
@@ -30,6 +30,7 @@ import {
   type StoredInput,
   timeoutError,
 } from '../jobs/job';
+import { identityResult } from '../jobs/result';
 import type { LinkMaker } from '../jobs/status';
 import type { ProfilesReader } from '../profiles/profile';
 import type { Clock } from '../shared/clock';
@@ -186,12 +187,16 @@ export const runEngine = async (
   else if (outcome.kind === 'no_image')
     run = { outcome: 'failed', error: { code: 'NO_IMAGE_GENERATED', message: outcome.message } };
   else {
-    // Recognition runs after the engine, in this step, so it is billed by the same rule as the sync path.
-    const [{ knownSubjects, recognizedFaces }, outputKeys] = await Promise.all([
-      recogniseSubjects(deps.faces, outcome.images, candidates),
-      deps.outputs.save(job.accountId, job.jobId, outcome.images, work.outputFormat),
-    ]);
-    run = { outcome: 'succeeded', outputKeys, knownSubjects, recognizedFaces, usage: outcome.usage };
+    // Identity is checked after the engine, in this step, so it is billed by the same rule as the sync path;
+    // retries (identity_check "retry") run within what is left of the job's budget and of this function.
+    const mode = job.work.identityCheck ?? 'report';
+    const leftMs = Math.min(budgetLeftMs, cancelLeftMs, functionRemainingMs - STEP_MARGIN_MS) - (deps.clock() - now);
+    const checked = await checkIdentity(deps, request, outcome.images, mode, {
+      retrySignal: AbortSignal.timeout(Math.max(1, leftMs)),
+      stillWanted: async () => (await loadJob(deps, step)).status === 'running',
+    });
+    const outputKeys = await deps.outputs.save(job.accountId, job.jobId, checked.images, work.outputFormat);
+    run = { outcome: 'succeeded', outputKeys, ...identityResult(checked, mode), usage: outcome.usage };
   }
   await deps.jobs.recordRun(job.accountId, job.jobId, run);
   return run;
@@ -210,6 +215,8 @@ export const settle = async (
     outputFormat: job.work.engine.outputFormat,
     knownSubjects: step.run.knownSubjects,
     recognizedFaces: step.run.recognizedFaces ?? [],
+    ...(step.run.identity && { identity: step.run.identity }),
+    ...(step.run.identityRetries && { identityRetries: step.run.identityRetries }),
     ...(providerCostMicros !== undefined ? { providerCostMicros } : {}),
   };
   await settleJobCharge(deps.ledger, job, finalPrice(job.work.priced, step.run), result, deps.clock());

@@ -1,0 +1,199 @@
+/**
+ * Read first: how identity is kept and checked, for every engine, sync and async.
+ *
+ * 1. Who is there decides what is sent (`expectedCandidates`, before the engine runs): a candidate is
+ *    expected when named as `[[id]]` in the prompt, or when it is *present*, recognised in an input by the
+ *    same rule as outputs. Which inputs count depends on the operation: generate has none (named only);
+ *    edit, every input; enhance, its `image`; remix, its `input_image` (never the `reference_image`, which
+ *    is style). Only expected candidates become the engine's candidates: an absent one is sent no crop and
+ *    no words, and cannot be recognised or billed in that request. Each input is analysed once.
+ * 2. After the engine (`checkIdentity`): every output is recognised (recognition.ts); each output's entry
+ *    in the identity report says which expected subjects it kept and which it is missing.
+ * 3. With `identity_check: "retry"`, an output missing an expected subject is made again (the same request,
+ *    one image per output still missing someone), at most MAX_IDENTITY_RETRIES more times; each output
+ *    delivered is its best attempt (most expected subjects kept, then the highest similarity). The caller
+ *    pays for the delivered outputs as recognised; what the extra calls cost the provider is kept on the
+ *    job for the operator (`retries`), never answered.
+ */
+import type { DetectedFace, FaceAnalyzer } from '../faces';
+import {
+  abortableRun,
+  type CandidateProfile,
+  type DecodedImage,
+  type EngineOutcome,
+  type EngineRequest,
+  type EngineUsage,
+  type ImageEngine,
+  type Operation,
+} from './engine';
+import { type Recognition, type RecognizedFace, recogniseFaces, recognitionOf } from './recognition';
+
+export const IDENTITY_CHECKS = ['report', 'retry', 'off'] as const;
+export type IdentityCheck = (typeof IDENTITY_CHECKS)[number];
+
+/** Extra attempts at an output that is missing an expected subject, with `identity_check: "retry"`. */
+export const MAX_IDENTITY_RETRIES = 2;
+
+export interface OutputIdentity {
+  outputIndex: number;
+  /** Expected subjects recognised in the output, in the order of `expected`. */
+  kept: string[];
+  missing: string[];
+  /** How many times this output was made (1 without a retry). */
+  attempts: number;
+}
+
+export interface IdentityReport {
+  /** The named and present subjects, in request order. */
+  expected: string[];
+  /** One entry per output. */
+  outputs: OutputIdentity[];
+}
+
+/** What the extra attempts cost the provider: the operator's, never the caller's. */
+export interface IdentityRetries {
+  calls: number;
+  providerCostMicros?: number;
+}
+
+/** Which inputs a `profile_ids` candidate may be present in, by operation (their indices in `images`). */
+const searchedInputs = (operation: Operation, images: readonly DecodedImage[]): DecodedImage[] => {
+  if (operation === 'edit') return [...images];
+  if (operation === 'enhance' || operation === 'remix') return images.slice(0, 1);
+  return [];
+};
+
+/**
+ * The candidates the engine is given: named in the prompt, or present in a searched input. The order is
+ * the request's (profile_ids first, then prompt-only names), so `expected` follows it too.
+ */
+export const expectedCandidates = async (
+  analyzer: Pick<FaceAnalyzer, 'analyze' | 'modelId'>,
+  request: Pick<EngineRequest, 'operation' | 'images' | 'candidates' | 'namedInPrompt'>,
+  signal?: AbortSignal,
+): Promise<CandidateProfile[]> => {
+  const unnamed = request.candidates.filter((candidate) => !request.namedInPrompt.includes(candidate.profileId));
+  const inputs = unnamed.length > 0 ? searchedInputs(request.operation, request.images) : [];
+  const inputFaces: DetectedFace[][] = [];
+  for (const input of inputs) {
+    signal?.throwIfAborted();
+    inputFaces.push(await analyzer.analyze(input.data));
+  }
+  const present = new Set(recogniseFaces(analyzer.modelId, inputFaces, unnamed).map((face) => face.profileId));
+  return request.candidates.filter(
+    (candidate) => request.namedInPrompt.includes(candidate.profileId) || present.has(candidate.profileId),
+  );
+};
+
+/** One output's standing: expected subjects kept, then their summed similarity. */
+const standing = (faces: readonly RecognizedFace[], expected: readonly string[]) => {
+  const kept = expected.filter((id) => faces.some((face) => face.profileId === id));
+  const similarity = faces
+    .filter((face) => expected.includes(face.profileId))
+    .reduce((sum, face) => sum + (face.similarity ?? 0), 0);
+  return { kept, similarity };
+};
+
+const better = (a: ReturnType<typeof standing>, b: ReturnType<typeof standing>): boolean =>
+  a.kept.length > b.kept.length || (a.kept.length === b.kept.length && a.similarity > b.similarity);
+
+export interface CheckedOutputs {
+  images: Buffer[];
+  recognition: Recognition;
+  identity: IdentityReport;
+  retries: IdentityRetries;
+}
+
+const addCost = (total: number | undefined, usage: EngineUsage): number | undefined =>
+  usage.providerCostMicros === undefined ? total : (total ?? 0) + usage.providerCostMicros;
+
+export interface CheckOptions {
+  /** Aborts the whole check (the sync budget): rethrown. */
+  signal?: AbortSignal;
+  /** Ends the retries only (what is left of an async job's budget): the best attempts so far are delivered. */
+  retrySignal?: AbortSignal;
+  /** Asked before each retry: false (the job was canceled) delivers the best attempts so far. */
+  stillWanted?: () => Promise<boolean>;
+}
+
+/**
+ * Recognises the outputs of a finished run and, with `"retry"`, makes again the outputs missing an
+ * expected subject. A retry that is refused, fails, is no longer wanted or runs out of `retrySignal`
+ * leaves the best attempts so far; an abort of `signal` is rethrown.
+ */
+export const checkIdentity = async (
+  deps: { engine: ImageEngine; faces: Pick<FaceAnalyzer, 'analyze' | 'modelId'> },
+  request: EngineRequest,
+  images: Buffer[],
+  mode: IdentityCheck,
+  { signal, retrySignal, stillWanted }: CheckOptions = {},
+): Promise<CheckedOutputs> => {
+  const expected = request.candidates.map((candidate) => candidate.profileId);
+  const analyse = async (batch: readonly Buffer[]): Promise<RecognizedFace[][]> => {
+    if (expected.length === 0) return batch.map(() => []);
+    const faces: DetectedFace[][] = [];
+    for (const image of batch) {
+      signal?.throwIfAborted();
+      faces.push(await deps.faces.analyze(image));
+    }
+    const found = recogniseFaces(deps.faces.modelId, faces, request.candidates);
+    return batch.map((_, index) => found.filter((face) => face.outputIndex === index));
+  };
+
+  const delivered = [...images];
+  const facesOf = await analyse(images);
+  const attempts = images.map(() => 1);
+  const retries: IdentityRetries = { calls: 0 };
+  for (let round = 1; mode === 'retry' && round <= MAX_IDENTITY_RETRIES; round += 1) {
+    const short = delivered.flatMap((_, index) =>
+      standing(facesOf[index] ?? [], expected).kept.length < expected.length ? [index] : [],
+    );
+    if (short.length === 0 || retrySignal?.aborted || (stillWanted && !(await stillWanted()))) break;
+    const signals = [signal, retrySignal].filter((item): item is AbortSignal => item !== undefined);
+    let outcome: EngineOutcome;
+    try {
+      outcome = await abortableRun(
+        deps.engine,
+        { ...request, numOutputImages: short.length, workKey: `${request.workKey}:identity-${round}` },
+        AbortSignal.any(signals),
+      );
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      break;
+    }
+    retries.calls += 1;
+    if (outcome.kind !== 'images') break;
+    const cost = addCost(retries.providerCostMicros, outcome.usage);
+    if (cost !== undefined) retries.providerCostMicros = cost;
+    const again = await analyse(outcome.images);
+    short.forEach((index, offset) => {
+      const image = outcome.images[offset];
+      if (!image) return;
+      attempts[index] = (attempts[index] ?? 1) + 1;
+      const candidate = again[offset] ?? [];
+      if (better(standing(candidate, expected), standing(facesOf[index] ?? [], expected))) {
+        delivered[index] = image;
+        facesOf[index] = candidate;
+      }
+    });
+  }
+
+  const recognizedFaces = facesOf.flatMap((faces, outputIndex) => faces.map((face) => ({ ...face, outputIndex })));
+  return {
+    images: delivered,
+    recognition: recognitionOf(recognizedFaces),
+    identity: {
+      expected,
+      outputs: facesOf.map((faces, outputIndex) => {
+        const { kept } = standing(faces, expected);
+        return {
+          outputIndex,
+          kept,
+          missing: expected.filter((id) => !kept.includes(id)),
+          attempts: attempts[outputIndex] ?? 1,
+        };
+      }),
+    },
+    retries,
+  };
+};
