@@ -1208,7 +1208,7 @@ export interface components {
              * @description Stable error code; switch on this, not on `detail`.
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE" | "JOB_NOT_FINISHED";
+            code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "PROFILE_NEEDS_REEMBEDDING" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE" | "JOB_NOT_FINISHED";
             /** @description The `X-Request-Id` of this answer; quote it to support. */
             request_id: string;
         };
@@ -1229,9 +1229,26 @@ export interface components {
          *             "y": 188,
          *             "width": 236,
          *             "height": 251
-         *           }
+         *           },
+         *           "similarity": 0.842,
+         *           "billed": true
          *         }
          *       ],
+         *       "identity": {
+         *         "expected": [
+         *           "prf_5kq2x8"
+         *         ],
+         *         "outputs": [
+         *           {
+         *             "output_index": 0,
+         *             "kept": [
+         *               "prf_5kq2x8"
+         *             ],
+         *             "missing": [],
+         *             "attempts": 1
+         *           }
+         *         ]
+         *       },
          *       "images": [],
          *       "download_urls": [
          *         "https://api.example.com/v2/service/downloads/dl_…"
@@ -1245,7 +1262,7 @@ export interface components {
                     [key: string]: number;
                 };
             };
-            /** @description Each recognition `known_subjects` counts (a profile at most once per output), with the face that was matched, for outlining it; empty when none (and for jobs finished before boxes were kept). */
+            /** @description Each recognition (a profile at most once per output), with the face that was matched, its similarity and whether it bills, for outlining it; `known_subjects` counts the billed ones. Empty when none (and for jobs finished before boxes were kept). */
             recognized_faces: {
                 /** @description Which output (0-based). */
                 output_index: number;
@@ -1262,7 +1279,30 @@ export interface components {
                     width: number;
                     height: number;
                 };
+                /** @description Cosine of the face to the profile's template, 3 decimals; a face counts from 0.70 (absent for jobs finished before it was kept). */
+                similarity?: number;
+                /** @description Whether this recognition counts in `known_subjects` and the price: a person's does; an animal's is reported but not billed. */
+                billed: boolean;
             }[];
+            /**
+             * Identity
+             * @description How identity was kept, output by output; absent with `identity_check: off`.
+             */
+            identity?: {
+                /** @description The subjects this request expected, in request order: named as [[id]] in the prompt, or listed in profile_ids and recognised in the input. */
+                expected: string[];
+                /** @description One entry per output. */
+                outputs: {
+                    /** @description Which output (0-based). */
+                    output_index: number;
+                    /** @description Expected subjects recognised in this output. */
+                    kept: string[];
+                    /** @description Expected subjects not recognised in this output. */
+                    missing: string[];
+                    /** @description How many times this output was made: more than 1 only with `identity_check: retry`. */
+                    attempts: number;
+                }[];
+            };
             /** @description Base64 images (`response_mode: bytes`), else empty. */
             images: string[];
             /** @description Links valid 24 h (`response_mode: urls`), else empty. */
@@ -1326,7 +1366,7 @@ export interface components {
                             [key: string]: number;
                         };
                     };
-                    /** @description Each recognition `known_subjects` counts (a profile at most once per output), with the face that was matched, for outlining it; empty when none (and for jobs finished before boxes were kept). */
+                    /** @description Each recognition (a profile at most once per output), with the face that was matched, its similarity and whether it bills, for outlining it; `known_subjects` counts the billed ones. Empty when none (and for jobs finished before boxes were kept). */
                     recognized_faces: {
                         /** @description Which output (0-based). */
                         output_index: number;
@@ -1343,7 +1383,30 @@ export interface components {
                             width: number;
                             height: number;
                         };
+                        /** @description Cosine of the face to the profile's template, 3 decimals; a face counts from 0.70 (absent for jobs finished before it was kept). */
+                        similarity?: number;
+                        /** @description Whether this recognition counts in `known_subjects` and the price: a person's does; an animal's is reported but not billed. */
+                        billed: boolean;
                     }[];
+                    /**
+                     * Identity
+                     * @description How identity was kept, output by output; absent with `identity_check: off`.
+                     */
+                    identity?: {
+                        /** @description The subjects this request expected, in request order: named as [[id]] in the prompt, or listed in profile_ids and recognised in the input. */
+                        expected: string[];
+                        /** @description One entry per output. */
+                        outputs: {
+                            /** @description Which output (0-based). */
+                            output_index: number;
+                            /** @description Expected subjects recognised in this output. */
+                            kept: string[];
+                            /** @description Expected subjects not recognised in this output. */
+                            missing: string[];
+                            /** @description How many times this output was made: more than 1 only with `identity_check: retry`. */
+                            attempts: number;
+                        }[];
+                    };
                     /** @description Base64 images (`response_mode: bytes`), else empty. */
                     images: string[];
                     /** @description Links valid 24 h (`response_mode: urls`), else empty. */
@@ -1352,7 +1415,7 @@ export interface components {
                 /** @description Set once `failed`. */
                 error: {
                     /** @enum {string} */
-                    code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE" | "JOB_NOT_FINISHED";
+                    code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "PROFILE_NEEDS_REEMBEDDING" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE" | "JOB_NOT_FINISHED";
                     message: string;
                 } | null;
                 completed_at: string | null;
@@ -1417,7 +1480,7 @@ export interface components {
                         [key: string]: number;
                     };
                 };
-                /** @description Each recognition `known_subjects` counts (a profile at most once per output), with the face that was matched, for outlining it; empty when none (and for jobs finished before boxes were kept). */
+                /** @description Each recognition (a profile at most once per output), with the face that was matched, its similarity and whether it bills, for outlining it; `known_subjects` counts the billed ones. Empty when none (and for jobs finished before boxes were kept). */
                 recognized_faces: {
                     /** @description Which output (0-based). */
                     output_index: number;
@@ -1434,7 +1497,30 @@ export interface components {
                         width: number;
                         height: number;
                     };
+                    /** @description Cosine of the face to the profile's template, 3 decimals; a face counts from 0.70 (absent for jobs finished before it was kept). */
+                    similarity?: number;
+                    /** @description Whether this recognition counts in `known_subjects` and the price: a person's does; an animal's is reported but not billed. */
+                    billed: boolean;
                 }[];
+                /**
+                 * Identity
+                 * @description How identity was kept, output by output; absent with `identity_check: off`.
+                 */
+                identity?: {
+                    /** @description The subjects this request expected, in request order: named as [[id]] in the prompt, or listed in profile_ids and recognised in the input. */
+                    expected: string[];
+                    /** @description One entry per output. */
+                    outputs: {
+                        /** @description Which output (0-based). */
+                        output_index: number;
+                        /** @description Expected subjects recognised in this output. */
+                        kept: string[];
+                        /** @description Expected subjects not recognised in this output. */
+                        missing: string[];
+                        /** @description How many times this output was made: more than 1 only with `identity_check: retry`. */
+                        attempts: number;
+                    }[];
+                };
                 /** @description Base64 images (`response_mode: bytes`), else empty. */
                 images: string[];
                 /** @description Links valid 24 h (`response_mode: urls`), else empty. */
@@ -1443,7 +1529,7 @@ export interface components {
             /** @description Set once `failed`. */
             error: {
                 /** @enum {string} */
-                code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE" | "JOB_NOT_FINISHED";
+                code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "PROFILE_NEEDS_REEMBEDDING" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE" | "JOB_NOT_FINISHED";
                 message: string;
             } | null;
             completed_at: string | null;
@@ -1933,6 +2019,12 @@ export interface operations {
                     output_format?: "png" | "jpg";
                     /** @default 1 */
                     num_output_images?: number;
+                    /**
+                     * @description `report` (default): each output says which expected subjects (named in the prompt, or recognised in the input) it kept, with a similarity on every recognised face. `retry`: also make again, at most twice, an output missing an expected subject, and deliver its best attempt (you pay for the delivered outputs only). `off`: no identity block.
+                     * @default report
+                     * @enum {string}
+                     */
+                    identity_check?: "report" | "retry" | "off";
                     /** @enum {string} */
                     aspect_ratio?: "auto" | "1:1" | "3:4" | "4:3" | "9:16" | "16:9";
                     /** @enum {string} */
@@ -1974,7 +2066,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobHandle"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2118,6 +2210,12 @@ export interface operations {
                     output_format?: "png" | "jpg";
                     /** @default 1 */
                     num_output_images?: number;
+                    /**
+                     * @description `report` (default): each output says which expected subjects (named in the prompt, or recognised in the input) it kept, with a similarity on every recognised face. `retry`: also make again, at most twice, an output missing an expected subject, and deliver its best attempt (you pay for the delivered outputs only). `off`: no identity block.
+                     * @default report
+                     * @enum {string}
+                     */
+                    identity_check?: "report" | "retry" | "off";
                     /** @enum {string} */
                     aspect_ratio?: "auto" | "1:1" | "3:4" | "4:3" | "9:16" | "16:9";
                     /** @enum {string} */
@@ -2159,7 +2257,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobHandle"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2301,6 +2399,12 @@ export interface operations {
                     output_format?: "png" | "jpg";
                     /** @default 1 */
                     num_output_images?: number;
+                    /**
+                     * @description `report` (default): each output says which expected subjects (named in the prompt, or recognised in the input) it kept, with a similarity on every recognised face. `retry`: also make again, at most twice, an output missing an expected subject, and deliver its best attempt (you pay for the delivered outputs only). `off`: no identity block.
+                     * @default report
+                     * @enum {string}
+                     */
+                    identity_check?: "report" | "retry" | "off";
                     /** @enum {string} */
                     aspect_ratio?: "auto" | "1:1" | "3:4" | "4:3" | "9:16" | "16:9";
                     /** @enum {string} */
@@ -2339,7 +2443,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobHandle"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2481,6 +2585,12 @@ export interface operations {
                     output_format?: "png" | "jpg";
                     /** @default 1 */
                     num_output_images?: number;
+                    /**
+                     * @description `report` (default): each output says which expected subjects (named in the prompt, or recognised in the input) it kept, with a similarity on every recognised face. `retry`: also make again, at most twice, an output missing an expected subject, and deliver its best attempt (you pay for the delivered outputs only). `off`: no identity block.
+                     * @default report
+                     * @enum {string}
+                     */
+                    identity_check?: "report" | "retry" | "off";
                     /** @enum {string} */
                     aspect_ratio?: "auto" | "1:1" | "3:4" | "4:3" | "9:16" | "16:9";
                     /** @enum {string} */
@@ -2519,7 +2629,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobHandle"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2662,6 +2772,12 @@ export interface operations {
                     output_format?: "png" | "jpg";
                     /** @default 1 */
                     num_output_images?: number;
+                    /**
+                     * @description `report` (default): each output says which expected subjects (named in the prompt, or recognised in the input) it kept, with a similarity on every recognised face. `retry`: also make again, at most twice, an output missing an expected subject, and deliver its best attempt (you pay for the delivered outputs only). `off`: no identity block.
+                     * @default report
+                     * @enum {string}
+                     */
+                    identity_check?: "report" | "retry" | "off";
                     base_model?: unknown;
                     aspect_ratio?: unknown;
                     resolution?: unknown;
@@ -2699,7 +2815,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobHandle"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2842,6 +2958,12 @@ export interface operations {
                     output_format?: "png" | "jpg";
                     /** @default 1 */
                     num_output_images?: number;
+                    /**
+                     * @description `report` (default): each output says which expected subjects (named in the prompt, or recognised in the input) it kept, with a similarity on every recognised face. `retry`: also make again, at most twice, an output missing an expected subject, and deliver its best attempt (you pay for the delivered outputs only). `off`: no identity block.
+                     * @default report
+                     * @enum {string}
+                     */
+                    identity_check?: "report" | "retry" | "off";
                     base_model?: unknown;
                     aspect_ratio?: unknown;
                     resolution?: unknown;
@@ -2879,7 +3001,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobHandle"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3020,6 +3142,12 @@ export interface operations {
                     output_format?: "png" | "jpg";
                     /** @default 1 */
                     num_output_images?: number;
+                    /**
+                     * @description `report` (default): each output says which expected subjects (named in the prompt, or recognised in the input) it kept, with a similarity on every recognised face. `retry`: also make again, at most twice, an output missing an expected subject, and deliver its best attempt (you pay for the delivered outputs only). `off`: no identity block.
+                     * @default report
+                     * @enum {string}
+                     */
+                    identity_check?: "report" | "retry" | "off";
                     base_model?: unknown;
                     aspect_ratio?: unknown;
                     resolution?: unknown;
@@ -3059,7 +3187,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobHandle"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3200,6 +3328,12 @@ export interface operations {
                     output_format?: "png" | "jpg";
                     /** @default 1 */
                     num_output_images?: number;
+                    /**
+                     * @description `report` (default): each output says which expected subjects (named in the prompt, or recognised in the input) it kept, with a similarity on every recognised face. `retry`: also make again, at most twice, an output missing an expected subject, and deliver its best attempt (you pay for the delivered outputs only). `off`: no identity block.
+                     * @default report
+                     * @enum {string}
+                     */
+                    identity_check?: "report" | "retry" | "off";
                     base_model?: unknown;
                     aspect_ratio?: unknown;
                     resolution?: unknown;
@@ -3239,7 +3373,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobHandle"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3761,7 +3895,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobPage"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3869,7 +4003,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobPage"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4436,7 +4570,7 @@ export interface operations {
                     "application/json": components["schemas"]["Redelivery"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4577,7 +4711,7 @@ export interface operations {
                     "application/json": components["schemas"]["Redelivery"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7450,7 +7584,7 @@ export interface operations {
                     "application/json": components["schemas"]["LedgerPage"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7555,7 +7689,7 @@ export interface operations {
                     "application/json": components["schemas"]["LedgerPage"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7675,7 +7809,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrainerEventAccepted"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7784,7 +7918,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrainerEventAccepted"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

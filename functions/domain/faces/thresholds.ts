@@ -46,11 +46,12 @@ export const SAME_PERSON_THRESHOLD = 0.65;
 export const MIN_PERSON_FACE_CONFIDENCE = 0.2;
 
 /**
- * An animal face is one the face-landmark model firmly rejects as human: below this confidence (the
- * fixtures' cats score 0.001 and 0.000). A detection between this and MIN_PERSON_FACE_CONFIDENCE (a
- * cartoon, a mask, a face too damaged to read) is neither a person nor an animal: recognition ignores it.
+ * An animal face is one the face-landmark model firmly rejects as human: below this confidence (every one
+ * of the 20 animal detections of `bench/faces/pets.ts` scores at most 0.051; the cats of the fixtures
+ * 0.001 and 0.000). A detection between this and MIN_PERSON_FACE_CONFIDENCE (a cartoon, a mask, a face
+ * too damaged to read) is neither a person nor an animal: recognition ignores it.
  */
-export const MAX_ANIMAL_FACE_CONFIDENCE = 0.02;
+export const MAX_ANIMAL_FACE_CONFIDENCE = 0.06;
 
 /**
  * Whether an animal match may be billed. No threshold has been measured on animal photos (the committed

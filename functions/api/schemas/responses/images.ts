@@ -7,8 +7,53 @@ const RecognizedFaceSchema = v.pipe(
     output_index: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Which output (0-based).')),
     profile_id: v.string(),
     box: v.pipe(PixelBoxSchema, v.description("The face in the output image's own pixels.")),
+    similarity: v.optional(
+      v.pipe(
+        v.number(),
+        v.minValue(-1),
+        v.maxValue(1),
+        v.description(
+          "Cosine of the face to the profile's template, 3 decimals; a face counts from 0.70 (absent for jobs finished before it was kept).",
+        ),
+      ),
+    ),
+    billed: v.pipe(
+      v.boolean(),
+      v.description(
+        "Whether this recognition counts in `known_subjects` and the price: a person's does; an animal's is reported but not billed.",
+      ),
+    ),
   }),
   v.title('RecognizedFace'),
+);
+
+const OutputIdentitySchema = v.pipe(
+  v.strictObject({
+    output_index: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Which output (0-based).')),
+    kept: v.pipe(v.array(v.string()), v.description('Expected subjects recognised in this output.')),
+    missing: v.pipe(v.array(v.string()), v.description('Expected subjects not recognised in this output.')),
+    attempts: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.description('How many times this output was made: more than 1 only with `identity_check: retry`.'),
+    ),
+  }),
+  v.title('OutputIdentity'),
+);
+
+const IdentitySchema = v.pipe(
+  v.strictObject({
+    expected: v.pipe(
+      v.array(v.string()),
+      v.description(
+        'The subjects this request expected, in request order: named as [[id]] in the prompt, or listed in profile_ids and recognised in the input.',
+      ),
+    ),
+    outputs: v.pipe(v.array(OutputIdentitySchema), v.description('One entry per output.')),
+  }),
+  v.title('Identity'),
+  v.description('How identity was kept, output by output; absent with `identity_check: off`.'),
 );
 
 export const ImageResultSchema = v.pipe(
@@ -22,10 +67,11 @@ export const ImageResultSchema = v.pipe(
     recognized_faces: v.pipe(
       v.array(RecognizedFaceSchema),
       v.description(
-        'Each recognition `known_subjects` counts (a profile at most once per output), with the face that was matched, ' +
-          'for outlining it; empty when none (and for jobs finished before boxes were kept).',
+        'Each recognition (a profile at most once per output), with the face that was matched, its similarity and whether it bills, ' +
+          'for outlining it; `known_subjects` counts the billed ones. Empty when none (and for jobs finished before boxes were kept).',
       ),
     ),
+    identity: v.optional(IdentitySchema),
     images: v.pipe(v.array(v.string()), v.description('Base64 images (`response_mode: bytes`), else empty.')),
     download_urls: v.pipe(
       v.array(v.pipe(v.string(), v.url())),
@@ -37,8 +83,18 @@ export const ImageResultSchema = v.pipe(
     {
       known_subjects: { counts: { prf_5kq2x8: 1 } },
       recognized_faces: [
-        { output_index: 0, profile_id: 'prf_5kq2x8', box: { x: 412, y: 188, width: 236, height: 251 } },
+        {
+          output_index: 0,
+          profile_id: 'prf_5kq2x8',
+          box: { x: 412, y: 188, width: 236, height: 251 },
+          similarity: 0.842,
+          billed: true,
+        },
       ],
+      identity: {
+        expected: ['prf_5kq2x8'],
+        outputs: [{ output_index: 0, kept: ['prf_5kq2x8'], missing: [], attempts: 1 }],
+      },
       images: [],
       download_urls: ['https://api.example.com/v2/service/downloads/dl_…'],
     },

@@ -1,0 +1,218 @@
+/**
+ * Who is expected (named, or present in the operation's inputs), and the identity check after the engine:
+ * the report, the retries of outputs missing someone, the best attempt delivered, the retries' cost kept apart.
+ */
+import type {
+  CandidateProfile,
+  DecodedImage,
+  EngineOutcome,
+  EngineRequest,
+  ImageEngine,
+} from '../../../../functions/domain/engine/engine';
+import { checkIdentity, expectedCandidates } from '../../../../functions/domain/engine/identity';
+import type { DetectedFace } from '../../../../functions/domain/faces';
+import { FAKE_FACE_MODEL, fakeFace, fakeFaceAnalyzer } from '../../../support/fakes';
+
+const A = [1, 0, 0];
+const B = [0, 1, 0];
+const NOBODY = [0, 0, 1];
+const candidate = (profileId: string, mean: number[], kind: DetectedFace['kind'] = 'person'): CandidateProfile => ({
+  profileId,
+  face: { modelId: FAKE_FACE_MODEL, kind, mean, referenceKeys: [`profiles/${profileId}/0.jpg`] },
+});
+const image = (name: string): DecodedImage =>
+  ({ data: Buffer.from(name), format: 'png', width: 10, height: 10 }) as DecodedImage;
+
+/** Images are named; the analyser answers the faces listed for a name. */
+const analyser = (faces: Record<string, number[][]>) =>
+  fakeFaceAnalyzer((data) => (faces[data.toString()] ?? []).map((mean) => fakeFace(mean)));
+
+const request = (overrides: Partial<EngineRequest> = {}): EngineRequest => ({
+  operation: 'edit',
+  prompt: '',
+  images: [],
+  width: 64,
+  height: 64,
+  outputFormat: 'png',
+  numOutputImages: 2,
+  baseModel: 'base-a-2',
+  candidates: [candidate('prf_a', A), candidate('prf_b', B)],
+  namedInPrompt: [],
+  workKey: 'job_1',
+  ...overrides,
+});
+
+describe('who is expected', () => {
+  const faces = analyser({ 'photo of a': [A], 'photo of b': [B], green: [] });
+
+  it('edit: named, plus present in any input', async () => {
+    const expected = await expectedCandidates(
+      faces,
+      request({ images: [image('green'), image('photo of b')], namedInPrompt: [] }),
+    );
+    expect(expected.map((c) => c.profileId)).toEqual(['prf_b']);
+  });
+
+  it('a faceless input expects nobody from profile_ids', async () => {
+    const expected = await expectedCandidates(faces, request({ operation: 'enhance', images: [image('green')] }));
+    expect(expected).toEqual([]);
+  });
+
+  it('generate: named only, and no input is analysed', async () => {
+    const counting = analyser({});
+    const expected = await expectedCandidates(
+      counting,
+      request({ operation: 'generate', images: [], namedInPrompt: ['prf_b'] }),
+    );
+    expect(expected.map((c) => c.profileId)).toEqual(['prf_b']);
+    expect(counting.analysed).toEqual([]);
+  });
+
+  it('remix: present in input_image, never in the style reference', async () => {
+    const expected = await expectedCandidates(
+      faces,
+      request({ operation: 'remix', images: [image('photo of a'), image('photo of b')] }),
+    );
+    expect(expected.map((c) => c.profileId)).toEqual(['prf_a']);
+  });
+
+  it('keeps the request order, named and present together', async () => {
+    const expected = await expectedCandidates(
+      faces,
+      request({ images: [image('photo of a')], namedInPrompt: ['prf_b'] }),
+    );
+    expect(expected.map((c) => c.profileId)).toEqual(['prf_a', 'prf_b']);
+  });
+});
+
+/** An engine that answers scripted outputs, call after call, and records what it was asked. */
+const scriptedEngine = (calls: string[][], costMicros = 1000) => {
+  const asked: EngineRequest[] = [];
+  const engine: ImageEngine = {
+    run: async (req): Promise<EngineOutcome> => {
+      asked.push(req);
+      const next = calls.shift() ?? [];
+      return {
+        kind: 'images',
+        images: next.slice(0, req.numOutputImages).map((name) => Buffer.from(name)),
+        usage: { outputTokens: 0, megapixels: 0, providerCostMicros: costMicros },
+      };
+    },
+  };
+  return { engine, asked };
+};
+
+describe('the identity check', () => {
+  const faces = analyser({
+    'a and b': [A, B],
+    'only a': [A],
+    'only b': [B],
+    stranger: [NOBODY],
+    'a again': [A],
+    'b again': [B],
+  });
+
+  it('reports, per output, the expected subjects kept and missing, with similarity on each face', async () => {
+    const { engine, asked } = scriptedEngine([]);
+    const checked = await checkIdentity(
+      { engine, faces },
+      request(),
+      [Buffer.from('a and b'), Buffer.from('only a')],
+      'report',
+    );
+    expect(checked.identity).toEqual({
+      expected: ['prf_a', 'prf_b'],
+      outputs: [
+        { outputIndex: 0, kept: ['prf_a', 'prf_b'], missing: [], attempts: 1 },
+        { outputIndex: 1, kept: ['prf_a'], missing: ['prf_b'], attempts: 1 },
+      ],
+    });
+    expect(checked.recognition.knownSubjects).toEqual({ prf_a: 2, prf_b: 1 });
+    expect(checked.recognition.recognizedFaces.every((face) => face.similarity === 1 && face.billed)).toBe(true);
+    expect(asked).toEqual([]);
+  });
+
+  it('with retry, makes again only the outputs missing someone, and delivers the better attempt', async () => {
+    const { engine, asked } = scriptedEngine([['a and b']]);
+    const checked = await checkIdentity(
+      { engine, faces },
+      request(),
+      [Buffer.from('a and b'), Buffer.from('only a')],
+      'retry',
+    );
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ numOutputImages: 1, workKey: 'job_1:identity-1' });
+    expect(checked.images.map(String)).toEqual(['a and b', 'a and b']);
+    expect(checked.identity.outputs[1]).toEqual({ outputIndex: 1, kept: ['prf_a', 'prf_b'], missing: [], attempts: 2 });
+    expect(checked.recognition.knownSubjects).toEqual({ prf_a: 2, prf_b: 2 });
+    expect(checked.retries).toEqual({ calls: 1, providerCostMicros: 1000 });
+  });
+
+  it('stops after two retries and keeps the best attempt, never a worse one', async () => {
+    const { engine, asked } = scriptedEngine([['stranger'], ['only b']]);
+    const checked = await checkIdentity(
+      { engine, faces },
+      request(),
+      [Buffer.from('only a'), Buffer.from('a and b')],
+      'retry',
+    );
+    expect(asked).toHaveLength(2);
+    // 'only a' and 'only b' keep one each: the first attempt stays (it came first, equal standing).
+    expect(checked.images.map(String)).toEqual(['only a', 'a and b']);
+    expect(checked.identity.outputs[0]).toEqual({ outputIndex: 0, kept: ['prf_a'], missing: ['prf_b'], attempts: 3 });
+    expect(checked.retries.calls).toBe(2);
+  });
+
+  it('does not retry with report or off, nor when nobody is expected', async () => {
+    for (const mode of ['report', 'off'] as const) {
+      const { engine, asked } = scriptedEngine([['a and b']]);
+      await checkIdentity({ engine, faces }, request(), [Buffer.from('stranger')], mode);
+      expect(asked).toEqual([]);
+    }
+    const { engine, asked } = scriptedEngine([['a and b']]);
+    const checked = await checkIdentity({ engine, faces }, request({ candidates: [] }), [Buffer.from('x')], 'retry');
+    expect(asked).toEqual([]);
+    expect(checked.identity).toEqual({
+      expected: [],
+      outputs: [{ outputIndex: 0, kept: [], missing: [], attempts: 1 }],
+    });
+  });
+
+  it('delivers the best so far when the job no longer wants retries or its budget is spent', async () => {
+    const { engine, asked } = scriptedEngine([['a and b']]);
+    await checkIdentity({ engine, faces }, request(), [Buffer.from('only a')], 'retry', {
+      stillWanted: async () => false,
+    });
+    const spent = AbortSignal.abort();
+    await checkIdentity({ engine, faces }, request(), [Buffer.from('only a')], 'retry', { retrySignal: spent });
+    expect(asked).toEqual([]);
+  });
+
+  it('an animal match is reported, not billed', async () => {
+    const pets = fakeFaceAnalyzer(() => [fakeFace(A, 'animal')]);
+    const { engine } = scriptedEngine([]);
+    const checked = await checkIdentity(
+      { engine, faces: pets },
+      request({ candidates: [candidate('prf_cat', A, 'animal')] }),
+      [Buffer.from('cat')],
+      'report',
+    );
+    expect(checked.recognition.recognizedFaces).toEqual([
+      expect.objectContaining({ profileId: 'prf_cat', billed: false, similarity: 1 }),
+    ]);
+    expect(checked.recognition.knownSubjects).toEqual({});
+    expect(checked.identity.outputs[0]?.kept).toEqual(['prf_cat']);
+  });
+
+  it('a detection neither clearly human nor clearly not is nobody', async () => {
+    const unsure = fakeFaceAnalyzer(() => [{ ...fakeFace(A, 'animal'), faceConfidence: 0.1 }]);
+    const { engine } = scriptedEngine([]);
+    const checked = await checkIdentity(
+      { engine, faces: unsure },
+      request({ candidates: [candidate('prf_cat', A, 'animal')] }),
+      [Buffer.from('mask')],
+      'report',
+    );
+    expect(checked.recognition.recognizedFaces).toEqual([]);
+  });
+});
