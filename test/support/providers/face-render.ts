@@ -235,7 +235,6 @@ const fromRaw = (raw: Raw) => sharp(raw.data, { raw: { width: raw.side, height: 
 const remap = (raw: Raw, source: (x: number, y: number) => [number, number]): Raw => {
   const { side, data } = raw;
   const out = Buffer.alloc(data.length);
-  const at = (x: number, y: number, c: number) => data[(y * side + x) * 3 + c] ?? 0;
   for (let y = 0; y < side; y += 1) {
     for (let x = 0; x < side; x += 1) {
       const [sx, sy] = source(x, y);
@@ -245,10 +244,13 @@ const remap = (raw: Raw, source: (x: number, y: number) => [number, number]): Ra
       const y0 = Math.floor(cy);
       const fx = cx - x0;
       const fy = cy - y0;
+      const a = (y0 * side + x0) * 3;
+      const b = a + side * 3;
+      const o = (y * side + x) * 3;
       for (let c = 0; c < 3; c += 1) {
-        const top = at(x0, y0, c) * (1 - fx) + at(x0 + 1, y0, c) * fx;
-        const bottom = at(x0, y0 + 1, c) * (1 - fx) + at(x0 + 1, y0 + 1, c) * fx;
-        out[(y * side + x) * 3 + c] = Math.round(top * (1 - fy) + bottom * fy);
+        const top = (data[a + c] ?? 0) * (1 - fx) + (data[a + 3 + c] ?? 0) * fx;
+        const bottom = (data[b + c] ?? 0) * (1 - fx) + (data[b + 3 + c] ?? 0) * fx;
+        out[o + c] = Math.round(top * (1 - fy) + bottom * fy);
       }
     }
   }
@@ -310,16 +312,27 @@ const turn = (raw: Raw, random: Random, degrees: number, squeeze: number): Raw =
   });
 };
 
-const perPixel = (raw: Raw, change: (rgb: [number, number, number], x: number, y: number) => number[]): Raw => {
+/** Applies `change` to every pixel; it writes the new colour into `rgb` (0..255, clamped here). */
+const perPixel = (raw: Raw, change: (rgb: number[], x: number, y: number) => void): Raw => {
   const out = Buffer.alloc(raw.data.length);
+  const rgb = [0, 0, 0];
   for (let y = 0; y < raw.side; y += 1) {
     for (let x = 0; x < raw.side; x += 1) {
       const at = (y * raw.side + x) * 3;
-      const rgb = change([raw.data[at] ?? 0, raw.data[at + 1] ?? 0, raw.data[at + 2] ?? 0], x, y);
+      rgb[0] = raw.data[at] ?? 0;
+      rgb[1] = raw.data[at + 1] ?? 0;
+      rgb[2] = raw.data[at + 2] ?? 0;
+      change(rgb, x, y);
       for (let c = 0; c < 3; c += 1) out[at + c] = Math.max(0, Math.min(255, Math.round(rgb[c] ?? 0)));
     }
   }
   return { data: out, side: raw.side };
+};
+
+const setRgb = (rgb: number[], r: number, g: number, b: number) => {
+  rgb[0] = r;
+  rgb[1] = g;
+  rgb[2] = b;
 };
 
 /** Gamma, brightness, and a light falling from one side. */
@@ -329,10 +342,11 @@ const relight = (raw: Raw, random: Random, strength: number): Raw => {
   const angle = random.between(0, 2 * Math.PI);
   const [lx, ly] = [Math.cos(angle), Math.sin(angle)];
   const slope = strength * 0.5;
+  const curve = Array.from({ length: 256 }, (_, value) => 255 * (value / 255) ** gamma);
   return perPixel(raw, (rgb, x, y) => {
     const along = ((x / raw.side - 0.5) * lx + (y / raw.side - 0.5) * ly) * 2;
     const light = brightness * (1 + slope * along);
-    return rgb.map((value) => 255 * (value / 255) ** gamma * light);
+    for (let c = 0; c < 3; c += 1) rgb[c] = (curve[rgb[c] ?? 0] ?? 0) * light;
   });
 };
 
@@ -341,21 +355,17 @@ const grade = (raw: Raw, random: Random, strength: number): Raw => {
   const look = random.pick(['temperature', 'temperature', 'sepia', 'grey', 'teal-orange'] as const);
   const warmth = random.between(-strength, strength) * 0.25;
   const saturation = 1 + random.between(-strength, strength) * 0.6;
-  return perPixel(raw, ([r, g, b]) => {
+  return perPixel(raw, (rgb) => {
+    const [r = 0, g = 0, b = 0] = rgb;
     const luma = 0.299 * r + 0.587 * g + 0.114 * b;
     const sat = (value: number) => luma + (value - luma) * saturation;
-    switch (look) {
-      case 'sepia':
-        return [luma * 1.07 + 20 * strength, luma * 0.95 + 8 * strength, luma * 0.78];
-      case 'grey':
-        return [luma, luma, luma];
-      case 'teal-orange':
-        return luma > 128
-          ? [sat(r) * (1 + 0.12 * strength), sat(g), sat(b) * (1 - 0.12 * strength)]
-          : [sat(r) * (1 - 0.1 * strength), sat(g) * (1 + 0.04 * strength), sat(b) * (1 + 0.14 * strength)];
-      case 'temperature':
-        return [sat(r) * (1 + warmth), sat(g), sat(b) * (1 - warmth)];
-    }
+    if (look === 'sepia') setRgb(rgb, luma * 1.07 + 20 * strength, luma * 0.95 + 8 * strength, luma * 0.78);
+    else if (look === 'grey') setRgb(rgb, luma, luma, luma);
+    else if (look === 'teal-orange' && luma > 128)
+      setRgb(rgb, sat(r) * (1 + 0.12 * strength), sat(g), sat(b) * (1 - 0.12 * strength));
+    else if (look === 'teal-orange')
+      setRgb(rgb, sat(r) * (1 - 0.1 * strength), sat(g) * (1 + 0.04 * strength), sat(b) * (1 + 0.14 * strength));
+    else setRgb(rgb, sat(r) * (1 + warmth), sat(g), sat(b) * (1 - warmth));
   });
 };
 
@@ -365,14 +375,18 @@ const stylise = async (raw: Raw, random: Random, strength: number): Promise<Raw>
   if (style === 'posterise') {
     const levels = Math.round(8 - 3 * strength);
     const step = 255 / (levels - 1);
-    return perPixel(raw, (rgb) => rgb.map((value) => Math.round(value / step) * step));
+    return perPixel(raw, (rgb) => {
+      for (let c = 0; c < 3; c += 1) rgb[c] = Math.round((rgb[c] ?? 0) / step) * step;
+    });
   }
   if (style === 'paint') {
     const data = await fromRaw(raw)
       .median(Math.max(3, Math.round(3 + 4 * strength) | 1))
       .raw()
       .toBuffer();
-    return perPixel({ data, side: raw.side }, (rgb) => rgb.map((value) => Math.round(value / 24) * 24));
+    return perPixel({ data, side: raw.side }, (rgb) => {
+      for (let c = 0; c < 3; c += 1) rgb[c] = Math.round((rgb[c] ?? 0) / 24) * 24;
+    });
   }
   const data = await fromRaw(raw)
     .blur(0.8 + 1.6 * strength)
@@ -466,7 +480,7 @@ const ellipseMask = (side: number): Buffer => {
   return mask;
 };
 
-/** A smooth seeded field of colours: the scene every output starts from. */
+/** A smooth seeded field of colours (raw RGB): the scene every output starts from. */
 const scene = async (width: number, height: number, random: Random): Promise<Buffer> => {
   const cells = Buffer.alloc(4 * 4 * 3);
   const base = [random.between(40, 200), random.between(40, 200), random.between(40, 200)];
@@ -475,11 +489,12 @@ const scene = async (width: number, height: number, random: Random): Promise<Buf
   }
   return sharp(cells, { raw: { width: 4, height: 4, channels: 3 } })
     .resize(width, height, { kernel: 'cubic' })
-    .png()
+    .raw()
     .toBuffer();
 };
 
 interface Placement {
+  /** Raw RGBA, side × side. */
   input: Buffer;
   left: number;
   top: number;
@@ -502,7 +517,7 @@ const place = async (
   const resized = await fromRaw(raw).resize(side, side, { kernel: 'lanczos3' }).raw().toBuffer();
   const input = await sharp(resized, { raw: { width: side, height: side, channels: 3 } })
     .joinChannel(ellipseMask(side), { raw: { width: side, height: side, channels: 1 } })
-    .png()
+    .raw()
     .toBuffer();
   const left = Math.round(slot.x + random.between(0, slot.width - side));
   const top = Math.round(random.between(0, height - side));
@@ -578,9 +593,19 @@ const sourceFor = async (
   return { source: { portrait: any.portrait, faceFraction: any.faceFraction }, other: false };
 };
 
-/** The received face's own pixels, square, as training's crop frames it. */
-const portraitOfFace = async (subject: IdentifiedFace): Promise<Buffer> =>
-  analyzer.crop(subject.image, subject.face, WORK_PX);
+const ownPortraits = new Map<string, Promise<Buffer>>();
+
+/** The received face's own pixels, square, as training's crop frames it (cached by image and face). */
+const portraitOfFace = (subject: IdentifiedFace): Promise<Buffer> => {
+  const key = `${sha256(subject.image)}:${subject.face.box.x}:${subject.face.box.y}`;
+  let pending = ownPortraits.get(key);
+  if (!pending) {
+    pending = analyzer.crop(subject.image, subject.face, WORK_PX);
+    pending.catch(() => ownPortraits.delete(key));
+    ownPortraits.set(key, pending);
+  }
+  return pending;
+};
 
 /**
  * One output image at exactly width × height: a seeded scene, and one face per person of the inputs (see
@@ -588,7 +613,7 @@ const portraitOfFace = async (subject: IdentifiedFace): Promise<Buffer> =>
  */
 export const renderOutput = async (request: RenderRequest): Promise<RenderedOutput> => {
   const random = seededRandom(request.seed, 'render');
-  let canvas = await scene(request.width, request.height, random);
+  const background = await scene(request.width, request.height, random);
   const noFace = request.prompt.includes(DOUBLE_TRIGGERS.noFace);
   const drift =
     request.prompt.includes(DOUBLE_TRIGGERS.drift) || random.chance(Math.max(0, Math.min(1, request.driftRate ?? 0)));
@@ -628,19 +653,20 @@ export const renderOutput = async (request: RenderRequest): Promise<RenderedOutp
       }),
     );
   }
-  if (placements.length > 0) {
-    canvas = await sharp(canvas)
-      .composite(placements.map(({ input, left, top }) => ({ input, left, top })))
-      .png()
-      .toBuffer();
-  }
-  const image = sharp(canvas);
+  const image = sharp(background, { raw: { width: request.width, height: request.height, channels: 3 } }).composite(
+    placements.map(({ input, left, top, drawn }) => ({
+      input,
+      raw: { width: drawn.box.width, height: drawn.box.height, channels: 4 as const },
+      left,
+      top,
+    })),
+  );
   const data =
     request.format === 'jpeg'
       ? await image.jpeg({ quality: 90 }).toBuffer()
       : request.format === 'webp'
         ? await image.webp({ quality: 90 }).toBuffer()
-        : await image.png().toBuffer();
+        : await image.png({ compressionLevel: 3 }).toBuffer();
   return { data, faces: placements.map(({ drawn }) => drawn) };
 };
 
