@@ -27,16 +27,21 @@ export interface ProviderDoubles {
   env: Record<string, string>;
   /** Every key the service was given: none may reach a client. */
   keys: string[];
-  /** Everything any double found against its provider's published format. */
+  /** Everything any double found against its provider's published format, and any internal id it was sent. */
   violations(): unknown[];
   close(): Promise<void>;
 }
 
-export const startProviderDoubles = async (): Promise<ProviderDoubles> => {
+/** How the doubles draw: `driftRate` makes each output show someone else with that seeded probability. */
+export interface DoubleDrawing {
+  driftRate?: number;
+}
+
+export const startProviderDoubles = async (drawing: DoubleDrawing = {}): Promise<ProviderDoubles> => {
   const [openai, gemini, fal] = await Promise.all([
-    startOpenAiDouble(),
-    startGeminiDouble({ apiKey: GEMINI_KEY }),
-    startFalDouble(),
+    startOpenAiDouble(drawing),
+    startGeminiDouble({ apiKey: GEMINI_KEY, ...drawing }),
+    startFalDouble(drawing),
   ]);
   return {
     openai,
@@ -62,14 +67,16 @@ export const startProviderDoubles = async (): Promise<ProviderDoubles> => {
 /**
  * One runtime per test file, with the three doubles as its providers (ROUTES, ALIASES): started before
  * the file's tests, closed after them (the doubles even when the runtime's close fails), and after every
- * test no double may have seen a request that breaks its provider's published format.
+ * test no double may have seen a request that breaks its provider's published format or carries an
+ * internal id (`[[`, `prf_`). The doubles draw people as a model would (face-render.ts); `drawing` tunes it.
  */
 export const useProviderRuntime = (
   env: Record<string, string> = {},
+  drawing: DoubleDrawing = {},
 ): { doubles: ProviderDoubles; runtime: TestRuntime } => {
   const world = {} as { doubles: ProviderDoubles; runtime: TestRuntime };
   beforeAll(async () => {
-    world.doubles = await startProviderDoubles();
+    world.doubles = await startProviderDoubles(drawing);
     world.runtime = await startTestRuntime({ env: { ...world.doubles.env, ...env } });
   });
   afterAll(async () => {

@@ -2,7 +2,10 @@
  * A local double of fal's queue (https://queue.fal.run) on 127.0.0.1, for tests without the internet: submit,
  * status, result and cancel, and the output files on the same server. Start it in the test process and hand
  * its `baseUrl` to the service (FAL_QUEUE_URL). It checks what it receives and REJECTS what breaks fal's
- * published description (HTTP 422 in fal's own `detail[]` shape, recorded in `violations`).
+ * published description (HTTP 422 in fal's own `detail[]` shape, recorded in `violations`). Its images draw
+ * the people of the input images as a model would, never their pixels (face-render.ts, with its prompt
+ * triggers `[double:drift]` and `[double:no-face]`); an input whose text carries `[[` or `prf_` is accepted
+ * but recorded in `violations`: no internal id may reach a provider.
  *
  * Sources of each checked field (retrieved 2026-11-24):
  * - Queue protocol, URLs and methods: @fal-ai/client 1.10.1 src/queue.js (submit POST {queue}/{endpoint};
@@ -29,8 +32,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { InQueueQueueStatus, QueueStatus } from '@fal-ai/client';
 import type { EndpointTypeMap } from '@fal-ai/client/endpoints';
-import sharp from 'sharp';
 import * as v from 'valibot';
+import { internalIdsIn, renderOutput, requestSeed } from './face-render';
 
 // ---- Input schemas, one per endpoint, checked against the client's types ----
 
@@ -287,8 +290,13 @@ export interface Hold {
 export type RefusalKind = 'content_policy' | 'nsfw' | 'no_image';
 
 export interface FalDoubleOptions {
-  /** Paste the last input image into the outputs (default true). */
-  drawInputs?: boolean;
+  /**
+   * Draw the people of the input images as a model would (face-render.ts: another photo of the person, or
+   * the face redrawn, anywhere in a seeded scene; default true); false draws the scene alone.
+   */
+  drawFaces?: boolean;
+  /** Each output draws someone else with this probability (seeded; face-render.ts), 0 by default. */
+  driftRate?: number;
   /** Hold for every request not scripted otherwise. */
   hold?: Hold;
 }
@@ -375,10 +383,9 @@ const sizeOfInput = (spec: EndpointSpec, input: Record<string, unknown>): { widt
   return size;
 };
 
-const hueOf = (seed: number) => `hsl(${seed % 360}, 60%, 55%)`;
-
 export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<FalDouble> => {
-  const drawInputs = options.drawInputs ?? true;
+  const drawFaces = options.drawFaces ?? true;
+  let drawnRequests = 0;
   const received: FalReceived[] = [];
   const submissions: FalSubmission[] = [];
   const violations: string[] = [];
@@ -425,28 +432,26 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     spec: EndpointSpec,
     input: Record<string, unknown>,
     count: number,
-    seed: number,
   ): Promise<QueuedRequest['files'] extends Promise<infer T> ? T : never> => {
+    drawnRequests += 1;
+    const ordinal = drawnRequests; // taken before any await: the seed follows the order of submission
     const { width, height } = sizeOfInput(spec, input);
     const format = input.output_format === 'jpeg' ? 'jpeg' : input.output_format === 'png' ? 'png' : spec.defaultFormat;
     const urls = Array.isArray(input.image_urls) ? input.image_urls.map(String) : [];
-    const last = urls[urls.length - 1];
-    let overlay: Buffer | undefined;
-    if (drawInputs && last) {
-      const side = Math.max(1, Math.round(Math.max(width, height) * 0.3));
-      overlay = await sharp(await fetchInput(last))
-        .rotate()
-        .resize(side, side, { fit: 'inside' })
-        .png()
-        .toBuffer();
-    } else if (last) {
-      await fetchInput(last);
-    }
+    const fetched = await Promise.all(urls.map(fetchInput));
+    const inputs = drawFaces ? fetched : [];
+    const prompt = String(input.prompt ?? '');
     const made = [];
     for (let index = 0; index < count; index += 1) {
-      let image = sharp({ create: { width, height, channels: 3, background: hueOf(seed + index * 47) } });
-      if (overlay) image = sharp(await image.png().toBuffer()).composite([{ input: overlay, gravity: 'centre' }]);
-      const data = format === 'png' ? await image.png().toBuffer() : await image.jpeg({ quality: 90 }).toBuffer();
+      const { data } = await renderOutput({
+        width,
+        height,
+        format: format === 'png' ? 'png' : 'jpeg',
+        seed: requestSeed('fal', ordinal, index, prompt, ...inputs),
+        prompt,
+        inputs,
+        driftRate: options.driftRate,
+      });
       const name = `${id}-${index}.${format === 'png' ? 'png' : 'jpeg'}`;
       const contentType = format === 'png' ? 'image/png' : 'image/jpeg';
       files.set(name, { data, contentType });
@@ -535,6 +540,7 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     }
     if (scriptedFailure('submit', response)) return;
     const input = parsed.output as Record<string, unknown>;
+    for (const where of internalIdsIn(input)) violations.push(`${endpoint}: internal id sent: ${where}`);
     const [next] = refusals;
     const refusal = next && next.after === 0 ? refusals.shift() : undefined;
     if (next && next.after > 0) next.after -= 1;
@@ -554,7 +560,7 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     const id = randomUUID();
     const seed = Number.parseInt(createHash('sha256').update(id).digest('hex').slice(0, 6), 16);
     const count = typeof input.num_images === 'number' ? input.num_images : 1;
-    const files = makeFiles(id, spec, input, count, seed);
+    const files = makeFiles(id, spec, input, count);
     files.catch((error: unknown) =>
       violations.push(`${endpoint}: ${error instanceof Error ? error.message : String(error)}`),
     );

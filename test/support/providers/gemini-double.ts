@@ -31,6 +31,10 @@
  * - Refusals: HTTP 200 with `promptFeedback.blockReason`, or a candidate's `finishReason` (FinishReason in
  *   the SDK), as issue 24 lists them.
  *
+ * The images draw the people of the input images as a model would, never their pixels (face-render.ts,
+ * with its prompt triggers `[double:drift]` and `[double:no-face]`). A request whose text carries `[[` or
+ * `prf_` is answered as usual but recorded in `violations`: no internal id may reach a provider.
+ *
  * It runs in the test's process and listens on loopback, so a service started in another process reaches
  * it through GEMINI_BASE_URL=<baseUrl>.
  */
@@ -38,6 +42,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { Content, GenerateContentResponse, GenerationConfig, ImageConfig } from '@google/genai';
 import sharp from 'sharp';
 import * as v from 'valibot';
+import { internalIdsIn, renderOutput, requestSeed } from './face-render';
 
 /** An SDK type as its JSON goes over the wire: enums become their string values. */
 type Wire<T> = T extends string
@@ -163,8 +168,13 @@ export interface Violation {
 export interface GeminiDoubleOptions {
   /** When set, a request with another `x-goog-api-key` is answered 400 API_KEY_INVALID (and recorded). */
   apiKey?: string;
-  /** Paste the last input image in the centre of each output (default true). */
-  drawInputs?: boolean;
+  /**
+   * Draw the people of the input images as a model would (face-render.ts: another photo of the person, or
+   * the face redrawn, anywhere in a seeded scene; default true); false draws the scene alone.
+   */
+  drawFaces?: boolean;
+  /** Each output draws someone else with this probability (seeded; face-render.ts), 0 by default. */
+  driftRate?: number;
 }
 
 export interface GeminiDouble {
@@ -234,7 +244,7 @@ const refusal = (form: RefusalForm, message: string | undefined, where: 'message
 };
 
 export const startGeminiDouble = async (options: GeminiDoubleOptions = {}): Promise<GeminiDouble> => {
-  const drawInputs = options.drawInputs ?? true;
+  const drawFaces = options.drawFaces ?? true;
   const received: ReceivedRequest[] = [];
   const violations: Violation[] = [];
   const counters = { requests: 0, images: 0, refusals: 0, failures: 0, maxInFlight: 0 };
@@ -276,28 +286,22 @@ export const startGeminiDouble = async (options: GeminiDoubleOptions = {}): Prom
     return { inputs };
   };
 
-  const draw = async (width: number, height: number, inputs: Buffer[]): Promise<Buffer> => {
-    const canvas = sharp({ create: { width, height, channels: 3, background: '#5a7d9a' } });
-    const last = inputs.at(-1);
-    if (!drawInputs || !last) return canvas.png().toBuffer();
-    const long = Math.max(1, Math.round(Math.max(width, height) * 0.3));
-    const pasted = await sharp(last)
-      .rotate()
-      .resize(long, long, { fit: 'inside' })
-      .resize(Math.min(long, width), Math.min(long, height), { fit: 'inside' })
-      .png()
-      .toBuffer();
-    return canvas
-      .composite([{ input: pasted, gravity: 'centre' }])
-      .png()
-      .toBuffer();
+  const draw = async (width: number, height: number, prompt: string, inputs: Buffer[]): Promise<Buffer> => {
+    const seed = requestSeed('gemini', counters.images, prompt, ...inputs);
+    const drawn = drawFaces ? inputs : [];
+    return (
+      await renderOutput({ width, height, format: 'png', seed, prompt, inputs: drawn, driftRate: options.driftRate })
+    ).data;
   };
 
   const answerImage = async (request: GenerateContentRequest, inputs: Buffer[], model: string) => {
     const aspectRatio = request.generationConfig?.imageConfig?.aspectRatio ?? '1:1';
     const imageSize = request.generationConfig?.imageConfig?.imageSize ?? '1K';
     const { width, height } = answeredSize(aspectRatio, imageSize);
-    const png = await draw(width, height, inputs);
+    const prompt = request.contents
+      .flatMap((content) => content.parts.flatMap((part) => ('text' in part ? [part.text] : [])))
+      .join('\n');
+    const png = await draw(width, height, prompt, inputs);
     counters.images += 1;
     const answer: GenerateContentAnswer = {
       candidates: [
@@ -354,6 +358,7 @@ export const startGeminiDouble = async (options: GeminiDoubleOptions = {}): Prom
     if (!parsed.success) return reject(response, path, 400, `Invalid JSON payload: ${v.summarize(parsed.issues)}`);
     const { reason, inputs } = await checkImages(parsed.output);
     if (reason) return reject(response, path, 400, reason);
+    for (const where of internalIdsIn(parsed.output)) violations.push({ path, reason: `internal id sent: ${where}` });
 
     const next = script.shift();
     if (next?.kind === 'delay') {

