@@ -12,7 +12,8 @@
  * With several outputs the shared work is rendered to raw pixels once and each output encodes from them.
  *
  * Identity stays true without a model: for every candidate named as `[[id]]` in a generate or edit prompt,
- * the profile's first reference crop (an aligned face, read through `referenceImage`) is placed in every
+ * the profile's first reference crop (an aligned face, read through `referenceImage`) is redrawn (turned,
+ * relit, resaturated; never its own pixels) in every
  * output, the named faces side by side (across the middle of a generated image, along the bottom of an
  * edited one), each crop 30% of the output's longer side
  * (614 px at 2K), a size the face analyser finds reliably (faceLayout, sandbox-drawing.ts). Enhance and remix keep the input's faces: they only
@@ -208,7 +209,7 @@ const renderEdit = async (
     Promise.all(
       others.slice(0, fitting).map((image) => load(image).resize(edgePx, edgePx, { fit: 'cover' }).raw().toBuffer()),
     ),
-    faceLayers(faces, width, height, 'bottom'),
+    faceLayers(faces, width, height, 'bottom', seeds.random('faces')),
   ]);
   const thumbnailLayers: sharp.OverlayOptions[] = thumbnails.map((input, index) => ({
     input,
@@ -237,7 +238,7 @@ const renderGenerate = async (
 ): Promise<Buffer[]> => {
   const gridWidth = 4;
   const gridHeight = 3;
-  const layers = await faceLayers(faces, request.width, request.height, 'middle');
+  const layers = await faceLayers(faces, request.width, request.height, 'middle', seeds.random('faces'));
   return Promise.all(
     Array.from({ length: request.numOutputImages }, (_, index) => {
       signal.throwIfAborted();
