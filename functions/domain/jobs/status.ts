@@ -39,6 +39,7 @@ export const statusBody = async (job: Job, link: LinkMaker, now: number): Promis
             jobId: job.jobId,
             knownSubjects: job.result.knownSubjects,
             recognizedFaces: job.result.recognizedFaces ?? [],
+            ...(job.result.identity && { identity: job.result.identity }),
             images: [],
             downloadUrls: await downloadLinks(link, { ...job, result: job.result }),
           })
