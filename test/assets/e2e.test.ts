@@ -100,6 +100,7 @@ describe('image operations through the bundled functions', () => {
     expect(answer).toEqual({
       known_subjects: { counts: {} },
       recognized_faces: [],
+      identity: { expected: [], outputs: [{ output_index: 0, kept: [], missing: [], attempts: 1 }] },
       images: [expect.any(String)],
       download_urls: [],
     });
@@ -111,6 +112,7 @@ describe('image operations through the bundled functions', () => {
     expect(answer).toEqual({
       known_subjects: { counts: {} },
       recognized_faces: [],
+      identity: { expected: [], outputs: [{ output_index: 0, kept: [], missing: [], attempts: 1 }] },
       images: [],
       download_urls: [expect.any(String)],
     });

@@ -381,17 +381,25 @@ describe('profiles: [[id]] on any model', () => {
     expect(sent.prompt).toContain('reference image 2');
   });
 
-  it('an enhance with profile_ids sends the crop after the photo and bills the profile rate', async () => {
+  it('an enhance with profile_ids whose face is not in the photo sends nothing of the profile and bills the plain rate', async () => {
     const account = await world.runtime.newAccount(OPENING_MICROS);
     const { profileId, crop } = await trainedProfile(account.accountId);
     const photo = await flatImage(64, 48, 'png', COLOURS.green);
+    const before = world.doubles.gemini.received.length;
     const answer = await expectOk(
       await call('enhance', account.apiKey, { image: b64(photo), profile_ids: [profileId] }),
     );
-    expect(answer.known_subjects.counts).toEqual({ [profileId]: 1 });
+    expect(answer.known_subjects.counts).toEqual({});
+    expect((answer as typeof answer & { identity: { expected: string[] } }).identity.expected).toEqual([]);
+    // Absent from the photo, the profile is not a candidate: the provider gets the photo alone, no crop, no words.
+    expect(world.doubles.gemini.received.length - before).toBe(1);
     const sent = await lastSent('base-c-2');
-    expect(sent.images).toEqual([photo, crop]);
+    expect(sent.images).toEqual([photo]);
+    expect(sent.images).not.toContainEqual(crop);
     expect(sent.prompt).not.toContain(profileId);
-    expect(await spent(account.accountId)).toBe(PINNED_PRICES.perImageWithProfileMicros);
+    expect(sent.prompt).not.toContain('[[');
+    expect(sent.prompt).not.toContain('reference image');
+    expect(sent.prompt).not.toContain('Keep the identity');
+    expect(await spent(account.accountId)).toBe(PINNED_PRICES.perImageMicros);
   });
 });

@@ -28,6 +28,7 @@ describe('common fields', () => {
       async: false,
       response_mode: 'bytes',
       num_output_images: 1,
+      identity_check: 'report',
     });
   });
 

@@ -43,9 +43,17 @@ const candidate = (profileId: string, mean: number[] | null): CandidateProfile =
   face: mean && face(mean),
 });
 
-/** An analyser that finds in output `i` the faces of `facesByOutput[i]` (outputs are `output <i>`). */
-const analyserOf = (facesByOutput: DetectedFace[][]) =>
-  fakeFaceAnalyzer((image) => facesByOutput[Number(image.toString().replace('output ', ''))] ?? []);
+/**
+ * An analyser that finds in output `i` the faces of `facesByOutput[i]` (outputs are `output <i>`), and in
+ * an input (decoded from its value, e.g. `a photo`) the faces `facesByInput` gives it (none unless given).
+ */
+const analyserOf = (facesByOutput: DetectedFace[][], facesByInput: Record<string, DetectedFace[]> = {}) =>
+  fakeFaceAnalyzer((image) => {
+    const text = image.toString();
+    return text.startsWith('output ')
+      ? (facesByOutput[Number(text.slice('output '.length))] ?? [])
+      : (facesByInput[text] ?? []);
+  });
 const outputs = (count: number) => Array.from({ length: count }, (_, index) => Buffer.from(`output ${index}`));
 
 describe('recognising the candidates in the outputs', () => {
@@ -70,8 +78,14 @@ describe('recognising the candidates in the outputs', () => {
     ]);
     expect(recognition).toEqual({
       recognizedFaces: [
-        { outputIndex: 0, profileId: 'prf_me', box: { x: 10, y: 21, width: 101, height: 120 } },
-        { outputIndex: 1, profileId: 'prf_p', box: { x: 0, y: 5, width: 77, height: 90 } },
+        {
+          outputIndex: 0,
+          profileId: 'prf_me',
+          box: { x: 10, y: 21, width: 101, height: 120 },
+          similarity: 1,
+          billed: true,
+        },
+        { outputIndex: 1, profileId: 'prf_p', box: { x: 0, y: 5, width: 77, height: 90 }, similarity: 1, billed: true },
       ],
       knownSubjects: { prf_me: 1, prf_p: 1 },
     });
@@ -82,7 +96,9 @@ describe('recognising the candidates in the outputs', () => {
     const exact = { ...fakeFace(ME), box: { x: 0, y: 0, width: 60, height: 60 } };
     const analyser = analyserOf([[close, exact]]);
     const { recognizedFaces, knownSubjects } = await recogniseSubjects(analyser, outputs(1), [candidate('prf_me', ME)]);
-    expect(recognizedFaces).toEqual([{ outputIndex: 0, profileId: 'prf_me', box: exact.box }]);
+    expect(recognizedFaces).toEqual([
+      { outputIndex: 0, profileId: 'prf_me', box: exact.box, similarity: 1, billed: true },
+    ]);
     expect(knownSubjects).toEqual({ prf_me: 1 });
   });
 
@@ -162,17 +178,62 @@ describe('what recognition bills', () => {
   });
 
   it('a synchronous enhance moves only the outputs showing a candidate to the 0.15 rate', async () => {
-    world.deps.faces = analyserOf([[fakeFace(ME)], []]);
-    await submit(world.deps, caller, enhance(), { baseUrl: 'https://api.test' });
+    // The candidate is in the photo, so it is sent to the engine; only the first output still shows it.
+    const analyser = analyserOf([[fakeFace(ME)], []], { 'a photo': [fakeFace(ME)] });
+    world.deps.faces = analyser;
+    const outcome = await submit(world.deps, caller, enhance(), { baseUrl: 'https://api.test' });
+    expect(analyser.analysed.map(String)).toEqual(['a photo', 'output 0', 'output 1']);
+    expect(world.engine.requests.map((request) => request.candidates)).toEqual([
+      [{ profileId: 'prf_me', face: face(ME) }],
+    ]);
+    expect(outcome).toMatchObject({
+      kind: 'result',
+      result: {
+        knownSubjects: { prf_me: 1 },
+        identity: {
+          expected: ['prf_me'],
+          outputs: [
+            { outputIndex: 0, kept: ['prf_me'], missing: [], attempts: 1 },
+            { outputIndex: 1, kept: [], missing: ['prf_me'], attempts: 1 },
+          ],
+        },
+      },
+    });
     expect(finalOf()).toBe(150_000 + 120_000);
   });
 
-  it('a profile named in the prompt but not recognised in the outputs is not billed', async () => {
-    world.deps.faces = analyserOf([[], [fakeFace(STRANGER)]]);
+  it('a synchronous enhance whose photo does not show the candidate sends it nothing and bills no output at 0.15, whatever the outputs show', async () => {
+    const analyser = analyserOf([[fakeFace(ME)], [fakeFace(ME)]], { 'a photo': [fakeFace(STRANGER)] });
+    world.deps.faces = analyser;
+    const outcome = await submit(world.deps, caller, enhance(), { baseUrl: 'https://api.test' });
+    expect(world.engine.requests.map((request) => request.candidates)).toEqual([[]]);
+    expect(outcome).toMatchObject({
+      kind: 'result',
+      result: {
+        knownSubjects: {},
+        recognizedFaces: [],
+        identity: {
+          expected: [],
+          outputs: [
+            { outputIndex: 0, kept: [], missing: [], attempts: 1 },
+            { outputIndex: 1, kept: [], missing: [], attempts: 1 },
+          ],
+        },
+      },
+    });
+    expect(finalOf()).toBe(2 * 120_000);
+  });
+
+  it('a profile referenced and present in the photo but not recognised in the outputs is not billed', async () => {
+    // Both are in the photo, so both are expected; neither is in an output.
+    world.deps.faces = analyserOf([[], [fakeFace(STRANGER)]], { 'a photo': [fakeFace(ME), fakeFace(PARTNER)] });
     const outcome = await submit(world.deps, caller, enhance({ profileIds: ['prf_me', 'prf_p'] }), {
       baseUrl: 'https://api.test',
     });
-    expect(outcome).toMatchObject({ result: { knownSubjects: {} } });
+    expect(world.engine.requests.map((request) => request.candidates.map(({ profileId }) => profileId))).toEqual([
+      ['prf_me', 'prf_p'],
+    ]);
+    expect(outcome).toMatchObject({ result: { knownSubjects: {}, recognizedFaces: [] } });
     expect(finalOf()).toBe(2 * 120_000);
   });
 

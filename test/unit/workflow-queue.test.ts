@@ -168,7 +168,23 @@ const SUCCEEDED = (jobId: string) => ({
   outcome: 'succeeded',
   outputKeys: [`outputs/${ACCOUNT}/${jobId}/0.png`, `outputs/${ACCOUNT}/${jobId}/1.png`],
   knownSubjects: { prf_me: 1 },
-  recognizedFaces: [{ outputIndex: 0, profileId: 'prf_me', box: { x: 0, y: 0, width: 300, height: 300 } }],
+  recognizedFaces: [
+    {
+      outputIndex: 0,
+      profileId: 'prf_me',
+      box: { x: 0, y: 0, width: 300, height: 300 },
+      similarity: 1,
+      billed: true,
+    },
+  ],
+  // Named in the prompt, so expected: kept in the output that shows it, missing from the other.
+  identity: {
+    expected: ['prf_me'],
+    outputs: [
+      { outputIndex: 0, kept: ['prf_me'], missing: [], attempts: 1 },
+      { outputIndex: 1, kept: [], missing: ['prf_me'], attempts: 1 },
+    ],
+  },
   usage: USAGE,
 });
 

@@ -49,6 +49,7 @@ describe('response_mode urls', () => {
     expect(answer).toEqual({
       known_subjects: { counts: {} },
       recognized_faces: [],
+      identity: { expected: [], outputs: [{ output_index: 0, kept: [], missing: [], attempts: 1 }] },
       images: [],
       download_urls: [expect.stringContaining('/v2/service/downloads/')],
     });

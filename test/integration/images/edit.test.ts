@@ -5,6 +5,7 @@
  * reference rules. One valid request (`validEdit`); each test breaks one aspect of it.
  */
 import { facePhoto, seedFaceProfile } from '../../support/faces';
+import { jobCount } from '../../support/ledger';
 import { seedProfile } from '../../support/profiles';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
 import { b64, balanceOf, COLOURS, decode, expectError, expectOk, expectValidation, flatImage } from './support';
@@ -38,6 +39,7 @@ describe('edit: happy path', () => {
     expect(answer).toEqual({
       known_subjects: { counts: {} },
       recognized_faces: [],
+      identity: { expected: [], outputs: [{ output_index: 0, kept: [], missing: [], attempts: 1 }] },
       images: [expect.any(String)],
       download_urls: [],
     });
@@ -321,10 +323,35 @@ describe('edit: profile references', () => {
     expect(answer.known_subjects.counts).toEqual({});
   });
 
-  it('counts a named READY profile with no face template as nobody: it can be named, never matched', async () => {
-    const profile = await seedProfile(accountId);
-    const answer = await expectOk(await edit(validEdit({ prompt: `[[${profile.profileId}]] waving` })));
-    expect(answer.known_subjects.counts).toEqual({});
+  it('answers 400 PROFILE_NEEDS_REEMBEDDING for a named READY profile with no face template, charging nothing', async () => {
+    const account = await runtime.newAccount(1_000_000);
+    const profile = await seedProfile(account.accountId);
+    const body = await expectError(
+      await edit(validEdit({ prompt: `[[${profile.profileId}]] waving` }), account.apiKey),
+      400,
+      'PROFILE_NEEDS_REEMBEDDING',
+    );
+    expect(body.detail).toContain(profile.profileId);
+    expect(body.detail).toContain('npm run admin -- reembed-profiles');
+    expect(await balanceOf(account.accountId)).toBe(1_000_000);
+    expect(await jobCount(account.accountId)).toBe(0);
+  });
+
+  it('answers 400 PROFILE_NEEDS_REEMBEDDING for a profile_ids profile whose template is of another face model', async () => {
+    const account = await runtime.newAccount(1_000_000);
+    const trained = await seedFaceProfile(account.accountId, facePhoto('astronaut.jpg'));
+    const stale = await seedProfile(account.accountId, {
+      face: { ...trained.face!, modelId: 'an-older-face-model/1' },
+    });
+    const body = await expectError(
+      await edit(withFace({ profile_ids: [stale.profileId] }), account.apiKey),
+      400,
+      'PROFILE_NEEDS_REEMBEDDING',
+    );
+    expect(body.detail).toContain(stale.profileId);
+    expect(body.detail).toContain('npm run admin -- reembed-profiles');
+    expect(await balanceOf(account.accountId)).toBe(1_000_000);
+    expect(await jobCount(account.accountId)).toBe(0);
   });
 
   it('preserves no identity when the request references no profile, even if one matches', async () => {

@@ -41,6 +41,7 @@ describe('enhance: happy path', () => {
     expect(answer).toEqual({
       known_subjects: { counts: {} },
       recognized_faces: [],
+      identity: { expected: [], outputs: [{ output_index: 0, kept: [], missing: [], attempts: 1 }] },
       images: [expect.any(String)],
       download_urls: [],
     });
@@ -81,6 +82,7 @@ describe('remix: happy path', () => {
     expect(answer).toEqual({
       known_subjects: { counts: {} },
       recognized_faces: [],
+      identity: { expected: [], outputs: [{ output_index: 0, kept: [], missing: [], attempts: 1 }] },
       images: [expect.any(String)],
       download_urls: [],
     });

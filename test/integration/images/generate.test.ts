@@ -6,9 +6,10 @@
  */
 
 import { facePhoto, seedFaceProfile } from '../../support/faces';
+import { jobCount } from '../../support/ledger';
 import { seedProfile } from '../../support/profiles';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
-import { decode, expectError, expectOk, expectValidation } from './support';
+import { balanceOf, decode, expectError, expectOk, expectValidation } from './support';
 
 let runtime: TestRuntime;
 let apiKey: string;
@@ -32,6 +33,7 @@ describe('generate: happy path', () => {
     expect(answer).toEqual({
       known_subjects: { counts: {} },
       recognized_faces: [],
+      identity: { expected: [], outputs: [{ output_index: 0, kept: [], missing: [], attempts: 1 }] },
       images: [expect.any(String)],
       download_urls: [],
     });
@@ -136,12 +138,18 @@ describe('generate: [[id]] references', () => {
     expect(answer.known_subjects.counts).toEqual({ [first.profileId]: 1, [second.profileId]: 1 });
   });
 
-  it('accepts a named READY profile without a face template, and counts it nowhere: it cannot be matched', async () => {
-    const profile = await seedProfile(accountId);
-    const answer = await expectOk(
-      await generate(validGenerate({ prompt: `[[${profile.profileId}]] at the lighthouse` })),
+  it('answers 400 PROFILE_NEEDS_REEMBEDDING for a named READY profile without a face template, charging nothing', async () => {
+    const account = await runtime.newAccount(1_000_000);
+    const profile = await seedProfile(account.accountId);
+    const body = await expectError(
+      await generate(validGenerate({ prompt: `[[${profile.profileId}]] at the lighthouse` }), account.apiKey),
+      400,
+      'PROFILE_NEEDS_REEMBEDDING',
     );
-    expect(answer.known_subjects.counts).toEqual({});
+    expect(body.detail).toContain(profile.profileId);
+    expect(body.detail).toContain('npm run admin -- reembed-profiles');
+    expect(await balanceOf(account.accountId)).toBe(1_000_000);
+    expect(await jobCount(account.accountId)).toBe(0);
   });
 
   it('answers 404 naming an unknown [[id]]', async () => {

@@ -10,7 +10,7 @@ import { findBaseModel, PINNED_PRICES } from '../../../functions/domain/catalog/
 import { facePhoto, facesIn, photoAround, seedFaceProfile } from '../../support/faces';
 import { startPhotoServer, subjectPhoto } from '../../support/photos';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
-import { b64, balanceOf, decode, expectOk, type RecognizedFace } from './support';
+import { b64, balanceOf, decode, expectOk, type ImageAnswer, type RecognizedFace } from './support';
 
 const OPENING_MICROS = 10_000_000;
 const SURCHARGE_MICROS = findBaseModel('base-c-2')?.identitySurchargeMicros ?? Number.NaN;
@@ -52,6 +52,46 @@ const expectOutlines = async (faces: RecognizedFace[], outputs: Buffer[]) => {
   }
 };
 
+/** A recognition as answered now: how close the face is to the template, and whether it is billed. */
+type ScoredFace = RecognizedFace & { similarity: number; billed: boolean };
+
+/** The identity report of an answer. */
+interface Identity {
+  expected: string[];
+  outputs: { output_index: number; kept: string[]; missing: string[]; attempts: number }[];
+}
+
+/** An answer with the fields recognition adds. */
+type Answer = Omit<ImageAnswer, 'recognized_faces'> & { recognized_faces: ScoredFace[]; identity: Identity };
+const scored = (answer: ImageAnswer): Answer => answer as unknown as Answer;
+
+/** A person's recognition, billed, whose similarity is a cosine at or above the match threshold. */
+const billedFace = (outputIndex: number, profileId: string) => ({
+  output_index: outputIndex,
+  profile_id: profileId,
+  box: expect.any(Object),
+  similarity: expect.any(Number),
+  billed: true,
+});
+const expectSimilarities = (faces: ScoredFace[]) => {
+  for (const { similarity } of faces) {
+    expect(similarity).toBeGreaterThanOrEqual(0.7);
+    expect(similarity).toBeLessThanOrEqual(1);
+    expect(Math.round(similarity * 1000) / 1000).toBe(similarity);
+  }
+};
+
+/** The identity report of one output per entry of `kept`, each made once, expecting `expected`. */
+const identityOf = (expected: string[], kept: string[][]): Identity => ({
+  expected,
+  outputs: kept.map((ids, outputIndex) => ({
+    output_index: outputIndex,
+    kept: ids,
+    missing: expected.filter((id) => !ids.includes(id)),
+    attempts: 1,
+  })),
+});
+
 /** What a call cost the account. */
 const spent = async (accountId: string) => OPENING_MICROS - (await balanceOf(accountId));
 
@@ -67,8 +107,11 @@ describe('generate with [[id]] in the sandbox', () => {
     const account = await runtime.newAccount(OPENING_MICROS);
     const yale = await seedFaceProfile(account.accountId, facePhoto('yale-lightings.jpg'), [0, 1]);
     const body = { prompt: `[[${yale.profileId}]] on a boat`, resolution: '2K', base_model: 'base-c-2' };
-    const answer = await expectOk(await call('generate', account.apiKey, body));
+    const answer = scored(await expectOk(await call('generate', account.apiKey, body)));
     expect(answer.known_subjects.counts).toEqual({ [yale.profileId]: 1 });
+    expect(answer.recognized_faces).toEqual([billedFace(0, yale.profileId)]);
+    expectSimilarities(answer.recognized_faces);
+    expect(answer.identity).toEqual(identityOf([yale.profileId], [[yale.profileId]]));
     const output = Buffer.from(answer.images[0], 'base64');
     expect(await decode(output)).toMatchObject({ width: 2048, height: 2048 });
     expect((await facesIn(output)).filter((face) => face.kind === 'person')).toHaveLength(1);
@@ -80,13 +123,15 @@ describe('generate with [[id]] in the sandbox', () => {
     const account = await runtime.newAccount(OPENING_MICROS);
     const yale = await seedFaceProfile(account.accountId, facePhoto('yale-lightings.jpg'), [0, 1]);
     const astronaut = await seedFaceProfile(account.accountId, facePhoto('astronaut.jpg'));
-    const answer = await expectOk(
-      await call('generate', account.apiKey, {
-        prompt: `[[${yale.profileId}]] and [[${astronaut.profileId}]] on the moon`,
-        resolution: '2K',
-        base_model: 'base-c-2',
-        aspect_ratio: '16:9',
-      }),
+    const answer = scored(
+      await expectOk(
+        await call('generate', account.apiKey, {
+          prompt: `[[${yale.profileId}]] and [[${astronaut.profileId}]] on the moon`,
+          resolution: '2K',
+          base_model: 'base-c-2',
+          aspect_ratio: '16:9',
+        }),
+      ),
     );
     expect(answer.known_subjects.counts).toEqual({ [yale.profileId]: 1, [astronaut.profileId]: 1 });
     // One outline per recognition counted, each on a face the output shows.
@@ -95,6 +140,13 @@ describe('generate with [[id]] in the sandbox', () => {
         [0, yale.profileId],
         [0, astronaut.profileId],
       ].sort(),
+    );
+    expect(answer.recognized_faces).toEqual(
+      expect.arrayContaining([billedFace(0, yale.profileId), billedFace(0, astronaut.profileId)]),
+    );
+    expectSimilarities(answer.recognized_faces);
+    expect(answer.identity).toEqual(
+      identityOf([yale.profileId, astronaut.profileId], [[yale.profileId, astronaut.profileId]]),
     );
     await expectOutlines(answer.recognized_faces, [Buffer.from(answer.images[0]!, 'base64')]);
   });
@@ -105,10 +157,13 @@ describe('enhance keeps the input’s faces', () => {
     const account = await runtime.newAccount(OPENING_MICROS);
     const yale = await seedFaceProfile(account.accountId, facePhoto('yale-lightings.jpg'), [0, 1]);
     const another = await photoAround(facePhoto('yale-lightings.jpg'), 2);
-    const answer = await expectOk(
-      await call('enhance', account.apiKey, { image: b64(another), profile_ids: [yale.profileId] }),
+    const answer = scored(
+      await expectOk(await call('enhance', account.apiKey, { image: b64(another), profile_ids: [yale.profileId] })),
     );
     expect(answer.known_subjects.counts).toEqual({ [yale.profileId]: 1 });
+    expect(answer.recognized_faces).toEqual([billedFace(0, yale.profileId)]);
+    expectSimilarities(answer.recognized_faces);
+    expect(answer.identity).toEqual(identityOf([yale.profileId], [[yale.profileId]]));
     expect(await spent(account.accountId)).toBe(PINNED_PRICES.perImageWithProfileMicros);
   });
 
@@ -116,9 +171,11 @@ describe('enhance keeps the input’s faces', () => {
     const account = await runtime.newAccount(OPENING_MICROS);
     const astronaut = await seedFaceProfile(account.accountId, facePhoto('astronaut.jpg'));
     const body = { image: b64(facePhoto('man-b.jpg')), profile_ids: [astronaut.profileId], prompt: 'sharper' };
-    const answer = await expectOk(await call('enhance', account.apiKey, body));
+    const answer = scored(await expectOk(await call('enhance', account.apiKey, body)));
     expect(answer.known_subjects.counts).toEqual({});
     expect(answer.recognized_faces).toEqual([]);
+    // Absent from the input, the profile is not expected: nothing of it was sent, nothing is missing.
+    expect(answer.identity).toEqual(identityOf([], [[]]));
   });
 
   it('counts no one in a photo of a different person or of a cat, at 0.12', async () => {
@@ -129,6 +186,7 @@ describe('enhance keeps the input’s faces', () => {
         await call('enhance', account.apiKey, { image: b64(facePhoto(photo)), profile_ids: [yale.profileId] }),
       );
       expect([photo, answer.known_subjects.counts]).toEqual([photo, {}]);
+      expect([photo, scored(answer).identity]).toEqual([photo, identityOf([], [[]])]);
     }
     expect(await spent(account.accountId)).toBe(2 * PINNED_PRICES.perImageMicros);
   });
@@ -144,6 +202,9 @@ describe('enhance keeps the input’s faces', () => {
       }),
     );
     expect(answer.known_subjects.counts).toEqual({ [astronaut.profileId]: 1 });
+    expect(scored(answer).recognized_faces).toEqual([billedFace(0, astronaut.profileId)]);
+    expectSimilarities(scored(answer).recognized_faces);
+    expect(scored(answer).identity).toEqual(identityOf([astronaut.profileId], [[astronaut.profileId]]));
   });
 });
 
@@ -164,7 +225,8 @@ describe('an asynchronous job: recognition in the workflow’s RunEngine step', 
       status: string;
       result?: {
         known_subjects: { counts: Record<string, number> };
-        recognized_faces: RecognizedFace[];
+        recognized_faces: ScoredFace[];
+        identity: Identity;
         download_urls: string[];
       };
     };
@@ -173,9 +235,9 @@ describe('an asynchronous job: recognition in the workflow’s RunEngine step', 
       result: { known_subjects: { counts: { [yale.profileId]: 1 } } },
     });
     // Kept on the job with the counts: the poll outlines the face in the stored output.
-    expect(polled.result!.recognized_faces).toEqual([
-      { output_index: 0, profile_id: yale.profileId, box: expect.any(Object) },
-    ]);
+    expect(polled.result!.recognized_faces).toEqual([billedFace(0, yale.profileId)]);
+    expectSimilarities(polled.result!.recognized_faces);
+    expect(polled.result!.identity).toEqual(identityOf([yale.profileId], [[yale.profileId]]));
     const output = Buffer.from(await (await fetch(polled.result!.download_urls[0]!)).arrayBuffer());
     await expectOutlines(polled.result!.recognized_faces, [output]);
     expect(await spent(account.accountId)).toBe(PINNED_PRICES.perImageWithProfileMicros);
@@ -201,9 +263,12 @@ describe('train, generate, recognise, bill: end to end on real faces', () => {
       if (status !== 'READY') await new Promise((resolve) => setTimeout(resolve, 25));
     }
     expect(status).toBe('READY');
-    const answer = await expectOk(
-      await call('generate', account.apiKey, { prompt: `[[${profileId}]] waving`, resolution: '2K' }),
+    const answer = scored(
+      await expectOk(await call('generate', account.apiKey, { prompt: `[[${profileId}]] waving`, resolution: '2K' })),
     );
     expect(answer.known_subjects.counts).toEqual({ [profileId]: 1 });
+    expect(answer.recognized_faces).toEqual([billedFace(0, profileId)]);
+    expectSimilarities(answer.recognized_faces);
+    expect(answer.identity).toEqual(identityOf([profileId], [[profileId]]));
   });
 });
