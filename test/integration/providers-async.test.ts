@@ -28,6 +28,9 @@ const OPENING_MICROS = 10_000_000;
 const LAMBDA_TIMEOUT_SECONDS = 900;
 const WAIT_FOR_ENGINE_SECONDS = 5;
 
+// The doubles draw every output's faces with the face analyser: a call takes seconds, not milliseconds.
+jest.setTimeout(120_000);
+
 const world = useProviderRuntime({ CALLBACK_RETRY_SCALE: '0' });
 
 /** Submits an asynchronous generate; answers the job id of the 202. */

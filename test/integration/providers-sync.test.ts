@@ -25,6 +25,9 @@ import { b64, balanceOf, COLOURS, decode, expectError, expectOk, flatImage } fro
 const OPENING_MICROS = 10_000_000;
 const SURCHARGE_MICROS = 30_000;
 
+// The doubles draw every output's faces with the face analyser: a call takes seconds, not milliseconds.
+jest.setTimeout(120_000);
+
 const world = useProviderRuntime();
 
 const call = (operation: string, apiKey: string, body: unknown) =>
