@@ -58,6 +58,7 @@ export const DEVELOPMENT_ENV = {
   allowLoopbackUrls: 'ALLOW_LOOPBACK_URLS',
   callbackRetryScale: 'CALLBACK_RETRY_SCALE',
   apiKeyCacheSeconds: 'API_KEY_CACHE_SECONDS',
+  preflightBudgetSeconds: 'PREFLIGHT_BUDGET_SECONDS',
   rateLimitPerMinute: 'RATE_LIMIT_PER_MINUTE',
   outboundSendsPerMinute: 'OUTBOUND_SENDS_PER_MINUTE',
   maxRunningJobs: 'MAX_RUNNING_JOBS',

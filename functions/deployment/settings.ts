@@ -40,6 +40,17 @@ export const ConfigSchema = v.object({
   [DEVELOPMENT_ENV.maxRunningJobs]: atLeastOne('20'),
   /** How long a resolved API key is trusted before it is read again (revocation delay). */
   [DEVELOPMENT_ENV.apiKeyCacheSeconds]: seconds('30'),
+  /**
+   * How long the training-set preflight reads photos before it answers with the rest `not_checked`: at
+   * most 25 s, inside API Gateway's 29 s (tests shorten it).
+   */
+  [DEVELOPMENT_ENV.preflightBudgetSeconds]: v.pipe(
+    v.optional(v.string(), '25'),
+    v.transform(Number),
+    v.number(),
+    v.minValue(0.001),
+    v.maxValue(25),
+  ),
   /** Multiplies callback retry delays (tests use 0 so that six attempts take no hour). */
   [DEVELOPMENT_ENV.callbackRetryScale]: v.pipe(
     v.optional(v.string(), '1'),

@@ -16,7 +16,7 @@ import { LedgerQuerySchema } from '../api/schemas/account';
 import { RedeliverRequestSchema, WebhookTestRequestSchema } from '../api/schemas/callbacks';
 import { ListJobsQuerySchema } from '../api/schemas/jobs';
 import { assertBodyUrlReachable, assertCallbackUrlReachable } from '../api/support/callback-url';
-import { clock, meter, once, log as processLog } from '../composition/core';
+import { clock, meter, once, log as processLog, settings } from '../composition/core';
 import { portalDeps } from '../composition/portal';
 import { presignedOrigin } from '../composition/storage';
 import { Accounts, Callbacks, Jobs, NotFoundError, Profiles, Statement } from '../domain';
@@ -38,6 +38,7 @@ import { baseUrlOf, lowerCaseHeaders, MAX_BODY_BYTES, serialise } from '../entry
 import { errorAnswer } from '../entry/http/error-mapping';
 import { type ApiResult, accepted, binary, ok, text } from '../entry/http/responses';
 import { parseJsonBody, parseOrThrow } from '../entry/http/validation';
+import { portalCsp } from './csp';
 import { PORTAL_SCRIPT, PORTAL_STYLE, portalPage } from './ui/page';
 
 export const SESSION_COOKIE = '__Host-portal_session';
@@ -112,7 +113,12 @@ const openRoute = (method: Route['method'], path: string, open: OpenHandler): Ro
   open,
 });
 
-const COOKIE_BASE = 'Path=/; HttpOnly; Secure; SameSite=Lax';
+/**
+ * `__Host-` requires `Path=/` (and forbids Domain): a path is no boundary within an origin anyway, which is why
+ * the docs page is sandboxed (functions/api/docs.ts). Strict: the page needs the cookie only on its own
+ * requests, never on a navigation from elsewhere.
+ */
+const COOKIE_BASE = 'Path=/; HttpOnly; Secure; SameSite=Strict';
 
 const withSession = (issued: IssuedSession): ApiResult =>
   ok(sessionBody(issued.session), {
@@ -247,11 +253,11 @@ const parseBody = (event: APIGatewayProxyEvent): unknown => {
   return parseJsonBody(raw);
 };
 
-/** The page may reach the service and, for direct uploads' presigned PUTs, the bucket's origin only. */
 const pageHeaders = once(() => ({
-  'Content-Security-Policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https: http://127.0.0.1:* http://localhost:*; " +
-    `connect-src 'self'${presignedOrigin() ? ` ${presignedOrigin()}` : ''}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+  'Content-Security-Policy': portalCsp({
+    bucketOrigin: presignedOrigin(),
+    development: settings().ALLOW_LOOPBACK_URLS,
+  }),
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'X-Frame-Options': 'DENY',

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { DOCS_CSP } from '../../functions/api/docs';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => fs.existsSync(candidate));
@@ -39,6 +40,8 @@ describe('the API description', () => {
     const page = await response.text();
     const sources = [...page.matchAll(/(?:src|url:)\s*=?\s*['"]([^'"]+)['"]/g)].map((match) => match[1]);
     expect(sources).toEqual(['docs/scalar.js', 'openapi.json']);
+    // Sandboxed in an origin of its own, away from the portal's session (test/unit/page-policies.test.ts).
+    expect(response.headers.get('content-security-policy')).toBe(DOCS_CSP);
   });
 
   it('serves the renderer as it was installed', async () => {
@@ -49,22 +52,29 @@ describe('the API description', () => {
   });
 
   browserIt(
-    'renders in a browser, with every operation and nothing fetched from elsewhere',
+    'renders in a browser, sandboxed, with every operation, nothing fetched from elsewhere and nothing refused',
     async () => {
       const { chromium } = await import('playwright-core');
       const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
       try {
         const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
         const elsewhere: string[] = [];
+        const problems: string[] = [];
         page.on('request', (request) => {
           if (!request.url().startsWith(runtime.url)) elsewhere.push(request.url());
         });
+        // A source the page's CSP refuses shows as a console error: the renderer must need none.
+        page.on('console', (message) => {
+          if (message.type() === 'error') problems.push(message.text());
+        });
+        page.on('pageerror', (error) => problems.push(error.message));
         await page.goto(`${runtime.url}/v2/service/docs`, { waitUntil: 'networkidle' });
         await page.getByText('Identity-preserving image service', { exact: true }).first().waitFor();
         await page.getByText('Upload a large input directly').first().waitFor();
         fs.mkdirSync(SCREENSHOTS, { recursive: true });
         await page.screenshot({ path: path.join(SCREENSHOTS, 'docs.png') });
         expect(elsewhere).toEqual([]);
+        expect(problems).toEqual([]);
       } finally {
         await browser.close();
       }

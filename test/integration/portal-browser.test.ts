@@ -7,10 +7,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { services } from '../../bin/local-aws/services';
 import { DynamoPortal } from '../../functions/adapters/dynamo/portal-repository';
 import { pictureKey } from '../../functions/adapters/s3/photo-store';
+import { presignedOrigin } from '../../functions/composition/storage';
 import { invite } from '../../functions/domain/portal/portal';
 import { newId } from '../../functions/domain/shared/ids';
 import { tinyJpeg } from '../support/images';
@@ -30,8 +31,20 @@ interface LoadedImage {
   naturalWidth: number;
 }
 interface BrowserGlobals {
+  origin: string;
+  fetch: typeof fetch;
   navigator: { clipboard: { readText(): Promise<string> } };
-  document: { activeElement: { textContent: string | null } | null };
+  sessionStorage: {
+    getItem(name: string): string | null;
+    setItem(name: string, value: string): void;
+    removeItem(name: string): void;
+  };
+  document: {
+    activeElement: { textContent: string | null } | null;
+    cookie: string;
+    body: { append(node: unknown): void };
+    createElement(name: 'iframe'): { contentWindow: { sessionStorage: unknown } };
+  };
   getComputedStyle(element: unknown): { outlineStyle: string };
 }
 
@@ -55,6 +68,48 @@ const until = async (check: () => Promise<boolean>, timeoutMs = 20_000) => {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 };
+
+/**
+ * What a script on a page can reach of the portal's session: the cookie, this tab's sessionStorage (where
+ * the playground keeps its API key), the session's CSRF token through GET /portal/api/session, and a key
+ * minted through POST /portal/api/keys with the browser's credentials. Run in the page, as an injected
+ * script would.
+ */
+const probeSession = (page: Page) =>
+  page.evaluate(async () => {
+    const { document, fetch, origin, sessionStorage } = globalThis as unknown as BrowserGlobals;
+    const attempt = async (read: () => unknown) => {
+      try {
+        return { read: await read() };
+      } catch (error) {
+        return { refused: (error as Error).name };
+      }
+    };
+    const frame = document.createElement('iframe');
+    document.body.append(frame);
+    return {
+      origin,
+      cookie: await attempt(() => document.cookie),
+      storage: await attempt(() => sessionStorage.getItem('portal.playground.api-key')),
+      // A fresh frame's storage: the real one, whatever the page's script put in place of its own.
+      frameStorage: await attempt(() => (frame.contentWindow.sessionStorage as typeof sessionStorage).getItem('x')),
+      session: await attempt(async () => {
+        const answer = await fetch('/portal/api/session', { credentials: 'include' });
+        return answer.ok ? ((await answer.json()) as { csrf_token?: string }).csrf_token !== undefined : answer.status;
+      }),
+      // A form-like POST needs no CORS preflight: it is sent, and only its answer is hidden from the script.
+      mint: await attempt(async () => {
+        const answer = await fetch('/portal/api/keys', {
+          method: 'POST',
+          credentials: 'include',
+          mode: 'no-cors',
+          headers: { 'Content-Type': 'text/plain' },
+          body: JSON.stringify({ name: 'minted by the docs page' }),
+        });
+        return answer.type;
+      }),
+    };
+  });
 
 describe('the developer portal in a browser', () => {
   browserIt(
@@ -81,12 +136,14 @@ describe('the developer portal in a browser', () => {
             request.redirectedFrom()?.url().startsWith(`${runtime.url}/v2/service/downloads/`) ?? false;
           if (!request.url().startsWith(runtime.url) && !viaDownloadLink) elsewhere.push(request.url());
         });
+        // The docs page probe's refusals (CORS, the portal's 403s) are expected, not the pages' problems.
+        let probing = false;
         page.on('pageerror', (error) => problems.push(error.message));
         page.on('console', (message) => {
-          if (message.type() === 'error') problems.push(message.text());
+          if (message.type() === 'error' && !probing) problems.push(message.text());
         });
         page.on('response', (response) => {
-          if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+          if (response.status() >= 400 && !probing) problems.push(`${response.status()} ${response.url()}`);
         });
         page.on('dialog', (dialog) => void dialog.accept());
 
@@ -109,6 +166,62 @@ describe('the developer portal in a browser', () => {
           await page.evaluate(() => (globalThis as unknown as BrowserGlobals).navigator.clipboard.readText()),
         ).toBe(apiKey);
         await page.getByRole('cell', { name: 'integration test', exact: true }).waitFor();
+
+        // The portal page's policy: the service and the bucket (here the local S3, on loopback: development).
+        const portalPolicy = (await page.request.get(`${runtime.url}/portal`)).headers()['content-security-policy'];
+        const localS3 = presignedOrigin();
+        expect(localS3).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+        expect(/img-src ([^;]*)/.exec(portalPolicy ?? '')?.[1]?.split(' ')).toEqual([
+          "'self'",
+          'data:',
+          'blob:',
+          localS3,
+        ]);
+        expect(/connect-src ([^;]*)/.exec(portalPolicy ?? '')?.[1]?.split(' ')).toEqual(["'self'", localS3]);
+
+        // The docs page shares the portal's origin but not its session. In this very tab, with the playground's
+        // key in sessionStorage, the same probe that reads the session on a portal page reads nothing there.
+        await page.evaluate(() =>
+          (globalThis as unknown as BrowserGlobals).sessionStorage.setItem('portal.playground.api-key', 'isk_probe'),
+        );
+        probing = true;
+        const onPortal = await probeSession(page);
+        expect(onPortal).toMatchObject({
+          origin: runtime.url,
+          storage: { read: 'isk_probe' },
+          session: { read: true },
+        });
+        const sentToPortal: Array<Promise<string | undefined>> = [];
+        const watchPortalCalls = (request: Request) => {
+          if (request.url().includes('/portal/api/')) sentToPortal.push(request.allHeaders().then((all) => all.cookie));
+        };
+        page.on('request', watchPortalCalls);
+        await page.goto(`${runtime.url}/v2/service/docs`, { waitUntil: 'networkidle' });
+        await page.getByText('Identity-preserving image service', { exact: true }).first().waitFor();
+        const onDocs = await probeSession(page);
+        page.off('request', watchPortalCalls);
+        expect(onDocs).toEqual({
+          origin: 'null',
+          cookie: { refused: 'SecurityError' },
+          storage: { read: null },
+          frameStorage: { refused: 'SecurityError' },
+          session: { refused: 'TypeError' },
+          mint: { read: 'opaque' },
+        });
+        // Both requests reached the portal without the session cookie; neither minted a key.
+        expect(await Promise.all(sentToPortal)).toEqual([undefined, undefined]);
+        await page.goto(`${runtime.url}/portal#/keys`);
+        await page.getByRole('cell', { name: 'integration test', exact: true }).waitFor();
+        probing = false;
+        expect(await page.getByText('minted by the docs page').count()).toBe(0);
+        expect(
+          await page.evaluate(() => {
+            const { sessionStorage } = globalThis as unknown as BrowserGlobals;
+            const kept = sessionStorage.getItem('portal.playground.api-key');
+            sessionStorage.removeItem('portal.playground.api-key');
+            return kept;
+          }),
+        ).toBe('isk_probe');
 
         // The key at work: an async job with a callback.
         const submitted = await runtime.call('POST', '/v2/service/generate', {

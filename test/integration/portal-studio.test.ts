@@ -4,7 +4,8 @@
 /**
  * The profile studio and the playground in a browser (Debian's chromium, driven by playwright-core; no
  * browser download): a developer creates a key for the tab, uploads real face photos as direct uploads,
- * sees each checked by the preflight (faces outlined, a faceless photo flagged), trains a profile to
+ * sees each checked by the preflight (faces outlined, a faceless photo flagged; one more photo and only it
+ * is read), trains a profile to
  * READY, then in the playground runs a generate with `[[id]]` and an enhance with `profile_ids` (the
  * sandbox engine places or keeps the profile's face, so recognition counts it), sees the subject counted
  * and outlined, copies the curl and runs it with the key to the same `known_subjects`. Each step is kept
@@ -15,6 +16,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from 'playwright-core';
 import { services } from '../../bin/local-aws/services';
 import { DynamoPortal } from '../../functions/adapters/dynamo/portal-repository';
@@ -133,6 +135,35 @@ describe('the profile studio and the playground in a browser', () => {
         }
         expect(await faceless.getByTestId('face-box').count()).toBe(0);
         await shoot(page, 'studio-photos');
+
+        // One more photo: the set is checked again, but only the new upload is read (the service remembers
+        // each upload it read, and rewrites a record only when it reads the photo again).
+        const account = (await (await runtime.call('GET', '/v2/service/account', { apiKey: apiKey ?? '' })).json()) as {
+          account_id: string;
+        };
+        const remembered = async () =>
+          new Map(
+            (
+              (
+                await services().table.doc.send(
+                  new QueryCommand({
+                    TableName: services().table.name,
+                    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+                    ExpressionAttributeValues: { ':pk': `RATE#${account.account_id}`, ':prefix': 'PREFLIGHT#' },
+                  }),
+                )
+              ).Items ?? []
+            ).map((item) => [item.sk as string, item.writtenAt as number]),
+          );
+        const before = await remembered();
+        expect(before.size).toBe(6);
+        await page
+          .getByLabel('Training photos (5 to 50)')
+          .setInputFiles([jpeg('astronaut-6.jpg', await subjectPhoto(5, 'jpeg'))]);
+        await summary.filter({ hasText: '6 usable of the 4 needed' }).waitFor({ timeout: 60_000 });
+        const after = await remembered();
+        expect(after.size).toBe(7);
+        for (const [name, writtenAt] of before) expect(after.get(name)).toBe(writtenAt);
 
         // Train, and watch it to READY with its picture and reference crops.
         await page.getByLabel('Tag (optional)').fill('astronaut');

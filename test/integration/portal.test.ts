@@ -71,7 +71,7 @@ const signUp = async (email = `dev-${newId('acc')}@example.com`) => {
 };
 
 describe('invitations', () => {
-  it('opens an account with the invited credit, sets a Secure HttpOnly SameSite=Lax cookie, and works once', async () => {
+  it('opens an account with the invited credit, sets a Secure HttpOnly SameSite=Strict cookie, and works once', async () => {
     const email = `Dev-${newId('acc')}@Example.com`;
     const token = await invitation(email.toLowerCase(), 7_500_000);
     const response = await portal('POST', 'signup', {
@@ -79,7 +79,7 @@ describe('invitations', () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('set-cookie')).toMatch(
-      new RegExp(`^${SESSION_COOKIE}=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=43200$`),
+      new RegExp(`^${SESSION_COOKIE}=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=43200$`),
     );
     const browser = await browserOf(response.clone());
     const account = (await (await portal('GET', 'account', { browser })).json()) as Json;

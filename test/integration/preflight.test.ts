@@ -4,9 +4,12 @@
 /**
  * The training-set preflight, black box: a good set of real face photos, a set with a faceless photo,
  * a group photo and another person, duplicates, a set too small for its tier, unusable photos; nothing
- * created, nothing charged.
+ * created, nothing charged. Uploaded photos are read once: sent again, only new or changed ones are read.
  */
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import sharp from 'sharp';
+import { services } from '../../bin/local-aws/services';
+import { uploadKey } from '../../functions/adapters/s3/uploads';
 import { faceFixture, startPhotoServer, subjectPhoto, variedPhoto } from '../support/photos';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 import { balanceOf } from './images/support';
@@ -33,6 +36,7 @@ interface Report {
   photos: Array<{
     index: number;
     url: string;
+    status: 'checked' | 'not_checked';
     fetched: boolean;
     error: string | null;
     format: string | null;
@@ -53,6 +57,26 @@ interface Report {
   usable_photos: number;
   needed_photos: number;
 }
+
+/** Asks for an upload of `bytes` and PUTs them as the studio does; answers the reference. */
+const upload = async (apiKey: string, bytes: Buffer): Promise<string> => {
+  const response = await runtime.call('POST', '/v2/service/uploads', {
+    apiKey,
+    body: { size_bytes: bytes.length, content_type: 'image/jpeg' },
+  });
+  const ticket = (await response.json()) as {
+    reference: string;
+    upload_url: string;
+    upload_headers: Record<string, string>;
+  };
+  const put = await fetch(ticket.upload_url, {
+    method: 'PUT',
+    headers: ticket.upload_headers,
+    body: new Uint8Array(bytes),
+  });
+  expect(put.status).toBe(200);
+  return ticket.reference;
+};
 
 const preflight = async (apiKey: string, body: unknown): Promise<Report> => {
   const response = await runtime.call('POST', '/v2/service/profiles/preflight', { apiKey, body });
@@ -75,6 +99,7 @@ describe('the training-set preflight', () => {
       good.slice(0, 5).map((url, index) => ({
         index,
         url,
+        status: 'checked',
         fetched: true,
         error: null,
         format: 'jpeg',
@@ -281,5 +306,62 @@ describe('the training-set preflight', () => {
       { fetched: false, error: expect.stringContaining('image_urls[0] could not be fetched') },
       { fetched: false, error: expect.stringContaining('image_urls[1] could not be fetched') },
     ]);
+  });
+
+  it('reads an uploaded photo once: sent again with one more, only the new one is read, and a changed one again', async () => {
+    const account = await runtime.newAccount();
+    const references: string[] = [];
+    for (let index = 0; index < 6; index += 1)
+      references.push(await upload(account.apiKey, await subjectPhoto(index, 'jpeg')));
+    const first = await preflight(account.apiKey, { image_urls: references.slice(0, 5), training_tier: 'fast' });
+    expect(first).toMatchObject({ accepted: true, usable_photos: 5 });
+
+    // What the preflight remembered: one record per upload, by its id and ETag. Marked here, so that an
+    // answer built from the record rather than from the bytes shows.
+    const records = async () =>
+      (
+        await services().table.doc.send(
+          new QueryCommand({
+            TableName: services().table.name,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+            ExpressionAttributeValues: { ':pk': `RATE#${account.accountId}`, ':prefix': 'PREFLIGHT#' },
+          }),
+        )
+      ).Items ?? [];
+    const remembered = await records();
+    expect(remembered).toHaveLength(5);
+    for (const item of remembered) {
+      const record = JSON.parse(item.record as string) as { width: number };
+      await services().table.doc.send(
+        new UpdateCommand({
+          TableName: services().table.name,
+          Key: { pk: item.pk, sk: item.sk },
+          UpdateExpression: 'SET #record = :record',
+          ExpressionAttributeNames: { '#record': 'record' },
+          ExpressionAttributeValues: { ':record': JSON.stringify({ ...record, width: 4321 }) },
+        }),
+      );
+    }
+
+    const second = await preflight(account.apiKey, { image_urls: references, training_tier: 'fast' });
+    const newWidth = second.photos[5]!.width;
+    expect(newWidth).not.toBe(4321);
+    expect(second.photos.map((photo) => photo.width)).toEqual([4321, 4321, 4321, 4321, 4321, newWidth]);
+    expect(second.photos.every((photo) => photo.status === 'checked')).toBe(true);
+    expect(second).toMatchObject({ accepted: true, usable_photos: 6 });
+    expect(await records()).toHaveLength(6);
+
+    // New bytes under the same upload (a second PUT to its URL): a new ETag, read again.
+    const uploadId = references[0]!.slice('upload:'.length);
+    await services().objects.put(
+      uploadKey(account.accountId, uploadId),
+      await sharp(await subjectPhoto(0, 'jpeg'))
+        .resize(700)
+        .jpeg()
+        .toBuffer(),
+      'image/jpeg',
+    );
+    const third = await preflight(account.apiKey, { image_urls: references, training_tier: 'fast' });
+    expect(third.photos.map((photo) => photo.width)).toEqual([700, 4321, 4321, 4321, 4321, newWidth]);
   });
 });

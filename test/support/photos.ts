@@ -54,12 +54,16 @@ export const variedPhoto = async (seed: number, size = { width: 480, height: 600
 
 export const startPhotoServer = async (options: { delayMs?: number } = {}) => {
   const files = new Map<string, { body: Buffer; type: string }>();
+  // Answers still delayed when the server closes are dropped, so that nothing outlives the test.
+  const delayed = new Set<NodeJS.Timeout>();
   const server = http.createServer((req, res) => {
     const file = files.get(req.url ?? '');
-    setTimeout(() => {
+    const timer = setTimeout(() => {
+      delayed.delete(timer);
       if (!file) return res.writeHead(404).end();
       res.writeHead(200, { 'Content-Type': file.type }).end(file.body);
     }, options.delayMs ?? 0);
+    delayed.add(timer);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -70,6 +74,10 @@ export const startPhotoServer = async (options: { delayMs?: number } = {}) => {
       return `${base}/${name}`;
     },
     missing: (name: string) => `${base}/missing/${name}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      for (const timer of delayed) clearTimeout(timer);
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 };

@@ -1,7 +1,8 @@
 /**
  * The origin a browser must be allowed to reach for a direct upload's PUT (the portal's connect-src) is
  * exactly the one the presigner puts in its URLs: on AWS the bucket's regional virtual-hosted origin, and
- * with an endpoint (the local S3) the endpoint's own. Checked against the SDK's presigner itself.
+ * with an endpoint (the local S3) the endpoint's own. So are the presigned GETs download links redirect to
+ * (the portal's img-src, for job outputs). Checked against the SDK's presigner itself.
  */
 import { createObjectStore, presignedUrlOrigin } from '../../functions/adapters/s3/object-store';
 
@@ -21,6 +22,8 @@ afterAll(() => {
   }
 });
 
+const presignedGetOrigin = async (config: { bucket: string; region: string; endpoint?: string }) =>
+  new URL(await createObjectStore(config).presignGet('outputs/acc_1/job_1/0.jpg', 900)).origin;
 const presignedPutOrigin = async (config: { bucket: string; region: string; endpoint?: string }) =>
   new URL(await createObjectStore(config).presignPut('uploads/acc_1/upl_1', 'image/jpeg', 1000, 900)).origin;
 
@@ -31,6 +34,8 @@ describe('the origin of presigned URLs', () => {
       const config = { bucket: 'service-bucket83908e77-1abcdefghijk', region };
       expect(presignedUrlOrigin(config)).toBe(`https://service-bucket83908e77-1abcdefghijk.s3.${region}.amazonaws.com`);
       expect(await presignedPutOrigin(config)).toBe(presignedUrlOrigin(config));
+      // The GETs a download link redirects to (the portal's img-src, for job outputs) too.
+      expect(await presignedGetOrigin(config)).toBe(presignedUrlOrigin(config));
     },
   );
 

@@ -561,7 +561,7 @@ export interface paths {
         put?: never;
         /**
          * Check a training set, free
-         * @description Fetches and checks each photo as training would (the same URL rules and image checks) and says, per photo, whether it was fetched, its format and dimensions, and warnings (too small, duplicate or near-duplicate, very blurry, greyscale, extreme aspect); overall, whether `profiles/add` with the same body would be accepted and why not. Nothing is created or charged.
+         * @description Fetches and checks each photo as training would (the same URL rules and image checks) and says, per photo, whether it was fetched, its format and dimensions, and warnings (too small, duplicate or near-duplicate, very blurry, greyscale, extreme aspect); overall, whether `profiles/add` with the same body would be accepted and why not. Nothing is created or charged. It answers within 25 s: a photo not reached by then is `status: "not_checked"`. What a direct upload (`upload:` reference) turned out to be is remembered for a day, by its id and ETag, so sending the preflight again as photos arrive reads only the new ones.
          */
         post: operations["preflightProfile"];
         delete?: never;
@@ -582,7 +582,7 @@ export interface paths {
         /**
          * Check a training set, free
          * @deprecated
-         * @description Fetches and checks each photo as training would (the same URL rules and image checks) and says, per photo, whether it was fetched, its format and dimensions, and warnings (too small, duplicate or near-duplicate, very blurry, greyscale, extreme aspect); overall, whether `profiles/add` with the same body would be accepted and why not. Nothing is created or charged.
+         * @description Fetches and checks each photo as training would (the same URL rules and image checks) and says, per photo, whether it was fetched, its format and dimensions, and warnings (too small, duplicate or near-duplicate, very blurry, greyscale, extreme aspect); overall, whether `profiles/add` with the same body would be accepted and why not. Nothing is created or charged. It answers within 25 s: a photo not reached by then is `status: "not_checked"`. What a direct upload (`upload:` reference) turned out to be is remembered for a day, by its id and ETag, so sending the preflight again as photos arrive reads only the new ones.
          */
         post: operations["preflightProfile_v1"];
         delete?: never;
@@ -1754,6 +1754,11 @@ export interface components {
             photos: {
                 index: number;
                 url: string;
+                /**
+                 * @description `not_checked`: the preflight's 25 s ran out before this photo was read (then `fetched` is false, `error`, `face` and the measures null, and the set is not `accepted`); send the preflight again: photos already checked are remembered by upload and not read again.
+                 * @enum {string}
+                 */
+                status: "checked" | "not_checked";
                 fetched: boolean;
                 error: string | null;
                 format: string | null;

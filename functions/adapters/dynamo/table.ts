@@ -20,6 +20,7 @@
  * | profiles by tag                         | gsi1pk TAG#<accountId>#<tag>  gsi1sk PROFILE#<profileId>    | (on profile)    |                              |
  * | requests in a minute (rate limit)       | pk RATE#<accountId>  sk WINDOW#<window start, epoch ms>      | rateWindow      | window end + 1 h             |
  * | when a key was last used (≤ 1 write/min) | pk RATE#<accountId>  sk KEYUSE#<keyId>                      | keyUse          | none                         |
+ * | a photo the preflight read (by its bytes) | pk RATE#<accountId>  sk PREFLIGHT#<name of the bytes>        | preflightPhoto  | written + 1 day              |
  * | portal invitation (token hash)          | pk INVITATION#<sha256 hex>  sk INVITATION                   | invitation      | expiresAt + grace            |
  * | portal user (e-mail, lower case)        | pk PORTAL_USER#<email>  sk USER                             | portalUser      | none                         |
  * | portal session (cookie hash)            | pk PORTAL_SESSION#<sha256 hex>  sk SESSION                  | portalSession   | expiresAt + grace            |
@@ -100,6 +101,7 @@ export const ITEM_TYPE = {
   profile: 'profile',
   rateWindow: 'rateWindow',
   keyUse: 'keyUse',
+  preflightPhoto: 'preflightPhoto',
   invitation: 'invitation',
   portalUser: 'portalUser',
   portalSession: 'portalSession',
@@ -155,6 +157,11 @@ export const keys = {
     sk: `KEYUSE#${keyId}`,
   }),
   keyUses: (accountId: string) => ({ pk: `${RATE_PARTITION_PREFIX}${accountId}`, prefix: 'KEYUSE#' }),
+  /** In the RATE# partition, so that the preflight may remember a photo under the grant its rate counter has. */
+  preflightPhoto: (accountId: string, name: string): ItemKey => ({
+    pk: `${RATE_PARTITION_PREFIX}${accountId}`,
+    sk: `PREFLIGHT#${name}`,
+  }),
   invitation: (tokenHash: string): ItemKey => ({ pk: `INVITATION#${tokenHash}`, sk: 'INVITATION' }),
   portalUser: (email: string): ItemKey => ({ pk: `PORTAL_USER#${email}`, sk: 'USER' }),
   portalSession: (idHash: string): ItemKey => ({ pk: `PORTAL_SESSION#${idHash}`, sk: 'SESSION' }),

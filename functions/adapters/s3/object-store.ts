@@ -20,8 +20,8 @@ export interface ObjectStore {
   get(
     key: string,
   ): Promise<{ body: Buffer; contentType: string | undefined; lastModified: number | undefined } | undefined>;
-  /** The object's metadata without its body; undefined when there is no such object. */
-  head(key: string): Promise<{ lastModified: number | undefined } | undefined>;
+  /** The object's metadata without its body (its ETag names its bytes); undefined when there is no such object. */
+  head(key: string): Promise<{ lastModified: number | undefined; etag?: string } | undefined>;
   /** A short-lived GET URL for the object. */
   presignGet(key: string, expiresInSeconds: number): Promise<string>;
   /**
@@ -72,7 +72,7 @@ export const createObjectStore = (config: { bucket: string; region: string; endp
     async head(key) {
       try {
         const result = await client.send(new HeadObjectCommand({ Bucket: config.bucket, Key: key }));
-        return { lastModified: result.LastModified?.getTime() };
+        return { lastModified: result.LastModified?.getTime(), etag: result.ETag };
       } catch (error) {
         if (error instanceof Error && (error.name === 'NoSuchKey' || error.name === 'NotFound')) return undefined;
         throw error;

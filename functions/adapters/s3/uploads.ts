@@ -11,7 +11,7 @@ export const uploadStore = (objects: ObjectStore): UploadStore => ({
     objects.presignPut(uploadKey(accountId, uploadId), contentType, sizeBytes, expiresInSeconds),
   stat: async (accountId, uploadId) => {
     const head = await objects.head(uploadKey(accountId, uploadId));
-    return head && { uploadedAt: head.lastModified };
+    return head && { uploadedAt: head.lastModified, version: head.etag };
   },
   read: async (accountId, uploadId) => {
     const stored = await objects.get(uploadKey(accountId, uploadId));

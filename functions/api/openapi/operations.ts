@@ -248,7 +248,9 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     description:
       'Fetches and checks each photo as training would (the same URL rules and image checks) and says, per photo, whether it was ' +
       'fetched, its format and dimensions, and warnings (too small, duplicate or near-duplicate, very blurry, greyscale, extreme ' +
-      'aspect); overall, whether `profiles/add` with the same body would be accepted and why not. Nothing is created or charged.',
+      'aspect); overall, whether `profiles/add` with the same body would be accepted and why not. Nothing is created or charged. ' +
+      'It answers within 25 s: a photo not reached by then is `status: "not_checked"`. What a direct upload (`upload:` reference) ' +
+      'turned out to be is remembered for a day, by its id and ETag, so sending the preflight again as photos arrive reads only the new ones.',
     body: PreflightRequestSchema,
     bodyExample: { image_urls: ['https://example.com/1.jpg', 'https://example.com/2.jpg'], training_tier: 'fast' },
     success: { 200: { description: 'The report.', json: PreflightReportSchema } },

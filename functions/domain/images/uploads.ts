@@ -31,8 +31,11 @@ export interface UploadStore {
     sizeBytes: number,
     expiresInSeconds: number,
   ): Promise<string>;
-  /** When the upload arrived, without its bytes; undefined when there is no such object under the account. */
-  stat(accountId: string, uploadId: string): Promise<{ uploadedAt: number | undefined } | undefined>;
+  /**
+   * When the upload arrived and a name for its bytes (S3's ETag: a second PUT to the same URL changes it),
+   * without the bytes; undefined when there is no such object under the account.
+   */
+  stat(accountId: string, uploadId: string): Promise<{ uploadedAt: number | undefined; version?: string } | undefined>;
   /** Undefined when there is no such object under the account. */
   read(accountId: string, uploadId: string): Promise<{ bytes: Buffer; uploadedAt: number | undefined } | undefined>;
 }
@@ -97,6 +100,22 @@ export const readUpload = async (
 /** Why an `upload:` entry cannot be used, worded for the caller; the entry is named by whoever reports it. */
 export const uploadNotFoundReason = (uploadId: string) =>
   `upload ${uploadId} not found (uploads belong to the account that made them, must be PUT before use, and expire 24 h after they arrive).`;
+
+/**
+ * A name for the bytes an `upload:` source stands for now (its id and version), or undefined for any other
+ * source, or an upload the account cannot use.
+ */
+export const uploadVersion = async (
+  deps: Pick<UploadDeps, 'uploads' | 'clock'>,
+  accountId: string,
+  source: string,
+): Promise<string | undefined> => {
+  const uploadId = UPLOAD_REFERENCE.exec(source)?.[1];
+  if (!uploadId) return undefined;
+  const upload = await deps.uploads.stat(accountId, uploadId);
+  if (!upload?.version || expired(deps, upload.uploadedAt)) return undefined;
+  return `${uploadId}#${upload.version.replace(/"/g, '')}`;
+};
 
 /**
  * The `upload:` entries of a list of sources that the account cannot use: unknown, another account's,

@@ -8,7 +8,7 @@
  *   invitation's use: a second acceptance, or a second user for the same e-mail, changes nothing.
  * - Passwords are hashed with scrypt (N 2^14, r 8, p 1, a 16-byte salt per user) and compared in constant
  *   time; an unknown e-mail costs the same scrypt, so timing does not tell who has an account.
- * - A session is a random 32-byte id in an `HttpOnly; Secure; SameSite=Lax` cookie, stored only as its
+ * - A session is a random 32-byte id in an `HttpOnly; Secure; SameSite=Strict` cookie, stored only as its
  *   SHA-256, with an absolute life (SESSION_TTL_MS) and an idle limit (SESSION_IDLE_MS); signing out
  *   deletes it. Each session has its own CSRF token, which every state-changing request must echo in a
  *   header (the handler also refuses a cross-site Origin).

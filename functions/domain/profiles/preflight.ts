@@ -12,8 +12,14 @@
  * training by themselves (a photo set aside, duplicates, blur, greyscale, extreme aspect) are reported
  * without refusing.
  *
- * Time is bounded: the whole preflight has PREFLIGHT_BUDGET_MS; a photo not read by then is reported
- * as not fetched.
+ * Time is bounded, within API Gateway's 29 s: the reading has PREFLIGHT_BUDGET_MS (25 s); a photo not
+ * checked by then is reported `not_checked`, neither usable nor failed, and the answer is not `accepted`
+ * but says which photos to check again. Nothing waits for them: the answer leaves at the deadline.
+ *
+ * What reading a photo found is remembered for a day under a name for its exact bytes (an upload's id and
+ * ETag, with the face model and this analysis' version: PreflightCache), so a preflight sent again as
+ * photos arrive reads only the new ones; the set is judged together every time, which is cheap. A URL
+ * has no such name without fetching it, so URLs are read every time.
  */
 import { createHash } from 'node:crypto';
 import type { DecodedImage } from '../engine/engine';
@@ -23,7 +29,9 @@ import { type FaceProblem, faceProblemMessage, judgePhotoFaces, type PhotoFace }
 import { MIN_USABLE_PHOTOS_BY_TIER, PHOTO_COUNT_BY_TIER, type TrainingTier } from './profile';
 import { MIN_PHOTO_EDGE_PX, mapLimited } from './training';
 
-export const PREFLIGHT_BUDGET_MS = 60_000;
+export const PREFLIGHT_BUDGET_MS = 25_000;
+/** Changes when what a read photo's record holds, or how it is measured, changes: older records are not used. */
+export const PREFLIGHT_READ_VERSION = 1;
 /**
  * Two photos whose difference hashes differ in at most this many of 64 bits are near-duplicates: a
  * resized, recompressed copy differs in 2-7, different photos in 20 or more.
@@ -49,7 +57,39 @@ export interface PreflightDeps {
   decodePhoto(bytes: Buffer, label: string): Promise<DecodedImage>;
   measure(photo: DecodedImage): Promise<PhotoMeasures>;
   faces: Pick<FaceAnalyzer, 'analyze'>;
-  settings: { photoConcurrency: number };
+  /** What photos were found to be, by a name for their exact bytes; absent, every photo is read. */
+  cache?: PreflightCache;
+  settings: {
+    photoConcurrency: number;
+    /** The reading's deadline (PREFLIGHT_BUDGET_MS unless a test shortens it). */
+    budgetMs?: number;
+  };
+}
+
+/** What reading one photo found: everything its report and the set's judgement need, without its pixels. */
+export type PhotoRead =
+  | {
+      format: DecodedImage['format'];
+      width: number;
+      height: number;
+      measures: PhotoMeasures;
+      digest: string;
+      faces: DetectedFace[];
+    }
+  | { fetched: boolean; error: string };
+
+/**
+ * Photos already read, by a name for their exact bytes. A cache that fails is a miss: it never fails a
+ * preflight.
+ */
+export interface PreflightCache {
+  /**
+   * A name for the bytes the source stands for now (an upload's id and version, the face model, the
+   * analysis' version), or undefined when there is none without reading them (a URL).
+   */
+  keyOf(source: string, accountId: string): Promise<string | undefined>;
+  get(accountId: string, key: string): Promise<PhotoRead | undefined>;
+  put(accountId: string, key: string, read: PhotoRead): Promise<void>;
 }
 
 export type WarningCode =
@@ -83,6 +123,8 @@ export interface PhotoFaceReport {
 export interface PhotoReport {
   index: number;
   url: string;
+  /** `not_checked`: the preflight's time ran out before this photo was read; send the preflight again. */
+  status: 'checked' | 'not_checked';
   fetched: boolean;
   /** Why the photo could not be used as sent (not fetched, not an image, too large): training would fail on it. */
   error: string | null;
@@ -105,9 +147,8 @@ export interface PreflightReport {
   photos: PhotoReport[];
 }
 
-type Read =
-  | { photo: DecodedImage; measures: PhotoMeasures; digest: string; faces: DetectedFace[] }
-  | { fetched: boolean; error: string };
+type Read = PhotoRead | { notChecked: true };
+const NOT_CHECKED = { notChecked: true } as const;
 
 const rounded = (value: number, digits: number) => Number(value.toFixed(digits));
 
@@ -154,20 +195,20 @@ const readPhoto = async (
   label: string,
   signal: AbortSignal,
   accountId: string,
-): Promise<Read> => {
+): Promise<PhotoRead> => {
   let bytes: Buffer;
   try {
     bytes = await deps.fetchPhoto(url, label, signal, accountId);
   } catch (error) {
-    if (signal.aborted)
-      return { fetched: false, error: `${label} was not read within the preflight's ${PREFLIGHT_BUDGET_MS / 1000} s.` };
     if (error instanceof DomainError) return { fetched: false, error: error.message };
     throw error;
   }
   try {
     const photo = await deps.decodePhoto(bytes, label);
     return {
-      photo,
+      format: photo.format,
+      width: photo.width,
+      height: photo.height,
       measures: await deps.measure(photo),
       digest: createHash('sha256').update(photo.data).digest('hex'),
       faces: await deps.faces.analyze(photo.data),
@@ -178,17 +219,75 @@ const readPhoto = async (
   }
 };
 
+/** What the cache knows of a source, and the name to remember it under; a failing cache knows nothing. */
+const lookUp = async (
+  cache: PreflightCache | undefined,
+  source: string,
+  accountId: string,
+): Promise<{ key?: string; read?: PhotoRead }> => {
+  if (!cache) return {};
+  try {
+    const key = await cache.keyOf(source, accountId);
+    return key === undefined ? {} : { key, read: await cache.get(accountId, key) };
+  } catch {
+    return {};
+  }
+};
+
+/**
+ * Reads every photo the cache does not know, a few at a time, until the budget ends: then every photo not
+ * yet read is NOT_CHECKED at once (a read under way goes on, and is remembered if it ends, but nothing
+ * waits for it). A photo fetched is remembered, whatever it turned out to be; one not fetched is not (the
+ * next preflight tries it again).
+ */
+const readAll = async (
+  deps: PreflightDeps,
+  request: { accountId: string; imageUrls: string[] },
+  signal: AbortSignal,
+): Promise<Read[]> => {
+  const reads: Read[] = request.imageUrls.map(() => NOT_CHECKED);
+  const timedOut = new Promise<typeof NOT_CHECKED>((resolve) => {
+    if (signal.aborted) resolve(NOT_CHECKED);
+    signal.addEventListener('abort', () => resolve(NOT_CHECKED), { once: true });
+  });
+  const known = await Promise.race([
+    mapLimited(request.imageUrls, CACHE_CONCURRENCY, (url) => lookUp(deps.cache, url, request.accountId)),
+    timedOut.then(() => request.imageUrls.map(() => ({}) as { key?: string; read?: PhotoRead })),
+  ]);
+  const unread: number[] = [];
+  known.forEach((entry, index) => {
+    if (entry.read) reads[index] = entry.read;
+    else unread.push(index);
+  });
+  await mapLimited(unread, deps.settings.photoConcurrency, async (index) => {
+    if (signal.aborted) return;
+    const url = request.imageUrls[index];
+    const reading = readPhoto(deps, url, `image_urls[${index}]`, signal, request.accountId).then(async (read) => {
+      const key = known[index]?.key;
+      if (key !== undefined && !('fetched' in read && !read.fetched))
+        await deps.cache?.put(request.accountId, key, read).catch(() => undefined);
+      return read;
+    });
+    // A read that fails after the deadline has no one to tell.
+    reading.catch(() => undefined);
+    reads[index] = await Promise.race([reading, timedOut]);
+  });
+  return reads;
+};
+
+/** Cache look-ups are small reads: more of them at once than photo reads. */
+const CACHE_CONCURRENCY = 16;
+
 export const preflight = async (
   deps: PreflightDeps,
   request: { accountId: string; imageUrls: string[]; trainingTier: TrainingTier },
 ): Promise<PreflightReport> => {
   const budget = new AbortController();
-  const timer = setTimeout(() => budget.abort(new Error('preflight budget')), PREFLIGHT_BUDGET_MS);
+  const budgetMs = deps.settings.budgetMs ?? PREFLIGHT_BUDGET_MS;
+  const timer = setTimeout(() => budget.abort(new Error('preflight budget')), budgetMs);
   let reads: Read[];
   try {
-    reads = await mapLimited(request.imageUrls, deps.settings.photoConcurrency, (url, index) =>
-      readPhoto(deps, url, `image_urls[${index}]`, budget.signal, request.accountId),
-    );
+    reads = await readAll(deps, request, budget.signal);
   } finally {
     clearTimeout(timer);
   }
@@ -201,10 +300,24 @@ export const preflight = async (
   const photos = reads.map((read, index): PhotoReport => {
     const url = request.imageUrls[index];
     const label = `image_urls[${index}]`;
+    if ('notChecked' in read)
+      return {
+        index,
+        url,
+        status: 'not_checked',
+        fetched: false,
+        error: null,
+        format: null,
+        width: null,
+        height: null,
+        face: null,
+        warnings: [],
+      };
     if ('error' in read)
       return {
         index,
         url,
+        status: 'checked',
         fetched: read.fetched,
         error: read.error,
         format: null,
@@ -213,7 +326,8 @@ export const preflight = async (
         face: null,
         warnings: [],
       };
-    const { photo, measures, digest } = read;
+    const { measures, digest } = read;
+    const photo = read;
     const warnings: PhotoReport['warnings'] = [];
     const faces = judgedAt.get(index);
     if (faces?.problem) warnings.push({ code: faces.problem, message: faceProblemMessage(label, faces) });
@@ -257,6 +371,7 @@ export const preflight = async (
     return {
       index,
       url,
+      status: 'checked',
       fetched: true,
       error: null,
       format: photo.format,
@@ -279,9 +394,15 @@ export const preflight = async (
     for (const warning of photo.warnings)
       if (warning.code === 'too_small') problems.push(`${warning.message} (the training would end in ERROR)`);
   }
+  const unchecked = photos.filter((photo) => photo.status === 'not_checked');
+  if (unchecked.length > 0)
+    problems.push(
+      `${unchecked.length} of ${photos.length} photos were not checked within the preflight's ${budgetMs / 1000} s (${unchecked.map((photo) => `image_urls[${photo.index}]`).join(', ')}); send the preflight again: the photos already checked are remembered.`,
+    );
   const usable = photos.filter((photo) => photo.face?.usable).length;
   const needed = MIN_USABLE_PHOTOS_BY_TIER[request.trainingTier];
-  if (usable < needed)
+  // Photos not checked yet may still make up the number: only a set short even with all of them is said so.
+  if (usable + unchecked.length < needed)
     problems.push(
       `Only ${usable} of ${request.imageUrls.length} photos show one usable face of the subject; the ${request.trainingTier} tier needs ${needed} (the training would end in ERROR).`,
     );

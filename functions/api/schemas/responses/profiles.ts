@@ -88,6 +88,12 @@ export const PreflightReportSchema = v.pipe(
       v.strictObject({
         index: v.number(),
         url: v.string(),
+        status: v.pipe(
+          v.picklist(['checked', 'not_checked']),
+          v.description(
+            "`not_checked`: the preflight's 25 s ran out before this photo was read (then `fetched` is false, `error`, `face` and the measures null, and the set is not `accepted`); send the preflight again: photos already checked are remembered by upload and not read again.",
+          ),
+        ),
         fetched: v.boolean(),
         error: v.nullable(v.string()),
         format: v.nullable(v.string()),

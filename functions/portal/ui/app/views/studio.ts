@@ -3,6 +3,11 @@
  * preflight as it arrives (every photo uploaded so far, with the chosen tier: the face boxes outlined, the
  * warnings in words), the tier with its price, an optional tag; then POST /profiles/add with the upload
  * references, and the status, progress and ETA until READY, with the picture and the reference crops.
+ *
+ * The preflight judges the set together, so each run names every photo; the service remembers what each
+ * upload turned out to be and reads only the new ones. A photo keeps its last check while the set is
+ * checked again. A run answers within 25 s: photos it did not reach are `not_checked`, and the studio asks
+ * again at once while each run gets further, then offers "Check again".
  */
 import { api } from '../api';
 import { badge, fail, h, say } from '../dom';
@@ -54,6 +59,8 @@ export const studioView = (): void => {
   let checking = false;
   let checkAgain = false;
   let checkFailed = false;
+  /** The last run reached no photo it had not reached before: asking again at once would not help. */
+  let stalled = false;
   let training = false;
 
   const grid = h('ul', { class: 'photo-grid', 'aria-label': 'Photos' });
@@ -108,12 +115,18 @@ export const studioView = (): void => {
         ? h('p', { class: 'muted', text: 'Uploading…' })
         : !check
           ? h('p', { class: 'muted', text: checkFailed ? 'Not checked: the preflight failed.' : 'Checking…' })
-          : null;
-    const verdict = check
-      ? face?.usable
-        ? h('p', { class: 'good', text: 'Usable' })
-        : h('p', { class: 'bad', text: check.fetched ? 'Not used for training' : `Not read: ${check.error ?? ''}` })
-      : null;
+          : check.status === 'not_checked'
+            ? h('p', {
+                class: 'muted',
+                text: stalled && !checking ? 'Not checked in time.' : 'Not checked yet: checking…',
+              })
+            : null;
+    const verdict =
+      check && check.status === 'checked'
+        ? face?.usable
+          ? h('p', { class: 'good', text: 'Usable' })
+          : h('p', { class: 'bad', text: check.fetched ? 'Not used for training' : `Not read: ${check.error ?? ''}` })
+        : null;
     const warnings = check?.warnings.length
       ? h(
           'ul',
@@ -165,12 +178,19 @@ export const studioView = (): void => {
     const ready = uploaded();
     const waiting = photos.length - ready.length - photos.filter((photo) => photo.failed).length;
     const lines: string[] = [`${ready.length} of ${photos.length} photo(s) uploaded.`];
-    if (report && !checking)
+    const unchecked = report?.photos.filter((check) => check.status === 'not_checked').length ?? 0;
+    if (report && unchecked > 0 && (checking || !stalled))
+      lines.push(`${report.photos.length - unchecked} of ${report.photos.length} photo(s) checked; checking the rest…`);
+    else if (report && !checking)
       lines.push(
         `Preflight (${report.training_tier}): ${report.usable_photos} usable of the ${report.needed_photos} needed; ${report.accepted ? 'profiles/add would train this set.' : `not accepted: ${report.problems.join(' ')}`}`,
       );
     else if (checking) lines.push('Checking the photos…');
     summary.replaceChildren(...lines.map((line) => h('p', { text: line })));
+    if (report && unchecked > 0 && stalled && !checking)
+      summary.append(
+        h('button', { type: 'button', class: 'secondary', onclick: () => schedulePreflight() }, 'Check again'),
+      );
     const countOk = ready.length >= range.min && ready.length <= range.max;
     train.disabled = training || waiting > 0 || checking || !countOk;
     trainNote.textContent = training
@@ -184,7 +204,10 @@ export const studioView = (): void => {
             : '';
   };
 
-  /** Runs the preflight over every photo uploaded so far; again once it ends when more arrived meanwhile. */
+  /**
+   * Runs the preflight over every photo uploaded so far; again once it ends when more arrived meanwhile, or
+   * when it left photos not checked but reached more than the run before.
+   */
   const runPreflight = (): void => {
     const ready = uploaded();
     if (ready.length === 0) {
@@ -195,6 +218,8 @@ export const studioView = (): void => {
     checking = true;
     checkAgain = false;
     checkFailed = false;
+    stalled = false;
+    const checkedBefore = ready.filter((photo) => photo.check?.status === 'checked').length;
     refresh();
     service
       .preflight(
@@ -205,12 +230,15 @@ export const studioView = (): void => {
         (answer) => {
           checking = false;
           report = answer;
-          for (const photo of photos) photo.check = null;
+          // Every photo's check is the set's latest (duplicates and the odd one out depend on the rest).
           answer.photos.forEach((check, index) => {
             const photo = ready[index];
             if (photo && photos.includes(photo)) photo.check = check;
           });
-          if (checkAgain) runPreflight();
+          const checked = answer.photos.filter((check) => check.status === 'checked').length;
+          const unchecked = answer.photos.length - checked;
+          stalled = unchecked > 0 && checked <= checkedBefore;
+          if (checkAgain || (unchecked > 0 && !stalled)) runPreflight();
           else refresh();
         },
         (error: unknown) => {
