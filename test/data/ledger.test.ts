@@ -14,7 +14,7 @@ import {
 import { failedAt, JOB_RETENTION_MS, succeededAt } from '../../functions/domain/jobs/job';
 import { newId } from '../../functions/domain/shared/ids';
 import { type DataBackend, startDataBackend } from '../support/data-backend';
-import { aJob } from '../support/fixtures';
+import { aJob } from '../support/builders/jobs';
 
 let backend: DataBackend;
 let ledger: DynamoLedger;

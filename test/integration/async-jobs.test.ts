@@ -6,7 +6,7 @@ import { enhanceCommand } from '../../functions/api/image-commands';
 import { EnhanceRequestSchema } from '../../functions/api/schemas/images';
 import { PINNED_PRICES } from '../../functions/domain/catalog/catalog';
 import { requestFingerprint } from '../../functions/domain/images/idempotency';
-import { aJob } from '../support/fixtures';
+import { aJob } from '../support/builders/jobs';
 import { base64Jpeg } from '../support/images';
 import { entriesOfJob, jobCount } from '../support/ledger';
 import { octokitVerify } from '../support/octokit-verify';

@@ -3,8 +3,8 @@ import { meteredLedger } from '../../../functions/domain/billing/metered-ledger'
 import { meteredEngine } from '../../../functions/domain/engine/engine';
 import { failedAt, succeededAt } from '../../../functions/domain/jobs/job';
 import { METRICS, METRICS_NAMESPACE, type Meter } from '../../../functions/domain/shared/meter';
+import { aJob } from '../../support/builders/jobs';
 import { FakeLedger } from '../../support/fakes';
-import { aJob } from '../../support/fixtures';
 
 const recording = () => {
   const seen: Array<{ name: string; value: number; dimensions: Record<string, string> }> = [];

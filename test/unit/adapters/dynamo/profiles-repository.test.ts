@@ -1,7 +1,7 @@
 import { decodeEmbedding, encodeEmbedding, toProfile } from '../../../../functions/adapters/dynamo/profiles-repository';
 import { profileItem } from '../../../../functions/adapters/dynamo/records';
 import { normalise } from '../../../../functions/domain/faces/vectors';
-import { aProfile } from '../../../support/fixtures';
+import { aProfile } from '../../../support/builders/profiles';
 
 const mean = normalise(Array.from({ length: 1024 }, (_, index) => Math.sin(index + 1)));
 const face = { modelId: 'human-faceres-3.3.6/b1', kind: 'person' as const, mean, referenceKeys: ['r/01.jpg'] };

@@ -1,4 +1,9 @@
-import { decodeCursor, encodeCursor, ledgerEntryBody, spendByDay } from '../../../../functions/domain/accounts/statement';
+import {
+  decodeCursor,
+  encodeCursor,
+  ledgerEntryBody,
+  spendByDay,
+} from '../../../../functions/domain/accounts/statement';
 import { MAX_CALLBACK_ATTEMPTS } from '../../../../functions/domain/callbacks/retry-schedule';
 import { attemptBody } from '../../../../functions/domain/jobs/deliveries';
 import { moneyBody, usdDecimal } from '../../../../functions/domain/shared/money';

@@ -1,16 +1,13 @@
-/**
- * Recognition after the engine (functions/domain/engine/recognition.ts) on a fake face analyser: what is
- * counted, for whom, and what the caller pays for it on the synchronous path and in the workflow's
- * RunEngine step. The matching rules themselves (threshold, margin) are proven in test/unit/faces.test.ts.
- */
-import type { Caller } from '../../../../functions/domain/accounts/accounts';
 import { findBaseModel } from '../../../../functions/domain/catalog/catalog';
 import type { CandidateFace, CandidateProfile } from '../../../../functions/domain/engine/engine';
 import { recogniseSubjects } from '../../../../functions/domain/engine/recognition';
 import type { DetectedFace } from '../../../../functions/domain/faces';
 import type { ImageCommand } from '../../../../functions/domain/images/command';
 import { submit } from '../../../../functions/domain/images/submit';
-import { runEngine, type WorkflowDeps } from '../../../../functions/domain/workflow/steps';
+import { runEngine } from '../../../../functions/domain/workflow/steps';
+import { imageCommand, UNIT_ACCOUNT, unitCaller } from '../../../support/builders/commands';
+import { aJob, engineWork, reserveJob, workflowDeps } from '../../../support/builders/jobs';
+import { aProfile } from '../../../support/builders/profiles';
 import {
   FAKE_FACE_MODEL,
   type FakeImageWorld,
@@ -21,10 +18,9 @@ import {
   fakeImageWorld,
   fakeJobs,
 } from '../../../support/fakes';
-import { aJob, aProfile } from '../../../support/fixtures';
 
-const ACCOUNT = 'acc_unit';
-const caller: Caller = { accountId: ACCOUNT, keyId: 'key_unit' };
+const ACCOUNT = UNIT_ACCOUNT;
+const caller = unitCaller;
 
 /** Three people, orthogonal: each face is exactly one template's mean. */
 const ME = [1, 0, 0];
@@ -126,28 +122,10 @@ describe('what recognition bills', () => {
     };
   });
 
-  const generate = (overrides: Partial<ImageCommand> = {}): ImageCommand => ({
-    operation: 'generate',
-    prompt: '[[prf_me]] on a hill',
-    inputs: [],
-    profileIds: [],
-    output: { baseModel: 'base-c-2', resolution: '2K' },
-    numOutputImages: 2,
-    responseMode: 'bytes',
-    async: false,
-    ...overrides,
-  });
-  const enhance = (overrides: Partial<ImageCommand> = {}): ImageCommand => ({
-    operation: 'enhance',
-    prompt: '',
-    inputs: [{ label: 'image', value: 'a photo' }],
-    profileIds: ['prf_me'],
-    output: 'pinned',
-    numOutputImages: 2,
-    responseMode: 'bytes',
-    async: false,
-    ...overrides,
-  });
+  const generate = (overrides: Partial<ImageCommand> = {}) =>
+    imageCommand('generate', { prompt: '[[prf_me]] on a hill', numOutputImages: 2, ...overrides });
+  const enhance = (overrides: Partial<ImageCommand> = {}) =>
+    imageCommand('enhance', { profileIds: ['prf_me'], numOutputImages: 2, ...overrides });
   /** What the account paid for its one job: the reservation and the settlement, summed. */
   const paidBy = (ledger: FakeLedger) =>
     -ledger.entries.filter((entry) => entry.owner?.kind === 'job').reduce((sum, entry) => sum + entry.amountMicros, 0);
@@ -193,28 +171,13 @@ describe('the workflow’s RunEngine step', () => {
     const ledger = new FakeLedger({ [ACCOUNT]: 10_000_000 });
     const job = aJob(ACCOUNT, {
       status: 'running',
-      work: {
-        engine: {
-          operation: 'enhance',
-          prompt: '',
-          width: 2048,
-          height: 1536,
-          outputFormat: 'jpg',
-          numOutputImages: 2,
-          baseModel: 'base-c-2',
-          candidates: [{ profileId: 'prf_me' }, { profileId: 'prf_gone' }],
-          namedInPrompt: [],
-        },
-        inputs: [],
-        priced: { operation: 'enhance', numOutputImages: 2 },
-      },
+      work: engineWork({ numOutputImages: 2, candidates: [{ profileId: 'prf_me' }, { profileId: 'prf_gone' }] }),
     });
-    await ledger.reserve({ accountId: ACCOUNT, amountMicros: 240_000, creates: { kind: 'job', job }, at: Date.now() });
+    await reserveJob(ledger, job, 240_000);
     const engine = fakeEngine();
     const read: string[][] = [];
     const me = { ...aProfile(ACCOUNT, { profileId: 'prf_me' }), face: face(ME) };
-    const deps: WorkflowDeps = {
-      clock: () => Date.now(),
+    const deps = workflowDeps({
       jobs: fakeJobs(ledger),
       ledger,
       engine,
@@ -225,12 +188,7 @@ describe('the workflow’s RunEngine step', () => {
           return [me];
         },
       },
-      inputs: { load: async () => [] },
-      outputs: { save: async (_accountId, jobId) => [`outputs/${ACCOUNT}/${jobId}/0.jpg`] },
-      link: async () => 'https://api.test/dl',
-      enqueueCallback: async () => undefined,
-      settings: { asyncBudgetMs: 30 * 60 * 1000, maxRunningJobs: 20 },
-    };
+    });
     const run = await runEngine(deps, job, 15 * 60 * 1000);
     expect(read).toEqual([['prf_me', 'prf_gone']]);
     expect(engine.requests[0].candidates).toEqual([{ profileId: 'prf_me', face: face(ME) }]);

@@ -1,9 +1,3 @@
-/**
- * The image use cases (functions/domain/images/submit.ts and the files it names) on fakes of the typed
- * ports: what is reserved, settled and released, what the caller is answered, and what a repeated
- * client_request_id does. Each test breaks one thing.
- */
-import type { Caller } from '../../../../functions/domain/accounts/accounts';
 import {
   ClientRequestIdTakenError,
   ContentModerationError,
@@ -18,25 +12,16 @@ import { ABANDONED_AFTER_MS, requestFingerprint } from '../../../../functions/do
 import { submit } from '../../../../functions/domain/images/submit';
 import { JOB_RETENTION_MS } from '../../../../functions/domain/jobs/job';
 import { markRunning, queueCallback } from '../../../../functions/domain/workflow/steps';
+import { imageCommand, UNIT_ACCOUNT, unitCaller } from '../../../support/builders/commands';
+import { aJob } from '../../../support/builders/jobs';
 import { type FakeImageWorld, FakeLedger, fakeImageWorld, fakeJobs } from '../../../support/fakes';
-import { aJob } from '../../../support/fixtures';
 
-const ACCOUNT = 'acc_unit';
-const caller: Caller = { accountId: ACCOUNT, keyId: 'key_unit' };
+const ACCOUNT = UNIT_ACCOUNT;
+const caller = unitCaller;
 const context = { baseUrl: 'https://api.test' };
 const PRICE = 120_000;
 
-const enhance = (overrides: Partial<ImageCommand> = {}): ImageCommand => ({
-  operation: 'enhance',
-  prompt: 'sharper',
-  inputs: [{ label: 'image', value: 'the photo' }],
-  profileIds: [],
-  output: 'pinned',
-  numOutputImages: 1,
-  responseMode: 'bytes',
-  async: false,
-  ...overrides,
-});
+const enhance = (overrides: Partial<ImageCommand> = {}) => imageCommand('enhance', { prompt: 'sharper', ...overrides });
 
 let world: FakeImageWorld;
 beforeEach(() => {
@@ -47,6 +32,21 @@ const onlyJob = () => {
   expect(world.ledger.jobs.size).toBe(1);
   return [...world.ledger.jobs.values()][0]!;
 };
+
+/** A synchronous job still running since `start`, holding the claim of `clientRequestId`. */
+const runningOriginal = (jobId: string, clientRequestId: string, start: number) =>
+  world.ledger.reserve({
+    accountId: ACCOUNT,
+    amountMicros: PRICE,
+    creates: { kind: 'job', job: aJob(ACCOUNT, { jobId, mode: 'sync', status: 'running', createdAt: start }) },
+    claim: {
+      clientRequestId,
+      jobId,
+      fingerprint: requestFingerprint(enhance({ clientRequestId })),
+      keepUntil: start + 1e9,
+    },
+    at: start,
+  });
 
 describe('a synchronous call', () => {
   it('reserves the floor with a running job, settles the final price once the outputs are stored, and answers the images', async () => {
@@ -227,21 +227,7 @@ describe('a repeated client_request_id', () => {
 
   it('waits for a synchronous original still running, and answers 408 when the budget runs out', async () => {
     const start = world.time.clock();
-    await world.ledger.reserve({
-      accountId: ACCOUNT,
-      amountMicros: PRICE,
-      creates: {
-        kind: 'job',
-        job: aJob(ACCOUNT, { jobId: 'job_running', mode: 'sync', status: 'running', createdAt: start }),
-      },
-      claim: {
-        clientRequestId: 'r6',
-        jobId: 'job_running',
-        fingerprint: requestFingerprint(enhance({ clientRequestId: 'r6' })),
-        keepUntil: start + 1e9,
-      },
-      at: start,
-    });
+    await runningOriginal('job_running', 'r6', start);
     await expect(submit(world.deps, caller, enhance({ clientRequestId: 'r6' }), context)).rejects.toBeInstanceOf(
       RequestTimeoutError,
     );
@@ -251,21 +237,7 @@ describe('a repeated client_request_id', () => {
 
   it('releases a synchronous original abandoned past its budget, and answers its failure', async () => {
     const start = world.time.clock();
-    await world.ledger.reserve({
-      accountId: ACCOUNT,
-      amountMicros: PRICE,
-      creates: {
-        kind: 'job',
-        job: aJob(ACCOUNT, { jobId: 'job_dead', mode: 'sync', status: 'running', createdAt: start }),
-      },
-      claim: {
-        clientRequestId: 'r7',
-        jobId: 'job_dead',
-        fingerprint: requestFingerprint(enhance({ clientRequestId: 'r7' })),
-        keepUntil: start + 1e9,
-      },
-      at: start,
-    });
+    await runningOriginal('job_dead', 'r7', start);
     world.time.advance(world.deps.settings.syncBudgetMs + ABANDONED_AFTER_MS + 1);
     const failure = await submit(world.deps, caller, enhance({ clientRequestId: 'r7' }), context).catch(
       (error: unknown) => error,

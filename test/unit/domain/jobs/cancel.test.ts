@@ -8,9 +8,9 @@ import type { EngineOutcome, EngineTicket } from '../../../../functions/domain/e
 import { cancel } from '../../../../functions/domain/jobs/cancel';
 import type { Job } from '../../../../functions/domain/jobs/job';
 import { CANCEL_CHECK_MS, cancelEngineWork } from '../../../../functions/domain/workflow/rounds';
-import { runEngine, settle, type WorkflowDeps } from '../../../../functions/domain/workflow/steps';
-import { FakeLedger, fakeFaceAnalyzer, fakeJobs } from '../../../support/fakes';
-import { aJob } from '../../../support/fixtures';
+import { runEngine, settle } from '../../../../functions/domain/workflow/steps';
+import { aJob, engineWork, reserveJob, workflowDeps } from '../../../support/builders/jobs';
+import { FakeLedger, fakeJobs } from '../../../support/fakes';
 
 const ACCOUNT = 'acc_1';
 const NOW = Date.parse('2026-11-23T12:00:00.000Z');
@@ -46,39 +46,13 @@ const world = async (overrides: Partial<Job> = {}) => {
     {
       status: 'running',
       startedAt: NOW,
-      work: {
-        engine: {
-          operation: 'enhance',
-          prompt: '',
-          width: 2048,
-          height: 1536,
-          outputFormat: 'jpg',
-          numOutputImages: 1,
-          baseModel: 'base-c-2',
-          candidates: [],
-          namedInPrompt: [],
-        },
-        inputs: [],
-        priced: { operation: 'enhance', numOutputImages: 1 },
-      },
+      work: engineWork(),
       ...overrides,
     },
     NOW,
   );
-  await ledger.reserve({ accountId: ACCOUNT, amountMicros: FLOOR, creates: { kind: 'job', job }, at: NOW });
-  const deps: WorkflowDeps = {
-    clock: () => Date.now(),
-    jobs,
-    ledger,
-    engine,
-    faces: fakeFaceAnalyzer(),
-    profiles: { findMany: async () => [] },
-    inputs: { load: async () => [] },
-    outputs: { save: async (_accountId, jobId) => [`outputs/${ACCOUNT}/${jobId}/1.jpg`] },
-    link: async () => 'https://api.test/v2/service/downloads/dl',
-    enqueueCallback: async () => undefined,
-    settings: { asyncBudgetMs: 30 * 60 * 1000, maxRunningJobs: 20 },
-  };
+  await reserveJob(ledger, job, FLOOR, NOW);
+  const deps = workflowDeps({ jobs, ledger, engine, link: async () => 'https://api.test/v2/service/downloads/dl' });
   const stopped: string[] = [];
   const cancelDeps = {
     jobs,

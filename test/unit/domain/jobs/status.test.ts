@@ -4,7 +4,7 @@
  */
 import type { JobResult } from '../../../../functions/domain/jobs/job';
 import { statusBody } from '../../../../functions/domain/jobs/status';
-import { aJob } from '../../../support/fixtures';
+import { aJob } from '../../../support/builders/jobs';
 
 const NOW = Date.parse('2026-11-24T12:00:00.000Z');
 const link = async (_baseUrl: string, grant: { objectKey: string }) => `https://api.test/dl/${grant.objectKey}`;

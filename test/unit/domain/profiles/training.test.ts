@@ -1,7 +1,7 @@
 import type { DetectedFace, FaceAnalyzer } from '../../../../functions/domain/faces';
 import type { Profile, ProfileFace } from '../../../../functions/domain/profiles/profile';
 import { validatePhotos } from '../../../../functions/domain/profiles/training';
-import { aProfile } from '../../../support/fixtures';
+import { aProfile } from '../../../support/builders/profiles';
 
 /** A face of a subject: `subject` picks the direction of its embedding, `variant` moves it a little. */
 const aFace = (subject: number, variant: number, changes: Partial<DetectedFace> = {}): DetectedFace => {

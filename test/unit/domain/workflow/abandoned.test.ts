@@ -7,7 +7,8 @@ import {
   type ExecutionState,
   GRACE_MS,
 } from '../../../../functions/domain/workflow/abandoned';
-import { aJob, aProfile } from '../../../support/fixtures';
+import { aJob } from '../../../support/builders/jobs';
+import { aProfile } from '../../../support/builders/profiles';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const OLD = NOW - GRACE_MS - 1;

@@ -2,9 +2,9 @@ import type { EngineOutcome, ProgressReport } from '../../../../functions/domain
 import { progressOf } from '../../../../functions/domain/jobs/job';
 import { trainingProgress } from '../../../../functions/domain/profiles/profile';
 import { PROGRESS_WRITE_INTERVAL_MS } from '../../../../functions/domain/workflow/rounds';
-import { runEngine, type WorkflowDeps } from '../../../../functions/domain/workflow/steps';
-import { FakeLedger, fakeFaceAnalyzer, fakeJobs } from '../../../support/fakes';
-import { aJob } from '../../../support/fixtures';
+import { runEngine } from '../../../../functions/domain/workflow/steps';
+import { aJob, engineWork, reserveJob, workflowDeps } from '../../../support/builders/jobs';
+import { FakeLedger, fakeJobs } from '../../../support/fakes';
 
 const NOW = Date.parse('2026-11-23T12:00:00.000Z');
 
@@ -72,29 +72,14 @@ describe('progress writes', () => {
       {
         status: 'running',
         startedAt: NOW,
-        work: {
-          engine: {
-            operation: 'generate',
-            prompt: 'x',
-            width: 1024,
-            height: 1024,
-            outputFormat: 'jpg',
-            numOutputImages: 1,
-            baseModel: 'base-c-2',
-            candidates: [],
-            namedInPrompt: [],
-          },
-          inputs: [],
-          priced: { operation: 'enhance', numOutputImages: 1 },
-        },
+        work: engineWork({ operation: 'generate', prompt: 'x', width: 1024, height: 1024 }),
       },
       NOW,
     );
-    await ledger.reserve({ accountId: 'acc_1', amountMicros: 100_000, creates: { kind: 'job', job }, at: NOW });
+    await reserveJob(ledger, job, 100_000, NOW);
     let report: ProgressReport = () => undefined;
     let answer: (outcome: EngineOutcome) => void = () => undefined;
-    const deps: WorkflowDeps = {
-      clock: () => Date.now(),
+    const deps = workflowDeps({
       jobs: recording,
       ledger,
       engine: {
@@ -104,14 +89,7 @@ describe('progress writes', () => {
             answer = resolve;
           }),
       },
-      faces: fakeFaceAnalyzer(),
-      profiles: { findMany: async () => [] },
-      inputs: { load: async () => [] },
-      outputs: { save: async () => ['outputs/acc_1/job/1.jpg'] },
-      link: async () => 'https://api.test/dl',
-      enqueueCallback: async () => undefined,
-      settings: { asyncBudgetMs: 30 * 60 * 1000, maxRunningJobs: 20 },
-    };
+    });
     const step = runEngine(deps, job, 15 * 60 * 1000);
     await jest.advanceTimersByTimeAsync(1);
     report(0.1);

@@ -16,8 +16,9 @@ import type {
 import { canceledError, type Job } from '../../../../functions/domain/jobs/job';
 import { CANCEL_CHECK_MS, EngineFailedError, TransientEngineError } from '../../../../functions/domain/workflow/rounds';
 import { runEngine, type WorkflowDeps } from '../../../../functions/domain/workflow/steps';
+import { aJob, engineWork, reserveJob } from '../../../support/builders/jobs';
+import { aProfile } from '../../../support/builders/profiles';
 import { FAKE_FACE_MODEL, FakeLedger, fakeEngine, fakeFace, fakeFaceAnalyzer, fakeJobs } from '../../../support/fakes';
-import { aJob, aProfile } from '../../../support/fixtures';
 
 const ACCOUNT = 'acc_1';
 const NOW = Date.parse('2026-11-23T12:00:00.000Z');
@@ -95,8 +96,8 @@ const world = async (engine: ImageEngine, overrides: Partial<Job> = {}) => {
       operation: 'generate',
       status: 'running',
       startedAt: NOW,
-      work: {
-        engine: {
+      work: engineWork(
+        {
           operation: 'generate',
           prompt: 'a portrait of [[prf_me]]',
           width: 1024,
@@ -107,18 +108,17 @@ const world = async (engine: ImageEngine, overrides: Partial<Job> = {}) => {
           candidates: [{ profileId: 'prf_me' }],
           namedInPrompt: ['prf_me'],
         },
-        inputs: [],
-        priced: {
+        {
           operation: 'generate',
           output: { baseModel: 'base-a-2', resolution: '1K', width: 1024, height: 1024 },
           numOutputImages: 2,
         },
-      },
+      ),
       ...overrides,
     },
     NOW,
   );
-  await ledger.reserve({ accountId: ACCOUNT, amountMicros: 100_000, creates: { kind: 'job', job }, at: NOW });
+  await reserveJob(ledger, job, 100_000, NOW);
   const saved: { jobId: string; images: Buffer[]; format: string }[] = [];
   const loads: number[] = [];
   const faces = fakeFaceAnalyzer((image) => (image.toString() === 'output 0' ? [fakeFace(ME)] : []));

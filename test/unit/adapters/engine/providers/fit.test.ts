@@ -4,7 +4,12 @@
  * engine contract promises.
  */
 import sharp from 'sharp';
-import { fitImage, megapixelsOf, nearestAspectRatio, nearestSize } from '../../../../../functions/adapters/engine/providers/fit';
+import {
+  fitImage,
+  megapixelsOf,
+  nearestAspectRatio,
+  nearestSize,
+} from '../../../../../functions/adapters/engine/providers/fit';
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
 const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);

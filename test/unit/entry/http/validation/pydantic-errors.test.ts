@@ -3,7 +3,11 @@
  * that is valid except for one aspect and checks the whole detail FastAPI would answer.
  */
 import type * as v from 'valibot';
-import { EditRequestSchema, EnhanceRequestSchema, GenerateRequestSchema } from '../../../../../functions/api/schemas/images';
+import {
+  EditRequestSchema,
+  EnhanceRequestSchema,
+  GenerateRequestSchema,
+} from '../../../../../functions/api/schemas/images';
 import { ListJobsQuerySchema } from '../../../../../functions/api/schemas/jobs';
 import { AddProfileRequestSchema, TagProfilesRequestSchema } from '../../../../../functions/api/schemas/profiles';
 import { PINNED_MODEL } from '../../../../../functions/domain/catalog/catalog';
