@@ -4,10 +4,25 @@
  * POST /v2/service/edit, black box: the happy path, every 422 of the request body, and the profile
  * reference rules. One valid request (`validEdit`); each test breaks one aspect of it.
  */
+
+import { refusalsOf } from '../../support/builders/requests';
 import { facePhoto, seedFaceProfile } from '../../support/faces';
 import { seedProfile } from '../../support/profiles';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
-import { b64, balanceOf, COLOURS, decode, expectError, expectOk, expectValidation, flatImage } from './support';
+import {
+  answerNamingNobody,
+  b64,
+  balanceOf,
+  COLOURS,
+  decode,
+  expectError,
+  expectOk,
+  expectValidation,
+  flatImage,
+  itRefuses,
+  itRefusesProfilesItCannotUse,
+  operationCall,
+} from './support';
 
 let runtime: TestRuntime;
 let apiKey: string;
@@ -25,22 +40,17 @@ beforeAll(async () => {
 });
 afterAll(() => runtime.close());
 
-const validEdit = (overrides: Record<string, unknown> = {}) => ({
-  prompt: 'make it brighter',
-  images: [b64(landscape)],
-  ...overrides,
-});
-const edit = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service/edit', { apiKey: key, body });
+const call = operationCall(
+  'edit',
+  () => ({ runtime, apiKey }),
+  () => ({ input: landscape }),
+);
+const { valid: validEdit, send: edit } = call;
 
 describe('edit: happy path', () => {
   it('answers one JPEG at 1K in the input aspect ratio by default', async () => {
     const answer = await expectOk(await edit(validEdit()));
-    expect(answer).toEqual({
-      known_subjects: { counts: {} },
-      recognized_faces: [],
-      images: [expect.any(String)],
-      download_urls: [],
-    });
+    expect(answer).toEqual(answerNamingNobody());
     expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1024, height: 768 });
   });
 
@@ -141,79 +151,7 @@ describe('edit: request validation (422)', () => {
     await expectValidation(await edit(validEdit({ images })), ['body', 'images', 3]);
   });
 
-  it('refuses num_output_images 0', async () => {
-    await expectValidation(await edit(validEdit({ num_output_images: 0 })), ['body', 'num_output_images']);
-  });
-
-  it('refuses num_output_images 5', async () => {
-    await expectValidation(await edit(validEdit({ num_output_images: 5 })), ['body', 'num_output_images']);
-  });
-
-  it('refuses a fractional num_output_images', async () => {
-    await expectValidation(await edit(validEdit({ num_output_images: 1.5 })), ['body', 'num_output_images']);
-  });
-
-  it('refuses a prompt over 5000 characters', async () => {
-    await expectValidation(await edit(validEdit({ prompt: 'p'.repeat(5001) })), ['body', 'prompt']);
-  });
-
-  it('refuses more than 50 profile_ids', async () => {
-    const profileIds = Array.from({ length: 51 }, (_, index) => `prf_${index}`);
-    await expectValidation(await edit(validEdit({ profile_ids: profileIds })), ['body', 'profile_ids']);
-  });
-
-  it('locates an empty profile id at its index', async () => {
-    await expectValidation(await edit(validEdit({ profile_ids: ['prf_a', ''] })), ['body', 'profile_ids', 1]);
-  });
-
-  it('refuses an aspect_ratio outside the enumeration', async () => {
-    await expectValidation(await edit(validEdit({ aspect_ratio: '2:1' })), ['body', 'aspect_ratio']);
-  });
-
-  it('refuses a resolution outside the enumeration', async () => {
-    await expectValidation(await edit(validEdit({ resolution: '8K' })), ['body', 'resolution']);
-  });
-
-  it('refuses a quality outside the enumeration', async () => {
-    await expectValidation(await edit(validEdit({ quality: 'ultra' })), ['body', 'quality']);
-  });
-
-  it('refuses a size that does not match <width>x<height>', async () => {
-    await expectValidation(await edit(validEdit({ size: '1024*768' })), ['body', 'size']);
-  });
-
-  it('refuses an output_format other than png or jpg', async () => {
-    await expectValidation(await edit(validEdit({ output_format: 'gif' })), ['body', 'output_format']);
-  });
-
-  it('refuses a response_mode other than bytes or urls', async () => {
-    await expectValidation(await edit(validEdit({ response_mode: 'stream' })), ['body', 'response_mode']);
-  });
-
-  it('refuses async: true with response_mode bytes, at response_mode', async () => {
-    await expectValidation(await edit(validEdit({ async: true, response_mode: 'bytes' })), ['body', 'response_mode']);
-  });
-
-  it('refuses callback_url without async: true, at callback_url', async () => {
-    await expectValidation(await edit(validEdit({ callback_url: 'https://example.com/hook' })), [
-      'body',
-      'callback_url',
-    ]);
-  });
-
-  it('refuses a callback_url that is not https, at callback_url', async () => {
-    await expectValidation(await edit(validEdit({ async: true, callback_url: 'http://example.com/hook' })), [
-      'body',
-      'callback_url',
-    ]);
-  });
-
-  it('refuses a client_request_id over 128 characters', async () => {
-    await expectValidation(await edit(validEdit({ client_request_id: 'c'.repeat(129) })), [
-      'body',
-      'client_request_id',
-    ]);
-  });
+  itRefuses(call, refusalsOf('edit'));
 
   it('refuses a body that is not JSON, at the character where Python stops reading', async () => {
     const response = await runtime.call('POST', '/v2/service/edit', {
@@ -241,17 +179,7 @@ describe('edit: request validation (422)', () => {
 });
 
 describe('edit: profile references', () => {
-  it('answers 404 NOT_FOUND naming an unknown profile id', async () => {
-    const body = await expectError(await edit(validEdit({ profile_ids: ['prf_doesnotexist'] })), 404, 'NOT_FOUND');
-    expect(body.detail).toContain('prf_doesnotexist');
-  });
-
-  it("answers 404 for another account's profile, naming it", async () => {
-    const other = await runtime.newAccount();
-    const theirs = await seedProfile(other.accountId);
-    const body = await expectError(await edit(validEdit({ profile_ids: [theirs.profileId] })), 404, 'NOT_FOUND');
-    expect(body.detail).toContain(theirs.profileId);
-  });
+  itRefusesProfilesItCannotUse(call, () => ({ runtime, accountId }));
 
   it('answers 404 naming an unknown [[id]] in the prompt', async () => {
     const body = await expectError(
@@ -260,31 +188,6 @@ describe('edit: profile references', () => {
       'NOT_FOUND',
     );
     expect(body.detail).toContain('prf_nobodyhere');
-  });
-
-  it.each(['VALIDATING', 'QUEUING', 'IN_PROGRESS', 'ERROR'] as const)(
-    'answers 400 naming a %s profile and its status',
-    async (status) => {
-      const profile = await seedProfile(accountId, { status });
-      const body = await expectError(
-        await edit(validEdit({ profile_ids: [profile.profileId] })),
-        400,
-        'PROFILE_NOT_READY',
-      );
-      expect(body.detail).toContain(`${profile.profileId} (${status})`);
-    },
-  );
-
-  it('answers 400 MIXED_PROFILE_MODEL_VERSIONS listing the ids of each version', async () => {
-    const v1 = await seedProfile(accountId, { modelVersion: 'v1' });
-    const v2 = await seedProfile(accountId, { modelVersion: 'v2' });
-    const body = await expectError(
-      await edit(validEdit({ profile_ids: [v1.profileId, v2.profileId] })),
-      400,
-      'MIXED_PROFILE_MODEL_VERSIONS',
-    );
-    expect(body.detail).toContain(`v1 (${v1.profileId})`);
-    expect(body.detail).toContain(`v2 (${v2.profileId})`);
   });
 
   it('counts a [[id]] in the prompt and profile_ids together for the version rule', async () => {

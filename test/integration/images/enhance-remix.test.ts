@@ -5,10 +5,23 @@
  * the input's aspect ratio; they refuse the output choices of edit and generate with a 422 at that field,
  * and recognise profiles from profile_ids in their (content) input.
  */
+
+import { refusalsOf } from '../../support/builders/requests';
 import { facePhoto, seedFaceProfile } from '../../support/faces';
-import { seedProfile } from '../../support/profiles';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
-import { b64, COLOURS, decode, expectError, expectOk, expectValidation, flatImage, gradientImage } from './support';
+import {
+  answerNamingNobody,
+  b64,
+  COLOURS,
+  decode,
+  expectOk,
+  expectValidation,
+  flatImage,
+  gradientImage,
+  itRefuses,
+  itRefusesProfilesItCannotUse,
+  operationCall,
+} from './support';
 
 let runtime: TestRuntime;
 let apiKey: string;
@@ -26,24 +39,16 @@ beforeAll(async () => {
 });
 afterAll(() => runtime.close());
 
-const validEnhance = (overrides: Record<string, unknown> = {}) => ({ image: b64(landscape), ...overrides });
-const validRemix = (overrides: Record<string, unknown> = {}) => ({
-  input_image: b64(landscape),
-  reference_image: b64(portrait),
-  ...overrides,
-});
-const enhance = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service/enhance', { apiKey: key, body });
-const remix = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service/remix', { apiKey: key, body });
+const images = () => ({ input: landscape, reference: portrait });
+const enhanceCall = operationCall('enhance', () => ({ runtime, apiKey }), images);
+const remixCall = operationCall('remix', () => ({ runtime, apiKey }), images);
+const { valid: validEnhance, send: enhance } = enhanceCall;
+const { valid: validRemix, send: remix } = remixCall;
 
 describe('enhance: happy path', () => {
   it('answers one JPEG with a 2048 px long edge in the input aspect ratio', async () => {
     const answer = await expectOk(await enhance(validEnhance()));
-    expect(answer).toEqual({
-      known_subjects: { counts: {} },
-      recognized_faces: [],
-      images: [expect.any(String)],
-      download_urls: [],
-    });
+    expect(answer).toEqual(answerNamingNobody());
     expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 2048, height: 1536 });
   });
 
@@ -78,12 +83,7 @@ describe('enhance: happy path', () => {
 describe('remix: happy path', () => {
   it("answers one JPEG with a 2048 px long edge in the input image's aspect ratio, not the reference's", async () => {
     const answer = await expectOk(await remix(validRemix()));
-    expect(answer).toEqual({
-      known_subjects: { counts: {} },
-      recognized_faces: [],
-      images: [expect.any(String)],
-      download_urls: [],
-    });
+    expect(answer).toEqual(answerNamingNobody());
     expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 2048, height: 1536 });
   });
 
@@ -119,52 +119,9 @@ describe('enhance and remix: request validation (422)', () => {
     await expectValidation(await remix(body), ['body', 'reference_image']);
   });
 
-  it.each([
-    ['base_model', 'base-c-2'],
-    ['aspect_ratio', '1:1'],
-    ['resolution', '2K'],
-  ])('enhance refuses %s at that field', async (field, value) => {
-    await expectValidation(await enhance(validEnhance({ [field]: value })), ['body', field]);
-  });
+  describe('enhance', () => itRefuses(enhanceCall, refusalsOf('enhance')));
 
-  it.each([
-    ['base_model', 'base-c-2'],
-    ['aspect_ratio', '1:1'],
-    ['resolution', '2K'],
-  ])('remix refuses %s at that field', async (field, value) => {
-    await expectValidation(await remix(validRemix({ [field]: value })), ['body', field]);
-  });
-
-  it('enhance refuses num_output_images 0', async () => {
-    await expectValidation(await enhance(validEnhance({ num_output_images: 0 })), ['body', 'num_output_images']);
-  });
-
-  it('remix refuses num_output_images 5', async () => {
-    await expectValidation(await remix(validRemix({ num_output_images: 5 })), ['body', 'num_output_images']);
-  });
-
-  it('enhance refuses a prompt over 5000 characters', async () => {
-    await expectValidation(await enhance(validEnhance({ prompt: 'p'.repeat(5001) })), ['body', 'prompt']);
-  });
-
-  it('remix refuses more than 50 profile_ids', async () => {
-    const profileIds = Array.from({ length: 51 }, (_, index) => `prf_${index}`);
-    await expectValidation(await remix(validRemix({ profile_ids: profileIds })), ['body', 'profile_ids']);
-  });
-
-  it('enhance refuses async: true with response_mode bytes, at response_mode', async () => {
-    await expectValidation(await enhance(validEnhance({ async: true, response_mode: 'bytes' })), [
-      'body',
-      'response_mode',
-    ]);
-  });
-
-  it('remix refuses callback_url without async: true, at callback_url', async () => {
-    await expectValidation(await remix(validRemix({ callback_url: 'https://example.com/hook' })), [
-      'body',
-      'callback_url',
-    ]);
-  });
+  describe('remix', () => itRefuses(remixCall, refusalsOf('remix')));
 });
 
 describe('enhance and remix: profiles', () => {
@@ -201,36 +158,9 @@ describe('enhance and remix: profiles', () => {
     expect(answer.known_subjects.counts).toEqual({});
   });
 
-  it('enhance answers 404 naming an unknown profile id', async () => {
-    const body = await expectError(
-      await enhance(validEnhance({ profile_ids: ['prf_doesnotexist'] })),
-      404,
-      'NOT_FOUND',
-    );
-    expect(body.detail).toContain('prf_doesnotexist');
-  });
+  describe('enhance', () => itRefusesProfilesItCannotUse(enhanceCall, () => ({ runtime, accountId })));
 
-  it('remix answers 400 naming a profile that is not READY and its status', async () => {
-    const profile = await seedProfile(accountId, { status: 'IN_PROGRESS' });
-    const body = await expectError(
-      await remix(validRemix({ profile_ids: [profile.profileId] })),
-      400,
-      'PROFILE_NOT_READY',
-    );
-    expect(body.detail).toContain(`${profile.profileId} (IN_PROGRESS)`);
-  });
-
-  it('enhance answers 400 MIXED_PROFILE_MODEL_VERSIONS listing both versions', async () => {
-    const v1 = await seedProfile(accountId, { modelVersion: 'v1' });
-    const v2 = await seedProfile(accountId, { modelVersion: 'v2' });
-    const body = await expectError(
-      await enhance(validEnhance({ profile_ids: [v1.profileId, v2.profileId] })),
-      400,
-      'MIXED_PROFILE_MODEL_VERSIONS',
-    );
-    expect(body.detail).toContain(`v1 (${v1.profileId})`);
-    expect(body.detail).toContain(`v2 (${v2.profileId})`);
-  });
+  describe('remix', () => itRefusesProfilesItCannotUse(remixCall, () => ({ runtime, accountId })));
 
   it("enhance's prompt only guides: an unknown [[id]] there is not looked up", async () => {
     const answer = await expectOk(await enhance(validEnhance({ prompt: 'sharpen [[prf_nobodyhere]]' })));

@@ -5,10 +5,19 @@
  * way to name a profile). One valid request (`validGenerate`); each test breaks one aspect of it.
  */
 
+import { refusalsOf } from '../../support/builders/requests';
 import { facePhoto, seedFaceProfile } from '../../support/faces';
 import { seedProfile } from '../../support/profiles';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
-import { decode, expectError, expectOk, expectValidation } from './support';
+import {
+  answerNamingNobody,
+  decode,
+  expectOk,
+  expectValidation,
+  itRefuses,
+  itRefusesProfilesItCannotUse,
+  operationCall,
+} from './support';
 
 let runtime: TestRuntime;
 let apiKey: string;
@@ -23,18 +32,13 @@ afterAll(() => runtime.close());
 /** A READY profile as training leaves it: a face template and reference crop of a real face. */
 const trainedProfile = (photo = 'astronaut.jpg', faces = [0]) => seedFaceProfile(accountId, facePhoto(photo), faces);
 
-const validGenerate = (overrides: Record<string, unknown> = {}) => ({ prompt: 'a lighthouse at dusk', ...overrides });
-const generate = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service/generate', { apiKey: key, body });
+const call = operationCall('generate', () => ({ runtime, apiKey }));
+const { valid: validGenerate, send: generate } = call;
 
 describe('generate: happy path', () => {
   it('answers one square JPEG at 1K by default (auto with no input is square)', async () => {
     const answer = await expectOk(await generate(validGenerate()));
-    expect(answer).toEqual({
-      known_subjects: { counts: {} },
-      recognized_faces: [],
-      images: [expect.any(String)],
-      download_urls: [],
-    });
+    expect(answer).toEqual(answerNamingNobody());
     expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1024, height: 1024 });
   });
 
@@ -95,27 +99,7 @@ describe('generate: request validation (422)', () => {
     await expectValidation(await generate(validGenerate({ prompt: '  \n ' })), ['body', 'prompt']);
   });
 
-  it('refuses a prompt over 5000 characters', async () => {
-    await expectValidation(await generate(validGenerate({ prompt: 'p'.repeat(5001) })), ['body', 'prompt']);
-  });
-
-  it('refuses num_output_images 5', async () => {
-    await expectValidation(await generate(validGenerate({ num_output_images: 5 })), ['body', 'num_output_images']);
-  });
-
-  it('refuses async: true with response_mode bytes, at response_mode', async () => {
-    await expectValidation(await generate(validGenerate({ async: true, response_mode: 'bytes' })), [
-      'body',
-      'response_mode',
-    ]);
-  });
-
-  it('refuses callback_url without async: true, at callback_url', async () => {
-    await expectValidation(await generate(validGenerate({ callback_url: 'https://example.com/hook' })), [
-      'body',
-      'callback_url',
-    ]);
-  });
+  itRefuses(call, refusalsOf('generate'));
 });
 
 describe('generate: [[id]] references', () => {
@@ -144,45 +128,5 @@ describe('generate: [[id]] references', () => {
     expect(answer.known_subjects.counts).toEqual({});
   });
 
-  it('answers 404 naming an unknown [[id]]', async () => {
-    const body = await expectError(
-      await generate(validGenerate({ prompt: '[[prf_nobodyhere]] waving' })),
-      404,
-      'NOT_FOUND',
-    );
-    expect(body.detail).toContain('prf_nobodyhere');
-  });
-
-  it("answers 404 for another account's profile named in the prompt", async () => {
-    const other = await runtime.newAccount();
-    const theirs = await seedProfile(other.accountId);
-    const body = await expectError(
-      await generate(validGenerate({ prompt: `[[${theirs.profileId}]] waving` })),
-      404,
-      'NOT_FOUND',
-    );
-    expect(body.detail).toContain(theirs.profileId);
-  });
-
-  it('answers 400 naming a named profile that is not READY and its status', async () => {
-    const profile = await seedProfile(accountId, { status: 'QUEUING' });
-    const body = await expectError(
-      await generate(validGenerate({ prompt: `[[${profile.profileId}]] waving` })),
-      400,
-      'PROFILE_NOT_READY',
-    );
-    expect(body.detail).toContain(`${profile.profileId} (QUEUING)`);
-  });
-
-  it('answers 400 MIXED_PROFILE_MODEL_VERSIONS for named profiles of v1 and v2', async () => {
-    const v1 = await seedProfile(accountId, { modelVersion: 'v1' });
-    const v2 = await seedProfile(accountId, { modelVersion: 'v2' });
-    const body = await expectError(
-      await generate(validGenerate({ prompt: `[[${v1.profileId}]] meets [[${v2.profileId}]]` })),
-      400,
-      'MIXED_PROFILE_MODEL_VERSIONS',
-    );
-    expect(body.detail).toContain(`v1 (${v1.profileId})`);
-    expect(body.detail).toContain(`v2 (${v2.profileId})`);
-  });
+  itRefusesProfilesItCannotUse(call, () => ({ runtime, accountId }));
 });

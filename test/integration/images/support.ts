@@ -9,6 +9,16 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
 import { services } from '../../../bin/local-aws/services';
+import {
+  type BodyImages,
+  type ImageOperation,
+  naming,
+  type Refusal,
+  type RequestBody,
+  validBody,
+} from '../../support/builders/requests';
+import { seedProfile } from '../../support/profiles';
+import type { TestRuntime } from '../../support/runtime';
 
 export const DEPRECATION_DATE = '2026-05-08';
 
@@ -124,6 +134,82 @@ export const expectValidation = async (
   const entry = body.detail.find((item) => JSON.stringify(item.loc) === JSON.stringify(loc))!;
   expect(entry).toHaveProperty('input');
   return entry;
+};
+
+/** The answer of a request that names nobody: `images` and `download_urls` as given (one image in bytes by default). */
+export const answerNamingNobody = (outputs: Partial<Pick<ImageAnswer, 'images' | 'download_urls'>> = {}) => ({
+  known_subjects: { counts: {} },
+  recognized_faces: [],
+  images: [expect.any(String)],
+  download_urls: [],
+  ...outputs,
+});
+
+/** An image operation as its tests call it: a valid body to change, and a POST with the test's API key. */
+export interface OperationCall {
+  operation: ImageOperation;
+  valid(overrides?: RequestBody): RequestBody;
+  send(body: unknown, apiKey?: string): Promise<Response>;
+}
+
+/** The operation's call on the test's runtime and account, its valid body carrying `images`. */
+export const operationCall = (
+  operation: ImageOperation,
+  world: () => { runtime: TestRuntime; apiKey: string },
+  images: () => BodyImages = () => ({}),
+): OperationCall => ({
+  operation,
+  valid: (overrides = {}) => validBody(operation, images(), overrides),
+  send: (body, apiKey = world().apiKey) => world().runtime.call('POST', `/v2/service/${operation}`, { apiKey, body }),
+});
+
+/** One test a refusal: the valid body changed as the refusal says answers a 422 located at its field. */
+export const itRefuses = (call: OperationCall, refusals: readonly Refusal[]): void => {
+  for (const refusal of refusals)
+    it(`refuses ${refusal.case}`, async () => {
+      await expectValidation(await call.send(call.valid(refusal.change)), ['body', ...refusal.at]);
+    });
+};
+
+/**
+ * The profiles a request may not use, named as the operation names them (`naming`): an unknown id and
+ * another account's profile are 404 NOT_FOUND naming the id, a profile that is not READY a 400 naming it
+ * and its status, and profiles of two model versions a 400 listing each version's ids.
+ */
+export const itRefusesProfilesItCannotUse = (
+  call: OperationCall,
+  world: () => { runtime: TestRuntime; accountId: string },
+): void => {
+  const named = (profileIds: string[]) => call.send(call.valid(naming(call.operation, profileIds)));
+
+  it('answers 404 NOT_FOUND naming an unknown profile id', async () => {
+    const body = await expectError(await named(['prf_doesnotexist']), 404, 'NOT_FOUND');
+    expect(body.detail).toContain('prf_doesnotexist');
+  });
+
+  it("answers 404 for another account's profile, naming it", async () => {
+    const other = await world().runtime.newAccount();
+    const theirs = await seedProfile(other.accountId);
+    const body = await expectError(await named([theirs.profileId]), 404, 'NOT_FOUND');
+    expect(body.detail).toContain(theirs.profileId);
+  });
+
+  it.each(['VALIDATING', 'QUEUING', 'IN_PROGRESS', 'ERROR'] as const)(
+    'answers 400 naming a %s profile and its status',
+    async (status) => {
+      const profile = await seedProfile(world().accountId, { status });
+      const body = await expectError(await named([profile.profileId]), 400, 'PROFILE_NOT_READY');
+      expect(body.detail).toContain(`${profile.profileId} (${status})`);
+    },
+  );
+
+  it('answers 400 MIXED_PROFILE_MODEL_VERSIONS listing the ids of each version', async () => {
+    const v1 = await seedProfile(world().accountId, { modelVersion: 'v1' });
+    const v2 = await seedProfile(world().accountId, { modelVersion: 'v2' });
+    const body = await expectError(await named([v1.profileId, v2.profileId]), 400, 'MIXED_PROFILE_MODEL_VERSIONS');
+    expect(body.detail).toContain(`v1 (${v1.profileId})`);
+    expect(body.detail).toContain(`v2 (${v2.profileId})`);
+  });
 };
 
 export interface DecodedOutput {
