@@ -4,27 +4,15 @@
  * the decoded output. The catalog (functions/domain/catalog/catalog.ts) decides which model is which.
  */
 import { BASE_MODELS, findBaseModel } from '../../../functions/domain/catalog/catalog';
-import { startTestRuntime, type TestRuntime } from '../../support/runtime';
-import { balanceOf, COLOURS, decode, expectError, expectOk, flatImage, operationCall } from './support';
+import { balanceOf, COLOURS, decode, expectError, expectOk, flatImage, operationCall, useImageWorld } from './support';
 
-let runtime: TestRuntime;
-let apiKey: string;
-/** 48×64 (portrait) PNG: `auto` follows it, `4:3` does not. */
-let portrait: Buffer;
+const world = useImageWorld(async () => ({
+  /** 48×64 (portrait) PNG: `auto` follows it, `4:3` does not. */
+  portrait: await flatImage(48, 64, 'png', COLOURS.blue),
+}));
 
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  ({ apiKey } = await runtime.newAccount(1_000_000_000));
-  portrait = await flatImage(48, 64, 'png', COLOURS.blue);
-});
-afterAll(() => runtime.close());
-
-const { valid: validGenerate, send: generate } = operationCall('generate', () => ({ runtime, apiKey }));
-const { valid: validEdit, send: edit } = operationCall(
-  'edit',
-  () => ({ runtime, apiKey }),
-  () => ({ input: portrait }),
-);
+const { valid: validGenerate, send: generate } = operationCall('generate', world);
+const { valid: validEdit, send: edit } = operationCall('edit', world, () => ({ input: world.portrait }));
 
 const invalid = async (response: Response, ...mentions: string[]) => {
   const body = await expectError(response, 400, 'INVALID_REQUEST');
@@ -87,8 +75,8 @@ describe('rule 3: quality only on the base-b models, xhigh and max only on the 2
   });
 
   it('a lower quality tier costs less on a token-metered model', async () => {
-    const low = await runtime.newAccount(1_000_000);
-    const high = await runtime.newAccount(1_000_000);
+    const low = await world.runtime.newAccount(1_000_000);
+    const high = await world.runtime.newAccount(1_000_000);
     await expectOk(await generate(validGenerate({ base_model: 'base-b-2', quality: 'low' }), low.apiKey));
     await expectOk(await generate(validGenerate({ base_model: 'base-b-2', quality: 'high' }), high.apiKey));
     const spentLow = 1_000_000 - (await balanceOf(low.accountId));
@@ -160,7 +148,7 @@ describe('rule 5: size', () => {
 
 describe('a refused request charges nothing', () => {
   it('leaves the balance unchanged after a base-model 400', async () => {
-    const account = await runtime.newAccount(1_000_000);
+    const account = await world.runtime.newAccount(1_000_000);
     await invalid(await generate(validGenerate({ base_model: 'base-a-2', resolution: '4K' }), account.apiKey));
     expect(await balanceOf(account.accountId)).toBe(1_000_000);
   });

@@ -5,29 +5,25 @@
  */
 
 import type { ImageOperation, RequestBody } from '../../support/builders/requests';
-import { startTestRuntime, type TestRuntime } from '../../support/runtime';
-import { answerNamingNobody, COLOURS, decode, type ErrorBody, expectOk, flatImage, operationCall } from './support';
+import {
+  answerNamingNobody,
+  COLOURS,
+  decode,
+  type ErrorBody,
+  expectOk,
+  flatImage,
+  operationCall,
+  useImageWorld,
+} from './support';
 
-let runtime: TestRuntime;
-let apiKey: string;
-let input: Buffer;
-let reference: Buffer;
-
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  ({ apiKey } = await runtime.newAccount(1_000_000_000));
-  input = await flatImage(64, 48, 'png', COLOURS.red);
-  reference = await flatImage(48, 64, 'png', COLOURS.blue);
-});
-afterAll(() => runtime.close());
+const world = useImageWorld(async () => ({
+  input: await flatImage(64, 48, 'png', COLOURS.red),
+  reference: await flatImage(48, 64, 'png', COLOURS.blue),
+}));
 
 /** The operation's call, its valid body asking for download links. */
 const urlsCall = (operation: ImageOperation) => {
-  const call = operationCall(
-    operation,
-    () => ({ runtime, apiKey }),
-    () => ({ input, reference }),
-  );
+  const call = operationCall(operation, world, () => world);
   return { ...call, valid: (overrides: RequestBody = {}) => call.valid({ response_mode: 'urls', ...overrides }) };
 };
 const { valid: validEdit, send: edit } = urlsCall('edit');
@@ -60,7 +56,7 @@ describe('response_mode urls', () => {
 
   it('serves links on the address the caller used', async () => {
     const answer = await expectOk(await edit(validEdit()));
-    expect(answer.download_urls[0].startsWith(`${runtime.url}/v2/service/downloads/`)).toBe(true);
+    expect(answer.download_urls[0].startsWith(`${world.runtime.url}/v2/service/downloads/`)).toBe(true);
   });
 
   it('gives one link per output, each leading to a distinct image of the requested format and size', async () => {
@@ -110,7 +106,7 @@ describe('response_mode urls', () => {
   });
 
   it('answers a token that is not a token with 404 NOT_FOUND', async () => {
-    const response = await open(`${runtime.url}/v2/service/downloads/not-a-token`);
+    const response = await open(`${world.runtime.url}/v2/service/downloads/not-a-token`);
     expect(response.status).toBe(404);
     expect(((await response.json()) as ErrorBody).code).toBe('NOT_FOUND');
   });

@@ -8,7 +8,6 @@
 import { refusalsOf } from '../../support/builders/requests';
 import { facePhoto, seedFaceProfile } from '../../support/faces';
 import { seedProfile } from '../../support/profiles';
-import { startTestRuntime, type TestRuntime } from '../../support/runtime';
 import {
   answerNamingNobody,
   b64,
@@ -22,29 +21,17 @@ import {
   itRefuses,
   itRefusesProfilesItCannotUse,
   operationCall,
+  useImageWorld,
 } from './support';
 
-let runtime: TestRuntime;
-let apiKey: string;
-let accountId: string;
-/** 64×48 red PNG. */
-let landscape: Buffer;
-/** 48×64 blue PNG. */
-let portrait: Buffer;
+const world = useImageWorld(async () => ({
+  /** 64×48 red PNG. */
+  landscape: await flatImage(64, 48, 'png', COLOURS.red),
+  /** 48×64 blue PNG. */
+  portrait: await flatImage(48, 64, 'png', COLOURS.blue),
+}));
 
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  ({ apiKey, accountId } = await runtime.newAccount(1_000_000_000));
-  landscape = await flatImage(64, 48, 'png', COLOURS.red);
-  portrait = await flatImage(48, 64, 'png', COLOURS.blue);
-});
-afterAll(() => runtime.close());
-
-const call = operationCall(
-  'edit',
-  () => ({ runtime, apiKey }),
-  () => ({ input: landscape }),
-);
+const call = operationCall('edit', world, () => ({ input: world.landscape }));
 const { valid: validEdit, send: edit } = call;
 
 describe('edit: happy path', () => {
@@ -55,7 +42,7 @@ describe('edit: happy path', () => {
   });
 
   it('follows a portrait input under the default auto aspect ratio', async () => {
-    const answer = await expectOk(await edit(validEdit({ images: [b64(portrait)] })));
+    const answer = await expectOk(await edit(validEdit({ images: [b64(world.portrait)] })));
     expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 768, height: 1024 });
   });
 
@@ -83,12 +70,16 @@ describe('edit: happy path', () => {
   });
 
   it('accepts several input images', async () => {
-    const answer = await expectOk(await edit(validEdit({ images: [b64(landscape), b64(portrait), b64(landscape)] })));
+    const answer = await expectOk(
+      await edit(validEdit({ images: [b64(world.landscape), b64(world.portrait), b64(world.landscape)] })),
+    );
     expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1024, height: 768 });
   });
 
   it('accepts ten input images', async () => {
-    const answer = await expectOk(await edit(validEdit({ images: Array.from({ length: 10 }, () => b64(landscape)) })));
+    const answer = await expectOk(
+      await edit(validEdit({ images: Array.from({ length: 10 }, () => b64(world.landscape)) })),
+    );
     expect(answer.images).toHaveLength(1);
   });
 
@@ -106,7 +97,7 @@ describe('edit: happy path', () => {
   });
 
   it('is served under /v1 too, marked deprecated', async () => {
-    const response = await runtime.call('POST', '/v1/service/edit', { apiKey, body: validEdit() });
+    const response = await world.runtime.call('POST', '/v1/service/edit', { apiKey: world.apiKey, body: validEdit() });
     expect(response.headers.get('deprecation')).toBe('true');
     expect(response.headers.get('link')).toBe('</v2/service/edit>; rel="successor-version"');
     await expectOk(response);
@@ -115,7 +106,11 @@ describe('edit: happy path', () => {
 
 describe('edit: authentication', () => {
   it('answers 403 MISSING_API_KEY without the header, with the deprecation header', async () => {
-    await expectError(await runtime.call('POST', '/v2/service/edit', { body: validEdit() }), 403, 'MISSING_API_KEY');
+    await expectError(
+      await world.runtime.call('POST', '/v2/service/edit', { body: validEdit() }),
+      403,
+      'MISSING_API_KEY',
+    );
   });
 
   it('answers 401 INVALID_API_KEY for an unknown key', async () => {
@@ -135,27 +130,27 @@ describe('edit: request validation (422)', () => {
   });
 
   it('takes at most 10 images', async () => {
-    await expectValidation(await edit(validEdit({ images: Array.from({ length: 11 }, () => b64(landscape)) })), [
+    await expectValidation(await edit(validEdit({ images: Array.from({ length: 11 }, () => b64(world.landscape)) })), [
       'body',
       'images',
     ]);
   });
 
   it('locates a non-string image at its index', async () => {
-    const images = [b64(landscape), b64(landscape), b64(landscape), 42];
+    const images = [b64(world.landscape), b64(world.landscape), b64(world.landscape), 42];
     await expectValidation(await edit(validEdit({ images })), ['body', 'images', 3]);
   });
 
   it('locates an empty image string at its index', async () => {
-    const images = [b64(landscape), b64(landscape), b64(landscape), ''];
+    const images = [b64(world.landscape), b64(world.landscape), b64(world.landscape), ''];
     await expectValidation(await edit(validEdit({ images })), ['body', 'images', 3]);
   });
 
   itRefuses(call, refusalsOf('edit'));
 
   it('refuses a body that is not JSON, at the character where Python stops reading', async () => {
-    const response = await runtime.call('POST', '/v2/service/edit', {
-      apiKey,
+    const response = await world.runtime.call('POST', '/v2/service/edit', {
+      apiKey: world.apiKey,
       rawBody: '{"images": [',
       headers: { 'Content-Type': 'application/json' },
     });
@@ -169,7 +164,7 @@ describe('edit: request validation (422)', () => {
   });
 
   it('charges nothing for a refused request', async () => {
-    const account = await runtime.newAccount(1_000_000);
+    const account = await world.runtime.newAccount(1_000_000);
     await expectValidation(await edit(validEdit({ num_output_images: 5 }), account.apiKey), [
       'body',
       'num_output_images',
@@ -179,7 +174,7 @@ describe('edit: request validation (422)', () => {
 });
 
 describe('edit: profile references', () => {
-  itRefusesProfilesItCannotUse(call, () => ({ runtime, accountId }));
+  itRefusesProfilesItCannotUse(call, world);
 
   it('answers 404 naming an unknown [[id]] in the prompt', async () => {
     const body = await expectError(
@@ -191,8 +186,8 @@ describe('edit: profile references', () => {
   });
 
   it('counts a [[id]] in the prompt and profile_ids together for the version rule', async () => {
-    const v1 = await seedProfile(accountId, { modelVersion: 'v1' });
-    const v2 = await seedProfile(accountId, { modelVersion: 'v2' });
+    const v1 = await seedProfile(world.accountId, { modelVersion: 'v1' });
+    const v2 = await seedProfile(world.accountId, { modelVersion: 'v2' });
     const response = await edit(validEdit({ prompt: `next to [[${v2.profileId}]]`, profile_ids: [v1.profileId] }));
     const body = await expectError(response, 400, 'MIXED_PROFILE_MODEL_VERSIONS');
     expect(body.detail).toContain(v1.profileId);
@@ -204,8 +199,8 @@ describe('edit: profile references', () => {
     validEdit({ images: [b64(facePhoto('astronaut.jpg'))], ...overrides });
 
   it('merges [[id]] in the prompt with profile_ids: both subjects are counted', async () => {
-    const inImage = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
-    const named = await seedFaceProfile(accountId, facePhoto('yale-lightings.jpg'), [0, 1]);
+    const inImage = await seedFaceProfile(world.accountId, facePhoto('astronaut.jpg'));
+    const named = await seedFaceProfile(world.accountId, facePhoto('yale-lightings.jpg'), [0, 1]);
     const answer = await expectOk(
       await edit(withFace({ prompt: `add [[${named.profileId}]] beside them`, profile_ids: [inImage.profileId] })),
     );
@@ -213,25 +208,25 @@ describe('edit: profile references', () => {
   });
 
   it('recognises a profile from profile_ids when an input shows it', async () => {
-    const profile = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
+    const profile = await seedFaceProfile(world.accountId, facePhoto('astronaut.jpg'));
     const answer = await expectOk(await edit(withFace({ profile_ids: [profile.profileId] })));
     expect(answer.known_subjects.counts).toEqual({ [profile.profileId]: 1 });
   });
 
   it('does not count a referenced profile that no input shows', async () => {
-    const profile = await seedFaceProfile(accountId, facePhoto('yale-lightings.jpg'), [0, 1]);
+    const profile = await seedFaceProfile(world.accountId, facePhoto('yale-lightings.jpg'), [0, 1]);
     const answer = await expectOk(await edit(withFace({ profile_ids: [profile.profileId] })));
     expect(answer.known_subjects.counts).toEqual({});
   });
 
   it('counts a named READY profile with no face template as nobody: it can be named, never matched', async () => {
-    const profile = await seedProfile(accountId);
+    const profile = await seedProfile(world.accountId);
     const answer = await expectOk(await edit(validEdit({ prompt: `[[${profile.profileId}]] waving` })));
     expect(answer.known_subjects.counts).toEqual({});
   });
 
   it('preserves no identity when the request references no profile, even if one matches', async () => {
-    const own = await runtime.newAccount();
+    const own = await world.runtime.newAccount();
     await seedFaceProfile(own.accountId, facePhoto('astronaut.jpg'));
     const answer = await expectOk(await edit(withFace(), own.apiKey));
     expect(answer.known_subjects.counts).toEqual({});

@@ -8,7 +8,6 @@
 
 import { refusalsOf } from '../../support/builders/requests';
 import { facePhoto, seedFaceProfile } from '../../support/faces';
-import { startTestRuntime, type TestRuntime } from '../../support/runtime';
 import {
   answerNamingNobody,
   b64,
@@ -21,27 +20,19 @@ import {
   itRefuses,
   itRefusesProfilesItCannotUse,
   operationCall,
+  useImageWorld,
 } from './support';
 
-let runtime: TestRuntime;
-let apiKey: string;
-let accountId: string;
-/** 64×48 red-to-white gradient PNG. */
-let landscape: Buffer;
-/** 48×64 blue PNG. */
-let portrait: Buffer;
+const world = useImageWorld(async () => ({
+  /** 64×48 red-to-white gradient PNG. */
+  landscape: await gradientImage(64, 48, COLOURS.red, COLOURS.white),
+  /** 48×64 blue PNG. */
+  portrait: await flatImage(48, 64, 'png', COLOURS.blue),
+}));
 
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  ({ apiKey, accountId } = await runtime.newAccount(1_000_000_000));
-  landscape = await gradientImage(64, 48, COLOURS.red, COLOURS.white);
-  portrait = await flatImage(48, 64, 'png', COLOURS.blue);
-});
-afterAll(() => runtime.close());
-
-const images = () => ({ input: landscape, reference: portrait });
-const enhanceCall = operationCall('enhance', () => ({ runtime, apiKey }), images);
-const remixCall = operationCall('remix', () => ({ runtime, apiKey }), images);
+const images = () => ({ input: world.landscape, reference: world.portrait });
+const enhanceCall = operationCall('enhance', world, images);
+const remixCall = operationCall('remix', world, images);
 const { valid: validEnhance, send: enhance } = enhanceCall;
 const { valid: validRemix, send: remix } = remixCall;
 
@@ -53,7 +44,7 @@ describe('enhance: happy path', () => {
   });
 
   it('keeps a portrait input portrait', async () => {
-    const answer = await expectOk(await enhance(validEnhance({ image: b64(portrait) })));
+    const answer = await expectOk(await enhance(validEnhance({ image: b64(world.portrait) })));
     expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1536, height: 2048 });
   });
 
@@ -129,7 +120,7 @@ describe('enhance and remix: profiles', () => {
   const astronaut = () => b64(facePhoto('astronaut.jpg'));
 
   it('enhance recognises a profile from profile_ids shown in the image', async () => {
-    const profile = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
+    const profile = await seedFaceProfile(world.accountId, facePhoto('astronaut.jpg'));
     const answer = await expectOk(
       await enhance(validEnhance({ image: astronaut(), profile_ids: [profile.profileId], num_output_images: 2 })),
     );
@@ -137,13 +128,13 @@ describe('enhance and remix: profiles', () => {
   });
 
   it('enhance does not count a referenced profile the image does not show', async () => {
-    const profile = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
+    const profile = await seedFaceProfile(world.accountId, facePhoto('astronaut.jpg'));
     const answer = await expectOk(await enhance(validEnhance({ profile_ids: [profile.profileId] })));
     expect(answer.known_subjects.counts).toEqual({});
   });
 
   it('remix recognises a profile shown in input_image', async () => {
-    const profile = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
+    const profile = await seedFaceProfile(world.accountId, facePhoto('astronaut.jpg'));
     const answer = await expectOk(
       await remix(validRemix({ input_image: astronaut(), profile_ids: [profile.profileId] })),
     );
@@ -151,16 +142,16 @@ describe('enhance and remix: profiles', () => {
   });
 
   it('remix does not take the subject from the style reference', async () => {
-    const profile = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
+    const profile = await seedFaceProfile(world.accountId, facePhoto('astronaut.jpg'));
     const answer = await expectOk(
       await remix(validRemix({ reference_image: astronaut(), profile_ids: [profile.profileId] })),
     );
     expect(answer.known_subjects.counts).toEqual({});
   });
 
-  describe('enhance', () => itRefusesProfilesItCannotUse(enhanceCall, () => ({ runtime, accountId })));
+  describe('enhance', () => itRefusesProfilesItCannotUse(enhanceCall, world));
 
-  describe('remix', () => itRefusesProfilesItCannotUse(remixCall, () => ({ runtime, accountId })));
+  describe('remix', () => itRefusesProfilesItCannotUse(remixCall, world));
 
   it("enhance's prompt only guides: an unknown [[id]] there is not looked up", async () => {
     const answer = await expectOk(await enhance(validEnhance({ prompt: 'sharpen [[prf_nobodyhere]]' })));
@@ -168,7 +159,7 @@ describe('enhance and remix: profiles', () => {
   });
 
   it("enhance's prompt only guides: a [[id]] there is not a recognised subject", async () => {
-    const profile = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
+    const profile = await seedFaceProfile(world.accountId, facePhoto('astronaut.jpg'));
     const answer = await expectOk(await enhance(validEnhance({ prompt: `sharpen [[${profile.profileId}]]` })));
     expect(answer.known_subjects.counts).toEqual({});
   });

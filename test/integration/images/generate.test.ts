@@ -8,7 +8,6 @@
 import { refusalsOf } from '../../support/builders/requests';
 import { facePhoto, seedFaceProfile } from '../../support/faces';
 import { seedProfile } from '../../support/profiles';
-import { startTestRuntime, type TestRuntime } from '../../support/runtime';
 import {
   answerNamingNobody,
   decode,
@@ -17,22 +16,16 @@ import {
   itRefuses,
   itRefusesProfilesItCannotUse,
   operationCall,
+  useImageWorld,
 } from './support';
 
-let runtime: TestRuntime;
-let apiKey: string;
-let accountId: string;
-
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  ({ apiKey, accountId } = await runtime.newAccount(1_000_000_000));
-});
-afterAll(() => runtime.close());
+const world = useImageWorld();
 
 /** A READY profile as training leaves it: a face template and reference crop of a real face. */
-const trainedProfile = (photo = 'astronaut.jpg', faces = [0]) => seedFaceProfile(accountId, facePhoto(photo), faces);
+const trainedProfile = (photo = 'astronaut.jpg', faces = [0]) =>
+  seedFaceProfile(world.accountId, facePhoto(photo), faces);
 
-const call = operationCall('generate', () => ({ runtime, apiKey }));
+const call = operationCall('generate', world);
 const { valid: validGenerate, send: generate } = call;
 
 describe('generate: happy path', () => {
@@ -47,7 +40,7 @@ describe('generate: happy path', () => {
     const jobId = response.headers.get('X-Job-Id');
     expect(jobId).toMatch(/^job_/);
     await expectOk(response);
-    const job = await runtime.call('GET', `/v2/service/jobs/${jobId}`, { apiKey });
+    const job = await world.runtime.call('GET', `/v2/service/jobs/${jobId}`, { apiKey: world.apiKey });
     expect(await job.json()).toMatchObject({
       job_id: jobId,
       status: 'succeeded',
@@ -121,12 +114,12 @@ describe('generate: [[id]] references', () => {
   });
 
   it('accepts a named READY profile without a face template, and counts it nowhere: it cannot be matched', async () => {
-    const profile = await seedProfile(accountId);
+    const profile = await seedProfile(world.accountId);
     const answer = await expectOk(
       await generate(validGenerate({ prompt: `[[${profile.profileId}]] at the lighthouse` })),
     );
     expect(answer.known_subjects.counts).toEqual({});
   });
 
-  itRefusesProfilesItCannotUse(call, () => ({ runtime, accountId }));
+  itRefusesProfilesItCannotUse(call, world);
 });

@@ -18,7 +18,7 @@ import {
   validBody,
 } from '../../support/builders/requests';
 import { seedProfile } from '../../support/profiles';
-import type { TestRuntime } from '../../support/runtime';
+import { startTestRuntime, type TestRuntime } from '../../support/runtime';
 
 export const DEPRECATION_DATE = '2026-05-08';
 
@@ -136,6 +136,30 @@ export const expectValidation = async (
   return entry;
 };
 
+/** What an image test file runs against: the runtime, one account, and the file's input images by name. */
+export type ImageWorld<Images extends Record<string, Buffer>> = {
+  runtime: TestRuntime;
+  apiKey: string;
+  accountId: string;
+} & Images;
+
+/**
+ * Starts the local runtime before the file's tests, with an account holding 1000 in credit and the input
+ * images `draw` makes, and closes it after them. The fields are set once the file's `beforeAll` has run.
+ */
+export const useImageWorld = <Images extends Record<string, Buffer> = Record<never, Buffer>>(
+  draw: () => Promise<Images> = async () => ({}) as Images,
+): ImageWorld<Images> => {
+  const world = {} as ImageWorld<Images>;
+  beforeAll(async () => {
+    const runtime = await startTestRuntime();
+    const { apiKey, accountId } = await runtime.newAccount(1_000_000_000);
+    Object.assign(world, { runtime, apiKey, accountId }, await draw());
+  });
+  afterAll(() => world.runtime.close());
+  return world;
+};
+
 /** The answer of a request that names nobody: `images` and `download_urls` as given (one image in bytes by default). */
 export const answerNamingNobody = (outputs: Partial<Pick<ImageAnswer, 'images' | 'download_urls'>> = {}) => ({
   known_subjects: { counts: {} },
@@ -155,12 +179,12 @@ export interface OperationCall {
 /** The operation's call on the test's runtime and account, its valid body carrying `images`. */
 export const operationCall = (
   operation: ImageOperation,
-  world: () => { runtime: TestRuntime; apiKey: string },
+  world: { runtime: TestRuntime; apiKey: string },
   images: () => BodyImages = () => ({}),
 ): OperationCall => ({
   operation,
   valid: (overrides = {}) => validBody(operation, images(), overrides),
-  send: (body, apiKey = world().apiKey) => world().runtime.call('POST', `/v2/service/${operation}`, { apiKey, body }),
+  send: (body, apiKey = world.apiKey) => world.runtime.call('POST', `/v2/service/${operation}`, { apiKey, body }),
 });
 
 /** One test a refusal: the valid body changed as the refusal says answers a 422 located at its field. */
@@ -178,7 +202,7 @@ export const itRefuses = (call: OperationCall, refusals: readonly Refusal[]): vo
  */
 export const itRefusesProfilesItCannotUse = (
   call: OperationCall,
-  world: () => { runtime: TestRuntime; accountId: string },
+  world: { runtime: TestRuntime; accountId: string },
 ): void => {
   const named = (profileIds: string[]) => call.send(call.valid(naming(call.operation, profileIds)));
 
@@ -188,7 +212,7 @@ export const itRefusesProfilesItCannotUse = (
   });
 
   it("answers 404 for another account's profile, naming it", async () => {
-    const other = await world().runtime.newAccount();
+    const other = await world.runtime.newAccount();
     const theirs = await seedProfile(other.accountId);
     const body = await expectError(await named([theirs.profileId]), 404, 'NOT_FOUND');
     expect(body.detail).toContain(theirs.profileId);
@@ -197,15 +221,15 @@ export const itRefusesProfilesItCannotUse = (
   it.each(['VALIDATING', 'QUEUING', 'IN_PROGRESS', 'ERROR'] as const)(
     'answers 400 naming a %s profile and its status',
     async (status) => {
-      const profile = await seedProfile(world().accountId, { status });
+      const profile = await seedProfile(world.accountId, { status });
       const body = await expectError(await named([profile.profileId]), 400, 'PROFILE_NOT_READY');
       expect(body.detail).toContain(`${profile.profileId} (${status})`);
     },
   );
 
   it('answers 400 MIXED_PROFILE_MODEL_VERSIONS listing the ids of each version', async () => {
-    const v1 = await seedProfile(world().accountId, { modelVersion: 'v1' });
-    const v2 = await seedProfile(world().accountId, { modelVersion: 'v2' });
+    const v1 = await seedProfile(world.accountId, { modelVersion: 'v1' });
+    const v2 = await seedProfile(world.accountId, { modelVersion: 'v2' });
     const body = await expectError(await named([v1.profileId, v2.profileId]), 400, 'MIXED_PROFILE_MODEL_VERSIONS');
     expect(body.detail).toContain(`v1 (${v1.profileId})`);
     expect(body.detail).toContain(`v2 (${v2.profileId})`);
