@@ -9,17 +9,18 @@ import { refusalsOf } from '../../support/builders/requests';
 import { facePhoto, seedFaceProfile } from '../../support/faces';
 import { seedProfile } from '../../support/profiles';
 import {
-  answerNamingNobody,
   b64,
   balanceOf,
   COLOURS,
-  decode,
   expectError,
   expectOk,
   expectValidation,
   flatImage,
   itRefuses,
   itRefusesProfilesItCannotUse,
+  itRenders,
+  itRendersLikeEveryOperation,
+  jpeg,
   operationCall,
   useImageWorld,
 } from './support';
@@ -35,53 +36,35 @@ const call = operationCall('edit', world, () => ({ input: world.landscape }));
 const { valid: validEdit, send: edit } = call;
 
 describe('edit: happy path', () => {
-  it('answers one JPEG at 1K in the input aspect ratio by default', async () => {
-    const answer = await expectOk(await edit(validEdit()));
-    expect(answer).toEqual(answerNamingNobody());
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1024, height: 768 });
+  itRendersLikeEveryOperation(call, {
+    byDefault: 'answers one JPEG at 1K in the input aspect ratio by default',
+    width: 1024,
+    height: 768,
+    count: 4,
   });
 
-  it('follows a portrait input under the default auto aspect ratio', async () => {
-    const answer = await expectOk(await edit(validEdit({ images: [b64(world.portrait)] })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 768, height: 1024 });
-  });
-
-  it('answers PNG when output_format is png', async () => {
-    const answer = await expectOk(await edit(validEdit({ output_format: 'png' })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'png', width: 1024, height: 768 });
-  });
-
-  it('answers jpg when output_format is jpg', async () => {
-    const answer = await expectOk(await edit(validEdit({ output_format: 'jpg' })));
-    expect((await decode(answer.images[0])).format).toBe('jpeg');
-  });
-
-  it('renders 2K at the requested aspect ratio', async () => {
-    const answer = await expectOk(await edit(validEdit({ resolution: '2K', aspect_ratio: '16:9' })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 2048, height: 1152 });
-  });
-
-  it('returns N distinct images for num_output_images N', async () => {
-    const answer = await expectOk(await edit(validEdit({ num_output_images: 4 })));
-    expect(answer.images).toHaveLength(4);
-    expect(new Set(answer.images).size).toBe(4);
-    for (const image of answer.images)
-      expect(await decode(image)).toEqual({ format: 'jpeg', width: 1024, height: 768 });
-  });
-
-  it('accepts several input images', async () => {
-    const answer = await expectOk(
-      await edit(validEdit({ images: [b64(world.landscape), b64(world.portrait), b64(world.landscape)] })),
-    );
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1024, height: 768 });
-  });
-
-  it('accepts ten input images', async () => {
-    const answer = await expectOk(
-      await edit(validEdit({ images: Array.from({ length: 10 }, () => b64(world.landscape)) })),
-    );
-    expect(answer.images).toHaveLength(1);
-  });
+  itRenders(call, [
+    jpeg(
+      'follows a portrait input under the default auto aspect ratio',
+      () => ({ images: [b64(world.portrait)] }),
+      768,
+      1024,
+    ),
+    jpeg('answers jpg when output_format is jpg', { output_format: 'jpg' }, 1024, 768),
+    jpeg('renders 2K at the requested aspect ratio', { resolution: '2K', aspect_ratio: '16:9' }, 2048, 1152),
+    jpeg(
+      'accepts several input images',
+      () => ({ images: [b64(world.landscape), b64(world.portrait), b64(world.landscape)] }),
+      1024,
+      768,
+    ),
+    jpeg(
+      'accepts ten input images',
+      () => ({ images: Array.from({ length: 10 }, () => b64(world.landscape)) }),
+      1024,
+      768,
+    ),
+  ]);
 
   it('takes no prompt (it defaults to empty)', async () => {
     const { prompt: _omitted, ...body } = validEdit();

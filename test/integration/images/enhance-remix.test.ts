@@ -9,7 +9,6 @@
 import { refusalsOf } from '../../support/builders/requests';
 import { facePhoto, seedFaceProfile } from '../../support/faces';
 import {
-  answerNamingNobody,
   b64,
   COLOURS,
   decode,
@@ -19,6 +18,9 @@ import {
   gradientImage,
   itRefuses,
   itRefusesProfilesItCannotUse,
+  itRenders,
+  itRendersLikeEveryOperation,
+  jpeg,
   operationCall,
   useImageWorld,
 } from './support';
@@ -37,61 +39,34 @@ const { valid: validEnhance, send: enhance } = enhanceCall;
 const { valid: validRemix, send: remix } = remixCall;
 
 describe('enhance: happy path', () => {
-  it('answers one JPEG with a 2048 px long edge in the input aspect ratio', async () => {
-    const answer = await expectOk(await enhance(validEnhance()));
-    expect(answer).toEqual(answerNamingNobody());
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 2048, height: 1536 });
+  itRendersLikeEveryOperation(enhanceCall, {
+    byDefault: 'answers one JPEG with a 2048 px long edge in the input aspect ratio',
+    width: 2048,
+    height: 1536,
+    count: 2,
   });
 
-  it('keeps a portrait input portrait', async () => {
-    const answer = await expectOk(await enhance(validEnhance({ image: b64(world.portrait) })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1536, height: 2048 });
-  });
+  itRenders(enhanceCall, [
+    jpeg('keeps a portrait input portrait', () => ({ image: b64(world.portrait) }), 1536, 2048),
+    jpeg('takes a prompt that guides the enhancement', { prompt: 'warmer skin tones' }, 2048, 1536),
+  ]);
 
   it('rounds the short edge to a multiple of 16', async () => {
     const answer = await expectOk(await enhance(validEnhance({ image: b64(await flatImage(70, 30)) })));
     // 2048 / (70 / 30) = 877.7, the nearest multiple of 16 is 880.
     expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 2048, height: 880 });
   });
-
-  it('answers PNG when output_format is png', async () => {
-    const answer = await expectOk(await enhance(validEnhance({ output_format: 'png' })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'png', width: 2048, height: 1536 });
-  });
-
-  it('takes a prompt that guides the enhancement', async () => {
-    const answer = await expectOk(await enhance(validEnhance({ prompt: 'warmer skin tones' })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 2048, height: 1536 });
-  });
-
-  it('returns N distinct images for num_output_images N', async () => {
-    const answer = await expectOk(await enhance(validEnhance({ num_output_images: 2 })));
-    expect(answer.images).toHaveLength(2);
-    expect(new Set(answer.images).size).toBe(2);
-  });
 });
 
 describe('remix: happy path', () => {
-  it("answers one JPEG with a 2048 px long edge in the input image's aspect ratio, not the reference's", async () => {
-    const answer = await expectOk(await remix(validRemix()));
-    expect(answer).toEqual(answerNamingNobody());
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 2048, height: 1536 });
+  itRendersLikeEveryOperation(remixCall, {
+    byDefault: "answers one JPEG with a 2048 px long edge in the input image's aspect ratio, not the reference's",
+    width: 2048,
+    height: 1536,
+    count: 3,
   });
 
-  it('answers PNG when output_format is png', async () => {
-    const answer = await expectOk(await remix(validRemix({ output_format: 'png' })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'png', width: 2048, height: 1536 });
-  });
-
-  it('takes a prompt that steers the remix', async () => {
-    await expectOk(await remix(validRemix({ prompt: 'keep the composition' })));
-  });
-
-  it('returns N distinct images for num_output_images N', async () => {
-    const answer = await expectOk(await remix(validRemix({ num_output_images: 3 })));
-    expect(answer.images).toHaveLength(3);
-    expect(new Set(answer.images).size).toBe(3);
-  });
+  itRenders(remixCall, [jpeg('takes a prompt that steers the remix', { prompt: 'keep the composition' }, 2048, 1536)]);
 });
 
 describe('enhance and remix: request validation (422)', () => {

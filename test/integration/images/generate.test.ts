@@ -9,12 +9,13 @@ import { refusalsOf } from '../../support/builders/requests';
 import { facePhoto, seedFaceProfile } from '../../support/faces';
 import { seedProfile } from '../../support/profiles';
 import {
-  answerNamingNobody,
-  decode,
   expectOk,
   expectValidation,
   itRefuses,
   itRefusesProfilesItCannotUse,
+  itRenders,
+  itRendersLikeEveryOperation,
+  jpeg,
   operationCall,
   useImageWorld,
 } from './support';
@@ -29,10 +30,11 @@ const call = operationCall('generate', world);
 const { valid: validGenerate, send: generate } = call;
 
 describe('generate: happy path', () => {
-  it('answers one square JPEG at 1K by default (auto with no input is square)', async () => {
-    const answer = await expectOk(await generate(validGenerate()));
-    expect(answer).toEqual(answerNamingNobody());
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1024, height: 1024 });
+  itRendersLikeEveryOperation(call, {
+    byDefault: 'answers one square JPEG at 1K by default (auto with no input is square)',
+    width: 1024,
+    height: 1024,
+    count: 3,
   });
 
   it('names the job it was recorded as in X-Job-Id, whose poll shows its cost', async () => {
@@ -49,28 +51,10 @@ describe('generate: happy path', () => {
     });
   });
 
-  it('answers PNG when output_format is png', async () => {
-    const answer = await expectOk(await generate(validGenerate({ output_format: 'png' })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'png', width: 1024, height: 1024 });
-  });
-
-  it('renders 2K at the requested aspect ratio', async () => {
-    const answer = await expectOk(await generate(validGenerate({ resolution: '2K', aspect_ratio: '9:16' })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1152, height: 2048 });
-  });
-
-  it('rounds the short edge to a multiple of 16 (3:4 at 1K is 768x1024)', async () => {
-    const answer = await expectOk(await generate(validGenerate({ aspect_ratio: '3:4' })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 768, height: 1024 });
-  });
-
-  it('returns N distinct images for num_output_images N', async () => {
-    const answer = await expectOk(await generate(validGenerate({ num_output_images: 3 })));
-    expect(answer.images).toHaveLength(3);
-    expect(new Set(answer.images).size).toBe(3);
-    for (const image of answer.images)
-      expect(await decode(image)).toEqual({ format: 'jpeg', width: 1024, height: 1024 });
-  });
+  itRenders(call, [
+    jpeg('renders 2K at the requested aspect ratio', { resolution: '2K', aspect_ratio: '9:16' }, 1152, 2048),
+    jpeg('rounds the short edge to a multiple of 16 (3:4 at 1K is 768x1024)', { aspect_ratio: '3:4' }, 768, 1024),
+  ]);
 
   it('has no profile_ids field: ids listed there are ignored, not looked up', async () => {
     const answer = await expectOk(await generate(validGenerate({ profile_ids: ['prf_doesnotexist'] })));

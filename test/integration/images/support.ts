@@ -187,6 +187,63 @@ export const operationCall = (
   send: (body, apiKey = world.apiKey) => world.runtime.call('POST', `/v2/service/${operation}`, { apiKey, body }),
 });
 
+/** A request's outputs: `count` distinct images (one by default), each of this format and size. */
+export interface Rendering {
+  case: string;
+  /** What the request changes from the valid body (a function when it names the file's images). */
+  change: RequestBody | (() => RequestBody);
+  format: 'jpeg' | 'png';
+  width: number;
+  height: number;
+  count?: number;
+}
+
+/** A rendering of one JPEG of this size. */
+export const jpeg = (name: string, change: Rendering['change'], width: number, height: number): Rendering => ({
+  case: name,
+  change,
+  format: 'jpeg',
+  width,
+  height,
+});
+
+/**
+ * What every operation renders, at its default output size: one JPEG for the valid body, with an answer
+ * that names nobody (`byDefault` is its test's name); PNG when asked; `count` distinct outputs when asked.
+ */
+export const itRendersLikeEveryOperation = (
+  call: OperationCall,
+  { byDefault, width, height, count }: { byDefault: string; width: number; height: number; count: number },
+): void => {
+  it(byDefault, async () => {
+    const answer = await expectOk(await call.send(call.valid()));
+    expect(answer).toEqual(answerNamingNobody());
+    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width, height });
+  });
+  itRenders(call, [
+    { case: 'answers PNG when output_format is png', change: { output_format: 'png' }, format: 'png', width, height },
+    {
+      case: 'returns N distinct images for num_output_images N',
+      change: { num_output_images: count },
+      format: 'jpeg',
+      width,
+      height,
+      count,
+    },
+  ]);
+};
+
+/** One test a rendering: the valid body changed as it says answers its outputs, decoded. */
+export const itRenders = (call: OperationCall, renderings: readonly Rendering[]): void => {
+  for (const { case: name, change, format, width, height, count = 1 } of renderings)
+    it(name, async () => {
+      const answer = await expectOk(await call.send(call.valid(typeof change === 'function' ? change() : change)));
+      expect(answer.images).toHaveLength(count);
+      expect(new Set(answer.images).size).toBe(count);
+      for (const image of answer.images) expect(await decode(image)).toEqual({ format, width, height });
+    });
+};
+
 /** One test a refusal: the valid body changed as the refusal says answers a 422 located at its field. */
 export const itRefuses = (call: OperationCall, refusals: readonly Refusal[]): void => {
   for (const refusal of refusals)
