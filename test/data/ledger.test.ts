@@ -13,8 +13,8 @@ import {
 } from '../../functions/domain/errors';
 import { failedAt, JOB_RETENTION_MS, succeededAt } from '../../functions/domain/jobs/job';
 import { newId } from '../../functions/domain/shared/ids';
-import { type DataBackend, startDataBackend } from '../support/data-backend';
 import { aJob } from '../support/builders/jobs';
+import { type DataBackend, startDataBackend } from '../support/data-backend';
 
 let backend: DataBackend;
 let ledger: DynamoLedger;

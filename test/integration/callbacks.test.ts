@@ -7,6 +7,7 @@ import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-sc
 import { octokitVerify } from '../support/octokit-verify';
 import { startHangingReceiver, startReceiver } from '../support/receiver';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
+import { until as waitUntil } from '../support/wait';
 
 let runtime: TestRuntime;
 
@@ -53,13 +54,7 @@ const dlqMessages = async () => {
   return Number(Attributes?.ApproximateNumberOfMessages ?? 0);
 };
 
-const until = async (check: () => Promise<boolean>, timeoutMs = 15_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
+const until = (check: () => Promise<boolean>, timeoutMs = 15_000) => waitUntil(check, timeoutMs, 50);
 
 describe('callback delivery', () => {
   it('POSTs the exact body, signed with the account secret, verifiable by a GitHub-style verifier', async () => {

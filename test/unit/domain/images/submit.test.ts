@@ -1,3 +1,8 @@
+/**
+ * The image use cases (functions/domain/images/submit.ts and the files it names) on fakes of the typed
+ * ports: what is reserved, settled and released, what the caller is answered, and what a repeated
+ * client_request_id does. Each test breaks one thing.
+ */
 import {
   ClientRequestIdTakenError,
   ContentModerationError,
