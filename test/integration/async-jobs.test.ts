@@ -11,7 +11,7 @@ import { base64Jpeg } from '../support/images';
 import { entriesOfJob, jobCount } from '../support/ledger';
 import { octokitVerify } from '../support/octokit-verify';
 import { startReceiver } from '../support/receiver';
-import { inProcessOnly, startTestRuntime, type TestRuntime } from '../support/runtime';
+import { getJson, inProcessOnly, startTestRuntime, type TestRuntime } from '../support/runtime';
 
 const DAY_MS = 24 * 3600 * 1000;
 let runtime: TestRuntime;
@@ -86,9 +86,7 @@ describe('asynchronous submit', () => {
     const [callback] = receiver.received;
     expect(callback!.body).toBe(text);
     const secret = (
-      (await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey: account.apiKey })).json()) as {
-        webhook_signing_secret: string;
-      }
+      await getJson<{ webhook_signing_secret: string }>(runtime, '/v2/service/webhook-secret', account.apiKey)
     ).webhook_signing_secret;
     expect(
       octokitVerify([{ secret, payload: callback!.body, signature: String(callback!.headers['x-service-signature']) }]),
@@ -259,11 +257,7 @@ describe('client_request_id', () => {
     let listed: JobStatus[] = [];
     for (let i = 0; i < 100 && listed[0]?.status !== 'succeeded'; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      listed = (
-        (await (await runtime.call('GET', '/v2/service/jobs', { apiKey: account.apiKey })).json()) as {
-          jobs: JobStatus[];
-        }
-      ).jobs;
+      listed = (await getJson<{ jobs: JobStatus[] }>(runtime, '/v2/service/jobs', account.apiKey)).jobs;
     }
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ operation: 'enhance', status: 'succeeded' });
@@ -345,13 +339,7 @@ describe('listing jobs', () => {
     expect(second.jobs.map((job) => job.job_id)).toEqual([failed.job_id]);
 
     const stranger = await runtime.newAccount();
-    expect(
-      (
-        (await (await runtime.call('GET', '/v2/service/jobs', { apiKey: stranger.apiKey })).json()) as {
-          jobs: unknown[];
-        }
-      ).jobs,
-    ).toEqual([]);
+    expect((await getJson<{ jobs: unknown[] }>(runtime, '/v2/service/jobs', stranger.apiKey)).jobs).toEqual([]);
   });
 
   it('refuses a cursor it did not give out (400) and a limit out of range (422)', async () => {

@@ -6,7 +6,7 @@ import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
 import { octokitVerify } from '../support/octokit-verify';
 import { startHangingReceiver, startReceiver } from '../support/receiver';
-import { startTestRuntime, type TestRuntime } from '../support/runtime';
+import { getJson, startTestRuntime, type TestRuntime } from '../support/runtime';
 import { until as waitUntil } from '../support/wait';
 
 let runtime: TestRuntime;
@@ -68,9 +68,7 @@ describe('callback delivery', () => {
     expect(callback!.headers['x-service-delivery-id']).toBe(message.deliveryId);
     expect(new Date(String(callback!.headers['x-service-timestamp'])).getTime()).not.toBeNaN();
     const secret = (
-      (await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey: account.apiKey })).json()) as {
-        webhook_signing_secret: string;
-      }
+      await getJson<{ webhook_signing_secret: string }>(runtime, '/v2/service/webhook-secret', account.apiKey)
     ).webhook_signing_secret;
     const signature = String(callback!.headers['x-service-signature']);
     expect(

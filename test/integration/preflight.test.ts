@@ -8,7 +8,7 @@
  */
 import sharp from 'sharp';
 import { faceFixture, startPhotoServer, subjectPhoto, variedPhoto } from '../support/photos';
-import { startTestRuntime, type TestRuntime } from '../support/runtime';
+import { getJson, startTestRuntime, type TestRuntime } from '../support/runtime';
 import { balanceOf } from './images/support';
 
 let runtime: TestRuntime;
@@ -107,11 +107,7 @@ describe('the training-set preflight', () => {
     }
     expect(await balanceOf(account.accountId)).toBe(10_000_000);
     expect(
-      (
-        (await (await runtime.call('GET', '/v2/service/profiles/ids', { apiKey: account.apiKey })).json()) as {
-          profiles: unknown[];
-        }
-      ).profiles,
+      (await getJson<{ profiles: unknown[] }>(runtime, '/v2/service/profiles/ids', account.apiKey)).profiles,
     ).toEqual([]);
   });
 

@@ -7,7 +7,7 @@ import { createOnnxFaceAnalyzer } from '../../functions/adapters/faces/onnx-face
 import { PINNED_PRICES } from '../../functions/domain/catalog/catalog';
 import { TRAINING_PRICE_MICROS } from '../../functions/domain/catalog/pricing';
 import { faceFixture, startPhotoServer, subjectPhoto, variedPhoto } from '../support/photos';
-import { startTestRuntime, type TestRuntime } from '../support/runtime';
+import { getJson, startTestRuntime, type TestRuntime } from '../support/runtime';
 
 let runtime: TestRuntime;
 let photos: Awaited<ReturnType<typeof startPhotoServer>>;
@@ -116,11 +116,7 @@ describe('a profile, from photos to use to deletion', () => {
     });
     expect(reference.status).toBe(404);
     expect(
-      (
-        (await (await runtime.call('GET', '/v2/service/profiles/ids', { apiKey: account.apiKey })).json()) as {
-          profiles: unknown[];
-        }
-      ).profiles,
+      (await getJson<{ profiles: unknown[] }>(runtime, '/v2/service/profiles/ids', account.apiKey)).profiles,
     ).toEqual([]);
     expect(
       (
@@ -264,11 +260,7 @@ describe('creating a profile', () => {
     expect(response.status).toBe(402);
     expect(await response.json()).toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
     expect(
-      (
-        (await (await runtime.call('GET', '/v2/service/profiles/ids', { apiKey: account.apiKey })).json()) as {
-          profiles: unknown[];
-        }
-      ).profiles,
+      (await getJson<{ profiles: unknown[] }>(runtime, '/v2/service/profiles/ids', account.apiKey)).profiles,
     ).toEqual([]);
   });
 

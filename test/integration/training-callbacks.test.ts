@@ -9,7 +9,7 @@ import { Webhook } from 'standardwebhooks';
 import { octokitVerify } from '../support/octokit-verify';
 import { startPhotoServer, subjectPhoto } from '../support/photos';
 import { startReceiver } from '../support/receiver';
-import { startTestRuntime, type TestRuntime } from '../support/runtime';
+import { getJson, startTestRuntime, type TestRuntime } from '../support/runtime';
 
 let runtime: TestRuntime;
 let photos: Awaited<ReturnType<typeof startPhotoServer>>;
@@ -26,11 +26,8 @@ afterAll(async () => {
 });
 
 const secretOf = async (apiKey: string) =>
-  (
-    (await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey })).json()) as {
-      webhook_signing_secret: string;
-    }
-  ).webhook_signing_secret;
+  (await getJson<{ webhook_signing_secret: string }>(runtime, '/v2/service/webhook-secret', apiKey))
+    .webhook_signing_secret;
 
 const trainWithCallback = async (imageUrls: string[]) => {
   const account = await runtime.newAccount(10_000_000);

@@ -12,10 +12,9 @@ import {
   SendTaskFailureCommand,
   SendTaskHeartbeatCommand,
   SendTaskSuccessCommand,
-  SFNClient,
   StartExecutionCommand,
 } from '@aws-sdk/client-sfn';
-import { type LocalStepFunctions, startLocalStepFunctions } from '../../../bin/local-aws/step-functions';
+import { type LocalSfn, startLocalSfn } from '../../support/step-functions';
 
 const MACHINE = {
   StartAt: 'AskForWork',
@@ -51,30 +50,26 @@ type Payload = { runId: string; taskToken: string };
 const payloads = (): Payload[] => ((globalThis as { __askPayloads?: Payload[] }).__askPayloads ??= []);
 
 let dir: string;
-let sfn: LocalStepFunctions;
-let client: SFNClient;
+let local: LocalSfn;
+let sfn: LocalSfn['sfn'];
+let client: LocalSfn['client'];
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sfn-callbacks-'));
   fs.writeFileSync(path.join(dir, 'machine.asl.json'), JSON.stringify(MACHINE));
   fs.writeFileSync(path.join(dir, 'ask.js'), ASK_HANDLER);
   // HeartbeatSeconds 500 × 0.001 = 500 ms.
-  sfn = await startLocalStepFunctions({
+  local = await startLocalSfn({
     workflows: {
       callbacks: { file: 'machine.asl.json', tasks: { AskFunctionArn: { handler: 'ask.js', access: {} } } },
     },
     rootDir: dir,
     timeScale: 0.001,
   });
-  client = new SFNClient({
-    endpoint: sfn.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  ({ sfn, client } = local);
 });
 afterAll(async () => {
-  client.destroy();
-  await sfn.close();
+  await local.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

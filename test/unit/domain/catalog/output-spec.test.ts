@@ -51,25 +51,37 @@ describe('resolveOutputSpec', () => {
     });
   });
 
-  it('rejects an unknown base_model', () => {
-    rejects('edit', { baseModel: 'base-z-9' }, /Unknown base_model 'base-z-9'/);
-  });
+  it.each<[string, 'edit' | 'generate', OutputParams, RegExp]>([
+    ['rejects an unknown base_model', 'edit', { baseModel: 'base-z-9' }, /Unknown base_model 'base-z-9'/],
+    [
+      'rejects a resolution the model lacks',
+      'generate',
+      { baseModel: 'base-a-2-pro', resolution: '4K' },
+      /resolution '4K' is not supported by base_model 'base-a-2-pro'/,
+    ],
+    [
+      'rejects quality on a model without it, even auto',
+      'edit',
+      { quality: 'auto' },
+      /quality is accepted only by base-b-2, base-b-2.5-flare, base-b-2.5-sunburst/,
+    ],
+    [
+      'rejects auto aspect ratio where unsupported',
+      'generate',
+      { baseModel: 'base-d-2', aspectRatio: 'auto' },
+      /aspect_ratio 'auto' is not supported by base_model 'base-d-2'/,
+    ],
+    [
+      'names the first offending field',
+      'edit',
+      { baseModel: 'base-a-2', resolution: '4K', quality: 'high', aspectRatio: 'auto' },
+      /^resolution/,
+    ],
+  ])('%s', (_rule, operation, params, message) => rejects(operation, params, message));
 
   it('rejects edit with a generate-only model', () => {
     rejects('edit', { baseModel: 'base-e-5-pro' }, /'base-e-5-pro' does not support edit/);
     expect(resolveOutputSpec('generate', { baseModel: 'base-e-5-pro' }).baseModel).toBe('base-e-5-pro');
-  });
-
-  it('rejects a resolution the model lacks', () => {
-    rejects(
-      'generate',
-      { baseModel: 'base-a-2-pro', resolution: '4K' },
-      /resolution '4K' is not supported by base_model 'base-a-2-pro'/,
-    );
-  });
-
-  it('rejects quality on a model without it, even auto', () => {
-    rejects('edit', { quality: 'auto' }, /quality is accepted only by base-b-2, base-b-2.5-flare, base-b-2.5-sunburst/);
   });
 
   it('rejects xhigh and max on base-b-2', () => {
@@ -87,18 +99,6 @@ describe('resolveOutputSpec', () => {
 
   it('lets the provider choose quality when omitted', () => {
     expect(resolveOutputSpec('edit', { baseModel: 'base-b-2' }).quality).toBe('auto');
-  });
-
-  it('rejects auto aspect ratio where unsupported', () => {
-    rejects(
-      'generate',
-      { baseModel: 'base-d-2', aspectRatio: 'auto' },
-      /aspect_ratio 'auto' is not supported by base_model 'base-d-2'/,
-    );
-  });
-
-  it('names the first offending field', () => {
-    rejects('edit', { baseModel: 'base-a-2', resolution: '4K', quality: 'high', aspectRatio: 'auto' }, /^resolution/);
   });
 
   describe('size', () => {
