@@ -7,6 +7,7 @@ import { EnhanceRequestSchema } from '../../functions/api/schemas/images';
 import { PINNED_PRICES } from '../../functions/domain/catalog/catalog';
 import { requestFingerprint } from '../../functions/domain/images/idempotency';
 import { aJob } from '../support/builders/jobs';
+import { useMovableClock } from '../support/clock';
 import { base64Jpeg } from '../support/images';
 import { entriesOfJob, jobCount } from '../support/ledger';
 import { octokitVerify } from '../support/octokit-verify';
@@ -15,18 +16,15 @@ import { getJson, inProcessOnly, startTestRuntime, type TestRuntime } from '../s
 
 const DAY_MS = 24 * 3600 * 1000;
 let runtime: TestRuntime;
-let clockOffsetMs = 0;
+const clock = useMovableClock();
 
 beforeAll(async () => {
   runtime = await startTestRuntime({
     env: { CALLBACK_RETRY_SCALE: '0', ASYNC_BUDGET_SECONDS: '3' },
-    clock: () => Date.now() + clockOffsetMs,
+    clock: clock.now,
   });
 });
 afterAll(() => runtime.close());
-afterEach(() => {
-  clockOffsetMs = 0;
-});
 
 interface JobStatus {
   job_id: string;
@@ -374,9 +372,9 @@ describe('polling', () => {
     const handle = (await (await submit(account.apiKey, {})).json()) as { poll_url: string };
     const { body } = await pollUntilDone(account.apiKey, handle.poll_url);
     const completedAt = Date.parse(body.completed_at!);
-    clockOffsetMs = completedAt + DAY_MS - 1000 - Date.now();
+    clock.setTo(completedAt + DAY_MS - 1000);
     expect((await runtime.call('GET', handle.poll_url, { apiKey: account.apiKey })).status).toBe(200);
-    clockOffsetMs = completedAt + DAY_MS + 1000 - Date.now();
+    clock.setTo(completedAt + DAY_MS + 1000);
     const expired = await runtime.call('GET', handle.poll_url, { apiKey: account.apiKey });
     expect(expired.status).toBe(410);
     expect(await expired.json()).toMatchObject({ code: 'JOB_EXPIRED' });

@@ -16,10 +16,6 @@ import {
   expectOk,
   expectValidation,
   flatImage,
-  itRefuses,
-  itRefusesProfilesItCannotUse,
-  itRenders,
-  itRendersLikeEveryOperation,
   jpeg,
   operationCall,
   useImageWorld,
@@ -36,14 +32,14 @@ const call = operationCall('edit', world, () => ({ input: world.landscape }));
 const { valid: validEdit, send: edit } = call;
 
 describe('edit: happy path', () => {
-  itRendersLikeEveryOperation(call, {
+  call.itRendersLikeEveryOperation({
     byDefault: 'answers one JPEG at 1K in the input aspect ratio by default',
     width: 1024,
     height: 768,
     count: 4,
   });
 
-  itRenders(call, [
+  call.itRenders([
     jpeg(
       'follows a portrait input under the default auto aspect ratio',
       () => ({ images: [b64(world.portrait)] }),
@@ -129,7 +125,7 @@ describe('edit: request validation (422)', () => {
     await expectValidation(await edit(validEdit({ images })), ['body', 'images', 3]);
   });
 
-  itRefuses(call, refusalsOf('edit'));
+  call.itRefuses(refusalsOf('edit'));
 
   it('refuses a body that is not JSON, at the character where Python stops reading', async () => {
     const response = await world.runtime.call('POST', '/v2/service/edit', {
@@ -157,7 +153,7 @@ describe('edit: request validation (422)', () => {
 });
 
 describe('edit: profile references', () => {
-  itRefusesProfilesItCannotUse(call, world);
+  call.itRefusesProfilesItCannotUse();
 
   it('answers 404 naming an unknown [[id]] in the prompt', async () => {
     const body = await expectError(

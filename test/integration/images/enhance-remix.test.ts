@@ -16,10 +16,6 @@ import {
   expectValidation,
   flatImage,
   gradientImage,
-  itRefuses,
-  itRefusesProfilesItCannotUse,
-  itRenders,
-  itRendersLikeEveryOperation,
   jpeg,
   operationCall,
   useImageWorld,
@@ -39,14 +35,14 @@ const { valid: validEnhance, send: enhance } = enhanceCall;
 const { valid: validRemix, send: remix } = remixCall;
 
 describe('enhance: happy path', () => {
-  itRendersLikeEveryOperation(enhanceCall, {
+  enhanceCall.itRendersLikeEveryOperation({
     byDefault: 'answers one JPEG with a 2048 px long edge in the input aspect ratio',
     width: 2048,
     height: 1536,
     count: 2,
   });
 
-  itRenders(enhanceCall, [
+  enhanceCall.itRenders([
     jpeg('keeps a portrait input portrait', () => ({ image: b64(world.portrait) }), 1536, 2048),
     jpeg('takes a prompt that guides the enhancement', { prompt: 'warmer skin tones' }, 2048, 1536),
   ]);
@@ -59,14 +55,14 @@ describe('enhance: happy path', () => {
 });
 
 describe('remix: happy path', () => {
-  itRendersLikeEveryOperation(remixCall, {
+  remixCall.itRendersLikeEveryOperation({
     byDefault: "answers one JPEG with a 2048 px long edge in the input image's aspect ratio, not the reference's",
     width: 2048,
     height: 1536,
     count: 3,
   });
 
-  itRenders(remixCall, [jpeg('takes a prompt that steers the remix', { prompt: 'keep the composition' }, 2048, 1536)]);
+  remixCall.itRenders([jpeg('takes a prompt that steers the remix', { prompt: 'keep the composition' }, 2048, 1536)]);
 });
 
 describe('enhance and remix: request validation (422)', () => {
@@ -85,9 +81,9 @@ describe('enhance and remix: request validation (422)', () => {
     await expectValidation(await remix(body), ['body', 'reference_image']);
   });
 
-  describe('enhance', () => itRefuses(enhanceCall, refusalsOf('enhance')));
+  describe('enhance', () => enhanceCall.itRefuses(refusalsOf('enhance')));
 
-  describe('remix', () => itRefuses(remixCall, refusalsOf('remix')));
+  describe('remix', () => remixCall.itRefuses(refusalsOf('remix')));
 });
 
 describe('enhance and remix: profiles', () => {
@@ -124,9 +120,9 @@ describe('enhance and remix: profiles', () => {
     expect(answer.known_subjects.counts).toEqual({});
   });
 
-  describe('enhance', () => itRefusesProfilesItCannotUse(enhanceCall, world));
+  describe('enhance', () => enhanceCall.itRefusesProfilesItCannotUse());
 
-  describe('remix', () => itRefusesProfilesItCannotUse(remixCall, world));
+  describe('remix', () => remixCall.itRefusesProfilesItCannotUse());
 
   it("enhance's prompt only guides: an unknown [[id]] there is not looked up", async () => {
     const answer = await expectOk(await enhance(validEnhance({ prompt: 'sharpen [[prf_nobodyhere]]' })));

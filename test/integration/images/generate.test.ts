@@ -8,17 +8,7 @@
 import { refusalsOf } from '../../support/builders/requests';
 import { facePhoto, seedFaceProfile } from '../../support/faces';
 import { seedProfile } from '../../support/profiles';
-import {
-  expectOk,
-  expectValidation,
-  itRefuses,
-  itRefusesProfilesItCannotUse,
-  itRenders,
-  itRendersLikeEveryOperation,
-  jpeg,
-  operationCall,
-  useImageWorld,
-} from './support';
+import { expectOk, expectValidation, jpeg, operationCall, useImageWorld } from './support';
 
 const world = useImageWorld();
 
@@ -30,7 +20,7 @@ const call = operationCall('generate', world);
 const { valid: validGenerate, send: generate } = call;
 
 describe('generate: happy path', () => {
-  itRendersLikeEveryOperation(call, {
+  call.itRendersLikeEveryOperation({
     byDefault: 'answers one square JPEG at 1K by default (auto with no input is square)',
     width: 1024,
     height: 1024,
@@ -51,7 +41,7 @@ describe('generate: happy path', () => {
     });
   });
 
-  itRenders(call, [
+  call.itRenders([
     jpeg('renders 2K at the requested aspect ratio', { resolution: '2K', aspect_ratio: '9:16' }, 1152, 2048),
     jpeg('rounds the short edge to a multiple of 16 (3:4 at 1K is 768x1024)', { aspect_ratio: '3:4' }, 768, 1024),
   ]);
@@ -76,7 +66,7 @@ describe('generate: request validation (422)', () => {
     await expectValidation(await generate(validGenerate({ prompt: '  \n ' })), ['body', 'prompt']);
   });
 
-  itRefuses(call, refusalsOf('generate'));
+  call.itRefuses(refusalsOf('generate'));
 });
 
 describe('generate: [[id]] references', () => {
@@ -105,5 +95,5 @@ describe('generate: [[id]] references', () => {
     expect(answer.known_subjects.counts).toEqual({});
   });
 
-  itRefusesProfilesItCannotUse(call, world);
+  call.itRefusesProfilesItCannotUse();
 });

@@ -179,13 +179,30 @@ export interface OperationCall {
 /** The operation's call on the test's runtime and account, its valid body carrying `images`. */
 export const operationCall = (
   operation: ImageOperation,
-  world: { runtime: TestRuntime; apiKey: string },
+  world: { runtime: TestRuntime; apiKey: string; accountId: string },
   images: () => BodyImages = () => ({}),
-): OperationCall => ({
-  operation,
-  valid: (overrides = {}) => validBody(operation, images(), overrides),
-  send: (body, apiKey = world.apiKey) => world.runtime.call('POST', `/v2/service/${operation}`, { apiKey, body }),
-});
+): OperationTests => {
+  const call: OperationCall = {
+    operation,
+    valid: (overrides = {}) => validBody(operation, images(), overrides),
+    send: (body, apiKey = world.apiKey) => world.runtime.call('POST', `/v2/service/${operation}`, { apiKey, body }),
+  };
+  return {
+    ...call,
+    itRendersLikeEveryOperation: (size) => itRendersLikeEveryOperation(call, size),
+    itRenders: (renderings) => itRenders(call, renderings),
+    itRefuses: (refusals) => itRefuses(call, refusals),
+    itRefusesProfilesItCannotUse: () => itRefusesProfilesItCannotUse(call, world),
+  };
+};
+
+/** The operation's call with the tests every operation's file runs through it (the functions below). */
+export interface OperationTests extends OperationCall {
+  itRendersLikeEveryOperation(size: Parameters<typeof itRendersLikeEveryOperation>[1]): void;
+  itRenders(renderings: readonly Rendering[]): void;
+  itRefuses(refusals: readonly Refusal[]): void;
+  itRefusesProfilesItCannotUse(): void;
+}
 
 /** A request's outputs: `count` distinct images (one by default), each of this format and size. */
 export interface Rendering {

@@ -1,7 +1,8 @@
 /**
  * Recognition after the engine (functions/domain/engine/recognition.ts) on a fake face analyser: what is
  * counted, for whom, and what the caller pays for it on the synchronous path and in the workflow's
- * RunEngine step. The matching rules themselves (threshold, margin) are proven in test/unit/faces.test.ts.
+ * RunEngine step. The matching rules themselves (threshold, margin) are proven in
+ * test/unit/domain/faces/matching.test.ts.
  */
 import { findBaseModel } from '../../../../functions/domain/catalog/catalog';
 import type { CandidateFace, CandidateProfile } from '../../../../functions/domain/engine/engine';
