@@ -17,7 +17,7 @@ import { services } from '../bin/local-aws/services';
 import { profileItem } from '../functions/adapters/dynamo/records';
 import type { TagReport } from '../functions/domain/profiles/tags';
 import { newId } from '../functions/domain/shared/ids';
-import { aProfile } from '../test/support/fixtures';
+import { aProfile } from '../test/support/builders/profiles';
 import { type BenchResult, median, progress, round, summarise, timed } from './harness';
 import { countDynamoOps, type OpCounter, type OpCounts, perUnit } from './support/dynamo-ops';
 

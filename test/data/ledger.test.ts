@@ -13,8 +13,8 @@ import {
 } from '../../functions/domain/errors';
 import { failedAt, JOB_RETENTION_MS, succeededAt } from '../../functions/domain/jobs/job';
 import { newId } from '../../functions/domain/shared/ids';
+import { aJob } from '../support/builders/jobs';
 import { type DataBackend, startDataBackend } from '../support/data-backend';
-import { aJob } from '../support/fixtures';
 
 let backend: DataBackend;
 let ledger: DynamoLedger;
@@ -265,27 +265,35 @@ describe('ledger', () => {
 
 describe('transactions', () => {
   const key = () => ({ pk: `T#${newId('led')}`, sk: 'X' });
+  /** One transaction: put `put` with n = 1, then update `updated` as `update` says. */
+  const putThenUpdate = (
+    put: Record<string, string>,
+    updated: Record<string, string>,
+    update: {
+      UpdateExpression: string;
+      ConditionExpression?: string;
+      ExpressionAttributeValues?: Record<string, number>;
+      ReturnValuesOnConditionCheckFailure?: 'ALL_OLD';
+    },
+  ) =>
+    backend.table.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: backend.table.name, Item: { ...put, n: 1 } } },
+          { Update: { TableName: backend.table.name, Key: updated, ...update } },
+        ],
+      }),
+    );
 
   it('write nothing when any condition fails, and say which one', async () => {
     const [a, b] = [key(), key()];
     await backend.table.doc.send(new PutCommand({ TableName: backend.table.name, Item: { ...b, n: 1 } }));
-    const attempt = backend.table.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: backend.table.name, Item: { ...a, n: 1 } } },
-          {
-            Update: {
-              TableName: backend.table.name,
-              Key: b,
-              UpdateExpression: 'SET n = n + :one',
-              ConditionExpression: 'n = :two',
-              ExpressionAttributeValues: { ':one': 1, ':two': 2 },
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            },
-          },
-        ],
-      }),
-    );
+    const attempt = putThenUpdate(a, b, {
+      UpdateExpression: 'SET n = n + :one',
+      ConditionExpression: 'n = :two',
+      ExpressionAttributeValues: { ':one': 1, ':two': 2 },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    });
     const error = await attempt.catch((e: unknown) => e);
     expect(cancellationReasons(error)?.map((r) => r.Code)).toEqual(['None', 'ConditionalCheckFailed']);
     expect(cancellationReasons(error)?.[1]?.Item).toMatchObject({ n: { N: '1' } });
@@ -297,21 +305,7 @@ describe('transactions', () => {
 
   it('refuse two operations on one item', async () => {
     const a = key();
-    const attempt = backend.table.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: backend.table.name, Item: { ...a, n: 1 } } },
-          {
-            Update: {
-              TableName: backend.table.name,
-              Key: a,
-              UpdateExpression: 'SET n = :one',
-              ExpressionAttributeValues: { ':one': 1 },
-            },
-          },
-        ],
-      }),
-    );
+    const attempt = putThenUpdate(a, a, { UpdateExpression: 'SET n = :one', ExpressionAttributeValues: { ':one': 1 } });
     await expect(attempt).rejects.toMatchObject({ name: 'ValidationException' });
   });
 

@@ -25,6 +25,16 @@ import { ensureTable } from '../../bin/local-aws/table';
 import { openTable } from '../../functions/adapters/dynamo/table';
 import { type DataBackend, startDataBackend } from '../support/data-backend';
 
+/** A query of the gsi1 index for the items whose gsi1pk is `gsi1pk`, with any other parameters. */
+const gsi1Query = (TableName: string, gsi1pk: string, more: Partial<QueryCommandInput> = {}) =>
+  new QueryCommand({
+    TableName,
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :g',
+    ExpressionAttributeValues: { ':g': gsi1pk },
+    ...more,
+  });
+
 let backend: DataBackend;
 beforeAll(async () => {
   backend = await startDataBackend();
@@ -372,50 +382,19 @@ describe('queries', () => {
   });
 
   it('query the index in its own sort order, paged with the index keys', async () => {
-    const first = await doc().send(
-      new QueryCommand({
-        TableName: TableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :g',
-        ExpressionAttributeValues: { ':g': `G#${pk}` },
-        Limit: 5,
-      }),
-    );
+    const first = await doc().send(gsi1Query(TableName(), `G#${pk}`, { Limit: 5 }));
     expect(first.Items?.map((item) => item.n)).toEqual([11, 10, 9, 8, 7]);
     expect(Object.keys(first.LastEvaluatedKey ?? {}).sort()).toEqual(['gsi1pk', 'gsi1sk', 'pk', 'sk']);
-    const rest = await doc().send(
-      new QueryCommand({
-        TableName: TableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :g',
-        ExpressionAttributeValues: { ':g': `G#${pk}` },
-        ExclusiveStartKey: first.LastEvaluatedKey,
-      }),
-    );
+    const rest = await doc().send(gsi1Query(TableName(), `G#${pk}`, { ExclusiveStartKey: first.LastEvaluatedKey }));
     expect(rest.Items?.map((item) => item.n)).toEqual([6, 5, 4, 3, 2, 1, 0]);
-    await expect(
-      doc().send(
-        new QueryCommand({
-          TableName: TableName(),
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :g',
-          ExpressionAttributeValues: { ':g': `G#${pk}` },
-          ConsistentRead: true,
-        }),
-      ),
-    ).rejects.toMatchObject({ name: 'ValidationException' });
+    await expect(doc().send(gsi1Query(TableName(), `G#${pk}`, { ConsistentRead: true }))).rejects.toMatchObject({
+      name: 'ValidationException',
+    });
   });
 
   it('take items out of the index when their index key goes', async () => {
     await update(pk, 'E#00', { UpdateExpression: 'REMOVE gsi1pk' });
-    const indexed = await doc().send(
-      new QueryCommand({
-        TableName: TableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :g',
-        ExpressionAttributeValues: { ':g': `G#${pk}` },
-      }),
-    );
+    const indexed = await doc().send(gsi1Query(TableName(), `G#${pk}`));
     expect(indexed.Items?.map((item) => item.n)).not.toContain(0);
     expect(indexed.Count).toBe(11);
   });
@@ -426,35 +405,14 @@ describe('batches', () => {
     const pk = partition();
     await put({ pk, sk: 'A', v: 1 });
     await put({ pk, sk: 'B', v: 2 });
-    const read = await doc().send(
-      new BatchGetCommand({
-        RequestItems: {
-          [TableName()]: {
-            Keys: [
-              { pk, sk: 'A' },
-              { pk, sk: 'B' },
-              { pk, sk: 'C' },
-            ],
-            ProjectionExpression: 'v',
-          },
-        },
-      }),
-    );
-    expect((read.Responses?.[TableName()] ?? []).map((item) => item.v).sort()).toEqual([1, 2]);
-    await expect(
+    /** One BatchGetItem of the table's items at these sort keys of `pk`. */
+    const batchGet = (sks: string[], more: { ProjectionExpression?: string } = {}) =>
       doc().send(
-        new BatchGetCommand({
-          RequestItems: {
-            [TableName()]: {
-              Keys: [
-                { pk, sk: 'A' },
-                { pk, sk: 'A' },
-              ],
-            },
-          },
-        }),
-      ),
-    ).rejects.toMatchObject({ name: 'ValidationException' });
+        new BatchGetCommand({ RequestItems: { [TableName()]: { Keys: sks.map((sk) => ({ pk, sk })), ...more } } }),
+      );
+    const read = await batchGet(['A', 'B', 'C'], { ProjectionExpression: 'v' });
+    expect((read.Responses?.[TableName()] ?? []).map((item) => item.v).sort()).toEqual([1, 2]);
+    await expect(batchGet(['A', 'A'])).rejects.toMatchObject({ name: 'ValidationException' });
     await doc().send(new DeleteCommand({ TableName: TableName(), Key: { pk, sk: 'A' } }));
     expect(await get(pk, 'A')).toBeUndefined();
   });
@@ -494,14 +452,7 @@ describe('the local store on disk', () => {
       expect(
         (await second.table.doc.send(new GetCommand({ TableName: 'service', Key: { pk: 'B', sk: 'A' } }))).Item,
       ).toBeUndefined();
-      const indexed = await second.table.doc.send(
-        new QueryCommand({
-          TableName: 'service',
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :g',
-          ExpressionAttributeValues: { ':g': 'G' },
-        }),
-      );
+      const indexed = await second.table.doc.send(gsi1Query('service', 'G'));
       expect(indexed.Count).toBe(1);
       second.table.doc.destroy();
       await second.dynamo.close();
@@ -564,14 +515,7 @@ describe('the local store on disk', () => {
       expect(
         (await table.doc.send(new GetCommand({ TableName: 'service', Key: { pk: 'ACCOUNT#a', sk: 'ACCOUNT' } }))).Item,
       ).toMatchObject({ balanceMicros: 25_000_000 });
-      const indexed = await table.doc.send(
-        new QueryCommand({
-          TableName: 'service',
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :g',
-          ExpressionAttributeValues: { ':g': 'G' },
-        }),
-      );
+      const indexed = await table.doc.send(gsi1Query('service', 'G'));
       expect(indexed.Count).toBe(1);
       expect(fs.existsSync(path.join(parent, 'dynamodb.dynalite', 'CURRENT'))).toBe(true);
       table.doc.destroy();

@@ -5,7 +5,7 @@
  *
  * Bundling is skipped here as in the other template tests; what each function would be bundled with is
  * read from the recipe its NodejsFunction hands to `lambda.Code.fromAsset` (the shell form of the same
- * steps the local bundler runs). test/infra/bundling.test.ts really bundles one image function.
+ * steps the local bundler runs). test/packaging/bundling.test.ts really bundles one image function.
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';

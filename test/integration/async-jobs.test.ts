@@ -6,27 +6,25 @@ import { enhanceCommand } from '../../functions/api/image-commands';
 import { EnhanceRequestSchema } from '../../functions/api/schemas/images';
 import { PINNED_PRICES } from '../../functions/domain/catalog/catalog';
 import { requestFingerprint } from '../../functions/domain/images/idempotency';
-import { aJob } from '../support/fixtures';
+import { aJob } from '../support/builders/jobs';
+import { useMovableClock } from '../support/clock';
 import { base64Jpeg } from '../support/images';
 import { entriesOfJob, jobCount } from '../support/ledger';
 import { octokitVerify } from '../support/octokit-verify';
 import { startReceiver } from '../support/receiver';
-import { inProcessOnly, startTestRuntime, type TestRuntime } from '../support/runtime';
+import { getJson, inProcessOnly, startTestRuntime, type TestRuntime } from '../support/runtime';
 
 const DAY_MS = 24 * 3600 * 1000;
 let runtime: TestRuntime;
-let clockOffsetMs = 0;
+const clock = useMovableClock();
 
 beforeAll(async () => {
   runtime = await startTestRuntime({
     env: { CALLBACK_RETRY_SCALE: '0', ASYNC_BUDGET_SECONDS: '3' },
-    clock: () => Date.now() + clockOffsetMs,
+    clock: clock.now,
   });
 });
 afterAll(() => runtime.close());
-afterEach(() => {
-  clockOffsetMs = 0;
-});
 
 interface JobStatus {
   job_id: string;
@@ -86,9 +84,7 @@ describe('asynchronous submit', () => {
     const [callback] = receiver.received;
     expect(callback!.body).toBe(text);
     const secret = (
-      (await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey: account.apiKey })).json()) as {
-        webhook_signing_secret: string;
-      }
+      await getJson<{ webhook_signing_secret: string }>(runtime, '/v2/service/webhook-secret', account.apiKey)
     ).webhook_signing_secret;
     expect(
       octokitVerify([{ secret, payload: callback!.body, signature: String(callback!.headers['x-service-signature']) }]),
@@ -259,11 +255,7 @@ describe('client_request_id', () => {
     let listed: JobStatus[] = [];
     for (let i = 0; i < 100 && listed[0]?.status !== 'succeeded'; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      listed = (
-        (await (await runtime.call('GET', '/v2/service/jobs', { apiKey: account.apiKey })).json()) as {
-          jobs: JobStatus[];
-        }
-      ).jobs;
+      listed = (await getJson<{ jobs: JobStatus[] }>(runtime, '/v2/service/jobs', account.apiKey)).jobs;
     }
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ operation: 'enhance', status: 'succeeded' });
@@ -345,13 +337,7 @@ describe('listing jobs', () => {
     expect(second.jobs.map((job) => job.job_id)).toEqual([failed.job_id]);
 
     const stranger = await runtime.newAccount();
-    expect(
-      (
-        (await (await runtime.call('GET', '/v2/service/jobs', { apiKey: stranger.apiKey })).json()) as {
-          jobs: unknown[];
-        }
-      ).jobs,
-    ).toEqual([]);
+    expect((await getJson<{ jobs: unknown[] }>(runtime, '/v2/service/jobs', stranger.apiKey)).jobs).toEqual([]);
   });
 
   it('refuses a cursor it did not give out (400) and a limit out of range (422)', async () => {
@@ -386,9 +372,9 @@ describe('polling', () => {
     const handle = (await (await submit(account.apiKey, {})).json()) as { poll_url: string };
     const { body } = await pollUntilDone(account.apiKey, handle.poll_url);
     const completedAt = Date.parse(body.completed_at!);
-    clockOffsetMs = completedAt + DAY_MS - 1000 - Date.now();
+    clock.setTo(completedAt + DAY_MS - 1000);
     expect((await runtime.call('GET', handle.poll_url, { apiKey: account.apiKey })).status).toBe(200);
-    clockOffsetMs = completedAt + DAY_MS + 1000 - Date.now();
+    clock.setTo(completedAt + DAY_MS + 1000);
     const expired = await runtime.call('GET', handle.poll_url, { apiKey: account.apiKey });
     expect(expired.status).toBe(410);
     expect(await expired.json()).toMatchObject({ code: 'JOB_EXPIRED' });

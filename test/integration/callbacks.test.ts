@@ -6,7 +6,8 @@ import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
 import { octokitVerify } from '../support/octokit-verify';
 import { startHangingReceiver, startReceiver } from '../support/receiver';
-import { startTestRuntime, type TestRuntime } from '../support/runtime';
+import { getJson, startTestRuntime, type TestRuntime } from '../support/runtime';
+import { until as waitUntil } from '../support/wait';
 
 let runtime: TestRuntime;
 
@@ -53,13 +54,7 @@ const dlqMessages = async () => {
   return Number(Attributes?.ApproximateNumberOfMessages ?? 0);
 };
 
-const until = async (check: () => Promise<boolean>, timeoutMs = 15_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
+const until = (check: () => Promise<boolean>, timeoutMs = 15_000) => waitUntil(check, timeoutMs, 50);
 
 describe('callback delivery', () => {
   it('POSTs the exact body, signed with the account secret, verifiable by a GitHub-style verifier', async () => {
@@ -73,9 +68,7 @@ describe('callback delivery', () => {
     expect(callback!.headers['x-service-delivery-id']).toBe(message.deliveryId);
     expect(new Date(String(callback!.headers['x-service-timestamp'])).getTime()).not.toBeNaN();
     const secret = (
-      (await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey: account.apiKey })).json()) as {
-        webhook_signing_secret: string;
-      }
+      await getJson<{ webhook_signing_secret: string }>(runtime, '/v2/service/webhook-secret', account.apiKey)
     ).webhook_signing_secret;
     const signature = String(callback!.headers['x-service-signature']);
     expect(

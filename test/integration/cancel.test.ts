@@ -3,9 +3,8 @@
  * deadline, and against the job's own completion. Each job is an enhance of a small JPEG; `sandbox:slow`
  * keeps one running as long as a test needs.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { services } from '../../bin/local-aws/services';
-import { keys } from '../../functions/adapters/dynamo/table';
+import { ended, holdPlaces, type JobBody, pollJob, submitEnhance, waitForJob } from '../support/async-jobs';
 import { base64Jpeg } from '../support/images';
 import { entriesOfJob } from '../support/ledger';
 import { startReceiver } from '../support/receiver';
@@ -21,41 +20,11 @@ beforeAll(async () => {
 });
 afterAll(() => runtime.close());
 
-interface JobBody {
-  job_id: string;
-  status: string;
-  error: { code: string; message: string } | null;
-}
-
-const submit = async (apiKey: string, extra: Record<string, unknown> = {}) => {
-  const response = await runtime.call('POST', '/v2/service/enhance', {
-    apiKey,
-    body: { image, async: true, ...extra },
-  });
-  expect(response.status).toBe(202);
-  return ((await response.json()) as { job_id: string }).job_id;
-};
+const submit = (apiKey: string, extra: Record<string, unknown> = {}) => submitEnhance(runtime, apiKey, image, extra);
 const cancel = (apiKey: string, jobId: string) => runtime.call('POST', `/v2/service/jobs/${jobId}/cancel`, { apiKey });
-const poll = async (apiKey: string, jobId: string) =>
-  (await (await runtime.call('GET', `/v2/service/jobs/${jobId}`, { apiKey })).json()) as JobBody;
-const until = async (apiKey: string, jobId: string, wanted: (job: JobBody) => boolean, timeoutMs = 30_000) => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const job = await poll(apiKey, jobId);
-    if (wanted(job)) return job;
-    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${job.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
-const ended = (job: JobBody) => job.status === 'succeeded' || job.status === 'failed';
-/** As jobs running elsewhere would: the account's places under its cap of running jobs taken. */
-const holdPlaces = (accountId: string, running: number) =>
-  services().table.doc.send(
-    new PutCommand({
-      TableName: services().table.name,
-      Item: { ...keys.runningJobs(accountId), type: 'runningJobs', running },
-    }),
-  );
+const poll = (apiKey: string, jobId: string) => pollJob(runtime, apiKey, jobId);
+const until = (apiKey: string, jobId: string, wanted: (job: JobBody) => boolean, timeoutMs = 30_000) =>
+  waitForJob(runtime, apiKey, jobId, wanted, { timeoutMs });
 
 describe('canceling a job', () => {
   it('stops a running job: failed CANCELED, the reservation refunded once, the callback sent', async () => {

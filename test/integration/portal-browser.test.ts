@@ -5,8 +5,6 @@
  * profile, revokes the key and the API answers 401. Each page is kept as a screenshot under test-output/.
  * Without chromium the test is skipped, unless REQUIRE_BROWSER=1 (CI installs chromium).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { services } from '../../bin/local-aws/services';
 import { DynamoPortal } from '../../functions/adapters/dynamo/portal-repository';
@@ -14,16 +12,14 @@ import { pictureKey } from '../../functions/adapters/s3/photo-store';
 import { presignedOrigin } from '../../functions/composition/storage';
 import { invite } from '../../functions/domain/portal/portal';
 import { newId } from '../../functions/domain/shared/ids';
+import { browserIt as browserItFor, CHROMIUM, shoot } from '../support/browser';
 import { tinyJpeg } from '../support/images';
 import { seedProfile } from '../support/profiles';
 import { startReceiver } from '../support/receiver';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
+import { until as waitUntil } from '../support/wait';
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => fs.existsSync(candidate));
-const SCREENSHOTS = path.join(__dirname, '../../test-output');
-const browserIt = CHROMIUM || process.env.REQUIRE_BROWSER === '1' ? it : it.skip;
-if (!CHROMIUM && process.env.REQUIRE_BROWSER !== '1')
-  console.warn('chromium not installed: the portal browser test is skipped (Debian: apt-get install chromium)');
+const browserIt = browserItFor('the portal browser test');
 
 /** What the page functions read in the browser (this suite compiles without the DOM library). */
 interface LoadedImage {
@@ -56,18 +52,7 @@ beforeAll(async () => {
 });
 afterAll(() => runtime.close());
 
-const shoot = async (page: Page, name: string) => {
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `portal-${name}.png`), fullPage: true });
-};
-
-const until = async (check: () => Promise<boolean>, timeoutMs = 20_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
+const until = (check: () => Promise<boolean>) => waitUntil(check, 20_000);
 
 /**
  * What a script on a page can reach of the portal's session: the cookie, this tab's sessionStorage (where

@@ -13,23 +13,19 @@
  * REQUIRE_BROWSER=1.
  */
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Page } from 'playwright-core';
+
 import { services } from '../../bin/local-aws/services';
 import { DynamoPortal } from '../../functions/adapters/dynamo/portal-repository';
 import { invite } from '../../functions/domain/portal/portal';
 import { newId } from '../../functions/domain/shared/ids';
+import { browserIt as browserItFor, CHROMIUM, shoot } from '../support/browser';
 import { subjectPhoto, variedPhoto } from '../support/photos';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
+import { until as waitUntil } from '../support/wait';
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => fs.existsSync(candidate));
-const SCREENSHOTS = path.join(__dirname, '../../test-output');
-const browserIt = CHROMIUM || process.env.REQUIRE_BROWSER === '1' ? it : it.skip;
-if (!CHROMIUM && process.env.REQUIRE_BROWSER !== '1')
-  console.warn('chromium not installed: the portal studio browser test is skipped (Debian: apt-get install chromium)');
+const browserIt = browserItFor('the portal studio browser test');
 
 /** What the page functions read in the browser (this suite compiles without the DOM library). */
 interface BrowserGlobals {
@@ -53,18 +49,7 @@ beforeAll(async () => {
 });
 afterAll(() => runtime.close());
 
-const shoot = async (page: Page, name: string) => {
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `portal-${name}.png`), fullPage: true });
-};
-
-const until = async (check: () => Promise<boolean>, timeoutMs = 30_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
+const until = (check: () => Promise<boolean>) => waitUntil(check, 30_000);
 
 const jpeg = (name: string, buffer: Buffer) => ({ name, mimeType: 'image/jpeg', buffer });
 

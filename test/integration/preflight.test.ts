@@ -10,24 +10,12 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import sharp from 'sharp';
 import { services } from '../../bin/local-aws/services';
 import { uploadKey } from '../../functions/adapters/s3/uploads';
-import { faceFixture, startPhotoServer, subjectPhoto, variedPhoto } from '../support/photos';
-import { startTestRuntime, type TestRuntime } from '../support/runtime';
+import { faceFixture, subjectPhoto, variedPhoto } from '../support/photos';
+import { getJson } from '../support/runtime';
+import { useTrainingWorld } from '../support/training';
 import { balanceOf } from './images/support';
 
-let runtime: TestRuntime;
-let photos: Awaited<ReturnType<typeof startPhotoServer>>;
-const good: string[] = [];
-
-beforeAll(async () => {
-  photos = await startPhotoServer();
-  for (let index = 0; index < 10; index += 1)
-    good.push(photos.add(`p${index}.jpg`, await subjectPhoto(index, 'jpeg'), 'image/jpeg'));
-  runtime = await startTestRuntime();
-});
-afterAll(async () => {
-  await runtime.close();
-  await photos.close();
-});
+const world = useTrainingWorld({ count: 10, format: 'jpeg' });
 
 interface Report {
   training_tier: string;
@@ -60,7 +48,7 @@ interface Report {
 
 /** Asks for an upload of `bytes` and PUTs them as the studio does; answers the reference. */
 const upload = async (apiKey: string, bytes: Buffer): Promise<string> => {
-  const response = await runtime.call('POST', '/v2/service/uploads', {
+  const response = await world.runtime.call('POST', '/v2/service/uploads', {
     apiKey,
     body: { size_bytes: bytes.length, content_type: 'image/jpeg' },
   });
@@ -79,15 +67,15 @@ const upload = async (apiKey: string, bytes: Buffer): Promise<string> => {
 };
 
 const preflight = async (apiKey: string, body: unknown): Promise<Report> => {
-  const response = await runtime.call('POST', '/v2/service/profiles/preflight', { apiKey, body });
+  const response = await world.runtime.call('POST', '/v2/service/profiles/preflight', { apiKey, body });
   expect(response.status).toBe(200);
   return (await response.json()) as Report;
 };
 
 describe('the training-set preflight', () => {
   it('accepts a good set for its tier, reports each photo, and charges and creates nothing', async () => {
-    const account = await runtime.newAccount(10_000_000);
-    const report = await preflight(account.apiKey, { image_urls: good.slice(0, 5), training_tier: 'fast' });
+    const account = await world.runtime.newAccount(10_000_000);
+    const report = await preflight(account.apiKey, { image_urls: world.photoUrls.slice(0, 5), training_tier: 'fast' });
     expect(report).toMatchObject({
       training_tier: 'fast',
       accepted: true,
@@ -96,7 +84,7 @@ describe('the training-set preflight', () => {
       needed_photos: 4,
     });
     expect(report.photos).toEqual(
-      good.slice(0, 5).map((url, index) => ({
+      world.photoUrls.slice(0, 5).map((url, index) => ({
         index,
         url,
         status: 'checked',
@@ -132,19 +120,15 @@ describe('the training-set preflight', () => {
     }
     expect(await balanceOf(account.accountId)).toBe(10_000_000);
     expect(
-      (
-        (await (await runtime.call('GET', '/v2/service/profiles/ids', { apiKey: account.apiKey })).json()) as {
-          profiles: unknown[];
-        }
-      ).profiles,
+      (await getJson<{ profiles: unknown[] }>(world.runtime, '/v2/service/profiles/ids', account.apiKey)).profiles,
     ).toEqual([]);
   });
 
   it('flags a faceless photo and still accepts a set with enough usable faces', async () => {
-    const account = await runtime.newAccount();
-    const faceless = photos.add('faceless.jpg', await variedPhoto(1), 'image/jpeg');
+    const account = await world.runtime.newAccount();
+    const faceless = world.photos.add('faceless.jpg', await variedPhoto(1), 'image/jpeg');
     const report = await preflight(account.apiKey, {
-      image_urls: [...good.slice(0, 4), faceless],
+      image_urls: [...world.photoUrls.slice(0, 4), faceless],
       training_tier: 'fast',
     });
     expect(report).toMatchObject({ accepted: true, usable_photos: 4, needed_photos: 4 });
@@ -153,11 +137,11 @@ describe('the training-set preflight', () => {
   });
 
   it('flags a group photo and a photo of another person, and refuses when too few are left', async () => {
-    const account = await runtime.newAccount();
-    const group = photos.add('group.jpg', faceFixture('group-sample6.jpg'), 'image/jpeg');
-    const stranger = photos.add('stranger.jpg', faceFixture('man-b.jpg'), 'image/jpeg');
+    const account = await world.runtime.newAccount();
+    const group = world.photos.add('group.jpg', faceFixture('group-sample6.jpg'), 'image/jpeg');
+    const stranger = world.photos.add('stranger.jpg', faceFixture('man-b.jpg'), 'image/jpeg');
     const report = await preflight(account.apiKey, {
-      image_urls: [...good.slice(0, 3), group, stranger],
+      image_urls: [...world.photoUrls.slice(0, 3), group, stranger],
       training_tier: 'fast',
     });
     expect(report).toMatchObject({ accepted: false, usable_photos: 3, needed_photos: 4 });
@@ -176,8 +160,8 @@ describe('the training-set preflight', () => {
   });
 
   it('warns of a duplicate and of a near-duplicate, without refusing', async () => {
-    const account = await runtime.newAccount();
-    const copy = photos.add(
+    const account = await world.runtime.newAccount();
+    const copy = world.photos.add(
       'p0-copy.jpg',
       await sharp(await subjectPhoto(0, 'jpeg'))
         .resize(540)
@@ -186,7 +170,7 @@ describe('the training-set preflight', () => {
       'image/jpeg',
     );
     const report = await preflight(account.apiKey, {
-      image_urls: [...good.slice(0, 4), good[0], copy],
+      image_urls: [...world.photoUrls.slice(0, 4), world.photoUrls[0], copy],
       training_tier: 'fast',
     });
     expect(report.accepted).toBe(true);
@@ -202,8 +186,11 @@ describe('the training-set preflight', () => {
   });
 
   it('refuses a set too small for its tier, and says why', async () => {
-    const account = await runtime.newAccount();
-    const report = await preflight(account.apiKey, { image_urls: good.slice(0, 5), training_tier: 'standard' });
+    const account = await world.runtime.newAccount();
+    const report = await preflight(account.apiKey, {
+      image_urls: world.photoUrls.slice(0, 5),
+      training_tier: 'standard',
+    });
     expect(report).toMatchObject({
       accepted: false,
       problems: [
@@ -214,8 +201,8 @@ describe('the training-set preflight', () => {
   });
 
   it('refuses a set with a photo too small, one not fetched and one not an image; warns of blur, grey and an extreme crop', async () => {
-    const account = await runtime.newAccount();
-    const tiny = photos.add(
+    const account = await world.runtime.newAccount();
+    const tiny = world.photos.add(
       'tiny.jpg',
       await sharp(await variedPhoto(11))
         .resize(200)
@@ -223,8 +210,8 @@ describe('the training-set preflight', () => {
         .toBuffer(),
       'image/jpeg',
     );
-    const notes = photos.add('notes.txt', Buffer.from('not a photo'), 'text/plain');
-    const blurry = photos.add(
+    const notes = world.photos.add('notes.txt', Buffer.from('not a photo'), 'text/plain');
+    const blurry = world.photos.add(
       'blurry.jpg',
       await sharp(await variedPhoto(12))
         .blur(6)
@@ -232,7 +219,7 @@ describe('the training-set preflight', () => {
         .toBuffer(),
       'image/jpeg',
     );
-    const grey = photos.add(
+    const grey = world.photos.add(
       'grey.jpg',
       await sharp(await variedPhoto(13))
         .greyscale()
@@ -240,9 +227,9 @@ describe('the training-set preflight', () => {
         .toBuffer(),
       'image/jpeg',
     );
-    const banner = photos.add('banner.jpg', await variedPhoto(14, { width: 1200, height: 300 }), 'image/jpeg');
+    const banner = world.photos.add('banner.jpg', await variedPhoto(14, { width: 1200, height: 300 }), 'image/jpeg');
     const report = await preflight(account.apiKey, {
-      image_urls: [tiny, photos.missing('gone.jpg'), notes, blurry, grey, banner],
+      image_urls: [tiny, world.photos.missing('gone.jpg'), notes, blurry, grey, banner],
       training_tier: 'fast',
     });
     expect(report.accepted).toBe(false);
@@ -263,7 +250,7 @@ describe('the training-set preflight', () => {
   });
 
   it('outlines a face in the photo as it is shown: after its EXIF rotation', async () => {
-    const account = await runtime.newAccount();
+    const account = await world.runtime.newAccount();
     // Taller than wide, so that a rotation not applied would show in the dimensions too.
     const upright = await sharp(await subjectPhoto(0, 'jpeg'))
       .extend({ bottom: 240, background: '#777' })
@@ -275,7 +262,10 @@ describe('the training-set preflight', () => {
       .jpeg()
       .toBuffer();
     const report = await preflight(account.apiKey, {
-      image_urls: [photos.add('upright.jpg', upright, 'image/jpeg'), photos.add('turned.jpg', turned, 'image/jpeg')],
+      image_urls: [
+        world.photos.add('upright.jpg', upright, 'image/jpeg'),
+        world.photos.add('turned.jpg', turned, 'image/jpeg'),
+      ],
       training_tier: 'fast',
     });
     const [shown, rotated] = report.photos;
@@ -288,8 +278,8 @@ describe('the training-set preflight', () => {
   });
 
   it('refuses a URL that is not http(s) with a 422, as profiles/add does', async () => {
-    const account = await runtime.newAccount();
-    const invalid = await runtime.call('POST', '/v2/service/profiles/preflight', {
+    const account = await world.runtime.newAccount();
+    const invalid = await world.runtime.call('POST', '/v2/service/profiles/preflight', {
       apiKey: account.apiKey,
       body: { image_urls: ['ftp://example.com/a.jpg'] },
     });
@@ -297,7 +287,7 @@ describe('the training-set preflight', () => {
   });
 
   it('never fetches from an address that is not public, as training would not', async () => {
-    const account = await runtime.newAccount();
+    const account = await world.runtime.newAccount();
     const report = await preflight(account.apiKey, {
       image_urls: ['http://10.0.0.8/a.jpg', 'http://169.254.169.254/latest/meta-data'],
       training_tier: 'fast',
@@ -309,7 +299,7 @@ describe('the training-set preflight', () => {
   });
 
   it('reads an uploaded photo once: sent again with one more, only the new one is read, and a changed one again', async () => {
-    const account = await runtime.newAccount();
+    const account = await world.runtime.newAccount();
     const references: string[] = [];
     for (let index = 0; index < 6; index += 1)
       references.push(await upload(account.apiKey, await subjectPhoto(index, 'jpeg')));

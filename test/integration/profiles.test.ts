@@ -6,25 +6,20 @@ import { services } from '../../bin/local-aws/services';
 import { createOnnxFaceAnalyzer } from '../../functions/adapters/faces/onnx-face-analyzer';
 import { PINNED_PRICES } from '../../functions/domain/catalog/catalog';
 import { TRAINING_PRICE_MICROS } from '../../functions/domain/catalog/pricing';
-import { faceFixture, startPhotoServer, subjectPhoto, variedPhoto } from '../support/photos';
-import { startTestRuntime, type TestRuntime } from '../support/runtime';
+import { faceFixture, subjectPhoto, variedPhoto } from '../support/photos';
+import { getJson } from '../support/runtime';
+import { useTrainingWorld } from '../support/training';
 
-let runtime: TestRuntime;
-let photos: Awaited<ReturnType<typeof startPhotoServer>>;
-const photoUrls: string[] = [];
-
-beforeAll(async () => {
-  photos = await startPhotoServer({ delayMs: 150 });
-  for (let i = 0; i < 12; i += 1) photoUrls.push(photos.add(`p${i}.png`, await subjectPhoto(i)));
-  // Training is seconds of real face work; the test-only delay keeps it IN_PROGRESS long enough to watch
-  // and to delete during.
-  runtime = await startTestRuntime({ timeScale: 0.01, env: { TRAINING_DELAY_SECONDS: '2' } });
-});
-afterAll(async () => {
+// Training is seconds of real face work; the test-only delay keeps it IN_PROGRESS long enough to watch
+// and to delete during.
+const world = useTrainingWorld({
+  count: 12,
+  delayMs: 150,
+  runtime: { timeScale: 0.01, env: { TRAINING_DELAY_SECONDS: '2' } },
   // Trainings some tests leave running end first: a function of start:assets started after close has no task root.
-  for (const profileId of started) await runtime.stepFunctions.waitForExecution(profileId);
-  await runtime.close();
-  await photos.close();
+  beforeClose: async () => {
+    for (const profileId of started) await world.runtime.stepFunctions.waitForExecution(profileId);
+  },
 });
 
 type Status = { profile_id: string; status: string; message: string };
@@ -33,13 +28,13 @@ type Status = { profile_id: string; status: string; message: string };
 const started: string[] = [];
 
 const add = async (apiKey: string, body: Record<string, unknown>) => {
-  const response = await runtime.call('POST', '/v2/service/profiles/add', { apiKey, body });
+  const response = await world.runtime.call('POST', '/v2/service/profiles/add', { apiKey, body });
   if (response.status === 200) started.push(((await response.clone().json()) as { profile_id: string }).profile_id);
   return response;
 };
 
 const statusOf = async (apiKey: string, profileId: string) =>
-  (await runtime.call('GET', `/v2/service/profiles/${profileId}/status`, { apiKey })).json() as Promise<Status>;
+  (await world.runtime.call('GET', `/v2/service/profiles/${profileId}/status`, { apiKey })).json() as Promise<Status>;
 
 /** Polls the status endpoint until a terminal status, recording each distinct status seen, in order. */
 const watch = async (apiKey: string, profileId: string): Promise<string[]> => {
@@ -57,9 +52,9 @@ const ORDER = ['VALIDATING', 'QUEUING', 'IN_PROGRESS', 'READY'];
 
 describe('a profile, from photos to use to deletion', () => {
   it('trains through the statuses in order, is used in an edit, and is gone after deletion', async () => {
-    const account = await runtime.newAccount(10_000_000);
+    const account = await world.runtime.newAccount(10_000_000);
     const created = await add(account.apiKey, {
-      image_urls: photoUrls.slice(0, 5),
+      image_urls: world.photoUrls.slice(0, 5),
       training_tier: 'fast',
       tag: 'alice',
     });
@@ -76,7 +71,7 @@ describe('a profile, from photos to use to deletion', () => {
     );
     expect(await services().ledger.balance(account.accountId)).toBe(10_000_000 - TRAINING_PRICE_MICROS.fast);
 
-    const picture = await runtime.call('GET', `/v2/service/profiles/${profileId}/profile_picture`, {
+    const picture = await world.runtime.call('GET', `/v2/service/profiles/${profileId}/profile_picture`, {
       apiKey: account.apiKey,
     });
     expect(picture.status).toBe(200);
@@ -90,7 +85,7 @@ describe('a profile, from photos to use to deletion', () => {
     expect(pictureFaces[0]!.box.width).toBeGreaterThan(200);
 
     const before = await services().ledger.balance(account.accountId);
-    const edit = await runtime.call('POST', '/v2/service/enhance', {
+    const edit = await world.runtime.call('POST', '/v2/service/enhance', {
       apiKey: account.apiKey,
       body: { image: (await subjectPhoto(2)).toString('base64'), profile_ids: [profileId] },
     });
@@ -100,47 +95,43 @@ describe('a profile, from photos to use to deletion', () => {
     ).toEqual({ [profileId]: 1 });
     expect(await services().ledger.balance(account.accountId)).toBe(before - PINNED_PRICES.perImageWithProfileMicros);
 
-    const deleted = await runtime.call('DELETE', `/v2/service/profiles/${profileId}`, { apiKey: account.apiKey });
+    const deleted = await world.runtime.call('DELETE', `/v2/service/profiles/${profileId}`, { apiKey: account.apiKey });
     expect(await deleted.json()).toEqual({ profile_id: profileId, status: 'deleted' });
     for (const path of [
       `/v2/service/profiles/${profileId}/status`,
       `/v2/service/profiles/${profileId}/profile_picture`,
     ]) {
-      const response = await runtime.call('GET', path, { apiKey: account.apiKey });
+      const response = await world.runtime.call('GET', path, { apiKey: account.apiKey });
       expect(response.status).toBe(404);
       expect(await response.json()).toMatchObject({ code: 'NOT_FOUND' });
     }
-    const reference = await runtime.call('POST', '/v2/service/enhance', {
+    const reference = await world.runtime.call('POST', '/v2/service/enhance', {
       apiKey: account.apiKey,
       body: { image: (await subjectPhoto(2)).toString('base64'), profile_ids: [profileId] },
     });
     expect(reference.status).toBe(404);
     expect(
-      (
-        (await (await runtime.call('GET', '/v2/service/profiles/ids', { apiKey: account.apiKey })).json()) as {
-          profiles: unknown[];
-        }
-      ).profiles,
+      (await getJson<{ profiles: unknown[] }>(world.runtime, '/v2/service/profiles/ids', account.apiKey)).profiles,
     ).toEqual([]);
     expect(
       (
         (await (
-          await runtime.call('GET', '/v2/service/profiles/ids?tag=alice', { apiKey: account.apiKey })
+          await world.runtime.call('GET', '/v2/service/profiles/ids?tag=alice', { apiKey: account.apiKey })
         ).json()) as { profiles: unknown[] }
       ).profiles,
     ).toEqual([]);
   });
 
   it('ends in ERROR naming every unusable photo, and releases the reservation', async () => {
-    const account = await runtime.newAccount(5_000_000);
-    const tiny = photos.add(
+    const account = await world.runtime.newAccount(5_000_000);
+    const tiny = world.photos.add(
       'tiny.png',
       await sharp({ create: { width: 100, height: 80, channels: 3, background: '#888' } })
         .png()
         .toBuffer(),
     );
-    const notAnImage = photos.add('notes.txt', Buffer.from('these are not photos'), 'text/plain');
-    const urls = [...photoUrls.slice(0, 3), tiny, notAnImage, photos.missing('gone.jpg')];
+    const notAnImage = world.photos.add('notes.txt', Buffer.from('these are not photos'), 'text/plain');
+    const urls = [...world.photoUrls.slice(0, 3), tiny, notAnImage, world.photos.missing('gone.jpg')];
     const { profile_id: profileId } = (await (
       await add(account.apiKey, { image_urls: urls, training_tier: 'fast' })
     ).json()) as { profile_id: string };
@@ -155,9 +146,10 @@ describe('a profile, from photos to use to deletion', () => {
   });
 
   it('refuses a set whose photos show no face: ERROR naming them, the reservation released', async () => {
-    const account = await runtime.newAccount(5_000_000);
-    const urls = [...photoUrls.slice(0, 2)];
-    for (const seed of [1, 2, 3]) urls.push(photos.add(`faceless${seed}.jpg`, await variedPhoto(seed), 'image/jpeg'));
+    const account = await world.runtime.newAccount(5_000_000);
+    const urls = [...world.photoUrls.slice(0, 2)];
+    for (const seed of [1, 2, 3])
+      urls.push(world.photos.add(`faceless${seed}.jpg`, await variedPhoto(seed), 'image/jpeg'));
     const { profile_id: profileId } = (await (
       await add(account.apiKey, { image_urls: urls, training_tier: 'fast' })
     ).json()) as { profile_id: string };
@@ -170,9 +162,9 @@ describe('a profile, from photos to use to deletion', () => {
   });
 
   it('drops and reports a photo of another person, and trains from the rest', async () => {
-    const account = await runtime.newAccount(5_000_000);
-    const stranger = photos.add('stranger.jpg', faceFixture('man-b.jpg'), 'image/jpeg');
-    const urls = [...photoUrls.slice(0, 2), stranger, ...photoUrls.slice(2, 5)];
+    const account = await world.runtime.newAccount(5_000_000);
+    const stranger = world.photos.add('stranger.jpg', faceFixture('man-b.jpg'), 'image/jpeg');
+    const urls = [...world.photoUrls.slice(0, 2), stranger, ...world.photoUrls.slice(2, 5)];
     const { profile_id: profileId } = (await (
       await add(account.apiKey, { image_urls: urls, training_tier: 'fast' })
     ).json()) as { profile_id: string };
@@ -185,7 +177,7 @@ describe('a profile, from photos to use to deletion', () => {
   });
 
   it("trains a pet's profile from photos of a cat: an animal face template", async () => {
-    const account = await runtime.newAccount(5_000_000);
+    const account = await world.runtime.newAccount(5_000_000);
     const urls: string[] = [];
     for (let index = 0; index < 5; index += 1) {
       // Kept in proportion (a stretched cat makes the detector fire twice), mirrored, brighter, turned.
@@ -196,7 +188,7 @@ describe('a profile, from photos to use to deletion', () => {
         .rotate(((index % 3) - 1) * 3, { background: '#777' })
         .jpeg()
         .toBuffer();
-      urls.push(photos.add(`cat${index}.jpg`, bytes, 'image/jpeg'));
+      urls.push(world.photos.add(`cat${index}.jpg`, bytes, 'image/jpeg'));
     }
     const { profile_id: profileId } = (await (
       await add(account.apiKey, { image_urls: urls, training_tier: 'fast' })
@@ -206,20 +198,20 @@ describe('a profile, from photos to use to deletion', () => {
   });
 
   it('deleting a profile in training stops it and refunds the reservation', async () => {
-    const account = await runtime.newAccount(5_000_000);
+    const account = await world.runtime.newAccount(5_000_000);
     const { profile_id: profileId } = (await (
-      await add(account.apiKey, { image_urls: photoUrls.slice(0, 10) })
+      await add(account.apiKey, { image_urls: world.photoUrls.slice(0, 10) })
     ).json()) as { profile_id: string };
     for (let i = 0; i < 200 && (await statusOf(account.apiKey, profileId)).status !== 'IN_PROGRESS'; i += 1)
       await new Promise((r) => setTimeout(r, 20));
-    expect((await runtime.call('DELETE', `/v2/service/profiles/${profileId}`, { apiKey: account.apiKey })).status).toBe(
-      200,
-    );
-    const execution = await runtime.stepFunctions.waitForExecution(profileId);
+    expect(
+      (await world.runtime.call('DELETE', `/v2/service/profiles/${profileId}`, { apiKey: account.apiKey })).status,
+    ).toBe(200);
+    const execution = await world.runtime.stepFunctions.waitForExecution(profileId);
     expect(execution.status).toBe('ABORTED');
     expect(await services().ledger.balance(account.accountId)).toBe(5_000_000);
     expect(
-      (await runtime.call('GET', `/v2/service/profiles/${profileId}/status`, { apiKey: account.apiKey })).status,
+      (await world.runtime.call('GET', `/v2/service/profiles/${profileId}/status`, { apiKey: account.apiKey })).status,
     ).toBe(404);
   });
 });
@@ -231,7 +223,7 @@ describe('creating a profile', () => {
     ['fast with 11 photos', { image_urls: Array(11).fill('https://example.com/a.jpg'), training_tier: 'fast' }],
     ['fast with 4 photos', { image_urls: Array(4).fill('https://example.com/a.jpg'), training_tier: 'fast' }],
   ])('refuses %s with 422 at image_urls', async (_name, body) => {
-    const response = await add(runtime.devAccount!.apiKey, body);
+    const response = await add(world.runtime.devAccount!.apiKey, body);
     expect(response.status).toBe(422);
     expect(((await response.json()) as { detail: Array<{ loc: unknown[] }> }).detail[0]!.loc).toEqual([
       'body',
@@ -250,7 +242,7 @@ describe('creating a profile', () => {
       ['body', 'image_urls', 0],
     ],
   ])('refuses %s with 422', async (_name, override, loc) => {
-    const response = await add(runtime.devAccount!.apiKey, {
+    const response = await add(world.runtime.devAccount!.apiKey, {
       image_urls: Array(10).fill('https://example.com/a.jpg'),
       ...override,
     });
@@ -259,25 +251,21 @@ describe('creating a profile', () => {
   });
 
   it('answers 402 and creates nothing when the tier price does not fit', async () => {
-    const account = await runtime.newAccount(TRAINING_PRICE_MICROS.fast - 1);
-    const response = await add(account.apiKey, { image_urls: photoUrls.slice(0, 5), training_tier: 'fast' });
+    const account = await world.runtime.newAccount(TRAINING_PRICE_MICROS.fast - 1);
+    const response = await add(account.apiKey, { image_urls: world.photoUrls.slice(0, 5), training_tier: 'fast' });
     expect(response.status).toBe(402);
     expect(await response.json()).toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
     expect(
-      (
-        (await (await runtime.call('GET', '/v2/service/profiles/ids', { apiKey: account.apiKey })).json()) as {
-          profiles: unknown[];
-        }
-      ).profiles,
+      (await getJson<{ profiles: unknown[] }>(world.runtime, '/v2/service/profiles/ids', account.apiKey)).profiles,
     ).toEqual([]);
   });
 
   it('uses the account default model version (v2) unless one is given', async () => {
-    const account = await runtime.newAccount(10_000_000);
+    const account = await world.runtime.newAccount(10_000_000);
     const make = async (body: Record<string, unknown>) =>
       (
         (await (
-          await add(account.apiKey, { image_urls: photoUrls.slice(0, 5), training_tier: 'fast', ...body })
+          await add(account.apiKey, { image_urls: world.photoUrls.slice(0, 5), training_tier: 'fast', ...body })
         ).json()) as { profile_id: string }
       ).profile_id;
     const [defaulted, v1] = [await make({}), await make({ model_version: 'v1' })];
@@ -288,26 +276,26 @@ describe('creating a profile', () => {
 
 describe('reading profiles', () => {
   it("answers 404 for another account's profile on every read and on delete", async () => {
-    const [owner, stranger] = [await runtime.newAccount(), await runtime.newAccount()];
+    const [owner, stranger] = [await world.runtime.newAccount(), await world.runtime.newAccount()];
     const { profile_id: profileId } = (await (
-      await add(owner.apiKey, { image_urls: photoUrls.slice(0, 5), training_tier: 'fast' })
+      await add(owner.apiKey, { image_urls: world.photoUrls.slice(0, 5), training_tier: 'fast' })
     ).json()) as { profile_id: string };
     for (const [method, path] of [
       ['GET', `/v2/service/profiles/${profileId}/status`],
       ['GET', `/v2/service/profiles/${profileId}/profile_picture`],
       ['DELETE', `/v2/service/profiles/${profileId}`],
     ] as const) {
-      expect((await runtime.call(method, path, { apiKey: stranger.apiKey })).status).toBe(404);
+      expect((await world.runtime.call(method, path, { apiKey: stranger.apiKey })).status).toBe(404);
     }
     expect((await statusOf(owner.apiKey, profileId)).profile_id).toBe(profileId);
   });
 
   it('answers 404 for the picture before one exists', async () => {
-    const account = await runtime.newAccount();
+    const account = await world.runtime.newAccount();
     const { profile_id: profileId } = (await (
-      await add(account.apiKey, { image_urls: photoUrls.slice(0, 5), training_tier: 'fast' })
+      await add(account.apiKey, { image_urls: world.photoUrls.slice(0, 5), training_tier: 'fast' })
     ).json()) as { profile_id: string };
-    const response = await runtime.call('GET', `/v2/service/profiles/${profileId}/profile_picture`, {
+    const response = await world.runtime.call('GET', `/v2/service/profiles/${profileId}/profile_picture`, {
       apiKey: account.apiKey,
     });
     expect(response.status).toBe(404);

@@ -6,24 +6,14 @@
  * rising monotonically to 1, with an ETA while it runs.
  */
 import { base64Jpeg } from '../support/images';
-import { startPhotoServer, subjectPhoto } from '../support/photos';
-import { startTestRuntime, type TestRuntime } from '../support/runtime';
+import { useTrainingWorld } from '../support/training';
 
-let runtime: TestRuntime;
-let photos: Awaited<ReturnType<typeof startPhotoServer>>;
-const photoUrls: string[] = [];
-
-beforeAll(async () => {
-  photos = await startPhotoServer();
-  for (let index = 0; index < 5; index += 1)
-    photoUrls.push(photos.add(`p${index}.jpg`, await subjectPhoto(index, 'jpeg'), 'image/jpeg'));
-  // A Quick Train takes as long as its face work (about a second); the test-only delay keeps it
-  // IN_PROGRESS for 4 s more, long enough to watch its progress rise.
-  runtime = await startTestRuntime({ timeScale: 0.02, env: { TRAINING_DELAY_SECONDS: '4' } });
-});
-afterAll(async () => {
-  await runtime.close();
-  await photos.close();
+// A Quick Train takes as long as its face work (about a second); the test-only delay keeps it
+// IN_PROGRESS for 4 s more, long enough to watch its progress rise.
+const world = useTrainingWorld({
+  count: 5,
+  format: 'jpeg',
+  runtime: { timeScale: 0.02, env: { TRAINING_DELAY_SECONDS: '4' } },
 });
 
 interface Sample {
@@ -37,7 +27,7 @@ const watch = async (path: string, apiKey: string, terminal: readonly string[]):
   const samples: Sample[] = [];
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const sample = (await (await runtime.call('GET', path, { apiKey })).json()) as Sample;
+    const sample = (await (await world.runtime.call('GET', path, { apiKey })).json()) as Sample;
     samples.push(sample);
     if (terminal.includes(sample.status)) return samples;
     if (Date.now() > deadline) throw new Error(`${path} still ${sample.status}`);
@@ -56,8 +46,8 @@ const expectRisingToOne = (samples: Sample[]) => {
 
 describe('progress and ETA', () => {
   it('rise to 1 on a slow sandbox job, written at most every 2 s', async () => {
-    const account = await runtime.newAccount();
-    const submitted = await runtime.call('POST', '/v2/service/enhance', {
+    const account = await world.runtime.newAccount();
+    const submitted = await world.runtime.call('POST', '/v2/service/enhance', {
       apiKey: account.apiKey,
       body: { image: await base64Jpeg(), async: true, prompt: 'sandbox:slow=7' },
     });
@@ -72,10 +62,10 @@ describe('progress and ETA', () => {
   }, 60_000);
 
   it('rise to 1 on a Quick Train', async () => {
-    const account = await runtime.newAccount(10_000_000);
-    const created = await runtime.call('POST', '/v2/service/profiles/add', {
+    const account = await world.runtime.newAccount(10_000_000);
+    const created = await world.runtime.call('POST', '/v2/service/profiles/add', {
       apiKey: account.apiKey,
-      body: { image_urls: photoUrls, training_tier: 'fast' },
+      body: { image_urls: world.photoUrls, training_tier: 'fast' },
     });
     const { profile_id: profileId } = (await created.json()) as { profile_id: string };
     const samples = await watch(`/v2/service/profiles/${profileId}/status`, account.apiKey, ['READY', 'ERROR']);

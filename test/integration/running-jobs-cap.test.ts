@@ -3,10 +3,10 @@
  * waits in `pending` and then finishes; each job takes a place while it runs and gives it back when its
  * charge closes. The runtime's cap is 1.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+
 import { services } from '../../bin/local-aws/services';
-import { keys } from '../../functions/adapters/dynamo/table';
 import { Accounts } from '../../functions/domain';
+import { ended, holdPlaces, placesOf, submitEnhance, waitForJob } from '../support/async-jobs';
 import { base64Jpeg } from '../support/images';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 
@@ -17,39 +17,12 @@ beforeAll(async () => {
 });
 afterAll(() => runtime.close());
 
-const submit = async (apiKey: string) => {
-  const response = await runtime.call('POST', '/v2/service/enhance', {
-    apiKey,
-    body: { image: await base64Jpeg(), async: true },
-  });
-  expect(response.status).toBe(202);
-  return ((await response.json()) as { job_id: string }).job_id;
-};
+const submit = async (apiKey: string) => submitEnhance(runtime, apiKey, await base64Jpeg());
 const statusOf = async (apiKey: string, jobId: string) =>
   ((await (await runtime.call('GET', `/v2/service/jobs/${jobId}`, { apiKey })).json()) as { status: string }).status;
-const settled = async (apiKey: string, jobId: string, timeoutMs = 30_000) => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const status = await statusOf(apiKey, jobId);
-    if (status === 'succeeded' || status === 'failed') return status;
-    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${status}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
-const places = async (accountId: string) =>
-  ((
-    await services().table.doc.send(
-      new GetCommand({ TableName: services().table.name, Key: keys.runningJobs(accountId), ConsistentRead: true }),
-    )
-  ).Item?.running as number | undefined) ?? 0;
-/** As a job still running elsewhere would: the account's places taken. */
-const holdPlaces = (accountId: string, running: number) =>
-  services().table.doc.send(
-    new PutCommand({
-      TableName: services().table.name,
-      Item: { ...keys.runningJobs(accountId), type: 'runningJobs', running },
-    }),
-  );
+const settled = async (apiKey: string, jobId: string) =>
+  (await waitForJob(runtime, apiKey, jobId, ended, { everyMs: 50 })).status;
+const places = placesOf;
 
 describe('the cap of running jobs per account', () => {
   it('keeps a job beyond the cap pending until a place is free, then runs it to the end', async () => {

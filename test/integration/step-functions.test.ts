@@ -1,7 +1,8 @@
-import { DescribeExecutionCommand, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
+import { DescribeExecutionCommand, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { ROOT_DIR } from '../../bin/local-aws/runtime';
-import { type LocalStepFunctions, startLocalStepFunctions } from '../../bin/local-aws/step-functions';
+import { startLocalStepFunctions } from '../../bin/local-aws/step-functions';
 import { calls } from '../fixtures/workflows/tasks';
+import { type LocalSfn, startLocalSfn } from '../support/step-functions';
 
 const WORKFLOW = {
   file: 'test/fixtures/workflows/retry-and-catch.asl.json',
@@ -11,22 +12,16 @@ const WORKFLOW = {
   },
 };
 
-let sfn: LocalStepFunctions;
-let client: SFNClient;
+let local: LocalSfn;
+let sfn: LocalSfn['sfn'];
+let client: LocalSfn['client'];
 let runs = 0;
 
 beforeAll(async () => {
-  sfn = await startLocalStepFunctions({ workflows: { fixture: WORKFLOW }, rootDir: ROOT_DIR, timeScale: 0.001 });
-  client = new SFNClient({
-    endpoint: sfn.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  local = await startLocalSfn({ workflows: { fixture: WORKFLOW }, rootDir: ROOT_DIR, timeScale: 0.001 });
+  ({ sfn, client } = local);
 });
-afterAll(async () => {
-  client.destroy();
-  await sfn.close();
-});
+afterAll(() => local.close());
 
 const run = async (input: Record<string, unknown>) => {
   runs += 1;

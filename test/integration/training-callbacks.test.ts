@@ -7,35 +7,20 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { octokitVerify } from '../support/octokit-verify';
-import { startPhotoServer, subjectPhoto } from '../support/photos';
 import { startReceiver } from '../support/receiver';
-import { startTestRuntime, type TestRuntime } from '../support/runtime';
+import { getJson } from '../support/runtime';
+import { useTrainingWorld } from '../support/training';
 
-let runtime: TestRuntime;
-let photos: Awaited<ReturnType<typeof startPhotoServer>>;
-const photoUrls: string[] = [];
-
-beforeAll(async () => {
-  photos = await startPhotoServer();
-  for (let i = 0; i < 5; i += 1) photoUrls.push(photos.add(`p${i}.png`, await subjectPhoto(i)));
-  runtime = await startTestRuntime({ timeScale: 0.001, env: { CALLBACK_RETRY_SCALE: '0' } });
-});
-afterAll(async () => {
-  await runtime.close();
-  await photos.close();
-});
+const world = useTrainingWorld({ count: 5, runtime: { timeScale: 0.001, env: { CALLBACK_RETRY_SCALE: '0' } } });
 
 const secretOf = async (apiKey: string) =>
-  (
-    (await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey })).json()) as {
-      webhook_signing_secret: string;
-    }
-  ).webhook_signing_secret;
+  (await getJson<{ webhook_signing_secret: string }>(world.runtime, '/v2/service/webhook-secret', apiKey))
+    .webhook_signing_secret;
 
 const trainWithCallback = async (imageUrls: string[]) => {
-  const account = await runtime.newAccount(10_000_000);
+  const account = await world.runtime.newAccount(10_000_000);
   const receiver = await startReceiver([204]);
-  const created = await runtime.call('POST', '/v2/service/profiles/add', {
+  const created = await world.runtime.call('POST', '/v2/service/profiles/add', {
     apiKey: account.apiKey,
     body: { image_urls: imageUrls, training_tier: 'fast', callback_url: receiver.url },
   });
@@ -54,7 +39,7 @@ const trainWithCallback = async (imageUrls: string[]) => {
 
 describe('training callbacks', () => {
   it('POST the READY status, signed both ways, once', async () => {
-    const { profileId, callback, secret, received, account } = await trainWithCallback(photoUrls);
+    const { profileId, callback, secret, received, account } = await trainWithCallback(world.photoUrls);
     expect(JSON.parse(callback.body)).toEqual({
       profile_id: profileId,
       status: 'READY',
@@ -63,7 +48,7 @@ describe('training callbacks', () => {
       eta_seconds: 0,
     });
     const status = await (
-      await runtime.call('GET', `/v2/service/profiles/${profileId}/status`, { apiKey: account.apiKey })
+      await world.runtime.call('GET', `/v2/service/profiles/${profileId}/status`, { apiKey: account.apiKey })
     ).text();
     expect(callback.body).toBe(status);
     expect(() => new Webhook(secret).verify(callback.body, callback.headers as Record<string, string>)).not.toThrow();
@@ -74,7 +59,7 @@ describe('training callbacks', () => {
   });
 
   it('POST the ERROR status with the reason when training fails', async () => {
-    const urls = [...photoUrls.slice(0, 4), photos.missing('gone.jpg')];
+    const urls = [...world.photoUrls.slice(0, 4), world.photos.missing('gone.jpg')];
     const { profileId, callback, secret } = await trainWithCallback(urls);
     expect(JSON.parse(callback.body)).toEqual({
       profile_id: profileId,
@@ -87,11 +72,11 @@ describe('training callbacks', () => {
   });
 
   it('refuse a callback_url that is not https, or not public, at creation (422)', async () => {
-    const account = await runtime.newAccount(10_000_000);
+    const account = await world.runtime.newAccount(10_000_000);
     for (const callbackUrl of ['http://example.com/hook', 'https://10.0.0.8/hook']) {
-      const response = await runtime.call('POST', '/v2/service/profiles/add', {
+      const response = await world.runtime.call('POST', '/v2/service/profiles/add', {
         apiKey: account.apiKey,
-        body: { image_urls: photoUrls, training_tier: 'fast', callback_url: callbackUrl },
+        body: { image_urls: world.photoUrls, training_tier: 'fast', callback_url: callbackUrl },
       });
       expect(response.status).toBe(422);
       expect(((await response.json()) as { detail: Array<{ loc: unknown }> }).detail.map((entry) => entry.loc)).toEqual(

@@ -2,8 +2,10 @@
  * Direct uploads, black box: an input too large for a request body is PUT to the presigned URL and used by
  * its `upload:` reference. One valid upload (`uploadImage`); each test breaks one aspect of it.
  */
+
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
+import { useMovableClock } from '../support/clock';
 import { inProcessOnly, startTestRuntime, type TestRuntime } from '../support/runtime';
 import { b64, decode, expectError, expectOk, flatImage } from './images/support';
 
@@ -11,21 +13,18 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 let runtime: TestRuntime;
 let apiKey: string;
-let clockOffsetMs = 0;
+const clock = useMovableClock();
 /** A 12 MP photo-like JPEG over 12 MB: twice what a request body may carry. */
 let largeJpeg: Buffer;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime({ clock: () => Date.now() + clockOffsetMs });
+  runtime = await startTestRuntime({ clock: clock.now });
   ({ apiKey } = await runtime.newAccount(1_000_000_000));
   largeJpeg = await sharp(randomBytes(4000 * 3000 * 3), { raw: { width: 4000, height: 3000, channels: 3 } })
     .jpeg({ quality: 98 })
     .toBuffer();
 }, 60_000);
 afterAll(() => runtime.close());
-afterEach(() => {
-  clockOffsetMs = 0;
-});
 
 interface Ticket {
   upload_id: string;
@@ -132,9 +131,9 @@ describe('direct uploads', () => {
 
   inProcessOnly('serve for 24 h after they arrive, then are not found', async () => {
     const reference = await uploadImage(await flatImage(64, 48), 'image/png');
-    clockOffsetMs = DAY_MS - 60_000;
+    clock.setTo(Date.now() + DAY_MS - 60_000);
     await expectOk(await edit([reference]));
-    clockOffsetMs = DAY_MS + 1000;
+    clock.setTo(Date.now() + DAY_MS + 1000);
     await expectError(await edit([reference]), 404, 'NOT_FOUND');
   });
 

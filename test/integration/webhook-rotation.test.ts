@@ -5,7 +5,7 @@ import { ITEM_TYPE, keys } from '../../functions/adapters/dynamo/table';
 import { base64Jpeg } from '../support/images';
 import { octokitVerify } from '../support/octokit-verify';
 import { type ReceivedCallback, startReceiver } from '../support/receiver';
-import { startTestRuntime, type TestRuntime } from '../support/runtime';
+import { getJson, startTestRuntime, type TestRuntime } from '../support/runtime';
 
 let runtime: TestRuntime;
 
@@ -19,8 +19,7 @@ interface SecretAnswer {
   previous_secret_expires_at?: string;
 }
 
-const readSecret = async (apiKey: string) =>
-  (await (await runtime.call('GET', '/v2/service/webhook-secret', { apiKey })).json()) as SecretAnswer;
+const readSecret = (apiKey: string) => getJson<SecretAnswer>(runtime, '/v2/service/webhook-secret', apiKey);
 
 const rotate = async (apiKey: string, body?: unknown) => {
   const response = await runtime.call('POST', '/v2/service/webhook-secret/rotate', { apiKey, body });

@@ -81,3 +81,19 @@ export const startPhotoServer = async (options: { delayMs?: number } = {}) => {
     },
   };
 };
+
+export type PhotoServer = Awaited<ReturnType<typeof startPhotoServer>>;
+
+/** Serves a training set of `count` photos of the subject (`subjectPhoto` 0 to count-1) as p<i>.png or .jpg; answers their URLs. */
+export const serveSubjectPhotos = async (
+  photos: PhotoServer,
+  count: number,
+  format: 'png' | 'jpeg' = 'png',
+): Promise<string[]> => {
+  const urls: string[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const photo = await subjectPhoto(index, format);
+    urls.push(format === 'png' ? photos.add(`p${index}.png`, photo) : photos.add(`p${index}.jpg`, photo, 'image/jpeg'));
+  }
+  return urls;
+};

@@ -3,7 +3,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { services } from '../../bin/local-aws/services';
 import { profileItem } from '../../functions/adapters/dynamo/records';
 import type { Profile } from '../../functions/domain/profiles/profile';
-import { aProfile } from './fixtures';
+import { aProfile } from './builders/profiles';
 
 export const seedProfile = async (accountId: string, overrides: Partial<Profile> = {}): Promise<Profile> => {
   const profile = aProfile(accountId, overrides);

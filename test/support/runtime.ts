@@ -88,3 +88,7 @@ export const startTestRuntime = async (options: Partial<LocalRuntimeOptions> = {
  */
 export const inProcessOnly = process.env.TEST_RUNTIME === 'assets' ? it.skip : it;
 export const describeInProcessOnly = process.env.TEST_RUNTIME === 'assets' ? describe.skip : describe;
+
+/** GET `route` with the API key, as a client reads it: the answer's JSON body. */
+export const getJson = async <T>(runtime: TestRuntime, route: string, apiKey: string): Promise<T> =>
+  (await (await runtime.call('GET', route, { apiKey })).json()) as T;

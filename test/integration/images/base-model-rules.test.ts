@@ -4,29 +4,15 @@
  * the decoded output. The catalog (functions/domain/catalog/catalog.ts) decides which model is which.
  */
 import { BASE_MODELS, findBaseModel } from '../../../functions/domain/catalog/catalog';
-import { startTestRuntime, type TestRuntime } from '../../support/runtime';
-import { b64, balanceOf, COLOURS, decode, expectError, expectOk, flatImage } from './support';
+import { balanceOf, COLOURS, decode, expectError, expectOk, flatImage, operationCall, useImageWorld } from './support';
 
-let runtime: TestRuntime;
-let apiKey: string;
-/** 48×64 (portrait) PNG: `auto` follows it, `4:3` does not. */
-let portrait: Buffer;
+const world = useImageWorld(async () => ({
+  /** 48×64 (portrait) PNG: `auto` follows it, `4:3` does not. */
+  portrait: await flatImage(48, 64, 'png', COLOURS.blue),
+}));
 
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  ({ apiKey } = await runtime.newAccount(1_000_000_000));
-  portrait = await flatImage(48, 64, 'png', COLOURS.blue);
-});
-afterAll(() => runtime.close());
-
-const validGenerate = (overrides: Record<string, unknown> = {}) => ({ prompt: 'a lighthouse at dusk', ...overrides });
-const validEdit = (overrides: Record<string, unknown> = {}) => ({
-  prompt: 'brighter',
-  images: [b64(portrait)],
-  ...overrides,
-});
-const generate = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service/generate', { apiKey: key, body });
-const edit = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service/edit', { apiKey: key, body });
+const { valid: validGenerate, send: generate } = operationCall('generate', world);
+const { valid: validEdit, send: edit } = operationCall('edit', world, () => ({ input: world.portrait }));
 
 const invalid = async (response: Response, ...mentions: string[]) => {
   const body = await expectError(response, 400, 'INVALID_REQUEST');
@@ -89,8 +75,8 @@ describe('rule 3: quality only on the base-b models, xhigh and max only on the 2
   });
 
   it('a lower quality tier costs less on a token-metered model', async () => {
-    const low = await runtime.newAccount(1_000_000);
-    const high = await runtime.newAccount(1_000_000);
+    const low = await world.runtime.newAccount(1_000_000);
+    const high = await world.runtime.newAccount(1_000_000);
     await expectOk(await generate(validGenerate({ base_model: 'base-b-2', quality: 'low' }), low.apiKey));
     await expectOk(await generate(validGenerate({ base_model: 'base-b-2', quality: 'high' }), high.apiKey));
     const spentLow = 1_000_000 - (await balanceOf(low.accountId));
@@ -103,19 +89,13 @@ describe('rule 3: quality only on the base-b models, xhigh and max only on the 2
 });
 
 describe('rule 4: aspect_ratio defaults to auto where offered, 4:3 otherwise', () => {
-  it('base-c-2 follows a portrait input by default (auto)', async () => {
-    const answer = await expectOk(await edit(validEdit()));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 768, height: 1024 });
-  });
-
-  it('base-a-2 defaults to 4:3 whatever the input: 1024x768', async () => {
-    const answer = await expectOk(await edit(validEdit({ base_model: 'base-a-2' })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1024, height: 768 });
-  });
-
-  it('an explicit aspect_ratio wins over the input on a model with auto', async () => {
-    const answer = await expectOk(await edit(validEdit({ aspect_ratio: '1:1' })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1024, height: 1024 });
+  it.each([
+    ['base-c-2 follows a portrait input by default (auto)', {}, 768, 1024],
+    ['base-a-2 defaults to 4:3 whatever the input: 1024x768', { base_model: 'base-a-2' }, 1024, 768],
+    ['an explicit aspect_ratio wins over the input on a model with auto', { aspect_ratio: '1:1' }, 1024, 1024],
+  ])('%s', async (_rule, overrides, width, height) => {
+    const answer = await expectOk(await edit(validEdit(overrides)));
+    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width, height });
   });
 
   it.each(modelIds((model) => !model.autoAspectRatio))('refuses auto on %s', async (baseModel) => {
@@ -127,9 +107,16 @@ describe('rule 5: size', () => {
   const sized = (size: string, overrides: Record<string, unknown> = {}) =>
     validGenerate({ base_model: 'base-b-2', size, ...overrides });
 
-  it('gives exactly the size asked', async () => {
-    const answer = await expectOk(await generate(sized('1280x720')));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1280, height: 720 });
+  it.each([
+    ['gives exactly the size asked', '1280x720', {}],
+    ['accepts an aspect ratio of exactly 3:1', '2688x896', {}],
+    ['accepts exactly 655360 pixels', '1024x640', {}],
+    ['accepts exactly 3686400 pixels', '2560x1440', {}],
+    ['accepts size with the default resolution 1K stated', '1280x720', { resolution: '1K' }],
+  ])('%s', async (_rule, size, overrides) => {
+    const answer = await expectOk(await generate(sized(size, overrides)));
+    const [width, height] = size.split('x').map(Number);
+    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width, height });
   });
 
   it('gives exactly the size asked on edit too, whatever the input', async () => {
@@ -137,52 +124,16 @@ describe('rule 5: size', () => {
     expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1280, height: 720 });
   });
 
-  it('refuses an edge that is not a multiple of 16', async () => {
-    await invalid(await generate(sized('1000x800')), '1000x800', 'multiple of 16');
-  });
-
-  it('refuses an edge over 3840', async () => {
-    await invalid(await generate(sized('3856x1296')), '3856x1296', '3840');
-  });
-
-  it('refuses an aspect ratio over 3:1', async () => {
-    await invalid(await generate(sized('2560x832')), '2560x832', '3:1');
-  });
-
-  it('accepts an aspect ratio of exactly 3:1', async () => {
-    const answer = await expectOk(await generate(sized('2688x896')));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 2688, height: 896 });
-  });
-
-  it('refuses fewer than 655360 pixels', async () => {
-    await invalid(await generate(sized('800x800')), '800x800', '655360');
-  });
-
-  it('accepts exactly 655360 pixels', async () => {
-    const answer = await expectOk(await generate(sized('1024x640')));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1024, height: 640 });
-  });
-
-  it('refuses more than 3686400 pixels', async () => {
-    await invalid(await generate(sized('2048x1824')), '2048x1824', '3686400');
-  });
-
-  it('accepts exactly 3686400 pixels', async () => {
-    const answer = await expectOk(await generate(sized('2560x1440')));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 2560, height: 1440 });
-  });
-
-  it('refuses size with a non-default resolution', async () => {
-    await invalid(await generate(sized('1280x720', { resolution: '2K' })), 'resolution');
-  });
-
-  it('accepts size with the default resolution 1K stated', async () => {
-    const answer = await expectOk(await generate(sized('1280x720', { resolution: '1K' })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1280, height: 720 });
-  });
-
-  it('refuses size with aspect_ratio', async () => {
-    await invalid(await generate(sized('1280x720', { aspect_ratio: '16:9' })), 'aspect_ratio');
+  it.each([
+    ['refuses an edge that is not a multiple of 16', '1000x800', {}, ['1000x800', 'multiple of 16']],
+    ['refuses an edge over 3840', '3856x1296', {}, ['3856x1296', '3840']],
+    ['refuses an aspect ratio over 3:1', '2560x832', {}, ['2560x832', '3:1']],
+    ['refuses fewer than 655360 pixels', '800x800', {}, ['800x800', '655360']],
+    ['refuses more than 3686400 pixels', '2048x1824', {}, ['2048x1824', '3686400']],
+    ['refuses size with a non-default resolution', '1280x720', { resolution: '2K' }, ['resolution']],
+    ['refuses size with aspect_ratio', '1280x720', { aspect_ratio: '16:9' }, ['aspect_ratio']],
+  ])('%s', async (_rule, size, overrides, mentions) => {
+    await invalid(await generate(sized(size, overrides)), ...mentions);
   });
 
   it.each(modelIds((model) => !model.exactSize))('refuses size on %s', async (baseModel) => {
@@ -197,7 +148,7 @@ describe('rule 5: size', () => {
 
 describe('a refused request charges nothing', () => {
   it('leaves the balance unchanged after a base-model 400', async () => {
-    const account = await runtime.newAccount(1_000_000);
+    const account = await world.runtime.newAccount(1_000_000);
     await invalid(await generate(validGenerate({ base_model: 'base-a-2', resolution: '4K' }), account.apiKey));
     expect(await balanceOf(account.accountId)).toBe(1_000_000);
   });

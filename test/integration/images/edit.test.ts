@@ -4,85 +4,64 @@
  * POST /v2/service/edit, black box: the happy path, every 422 of the request body, and the profile
  * reference rules. One valid request (`validEdit`); each test breaks one aspect of it.
  */
+
+import { refusalsOf } from '../../support/builders/requests';
 import { facePhoto, seedFaceProfile } from '../../support/faces';
 import { jobCount } from '../../support/ledger';
 import { seedProfile } from '../../support/profiles';
-import { startTestRuntime, type TestRuntime } from '../../support/runtime';
-import { b64, balanceOf, COLOURS, decode, expectError, expectOk, expectValidation, flatImage } from './support';
+import {
+  b64,
+  balanceOf,
+  COLOURS,
+  expectError,
+  expectOk,
+  expectValidation,
+  flatImage,
+  jpeg,
+  operationCall,
+  useImageWorld,
+} from './support';
 
-let runtime: TestRuntime;
-let apiKey: string;
-let accountId: string;
-/** 64×48 red PNG. */
-let landscape: Buffer;
-/** 48×64 blue PNG. */
-let portrait: Buffer;
+const world = useImageWorld(async () => ({
+  /** 64×48 red PNG. */
+  landscape: await flatImage(64, 48, 'png', COLOURS.red),
+  /** 48×64 blue PNG. */
+  portrait: await flatImage(48, 64, 'png', COLOURS.blue),
+}));
 
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  ({ apiKey, accountId } = await runtime.newAccount(1_000_000_000));
-  landscape = await flatImage(64, 48, 'png', COLOURS.red);
-  portrait = await flatImage(48, 64, 'png', COLOURS.blue);
-});
-afterAll(() => runtime.close());
-
-const validEdit = (overrides: Record<string, unknown> = {}) => ({
-  prompt: 'make it brighter',
-  images: [b64(landscape)],
-  ...overrides,
-});
-const edit = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service/edit', { apiKey: key, body });
+const call = operationCall('edit', world, () => ({ input: world.landscape }));
+const { valid: validEdit, send: edit } = call;
 
 describe('edit: happy path', () => {
-  it('answers one JPEG at 1K in the input aspect ratio by default', async () => {
-    const answer = await expectOk(await edit(validEdit()));
-    expect(answer).toEqual({
-      known_subjects: { counts: {} },
-      recognized_faces: [],
-      identity: { expected: [], outputs: [{ output_index: 0, kept: [], missing: [], attempts: 1 }] },
-      images: [expect.any(String)],
-      download_urls: [],
-    });
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1024, height: 768 });
+  call.itRendersLikeEveryOperation({
+    byDefault: 'answers one JPEG at 1K in the input aspect ratio by default',
+    width: 1024,
+    height: 768,
+    count: 4,
   });
 
-  it('follows a portrait input under the default auto aspect ratio', async () => {
-    const answer = await expectOk(await edit(validEdit({ images: [b64(portrait)] })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 768, height: 1024 });
-  });
-
-  it('answers PNG when output_format is png', async () => {
-    const answer = await expectOk(await edit(validEdit({ output_format: 'png' })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'png', width: 1024, height: 768 });
-  });
-
-  it('answers jpg when output_format is jpg', async () => {
-    const answer = await expectOk(await edit(validEdit({ output_format: 'jpg' })));
-    expect((await decode(answer.images[0])).format).toBe('jpeg');
-  });
-
-  it('renders 2K at the requested aspect ratio', async () => {
-    const answer = await expectOk(await edit(validEdit({ resolution: '2K', aspect_ratio: '16:9' })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 2048, height: 1152 });
-  });
-
-  it('returns N distinct images for num_output_images N', async () => {
-    const answer = await expectOk(await edit(validEdit({ num_output_images: 4 })));
-    expect(answer.images).toHaveLength(4);
-    expect(new Set(answer.images).size).toBe(4);
-    for (const image of answer.images)
-      expect(await decode(image)).toEqual({ format: 'jpeg', width: 1024, height: 768 });
-  });
-
-  it('accepts several input images', async () => {
-    const answer = await expectOk(await edit(validEdit({ images: [b64(landscape), b64(portrait), b64(landscape)] })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1024, height: 768 });
-  });
-
-  it('accepts ten input images', async () => {
-    const answer = await expectOk(await edit(validEdit({ images: Array.from({ length: 10 }, () => b64(landscape)) })));
-    expect(answer.images).toHaveLength(1);
-  });
+  call.itRenders([
+    jpeg(
+      'follows a portrait input under the default auto aspect ratio',
+      () => ({ images: [b64(world.portrait)] }),
+      768,
+      1024,
+    ),
+    jpeg('answers jpg when output_format is jpg', { output_format: 'jpg' }, 1024, 768),
+    jpeg('renders 2K at the requested aspect ratio', { resolution: '2K', aspect_ratio: '16:9' }, 2048, 1152),
+    jpeg(
+      'accepts several input images',
+      () => ({ images: [b64(world.landscape), b64(world.portrait), b64(world.landscape)] }),
+      1024,
+      768,
+    ),
+    jpeg(
+      'accepts ten input images',
+      () => ({ images: Array.from({ length: 10 }, () => b64(world.landscape)) }),
+      1024,
+      768,
+    ),
+  ]);
 
   it('takes no prompt (it defaults to empty)', async () => {
     const { prompt: _omitted, ...body } = validEdit();
@@ -98,7 +77,7 @@ describe('edit: happy path', () => {
   });
 
   it('is served under /v1 too, marked deprecated', async () => {
-    const response = await runtime.call('POST', '/v1/service/edit', { apiKey, body: validEdit() });
+    const response = await world.runtime.call('POST', '/v1/service/edit', { apiKey: world.apiKey, body: validEdit() });
     expect(response.headers.get('deprecation')).toBe('true');
     expect(response.headers.get('link')).toBe('</v2/service/edit>; rel="successor-version"');
     await expectOk(response);
@@ -107,7 +86,11 @@ describe('edit: happy path', () => {
 
 describe('edit: authentication', () => {
   it('answers 403 MISSING_API_KEY without the header, with the deprecation header', async () => {
-    await expectError(await runtime.call('POST', '/v2/service/edit', { body: validEdit() }), 403, 'MISSING_API_KEY');
+    await expectError(
+      await world.runtime.call('POST', '/v2/service/edit', { body: validEdit() }),
+      403,
+      'MISSING_API_KEY',
+    );
   });
 
   it('answers 401 INVALID_API_KEY for an unknown key', async () => {
@@ -127,99 +110,27 @@ describe('edit: request validation (422)', () => {
   });
 
   it('takes at most 10 images', async () => {
-    await expectValidation(await edit(validEdit({ images: Array.from({ length: 11 }, () => b64(landscape)) })), [
+    await expectValidation(await edit(validEdit({ images: Array.from({ length: 11 }, () => b64(world.landscape)) })), [
       'body',
       'images',
     ]);
   });
 
   it('locates a non-string image at its index', async () => {
-    const images = [b64(landscape), b64(landscape), b64(landscape), 42];
+    const images = [b64(world.landscape), b64(world.landscape), b64(world.landscape), 42];
     await expectValidation(await edit(validEdit({ images })), ['body', 'images', 3]);
   });
 
   it('locates an empty image string at its index', async () => {
-    const images = [b64(landscape), b64(landscape), b64(landscape), ''];
+    const images = [b64(world.landscape), b64(world.landscape), b64(world.landscape), ''];
     await expectValidation(await edit(validEdit({ images })), ['body', 'images', 3]);
   });
 
-  it('refuses num_output_images 0', async () => {
-    await expectValidation(await edit(validEdit({ num_output_images: 0 })), ['body', 'num_output_images']);
-  });
-
-  it('refuses num_output_images 5', async () => {
-    await expectValidation(await edit(validEdit({ num_output_images: 5 })), ['body', 'num_output_images']);
-  });
-
-  it('refuses a fractional num_output_images', async () => {
-    await expectValidation(await edit(validEdit({ num_output_images: 1.5 })), ['body', 'num_output_images']);
-  });
-
-  it('refuses a prompt over 5000 characters', async () => {
-    await expectValidation(await edit(validEdit({ prompt: 'p'.repeat(5001) })), ['body', 'prompt']);
-  });
-
-  it('refuses more than 50 profile_ids', async () => {
-    const profileIds = Array.from({ length: 51 }, (_, index) => `prf_${index}`);
-    await expectValidation(await edit(validEdit({ profile_ids: profileIds })), ['body', 'profile_ids']);
-  });
-
-  it('locates an empty profile id at its index', async () => {
-    await expectValidation(await edit(validEdit({ profile_ids: ['prf_a', ''] })), ['body', 'profile_ids', 1]);
-  });
-
-  it('refuses an aspect_ratio outside the enumeration', async () => {
-    await expectValidation(await edit(validEdit({ aspect_ratio: '2:1' })), ['body', 'aspect_ratio']);
-  });
-
-  it('refuses a resolution outside the enumeration', async () => {
-    await expectValidation(await edit(validEdit({ resolution: '8K' })), ['body', 'resolution']);
-  });
-
-  it('refuses a quality outside the enumeration', async () => {
-    await expectValidation(await edit(validEdit({ quality: 'ultra' })), ['body', 'quality']);
-  });
-
-  it('refuses a size that does not match <width>x<height>', async () => {
-    await expectValidation(await edit(validEdit({ size: '1024*768' })), ['body', 'size']);
-  });
-
-  it('refuses an output_format other than png or jpg', async () => {
-    await expectValidation(await edit(validEdit({ output_format: 'gif' })), ['body', 'output_format']);
-  });
-
-  it('refuses a response_mode other than bytes or urls', async () => {
-    await expectValidation(await edit(validEdit({ response_mode: 'stream' })), ['body', 'response_mode']);
-  });
-
-  it('refuses async: true with response_mode bytes, at response_mode', async () => {
-    await expectValidation(await edit(validEdit({ async: true, response_mode: 'bytes' })), ['body', 'response_mode']);
-  });
-
-  it('refuses callback_url without async: true, at callback_url', async () => {
-    await expectValidation(await edit(validEdit({ callback_url: 'https://example.com/hook' })), [
-      'body',
-      'callback_url',
-    ]);
-  });
-
-  it('refuses a callback_url that is not https, at callback_url', async () => {
-    await expectValidation(await edit(validEdit({ async: true, callback_url: 'http://example.com/hook' })), [
-      'body',
-      'callback_url',
-    ]);
-  });
-
-  it('refuses a client_request_id over 128 characters', async () => {
-    await expectValidation(await edit(validEdit({ client_request_id: 'c'.repeat(129) })), [
-      'body',
-      'client_request_id',
-    ]);
-  });
+  call.itRefuses(refusalsOf('edit'));
 
   it('refuses a body that is not JSON, at the character where Python stops reading', async () => {
-    const response = await runtime.call('POST', '/v2/service/edit', {
-      apiKey,
+    const response = await world.runtime.call('POST', '/v2/service/edit', {
+      apiKey: world.apiKey,
       rawBody: '{"images": [',
       headers: { 'Content-Type': 'application/json' },
     });
@@ -233,7 +144,7 @@ describe('edit: request validation (422)', () => {
   });
 
   it('charges nothing for a refused request', async () => {
-    const account = await runtime.newAccount(1_000_000);
+    const account = await world.runtime.newAccount(1_000_000);
     await expectValidation(await edit(validEdit({ num_output_images: 5 }), account.apiKey), [
       'body',
       'num_output_images',
@@ -243,17 +154,7 @@ describe('edit: request validation (422)', () => {
 });
 
 describe('edit: profile references', () => {
-  it('answers 404 NOT_FOUND naming an unknown profile id', async () => {
-    const body = await expectError(await edit(validEdit({ profile_ids: ['prf_doesnotexist'] })), 404, 'NOT_FOUND');
-    expect(body.detail).toContain('prf_doesnotexist');
-  });
-
-  it("answers 404 for another account's profile, naming it", async () => {
-    const other = await runtime.newAccount();
-    const theirs = await seedProfile(other.accountId);
-    const body = await expectError(await edit(validEdit({ profile_ids: [theirs.profileId] })), 404, 'NOT_FOUND');
-    expect(body.detail).toContain(theirs.profileId);
-  });
+  call.itRefusesProfilesItCannotUse();
 
   it('answers 404 naming an unknown [[id]] in the prompt', async () => {
     const body = await expectError(
@@ -264,34 +165,9 @@ describe('edit: profile references', () => {
     expect(body.detail).toContain('prf_nobodyhere');
   });
 
-  it.each(['VALIDATING', 'QUEUING', 'IN_PROGRESS', 'ERROR'] as const)(
-    'answers 400 naming a %s profile and its status',
-    async (status) => {
-      const profile = await seedProfile(accountId, { status });
-      const body = await expectError(
-        await edit(validEdit({ profile_ids: [profile.profileId] })),
-        400,
-        'PROFILE_NOT_READY',
-      );
-      expect(body.detail).toContain(`${profile.profileId} (${status})`);
-    },
-  );
-
-  it('answers 400 MIXED_PROFILE_MODEL_VERSIONS listing the ids of each version', async () => {
-    const v1 = await seedProfile(accountId, { modelVersion: 'v1' });
-    const v2 = await seedProfile(accountId, { modelVersion: 'v2' });
-    const body = await expectError(
-      await edit(validEdit({ profile_ids: [v1.profileId, v2.profileId] })),
-      400,
-      'MIXED_PROFILE_MODEL_VERSIONS',
-    );
-    expect(body.detail).toContain(`v1 (${v1.profileId})`);
-    expect(body.detail).toContain(`v2 (${v2.profileId})`);
-  });
-
   it('counts a [[id]] in the prompt and profile_ids together for the version rule', async () => {
-    const v1 = await seedProfile(accountId, { modelVersion: 'v1' });
-    const v2 = await seedProfile(accountId, { modelVersion: 'v2' });
+    const v1 = await seedProfile(world.accountId, { modelVersion: 'v1' });
+    const v2 = await seedProfile(world.accountId, { modelVersion: 'v2' });
     const response = await edit(validEdit({ prompt: `next to [[${v2.profileId}]]`, profile_ids: [v1.profileId] }));
     const body = await expectError(response, 400, 'MIXED_PROFILE_MODEL_VERSIONS');
     expect(body.detail).toContain(v1.profileId);
@@ -303,8 +179,8 @@ describe('edit: profile references', () => {
     validEdit({ images: [b64(facePhoto('astronaut.jpg'))], ...overrides });
 
   it('merges [[id]] in the prompt with profile_ids: both subjects are counted', async () => {
-    const inImage = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
-    const named = await seedFaceProfile(accountId, facePhoto('yale-lightings.jpg'), [0, 1]);
+    const inImage = await seedFaceProfile(world.accountId, facePhoto('astronaut.jpg'));
+    const named = await seedFaceProfile(world.accountId, facePhoto('yale-lightings.jpg'), [0, 1]);
     const answer = await expectOk(
       await edit(withFace({ prompt: `add [[${named.profileId}]] beside them`, profile_ids: [inImage.profileId] })),
     );
@@ -312,19 +188,19 @@ describe('edit: profile references', () => {
   });
 
   it('recognises a profile from profile_ids when an input shows it', async () => {
-    const profile = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
+    const profile = await seedFaceProfile(world.accountId, facePhoto('astronaut.jpg'));
     const answer = await expectOk(await edit(withFace({ profile_ids: [profile.profileId] })));
     expect(answer.known_subjects.counts).toEqual({ [profile.profileId]: 1 });
   });
 
   it('does not count a referenced profile that no input shows', async () => {
-    const profile = await seedFaceProfile(accountId, facePhoto('yale-lightings.jpg'), [0, 1]);
+    const profile = await seedFaceProfile(world.accountId, facePhoto('yale-lightings.jpg'), [0, 1]);
     const answer = await expectOk(await edit(withFace({ profile_ids: [profile.profileId] })));
     expect(answer.known_subjects.counts).toEqual({});
   });
 
   it('answers 400 PROFILE_NEEDS_REEMBEDDING for a named READY profile with no face template, charging nothing', async () => {
-    const account = await runtime.newAccount(1_000_000);
+    const account = await world.runtime.newAccount(1_000_000);
     const profile = await seedProfile(account.accountId);
     const body = await expectError(
       await edit(validEdit({ prompt: `[[${profile.profileId}]] waving` }), account.apiKey),
@@ -338,7 +214,7 @@ describe('edit: profile references', () => {
   });
 
   it('answers 400 PROFILE_NEEDS_REEMBEDDING for a profile_ids profile whose template is of another face model', async () => {
-    const account = await runtime.newAccount(1_000_000);
+    const account = await world.runtime.newAccount(1_000_000);
     const trained = await seedFaceProfile(account.accountId, facePhoto('astronaut.jpg'));
     const stale = await seedProfile(account.accountId, {
       face: { ...trained.face!, modelId: 'an-older-face-model/1' },
@@ -355,7 +231,7 @@ describe('edit: profile references', () => {
   });
 
   it('preserves no identity when the request references no profile, even if one matches', async () => {
-    const own = await runtime.newAccount();
+    const own = await world.runtime.newAccount();
     await seedFaceProfile(own.accountId, facePhoto('astronaut.jpg'));
     const answer = await expectOk(await edit(withFace(), own.apiKey));
     expect(answer.known_subjects.counts).toEqual({});

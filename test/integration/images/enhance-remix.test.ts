@@ -5,104 +5,64 @@
  * the input's aspect ratio; they refuse the output choices of edit and generate with a 422 at that field,
  * and recognise profiles from profile_ids in their (content) input.
  */
+
+import { refusalsOf } from '../../support/builders/requests';
 import { facePhoto, seedFaceProfile } from '../../support/faces';
-import { seedProfile } from '../../support/profiles';
-import { startTestRuntime, type TestRuntime } from '../../support/runtime';
-import { b64, COLOURS, decode, expectError, expectOk, expectValidation, flatImage, gradientImage } from './support';
+import {
+  b64,
+  COLOURS,
+  decode,
+  expectOk,
+  expectValidation,
+  flatImage,
+  gradientImage,
+  jpeg,
+  operationCall,
+  useImageWorld,
+} from './support';
 
-let runtime: TestRuntime;
-let apiKey: string;
-let accountId: string;
-/** 64×48 red-to-white gradient PNG. */
-let landscape: Buffer;
-/** 48×64 blue PNG. */
-let portrait: Buffer;
+const world = useImageWorld(async () => ({
+  /** 64×48 red-to-white gradient PNG. */
+  landscape: await gradientImage(64, 48, COLOURS.red, COLOURS.white),
+  /** 48×64 blue PNG. */
+  portrait: await flatImage(48, 64, 'png', COLOURS.blue),
+}));
 
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  ({ apiKey, accountId } = await runtime.newAccount(1_000_000_000));
-  landscape = await gradientImage(64, 48, COLOURS.red, COLOURS.white);
-  portrait = await flatImage(48, 64, 'png', COLOURS.blue);
-});
-afterAll(() => runtime.close());
-
-const validEnhance = (overrides: Record<string, unknown> = {}) => ({ image: b64(landscape), ...overrides });
-const validRemix = (overrides: Record<string, unknown> = {}) => ({
-  input_image: b64(landscape),
-  reference_image: b64(portrait),
-  ...overrides,
-});
-const enhance = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service/enhance', { apiKey: key, body });
-const remix = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service/remix', { apiKey: key, body });
+const images = () => ({ input: world.landscape, reference: world.portrait });
+const enhanceCall = operationCall('enhance', world, images);
+const remixCall = operationCall('remix', world, images);
+const { valid: validEnhance, send: enhance } = enhanceCall;
+const { valid: validRemix, send: remix } = remixCall;
 
 describe('enhance: happy path', () => {
-  it('answers one JPEG with a 2048 px long edge in the input aspect ratio', async () => {
-    const answer = await expectOk(await enhance(validEnhance()));
-    expect(answer).toEqual({
-      known_subjects: { counts: {} },
-      recognized_faces: [],
-      identity: { expected: [], outputs: [{ output_index: 0, kept: [], missing: [], attempts: 1 }] },
-      images: [expect.any(String)],
-      download_urls: [],
-    });
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 2048, height: 1536 });
+  enhanceCall.itRendersLikeEveryOperation({
+    byDefault: 'answers one JPEG with a 2048 px long edge in the input aspect ratio',
+    width: 2048,
+    height: 1536,
+    count: 2,
   });
 
-  it('keeps a portrait input portrait', async () => {
-    const answer = await expectOk(await enhance(validEnhance({ image: b64(portrait) })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1536, height: 2048 });
-  });
+  enhanceCall.itRenders([
+    jpeg('keeps a portrait input portrait', () => ({ image: b64(world.portrait) }), 1536, 2048),
+    jpeg('takes a prompt that guides the enhancement', { prompt: 'warmer skin tones' }, 2048, 1536),
+  ]);
 
   it('rounds the short edge to a multiple of 16', async () => {
     const answer = await expectOk(await enhance(validEnhance({ image: b64(await flatImage(70, 30)) })));
     // 2048 / (70 / 30) = 877.7, the nearest multiple of 16 is 880.
     expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 2048, height: 880 });
   });
-
-  it('answers PNG when output_format is png', async () => {
-    const answer = await expectOk(await enhance(validEnhance({ output_format: 'png' })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'png', width: 2048, height: 1536 });
-  });
-
-  it('takes a prompt that guides the enhancement', async () => {
-    const answer = await expectOk(await enhance(validEnhance({ prompt: 'warmer skin tones' })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 2048, height: 1536 });
-  });
-
-  it('returns N distinct images for num_output_images N', async () => {
-    const answer = await expectOk(await enhance(validEnhance({ num_output_images: 2 })));
-    expect(answer.images).toHaveLength(2);
-    expect(new Set(answer.images).size).toBe(2);
-  });
 });
 
 describe('remix: happy path', () => {
-  it("answers one JPEG with a 2048 px long edge in the input image's aspect ratio, not the reference's", async () => {
-    const answer = await expectOk(await remix(validRemix()));
-    expect(answer).toEqual({
-      known_subjects: { counts: {} },
-      recognized_faces: [],
-      identity: { expected: [], outputs: [{ output_index: 0, kept: [], missing: [], attempts: 1 }] },
-      images: [expect.any(String)],
-      download_urls: [],
-    });
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 2048, height: 1536 });
+  remixCall.itRendersLikeEveryOperation({
+    byDefault: "answers one JPEG with a 2048 px long edge in the input image's aspect ratio, not the reference's",
+    width: 2048,
+    height: 1536,
+    count: 3,
   });
 
-  it('answers PNG when output_format is png', async () => {
-    const answer = await expectOk(await remix(validRemix({ output_format: 'png' })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'png', width: 2048, height: 1536 });
-  });
-
-  it('takes a prompt that steers the remix', async () => {
-    await expectOk(await remix(validRemix({ prompt: 'keep the composition' })));
-  });
-
-  it('returns N distinct images for num_output_images N', async () => {
-    const answer = await expectOk(await remix(validRemix({ num_output_images: 3 })));
-    expect(answer.images).toHaveLength(3);
-    expect(new Set(answer.images).size).toBe(3);
-  });
+  remixCall.itRenders([jpeg('takes a prompt that steers the remix', { prompt: 'keep the composition' }, 2048, 1536)]);
 });
 
 describe('enhance and remix: request validation (422)', () => {
@@ -121,52 +81,9 @@ describe('enhance and remix: request validation (422)', () => {
     await expectValidation(await remix(body), ['body', 'reference_image']);
   });
 
-  it.each([
-    ['base_model', 'base-c-2'],
-    ['aspect_ratio', '1:1'],
-    ['resolution', '2K'],
-  ])('enhance refuses %s at that field', async (field, value) => {
-    await expectValidation(await enhance(validEnhance({ [field]: value })), ['body', field]);
-  });
+  describe('enhance', () => enhanceCall.itRefuses(refusalsOf('enhance')));
 
-  it.each([
-    ['base_model', 'base-c-2'],
-    ['aspect_ratio', '1:1'],
-    ['resolution', '2K'],
-  ])('remix refuses %s at that field', async (field, value) => {
-    await expectValidation(await remix(validRemix({ [field]: value })), ['body', field]);
-  });
-
-  it('enhance refuses num_output_images 0', async () => {
-    await expectValidation(await enhance(validEnhance({ num_output_images: 0 })), ['body', 'num_output_images']);
-  });
-
-  it('remix refuses num_output_images 5', async () => {
-    await expectValidation(await remix(validRemix({ num_output_images: 5 })), ['body', 'num_output_images']);
-  });
-
-  it('enhance refuses a prompt over 5000 characters', async () => {
-    await expectValidation(await enhance(validEnhance({ prompt: 'p'.repeat(5001) })), ['body', 'prompt']);
-  });
-
-  it('remix refuses more than 50 profile_ids', async () => {
-    const profileIds = Array.from({ length: 51 }, (_, index) => `prf_${index}`);
-    await expectValidation(await remix(validRemix({ profile_ids: profileIds })), ['body', 'profile_ids']);
-  });
-
-  it('enhance refuses async: true with response_mode bytes, at response_mode', async () => {
-    await expectValidation(await enhance(validEnhance({ async: true, response_mode: 'bytes' })), [
-      'body',
-      'response_mode',
-    ]);
-  });
-
-  it('remix refuses callback_url without async: true, at callback_url', async () => {
-    await expectValidation(await remix(validRemix({ callback_url: 'https://example.com/hook' })), [
-      'body',
-      'callback_url',
-    ]);
-  });
+  describe('remix', () => remixCall.itRefuses(refusalsOf('remix')));
 });
 
 describe('enhance and remix: profiles', () => {
@@ -174,7 +91,7 @@ describe('enhance and remix: profiles', () => {
   const astronaut = () => b64(facePhoto('astronaut.jpg'));
 
   it('enhance recognises a profile from profile_ids shown in the image', async () => {
-    const profile = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
+    const profile = await seedFaceProfile(world.accountId, facePhoto('astronaut.jpg'));
     const answer = await expectOk(
       await enhance(validEnhance({ image: astronaut(), profile_ids: [profile.profileId], num_output_images: 2 })),
     );
@@ -182,13 +99,13 @@ describe('enhance and remix: profiles', () => {
   });
 
   it('enhance does not count a referenced profile the image does not show', async () => {
-    const profile = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
+    const profile = await seedFaceProfile(world.accountId, facePhoto('astronaut.jpg'));
     const answer = await expectOk(await enhance(validEnhance({ profile_ids: [profile.profileId] })));
     expect(answer.known_subjects.counts).toEqual({});
   });
 
   it('remix recognises a profile shown in input_image', async () => {
-    const profile = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
+    const profile = await seedFaceProfile(world.accountId, facePhoto('astronaut.jpg'));
     const answer = await expectOk(
       await remix(validRemix({ input_image: astronaut(), profile_ids: [profile.profileId] })),
     );
@@ -196,43 +113,16 @@ describe('enhance and remix: profiles', () => {
   });
 
   it('remix does not take the subject from the style reference', async () => {
-    const profile = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
+    const profile = await seedFaceProfile(world.accountId, facePhoto('astronaut.jpg'));
     const answer = await expectOk(
       await remix(validRemix({ reference_image: astronaut(), profile_ids: [profile.profileId] })),
     );
     expect(answer.known_subjects.counts).toEqual({});
   });
 
-  it('enhance answers 404 naming an unknown profile id', async () => {
-    const body = await expectError(
-      await enhance(validEnhance({ profile_ids: ['prf_doesnotexist'] })),
-      404,
-      'NOT_FOUND',
-    );
-    expect(body.detail).toContain('prf_doesnotexist');
-  });
+  describe('enhance', () => enhanceCall.itRefusesProfilesItCannotUse());
 
-  it('remix answers 400 naming a profile that is not READY and its status', async () => {
-    const profile = await seedProfile(accountId, { status: 'IN_PROGRESS' });
-    const body = await expectError(
-      await remix(validRemix({ profile_ids: [profile.profileId] })),
-      400,
-      'PROFILE_NOT_READY',
-    );
-    expect(body.detail).toContain(`${profile.profileId} (IN_PROGRESS)`);
-  });
-
-  it('enhance answers 400 MIXED_PROFILE_MODEL_VERSIONS listing both versions', async () => {
-    const v1 = await seedProfile(accountId, { modelVersion: 'v1' });
-    const v2 = await seedProfile(accountId, { modelVersion: 'v2' });
-    const body = await expectError(
-      await enhance(validEnhance({ profile_ids: [v1.profileId, v2.profileId] })),
-      400,
-      'MIXED_PROFILE_MODEL_VERSIONS',
-    );
-    expect(body.detail).toContain(`v1 (${v1.profileId})`);
-    expect(body.detail).toContain(`v2 (${v2.profileId})`);
-  });
+  describe('remix', () => remixCall.itRefusesProfilesItCannotUse());
 
   it("enhance's prompt only guides: an unknown [[id]] there is not looked up", async () => {
     const answer = await expectOk(await enhance(validEnhance({ prompt: 'sharpen [[prf_nobodyhere]]' })));
@@ -240,7 +130,7 @@ describe('enhance and remix: profiles', () => {
   });
 
   it("enhance's prompt only guides: a [[id]] there is not a recognised subject", async () => {
-    const profile = await seedFaceProfile(accountId, facePhoto('astronaut.jpg'));
+    const profile = await seedFaceProfile(world.accountId, facePhoto('astronaut.jpg'));
     const answer = await expectOk(await enhance(validEnhance({ prompt: `sharpen [[${profile.profileId}]]` })));
     expect(answer.known_subjects.counts).toEqual({});
   });

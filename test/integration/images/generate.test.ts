@@ -5,39 +5,27 @@
  * way to name a profile). One valid request (`validGenerate`); each test breaks one aspect of it.
  */
 
+import { refusalsOf } from '../../support/builders/requests';
 import { facePhoto, seedFaceProfile } from '../../support/faces';
 import { jobCount } from '../../support/ledger';
 import { seedProfile } from '../../support/profiles';
-import { startTestRuntime, type TestRuntime } from '../../support/runtime';
-import { balanceOf, decode, expectError, expectOk, expectValidation } from './support';
+import { balanceOf, expectError, expectOk, expectValidation, jpeg, operationCall, useImageWorld } from './support';
 
-let runtime: TestRuntime;
-let apiKey: string;
-let accountId: string;
-
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  ({ apiKey, accountId } = await runtime.newAccount(1_000_000_000));
-});
-afterAll(() => runtime.close());
+const world = useImageWorld();
 
 /** A READY profile as training leaves it: a face template and reference crop of a real face. */
-const trainedProfile = (photo = 'astronaut.jpg', faces = [0]) => seedFaceProfile(accountId, facePhoto(photo), faces);
+const trainedProfile = (photo = 'astronaut.jpg', faces = [0]) =>
+  seedFaceProfile(world.accountId, facePhoto(photo), faces);
 
-const validGenerate = (overrides: Record<string, unknown> = {}) => ({ prompt: 'a lighthouse at dusk', ...overrides });
-const generate = (body: unknown, key = apiKey) => runtime.call('POST', '/v2/service/generate', { apiKey: key, body });
+const call = operationCall('generate', world);
+const { valid: validGenerate, send: generate } = call;
 
 describe('generate: happy path', () => {
-  it('answers one square JPEG at 1K by default (auto with no input is square)', async () => {
-    const answer = await expectOk(await generate(validGenerate()));
-    expect(answer).toEqual({
-      known_subjects: { counts: {} },
-      recognized_faces: [],
-      identity: { expected: [], outputs: [{ output_index: 0, kept: [], missing: [], attempts: 1 }] },
-      images: [expect.any(String)],
-      download_urls: [],
-    });
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1024, height: 1024 });
+  call.itRendersLikeEveryOperation({
+    byDefault: 'answers one square JPEG at 1K by default (auto with no input is square)',
+    width: 1024,
+    height: 1024,
+    count: 3,
   });
 
   it('names the job it was recorded as in X-Job-Id, whose poll shows its cost', async () => {
@@ -45,7 +33,7 @@ describe('generate: happy path', () => {
     const jobId = response.headers.get('X-Job-Id');
     expect(jobId).toMatch(/^job_/);
     await expectOk(response);
-    const job = await runtime.call('GET', `/v2/service/jobs/${jobId}`, { apiKey });
+    const job = await world.runtime.call('GET', `/v2/service/jobs/${jobId}`, { apiKey: world.apiKey });
     expect(await job.json()).toMatchObject({
       job_id: jobId,
       status: 'succeeded',
@@ -54,28 +42,10 @@ describe('generate: happy path', () => {
     });
   });
 
-  it('answers PNG when output_format is png', async () => {
-    const answer = await expectOk(await generate(validGenerate({ output_format: 'png' })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'png', width: 1024, height: 1024 });
-  });
-
-  it('renders 2K at the requested aspect ratio', async () => {
-    const answer = await expectOk(await generate(validGenerate({ resolution: '2K', aspect_ratio: '9:16' })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 1152, height: 2048 });
-  });
-
-  it('rounds the short edge to a multiple of 16 (3:4 at 1K is 768x1024)', async () => {
-    const answer = await expectOk(await generate(validGenerate({ aspect_ratio: '3:4' })));
-    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width: 768, height: 1024 });
-  });
-
-  it('returns N distinct images for num_output_images N', async () => {
-    const answer = await expectOk(await generate(validGenerate({ num_output_images: 3 })));
-    expect(answer.images).toHaveLength(3);
-    expect(new Set(answer.images).size).toBe(3);
-    for (const image of answer.images)
-      expect(await decode(image)).toEqual({ format: 'jpeg', width: 1024, height: 1024 });
-  });
+  call.itRenders([
+    jpeg('renders 2K at the requested aspect ratio', { resolution: '2K', aspect_ratio: '9:16' }, 1152, 2048),
+    jpeg('rounds the short edge to a multiple of 16 (3:4 at 1K is 768x1024)', { aspect_ratio: '3:4' }, 768, 1024),
+  ]);
 
   it('has no profile_ids field: ids listed there are ignored, not looked up', async () => {
     const answer = await expectOk(await generate(validGenerate({ profile_ids: ['prf_doesnotexist'] })));
@@ -97,27 +67,7 @@ describe('generate: request validation (422)', () => {
     await expectValidation(await generate(validGenerate({ prompt: '  \n ' })), ['body', 'prompt']);
   });
 
-  it('refuses a prompt over 5000 characters', async () => {
-    await expectValidation(await generate(validGenerate({ prompt: 'p'.repeat(5001) })), ['body', 'prompt']);
-  });
-
-  it('refuses num_output_images 5', async () => {
-    await expectValidation(await generate(validGenerate({ num_output_images: 5 })), ['body', 'num_output_images']);
-  });
-
-  it('refuses async: true with response_mode bytes, at response_mode', async () => {
-    await expectValidation(await generate(validGenerate({ async: true, response_mode: 'bytes' })), [
-      'body',
-      'response_mode',
-    ]);
-  });
-
-  it('refuses callback_url without async: true, at callback_url', async () => {
-    await expectValidation(await generate(validGenerate({ callback_url: 'https://example.com/hook' })), [
-      'body',
-      'callback_url',
-    ]);
-  });
+  call.itRefuses(refusalsOf('generate'));
 });
 
 describe('generate: [[id]] references', () => {
@@ -139,7 +89,7 @@ describe('generate: [[id]] references', () => {
   });
 
   it('answers 400 PROFILE_NEEDS_REEMBEDDING for a named READY profile without a face template, charging nothing', async () => {
-    const account = await runtime.newAccount(1_000_000);
+    const account = await world.runtime.newAccount(1_000_000);
     const profile = await seedProfile(account.accountId);
     const body = await expectError(
       await generate(validGenerate({ prompt: `[[${profile.profileId}]] at the lighthouse` }), account.apiKey),
@@ -152,45 +102,5 @@ describe('generate: [[id]] references', () => {
     expect(await jobCount(account.accountId)).toBe(0);
   });
 
-  it('answers 404 naming an unknown [[id]]', async () => {
-    const body = await expectError(
-      await generate(validGenerate({ prompt: '[[prf_nobodyhere]] waving' })),
-      404,
-      'NOT_FOUND',
-    );
-    expect(body.detail).toContain('prf_nobodyhere');
-  });
-
-  it("answers 404 for another account's profile named in the prompt", async () => {
-    const other = await runtime.newAccount();
-    const theirs = await seedProfile(other.accountId);
-    const body = await expectError(
-      await generate(validGenerate({ prompt: `[[${theirs.profileId}]] waving` })),
-      404,
-      'NOT_FOUND',
-    );
-    expect(body.detail).toContain(theirs.profileId);
-  });
-
-  it('answers 400 naming a named profile that is not READY and its status', async () => {
-    const profile = await seedProfile(accountId, { status: 'QUEUING' });
-    const body = await expectError(
-      await generate(validGenerate({ prompt: `[[${profile.profileId}]] waving` })),
-      400,
-      'PROFILE_NOT_READY',
-    );
-    expect(body.detail).toContain(`${profile.profileId} (QUEUING)`);
-  });
-
-  it('answers 400 MIXED_PROFILE_MODEL_VERSIONS for named profiles of v1 and v2', async () => {
-    const v1 = await seedProfile(accountId, { modelVersion: 'v1' });
-    const v2 = await seedProfile(accountId, { modelVersion: 'v2' });
-    const body = await expectError(
-      await generate(validGenerate({ prompt: `[[${v1.profileId}]] meets [[${v2.profileId}]]` })),
-      400,
-      'MIXED_PROFILE_MODEL_VERSIONS',
-    );
-    expect(body.detail).toContain(`v1 (${v1.profileId})`);
-    expect(body.detail).toContain(`v2 (${v2.profileId})`);
-  });
+  call.itRefusesProfilesItCannotUse();
 });

@@ -9,6 +9,16 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
 import { services } from '../../../bin/local-aws/services';
+import {
+  type BodyImages,
+  type ImageOperation,
+  naming,
+  type Refusal,
+  type RequestBody,
+  validBody,
+} from '../../support/builders/requests';
+import { seedProfile } from '../../support/profiles';
+import { startTestRuntime, type TestRuntime } from '../../support/runtime';
 
 export const DEPRECATION_DATE = '2026-05-08';
 
@@ -124,6 +134,181 @@ export const expectValidation = async (
   const entry = body.detail.find((item) => JSON.stringify(item.loc) === JSON.stringify(loc))!;
   expect(entry).toHaveProperty('input');
   return entry;
+};
+
+/** What an image test file runs against: the runtime, one account, and the file's input images by name. */
+export type ImageWorld<Images extends Record<string, Buffer>> = {
+  runtime: TestRuntime;
+  apiKey: string;
+  accountId: string;
+} & Images;
+
+/**
+ * Starts the local runtime before the file's tests, with an account holding 1000 in credit and the input
+ * images `draw` makes, and closes it after them. The fields are set once the file's `beforeAll` has run.
+ */
+export const useImageWorld = <Images extends Record<string, Buffer> = Record<never, Buffer>>(
+  draw: () => Promise<Images> = async () => ({}) as Images,
+): ImageWorld<Images> => {
+  const world = {} as ImageWorld<Images>;
+  beforeAll(async () => {
+    const runtime = await startTestRuntime();
+    const { apiKey, accountId } = await runtime.newAccount(1_000_000_000);
+    Object.assign(world, { runtime, apiKey, accountId }, await draw());
+  });
+  afterAll(() => world.runtime.close());
+  return world;
+};
+
+/** The answer of a request that names nobody: `images` and `download_urls` as given (one image in bytes by default). */
+export const answerNamingNobody = (outputs: Partial<Pick<ImageAnswer, 'images' | 'download_urls'>> = {}) => ({
+  known_subjects: { counts: {} },
+  recognized_faces: [],
+  identity: { expected: [], outputs: [{ output_index: 0, kept: [], missing: [], attempts: 1 }] },
+  images: [expect.any(String)],
+  download_urls: [],
+  ...outputs,
+});
+
+/** An image operation as its tests call it: a valid body to change, and a POST with the test's API key. */
+export interface OperationCall {
+  operation: ImageOperation;
+  valid(overrides?: RequestBody): RequestBody;
+  send(body: unknown, apiKey?: string): Promise<Response>;
+}
+
+/** The operation's call on the test's runtime and account, its valid body carrying `images`. */
+export const operationCall = (
+  operation: ImageOperation,
+  world: { runtime: TestRuntime; apiKey: string; accountId: string },
+  images: () => BodyImages = () => ({}),
+): OperationTests => {
+  const call: OperationCall = {
+    operation,
+    valid: (overrides = {}) => validBody(operation, images(), overrides),
+    send: (body, apiKey = world.apiKey) => world.runtime.call('POST', `/v2/service/${operation}`, { apiKey, body }),
+  };
+  return {
+    ...call,
+    itRendersLikeEveryOperation: (size) => itRendersLikeEveryOperation(call, size),
+    itRenders: (renderings) => itRenders(call, renderings),
+    itRefuses: (refusals) => itRefuses(call, refusals),
+    itRefusesProfilesItCannotUse: () => itRefusesProfilesItCannotUse(call, world),
+  };
+};
+
+/** The operation's call with the tests every operation's file runs through it (the functions below). */
+export interface OperationTests extends OperationCall {
+  itRendersLikeEveryOperation(size: Parameters<typeof itRendersLikeEveryOperation>[1]): void;
+  itRenders(renderings: readonly Rendering[]): void;
+  itRefuses(refusals: readonly Refusal[]): void;
+  itRefusesProfilesItCannotUse(): void;
+}
+
+/** A request's outputs: `count` distinct images (one by default), each of this format and size. */
+export interface Rendering {
+  case: string;
+  /** What the request changes from the valid body (a function when it names the file's images). */
+  change: RequestBody | (() => RequestBody);
+  format: 'jpeg' | 'png';
+  width: number;
+  height: number;
+  count?: number;
+}
+
+/** A rendering of one JPEG of this size. */
+export const jpeg = (name: string, change: Rendering['change'], width: number, height: number): Rendering => ({
+  case: name,
+  change,
+  format: 'jpeg',
+  width,
+  height,
+});
+
+/**
+ * What every operation renders, at its default output size: one JPEG for the valid body, with an answer
+ * that names nobody (`byDefault` is its test's name); PNG when asked; `count` distinct outputs when asked.
+ */
+export const itRendersLikeEveryOperation = (
+  call: OperationCall,
+  { byDefault, width, height, count }: { byDefault: string; width: number; height: number; count: number },
+): void => {
+  it(byDefault, async () => {
+    const answer = await expectOk(await call.send(call.valid()));
+    expect(answer).toEqual(answerNamingNobody());
+    expect(await decode(answer.images[0])).toEqual({ format: 'jpeg', width, height });
+  });
+  itRenders(call, [
+    { case: 'answers PNG when output_format is png', change: { output_format: 'png' }, format: 'png', width, height },
+    {
+      case: 'returns N distinct images for num_output_images N',
+      change: { num_output_images: count },
+      format: 'jpeg',
+      width,
+      height,
+      count,
+    },
+  ]);
+};
+
+/** One test a rendering: the valid body changed as it says answers its outputs, decoded. */
+export const itRenders = (call: OperationCall, renderings: readonly Rendering[]): void => {
+  for (const { case: name, change, format, width, height, count = 1 } of renderings)
+    it(name, async () => {
+      const answer = await expectOk(await call.send(call.valid(typeof change === 'function' ? change() : change)));
+      expect(answer.images).toHaveLength(count);
+      expect(new Set(answer.images).size).toBe(count);
+      for (const image of answer.images) expect(await decode(image)).toEqual({ format, width, height });
+    });
+};
+
+/** One test a refusal: the valid body changed as the refusal says answers a 422 located at its field. */
+export const itRefuses = (call: OperationCall, refusals: readonly Refusal[]): void => {
+  for (const refusal of refusals)
+    it(`refuses ${refusal.case}`, async () => {
+      await expectValidation(await call.send(call.valid(refusal.change)), ['body', ...refusal.at]);
+    });
+};
+
+/**
+ * The profiles a request may not use, named as the operation names them (`naming`): an unknown id and
+ * another account's profile are 404 NOT_FOUND naming the id, a profile that is not READY a 400 naming it
+ * and its status, and profiles of two model versions a 400 listing each version's ids.
+ */
+export const itRefusesProfilesItCannotUse = (
+  call: OperationCall,
+  world: { runtime: TestRuntime; accountId: string },
+): void => {
+  const named = (profileIds: string[]) => call.send(call.valid(naming(call.operation, profileIds)));
+
+  it('answers 404 NOT_FOUND naming an unknown profile id', async () => {
+    const body = await expectError(await named(['prf_doesnotexist']), 404, 'NOT_FOUND');
+    expect(body.detail).toContain('prf_doesnotexist');
+  });
+
+  it("answers 404 for another account's profile, naming it", async () => {
+    const other = await world.runtime.newAccount();
+    const theirs = await seedProfile(other.accountId);
+    const body = await expectError(await named([theirs.profileId]), 404, 'NOT_FOUND');
+    expect(body.detail).toContain(theirs.profileId);
+  });
+
+  it.each(['VALIDATING', 'QUEUING', 'IN_PROGRESS', 'ERROR'] as const)(
+    'answers 400 naming a %s profile and its status',
+    async (status) => {
+      const profile = await seedProfile(world.accountId, { status });
+      const body = await expectError(await named([profile.profileId]), 400, 'PROFILE_NOT_READY');
+      expect(body.detail).toContain(`${profile.profileId} (${status})`);
+    },
+  );
+
+  it('answers 400 MIXED_PROFILE_MODEL_VERSIONS listing the ids of each version', async () => {
+    const v1 = await seedProfile(world.accountId, { modelVersion: 'v1' });
+    const v2 = await seedProfile(world.accountId, { modelVersion: 'v2' });
+    const body = await expectError(await named([v1.profileId, v2.profileId]), 400, 'MIXED_PROFILE_MODEL_VERSIONS');
+    expect(body.detail).toContain(`v1 (${v1.profileId})`);
+    expect(body.detail).toContain(`v2 (${v2.profileId})`);
+  });
 };
 
 export interface DecodedOutput {

@@ -1,0 +1,21 @@
+import { formatUsd, parseUsd } from '../../../../functions/domain/shared/money';
+
+describe('money', () => {
+  it('parses dollars into integer micro-USD without floats', () => {
+    expect(parseUsd('2.90')).toBe(2_900_000);
+    expect(parseUsd('0.000001')).toBe(1);
+    expect(parseUsd('10')).toBe(10_000_000);
+    expect(parseUsd('0.1')).toBe(100_000);
+  });
+
+  it('refuses amounts that are not plain decimal dollars', () => {
+    for (const bad of ['', '-1', '1.0000001', '1e3', 'abc', '1.', '.5']) expect(parseUsd(bad)).toBeUndefined();
+  });
+
+  it('formats micro-USD as dollars with at least two decimals', () => {
+    expect(formatUsd(1_490_000)).toBe('1.49 USD');
+    expect(formatUsd(120_000)).toBe('0.12 USD');
+    expect(formatUsd(1)).toBe('0.000001 USD');
+    expect(formatUsd(-5_000_000)).toBe('-5.00 USD');
+  });
+});
