@@ -259,7 +259,7 @@ export const preflight = async (
       url,
       fetched: true,
       error: null,
-      format: photo.format,
+      format: photo.sourceFormat ?? photo.format, // what the caller sent (a HEIC is reported as heif)
       width: photo.width,
       height: photo.height,
       face: faces ? faceReport(faces, read.faces, photo) : null,

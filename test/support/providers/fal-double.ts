@@ -37,6 +37,13 @@ import { internalIdsIn, renderOutput, requestSeed } from './face-render';
 
 // ---- Input schemas, one per endpoint, checked against the client's types ----
 
+/** The first bytes of each input type fal's image models read. */
+const INPUT_MAGIC: Record<string, Buffer> = {
+  'image/png': Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+  'image/jpeg': Buffer.from([0xff, 0xd8, 0xff]),
+  'image/webp': Buffer.from('RIFF'),
+};
+
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
 const httpUrl = v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'must be an http(s) URL'));
@@ -424,7 +431,14 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
   const fetchInput = async (url: string): Promise<Buffer> => {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`image_urls entry ${url} answered HTTP ${response.status}`);
-    return Buffer.from(await response.arrayBuffer());
+    const data = Buffer.from(await response.arrayBuffer());
+    // fal's models read an input by its Content-Type: one that says another format than the bytes is a mislabel.
+    const contentType = response.headers.get('content-type') ?? '';
+    const magic = INPUT_MAGIC[contentType];
+    if (!magic) violations.push(`image_urls entry ${url} is served as '${contentType}', not png, jpeg or webp`);
+    else if (!data.subarray(0, magic.length).equals(magic))
+      violations.push(`image_urls entry ${url} is served as '${contentType}' but its bytes are not`);
+    return data;
   };
 
   const makeFiles = async (

@@ -161,6 +161,12 @@ const IMAGE_TYPES: Record<string, Buffer> = {
   'image/webp': Buffer.from('RIFF'),
 };
 
+const EXTENSIONS: Record<string, string[]> = {
+  'image/png': ['png'],
+  'image/jpeg': ['jpg', 'jpeg'],
+  'image/webp': ['webp'],
+};
+
 /** Output tokens the double reports per image: proportional to the pixels, scaled by quality. */
 export const doubleOutputTokens = (width: number, height: number, quality: string | undefined): number => {
   const factor: Record<string, number> = { low: 0.25, medium: 1, high: 4, xhigh: 6, max: 12 };
@@ -321,6 +327,10 @@ export const startOpenAiDouble = async (options: OpenAiDoubleOptions = {}): Prom
       if (!magic) errors.push(`/${file.field} part has content type '${file.contentType}', not png, webp or jpeg`);
       else if (!file.data.subarray(0, magic.length).equals(magic))
         errors.push(`/${file.field} bytes are not ${file.contentType}`);
+      // OpenAI's SDKs name a part from its file; a name that says another format than the bytes is a mislabel.
+      const extension = /\.([a-z0-9]+)$/i.exec(file.filename)?.[1]?.toLowerCase();
+      if (file.filename && !(extension && EXTENSIONS[file.contentType]?.includes(extension)))
+        errors.push(`/${file.field} part is named '${file.filename}' but its content type is '${file.contentType}'`);
     }
     if (errors.length > 0) return reject(response, path, errors);
     const leaked = internalIdsIn(body);

@@ -77,6 +77,7 @@ const profile = (id: 'a' | 'b'): CandidateProfile => ({
 
 const request = (overrides: Partial<EngineRequest> = {}): EngineRequest => ({
   workKey: 'job_fal',
+  accountId: 'acc_1',
   operation: 'generate',
   prompt: 'a lighthouse at dusk',
   images: [],

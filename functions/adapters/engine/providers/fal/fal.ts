@@ -123,23 +123,13 @@ export class FalEngine implements ImageEngine {
       );
     }
     const identity = await identityInputs(request, family.maxInputImages, this.options.references.load);
-    const callers = await Promise.all(
-      request.images.map(async (image) =>
-        image.format === 'heif'
-          ? {
-              data: await sharp(image.data).png().toBuffer(),
-              contentType: 'image/png',
-              width: image.width,
-              height: image.height,
-            }
-          : {
-              data: image.data,
-              contentType: inputContentTypeOf(image.format),
-              width: image.width,
-              height: image.height,
-            },
-      ),
-    );
+    // Each input is shared as what its bytes are (DecodedImage.format is the format after re-encoding).
+    const callers = request.images.map((image) => ({
+      data: image.data,
+      contentType: inputContentTypeOf(image.format),
+      width: image.width,
+      height: image.height,
+    }));
     const references = await Promise.all(
       identity.references.map(async (data) => {
         const meta = await sharp(data).metadata();

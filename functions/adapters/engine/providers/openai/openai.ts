@@ -19,9 +19,15 @@
  * Wire shapes: OpenAI's OpenAPI document (github.com/openai/openai-openapi, openapi.json, commit f85dbe22,
  * 2026-08-21), schemas CreateImageRequest, CreateImageEditRequest, ImagesResponse, ErrorResponse.
  */
-import sharp from 'sharp';
 import * as v from 'valibot';
-import type { EngineOutcome, EngineRequest, ImageEngine, OutputFormat } from '../../../../domain/engine/engine';
+import {
+  type EngineOutcome,
+  type EngineRequest,
+  type ImageEngine,
+  type ImageFormat,
+  inputContentTypeOf,
+  type OutputFormat,
+} from '../../../../domain/engine/engine';
 import { fitImage, megapixelsOf } from '../fit';
 import type { ProviderEngineOptions } from '../provider';
 import {
@@ -159,15 +165,14 @@ export const openAiCostMicros = (model: string, usage: ImagesResponse['usage']):
 };
 
 /** An input image as OpenAI takes it (png, webp or jpg; anything else is re-encoded as png). */
-const asUpload = async (
-  data: Buffer,
-  format: string,
-  name: string,
-): Promise<{ data: Buffer; type: string; filename: string }> => {
-  if (format === 'jpeg') return { data, type: 'image/jpeg', filename: `${name}.jpg` };
-  if (format === 'png' || format === 'webp') return { data, type: `image/${format}`, filename: `${name}.${format}` };
-  return { data: await sharp(data).rotate().png().toBuffer(), type: 'image/png', filename: `${name}.png` };
-};
+/** One `image[]` part, named and typed as what its bytes are (JPEG, PNG or WebP: what the Images API takes). */
+const asUpload = (data: Buffer, format: ImageFormat, name: string): { data: Buffer; type: string; filename: string } => ({
+  data,
+  type: inputContentTypeOf(format),
+  filename: `${name}.${UPLOAD_EXTENSION[format]}`,
+});
+
+const UPLOAD_EXTENSION: Record<ImageFormat, string> = { jpeg: 'jpg', png: 'png', webp: 'webp' };
 
 export class OpenAiEngine implements ImageEngine {
   private readonly options: ProviderEngineOptions;
@@ -181,10 +186,10 @@ export class OpenAiEngine implements ImageEngine {
   async run(request: EngineRequest, signal: AbortSignal): Promise<EngineOutcome> {
     signal.throwIfAborted();
     const identity = await identityInputs(request, OPENAI_MAX_INPUT_IMAGES, this.options.references.load);
-    const uploads = await Promise.all([
+    const uploads = [
       ...request.images.map((image, index) => asUpload(image.data, image.format, `input-${index + 1}`)),
       ...identity.references.map((data, index) => asUpload(data, 'jpeg', `reference-${index + 1}`)),
-    ]);
+    ];
     const size = openAiSize(request.width, request.height);
     const fields: Record<string, string | number> = {
       model: this.options.model,
