@@ -1,9 +1,8 @@
 /** The image operations (edit, generate, enhance, remix): input decoding, the engine and recognition, so sharp and the face models. */
 
-import { createHash } from 'node:crypto';
 import { imageEngine } from '../adapters/engine/engines';
 import { jobInputs, jobOutputs } from '../adapters/s3/job-files';
-import { BUCKET_AREAS } from '../deployment/access';
+import { sharedInputKey } from '../adapters/s3/shared-inputs';
 import { HOSTED_PROVIDERS, type HostedProviderId, isHostedProvider } from '../deployment/providers';
 import { routedProviders } from '../domain/catalog/model-routes';
 import { meteredEngine } from '../domain/engine/engine';
@@ -48,9 +47,9 @@ export const engine = once(() => {
           return object.body;
         },
         url: (key) => objects().presignGet(key, REFERENCE_URL_SECONDS),
-        share: async (data, contentType) => {
-          // Keyed by content: the same input shared twice (a retried step) is one object. `inputs/` expires.
-          const key = `${BUCKET_AREAS.inputs}shared/${createHash('sha256').update(data).digest('hex')}`;
+        share: async (data, contentType, owner) => {
+          // Scoped to the account and the profile or job, keyed by content within it (shared-inputs.ts).
+          const key = sharedInputKey(owner, data);
           await objects().put(key, data, contentType);
           return objects().presignGet(key, REFERENCE_URL_SECONDS);
         },

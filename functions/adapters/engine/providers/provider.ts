@@ -1,4 +1,5 @@
 /** What every hosted-provider adapter is built from: the route's model, where the provider is, its key, the references. */
+import type { SharedOwner } from '../../s3/shared-inputs';
 import type { ProviderTransport } from './provider-http';
 
 export interface ProviderEngineOptions {
@@ -18,8 +19,12 @@ export interface ReferenceImages {
   load(key: string): Promise<Buffer>;
   url(key: string): Promise<string>;
   /**
-   * Stores bytes (a caller's input image, a contact sheet) under the bucket's `inputs/` prefix, keyed by
-   * their hash, and answers a short-lived presigned GET URL: for providers that take inputs by URL (fal).
+   * Stores bytes (a caller's input image, a profile's crop or contact sheet) under `inputs/shared/`, scoped
+   * to `owner` (the account, and the profile or else the job: s3/shared-inputs.ts), and answers a
+   * short-lived presigned GET URL: for providers that take inputs by URL (fal).
    */
-  share(data: Buffer, contentType: string): Promise<string>;
+  share(data: Buffer, contentType: string, owner: SharedOwner): Promise<string>;
 }
+
+/** The job a request's work is for: its workKey is the job id, or `<job id>:<suffix>` for a retry's own work. */
+export const jobIdOf = (workKey: string): string => workKey.split(':')[0] ?? workKey;

@@ -29,7 +29,7 @@ import {
   type QueueCheck,
 } from '../../../../domain/engine/engine';
 import { fitImage, megapixelsOf } from '../fit';
-import type { ProviderEngineOptions } from '../provider';
+import { jobIdOf, type ProviderEngineOptions } from '../provider';
 import {
   defaultTransport,
   HttpEngineError,
@@ -136,9 +136,17 @@ export class FalEngine implements ImageEngine {
         return { data, contentType: 'image/jpeg', width: meta.width ?? 0, height: meta.height ?? 0 };
       }),
     );
+    // Each copy is scoped to the account, and to the profile it shows or else to the job (shared-inputs.ts).
+    const owner = { accountId: request.accountId, jobId: jobIdOf(request.workKey) };
+    const owners = [
+      ...callers.map(() => owner),
+      ...identity.plan.references.map(({ profileId }) => ({ ...owner, profileId })),
+    ];
     const all = [...callers, ...references];
     const urls = await Promise.all(
-      all.map(({ data, contentType }) => this.options.references.share(data, contentType)),
+      all.map(({ data, contentType }, index) =>
+        this.options.references.share(data, contentType, owners[index] ?? owner),
+      ),
     );
     const megapixels = all.reduce(
       (sum, { width, height }) => sum + Math.min(MAX_BILLED_INPUT_MEGAPIXELS, falMegapixels(width, height)),
