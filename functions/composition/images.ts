@@ -12,7 +12,7 @@ import { jobs, ledger, profiles } from './data';
 import { faceAnalyzer } from './faces';
 import { decodeInput } from './inputs';
 import { link } from './links';
-import { secret, secretOrEmpty } from './secrets';
+import { providerKey, secretOrEmpty } from './secrets';
 import { objects } from './storage';
 import { startImageJob } from './workflows';
 
@@ -24,11 +24,12 @@ export const engine = once(() => {
   const config = settings();
   // Only the routed providers are built: an unused provider's URL or key is never checked or read.
   const access = (id: HostedProviderId) => {
-    const { baseUrl, key, keySecretArn } = config.providers[id];
+    const { baseUrl } = config.providers[id];
     const { title } = HOSTED_PROVIDERS[id];
     return {
       baseUrl: checkedProviderUrl(baseUrl, title, config.ALLOW_LOOPBACK_URLS),
-      apiKey: secret(key, keySecretArn, `the ${title} API key`),
+      apiKey: providerKey(id, `the ${title} API key`),
+      media: { hosts: config.FAL_MEDIA_HOSTS, allowLoopback: config.ALLOW_LOOPBACK_URLS },
     };
   };
   return meteredEngine(

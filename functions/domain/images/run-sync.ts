@@ -51,7 +51,11 @@ export const runSync = async (
 
     let outcome: EngineOutcome;
     try {
-      outcome = await abortableRun(deps.engine, { ...prepared.engineRequest, workKey: job.jobId, accountId: job.accountId }, deadline.signal);
+      outcome = await abortableRun(
+        deps.engine,
+        { ...prepared.engineRequest, workKey: job.jobId, accountId: job.accountId },
+        deadline.signal,
+      );
     } catch (error) {
       return await fail(error instanceof DeadlineReached || deadline.signal.aborted ? timedOut() : (error as Error));
     }

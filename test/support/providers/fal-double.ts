@@ -306,6 +306,10 @@ export interface FalDoubleOptions {
   driftRate?: number;
   /** Hold for every request not scripted otherwise. */
   hold?: Hold;
+  /** Answer output file URLs on this base instead of the double's own (a result pointing elsewhere). */
+  filesAt?: string;
+  /** Answer status, result and cancel URLs on this base instead of the double's own queue. */
+  queueAt?: string;
 }
 
 export interface FalSubmission {
@@ -477,7 +481,7 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
   const outputOf = async (request: QueuedRequest): Promise<unknown> => {
     const made = request.refusal === 'no_image' ? [] : await request.files;
     const images = made.map((file) => ({
-      url: `${baseUrl}/files/${file.name}`,
+      url: `${options.filesAt ?? baseUrl}/files/${file.name}`,
       width: file.width,
       height: file.height,
       content_type: file.contentType,
@@ -507,7 +511,7 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
   };
 
   const urlsOf = (request: QueuedRequest) => {
-    const base = `${baseUrl}/${request.app}/requests/${request.id}`;
+    const base = `${options.queueAt ?? baseUrl}/${request.app}/requests/${request.id}`;
     return { request_id: request.id, response_url: base, status_url: `${base}/status`, cancel_url: `${base}/cancel` };
   };
 

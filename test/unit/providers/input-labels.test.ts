@@ -24,8 +24,7 @@ const HEIC = readFileSync(join(__dirname, '../../fixtures/images/small-64x48.hei
 
 /** The inputs whose bytes the guard rebuilds, as a caller sends them. */
 const callerInputs = async (): Promise<Record<string, Buffer>> => {
-  const wide = (width: number) =>
-    sharp({ create: { width, height: 120, channels: 3, background: '#4477aa' } });
+  const wide = (width: number) => sharp({ create: { width, height: 120, channels: 3, background: '#4477aa' } });
   return {
     heic: HEIC,
     'large png': await wide(4400).png().toBuffer(),
@@ -109,8 +108,8 @@ describe.each(CASES)('a %s input reaches each provider labelled as its bytes', (
         }),
       );
       expect(double.violations).toEqual([]);
-      const parts = (double.received[0]?.body as { contents: { parts: Record<string, unknown>[] }[] }).contents[0]
-        ?.parts;
+      const body = double.received[0]?.body as { contents: { parts: Record<string, unknown>[] }[] } | undefined;
+      const parts = body?.contents[0]?.parts;
       expect(parts?.flatMap((part) => ('inlineData' in part ? [part.inlineData] : []))).toEqual([
         expect.objectContaining({ mimeType: 'image/jpeg' }),
       ]);
@@ -147,6 +146,7 @@ describe.each(CASES)('a %s input reaches each provider labelled as its bytes', (
           model: 'fal-ai/flux-2',
           baseUrl: double.baseUrl,
           apiKey: async () => 'fal-key',
+          media: { hosts: ['fal.media'], allowLoopback: true },
           references: references(async (data, contentType) => {
             shared.push(contentType);
             return double.share(data, contentType);

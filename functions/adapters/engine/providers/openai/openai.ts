@@ -29,7 +29,7 @@ import {
   type OutputFormat,
 } from '../../../../domain/engine/engine';
 import { fitImage, megapixelsOf } from '../fit';
-import type { ProviderEngineOptions } from '../provider';
+import { type ProviderEngineOptions, withApiKey } from '../provider';
 import {
   defaultTransport,
   HttpEngineError,
@@ -166,7 +166,11 @@ export const openAiCostMicros = (model: string, usage: ImagesResponse['usage']):
 
 /** An input image as OpenAI takes it (png, webp or jpg; anything else is re-encoded as png). */
 /** One `image[]` part, named and typed as what its bytes are (JPEG, PNG or WebP: what the Images API takes). */
-const asUpload = (data: Buffer, format: ImageFormat, name: string): { data: Buffer; type: string; filename: string } => ({
+const asUpload = (
+  data: Buffer,
+  format: ImageFormat,
+  name: string,
+): { data: Buffer; type: string; filename: string } => ({
   data,
   type: inputContentTypeOf(format),
   filename: `${name}.${UPLOAD_EXTENSION[format]}`,
@@ -198,7 +202,6 @@ export class OpenAiEngine implements ImageEngine {
       output_format: OUTPUT_FORMAT[request.outputFormat],
       ...(request.quality !== undefined && { quality: qualityOf(request.quality) }),
     };
-    const apiKey = await this.options.apiKey();
     const calls = Math.ceil(request.numOutputImages / OPENAI_MAX_IMAGES_PER_CALL);
 
     const images: Buffer[] = [];
@@ -207,7 +210,9 @@ export class OpenAiEngine implements ImageEngine {
     for (let call = 0; call < calls; call += 1) {
       const n = Math.min(OPENAI_MAX_IMAGES_PER_CALL, request.numOutputImages - call * OPENAI_MAX_IMAGES_PER_CALL);
       const key = calls === 1 ? request.workKey : `${request.workKey}:${call}`;
-      const answer = await this.send({ ...fields, n }, uploads, apiKey, key, signal);
+      const answer = await withApiKey(this.options.apiKey, (apiKey) =>
+        this.send({ ...fields, n }, uploads, apiKey, key, signal),
+      );
       const outcome = parseAnswer(answer);
       if ('kind' in outcome) return outcome;
       const encoded = (outcome.data ?? []).flatMap(({ b64_json }) => (b64_json ? [b64_json] : []));
