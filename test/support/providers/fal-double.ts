@@ -323,6 +323,8 @@ export interface FalDouble {
   received: FalReceived[];
   /** Accepted submissions, in order. */
   submissions: FalSubmission[];
+  /** From now on, answer output file URLs on `base` (undefined: the double's own). */
+  answerFilesAt(base: string | undefined): void;
   /** Every request that broke fal's published description, described. Tests assert it stays empty. */
   violations: string[];
   counters: { submits: number; statusPolls: number; results: number; cancels: number; files: number };
@@ -396,6 +398,7 @@ const sizeOfInput = (spec: EndpointSpec, input: Record<string, unknown>): { widt
 
 export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<FalDouble> => {
   const drawFaces = options.drawFaces ?? true;
+  let filesAt = options.filesAt;
   let drawnRequests = 0;
   const received: FalReceived[] = [];
   const submissions: FalSubmission[] = [];
@@ -481,7 +484,7 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
   const outputOf = async (request: QueuedRequest): Promise<unknown> => {
     const made = request.refusal === 'no_image' ? [] : await request.files;
     const images = made.map((file) => ({
-      url: `${options.filesAt ?? baseUrl}/files/${file.name}`,
+      url: `${filesAt ?? baseUrl}/files/${file.name}`,
       width: file.width,
       height: file.height,
       content_type: file.contentType,
@@ -724,6 +727,9 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     },
     holdNext: (hold) => {
       holds.push(hold);
+    },
+    answerFilesAt: (base) => {
+      filesAt = base;
     },
     share: async (data, contentType) => {
       const name = createHash('sha256').update(data).digest('hex');
