@@ -43,8 +43,8 @@ export const measureHeicDecode = async (options: {
 
   const first = await timed(decode);
   const peakAfterFirst = peakRssBytes();
-  const { width, height, format } = first.value;
-  if (format !== 'heif' || width !== 4032 || height !== 3024)
+  const { width, height, format, sourceFormat } = first.value;
+  if (sourceFormat !== 'heif' || format !== 'jpeg' || width !== 4032 || height !== 3024)
     throw new Error(`${file} decoded as ${format} ${width}x${height}`);
   const warm: number[] = [];
   for (let index = 0; index < WARM_RUNS; index += 1) warm.push((await timed(decode)).ms);

@@ -114,7 +114,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     method: 'DELETE',
     path: '/profiles/{profile_id}',
     handler: 'profile-delete',
-    access: { table: 'write', stop: ['profile-training'], bucket: { delete: ['profiles'] } },
+    // inputs: the profile's copies shown to a provider (inputs/shared/<account>/<profile>/).
+    access: { table: 'write', stop: ['profile-training'], bucket: { delete: ['profiles', 'inputs'] } },
   },
   // The first read creates the account's secret.
   { method: 'GET', path: '/webhook-secret', handler: 'webhook-secret', access: { table: 'write' } },

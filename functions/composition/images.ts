@@ -1,9 +1,8 @@
 /** The image operations (edit, generate, enhance, remix): input decoding, the engine and recognition, so sharp and the face models. */
 
-import { createHash } from 'node:crypto';
 import { imageEngine } from '../adapters/engine/engines';
 import { jobInputs, jobOutputs } from '../adapters/s3/job-files';
-import { BUCKET_AREAS } from '../deployment/access';
+import { sharedInputKey } from '../adapters/s3/shared-inputs';
 import { HOSTED_PROVIDERS, type HostedProviderId, isHostedProvider } from '../deployment/providers';
 import { routedProviders } from '../domain/catalog/model-routes';
 import { meteredEngine } from '../domain/engine/engine';
@@ -13,7 +12,7 @@ import { jobs, ledger, profiles } from './data';
 import { faceAnalyzer } from './faces';
 import { decodeInput } from './inputs';
 import { link } from './links';
-import { secret, secretOrEmpty } from './secrets';
+import { providerKey, secretOrEmpty } from './secrets';
 import { objects } from './storage';
 import { startImageJob } from './workflows';
 
@@ -25,11 +24,12 @@ export const engine = once(() => {
   const config = settings();
   // Only the routed providers are built: an unused provider's URL or key is never checked or read.
   const access = (id: HostedProviderId) => {
-    const { baseUrl, key, keySecretArn } = config.providers[id];
+    const { baseUrl } = config.providers[id];
     const { title } = HOSTED_PROVIDERS[id];
     return {
       baseUrl: checkedProviderUrl(baseUrl, title, config.ALLOW_LOOPBACK_URLS),
-      apiKey: secret(key, keySecretArn, `the ${title} API key`),
+      apiKey: providerKey(id, `the ${title} API key`),
+      media: { hosts: config.FAL_MEDIA_HOSTS, allowLoopback: config.ALLOW_LOOPBACK_URLS },
     };
   };
   return meteredEngine(
@@ -48,9 +48,9 @@ export const engine = once(() => {
           return object.body;
         },
         url: (key) => objects().presignGet(key, REFERENCE_URL_SECONDS),
-        share: async (data, contentType) => {
-          // Keyed by content: the same input shared twice (a retried step) is one object. `inputs/` expires.
-          const key = `${BUCKET_AREAS.inputs}shared/${createHash('sha256').update(data).digest('hex')}`;
+        share: async (data, contentType, owner) => {
+          // Scoped to the account and the profile or job, keyed by content within it (shared-inputs.ts).
+          const key = sharedInputKey(owner, data);
           await objects().put(key, data, contentType);
           return objects().presignGet(key, REFERENCE_URL_SECONDS);
         },

@@ -11,11 +11,13 @@ import { clock, newId, once, settings } from './core';
 import { jobs, ledger, outboundLimit } from './data';
 import { link } from './links';
 import { enqueueCallback } from './queues';
-import { secret } from './secrets';
+import { providerKey } from './secrets';
 import { stopImageJob } from './workflows';
 
 /** A redelivery of a job's terminal event: a fresh delivery id, the body a poll answers now. */
 export const redeliveryDeps = once(() => ({ jobs: jobs(), clock, link, newId, enqueueCallback, ...outboundLimit() }));
+
+const falKey = once(() => providerKey('fal', 'the fal API key'));
 
 /**
  * Stops a queued provider's work from the cancel route: only fal queues, and its cancel needs no image
@@ -25,8 +27,7 @@ const providerQueues = once(
   (): Pick<EngineQueue, 'cancel'> => ({
     cancel: async (ticket, signal) => {
       if (ticket.engine !== FAL_ENGINE) return;
-      const { key, keySecretArn } = settings().providers.fal;
-      await cancelFalTicket(ticket, { apiKey: secret(key, keySecretArn, 'the fal API key') }, signal);
+      await cancelFalTicket(ticket, { apiKey: falKey(), queueUrl: settings().providers.fal.baseUrl }, signal);
     },
   }),
 );

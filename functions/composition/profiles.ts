@@ -1,6 +1,7 @@
 /** Profiles: adding (starts training) and deleting (stops it, deletes photos); reads are in data.ts and storage.ts. */
 
 import { photoStore } from '../adapters/s3/photo-store';
+import { sharedProfilePrefix } from '../adapters/s3/shared-inputs';
 import type { ProfileDeps } from '../domain/profiles/profiles';
 import { clock, newId, once } from './core';
 import { accounts, ledger, profiles } from './data';
@@ -16,5 +17,10 @@ export const profileDeps = once(
     accounts: accounts(),
     training: { start: startProfileTraining, stop: stopProfileTraining },
     photos: photoStore(objects()),
+    shared: {
+      deleteProfileCopies: async (accountId, profileId) => {
+        await objects().deletePrefix(sharedProfilePrefix(accountId, profileId));
+      },
+    },
   }),
 );

@@ -1,5 +1,8 @@
-/** Secrets given directly (local) or as Secrets Manager secrets (AWS), read once per process. */
-import { lazySecret } from '../adapters/secrets';
+/** Secrets given directly (local) or as Secrets Manager secrets (AWS): read once per process, a provider's key a few minutes. */
+import { lazySecret, type SecretReader } from '../adapters/secrets';
+import { PROVIDER_ENV } from '../deployment/env-names';
+import type { HostedProviderId } from '../deployment/providers';
+import { currentProviderKey } from '../deployment/settings';
 import { settings } from './core';
 
 /** A secret by value or ARN; fails on use when neither is set. */
@@ -15,3 +18,17 @@ export const secret = (value: string | undefined, arn: string | undefined, name:
 /** A token by value or ARN; empty when neither is set. */
 export const secretOrEmpty = (value: string, arn: string | undefined, name: string): (() => Promise<string>) =>
   value || arn ? secret(value, arn, name) : async () => '';
+
+/**
+ * A hosted provider's key: by value (the environment, read again each time, locally) or by ARN (AWS), kept
+ * for PROVIDER_KEY_CACHE_SECONDS and read again at once when the provider refuses it (providers/provider.ts).
+ */
+export const providerKey = (id: HostedProviderId, name: string): SecretReader =>
+  lazySecret({
+    value: () => currentProviderKey(id) || undefined,
+    arn: settings().providers[id].keySecretArn,
+    region: settings().AWS_REGION,
+    endpoint: settings().SECRETS_MANAGER_ENDPOINT,
+    name,
+    maxAgeMs: settings()[PROVIDER_ENV.providerKeyCacheSeconds] * 1000,
+  });

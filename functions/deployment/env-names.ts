@@ -37,6 +37,10 @@ export const BACKEND_ENV = {
 export const PROVIDER_ENV = {
   modelRoutes: 'MODEL_ROUTES',
   modelAliases: 'MODEL_ALIASES',
+  /** How long a provider's key is kept before it is read again (a 401/403 reads it again at once). */
+  providerKeyCacheSeconds: 'PROVIDER_KEY_CACHE_SECONDS',
+  /** The hosts fal's output files may be downloaded from (comma-separated; `*.` for subdomains). */
+  falMediaHosts: 'FAL_MEDIA_HOSTS',
 } as const;
 
 /** Workflow (functions/workflows/definitions.ts) → the variable holding its state machine's ARN. */
@@ -85,6 +89,8 @@ export const LOCAL_ENV_SETTINGS = [
   BACKEND_ENV.trainerCallbackUrl,
   PROVIDER_ENV.modelRoutes,
   PROVIDER_ENV.modelAliases,
+  PROVIDER_ENV.providerKeyCacheSeconds,
+  PROVIDER_ENV.falMediaHosts,
   ...HOSTED_PROVIDER_IDS.flatMap((id) => [HOSTED_PROVIDERS[id].baseUrl.env, HOSTED_PROVIDERS[id].key.env]),
   ENV.syncBudgetSeconds,
   ENV.asyncBudgetSeconds,

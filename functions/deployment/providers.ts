@@ -65,6 +65,12 @@ export const HOSTED_PROVIDERS = {
 } as const satisfies Record<string, HostedProvider>;
 
 export type HostedProviderId = keyof typeof HOSTED_PROVIDERS;
+
+/**
+ * fal answers its outputs as URLs on its CDN (https://fal.media/files/…, https://v3.fal.media/files/…): the
+ * hosts they may be downloaded from unless FAL_MEDIA_HOSTS says otherwise (functions/deployment/settings.ts).
+ */
+export const FAL_MEDIA_HOSTS_DEFAULT: readonly string[] = ['fal.media', '*.fal.media'];
 export type ProviderSecretName = (typeof HOSTED_PROVIDERS)[HostedProviderId]['key']['secret'];
 
 export const HOSTED_PROVIDER_IDS = Object.keys(HOSTED_PROVIDERS) as HostedProviderId[];

@@ -7,7 +7,13 @@
 import * as v from 'valibot';
 import { parseModelAliases, parseModelRoutes } from '../domain/catalog/model-routes';
 import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, PROVIDER_ENV, STATE_MACHINE_ARN_ENV } from './env-names';
-import { HOSTED_PROVIDER_IDS, HOSTED_PROVIDERS, type HostedProviderId, ROUTE_PROVIDERS } from './providers';
+import {
+  FAL_MEDIA_HOSTS_DEFAULT,
+  HOSTED_PROVIDER_IDS,
+  HOSTED_PROVIDERS,
+  type HostedProviderId,
+  ROUTE_PROVIDERS,
+} from './providers';
 
 const flag = v.pipe(
   v.optional(v.picklist(['true', 'false', '1', '0']), 'false'),
@@ -103,6 +109,28 @@ export const ConfigSchema = v.object({
     v.optional(v.string(), ''),
     v.transform((text) => parseModelAliases(text)),
   ),
+  /**
+   * A provider's key is kept this long, then read again (Secrets Manager on AWS, the environment
+   * locally); a provider's 401/403 reads it again at once, so a rotated key is taken without a restart.
+   */
+  [PROVIDER_ENV.providerKeyCacheSeconds]: seconds('300'),
+  /**
+   * Where fal's output files may be downloaded from: hosts, comma-separated, `*.example.com` for its
+   * subdomains (https only). With ALLOW_LOOPBACK_URLS the fal queue's own host and loopback hosts too.
+   */
+  [PROVIDER_ENV.falMediaHosts]: v.pipe(
+    v.optional(v.string(), FAL_MEDIA_HOSTS_DEFAULT.join(',')),
+    v.transform((text) =>
+      text
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== ''),
+    ),
+    v.check(
+      (hosts) => hosts.every((host) => /^(\*\.)?[a-z0-9.-]+(:\d+)?$/.test(host)),
+      'FAL_MEDIA_HOSTS: hosts such as fal.media or *.fal.media, comma-separated',
+    ),
+  ),
   /** The HMAC key of download links: given directly (local), or the ARN of a Secrets Manager secret (AWS). */
   DOWNLOAD_TOKEN_SECRET: v.optional(v.pipe(v.string(), v.minLength(32))),
   [ENV.downloadTokenSecretArn]: v.optional(v.string()),
@@ -142,6 +170,13 @@ const providerSettings = (env: NodeJS.ProcessEnv, id: HostedProviderId): Provide
 export type ServiceConfig = v.InferOutput<typeof ConfigSchema> & {
   readonly providers: Readonly<Record<HostedProviderId, ProviderSettings>>;
 };
+
+/**
+ * A provider's key given by value, as the environment says now (locally a developer may change it without
+ * a restart of `npm start`; on AWS the key is a secret and this is empty).
+ */
+export const currentProviderKey = (id: HostedProviderId, env: NodeJS.ProcessEnv = process.env): string =>
+  providerSettings(env, id).key;
 
 let cached: ServiceConfig | undefined;
 

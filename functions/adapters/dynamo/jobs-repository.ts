@@ -62,7 +62,17 @@ const PricedItem = v.variant('operation', [
 const JobWorkItem = v.object({
   engine: EngineParamsItem,
   inputs: v.array(
-    v.object({ key: v.string(), format: v.picklist(INPUT_FORMATS), width: v.number(), height: v.number() }),
+    v.object({
+      key: v.string(),
+      // Jobs stored before the format was the bytes' own may say `heif` of JPEG bytes; the loader reads
+      // the bytes' format anyway (job-files.ts), so this only keeps such a record readable.
+      format: v.pipe(
+        v.picklist(INPUT_FORMATS),
+        v.transform((format) => (format === 'heif' ? 'jpeg' : format)),
+      ),
+      width: v.number(),
+      height: v.number(),
+    }),
   ),
   priced: PricedItem,
   // Absent on jobs submitted before the field existed: they report.

@@ -9,14 +9,15 @@ import type { ModelRoutes } from '../../domain/catalog/model-routes';
 import type { ImageEngine } from '../../domain/engine/engine';
 import { HttpEngine } from './http-engine';
 import { PROVIDER_ADAPTERS } from './providers';
-import type { ReferenceImages } from './providers/provider';
+import type { ApiKey, MediaPolicy, ReferenceImages } from './providers/provider';
 import { routedEngine } from './routed-engine';
 import { SandboxEngine } from './sandbox-engine';
 
-/** Where a hosted provider is and its key (read once, on first use). */
+/** Where a hosted provider is, its key (cached, read again on a refusal), and where its outputs may come from. */
 export interface ProviderAccess {
   baseUrl: string;
-  apiKey: () => Promise<string>;
+  apiKey: ApiKey;
+  media?: MediaPolicy;
 }
 
 export interface EngineOptions {
@@ -62,6 +63,7 @@ export const imageEngine = (options: EngineOptions): ImageEngine => {
         model: route.model,
         baseUrl: access.baseUrl,
         apiKey: access.apiKey,
+        ...(access.media && { media: access.media }),
         references: options.references,
       }),
     );

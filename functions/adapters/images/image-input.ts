@@ -15,13 +15,17 @@
  * Every refusal is an InvalidRequestError (400) naming the input. A file that fails to decode is the
  * caller's, so decoding errors become a 400 too, never a 500.
  *
+ * The result's `format` is what its `data` is: the caller's format when the bytes are the caller's, and the
+ * encoder's when they were rebuilt (a HEIC, a rotated or a large PNG or WebP becomes JPEG, or PNG with alpha);
+ * `sourceFormat` keeps the caller's when it differs. So a label made from `format` cannot disagree with `data`.
+ *
  * Intermediate encoding, when pixels had to be rebuilt: JPEG quality 95 with 4:4:4 chroma (visually
  * lossless, several times faster to encode than PNG (DESIGN §8), and the transcode the spec applies to
  * profile PNGs); PNG when the image has an alpha channel, which JPEG would lose. Decoding is checked with sharp's
  * default `failOn: 'warning'`, so what passes here also passes an engine that reads `data` with defaults.
  */
 import sharp from 'sharp';
-import type { DecodedImage, ImagePreview, InputFormat } from '../../domain/engine/engine';
+import type { DecodedImage, ImageFormat, ImagePreview, InputFormat } from '../../domain/engine/engine';
 import { InvalidRequestError } from '../../domain/errors';
 import { type FetchBytes, type ReadUpload, readImageSource } from './image-source';
 
@@ -148,6 +152,7 @@ const normalise = async (bytes: Buffer, format: InputFormat, header: Header): Pr
   const fits = Math.max(header.width, header.height) <= MAX_DECODED_EDGE_PX;
   if (header.orientation === 1 && fits) {
     const preview = await previewOf(bytes, SHARP_INPUT);
+    // The caller's own bytes, untouched: their sniffed format is theirs (HEIF went the other way above).
     return { data: bytes, format, width: header.width, height: header.height, preview };
   }
   return encode(sharp(bytes, { ...SHARP_INPUT, autoOrient: true }), format, header.hasAlpha);
@@ -165,11 +170,18 @@ const decodeHeif = async (bytes: Buffer, hasAlpha: boolean): Promise<sharp.Sharp
   return hasAlpha ? pixels : pixels.removeAlpha();
 };
 
-const encode = async (image: sharp.Sharp, format: InputFormat, hasAlpha: boolean): Promise<DecodedImage> => {
+/** Rebuilt pixels, encoded: the result is labelled with what the encoder wrote, the caller's format kept apart. */
+const encode = async (image: sharp.Sharp, source: InputFormat, hasAlpha: boolean): Promise<DecodedImage> => {
   const resized = image.resize(FIT_INSIDE);
   const encoded = hasAlpha
     ? resized.png({ compressionLevel: 3 })
     : resized.jpeg({ quality: 95, chromaSubsampling: '4:4:4' });
   const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
-  return { data, format, width: info.width, height: info.height };
+  const format = encodedFormat(info.format);
+  return { data, format, width: info.width, height: info.height, ...(format !== source && { sourceFormat: source }) };
+};
+
+const encodedFormat = (written: string): ImageFormat => {
+  if (written === 'jpeg' || written === 'png' || written === 'webp') return written;
+  throw new Error(`the input guard encoded ${written}, which no engine takes`);
 };

@@ -4,7 +4,7 @@
  * `outputs/<account>/<job>/<n>.<ext>`, which download links point at.
  */
 import type { DecodedImage, OutputFormat } from '../../domain/engine/engine';
-import { contentTypeOf, inputContentTypeOf } from '../../domain/engine/engine';
+import { contentTypeOf, imageFormatOf, inputContentTypeOf } from '../../domain/engine/engine';
 import type { StoredInput } from '../../domain/jobs/job';
 import type { ObjectStore } from './object-store';
 
@@ -41,12 +41,11 @@ export const jobInputs = (objects: ObjectStore) => ({
       inputs.map((input) => input.key),
       'input',
     );
-    return inputs.map((input, index) => ({
-      data: bodies[index],
-      format: input.format,
-      width: input.width,
-      height: input.height,
-    }));
+    // The label is read from the bytes, so an input stored under another label is sent as what it is.
+    return inputs.map((input, index) => {
+      const data = bodies[index] as Buffer;
+      return { data, format: imageFormatOf(data) ?? input.format, width: input.width, height: input.height };
+    });
   },
 });
 

@@ -16,22 +16,44 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 const CONTENT_TYPE: Record<OutputFormat, string> = { png: 'image/png', jpg: 'image/jpeg' };
 export const contentTypeOf = (format: OutputFormat) => CONTENT_TYPE[format];
 
+/** What a caller may send: the input guard reads these from the magic bytes. */
 export const INPUT_FORMATS = ['jpeg', 'png', 'webp', 'heif'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
-const INPUT_CONTENT_TYPE: Record<InputFormat, string> = {
+/**
+ * What a decoded input's bytes are: the guard re-encodes HEIC (and any input it rotates or shrinks) to
+ * JPEG, or PNG when it has alpha, so HEIF is never the format of bytes an engine receives.
+ */
+export const IMAGE_FORMATS = ['jpeg', 'png', 'webp'] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+
+const IMAGE_CONTENT_TYPE: Record<ImageFormat, string> = {
   jpeg: 'image/jpeg',
   png: 'image/png',
   webp: 'image/webp',
-  heif: 'image/heif',
 };
 /** The media type of a decoded input's bytes (stored inputs, inputs sent to a provider). */
-export const inputContentTypeOf = (format: InputFormat) => INPUT_CONTENT_TYPE[format];
+export const inputContentTypeOf = (format: ImageFormat) => IMAGE_CONTENT_TYPE[format];
+
+/**
+ * The format of encoded bytes, from their magic bytes alone (no decoding): what a label must say. An
+ * adapter that names bytes for a provider asks the bytes, so a label cannot disagree with them.
+ */
+export const imageFormatOf = (bytes: Buffer): ImageFormat | undefined => {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (bytes.length >= 8 && bytes.readUInt32BE(0) === 0x89504e47 && bytes.readUInt32BE(4) === 0x0d0a1a0a) return 'png';
+  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP')
+    return 'webp';
+  return undefined;
+};
 
 /** An input image after decoding: bytes sharp can read (HEIC already converted), at most 4096 px a side. */
 export interface DecodedImage {
   data: Buffer;
-  format: InputFormat;
+  /** The format of `data` as it is now (after any re-encoding), never the caller's file's. */
+  format: ImageFormat;
+  /** The caller's file's format, where it differs from `data`'s (a HEIC, re-encoded): for reports only. */
+  sourceFormat?: InputFormat;
   width: number;
   height: number;
   /**
@@ -89,10 +111,15 @@ export interface EngineRequest {
    * (an Idempotency-Key) does the work once however often a step is retried. Never fresh per attempt.
    */
   workKey: string;
+  /**
+   * The account the job is for: what a provider is shown of the caller's inputs and profiles is stored
+   * under it (ReferenceImages.share), so that it is scoped to the account and deleted with its profile.
+   */
+  accountId: string;
 }
 
-/** An engine request before its job exists (images/prepare.ts): the job's id becomes its workKey. */
-export type PreparedEngineRequest = Omit<EngineRequest, 'workKey'>;
+/** An engine request before its job exists (images/prepare.ts): the job's id becomes its workKey, its account is the job's. */
+export type PreparedEngineRequest = Omit<EngineRequest, 'workKey' | 'accountId'>;
 
 export interface EngineUsage {
   /** Output tokens, for token-metered models. */

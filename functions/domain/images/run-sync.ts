@@ -51,7 +51,11 @@ export const runSync = async (
 
     let outcome: EngineOutcome;
     try {
-      outcome = await abortableRun(deps.engine, { ...prepared.engineRequest, workKey: job.jobId }, deadline.signal);
+      outcome = await abortableRun(
+        deps.engine,
+        { ...prepared.engineRequest, workKey: job.jobId, accountId: job.accountId },
+        deadline.signal,
+      );
     } catch (error) {
       return await fail(error instanceof DeadlineReached || deadline.signal.aborted ? timedOut() : (error as Error));
     }
@@ -63,7 +67,7 @@ export const runSync = async (
     try {
       checked = await checkIdentity(
         deps,
-        { ...prepared.engineRequest, workKey: job.jobId },
+        { ...prepared.engineRequest, workKey: job.jobId, accountId: job.accountId },
         outcome.images,
         prepared.identityCheck,
         { signal: deadline.signal },

@@ -10,7 +10,7 @@ import type {
   EngineRequest,
   EngineTicket,
   EngineUsage,
-  InputFormat,
+  ImageFormat,
   Operation,
   OutputFormat,
 } from '../engine/engine';
@@ -49,7 +49,8 @@ export interface JobResult {
 /** An input image the workflow reads back from the bucket. */
 export interface StoredInput {
   key: string;
-  format: InputFormat;
+  /** The format of the stored bytes (HEIC was re-encoded before it was stored). */
+  format: ImageFormat;
   width: number;
   height: number;
 }
@@ -60,7 +61,7 @@ export interface StoredInput {
  * faces again, so a profile deleted in the meantime is no longer a candidate.
  */
 export interface JobWork {
-  engine: Omit<EngineRequest, 'images' | 'candidates' | 'workKey'> & {
+  engine: Omit<EngineRequest, 'images' | 'candidates' | 'workKey' | 'accountId'> & {
     candidates: Pick<CandidateProfile, 'profileId'>[];
   };
   inputs: StoredInput[];

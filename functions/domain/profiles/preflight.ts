@@ -374,7 +374,7 @@ export const preflight = async (
       status: 'checked',
       fetched: true,
       error: null,
-      format: photo.format,
+      format: photo.sourceFormat ?? photo.format, // what the caller sent (a HEIC is reported as heif)
       width: photo.width,
       height: photo.height,
       face: faces ? faceReport(faces, read.faces, photo) : null,

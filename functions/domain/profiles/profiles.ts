@@ -4,7 +4,7 @@
  * Creation reserves the tier's price in the same transaction that creates the profile (VALIDATING),
  * then starts the training workflow named after the profile. Training settles at READY and releases at
  * ERROR; deletion releases a reservation that is still open, stops the training, removes the photos
- * and the picture, then the record (with its tag index entry), after which every read and every
+ * and the picture, and the copies of its crops shown to a provider by URL, then the record (with its tag index entry), after which every read and every
  * reference answers 404. Every training write is conditional on the record still existing, so a
  * training that finishes while its profile is deleted cannot bring it back.
  */
@@ -63,6 +63,8 @@ export interface ProfileDeps {
     deleteAll(accountId: string, profileId: string): Promise<void>;
     picture(key: string): Promise<Buffer | undefined>;
   };
+  /** The copies of the profile's reference crops shown to a provider by URL (s3/shared-inputs.ts). */
+  shared: { deleteProfileCopies(accountId: string, profileId: string): Promise<void> };
 }
 
 export interface AddProfileCommand {
@@ -238,6 +240,7 @@ export const remove = async (
   await releaseProfile(deps, caller.accountId, profileId, 'Deleted.', at);
   await deps.training.stop(profileId);
   await deps.photos.deleteAll(caller.accountId, profileId);
+  await deps.shared.deleteProfileCopies(caller.accountId, profileId);
   await deps.profiles.remove(caller.accountId, profileId);
   return { profile_id: profileId, status: 'deleted' };
 };

@@ -150,7 +150,7 @@ export const runEngine = async (
   ]);
   // A profile deleted since the submit is no longer READY (or gone): no longer a candidate.
   const candidates = profiles.filter((profile) => profile.status === 'READY').map(candidateOf);
-  const request: EngineRequest = { ...work, candidates, images, workKey: job.jobId };
+  const request: EngineRequest = { ...work, candidates, images, workKey: job.jobId, accountId: job.accountId };
 
   let engineWork: EngineWork;
   let limitOfRoundMs = Number.POSITIVE_INFINITY;

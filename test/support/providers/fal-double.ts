@@ -37,6 +37,13 @@ import { internalIdsIn, renderOutput, requestSeed } from './face-render';
 
 // ---- Input schemas, one per endpoint, checked against the client's types ----
 
+/** The first bytes of each input type fal's image models read. */
+const INPUT_MAGIC: Record<string, Buffer> = {
+  'image/png': Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+  'image/jpeg': Buffer.from([0xff, 0xd8, 0xff]),
+  'image/webp': Buffer.from('RIFF'),
+};
+
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
 const httpUrl = v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'must be an http(s) URL'));
@@ -299,6 +306,10 @@ export interface FalDoubleOptions {
   driftRate?: number;
   /** Hold for every request not scripted otherwise. */
   hold?: Hold;
+  /** Answer output file URLs on this base instead of the double's own (a result pointing elsewhere). */
+  filesAt?: string;
+  /** Answer status, result and cancel URLs on this base instead of the double's own queue. */
+  queueAt?: string;
 }
 
 export interface FalSubmission {
@@ -312,6 +323,8 @@ export interface FalDouble {
   received: FalReceived[];
   /** Accepted submissions, in order. */
   submissions: FalSubmission[];
+  /** From now on, answer output file URLs on `base` (undefined: the double's own). */
+  answerFilesAt(base: string | undefined): void;
   /** Every request that broke fal's published description, described. Tests assert it stays empty. */
   violations: string[];
   counters: { submits: number; statusPolls: number; results: number; cancels: number; files: number };
@@ -385,6 +398,7 @@ const sizeOfInput = (spec: EndpointSpec, input: Record<string, unknown>): { widt
 
 export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<FalDouble> => {
   const drawFaces = options.drawFaces ?? true;
+  let filesAt = options.filesAt;
   let drawnRequests = 0;
   const received: FalReceived[] = [];
   const submissions: FalSubmission[] = [];
@@ -424,7 +438,14 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
   const fetchInput = async (url: string): Promise<Buffer> => {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`image_urls entry ${url} answered HTTP ${response.status}`);
-    return Buffer.from(await response.arrayBuffer());
+    const data = Buffer.from(await response.arrayBuffer());
+    // fal's models read an input by its Content-Type: one that says another format than the bytes is a mislabel.
+    const contentType = response.headers.get('content-type') ?? '';
+    const magic = INPUT_MAGIC[contentType];
+    if (!magic) violations.push(`image_urls entry ${url} is served as '${contentType}', not png, jpeg or webp`);
+    else if (!data.subarray(0, magic.length).equals(magic))
+      violations.push(`image_urls entry ${url} is served as '${contentType}' but its bytes are not`);
+    return data;
   };
 
   const makeFiles = async (
@@ -463,7 +484,7 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
   const outputOf = async (request: QueuedRequest): Promise<unknown> => {
     const made = request.refusal === 'no_image' ? [] : await request.files;
     const images = made.map((file) => ({
-      url: `${baseUrl}/files/${file.name}`,
+      url: `${filesAt ?? baseUrl}/files/${file.name}`,
       width: file.width,
       height: file.height,
       content_type: file.contentType,
@@ -493,7 +514,7 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
   };
 
   const urlsOf = (request: QueuedRequest) => {
-    const base = `${baseUrl}/${request.app}/requests/${request.id}`;
+    const base = `${options.queueAt ?? baseUrl}/${request.app}/requests/${request.id}`;
     return { request_id: request.id, response_url: base, status_url: `${base}/status`, cancel_url: `${base}/cancel` };
   };
 
@@ -706,6 +727,9 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     },
     holdNext: (hold) => {
       holds.push(hold);
+    },
+    answerFilesAt: (base) => {
+      filesAt = base;
     },
     share: async (data, contentType) => {
       const name = createHash('sha256').update(data).digest('hex');

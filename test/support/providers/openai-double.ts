@@ -124,12 +124,15 @@ export interface OpenAiDouble {
   /** Every ImagesResponse sent, in order. */
   answers: Record<string, unknown>[];
   violations: Violation[];
-  counters: { generations: number; edits: number; images: number };
+  /** `refusedKeys`: requests answered 401 for their key. */
+  counters: { generations: number; edits: number; images: number; refusedKeys: number };
   /** Held before every answer (for aborts). */
   delayMs: number;
   /** Answers taken one per request in order; a request with none scripted gets images. */
   script: Scripted[];
   failNext(status: number, options?: { retryAfter?: string; message?: string }): void;
+  /** Revokes the key: from now on it is answered 401 invalid_api_key (as OpenAI does), and `next` is the key. */
+  revokeKey(next: string): void;
   refuseNext(code?: 'moderation_blocked' | 'content_policy_violation', message?: string): void;
   close(): Promise<void>;
 }
@@ -159,6 +162,12 @@ const IMAGE_TYPES: Record<string, Buffer> = {
   'image/png': Buffer.from([0x89, 0x50, 0x4e, 0x47]),
   'image/jpeg': Buffer.from([0xff, 0xd8, 0xff]),
   'image/webp': Buffer.from('RIFF'),
+};
+
+const EXTENSIONS: Record<string, string[]> = {
+  'image/png': ['png'],
+  'image/jpeg': ['jpg', 'jpeg'],
+  'image/webp': ['webp'],
 };
 
 /** Output tokens the double reports per image: proportional to the pixels, scaled by quality. */
@@ -239,7 +248,8 @@ const sizeOf = (size: unknown): { width: number; height: number } => {
 };
 
 export const startOpenAiDouble = async (options: OpenAiDoubleOptions = {}): Promise<OpenAiDouble> => {
-  const apiKey = options.apiKey ?? 'sk-double';
+  let apiKey = options.apiKey ?? 'sk-double';
+  const revoked = new Set<string>();
   const drawFaces = options.drawFaces ?? true;
   let rendered = 0;
   const timers = new Set<NodeJS.Timeout>();
@@ -249,13 +259,18 @@ export const startOpenAiDouble = async (options: OpenAiDoubleOptions = {}): Prom
     received: [],
     answers: [],
     violations: [],
-    counters: { generations: 0, edits: 0, images: 0 },
+    counters: { generations: 0, edits: 0, images: 0, refusedKeys: 0 },
     delayMs: 0,
     script: [],
     failNext: (status, { retryAfter, message } = {}) =>
       double.script.push({ kind: 'fail', status, retryAfter, message }),
     refuseNext: (code = 'moderation_blocked', message = OPENAI_DOUBLE_REFUSAL) =>
       double.script.push({ kind: 'refuse', code, message }),
+    revokeKey: (next) => {
+      revoked.add(apiKey);
+      apiKey = next;
+      double.apiKey = next;
+    },
   };
 
   let closed = false;
@@ -281,7 +296,10 @@ export const startOpenAiDouble = async (options: OpenAiDoubleOptions = {}): Prom
       return send(response, 404, errorBody(`Invalid URL (POST ${path})`, 'invalid_request_error', null, null));
     }
     if (headers.authorization !== `Bearer ${apiKey}`) {
-      double.violations.push({ path, errors: ['Authorization is not Bearer <the API key>'] });
+      // A revoked key is the operator's to replace, not the adapter's mistake: answered, not a violation.
+      if (!revoked.has(String(headers.authorization).replace(/^Bearer /, '')))
+        double.violations.push({ path, errors: ['Authorization is not Bearer <the API key>'] });
+      double.counters.refusedKeys += 1;
       return send(
         response,
         401,
@@ -321,6 +339,10 @@ export const startOpenAiDouble = async (options: OpenAiDoubleOptions = {}): Prom
       if (!magic) errors.push(`/${file.field} part has content type '${file.contentType}', not png, webp or jpeg`);
       else if (!file.data.subarray(0, magic.length).equals(magic))
         errors.push(`/${file.field} bytes are not ${file.contentType}`);
+      // OpenAI's SDKs name a part from its file; a name that says another format than the bytes is a mislabel.
+      const extension = /\.([a-z0-9]+)$/i.exec(file.filename)?.[1]?.toLowerCase();
+      if (file.filename && !(extension && EXTENSIONS[file.contentType]?.includes(extension)))
+        errors.push(`/${file.field} part is named '${file.filename}' but its content type is '${file.contentType}'`);
     }
     if (errors.length > 0) return reject(response, path, errors);
     const leaked = internalIdsIn(body);

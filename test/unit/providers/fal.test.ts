@@ -53,6 +53,8 @@ const engine = (model = 'fal-ai/flux-2', transport: Partial<ProviderTransport> =
     model,
     baseUrl: double.baseUrl,
     apiKey: async () => 'fal-test-key',
+    // The double serves its outputs from its own loopback host, as ALLOW_LOOPBACK_URLS admits locally.
+    media: { hosts: ['fal.media', '*.fal.media'], allowLoopback: true },
     references: {
       load: async (key) => {
         const crop = crops.get(key);
@@ -77,6 +79,7 @@ const profile = (id: 'a' | 'b'): CandidateProfile => ({
 
 const request = (overrides: Partial<EngineRequest> = {}): EngineRequest => ({
   workKey: 'job_fal',
+  accountId: 'acc_1',
   operation: 'generate',
   prompt: 'a lighthouse at dusk',
   images: [],

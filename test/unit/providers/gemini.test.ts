@@ -92,6 +92,7 @@ const named: CandidateProfile = {
 
 const request = (overrides: Partial<EngineRequest> = {}): EngineRequest => ({
   workKey: 'job_gemini',
+  accountId: 'acc_1',
   operation: 'generate',
   prompt: 'a lighthouse at dusk',
   images: [],

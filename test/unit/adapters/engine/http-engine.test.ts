@@ -51,6 +51,7 @@ const engine = (options: Partial<HttpEngineOptions> = {}) =>
 
 const request = (overrides: Partial<EngineRequest> = {}): EngineRequest => ({
   workKey: 'job_test',
+  accountId: 'acc_1',
   operation: 'edit',
   prompt: 'a [[prf_named]] portrait',
   images: [{ data: input, format: 'jpeg', width: 8, height: 6 }],

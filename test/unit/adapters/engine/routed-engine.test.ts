@@ -51,6 +51,7 @@ const request = (baseModel: string): EngineRequest => ({
   candidates: [],
   namedInPrompt: [],
   workKey: 'job_1',
+  accountId: 'acc_1',
 });
 
 const ticket = (engine: string, id = 'req_9'): EngineTicket => ({ engine, requests: [{ id }], submittedAt: 0 });

@@ -60,6 +60,7 @@ beforeAll(async () => {
 
 const request = (overrides: Partial<EngineRequest> = {}): EngineRequest => ({
   workKey: 'job_test',
+  accountId: 'acc_1',
   operation: 'edit',
   prompt: 'a portrait in warm light',
   images: [portrait],

@@ -39,6 +39,7 @@ const request = (overrides: Partial<EngineRequest> = {}): EngineRequest => ({
   candidates: [candidate('prf_a', A), candidate('prf_b', B)],
   namedInPrompt: [],
   workKey: 'job_1',
+  accountId: 'acc_1',
   ...overrides,
 });
 

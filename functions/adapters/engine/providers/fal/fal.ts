@@ -29,17 +29,19 @@ import {
   type QueueCheck,
 } from '../../../../domain/engine/engine';
 import { fitImage, megapixelsOf } from '../fit';
-import type { ProviderEngineOptions } from '../provider';
+import { jobIdOf, type MediaPolicy, type ProviderEngineOptions, withApiKey } from '../provider';
 import {
   defaultTransport,
   HttpEngineError,
   type ProviderAnswer,
+  type ProviderCall,
   type ProviderTransport,
   sendWithRetries,
 } from '../provider-http';
 import { identityInputs } from '../references';
 import { parseAnswer, ResultSchema, type StatusAnswer, StatusAnswerSchema, SubmitAnswerSchema } from './answers';
 import { askedSize, type FalFamily, falFamilyOf, falMegapixels, MAX_BILLED_INPUT_MEGAPIXELS } from './families';
+import { allowedMediaUrl, FAL_MAX_OUTPUT_BYTES, FAL_MEDIA_HOSTS_DEFAULT, guardedFetch, tooLarge } from './media';
 import {
   cancelFalTicket,
   errorDetail,
@@ -47,6 +49,7 @@ import {
   falHeaders,
   falTicketRequests,
   ok,
+  onQueue,
   PROVIDER,
   providerError,
   type QueuedRequest,
@@ -77,11 +80,13 @@ export class FalEngine implements ImageEngine {
   readonly family: FalFamily;
   private readonly transport: ProviderTransport;
   private readonly queueUrl: string;
+  private readonly media: MediaPolicy;
 
   constructor(private readonly options: ProviderEngineOptions) {
     this.family = falFamilyOf(options.model);
     this.transport = defaultTransport(options.transport);
     this.queueUrl = options.baseUrl.replace(/\/+$/, '');
+    this.media = options.media ?? { hosts: FAL_MEDIA_HOSTS_DEFAULT, allowLoopback: false };
     // Built without an annotation so that the port's optional members (e.g. `kind`) are checked structurally.
     const queue = {
       kind: FAL_ENGINE,
@@ -109,8 +114,12 @@ export class FalEngine implements ImageEngine {
     }
   }
 
-  private async headers(): Promise<Record<string, string>> {
-    return falHeaders(await this.options.apiKey());
+  /** One call to the queue with the key (read again once if fal refuses it: rotated since it was cached). */
+  private withKey(call: Omit<ProviderCall, 'headers' | 'provider'>, signal: AbortSignal): Promise<ProviderAnswer> {
+    const url = onQueue(String(call.url), this.queueUrl, call.method === 'POST' ? 'submit' : 'status or result');
+    return withApiKey(this.options.apiKey, (apiKey) =>
+      sendWithRetries(this.transport, { ...call, url, provider: PROVIDER, headers: falHeaders(apiKey) }, signal),
+    );
   }
 
   /** The caller's images, then the reference crops (or contact sheets), shared as short-lived URLs. */
@@ -123,32 +132,30 @@ export class FalEngine implements ImageEngine {
       );
     }
     const identity = await identityInputs(request, family.maxInputImages, this.options.references.load);
-    const callers = await Promise.all(
-      request.images.map(async (image) =>
-        image.format === 'heif'
-          ? {
-              data: await sharp(image.data).png().toBuffer(),
-              contentType: 'image/png',
-              width: image.width,
-              height: image.height,
-            }
-          : {
-              data: image.data,
-              contentType: inputContentTypeOf(image.format),
-              width: image.width,
-              height: image.height,
-            },
-      ),
-    );
+    // Each input is shared as what its bytes are (DecodedImage.format is the format after re-encoding).
+    const callers = request.images.map((image) => ({
+      data: image.data,
+      contentType: inputContentTypeOf(image.format),
+      width: image.width,
+      height: image.height,
+    }));
     const references = await Promise.all(
       identity.references.map(async (data) => {
         const meta = await sharp(data).metadata();
         return { data, contentType: 'image/jpeg', width: meta.width ?? 0, height: meta.height ?? 0 };
       }),
     );
+    // Each copy is scoped to the account, and to the profile it shows or else to the job (shared-inputs.ts).
+    const owner = { accountId: request.accountId, jobId: jobIdOf(request.workKey) };
+    const owners = [
+      ...callers.map(() => owner),
+      ...identity.plan.references.map(({ profileId }) => ({ ...owner, profileId })),
+    ];
     const all = [...callers, ...references];
     const urls = await Promise.all(
-      all.map(({ data, contentType }) => this.options.references.share(data, contentType)),
+      all.map(({ data, contentType }, index) =>
+        this.options.references.share(data, contentType, owners[index] ?? owner),
+      ),
     );
     const megapixels = all.reduce(
       (sum, { width, height }) => sum + Math.min(MAX_BILLED_INPUT_MEGAPIXELS, falMegapixels(width, height)),
@@ -183,7 +190,6 @@ export class FalEngine implements ImageEngine {
     for (let left = request.numOutputImages; left > 0; left -= this.family.maxImagesPerCall) {
       counts.push(Math.min(left, this.family.maxImagesPerCall));
     }
-    const headers = await this.headers();
     const requests: TicketRequest[] = [];
     // The earlier calls of a ticket that fails or is refused would run unseen (and be charged): stop them.
     const cancelStarted = async () => {
@@ -196,13 +202,10 @@ export class FalEngine implements ImageEngine {
     };
     try {
       for (const images of counts) {
-        const answer = await sendWithRetries(
-          this.transport,
+        const answer = await this.withKey(
           {
-            provider: PROVIDER,
             url: `${this.queueUrl}/${endpoint}`,
             method: 'POST',
-            headers,
             body: JSON.stringify(this.input(request, prompt, urls, images)),
           },
           signal,
@@ -214,11 +217,12 @@ export class FalEngine implements ImageEngine {
           return { engine: FAL_ENGINE, requests: [{ id: 'refused', refusal: 'moderated', message }], submittedAt };
         }
         const queued = parseAnswer(SubmitAnswerSchema, answer, 'submit');
+        // The URLs this ticket will send the key to: on the configured queue, or the job fails now.
         requests.push({
           id: queued.request_id,
-          status: queued.status_url,
-          response: queued.response_url,
-          cancel: queued.cancel_url,
+          status: onQueue(queued.status_url, this.queueUrl, 'status'),
+          response: onQueue(queued.response_url, this.queueUrl, 'result'),
+          cancel: onQueue(queued.cancel_url, this.queueUrl, 'cancel'),
           images,
           inputMegapixels: megapixels,
         });
@@ -234,9 +238,8 @@ export class FalEngine implements ImageEngine {
     return falTicketRequests(ticket);
   }
 
-  private async get(url: string, signal: AbortSignal): Promise<ProviderAnswer> {
-    const headers = await this.headers();
-    return sendWithRetries(this.transport, { provider: PROVIDER, url, method: 'GET', headers }, signal);
+  private get(url: string, signal: AbortSignal): Promise<ProviderAnswer> {
+    return this.withKey({ url, method: 'GET' }, signal);
   }
 
   private async status(entry: QueuedRequest, signal: AbortSignal): Promise<StatusAnswer> {
@@ -324,22 +327,25 @@ export class FalEngine implements ImageEngine {
   }
 
   /**
-   * An output file, with the shared retry rules. sendWithRetries reads bodies as text, so this fetch hands it
-   * the bytes base64-encoded. No Authorization header: the files are public URLs on fal's CDN, not the queue.
+   * An output file, with the shared retry rules, through the guarded client (media.ts): only from fal's
+   * media hosts (FAL_MEDIA_HOSTS), at most FAL_MAX_OUTPUT_BYTES, no redirect, never with the key. A URL
+   * anywhere else fails the job (refunded). sendWithRetries reads bodies as text, so the bytes go base64.
    */
   private async download(url: string, signal: AbortSignal): Promise<Buffer> {
+    const checked = allowedMediaUrl(url, this.media, this.queueUrl);
     const fetchBytes: ProviderTransport['fetch'] = async (input, init) => {
-      const response = await this.transport.fetch(input, init);
+      const response = await (this.options.transport?.fetch ?? guardedFetch(this.media.allowLoopback))(input, init);
       if (!response.ok) return response;
       const bytes = Buffer.from(await response.arrayBuffer());
+      if (bytes.length > FAL_MAX_OUTPUT_BYTES) throw tooLarge(checked);
       return new Response(bytes.toString('base64'), { status: response.status, headers: response.headers });
     };
     const answer = await sendWithRetries(
       { ...this.transport, fetch: fetchBytes },
-      { provider: PROVIDER, url, method: 'GET', headers: {} },
+      { provider: PROVIDER, url: checked, method: 'GET', headers: {} },
       signal,
     );
-    if (!ok(answer)) throw providerError(answer, `the download of ${url}`);
+    if (!ok(answer)) throw providerError(answer, `the download of ${checked}`);
     return Buffer.from(answer.text, 'base64');
   }
 
@@ -368,6 +374,10 @@ export class FalEngine implements ImageEngine {
 
   /** PUT each cancel_url; a request fal has already finished is not an error (it may still be charged). */
   async cancel(ticket: EngineTicket, signal: AbortSignal): Promise<void> {
-    await cancelFalTicket(ticket, { apiKey: this.options.apiKey, transport: this.transport }, signal);
+    await cancelFalTicket(
+      ticket,
+      { apiKey: this.options.apiKey, queueUrl: this.queueUrl, transport: this.transport },
+      signal,
+    );
   }
 }

@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import type { EngineTicket } from '../../../../domain/engine/engine';
+import { type ApiKey, withApiKey } from '../provider';
 import {
   defaultTransport,
   HttpEngineError,
@@ -84,6 +85,25 @@ export const providerError = (answer: ProviderAnswer, what: string): HttpEngineE
 
 export const ok = (answer: ProviderAnswer) => answer.status >= 200 && answer.status < 300;
 
+/**
+ * The key goes only to the configured queue: a status, result or cancel URL fal answered (or a ticket
+ * read back from the table) on any other origin is refused before a request carries the key, and the
+ * job fails (refunded), rather than hand the key to wherever an answer points.
+ */
+export const onQueue = (url: string, queueUrl: string, what: string): string => {
+  let origin: string | undefined;
+  try {
+    origin = new URL(url).origin;
+  } catch {
+    origin = undefined;
+  }
+  if (origin !== undefined && origin === new URL(queueUrl).origin) return url;
+  throw new HttpEngineError(
+    `fal answered a ${what} URL outside its queue (${origin ?? 'not a URL'}, not ${new URL(queueUrl).origin}); the key is not sent there`,
+    { retryable: false },
+  );
+};
+
 /** The cancel answer's `status` (https://fal.ai/docs/inference-api/queue/cancel: OK, CANCELLATION_REQUESTED, ALREADY_COMPLETED, NOT_FOUND). */
 const CancelAnswerSchema = v.object({ status: v.string() });
 
@@ -99,18 +119,16 @@ const alreadyCompleted = (answer: ProviderAnswer): boolean => {
 /** PUTs each cancel_url of the ticket; a request fal has already finished is not an error (it may still be charged). */
 export const cancelFalTicket = async (
   ticket: EngineTicket,
-  options: { apiKey: () => Promise<string>; transport?: ProviderTransport },
+  options: { apiKey: ApiKey; queueUrl: string; transport?: ProviderTransport },
   signal: AbortSignal,
 ): Promise<void> => {
   const transport = options.transport ?? defaultTransport();
   const queued = falTicketRequests(ticket).filter((entry): entry is QueuedRequest => 'status' in entry);
-  const headers = falHeaders(await options.apiKey());
   await Promise.all(
     queued.map(async (entry) => {
-      const answer = await sendWithRetries(
-        transport,
-        { provider: PROVIDER, url: entry.cancel, method: 'PUT', headers },
-        signal,
+      const url = onQueue(entry.cancel, options.queueUrl, 'cancel');
+      const answer = await withApiKey(options.apiKey, (apiKey) =>
+        sendWithRetries(transport, { provider: PROVIDER, url, method: 'PUT', headers: falHeaders(apiKey) }, signal),
       );
       if (ok(answer) || alreadyCompleted(answer)) return;
       throw providerError(answer, `the cancel of request ${entry.id}`);

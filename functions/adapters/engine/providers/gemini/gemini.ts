@@ -24,11 +24,12 @@ import {
   inputContentTypeOf,
 } from '../../../../domain/engine/engine';
 import { fitImage, megapixelsOf, nearestAspectRatio } from '../fit';
-import type { ProviderEngineOptions } from '../provider';
+import { type ProviderEngineOptions, refusedKey, withApiKey } from '../provider';
 import {
   defaultTransport,
   HttpEngineError,
   malformedAnswer,
+  type ProviderAnswer,
   type ProviderTransport,
   parseJson,
   sendWithRetries,
@@ -153,15 +154,22 @@ export class GeminiEngine implements ImageEngine {
     signal.throwIfAborted();
     const imageSize = imageSizeFor(request.width, request.height);
     const body = JSON.stringify(await this.body(request, imageSize));
-    const headers = {
-      'content-type': 'application/json',
-      'x-goog-api-key': await this.options.apiKey(),
-    };
     const results = await inBatches(request.numOutputImages, GEMINI_MAX_PARALLEL_CALLS, signal, async (callSignal) => {
-      const answer = await sendWithRetries(
-        this.transport,
-        { provider: PROVIDER, url: this.url, method: 'POST', headers, body },
-        callSignal,
+      const answer = await withApiKey(
+        this.options.apiKey,
+        (apiKey) =>
+          sendWithRetries(
+            this.transport,
+            {
+              provider: PROVIDER,
+              url: this.url,
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-goog-api-key': apiKey },
+              body,
+            },
+            callSignal,
+          ),
+        refusedGeminiKey,
       );
       if (answer.status < 200 || answer.status >= 300) throw rejected(answer.status, answer.text);
       return readAnswer(parseAnswer(answer.text));
@@ -248,6 +256,13 @@ const inBatches = async (
   }
   return results.filter((result) => result !== undefined);
 };
+
+/**
+ * Google answers a key it does not know (a deleted one) 400 INVALID_ARGUMENT with reason API_KEY_INVALID,
+ * and a revoked or leaked one 403 PERMISSION_DENIED (https://ai.google.dev/gemini-api/docs/troubleshooting).
+ */
+const refusedGeminiKey = (answer: ProviderAnswer): boolean =>
+  refusedKey(answer) || (answer.status === 400 && answer.text.includes('API_KEY_INVALID'));
 
 const rejected = (status: number, text: string): HttpEngineError => {
   let message = text.slice(0, 300);

@@ -19,11 +19,17 @@
  * Wire shapes: OpenAI's OpenAPI document (github.com/openai/openai-openapi, openapi.json, commit f85dbe22,
  * 2026-08-21), schemas CreateImageRequest, CreateImageEditRequest, ImagesResponse, ErrorResponse.
  */
-import sharp from 'sharp';
 import * as v from 'valibot';
-import type { EngineOutcome, EngineRequest, ImageEngine, OutputFormat } from '../../../../domain/engine/engine';
+import {
+  type EngineOutcome,
+  type EngineRequest,
+  type ImageEngine,
+  type ImageFormat,
+  inputContentTypeOf,
+  type OutputFormat,
+} from '../../../../domain/engine/engine';
 import { fitImage, megapixelsOf } from '../fit';
-import type { ProviderEngineOptions } from '../provider';
+import { type ProviderEngineOptions, withApiKey } from '../provider';
 import {
   defaultTransport,
   HttpEngineError,
@@ -159,15 +165,18 @@ export const openAiCostMicros = (model: string, usage: ImagesResponse['usage']):
 };
 
 /** An input image as OpenAI takes it (png, webp or jpg; anything else is re-encoded as png). */
-const asUpload = async (
+/** One `image[]` part, named and typed as what its bytes are (JPEG, PNG or WebP: what the Images API takes). */
+const asUpload = (
   data: Buffer,
-  format: string,
+  format: ImageFormat,
   name: string,
-): Promise<{ data: Buffer; type: string; filename: string }> => {
-  if (format === 'jpeg') return { data, type: 'image/jpeg', filename: `${name}.jpg` };
-  if (format === 'png' || format === 'webp') return { data, type: `image/${format}`, filename: `${name}.${format}` };
-  return { data: await sharp(data).rotate().png().toBuffer(), type: 'image/png', filename: `${name}.png` };
-};
+): { data: Buffer; type: string; filename: string } => ({
+  data,
+  type: inputContentTypeOf(format),
+  filename: `${name}.${UPLOAD_EXTENSION[format]}`,
+});
+
+const UPLOAD_EXTENSION: Record<ImageFormat, string> = { jpeg: 'jpg', png: 'png', webp: 'webp' };
 
 export class OpenAiEngine implements ImageEngine {
   private readonly options: ProviderEngineOptions;
@@ -181,10 +190,10 @@ export class OpenAiEngine implements ImageEngine {
   async run(request: EngineRequest, signal: AbortSignal): Promise<EngineOutcome> {
     signal.throwIfAborted();
     const identity = await identityInputs(request, OPENAI_MAX_INPUT_IMAGES, this.options.references.load);
-    const uploads = await Promise.all([
+    const uploads = [
       ...request.images.map((image, index) => asUpload(image.data, image.format, `input-${index + 1}`)),
       ...identity.references.map((data, index) => asUpload(data, 'jpeg', `reference-${index + 1}`)),
-    ]);
+    ];
     const size = openAiSize(request.width, request.height);
     const fields: Record<string, string | number> = {
       model: this.options.model,
@@ -193,7 +202,6 @@ export class OpenAiEngine implements ImageEngine {
       output_format: OUTPUT_FORMAT[request.outputFormat],
       ...(request.quality !== undefined && { quality: qualityOf(request.quality) }),
     };
-    const apiKey = await this.options.apiKey();
     const calls = Math.ceil(request.numOutputImages / OPENAI_MAX_IMAGES_PER_CALL);
 
     const images: Buffer[] = [];
@@ -202,7 +210,9 @@ export class OpenAiEngine implements ImageEngine {
     for (let call = 0; call < calls; call += 1) {
       const n = Math.min(OPENAI_MAX_IMAGES_PER_CALL, request.numOutputImages - call * OPENAI_MAX_IMAGES_PER_CALL);
       const key = calls === 1 ? request.workKey : `${request.workKey}:${call}`;
-      const answer = await this.send({ ...fields, n }, uploads, apiKey, key, signal);
+      const answer = await withApiKey(this.options.apiKey, (apiKey) =>
+        this.send({ ...fields, n }, uploads, apiKey, key, signal),
+      );
       const outcome = parseAnswer(answer);
       if ('kind' in outcome) return outcome;
       const encoded = (outcome.data ?? []).flatMap(({ b64_json }) => (b64_json ? [b64_json] : []));
