@@ -86,6 +86,7 @@ export const run = async (): Promise<BenchResult[]> => {
         candidates: [candidate],
         namedInPrompt: [candidate.profileId],
         workKey: `bench-${person}`,
+        accountId: 'acc_bench',
       };
       const first = await engine.run(request, new AbortController().signal);
       if (first.kind !== 'images') throw new Error('the renderer made no image');

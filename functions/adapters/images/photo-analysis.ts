@@ -5,7 +5,7 @@
  *   measure: edges make it large, a blurred photo has few). Below BLURRY_BELOW the photo reads as very
  *   blurry. Flat drawings with few edges measure 25-130 and the same blurred with sigma 4 measure 1-2;
  *   textured photos measure far more, so the threshold flags only photos with next to no edge at all
- *   (test/unit/photo-analysis.test.ts);
+ *   (test/unit/adapters/images/photo-analysis.test.ts);
  * - greyscale: every pixel of the 128 px preview has its channels within 6 levels of one another;
  * - a difference hash (dHash, 64 bits: is each pixel of a 9x8 grey thumbnail brighter than its right
  *   neighbour), whose Hamming distance tells near-duplicates (resized, recompressed, lightly edited

@@ -22,7 +22,7 @@
  * has no such name without fetching it, so URLs are read every time.
  */
 import { createHash } from 'node:crypto';
-import type { DecodedImage } from '../engine/engine';
+import type { DecodedImage, InputFormat } from '../engine/engine';
 import { DomainError } from '../errors';
 import type { DetectedFace, FaceAnalyzer, FaceBox } from '../faces';
 import { type FaceProblem, faceProblemMessage, judgePhotoFaces, type PhotoFace } from './photo-faces';
@@ -69,7 +69,8 @@ export interface PreflightDeps {
 /** What reading one photo found: everything its report and the set's judgement need, without its pixels. */
 export type PhotoRead =
   | {
-      format: DecodedImage['format'];
+      /** What the caller sent (a HEIC is `heif`, though its bytes are read as JPEG). */
+      format: InputFormat;
       width: number;
       height: number;
       measures: PhotoMeasures;
@@ -206,7 +207,7 @@ const readPhoto = async (
   try {
     const photo = await deps.decodePhoto(bytes, label);
     return {
-      format: photo.format,
+      format: photo.sourceFormat ?? photo.format,
       width: photo.width,
       height: photo.height,
       measures: await deps.measure(photo),
@@ -374,7 +375,7 @@ export const preflight = async (
       status: 'checked',
       fetched: true,
       error: null,
-      format: photo.sourceFormat ?? photo.format, // what the caller sent (a HEIC is reported as heif)
+      format: photo.format,
       width: photo.width,
       height: photo.height,
       face: faces ? faceReport(faces, read.faces, photo) : null,
