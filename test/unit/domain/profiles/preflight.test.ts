@@ -4,14 +4,14 @@
  * once is not read again while the name of its bytes (PreflightCache.keyOf) stays the same; a failing
  * cache is a miss, and a photo that could not be fetched is not remembered.
  */
-import { InvalidRequestError } from '../../functions/domain/errors';
-import type { DetectedFace } from '../../functions/domain/faces';
+import { InvalidRequestError } from '../../../../functions/domain/errors';
+import type { DetectedFace } from '../../../../functions/domain/faces';
 import {
   type PhotoRead,
   type PreflightCache,
   type PreflightDeps,
   preflight,
-} from '../../functions/domain/profiles/preflight';
+} from '../../../../functions/domain/profiles/preflight';
 
 const unit = (seed: number): number[] => {
   const values = Array.from({ length: 8 }, (_, index) => Math.sin(seed * 0.01 + index) + 2);
