@@ -7,7 +7,7 @@
 import * as v from 'valibot';
 import { parseModelAliases, parseModelRoutes } from '../domain/catalog/model-routes';
 import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, PROVIDER_ENV, STATE_MACHINE_ARN_ENV } from './env-names';
-import { HOSTED_PROVIDER_IDS, HOSTED_PROVIDERS, type HostedProviderId, ROUTE_PROVIDERS } from './providers';
+import { HOSTED_PROVIDER_IDS, HOSTED_PROVIDERS, type HostedProviderId, ROUTE_TARGETS } from './providers';
 
 const flag = v.pipe(
   v.optional(v.picklist(['true', 'false', '1', '0']), 'false'),
@@ -86,7 +86,7 @@ export const ConfigSchema = v.object({
    */
   [PROVIDER_ENV.modelRoutes]: v.pipe(
     v.optional(v.string(), ''),
-    v.transform((text) => parseModelRoutes(text, ROUTE_PROVIDERS)),
+    v.transform((text) => parseModelRoutes(text, ROUTE_TARGETS)),
   ),
   [PROVIDER_ENV.modelAliases]: v.pipe(
     v.optional(v.string(), ''),

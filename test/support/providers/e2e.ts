@@ -146,7 +146,7 @@ export const download = async (url: string): Promise<Buffer> => {
 export const tokenPriceMicros = (model: string, outputTokens: number): number => {
   const pricing = findBaseModel(model)?.pricing;
   if (pricing?.metering !== 'tokens') throw new Error(`${model} is not token-metered`);
-  return Math.ceil((outputTokens * pricing.perThousandTokensMicros) / 1000);
+  return Math.ceil((outputTokens * pricing.perThousandOutputTokensMicros) / 1000);
 };
 
 /** Output tokens of the OpenAI double's answers from index `from` on. */
