@@ -2,12 +2,14 @@
  * @jest-environment ./test/faces/onnx-environment.js
  *
  * What the four synchronous operations charge, read from the ledger balance before and after: success
- * settles the final price, every refusal or failure leaves the balance as it was, and a floor that does
- * not fit is a 402 with nothing charged. Each test uses a fresh account. (Timeouts: timeout.test.ts.)
+ * settles the final price, every refusal or failure leaves the balance as it was, and a ceiling (the most
+ * the request can cost, every identity surcharge that may apply included) that does not fit is a 402
+ * with nothing charged. Each test uses a fresh account. (Timeouts: timeout.test.ts.)
  */
 
 import { services } from '../../../bin/local-aws/services';
 import { findBaseModel, PINNED_PRICES } from '../../../functions/domain/catalog/catalog';
+import { formatUsd as usdText } from '../../../functions/domain/shared/money';
 import { facePhoto, seedFaceProfile } from '../../support/faces';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
 import { b64, balanceOf, COLOURS, expectError, expectOk, flatImage } from './support';
@@ -185,11 +187,11 @@ describe('identity: known_subjects counts, summed over outputs, priced', () => {
     expect(OPENING_MICROS - (await balanceOf(account.accountId))).toBe(120_000);
   });
 
-  it('the identity surcharge is settled even when it takes the balance below zero', async () => {
-    const account = await runtime.newAccount(60_000);
+  it('the identity surcharge is reserved with the job, so settling it never takes the balance below zero', async () => {
+    const account = await runtime.newAccount(60_000 + SURCHARGE_MICROS);
     const profile = await seedFaceProfile(account.accountId, portrait());
     await expectOk(await call('edit', account.apiKey, { ...withPortrait.edit, profile_ids: [profile.profileId] }));
-    expect(await balanceOf(account.accountId)).toBe(-SURCHARGE_MICROS);
+    expect(await balanceOf(account.accountId)).toBe(0);
   });
 });
 
@@ -232,11 +234,12 @@ describe('402 INSUFFICIENT_BALANCE', () => {
     ['enhance', {}, 120_000],
     ['remix', { num_output_images: 2 }, 240_000],
   ] as const)(
-    '%s answers 402 with nothing charged when the floor does not fit',
-    async (operation, overrides, floorMicros) => {
-      const { response, account } = await charged(operation, overrides, floorMicros - 1);
-      await expectError(response, 402, 'INSUFFICIENT_BALANCE');
-      expect(await balanceOf(account.accountId)).toBe(floorMicros - 1);
+    '%s answers 402 naming the ceiling, with nothing charged, when the ceiling does not fit',
+    async (operation, overrides, ceilingMicros) => {
+      const { response, account } = await charged(operation, overrides, ceilingMicros - 1);
+      const body = await expectError(response, 402, 'INSUFFICIENT_BALANCE');
+      expect(body.detail).toContain(`can cost up to ${usdText(ceilingMicros)}`);
+      expect(await balanceOf(account.accountId)).toBe(ceilingMicros - 1);
       // Not even a reservation was written: the opening credit is the only ledger entry.
       expect((await services().ledger.recentEntries(account.accountId, 10)).map((entry) => entry.kind)).toEqual([
         'credit',
@@ -244,19 +247,37 @@ describe('402 INSUFFICIENT_BALANCE', () => {
     },
   );
 
-  it('a balance exactly at the floor is enough', async () => {
+  it('a balance exactly at the ceiling is enough', async () => {
     const { response, account } = await charged('edit', {}, 60_000);
     await expectOk(response);
     expect(await balanceOf(account.accountId)).toBe(0);
   });
 
-  it('the floor counts every output image', async () => {
+  it('the ceiling counts every output image', async () => {
     const { response, account } = await charged('edit', { num_output_images: 2 }, 119_999);
     await expectError(response, 402, 'INSUFFICIENT_BALANCE');
     expect(await balanceOf(account.accountId)).toBe(119_999);
   });
 
-  it('the floor does not include an identity surcharge that may follow', async () => {
+  it('the ceiling includes the identity surcharge of every candidate in every output', async () => {
+    const portrait = facePhoto('astronaut.jpg');
+    const short = await runtime.newAccount(2 * (60_000 + SURCHARGE_MICROS) - 1);
+    const shortProfile = await seedFaceProfile(short.accountId, portrait);
+    const body = { prompt: 'brighter', images: [b64(portrait)], num_output_images: 2 };
+    const refused = await expectError(
+      await call('edit', short.apiKey, { ...body, profile_ids: [shortProfile.profileId] }),
+      402,
+      'INSUFFICIENT_BALANCE',
+    );
+    expect(refused.detail).toContain(usdText(2 * (60_000 + SURCHARGE_MICROS)));
+
+    const account = await runtime.newAccount(2 * (60_000 + SURCHARGE_MICROS));
+    const profile = await seedFaceProfile(account.accountId, portrait);
+    await expectOk(await call('edit', account.apiKey, { ...body, profile_ids: [profile.profileId] }));
+    expect(await balanceOf(account.accountId)).toBe(0);
+  });
+
+  it('a named profile not present in the input is no candidate: nothing of its surcharge is reserved', async () => {
     const account = await runtime.newAccount(60_000);
     const profile = await seedFaceProfile(account.accountId, facePhoto('astronaut.jpg'));
     await expectOk(await call('edit', account.apiKey, { ...validBodies().edit, profile_ids: [profile.profileId] }));
