@@ -201,7 +201,7 @@ describe('base-c-2 on Gemini', () => {
       ]);
       expect(sent.generationConfig.imageConfig).toEqual({ aspectRatio: '3:4', imageSize: '1K' });
     }
-    expect(await spent(account.accountId)).toBe(3 * 60_000);
+    expect(await spent(account.accountId)).toBe(3 * 80_000);
   });
 
   it('runs enhance and remix (pinned to base-c-2) at Gemini, at the pinned 2K size', async () => {
@@ -261,7 +261,7 @@ describe('base-c-2 on Gemini', () => {
       world.doubles.gemini.received.length,
       world.doubles.fal.received.length,
     ]).toEqual(sent);
-    expect(await spent(account.accountId)).toBe(60_000);
+    expect(await spent(account.accountId)).toBe(80_000);
   });
 
   const moderated = ['blockReason', 'SAFETY', 'IMAGE_SAFETY', 'PROHIBITED_CONTENT', 'IMAGE_PROHIBITED_CONTENT'];
@@ -341,7 +341,7 @@ describe('profiles: [[id]] on any model', () => {
     return { prompt: String(submission?.input.prompt), images };
   };
 
-  const flatPrice: Record<string, number> = { 'base-c-2': 60_000, 'base-a-2': 40_000 };
+  const flatPrice: Record<string, number> = { 'base-c-2': 80_000, 'base-a-2': 40_000 };
 
   it.each(Object.keys(ROUTES) as (keyof typeof ROUTES)[])(
     'a generate on %s sends the reference crop and no [[id]], recognises the subject, and adds the surcharge',

@@ -53,9 +53,9 @@ describe('the models', () => {
       pricing: {
         metering: 'flat',
         per_image: {
-          '1K': { usd: '0.06', micro_usd: 60_000 },
-          '2K': { usd: '0.09', micro_usd: 90_000 },
-          '4K': { usd: '0.15', micro_usd: 150_000 },
+          '1K': { usd: '0.08', micro_usd: 80_000 },
+          '2K': { usd: '0.12', micro_usd: 120_000 },
+          '4K': { usd: '0.16', micro_usd: 160_000 },
         },
         identity_surcharge: { usd: '0.03', micro_usd: 30_000 },
       },

@@ -1599,6 +1599,7 @@ export interface components {
                 qualities: string[];
                 /** @description Whether an exact `size` may replace the 1K tier. */
                 size: boolean;
+                /** @description What the model charges. A request reserves the most it can cost (every identity surcharge that may apply; for a token-metered model the published output tokens of its size and quality plus its input tokens), settles the final price and releases the rest; a balance below that ceiling answers 402 naming it. */
                 pricing: {
                     /** @constant */
                     metering: "flat";
@@ -1639,7 +1640,10 @@ export interface components {
                 } | {
                     /** @constant */
                     metering: "tokens";
-                    /** Money */
+                    /**
+                     * Money
+                     * @description Per 1000 output tokens the model reports.
+                     */
                     per_thousand_output_tokens: {
                         /** @description US dollars, exact, two to six decimals. */
                         usd: string;
@@ -1648,7 +1652,27 @@ export interface components {
                     };
                     /**
                      * Money
-                     * @description Charged at least, per output image; reserved at submit.
+                     * @description Per 1000 input tokens of the prompt as sent (with any identity instructions).
+                     */
+                    per_thousand_input_text_tokens: {
+                        /** @description US dollars, exact, two to six decimals. */
+                        usd: string;
+                        /** @description The same amount in millionths of a dollar. */
+                        micro_usd: number;
+                    };
+                    /**
+                     * Money
+                     * @description Per 1000 input tokens of the images sent (the inputs and the profiles’ reference photos).
+                     */
+                    per_thousand_input_image_tokens: {
+                        /** @description US dollars, exact, two to six decimals. */
+                        usd: string;
+                        /** @description The same amount in millionths of a dollar. */
+                        micro_usd: number;
+                    };
+                    /**
+                     * Money
+                     * @description Charged at least, per output image.
                      */
                     floor_per_image: {
                         /** @description US dollars, exact, two to six decimals. */
@@ -1675,7 +1699,7 @@ export interface components {
                     };
                     /**
                      * Money
-                     * @description Charged at least, per output image; reserved at submit.
+                     * @description Charged at least, per output image.
                      */
                     floor_per_image: {
                         /** @description US dollars, exact, two to six decimals. */
@@ -2086,7 +2110,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2277,7 +2301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2463,7 +2487,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2649,7 +2673,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2835,7 +2859,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3021,7 +3045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3207,7 +3231,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3393,7 +3417,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5277,7 +5301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5419,7 +5443,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5759,7 +5783,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5873,7 +5897,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6209,7 +6233,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6323,7 +6347,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6437,7 +6461,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6551,7 +6575,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6665,7 +6689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6779,7 +6803,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -68,7 +68,9 @@ export const BASE_MODELS: readonly BaseModel[] = [
     autoAspectRatio: true,
     qualities: [],
     exactSize: false,
-    pricing: { metering: 'flat', perImageMicros: { '1K': 60_000, '2K': 90_000, '4K': 150_000 } },
+    // At least what its providers charge per image at list prices (test/unit/margins.test.ts): Gemini's
+    // gemini-3.1-flash-image $0.0672 / $0.1008 / $0.1512, fal's nano-banana-2 $0.08 / $0.12 / $0.16.
+    pricing: { metering: 'flat', perImageMicros: { '1K': 80_000, '2K': 120_000, '4K': 160_000 } },
     identitySurchargeMicros: 30_000,
   },
   {
