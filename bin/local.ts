@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BACKEND_ENV, PROVIDER_ENV } from '../functions/deployment/env-names';
-import { ROUTE_PROVIDERS } from '../functions/deployment/providers';
+import { ROUTE_TARGETS } from '../functions/deployment/providers';
 import { BASE_MODELS } from '../functions/domain/catalog/catalog';
 import { engineNameOf, parseModelRoutes } from '../functions/domain/catalog/model-routes';
 import { ROOT_DIR, startLocalRuntime } from './local-aws/runtime';
@@ -47,7 +47,7 @@ const reconciledLines = ({
  * here also stops a start whose route table names an unknown model or provider, before anything runs.
  */
 const engineLines = (environment: NodeJS.ProcessEnv): string[] => {
-  const routes = parseModelRoutes(environment[PROVIDER_ENV.modelRoutes], ROUTE_PROVIDERS);
+  const routes = parseModelRoutes(environment[PROVIDER_ENV.modelRoutes], ROUTE_TARGETS);
   const fallback =
     environment[BACKEND_ENV.engine] === 'http'
       ? `http engine (${environment[BACKEND_ENV.engineUrl] ?? 'no ENGINE_URL'})`

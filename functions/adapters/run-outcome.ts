@@ -44,6 +44,9 @@ export const RunOutcomeSchema = v.variant('outcome', [
     identityRetries: v.optional(IdentityRetriesSchema),
     usage: v.object({
       outputTokens: v.number(),
+      inputTextTokens: v.optional(v.number()),
+      inputImageTokens: v.optional(v.number()),
+      tokensMissing: v.optional(v.boolean()),
       megapixels: v.number(),
       providerCostMicros: v.optional(v.number()),
     }),

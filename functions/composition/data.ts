@@ -9,7 +9,7 @@ import { dynamoRateCounter } from '../adapters/dynamo/rate-counter';
 import { openTable } from '../adapters/dynamo/table';
 import { meteredLedger } from '../domain/billing/metered-ledger';
 import type { OutboundLimit } from '../domain/jobs/deliveries';
-import { clock, meter, newId, once, settings } from './core';
+import { clock, log, meter, newId, once, settings } from './core';
 
 export const table = once(() =>
   openTable({
@@ -20,7 +20,7 @@ export const table = once(() =>
 );
 export const accounts = once(() => new DynamoAccounts(table(), newId));
 /** The ledger, with its money and outcomes counted (functions/domain/billing/metered-ledger.ts). */
-export const ledger = once(() => meteredLedger(new DynamoLedger(table(), newId), meter()));
+export const ledger = once(() => meteredLedger(new DynamoLedger(table(), newId), meter(), log()));
 export const profiles = once(() => new DynamoProfiles(table()));
 export const jobs = once(() => new DynamoJobs(table()));
 

@@ -11,6 +11,8 @@
  * Adding a provider: docs/adding-a-provider.md.
  */
 
+import type { RouteTargets } from '../domain/catalog/model-routes';
+
 export interface HostedProvider {
   /** The name in MODEL_ROUTES (`<id>:<model>`), in messages and in the stack's construct ids. */
   readonly title: string;
@@ -75,8 +77,18 @@ export type ProviderSecretName = (typeof HOSTED_PROVIDERS)[HostedProviderId]['ke
 
 export const HOSTED_PROVIDER_IDS = Object.keys(HOSTED_PROVIDERS) as HostedProviderId[];
 
+/**
+ * Every provider a route may name, the hosted ones and `http`, the deployment's own GPU backend
+ * (ENGINE_URL, whose contract requires `usage.output_tokens`: docs/engine-contract.md), with whether its
+ * answers report tokens: the route table's check refuses a token-metered model on one that does not.
+ */
+export const ROUTE_TARGETS: RouteTargets = {
+  ...Object.fromEntries(HOSTED_PROVIDER_IDS.map((id) => [id, { reportsTokens: HOSTED_PROVIDERS[id].reportsTokens }])),
+  http: { reportsTokens: true },
+};
+
 /** Every provider a route may name: the hosted ones, and `http`, the deployment's own GPU backend (ENGINE_URL). */
-export const ROUTE_PROVIDERS: readonly string[] = [...HOSTED_PROVIDER_IDS, 'http'];
+export const ROUTE_PROVIDERS: readonly string[] = Object.keys(ROUTE_TARGETS);
 
 export const isHostedProvider = (name: string): name is HostedProviderId => Object.hasOwn(HOSTED_PROVIDERS, name);
 

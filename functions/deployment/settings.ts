@@ -12,7 +12,7 @@ import {
   HOSTED_PROVIDER_IDS,
   HOSTED_PROVIDERS,
   type HostedProviderId,
-  ROUTE_PROVIDERS,
+  ROUTE_TARGETS,
 } from './providers';
 
 const flag = v.pipe(
@@ -103,7 +103,7 @@ export const ConfigSchema = v.object({
    */
   [PROVIDER_ENV.modelRoutes]: v.pipe(
     v.optional(v.string(), ''),
-    v.transform((text) => parseModelRoutes(text, ROUTE_PROVIDERS)),
+    v.transform((text) => parseModelRoutes(text, ROUTE_TARGETS)),
   ),
   [PROVIDER_ENV.modelAliases]: v.pipe(
     v.optional(v.string(), ''),

@@ -78,12 +78,23 @@ export class InvalidApiKeyError extends DomainError {
   }
 }
 
+/**
+ * The balance does not cover a reservation. `basis` 'ceiling': an image request's reservation is the
+ * most it can cost (catalog/pricing.ts), and the message says so, so a caller knows what to top up.
+ */
 export class InsufficientBalanceError extends DomainError {
   constructor(
     readonly requiredMicros: number,
     readonly availableMicros?: number,
+    readonly basis: 'price' | 'ceiling' = 'price',
   ) {
-    super('INSUFFICIENT_BALANCE', `Insufficient prepaid balance: this request needs ${formatUsd(requiredMicros)}.`);
+    const balance = availableMicros === undefined ? '' : ` The balance is ${formatUsd(availableMicros)}.`;
+    super(
+      'INSUFFICIENT_BALANCE',
+      basis === 'ceiling'
+        ? `Insufficient prepaid balance: this request can cost up to ${formatUsd(requiredMicros)} (its ceiling: every output at the most its model, size and quality can take, with every surcharge that may apply), which is reserved until it settles at its final price.${balance}`
+        : `Insufficient prepaid balance: this request needs ${formatUsd(requiredMicros)}.${balance}`,
+    );
   }
 }
 

@@ -7,6 +7,8 @@
  * - a 5xx nobody meant: API Gateway's 5XXError minus the 500s the spec requires when the engine fails
  *   (counted by the functions, EngineFailureAnswers), so gateway timeouts and crashes page, refunded
  *   engine failures do not;
+ * - money a run's price exceeded its reservation by (UnbilledMicros): a provider reported more usage
+ *   than the published counts the reservation was computed from; not charged, the operator's loss;
  * - a workflow execution that failed (every expected failure is caught inside the workflows, so a
  *   failed execution means a charge may not have been closed);
  * - any function's errors (in two of three 5-minute periods: a single retried engine error is normal)
@@ -104,6 +106,12 @@ export class Alarms extends Construct {
       0,
       'The API answered a 5xx nobody meant (a crash, a timeout, a gateway error); refunded engine failures are not counted.',
     );
+    this.add(
+      'UnbilledProviderUsage',
+      serviceMetric(METRICS.unbilledMicros, { dimensions: { kind: 'job' } }),
+      0,
+      "A run's price exceeded its reservation (a provider reported more usage than its published counts): the rest was not charged and is the operator's loss; the log line names the job.",
+    );
     for (const [name, machine] of props.stateMachines) {
       this.add(
         `${name}-failed-executions`,
@@ -193,10 +201,12 @@ export class Alarms extends Construct {
         serviceMetric(METRICS.trainingsReady),
         serviceMetric(METRICS.trainingsFailed),
       ]),
-      graph('Money (micro-USD): reserved, settled, refunded', [
+      graph('Money (micro-USD): reserved, settled, refunded, unbilled', [
         ...byKind(METRICS.reservedMicros),
         ...byKind(METRICS.settledMicros),
         ...byKind(METRICS.releasedMicros),
+        serviceMetric(METRICS.unbilledMicros, { dimensions: { kind: 'job' } }).with({ label: 'UnbilledMicros job' }),
+        serviceMetric(METRICS.usageMissing, { dimensions: { kind: 'job' } }).with({ label: 'UsageMissing job' }),
       ]),
     );
     dashboard.addWidgets(

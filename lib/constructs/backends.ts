@@ -15,7 +15,7 @@ import {
   type HostedProviderId,
   isHostedProvider,
   type ProviderSecretName,
-  ROUTE_PROVIDERS,
+  ROUTE_TARGETS,
   secretConstructId,
 } from '../../functions/deployment/providers';
 import { parseModelAliases, parseModelRoutes, routedProviders } from '../../functions/domain/catalog/model-routes';
@@ -78,7 +78,7 @@ export class Backends extends Construct {
   private routeModels(props: BackendsProps): void {
     const text = (value: unknown) =>
       value === undefined ? undefined : typeof value === 'string' ? value : JSON.stringify(value);
-    const routes = parseModelRoutes(text(props.modelRoutes), ROUTE_PROVIDERS, 'context modelRoutes');
+    const routes = parseModelRoutes(text(props.modelRoutes), ROUTE_TARGETS, 'context modelRoutes');
     const aliases = parseModelAliases(text(props.modelAliases), 'context modelAliases');
     if (Object.keys(aliases).length > 0) this.environment[PROVIDER_ENV.modelAliases] = JSON.stringify(aliases);
     // The environment carries the route table in its own written form: provider:model.

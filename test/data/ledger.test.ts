@@ -149,13 +149,14 @@ describe('ledger', () => {
     await expectLedgerMatchesBalance(accountId);
   });
 
-  it('records a settlement surcharge above the reservation, even past zero', async () => {
+  it('never settles above the reservation: a larger final is charged as the reservation, the balance stays ≥ 0', async () => {
     const accountId = await openAccount(300_000);
     const owner = await reserve(accountId, 300_000);
-    await ledger.settle({ accountId, finalMicros: 450_000, ends: succeeded(owner), at: Date.now() });
-    expect(await ledger.balance(accountId)).toBe(-150_000);
+    const outcome = await ledger.settle({ accountId, finalMicros: 450_000, ends: succeeded(owner), at: Date.now() });
+    expect(outcome).toMatchObject({ applied: true, amountMicros: 300_000 });
+    expect(await ledger.balance(accountId)).toBe(0);
     const [settle] = await ledger.recentEntries(accountId, 1);
-    expect(settle).toMatchObject({ kind: 'settle', amountMicros: -150_000, owner });
+    expect(settle).toMatchObject({ kind: 'settle', amountMicros: 0, owner });
     await expectLedgerMatchesBalance(accountId);
   });
 
@@ -382,7 +383,7 @@ describe('statement', () => {
     const accountId = await openAccount(5_000_000);
     const owners = [await reserve(accountId, 1_000_000), await reserve(accountId, 300_000)];
     await ledger.release({ accountId, ends: failed(owners[1]!), at: Date.now() });
-    await ledger.settle({ accountId, ends: succeeded(owners[0]!), finalMicros: 1_200_000, at: Date.now() });
+    await ledger.settle({ accountId, ends: succeeded(owners[0]!), finalMicros: 900_000, at: Date.now() });
 
     const oldestFirst = await ledger.allEntries(accountId);
     let running = 0;

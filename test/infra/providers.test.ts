@@ -94,4 +94,10 @@ describe('hosted providers in the stack', () => {
       /names provider "replicate"/,
     );
   });
+
+  it('refuses a token-metered model routed to a provider that reports no tokens', () => {
+    expect(() => stackWith({ modelRoutes: { 'base-b-2': 'fal:fal-ai/flux-2' } })).toThrow(
+      /context modelRoutes: "base-b-2" is priced by tokens, but provider "fal" reports no token usage/,
+    );
+  });
 });

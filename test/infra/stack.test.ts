@@ -449,6 +449,18 @@ describe('alarms', () => {
     });
   });
 
+  test("an alarm fires as soon as a run's price exceeded its reservation (UnbilledMicros: the operator's loss)", () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: METRICS_NAMESPACE,
+      MetricName: METRICS.unbilledMicros,
+      Dimensions: Match.arrayWith([{ Name: 'kind', Value: 'job' }]),
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+      Statistic: 'Sum',
+      Period: 300,
+    });
+  });
+
   test('every alarm notifies the alarm topic, which mails the address given as context alarmEmail', () => {
     const topicId = onlyId(template, 'AWS::SNS::Topic');
     const alarms = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm'));

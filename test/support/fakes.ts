@@ -98,14 +98,16 @@ export class FakeLedger implements LedgerPort<FakeOwners> {
     if (stored.chargeState !== 'reserved') return { applied: false, chargeState: stored.chargeState };
     if (input.ends.kind !== 'job') throw new Error('the fake ledger holds jobs only');
     Object.assign(stored, { chargeState: 'settled', job: { ...stored.job, ...input.ends.end } });
+    // As the ledger adapter: never more than the reservation.
+    const charged = Math.min(input.finalMicros, stored.reservedMicros);
     this.entry(
       input.accountId,
       'settle',
-      stored.reservedMicros - input.finalMicros,
+      stored.reservedMicros - charged,
       { kind: 'job', id: input.ends.id },
       input.at,
     );
-    return { applied: true, chargeState: 'settled', amountMicros: input.finalMicros };
+    return { applied: true, chargeState: 'settled', amountMicros: charged };
   }
 
   async release(input: ReleaseInput<FakeOwners>): Promise<ChargeOutcome> {

@@ -1599,6 +1599,7 @@ export interface components {
                 qualities: string[];
                 /** @description Whether an exact `size` may replace the 1K tier. */
                 size: boolean;
+                /** @description What the model charges. A request reserves the most it can cost (every identity surcharge that may apply; for a token-metered model the published output tokens of its size and quality plus its input tokens), settles the final price and releases the rest; a balance below that ceiling answers 402 naming it. */
                 pricing: {
                     /** @constant */
                     metering: "flat";
@@ -1639,7 +1640,10 @@ export interface components {
                 } | {
                     /** @constant */
                     metering: "tokens";
-                    /** Money */
+                    /**
+                     * Money
+                     * @description Per 1000 output tokens the model reports.
+                     */
                     per_thousand_output_tokens: {
                         /** @description US dollars, exact, two to six decimals. */
                         usd: string;
@@ -1648,7 +1652,27 @@ export interface components {
                     };
                     /**
                      * Money
-                     * @description Charged at least, per output image; reserved at submit.
+                     * @description Per 1000 input tokens of the prompt as sent (with any identity instructions).
+                     */
+                    per_thousand_input_text_tokens: {
+                        /** @description US dollars, exact, two to six decimals. */
+                        usd: string;
+                        /** @description The same amount in millionths of a dollar. */
+                        micro_usd: number;
+                    };
+                    /**
+                     * Money
+                     * @description Per 1000 input tokens of the images sent (the inputs and the profiles’ reference photos).
+                     */
+                    per_thousand_input_image_tokens: {
+                        /** @description US dollars, exact, two to six decimals. */
+                        usd: string;
+                        /** @description The same amount in millionths of a dollar. */
+                        micro_usd: number;
+                    };
+                    /**
+                     * Money
+                     * @description Charged at least, per output image.
                      */
                     floor_per_image: {
                         /** @description US dollars, exact, two to six decimals. */
@@ -1675,7 +1699,7 @@ export interface components {
                     };
                     /**
                      * Money
-                     * @description Charged at least, per output image; reserved at submit.
+                     * @description Charged at least, per output image.
                      */
                     floor_per_image: {
                         /** @description US dollars, exact, two to six decimals. */
@@ -2091,7 +2115,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2282,7 +2306,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2468,7 +2492,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2654,7 +2678,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2840,7 +2864,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3026,7 +3050,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3212,7 +3236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3398,7 +3422,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5282,7 +5306,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5424,7 +5448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5764,7 +5788,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5878,7 +5902,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6214,7 +6238,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6328,7 +6352,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6442,7 +6466,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6556,7 +6580,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6670,7 +6694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6784,7 +6808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`); nothing is created. */
+            /** @description The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

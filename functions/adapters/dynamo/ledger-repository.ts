@@ -184,12 +184,16 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
     return entry;
   }
 
+  /** Charges the final price, never more than the reservation: a balance that covered it stays ≥ 0. */
   settle(input: SettleInput<OwnerRecords>): Promise<ChargeOutcome> {
-    return this.close(input, 'settle', 'settled', (reserved) => ({
-      delta: reserved - input.finalMicros,
-      amountMicros: input.finalMicros,
-      patch: { ...endPatch(input.ends), finalMicros: input.finalMicros },
-    }));
+    return this.close(input, 'settle', 'settled', (reserved) => {
+      const charged = Math.min(input.finalMicros, reserved);
+      return {
+        delta: reserved - charged,
+        amountMicros: charged,
+        patch: { ...endPatch(input.ends), finalMicros: charged },
+      };
+    });
   }
 
   release(input: ReleaseInput<OwnerRecords>): Promise<ChargeOutcome> {

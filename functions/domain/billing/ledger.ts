@@ -13,8 +13,9 @@
  * never reads: the port takes them as a parameter (`ChargeOwners`), bound to the owners' types where the
  * records become items (functions/adapters/dynamo/records.ts, `OwnerRecords`).
  *
- * Amounts are signed effects on the balance: credit +x, reserve −floor, settle +(reserved − final)
- * (negative when a surcharge applies), release +reserved.
+ * Amounts are signed effects on the balance: credit +x, reserve −ceiling, settle +(reserved − final),
+ * release +reserved. A settle never charges more than was reserved (the final is capped at the
+ * reservation), so a balance that covered its reservations never goes below zero.
  */
 
 export const LEDGER_ENTRY_KINDS = ['credit', 'reserve', 'settle', 'release'] as const;
@@ -97,13 +98,29 @@ export interface KnownReservation {
   reservedMicros: number;
 }
 
+/**
+ * What a settle could not charge as priced, for the operator: a price above the reservation (the rest is
+ * the operator's loss), or usage a token-metered provider did not report (settled at the reservation).
+ * The metered ledger logs it and counts it once the settle is applied (metered-ledger.ts).
+ */
+export interface SettlementNote {
+  unbilledMicros: number;
+  usageMissing: boolean;
+  /** The price the usage gave (null: no usage to price). */
+  pricedMicros: number | null;
+  /** What the provider charged the operator, where known. */
+  providerCostMicros?: number;
+}
+
 export interface SettleInput<O extends ChargeOwners = ChargeOwners> {
   accountId: string;
+  /** At most the reservation: a larger amount is charged as the reservation. */
   finalMicros: number;
   /** The owner's terminal state, written in the same transaction. */
   ends: SettledEnd<O>;
   at: number;
   known?: KnownReservation;
+  note?: SettlementNote;
 }
 
 export interface ReleaseInput<O extends ChargeOwners = ChargeOwners> {

@@ -4,6 +4,8 @@
  * (1 USD = 1_000_000). Edit and generate choose a model; enhance and remix are pinned to the default
  * model at 2K and have their own two prices (spec: 0.12 per image, 0.15 with a recognised profile).
  */
+import { GPT_IMAGE_2_OUTPUT_TOKENS, GPT_IMAGE_25_OUTPUT_TOKENS, type OutputTokenRule } from './token-counts';
+
 export const RESOLUTIONS = ['1K', '2K', '4K'] as const;
 export type Resolution = (typeof RESOLUTIONS)[number];
 
@@ -20,8 +22,20 @@ export type ModelOperation = 'edit' | 'generate';
 export type ModelPricing =
   /** A fixed price per output image for each resolution tier the model offers. */
   | { metering: 'flat'; perImageMicros: Partial<Record<Resolution, number>> }
-  /** Priced from the engine's output-token count, never below a floor per output image. */
-  | { metering: 'tokens'; perThousandTokensMicros: number; floorPerImageMicros: number }
+  /**
+   * Priced from the engine's token counts: output tokens, and the input tokens of the prompt (text) and of
+   * the images sent (image), never below a floor per output image. `outputTokens` is the provider's
+   * published rule for the most output tokens an image of a size and quality takes (token-counts.ts): the
+   * reservation (pricing.ts, `ceilingPrice`) is computed from it.
+   */
+  | {
+      metering: 'tokens';
+      perThousandOutputTokensMicros: number;
+      perThousandInputTextTokensMicros: number;
+      perThousandInputImageTokensMicros: number;
+      floorPerImageMicros: number;
+      outputTokens: OutputTokenRule;
+    }
   /** Priced from the output megapixels (1 MP = 1_000_000 px), never below a floor per output image. */
   | { metering: 'megapixels'; perMegapixelMicros: number; floorPerImageMicros: number };
 
@@ -54,7 +68,9 @@ export const BASE_MODELS: readonly BaseModel[] = [
     autoAspectRatio: true,
     qualities: [],
     exactSize: false,
-    pricing: { metering: 'flat', perImageMicros: { '1K': 60_000, '2K': 90_000, '4K': 150_000 } },
+    // At least what its providers charge per image at list prices (test/unit/margins.test.ts): Gemini's
+    // gemini-3.1-flash-image $0.0672 / $0.1008 / $0.1512, fal's nano-banana-2 $0.08 / $0.12 / $0.16.
+    pricing: { metering: 'flat', perImageMicros: { '1K': 80_000, '2K': 120_000, '4K': 160_000 } },
     identitySurchargeMicros: 30_000,
   },
   {
@@ -64,7 +80,16 @@ export const BASE_MODELS: readonly BaseModel[] = [
     autoAspectRatio: true,
     qualities: BASE_B_QUALITIES,
     exactSize: true,
-    pricing: { metering: 'tokens', perThousandTokensMicros: 40_000, floorPerImageMicros: 20_000 },
+    // OpenAI's list prices behind it (openai.ts): output $30, text input $5, image input $8 per 1M tokens.
+    // Ours: output $40, text input $7, image input $11 per 1M (each about a third above).
+    pricing: {
+      metering: 'tokens',
+      perThousandOutputTokensMicros: 40_000,
+      perThousandInputTextTokensMicros: 7_000,
+      perThousandInputImageTokensMicros: 11_000,
+      floorPerImageMicros: 20_000,
+      outputTokens: GPT_IMAGE_2_OUTPUT_TOKENS,
+    },
     identitySurchargeMicros: 30_000,
   },
   {
@@ -74,7 +99,15 @@ export const BASE_MODELS: readonly BaseModel[] = [
     autoAspectRatio: true,
     qualities: BASE_B_25_QUALITIES,
     exactSize: true,
-    pricing: { metering: 'tokens', perThousandTokensMicros: 30_000, floorPerImageMicros: 15_000 },
+    // At OpenAI's list prices (openai.ts: $30 output, $5 text input, $8 image input per 1M tokens): no margin.
+    pricing: {
+      metering: 'tokens',
+      perThousandOutputTokensMicros: 30_000,
+      perThousandInputTextTokensMicros: 5_000,
+      perThousandInputImageTokensMicros: 8_000,
+      floorPerImageMicros: 15_000,
+      outputTokens: GPT_IMAGE_25_OUTPUT_TOKENS,
+    },
     identitySurchargeMicros: 30_000,
   },
   {
@@ -84,7 +117,15 @@ export const BASE_MODELS: readonly BaseModel[] = [
     autoAspectRatio: true,
     qualities: BASE_B_25_QUALITIES,
     exactSize: true,
-    pricing: { metering: 'tokens', perThousandTokensMicros: 60_000, floorPerImageMicros: 30_000 },
+    // Twice OpenAI's list prices (openai.ts): output $60, text input $10, image input $16 per 1M tokens.
+    pricing: {
+      metering: 'tokens',
+      perThousandOutputTokensMicros: 60_000,
+      perThousandInputTextTokensMicros: 10_000,
+      perThousandInputImageTokensMicros: 16_000,
+      floorPerImageMicros: 30_000,
+      outputTokens: GPT_IMAGE_25_OUTPUT_TOKENS,
+    },
     identitySurchargeMicros: 30_000,
   },
   {

@@ -4,8 +4,9 @@
  *   {"base-b-2":"openai:gpt-image-2","base-c-2":"gemini:gemini-3.1-flash-image","base-a-2":"fal:fal-ai/flux-2"}
  * from the environment variable MODEL_ROUTES (CDK context `modelRoutes` on AWS). A model without a
  * route runs on the deployment's default engine (the sandbox, or the HTTP engine when ENGINE=http).
- * Checked at cold start: an unknown model id or provider, or a malformed entry, stops the start with a
- * message that says which and what is allowed.
+ * Checked at cold start (and at synth): an unknown model id or provider, a malformed entry, or a
+ * token-metered model on a provider whose answers report no tokens (it could never be priced, only
+ * settled at its reservation) stops the start with a message that says which and what is allowed.
  *
  * Aliases (MODEL_ALIASES, e.g. {"nb2":"base-c-2"}) let clients written for the service this API mirrors
  * send its real model names; without one, an unknown name stays a 400 as the spec says.
@@ -26,6 +27,9 @@ export interface ModelRoute {
 
 export type ModelRoutes = Readonly<Record<string, ModelRoute>>;
 
+/** The providers a route may name, each with whether its answers report token usage. */
+export type RouteTargets = Readonly<Record<Provider, { readonly reportsTokens: boolean }>>;
+
 export class ModelRoutesError extends Error {
   override name = 'ModelRoutesError';
 }
@@ -45,12 +49,13 @@ const parseObject = (name: string, text: string | undefined): Record<string, unk
 
 const knownIds = () => BASE_MODELS.map((model) => model.id).join(', ');
 
-/** MODEL_ROUTES, checked against the catalog and `providers`, the providers we have adapters for. */
+/** MODEL_ROUTES, checked against the catalog and `targets`, the providers we have adapters for. */
 export const parseModelRoutes = (
   text: string | undefined,
-  providers: readonly Provider[],
+  targets: RouteTargets,
   name = 'MODEL_ROUTES',
 ): ModelRoutes => {
+  const providers = Object.keys(targets);
   const routes: Record<string, ModelRoute> = {};
   for (const [id, target] of Object.entries(parseObject(name, text))) {
     if (!findBaseModel(id)) throw new ModelRoutesError(`${name}: "${id}" is not a base model (known: ${knownIds()})`);
@@ -65,6 +70,12 @@ export const parseModelRoutes = (
       );
     if (model === '' && provider !== 'http')
       throw new ModelRoutesError(`${name}: the route of "${id}" must name the provider's model, e.g. "${provider}:…"`);
+    if (findBaseModel(id)?.pricing.metering === 'tokens' && targets[provider]?.reportsTokens !== true) {
+      const reporting = providers.filter((candidate) => targets[candidate]?.reportsTokens === true);
+      throw new ModelRoutesError(
+        `${name}: "${id}" is priced by tokens, but provider "${provider}" reports no token usage; route it to one that does (${reporting.join(', ')})`,
+      );
+    }
     routes[id] = { provider, model };
   }
   return routes;

@@ -26,6 +26,8 @@ export type ModelPricingBody =
   | {
       metering: 'tokens';
       per_thousand_output_tokens: MoneyBody;
+      per_thousand_input_text_tokens: MoneyBody;
+      per_thousand_input_image_tokens: MoneyBody;
       floor_per_image: MoneyBody;
       identity_surcharge: MoneyBody;
     }
@@ -79,7 +81,9 @@ const pricingOf = (model: BaseModel): ModelPricingBody => {
     case 'tokens':
       return {
         metering: 'tokens',
-        per_thousand_output_tokens: moneyBody(pricing.perThousandTokensMicros),
+        per_thousand_output_tokens: moneyBody(pricing.perThousandOutputTokensMicros),
+        per_thousand_input_text_tokens: moneyBody(pricing.perThousandInputTextTokensMicros),
+        per_thousand_input_image_tokens: moneyBody(pricing.perThousandInputImageTokensMicros),
         floor_per_image: moneyBody(pricing.floorPerImageMicros),
         identity_surcharge,
       };

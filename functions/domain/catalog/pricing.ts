@@ -1,20 +1,26 @@
 /**
  * Read first: what an image request costs, in integer micro-USD.
  *
- * - `floorPrice` is the reservation taken at submit: the cheapest outcome the request can have, with no
- *   identity recognised. Flat models: the tier price per image. Token-metered: the per-image floor.
- *   Megapixel-metered: the output size is fixed before the run, so the floor is that size's price (never
- *   below the per-image floor). Enhance and remix: 0.12 per image.
- * - `finalPrice` is the settlement, from the engine's usage and recognised subjects. Metered usage never
- *   settles below the floor, so settlement only ever adds to the reservation. Identity adds the model's
- *   surcharge per recognised occurrence (edit, generate), or moves images to the 0.15 rate (enhance,
- *   remix).
+ * - `ceilingPrice` is the reservation taken at submit: the most the request can cost, so that the
+ *   balance never goes below zero. Flat models: the tier price per image. Megapixel-metered: the output
+ *   size is fixed before the run, so that size's price (never below the per-image floor). Token-metered:
+ *   the provider's published output-token count for the size and quality, times the count, plus the input
+ *   tokens of its images and prompt (token-counts.ts, with the sources), at the model's rates, never below
+ *   the floor. Every model adds its identity surcharge for each candidate that can be recognised, in every
+ *   output; enhance and remix reserve 0.15 per image (the price with a recognised profile) when they have
+ *   a candidate, 0.12 otherwise.
+ * - `floorPrice` is the least the request can cost (no identity recognised, metered usage at its floor).
+ * - `finalPrice` is the price of the finished run, from the engine's usage and recognised subjects: never
+ *   below the floor. `settlement` charges it, capped at the reservation: what a provider reports above the
+ *   reservation is the operator's loss (`unbilledMicros`, logged and alarmed through the ledger), and a
+ *   token-metered run whose tokens were not reported settles at the reservation (fail closed).
  * - Rounding: a metered amount is rounded up to the next whole micro-USD, once, on the total of the
  *   request (not per image). A floating-point residue below a millionth of a micro is not rounded up.
  */
 
 import type { EngineUsage, Operation } from '../engine/engine';
-import { type BaseModel, findBaseModel, PINNED_PRICES, type Resolution } from './catalog';
+import { type BaseModel, findBaseModel, PINNED_PRICES, type Quality, type Resolution } from './catalog';
+import { maxInputTokens, maxOutputTokensPerImage, type SentInputs } from './token-counts';
 
 /** Price of training one profile, per tier (spec). */
 export const TRAINING_PRICE_MICROS = { standard: 2_900_000, fast: 1_490_000 } as const;
@@ -23,7 +29,8 @@ export const TRAINING_PRICE_MICROS = { standard: 2_900_000, fast: 1_490_000 } as
 export type PricedRequest =
   | {
       operation: Extract<Operation, 'edit' | 'generate'>;
-      output: { baseModel: string; resolution: Resolution; width: number; height: number };
+      /** `quality` is needed for the ceiling only (the submit's); a stored job's request may lack it. */
+      output: { baseModel: string; resolution: Resolution; width: number; height: number; quality?: Quality };
       numOutputImages: number;
     }
   | { operation: Extract<Operation, 'enhance' | 'remix'>; numOutputImages: number };
@@ -73,7 +80,12 @@ const meteredMicros = (model: BaseModel, usage: EngineUsage): number => {
     case 'flat':
       return 0;
     case 'tokens':
-      return ceilMicros((Math.max(0, usage.outputTokens) * pricing.perThousandTokensMicros) / 1000);
+      return ceilMicros(
+        (Math.max(0, usage.outputTokens) * pricing.perThousandOutputTokensMicros +
+          Math.max(0, usage.inputTextTokens ?? 0) * pricing.perThousandInputTextTokensMicros +
+          Math.max(0, usage.inputImageTokens ?? 0) * pricing.perThousandInputImageTokensMicros) /
+          1000,
+      );
     case 'megapixels':
       return ceilMicros(Math.max(0, usage.megapixels) * pricing.perMegapixelMicros);
   }
@@ -82,7 +94,7 @@ const meteredMicros = (model: BaseModel, usage: EngineUsage): number => {
 const occurrences = (knownSubjects: Record<string, number>): number[] =>
   Object.values(knownSubjects).filter((count) => Number.isInteger(count) && count > 0);
 
-/** The reservation taken at submit. */
+/** The least the request can cost. */
 export const floorPrice = (request: PricedRequest): number =>
   'output' in request
     ? modelFloor(modelOf(request.output.baseModel), request.output, request.numOutputImages)
@@ -107,4 +119,61 @@ export const finalPrice = (request: PricedRequest, outcome: PricedOutcome): numb
   );
   const identity = counts.reduce((sum, count) => sum + count, 0) * model.identitySurchargeMicros;
   return base + identity;
+};
+
+/** What the ceiling needs to know beyond the request: who may be recognised, and what is sent. */
+export interface CeilingInputs {
+  /** Candidates recognition can match (each at most once per output): each may add its surcharge to every output. */
+  recognisable: number;
+  /** What the provider receives, for the input tokens of a token-metered model. */
+  sent: SentInputs;
+}
+
+/** The reservation taken at submit: the most the request can cost (see the header). */
+export const ceilingPrice = (request: PricedRequest, inputs: CeilingInputs): number => {
+  const recognisable = Math.max(0, inputs.recognisable);
+  if (!('output' in request)) {
+    const perImage = recognisable > 0 ? PINNED_PRICES.perImageWithProfileMicros : PINNED_PRICES.perImageMicros;
+    return perImage * request.numOutputImages;
+  }
+  const model = modelOf(request.output.baseModel);
+  const floor = modelFloor(model, request.output, request.numOutputImages);
+  const identity = recognisable * request.numOutputImages * model.identitySurchargeMicros;
+  const { pricing } = model;
+  if (pricing.metering !== 'tokens') return floor + identity;
+  const { width, height, quality } = request.output;
+  const outputTokens = maxOutputTokensPerImage(pricing.outputTokens, quality, width, height) * request.numOutputImages;
+  const input = maxInputTokens(pricing.outputTokens, inputs.sent, request.numOutputImages);
+  const metered = meteredMicros(model, {
+    outputTokens,
+    inputTextTokens: input.text,
+    inputImageTokens: input.image,
+    megapixels: 0,
+  });
+  return Math.max(floor, metered) + identity;
+};
+
+/** How a finished run is charged against its reservation. */
+export interface Settlement {
+  /** What the balance pays: the price, never more than the reservation. */
+  chargedMicros: number;
+  /** The price of the run as its usage says; null when a token-metered run's tokens were not reported. */
+  pricedMicros: number | null;
+  /** The price above the reservation: not charged, the operator's loss (logged and alarmed). */
+  unbilledMicros: number;
+  /** A token-metered run without its token counts, settled at the reservation (fail closed). */
+  usageMissing: boolean;
+}
+
+export const settlement = (request: PricedRequest, outcome: PricedOutcome, reservedMicros: number): Settlement => {
+  const tokenMetered = 'output' in request && modelOf(request.output.baseModel).pricing.metering === 'tokens';
+  if (tokenMetered && outcome.usage.tokensMissing === true)
+    return { chargedMicros: reservedMicros, pricedMicros: null, unbilledMicros: 0, usageMissing: true };
+  const priced = finalPrice(request, outcome);
+  return {
+    chargedMicros: Math.min(priced, reservedMicros),
+    pricedMicros: priced,
+    unbilledMicros: Math.max(0, priced - reservedMicros),
+    usageMissing: false,
+  };
 };

@@ -124,6 +124,14 @@ export type PreparedEngineRequest = Omit<EngineRequest, 'workKey' | 'accountId'>
 export interface EngineUsage {
   /** Output tokens, for token-metered models. */
   outputTokens: number;
+  /** Input tokens of the prompt (text) and of the images sent (image), for token-metered models; absent: none reported. */
+  inputTextTokens?: number;
+  inputImageTokens?: number;
+  /**
+   * True when the engine could not say how many tokens the work took (a provider's answer without its
+   * `usage`): a token-metered model then settles at its reservation (fail closed), and it is logged.
+   */
+  tokensMissing?: boolean;
   /** Output megapixels summed over all images, for megapixel-metered models. */
   megapixels: number;
   /**

@@ -10,9 +10,10 @@
  */
 import type { Caller } from '../accounts/accounts';
 import { pinnedTwoK, resolveOutputSpec } from '../catalog/output-spec';
-import { floorPrice, type PricedRequest } from '../catalog/pricing';
+import { type CeilingInputs, ceilingPrice, type PricedRequest } from '../catalog/pricing';
 import type { CandidateProfile, Operation, OutputFormat, PreparedEngineRequest } from '../engine/engine';
 import { expectedCandidates, type IdentityCheck } from '../engine/identity';
+import { CROPS_PER_PROFILE, instructedPrompt, planIdentity } from '../engine/identity-prompt';
 import type { Profile } from '../profiles/profile';
 import type { ImageCommand } from './command';
 import type { ImageDeps } from './deps';
@@ -22,7 +23,8 @@ import { checkReferencedProfiles, checkTemplates, mergeReferences } from './prof
 export interface PreparedOperation {
   engineRequest: PreparedEngineRequest;
   priced: PricedRequest;
-  floorMicros: number;
+  /** The reservation: the most the request can cost (pricing.ts, ceilingPrice). */
+  reservedMicros: number;
   identityCheck: IdentityCheck;
 }
 
@@ -101,8 +103,41 @@ export const prepare = async (
       namedInPrompt,
     },
     priced,
-    floorMicros: floorPrice(priced),
+    reservedMicros: ceilingPrice(
+      priced,
+      ceilingInputs(command.operation, command.prompt, images.length, candidates, namedInPrompt),
+    ),
     identityCheck: command.identityCheck ?? 'report',
+  };
+};
+
+/**
+ * What may be recognised and what a provider is sent, at most: every candidate with a face template may
+ * be recognised in every output; the prompt as an adapter sends it (the operation's instruction, `[[id]]`
+ * rewritten and the identity sentence: engine/identity-prompt.ts), with room for the longer wording of a
+ * contact sheet; the caller's images and up to CROPS_PER_PROFILE reference crops per candidate.
+ */
+const SHEET_WORDING_BYTES = 48;
+const ceilingInputs = (
+  operation: Operation,
+  prompt: string,
+  inputImages: number,
+  candidates: CandidateProfile[],
+  namedInPrompt: string[],
+): CeilingInputs => {
+  const plan = planIdentity({ prompt, candidates, namedInPrompt, images: new Array(inputImages) }, Infinity);
+  const sent = instructedPrompt(operation, plan.prompt);
+  return {
+    recognisable: candidates.filter((candidate) => candidate.face !== null).length,
+    sent: {
+      promptBytes: Buffer.byteLength(sent, 'utf8') + SHEET_WORDING_BYTES * candidates.length,
+      images:
+        inputImages +
+        candidates.reduce(
+          (sum, candidate) => sum + Math.min(CROPS_PER_PROFILE, candidate.face?.referenceKeys.length ?? 0),
+          0,
+        ),
+    },
   };
 };
 

@@ -1,12 +1,12 @@
 /**
- * A synchronous image operation: prepare, reserve the floor price with the job, run the engine under the
+ * A synchronous image operation: prepare, reserve the ceiling (the most it can cost) with the job, run the engine under the
  * deadline, check identity in the outputs (engine/identity.ts: recognition, and with `retry` another
  * attempt at an output missing an expected subject), store them, then settle (success) or release (refusal, failure, timeout) the
  * reservation exactly once through jobs/charge.ts, and answer the result. The budget covers the whole
  * request, fetching the inputs included. Everything before the reservation fails without a job or a charge.
  */
 import type { Caller } from '../accounts/accounts';
-import { finalPrice } from '../catalog/pricing';
+import { settlement } from '../catalog/pricing';
 import { abortableRun, type EngineOutcome } from '../engine/engine';
 import { type CheckedOutputs, checkIdentity } from '../engine/identity';
 import { ContentModerationError, type DomainError, NoImageGeneratedError, RequestTimeoutError } from '../errors';
@@ -40,10 +40,15 @@ export const runSync = async (
       throw error instanceof DeadlineReached ? timedOut() : error;
     });
     const job = newJob(deps.newId('job'), caller, command, context, deps.clock(), 'sync', null);
-    await reserveJobCharge(deps.ledger, job, prepared.floorMicros, clientRequestIdClaim(command, job, deps.settings));
+    await reserveJobCharge(
+      deps.ledger,
+      job,
+      prepared.reservedMicros,
+      clientRequestIdClaim(command, job, deps.settings),
+    );
 
     // This request made the reservation and nothing else holds it: closing it needs no read of it first.
-    const known = { reservedMicros: prepared.floorMicros };
+    const known = { reservedMicros: prepared.reservedMicros };
     const fail = async (error: DomainError | Error): Promise<never> => {
       await releaseJobCharge(deps.ledger, job, jobErrorOf(error), deps.clock(), known);
       throw error;
@@ -85,8 +90,12 @@ export const runSync = async (
       ...providerCost(outcome.usage),
     };
     try {
-      const price = finalPrice(prepared.priced, { usage: outcome.usage, knownSubjects: recognition.knownSubjects });
-      await settleJobCharge(deps.ledger, job, price, result, completedAt, known);
+      const charge = settlement(
+        prepared.priced,
+        { usage: outcome.usage, knownSubjects: recognition.knownSubjects },
+        prepared.reservedMicros,
+      );
+      await settleJobCharge(deps.ledger, job, charge, result, completedAt, known);
     } catch (error) {
       // Unsettled work is not delivered, and its reservation must not stay held: release it (a no-op
       // if the settle did land after all) and answer the failure.

@@ -1,6 +1,6 @@
 /**
  * An asynchronous submit: the same checks and decoding as a synchronous call, then the inputs kept for
- * the workflow, the floor reserved in the transaction that creates the job, and the image-job workflow
+ * the workflow, the ceiling (the most it can cost) reserved in the transaction that creates the job, and the image-job workflow
  * started (execution name = job id). If the workflow cannot be started the reservation is released at once.
  */
 import type { Caller } from '../accounts/accounts';
@@ -30,7 +30,12 @@ export const submitAsync = async (
     identityCheck: prepared.identityCheck,
   });
   try {
-    await reserveJobCharge(deps.ledger, job, prepared.floorMicros, clientRequestIdClaim(command, job, deps.settings));
+    await reserveJobCharge(
+      deps.ledger,
+      job,
+      prepared.reservedMicros,
+      clientRequestIdClaim(command, job, deps.settings),
+    );
   } catch (error) {
     // No job was created (402, or a lost idempotency race): its inputs go too.
     await deps.inputs.remove(caller.accountId, jobId);

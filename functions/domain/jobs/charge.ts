@@ -17,7 +17,16 @@
  *   - a cancel of an asynchronous job (cancel.ts), which the workflow's settlement then finds closed;
  *   - the sweep of work whose execution was lost (workflow/abandoned.ts).
  */
-import type { ChargeOutcome, ClientRequestIdClaim, KnownReservation, LedgerEntry, LedgerPort } from '../billing/ledger';
+import type {
+  ChargeOutcome,
+  ClientRequestIdClaim,
+  KnownReservation,
+  LedgerEntry,
+  LedgerPort,
+  SettlementNote,
+} from '../billing/ledger';
+import type { Settlement } from '../catalog/pricing';
+import { InsufficientBalanceError } from '../errors';
 import { failedAt, type Job, type JobError, type JobResult, succeededAt } from './job';
 
 export interface JobRef {
@@ -25,31 +34,61 @@ export interface JobRef {
   jobId: string;
 }
 
-/** The floor price held, the job created and its client_request_id claimed, in one transaction. */
-export const reserveJobCharge = (
+/**
+ * The ceiling held (the most the job can cost: pricing.ts), the job created and its client_request_id
+ * claimed, in one transaction. A balance below the ceiling is a 402 that names the ceiling.
+ */
+export const reserveJobCharge = async (
   ledger: Pick<LedgerPort, 'reserve'>,
   job: Job,
   amountMicros: number,
   claim?: ClientRequestIdClaim,
-): Promise<LedgerEntry> =>
-  ledger.reserve({ accountId: job.accountId, amountMicros, creates: { kind: 'job', job }, claim, at: job.createdAt });
+): Promise<LedgerEntry> => {
+  try {
+    return await ledger.reserve({
+      accountId: job.accountId,
+      amountMicros,
+      creates: { kind: 'job', job },
+      claim,
+      at: job.createdAt,
+    });
+  } catch (error) {
+    if (error instanceof InsufficientBalanceError && error.basis !== 'ceiling')
+      throw new InsufficientBalanceError(error.requiredMicros, error.availableMicros, 'ceiling');
+    throw error;
+  }
+};
 
-/** `succeeded` with its result, and the final price charged, in one transaction. */
+/**
+ * `succeeded` with its result, and the settlement's charge (never above the reservation) taken, in one
+ * transaction; what the price could not charge goes with it as a note, for the operator.
+ */
 export const settleJobCharge = (
   ledger: Pick<LedgerPort, 'settle'>,
   job: JobRef,
-  finalMicros: number,
+  charge: Settlement,
   result: JobResult,
   at: number,
   known?: KnownReservation,
 ): Promise<ChargeOutcome> =>
   ledger.settle({
     accountId: job.accountId,
-    finalMicros,
+    finalMicros: charge.chargedMicros,
     ends: { kind: 'job', id: job.jobId, end: succeededAt(at, result) },
     at,
     known,
+    note: noteOf(charge, result),
   });
+
+const noteOf = (charge: Settlement, result: JobResult): SettlementNote | undefined =>
+  charge.unbilledMicros > 0 || charge.usageMissing
+    ? {
+        unbilledMicros: charge.unbilledMicros,
+        usageMissing: charge.usageMissing,
+        pricedMicros: charge.pricedMicros,
+        ...(result.providerCostMicros !== undefined && { providerCostMicros: result.providerCostMicros }),
+      }
+    : undefined;
 
 /** `failed` with its error, and the reservation refunded, in one transaction. */
 export const releaseJobCharge = (

@@ -28,6 +28,10 @@ export const METRICS = {
   engineFailureAnswers: 'EngineFailureAnswers',
   /** A 500 nobody meant: an error the code did not expect. */
   unexpectedServerErrors: 'UnexpectedServerErrors',
+  /** Micro-USD a run's price exceeded its reservation by: not charged, the operator's loss (alarmed). */
+  unbilledMicros: 'UnbilledMicros',
+  /** A token-metered run whose provider reported no usage, settled at its reservation. */
+  usageMissing: 'UsageMissing',
 } as const;
 export type MetricName = (typeof METRICS)[keyof typeof METRICS];
 

@@ -11,7 +11,7 @@
  */
 import type { LedgerPort } from '../billing/ledger';
 import type { CallbackMessage } from '../callbacks/deliver';
-import { finalPrice } from '../catalog/pricing';
+import { settlement } from '../catalog/pricing';
 import type { DecodedImage, EngineRequest, ImageEngine, OutputFormat } from '../engine/engine';
 import { checkIdentity } from '../engine/identity';
 import { ERROR_CODES, type ErrorCode } from '../errors';
@@ -219,7 +219,10 @@ export const settle = async (
     ...(step.run.identityRetries && { identityRetries: step.run.identityRetries }),
     ...(providerCostMicros !== undefined ? { providerCostMicros } : {}),
   };
-  await settleJobCharge(deps.ledger, job, finalPrice(job.work.priced, step.run), result, deps.clock());
+  // The reservation is what the ledger holds for the job (read back with it); a job reserved by an older
+  // release without it on the record is charged its price, capped by the ledger at what it holds.
+  const reserved = job.charge?.reservedMicros ?? Number.MAX_SAFE_INTEGER;
+  await settleJobCharge(deps.ledger, job, settlement(job.work.priced, step.run, reserved), result, deps.clock());
 };
 
 /** How a failure caught by the workflow ({Error, Cause}) is reported on the job. */

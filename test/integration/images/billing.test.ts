@@ -2,12 +2,14 @@
  * @jest-environment ./test/faces/onnx-environment.js
  *
  * What the four synchronous operations charge, read from the ledger balance before and after: success
- * settles the final price, every refusal or failure leaves the balance as it was, and a floor that does
- * not fit is a 402 with nothing charged. Each test uses a fresh account. (Timeouts: timeout.test.ts.)
+ * settles the final price, every refusal or failure leaves the balance as it was, and a ceiling (the most
+ * the request can cost, every identity surcharge that may apply included) that does not fit is a 402
+ * with nothing charged. Each test uses a fresh account. (Timeouts: timeout.test.ts.)
  */
 
 import { services } from '../../../bin/local-aws/services';
 import { findBaseModel, PINNED_PRICES } from '../../../functions/domain/catalog/catalog';
+import { formatUsd as usdText } from '../../../functions/domain/shared/money';
 import { facePhoto, seedFaceProfile } from '../../support/faces';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime';
 import { b64, balanceOf, COLOURS, expectError, expectOk, flatImage } from './support';
@@ -59,23 +61,23 @@ const flatPrice = (modelId: string, resolution: '1K' | '2K' | '4K'): number => {
 const SURCHARGE_MICROS = findBaseModel('base-c-2')!.identitySurchargeMicros;
 
 describe('success settles the price', () => {
-  it('edit on the default model at 1K costs 60 000 per image', async () => {
+  it('edit on the default model at 1K costs 80 000 per image', async () => {
     const { response, costMicros } = await charged('edit');
     await expectOk(response);
-    expect(await costMicros()).toBe(60_000);
-    expect(flatPrice('base-c-2', '1K')).toBe(60_000);
+    expect(await costMicros()).toBe(80_000);
+    expect(flatPrice('base-c-2', '1K')).toBe(80_000);
   });
 
-  it('generate on the default model at 1K costs 60 000 per image', async () => {
+  it('generate on the default model at 1K costs 80 000 per image', async () => {
     const { response, costMicros } = await charged('generate');
     await expectOk(response);
-    expect(await costMicros()).toBe(60_000);
+    expect(await costMicros()).toBe(80_000);
   });
 
   it('charges per output image', async () => {
     const { response, costMicros } = await charged('edit', { num_output_images: 3 });
     await expectOk(response);
-    expect(await costMicros()).toBe(180_000);
+    expect(await costMicros()).toBe(240_000);
   });
 
   it('charges the 2K tier of the model', async () => {
@@ -132,7 +134,7 @@ describe('identity: known_subjects counts, summed over outputs, priced', () => {
     });
     const answer = await expectOk(response);
     expect(answer.known_subjects.counts).toEqual({ [profile.profileId]: 3 });
-    expect(OPENING_MICROS - (await balanceOf(account.accountId))).toBe(3 * 60_000 + 3 * SURCHARGE_MICROS);
+    expect(OPENING_MICROS - (await balanceOf(account.accountId))).toBe(3 * 80_000 + 3 * SURCHARGE_MICROS);
     expect(SURCHARGE_MICROS).toBe(30_000);
   });
 
@@ -143,7 +145,7 @@ describe('identity: known_subjects counts, summed over outputs, priced', () => {
       await call('generate', account.apiKey, { prompt: `[[${profile.profileId}]] on a boat`, num_output_images: 2 }),
     );
     expect(answer.known_subjects.counts).toEqual({ [profile.profileId]: 2 });
-    expect(OPENING_MICROS - (await balanceOf(account.accountId))).toBe(2 * (60_000 + SURCHARGE_MICROS));
+    expect(OPENING_MICROS - (await balanceOf(account.accountId))).toBe(2 * (80_000 + SURCHARGE_MICROS));
   });
 
   it('enhance with a recognised profile costs 150 000 per image', async () => {
@@ -185,11 +187,11 @@ describe('identity: known_subjects counts, summed over outputs, priced', () => {
     expect(OPENING_MICROS - (await balanceOf(account.accountId))).toBe(120_000);
   });
 
-  it('the identity surcharge is settled even when it takes the balance below zero', async () => {
-    const account = await runtime.newAccount(60_000);
+  it('the identity surcharge is reserved with the job, so settling it never takes the balance below zero', async () => {
+    const account = await runtime.newAccount(80_000 + SURCHARGE_MICROS);
     const profile = await seedFaceProfile(account.accountId, portrait());
     await expectOk(await call('edit', account.apiKey, { ...withPortrait.edit, profile_ids: [profile.profileId] }));
-    expect(await balanceOf(account.accountId)).toBe(-SURCHARGE_MICROS);
+    expect(await balanceOf(account.accountId)).toBe(0);
   });
 });
 
@@ -227,16 +229,17 @@ describe('refusals and failures charge nothing', () => {
 
 describe('402 INSUFFICIENT_BALANCE', () => {
   it.each([
-    ['edit', {}, 60_000],
-    ['generate', { resolution: '2K' }, 90_000],
+    ['edit', {}, 80_000],
+    ['generate', { resolution: '2K' }, 120_000],
     ['enhance', {}, 120_000],
     ['remix', { num_output_images: 2 }, 240_000],
   ] as const)(
-    '%s answers 402 with nothing charged when the floor does not fit',
-    async (operation, overrides, floorMicros) => {
-      const { response, account } = await charged(operation, overrides, floorMicros - 1);
-      await expectError(response, 402, 'INSUFFICIENT_BALANCE');
-      expect(await balanceOf(account.accountId)).toBe(floorMicros - 1);
+    '%s answers 402 naming the ceiling, with nothing charged, when the ceiling does not fit',
+    async (operation, overrides, ceilingMicros) => {
+      const { response, account } = await charged(operation, overrides, ceilingMicros - 1);
+      const body = await expectError(response, 402, 'INSUFFICIENT_BALANCE');
+      expect(body.detail).toContain(`can cost up to ${usdText(ceilingMicros)}`);
+      expect(await balanceOf(account.accountId)).toBe(ceilingMicros - 1);
       // Not even a reservation was written: the opening credit is the only ledger entry.
       expect((await services().ledger.recentEntries(account.accountId, 10)).map((entry) => entry.kind)).toEqual([
         'credit',
@@ -244,20 +247,38 @@ describe('402 INSUFFICIENT_BALANCE', () => {
     },
   );
 
-  it('a balance exactly at the floor is enough', async () => {
-    const { response, account } = await charged('edit', {}, 60_000);
+  it('a balance exactly at the ceiling is enough', async () => {
+    const { response, account } = await charged('edit', {}, 80_000);
     await expectOk(response);
     expect(await balanceOf(account.accountId)).toBe(0);
   });
 
-  it('the floor counts every output image', async () => {
-    const { response, account } = await charged('edit', { num_output_images: 2 }, 119_999);
+  it('the ceiling counts every output image', async () => {
+    const { response, account } = await charged('edit', { num_output_images: 2 }, 159_999);
     await expectError(response, 402, 'INSUFFICIENT_BALANCE');
-    expect(await balanceOf(account.accountId)).toBe(119_999);
+    expect(await balanceOf(account.accountId)).toBe(159_999);
   });
 
-  it('the floor does not include an identity surcharge that may follow', async () => {
-    const account = await runtime.newAccount(60_000);
+  it('the ceiling includes the identity surcharge of every candidate in every output', async () => {
+    const portrait = facePhoto('astronaut.jpg');
+    const short = await runtime.newAccount(2 * (80_000 + SURCHARGE_MICROS) - 1);
+    const shortProfile = await seedFaceProfile(short.accountId, portrait);
+    const body = { prompt: 'brighter', images: [b64(portrait)], num_output_images: 2 };
+    const refused = await expectError(
+      await call('edit', short.apiKey, { ...body, profile_ids: [shortProfile.profileId] }),
+      402,
+      'INSUFFICIENT_BALANCE',
+    );
+    expect(refused.detail).toContain(usdText(2 * (80_000 + SURCHARGE_MICROS)));
+
+    const account = await runtime.newAccount(2 * (80_000 + SURCHARGE_MICROS));
+    const profile = await seedFaceProfile(account.accountId, portrait);
+    await expectOk(await call('edit', account.apiKey, { ...body, profile_ids: [profile.profileId] }));
+    expect(await balanceOf(account.accountId)).toBe(0);
+  });
+
+  it('a named profile not present in the input is no candidate: nothing of its surcharge is reserved', async () => {
+    const account = await runtime.newAccount(80_000);
     const profile = await seedFaceProfile(account.accountId, facePhoto('astronaut.jpg'));
     await expectOk(await call('edit', account.apiKey, { ...validBodies().edit, profile_ids: [profile.profileId] }));
     expect(await balanceOf(account.accountId)).toBe(0);

@@ -38,7 +38,7 @@ describe('generate: happy path', () => {
       job_id: jobId,
       status: 'succeeded',
       operation: 'generate',
-      cost: { reserved: '0.12', final: '0.12' },
+      cost: { reserved: '0.16', final: '0.16' },
     });
   });
 

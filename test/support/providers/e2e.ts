@@ -4,6 +4,7 @@
  * routes them, and a client's view of a job (polled with a deadline).
  */
 import { findBaseModel } from '../../../functions/domain/catalog/catalog';
+import { usdDecimal } from '../../../functions/domain/shared/money';
 import { startTestRuntime, type TestRuntime } from '../runtime';
 import { type FalDouble, startFalDouble } from './fal-double';
 import { type GeminiDouble, startGeminiDouble } from './gemini-double';
@@ -142,11 +143,27 @@ export const download = async (url: string): Promise<Buffer> => {
   return Buffer.from(await response.arrayBuffer());
 };
 
-/** What `outputTokens` cost at the catalog's token price of `model` (before its per-image floor), micro-USD. */
-export const tokenPriceMicros = (model: string, outputTokens: number): number => {
+/**
+ * What the OpenAI double's answers from index `from` on cost at the catalog's token prices of `model`
+ * (output, text input and image input tokens, before its per-image floor), micro-USD.
+ */
+export const tokenPriceMicros = (model: string, openai: OpenAiDouble, from: number): number => {
   const pricing = findBaseModel(model)?.pricing;
   if (pricing?.metering !== 'tokens') throw new Error(`${model} is not token-metered`);
-  return Math.ceil((outputTokens * pricing.perThousandTokensMicros) / 1000);
+  const usages = openai.answers
+    .slice(from)
+    .map(
+      (answer) =>
+        answer.usage as { output_tokens: number; input_tokens_details: { text_tokens: number; image_tokens: number } },
+    );
+  const sum = (count: (usage: (typeof usages)[number]) => number) =>
+    usages.reduce((total, usage) => total + count(usage), 0);
+  return Math.ceil(
+    (sum((usage) => usage.output_tokens) * pricing.perThousandOutputTokensMicros +
+      sum((usage) => usage.input_tokens_details.text_tokens) * pricing.perThousandInputTextTokensMicros +
+      sum((usage) => usage.input_tokens_details.image_tokens) * pricing.perThousandInputImageTokensMicros) /
+      1000,
+  );
 };
 
 /** Output tokens of the OpenAI double's answers from index `from` on. */
@@ -154,6 +171,12 @@ export const openAiOutputTokens = (openai: OpenAiDouble, from: number): number =
   openai.answers
     .slice(from)
     .reduce((sum, answer) => sum + Number((answer.usage as { output_tokens: number }).output_tokens), 0);
+
+/** A job's cost as its status shows it: the reservation (the ceiling) holds at least what was paid. */
+export const expectCost = (cost: JobStatus['cost'], final: number): void => {
+  expect(cost).toEqual({ reserved: expect.stringMatching(/^\d+\.\d{2,6}$/), final: usdDecimal(final) });
+  expect(Number(cost?.reserved)).toBeGreaterThanOrEqual(final / 1_000_000);
+};
 
 /** USD string of an amount in micro-USD, as job bodies show it. */
 export { usdDecimal as usd } from '../../../functions/domain/shared/money';

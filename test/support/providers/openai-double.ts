@@ -130,6 +130,10 @@ export interface OpenAiDouble {
   delayMs: number;
   /** Answers taken one per request in order; a request with none scripted gets images. */
   script: Scripted[];
+  /** false: answers leave `usage` out (optional in ImagesResponse), as a token-metered job must survive. */
+  reportUsage: boolean;
+  /** Multiplies the output tokens reported (1 by default): above the published counts, to test the ceiling. */
+  outputTokensFactor: number;
   failNext(status: number, options?: { retryAfter?: string; message?: string }): void;
   /** Revokes the key: from now on it is answered 401 invalid_api_key (as OpenAI does), and `next` is the key. */
   revokeKey(next: string): void;
@@ -262,6 +266,8 @@ export const startOpenAiDouble = async (options: OpenAiDoubleOptions = {}): Prom
     counters: { generations: 0, edits: 0, images: 0, refusedKeys: 0 },
     delayMs: 0,
     script: [],
+    reportUsage: true,
+    outputTokensFactor: 1,
     failNext: (status, { retryAfter, message } = {}) =>
       double.script.push({ kind: 'fail', status, retryAfter, message }),
     refuseNext: (code = 'moderation_blocked', message = OPENAI_DOUBLE_REFUSAL) =>
@@ -416,7 +422,7 @@ export const startOpenAiDouble = async (options: OpenAiDoubleOptions = {}): Prom
     double.counters.images += made;
     const textTokens = Math.ceil(prompt.length / 4) + 6;
     const imageTokens = files.length * 512;
-    const outputTokens = made * doubleOutputTokens(width, height, quality);
+    const outputTokens = Math.ceil(made * doubleOutputTokens(width, height, quality) * double.outputTokensFactor);
     const answer: Record<string, unknown> = {
       created: Math.floor(Date.now() / 1000),
       data: images.map((image) => ({ b64_json: image.toString('base64') })),
@@ -425,12 +431,14 @@ export const startOpenAiDouble = async (options: OpenAiDoubleOptions = {}): Prom
       // ImagesResponse lists only these values for size and quality: others are left out, never invented.
       ...(['1024x1024', '1024x1536', '1536x1024'].includes(`${width}x${height}`) && { size: `${width}x${height}` }),
       ...(quality && ['low', 'medium', 'high'].includes(quality) && { quality }),
-      usage: {
-        input_tokens: textTokens + imageTokens,
-        output_tokens: outputTokens,
-        total_tokens: textTokens + imageTokens + outputTokens,
-        input_tokens_details: { text_tokens: textTokens, image_tokens: imageTokens },
-      },
+      ...(double.reportUsage && {
+        usage: {
+          input_tokens: textTokens + imageTokens,
+          output_tokens: outputTokens,
+          total_tokens: textTokens + imageTokens + outputTokens,
+          input_tokens_details: { text_tokens: textTokens, image_tokens: imageTokens },
+        },
+      }),
     };
     double.answers.push(answer);
     later(response, () => send(response, 200, answer));

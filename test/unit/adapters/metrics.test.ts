@@ -41,6 +41,55 @@ describe('metrics', () => {
     ]);
   });
 
+  it("logs and counts a settle's note once: the price above the reservation (the operator's loss) and usage missing", async () => {
+    const { meter, seen } = recording();
+    const warnings: Array<{ message: string; fields?: Record<string, unknown> }> = [];
+    const ledger = meteredLedger(new FakeLedger({ acc_1: 1_000_000 }), meter, {
+      warn: (message, fields) => void warnings.push({ message, fields }),
+    });
+    const job = aJob('acc_1');
+    await ledger.reserve({ accountId: 'acc_1', amountMicros: 300_000, creates: { kind: 'job', job }, at: 1 });
+    const settle = () =>
+      ledger.settle({
+        accountId: 'acc_1',
+        finalMicros: 300_000,
+        ends: {
+          kind: 'job',
+          id: job.jobId,
+          end: succeededAt(2, { outputKeys: [], outputFormat: 'jpg', knownSubjects: {} }),
+        },
+        at: 2,
+        note: { unbilledMicros: 45_000, usageMissing: false, pricedMicros: 345_000, providerCostMicros: 260_000 },
+      });
+    await settle();
+    await settle();
+    expect(seen.filter((entry) => entry.name === METRICS.unbilledMicros)).toEqual([
+      { name: METRICS.unbilledMicros, value: 45_000, dimensions: { kind: 'job' } },
+    ]);
+    expect(warnings).toEqual([
+      {
+        message: expect.stringContaining('exceeded its reservation'),
+        fields: expect.objectContaining({ jobId: job.jobId, unbilledMicros: 45_000, chargedMicros: 300_000 }),
+      },
+    ]);
+    expect(await ledger.balance('acc_1')).toBe(700_000);
+  });
+
+  it('never settles above the reservation, whatever it is asked', async () => {
+    const ledger = new FakeLedger({ acc_1: 100_000 });
+    const job = aJob('acc_1');
+    await ledger.reserve({ accountId: 'acc_1', amountMicros: 100_000, creates: { kind: 'job', job }, at: 1 });
+    const end = succeededAt(2, { outputKeys: [], outputFormat: 'jpg', knownSubjects: {} });
+    const outcome = await ledger.settle({
+      accountId: 'acc_1',
+      finalMicros: 130_000,
+      ends: { kind: 'job', id: job.jobId, end },
+      at: 2,
+    });
+    expect(outcome).toMatchObject({ applied: true, amountMicros: 100_000 });
+    expect(await ledger.balance('acc_1')).toBe(0);
+  });
+
   it('times the engine by operation and outcome, failures included', async () => {
     const { meter, seen } = recording();
     let clock = 0;

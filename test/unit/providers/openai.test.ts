@@ -471,9 +471,22 @@ describe('OpenAI: usage and cost', () => {
     expect(outputTokens).toBeGreaterThan(0);
     expect(outcome.usage).toEqual({
       outputTokens,
+      inputTextTokens: usages.reduce((sum, usage) => sum + usage.input_tokens_details.text_tokens, 0),
+      inputImageTokens: usages.reduce((sum, usage) => sum + usage.input_tokens_details.image_tokens, 0),
       megapixels: (1024 * 1024 * count) / 1_000_000,
       providerCostMicros: cost,
     });
+  });
+
+  it('says the tokens are missing when an answer carries no usage (the job then settles at its reservation)', async () => {
+    double.reportUsage = false;
+    try {
+      const outcome = await imagesOf(await engine().run(request({ numOutputImages: 2 }), live()));
+      expect(outcome.usage).toMatchObject({ tokensMissing: true, outputTokens: 0 });
+      expect(outcome.usage.providerCostMicros).toBeUndefined();
+    } finally {
+      double.reportUsage = true;
+    }
   });
 
   it('reports no provider cost for a model not in the price table', async () => {

@@ -9,6 +9,11 @@ const ServedBySchema = v.pipe(
   ),
 );
 
+/**
+ * A request reserves the most it can cost (its ceiling: every surcharge that may apply, and for a
+ * token-metered model the published token count of its size and quality plus its inputs), settles the
+ * final price and releases the rest; a balance below the ceiling is a 402 that names it.
+ */
 const ModelPricingSchema = v.variant('metering', [
   v.strictObject({
     metering: v.literal('flat'),
@@ -20,14 +25,22 @@ const ModelPricingSchema = v.variant('metering', [
   }),
   v.strictObject({
     metering: v.literal('tokens'),
-    per_thousand_output_tokens: MoneySchema,
-    floor_per_image: v.pipe(MoneySchema, v.description('Charged at least, per output image; reserved at submit.')),
+    per_thousand_output_tokens: v.pipe(MoneySchema, v.description('Per 1000 output tokens the model reports.')),
+    per_thousand_input_text_tokens: v.pipe(
+      MoneySchema,
+      v.description('Per 1000 input tokens of the prompt as sent (with any identity instructions).'),
+    ),
+    per_thousand_input_image_tokens: v.pipe(
+      MoneySchema,
+      v.description('Per 1000 input tokens of the images sent (the inputs and the profiles’ reference photos).'),
+    ),
+    floor_per_image: v.pipe(MoneySchema, v.description('Charged at least, per output image.')),
     identity_surcharge: MoneySchema,
   }),
   v.strictObject({
     metering: v.literal('megapixels'),
     per_megapixel: MoneySchema,
-    floor_per_image: v.pipe(MoneySchema, v.description('Charged at least, per output image; reserved at submit.')),
+    floor_per_image: v.pipe(MoneySchema, v.description('Charged at least, per output image.')),
     identity_surcharge: MoneySchema,
   }),
 ]);
@@ -48,7 +61,12 @@ export const ModelListSchema = v.pipe(
           v.description('Accepted `quality` values; empty: the model takes none.'),
         ),
         size: v.pipe(v.boolean(), v.description('Whether an exact `size` may replace the 1K tier.')),
-        pricing: ModelPricingSchema,
+        pricing: v.pipe(
+          ModelPricingSchema,
+          v.description(
+            'What the model charges. A request reserves the most it can cost (every identity surcharge that may apply; for a token-metered model the published output tokens of its size and quality plus its input tokens), settles the final price and releases the rest; a balance below that ceiling answers 402 naming it.',
+          ),
+        ),
         served_by: ServedBySchema,
         aliases: v.pipe(v.array(v.string()), v.description('Other names this deployment accepts in `base_model`.')),
       }),

@@ -16,7 +16,7 @@ const pricesOf = (model: BaseModel): number[] => {
     pricing.metering === 'flat'
       ? Object.values(pricing.perImageMicros)
       : pricing.metering === 'tokens'
-        ? [pricing.perThousandTokensMicros, pricing.floorPerImageMicros]
+        ? [pricing.perThousandOutputTokensMicros, pricing.floorPerImageMicros]
         : [pricing.perMegapixelMicros, pricing.floorPerImageMicros];
   return [...prices, model.identitySurchargeMicros];
 };

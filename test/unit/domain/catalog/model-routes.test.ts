@@ -3,7 +3,7 @@
  * what a good table becomes, and the message an operator reads for each kind of mistake.
  */
 
-import { ROUTE_PROVIDERS } from '../../../../functions/deployment/providers';
+import { ROUTE_TARGETS } from '../../../../functions/deployment/providers';
 import { BASE_MODELS } from '../../../../functions/domain/catalog/catalog';
 import {
   engineNameOf,
@@ -13,7 +13,7 @@ import {
   routedProviders,
 } from '../../../../functions/domain/catalog/model-routes';
 
-const parseModelRoutes = (text: string | undefined, name?: string) => parseRoutes(text, ROUTE_PROVIDERS, name);
+const parseModelRoutes = (text: string | undefined, name?: string) => parseRoutes(text, ROUTE_TARGETS, name);
 
 const KNOWN = BASE_MODELS.map((model) => model.id).join(', ');
 
@@ -33,6 +33,33 @@ describe('MODEL_ROUTES', () => {
   it('keeps everything after the first colon as the model, trimmed', () => {
     expect(parseModelRoutes('{"base-a-2":"fal: fal-ai/flux:dev "}')).toEqual({
       'base-a-2': { provider: 'fal', model: 'fal-ai/flux:dev' },
+    });
+  });
+
+  it.each(['base-b-2', 'base-b-2.5-flare', 'base-b-2.5-sunburst'])(
+    'refuses a token-metered model (%s) on a provider that reports no tokens, naming those that do',
+    (id) => {
+      expect(() => parseModelRoutes(JSON.stringify({ [id]: 'fal:fal-ai/flux-2' }))).toThrow(
+        new ModelRoutesError(
+          `MODEL_ROUTES: "${id}" is priced by tokens, but provider "fal" reports no token usage; route it to one that does (openai, gemini, http)`,
+        ),
+      );
+    },
+  );
+
+  it('refuses it at synth too, under the context name', () => {
+    expect(() => parseModelRoutes('{"base-b-2":"fal:x"}', 'context modelRoutes')).toThrow(
+      /^context modelRoutes: "base-b-2" is priced by tokens/,
+    );
+  });
+
+  it('lets a token-metered model run where tokens are reported, and a flat one anywhere', () => {
+    expect(parseModelRoutes('{"base-b-2":"openai:gpt-image-2","base-c-2":"fal:fal-ai/nano-banana-2"}')).toEqual({
+      'base-b-2': { provider: 'openai', model: 'gpt-image-2' },
+      'base-c-2': { provider: 'fal', model: 'fal-ai/nano-banana-2' },
+    });
+    expect(parseModelRoutes('{"base-b-2.5-flare":"http"}')).toEqual({
+      'base-b-2.5-flare': { provider: 'http', model: '' },
     });
   });
 

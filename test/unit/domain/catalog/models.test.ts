@@ -4,12 +4,12 @@
  * pinned model of enhance and remix.
  */
 
-import { ROUTE_PROVIDERS } from '../../../../functions/deployment/providers';
+import { ROUTE_TARGETS } from '../../../../functions/deployment/providers';
 import { BASE_MODELS, DEFAULT_BASE_MODEL } from '../../../../functions/domain/catalog/catalog';
 import { parseModelRoutes as parseRoutes } from '../../../../functions/domain/catalog/model-routes';
 import { type ModelBody, modelList } from '../../../../functions/domain/catalog/models';
 
-const parseModelRoutes = (text: string | undefined, name?: string) => parseRoutes(text, ROUTE_PROVIDERS, name);
+const parseModelRoutes = (text: string | undefined, name?: string) => parseRoutes(text, ROUTE_TARGETS, name);
 
 const modelOf = (models: ModelBody[], id: string): ModelBody => {
   const model = models.find((candidate) => candidate.id === id);
@@ -53,9 +53,9 @@ describe('the models', () => {
       pricing: {
         metering: 'flat',
         per_image: {
-          '1K': { usd: '0.06', micro_usd: 60_000 },
-          '2K': { usd: '0.09', micro_usd: 90_000 },
-          '4K': { usd: '0.15', micro_usd: 150_000 },
+          '1K': { usd: '0.08', micro_usd: 80_000 },
+          '2K': { usd: '0.12', micro_usd: 120_000 },
+          '4K': { usd: '0.16', micro_usd: 160_000 },
         },
         identity_surcharge: { usd: '0.03', micro_usd: 30_000 },
       },
@@ -75,11 +75,13 @@ describe('the models', () => {
     expect(model.default_aspect_ratio).toBe('4:3');
   });
 
-  it('prices a token-metered model per thousand output tokens with a floor', () => {
+  it('prices a token-metered model per thousand output tokens and per thousand input tokens, with a floor', () => {
     const model = modelOf(sandbox().models, 'base-b-2');
     expect(model.pricing).toEqual({
       metering: 'tokens',
       per_thousand_output_tokens: { usd: '0.04', micro_usd: 40_000 },
+      per_thousand_input_text_tokens: { usd: '0.007', micro_usd: 7_000 },
+      per_thousand_input_image_tokens: { usd: '0.011', micro_usd: 11_000 },
       floor_per_image: { usd: '0.02', micro_usd: 20_000 },
       identity_surcharge: { usd: '0.03', micro_usd: 30_000 },
     });

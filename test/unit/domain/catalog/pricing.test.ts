@@ -26,20 +26,20 @@ describe('pricing', () => {
   });
 
   it('reserves the tier price per image on a flat model', () => {
-    expect(floorPrice(edit('base-c-2', { resolution: '2K', n: 3 }))).toBe(270_000);
+    expect(floorPrice(edit('base-c-2', { resolution: '2K', n: 3 }))).toBe(360_000);
   });
 
   it('settles a flat model at the floor when no identity is recognised', () => {
-    expect(finalPrice(edit('base-c-2', { n: 2 }), nobody)).toBe(120_000);
+    expect(finalPrice(edit('base-c-2', { n: 2 }), nobody)).toBe(160_000);
   });
 
   it('adds the identity surcharge per recognised occurrence', () => {
     const outcome = { usage: usage(), knownSubjects: { prf_a: 2, prf_b: 1 } };
-    expect(finalPrice(edit('base-c-2', { n: 2 }), outcome)).toBe(120_000 + 3 * 30_000);
+    expect(finalPrice(edit('base-c-2', { n: 2 }), outcome)).toBe(160_000 + 3 * 30_000);
   });
 
   it('ignores subjects counted zero times', () => {
-    expect(finalPrice(edit('base-c-2'), { usage: usage(), knownSubjects: { prf_a: 0 } })).toBe(60_000);
+    expect(finalPrice(edit('base-c-2'), { usage: usage(), knownSubjects: { prf_a: 0 } })).toBe(80_000);
   });
 
   it('reserves the per-image floor on a token-metered model', () => {

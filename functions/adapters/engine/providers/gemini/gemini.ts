@@ -137,8 +137,8 @@ const ErrorAnswerSchema = v.object({
 });
 
 type CallResult =
-  | { kind: 'image'; data: Buffer; outputTokens: number }
-  | { kind: 'moderated' | 'no_image'; message: string; outputTokens: number };
+  | { kind: 'image'; data: Buffer; outputTokens: number | undefined }
+  | { kind: 'moderated' | 'no_image'; message: string; outputTokens: number | undefined };
 
 export class GeminiEngine implements ImageEngine {
   private readonly url: string;
@@ -174,7 +174,8 @@ export class GeminiEngine implements ImageEngine {
       if (answer.status < 200 || answer.status >= 300) throw rejected(answer.status, answer.text);
       return readAnswer(parseAnswer(answer.text));
     });
-    const outputTokens = results.reduce((sum, result) => sum + result.outputTokens, 0);
+    const outputTokens = results.reduce((sum, result) => sum + (result.outputTokens ?? 0), 0);
+    const tokensMissing = results.some((result) => result.outputTokens === undefined);
     const refused = results.find((result) => result.kind !== 'image');
     if (refused) return { kind: refused.kind, message: refused.message };
     const images = await Promise.all(
@@ -187,6 +188,7 @@ export class GeminiEngine implements ImageEngine {
       images,
       usage: {
         outputTokens,
+        ...(tokensMissing && { tokensMissing: true }),
         megapixels: megapixelsOf(request.width, request.height, images.length),
         providerCostMicros: GEMINI_IMAGE_PRICE_MICROS[imageSize] * images.length,
       },
@@ -283,7 +285,8 @@ const parseAnswer = (text: string): Answer => {
 
 /** One answer: its final image (thought images are drafts), or the refusal it stands for. */
 const readAnswer = (answer: Answer): CallResult => {
-  const outputTokens = answer.usageMetadata?.candidatesTokenCount ?? 0;
+  // Undefined when the answer carries no usage: a token-metered job then settles at its reservation.
+  const outputTokens = answer.usageMetadata?.candidatesTokenCount;
   const [candidate] = answer.candidates ?? [];
   const parts = candidate?.content?.parts ?? [];
   const said = parts

@@ -74,6 +74,8 @@ export const OPENAI_SIZE_LIMITS = {
  * "$5 text input, $8 image input, $30 image output per 1M tokens, item for item the same as gpt-image-2"
  * (https://docs.apiyi.com/en/news/gpt-image-2-5-launch.md, launch 2026-09-08). Table read 2026-11-24.
  * Every output token (image, and any text the model reasons in) is priced as an image output token.
+ * Without `input_tokens_details`, every input token is counted as text (the cheaper rate, here and in
+ * what the job is charged: pricing.ts).
  */
 export const OPENAI_PRICES_MICROS_PER_TOKEN: Readonly<
   Record<string, { textInput: number; imageInput: number; imageOutput: number }>
@@ -205,7 +207,7 @@ export class OpenAiEngine implements ImageEngine {
     const calls = Math.ceil(request.numOutputImages / OPENAI_MAX_IMAGES_PER_CALL);
 
     const images: Buffer[] = [];
-    let outputTokens = 0;
+    const tokens = { output: 0, text: 0, image: 0, missing: false };
     let costMicros: number | undefined = 0;
     for (let call = 0; call < calls; call += 1) {
       const n = Math.min(OPENAI_MAX_IMAGES_PER_CALL, request.numOutputImages - call * OPENAI_MAX_IMAGES_PER_CALL);
@@ -230,7 +232,12 @@ export class OpenAiEngine implements ImageEngine {
         });
         images.push(fitted);
       }
-      outputTokens += outcome.usage?.output_tokens ?? 0;
+      // An answer without `usage` cannot be priced: the job settles at its reservation (pricing.ts).
+      const { usage } = outcome;
+      if (!usage) tokens.missing = true;
+      tokens.output += usage?.output_tokens ?? 0;
+      tokens.text += usage ? (usage.input_tokens_details?.text_tokens ?? usage.input_tokens) : 0;
+      tokens.image += usage?.input_tokens_details?.image_tokens ?? 0;
       const cost = openAiCostMicros(this.options.model, outcome.usage);
       costMicros = costMicros === undefined || cost === undefined ? undefined : costMicros + cost;
     }
@@ -238,7 +245,10 @@ export class OpenAiEngine implements ImageEngine {
       kind: 'images',
       images,
       usage: {
-        outputTokens,
+        outputTokens: tokens.output,
+        inputTextTokens: tokens.text,
+        inputImageTokens: tokens.image,
+        ...(tokens.missing && { tokensMissing: true }),
         megapixels: megapixelsOf(request.width, request.height, images.length),
         ...(costMicros !== undefined && { providerCostMicros: costMicros }),
       },
