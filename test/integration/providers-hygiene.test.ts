@@ -83,7 +83,7 @@ describe('keys refreshed', () => {
   // npm run start:assets runs each function in its own process, whose environment is fixed when it starts
   // (as a Lambda's is): a key given by value changes only with a new execution environment there, so this
   // path (the setting changed while the service runs) is the in-process runtime's. On AWS the key is a
-  // Secrets Manager secret, read again the same way (test/unit/providers/keys-and-urls.test.ts).
+  // Secrets Manager secret, read again the same way (test/unit/adapters/engine/providers/keys-and-urls.test.ts).
   (assets ? it.skip : it)('a revoked OpenAI key, then a new one: the next call works without a restart', async () => {
     const account = await world.runtime.newAccount(OPENING_MICROS);
     const body = { prompt: 'a kite', base_model: 'base-b-2' };

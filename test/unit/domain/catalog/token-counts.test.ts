@@ -4,7 +4,7 @@
  * published ones (token-counts.ts), what a provider reports above them is the operator's loss, and a
  * token-metered run without usage settles at the reservation.
  */
-import { BASE_MODELS, findBaseModel } from '../../functions/domain/catalog/catalog';
+import { BASE_MODELS, findBaseModel } from '../../../../functions/domain/catalog/catalog';
 import {
   type CeilingInputs,
   ceilingPrice,
@@ -12,13 +12,13 @@ import {
   floorPrice,
   type PricedRequest,
   settlement,
-} from '../../functions/domain/catalog/pricing';
+} from '../../../../functions/domain/catalog/pricing';
 import {
   GPT_IMAGE_2_OUTPUT_TOKENS,
   GPT_IMAGE_25_OUTPUT_TOKENS,
   gptImageOutputTokens,
   maxOutputTokensPerImage,
-} from '../../functions/domain/catalog/token-counts';
+} from '../../../../functions/domain/catalog/token-counts';
 
 const request = (
   baseModel: string,

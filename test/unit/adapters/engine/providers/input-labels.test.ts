@@ -10,17 +10,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { FalEngine } from '../../../functions/adapters/engine/providers/fal/fal';
-import { GeminiEngine } from '../../../functions/adapters/engine/providers/gemini/gemini';
-import { OpenAiEngine } from '../../../functions/adapters/engine/providers/openai/openai';
-import type { ProviderEngineOptions } from '../../../functions/adapters/engine/providers/provider';
-import { decodeImageInput } from '../../../functions/adapters/images/image-input';
-import type { DecodedImage, EngineRequest, ImageEngine } from '../../../functions/domain/engine/engine';
-import { startFalDouble } from '../../support/providers/fal-double';
-import { startGeminiDouble } from '../../support/providers/gemini-double';
-import { startOpenAiDouble } from '../../support/providers/openai-double';
+import { FalEngine } from '../../../../../functions/adapters/engine/providers/fal/fal';
+import { GeminiEngine } from '../../../../../functions/adapters/engine/providers/gemini/gemini';
+import { OpenAiEngine } from '../../../../../functions/adapters/engine/providers/openai/openai';
+import type { ProviderEngineOptions } from '../../../../../functions/adapters/engine/providers/provider';
+import { decodeImageInput } from '../../../../../functions/adapters/images/image-input';
+import type { DecodedImage, EngineRequest, ImageEngine } from '../../../../../functions/domain/engine/engine';
+import { startFalDouble } from '../../../../support/providers/fal-double';
+import { startGeminiDouble } from '../../../../support/providers/gemini-double';
+import { startOpenAiDouble } from '../../../../support/providers/openai-double';
 
-const HEIC = readFileSync(join(__dirname, '../../fixtures/images/small-64x48.heic'));
+const HEIC = readFileSync(join(__dirname, '../../../../fixtures/images/small-64x48.heic'));
 
 /** The inputs whose bytes the guard rebuilds, as a caller sends them. */
 const callerInputs = async (): Promise<Record<string, Buffer>> => {

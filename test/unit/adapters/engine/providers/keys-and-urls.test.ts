@@ -7,15 +7,15 @@
  * media hosts (loopback and the queue's host with ALLOW_LOOPBACK_URLS), through the guarded client.
  */
 import sharp from 'sharp';
-import { FalEngine } from '../../../functions/adapters/engine/providers/fal/fal';
-import { allowedMediaUrl } from '../../../functions/adapters/engine/providers/fal/media';
-import { cancelFalTicket } from '../../../functions/adapters/engine/providers/fal/queue';
-import { OpenAiEngine } from '../../../functions/adapters/engine/providers/openai/openai';
-import type { ApiKey, ProviderEngineOptions } from '../../../functions/adapters/engine/providers/provider';
-import { lazySecret } from '../../../functions/adapters/secrets';
-import type { EngineRequest } from '../../../functions/domain/engine/engine';
-import { type FalDouble, startFalDouble } from '../../support/providers/fal-double';
-import { startOpenAiDouble } from '../../support/providers/openai-double';
+import { FalEngine } from '../../../../../functions/adapters/engine/providers/fal/fal';
+import { allowedMediaUrl } from '../../../../../functions/adapters/engine/providers/fal/media';
+import { cancelFalTicket } from '../../../../../functions/adapters/engine/providers/fal/queue';
+import { OpenAiEngine } from '../../../../../functions/adapters/engine/providers/openai/openai';
+import type { ApiKey, ProviderEngineOptions } from '../../../../../functions/adapters/engine/providers/provider';
+import { lazySecret } from '../../../../../functions/adapters/secrets';
+import type { EngineRequest } from '../../../../../functions/domain/engine/engine';
+import { type FalDouble, startFalDouble } from '../../../../support/providers/fal-double';
+import { startOpenAiDouble } from '../../../../support/providers/openai-double';
 
 const references: ProviderEngineOptions['references'] = {
   load: async () => {

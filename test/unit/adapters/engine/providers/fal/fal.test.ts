@@ -6,11 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import { HttpEngineError, type Wait } from '../../../functions/adapters/engine/http-engine';
-import { FalEngine } from '../../../functions/adapters/engine/providers/fal/fal';
-import type { ProviderTransport } from '../../../functions/adapters/engine/providers/provider-http';
-import type { CandidateProfile, EngineOutcome, EngineRequest } from '../../../functions/domain/engine/engine';
-import { type FalDouble, startFalDouble } from '../../support/providers/fal-double';
+import { HttpEngineError, type Wait } from '../../../../../../functions/adapters/engine/http-engine';
+import { FalEngine } from '../../../../../../functions/adapters/engine/providers/fal/fal';
+import type { ProviderTransport } from '../../../../../../functions/adapters/engine/providers/provider-http';
+import type { CandidateProfile, EngineOutcome, EngineRequest } from '../../../../../../functions/domain/engine/engine';
+import { type FalDouble, startFalDouble } from '../../../../../support/providers/fal-double';
 
 let double: FalDouble;
 let waits: number[];

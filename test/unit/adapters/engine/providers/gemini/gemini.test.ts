@@ -5,12 +5,15 @@
  * needs onnxruntime in the host's realm.
  */
 import sharp from 'sharp';
-import { HttpEngineError } from '../../../functions/adapters/engine/http-engine';
-import { GEMINI_IMAGE_PRICE_MICROS, GeminiEngine } from '../../../functions/adapters/engine/providers/gemini/gemini';
-import type { ProviderTransport } from '../../../functions/adapters/engine/providers/provider-http';
-import { ASPECT_RATIOS, RESOLUTIONS } from '../../../functions/domain/catalog/catalog';
-import { pinnedTwoK, resolveOutputSpec } from '../../../functions/domain/catalog/output-spec';
-import type { CandidateProfile, EngineOutcome, EngineRequest } from '../../../functions/domain/engine/engine';
+import { HttpEngineError } from '../../../../../../functions/adapters/engine/http-engine';
+import {
+  GEMINI_IMAGE_PRICE_MICROS,
+  GeminiEngine,
+} from '../../../../../../functions/adapters/engine/providers/gemini/gemini';
+import type { ProviderTransport } from '../../../../../../functions/adapters/engine/providers/provider-http';
+import { ASPECT_RATIOS, RESOLUTIONS } from '../../../../../../functions/domain/catalog/catalog';
+import { pinnedTwoK, resolveOutputSpec } from '../../../../../../functions/domain/catalog/output-spec';
+import type { CandidateProfile, EngineOutcome, EngineRequest } from '../../../../../../functions/domain/engine/engine';
 import {
   type GeminiDouble,
   type GenerateContentRequest,
@@ -19,7 +22,7 @@ import {
   type RefusalForm,
   startGeminiDouble,
   TEXT_TOKENS,
-} from '../../support/providers/gemini-double';
+} from '../../../../../support/providers/gemini-double';
 
 const MODEL = 'gemini-3.1-flash-image';
 const API_KEY = 'gemini-test-key';

@@ -5,26 +5,26 @@
  * needs onnxruntime in the host's realm.
  */
 import sharp from 'sharp';
-import type { Wait } from '../../../functions/adapters/engine/http-engine';
+import type { Wait } from '../../../../../../functions/adapters/engine/http-engine';
 import {
   OPENAI_MAX_IMAGES_PER_CALL,
   OPENAI_PRICES_MICROS_PER_TOKEN,
   OPENAI_SIZE_LIMITS,
   OpenAiEngine,
   openAiSize,
-} from '../../../functions/adapters/engine/providers/openai/openai';
-import type { ProviderEngineOptions } from '../../../functions/adapters/engine/providers/provider';
-import { PROVIDER_RETRY_DEFAULTS } from '../../../functions/adapters/engine/providers/provider-http';
-import { BASE_MODELS } from '../../../functions/domain/catalog/catalog';
-import { resolveOutputSpec } from '../../../functions/domain/catalog/output-spec';
-import type { CandidateProfile, DecodedImage, EngineRequest } from '../../../functions/domain/engine/engine';
+} from '../../../../../../functions/adapters/engine/providers/openai/openai';
+import type { ProviderEngineOptions } from '../../../../../../functions/adapters/engine/providers/provider';
+import { PROVIDER_RETRY_DEFAULTS } from '../../../../../../functions/adapters/engine/providers/provider-http';
+import { BASE_MODELS } from '../../../../../../functions/domain/catalog/catalog';
+import { resolveOutputSpec } from '../../../../../../functions/domain/catalog/output-spec';
+import type { CandidateProfile, DecodedImage, EngineRequest } from '../../../../../../functions/domain/engine/engine';
 import {
   OPENAI_DOUBLE_REFUSAL,
   type OpenAiDouble,
   startOpenAiDouble,
   validateErrorResponse,
   validateImagesResponse,
-} from '../../support/providers/openai-double';
+} from '../../../../../support/providers/openai-double';
 
 let double: OpenAiDouble;
 let waits: number[];

@@ -7,18 +7,18 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { askedSize, falFamilyOf, falMegapixels } from '../../functions/adapters/engine/providers/fal/families';
-import { GEMINI_IMAGE_PRICE_MICROS, imageSizeFor } from '../../functions/adapters/engine/providers/gemini/gemini';
-import { OPENAI_PRICES_MICROS_PER_TOKEN } from '../../functions/adapters/engine/providers/openai/openai';
+import { askedSize, falFamilyOf, falMegapixels } from '../../../../functions/adapters/engine/providers/fal/families';
+import { GEMINI_IMAGE_PRICE_MICROS, imageSizeFor } from '../../../../functions/adapters/engine/providers/gemini/gemini';
+import { OPENAI_PRICES_MICROS_PER_TOKEN } from '../../../../functions/adapters/engine/providers/openai/openai';
 import {
   ASPECT_RATIOS,
   BASE_MODELS,
   findBaseModel,
   PINNED_MODEL,
   PINNED_PRICES,
-} from '../../functions/domain/catalog/catalog';
-import { resolveOutputSpec } from '../../functions/domain/catalog/output-spec';
-import { floorPrice } from '../../functions/domain/catalog/pricing';
+} from '../../../../functions/domain/catalog/catalog';
+import { resolveOutputSpec } from '../../../../functions/domain/catalog/output-spec';
+import { floorPrice } from '../../../../functions/domain/catalog/pricing';
 
 /** Each catalog model and the provider models it is routed to in docs/providers.md's operator-cost table. */
 const PAIRINGS: Record<string, string[]> = {
@@ -64,7 +64,7 @@ const outputsOf = (id: string) => {
 describe('no model sells below its provider cost at list prices', () => {
   it('pairs every catalog model, and every pairing is in docs/providers.md', () => {
     expect(Object.keys(PAIRINGS).sort()).toEqual(BASE_MODELS.map((model) => model.id).sort());
-    const page = fs.readFileSync(path.resolve(__dirname, '../../docs/providers.md'), 'utf8');
+    const page = fs.readFileSync(path.resolve(__dirname, '../../../../docs/providers.md'), 'utf8');
     for (const [id, routes] of Object.entries(PAIRINGS))
       for (const route of routes) expect(page).toContain(`\`${id}\` on \`${route.split(':')[1]}\``);
   });
