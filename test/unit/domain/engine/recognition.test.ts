@@ -47,7 +47,7 @@ const candidate = (profileId: string, mean: number[] | null): CandidateProfile =
 
 /**
  * An analyser that finds in output `i` the faces of `facesByOutput[i]` (outputs are `output <i>`), and in
- * an input (decoded from its value, e.g. `a photo`) the faces `facesByInput` gives it (none unless given).
+ * an input (decoded from its value, e.g. `the photo`) the faces `facesByInput` gives it (none unless given).
  */
 const analyserOf = (facesByOutput: DetectedFace[][], facesByInput: Record<string, DetectedFace[]> = {}) =>
   fakeFaceAnalyzer((image) => {
@@ -163,10 +163,10 @@ describe('what recognition bills', () => {
 
   it('a synchronous enhance moves only the outputs showing a candidate to the 0.15 rate', async () => {
     // The candidate is in the photo, so it is sent to the engine; only the first output still shows it.
-    const analyser = analyserOf([[fakeFace(ME)], []], { 'a photo': [fakeFace(ME)] });
+    const analyser = analyserOf([[fakeFace(ME)], []], { 'the photo': [fakeFace(ME)] });
     world.deps.faces = analyser;
     const outcome = await submit(world.deps, caller, enhance(), { baseUrl: 'https://api.test' });
-    expect(analyser.analysed.map(String)).toEqual(['a photo', 'output 0', 'output 1']);
+    expect(analyser.analysed.map(String)).toEqual(['the photo', 'output 0', 'output 1']);
     expect(world.engine.requests.map((request) => request.candidates)).toEqual([
       [{ profileId: 'prf_me', face: face(ME) }],
     ]);
@@ -187,7 +187,7 @@ describe('what recognition bills', () => {
   });
 
   it('a synchronous enhance whose photo does not show the candidate sends it nothing and bills no output at 0.15, whatever the outputs show', async () => {
-    const analyser = analyserOf([[fakeFace(ME)], [fakeFace(ME)]], { 'a photo': [fakeFace(STRANGER)] });
+    const analyser = analyserOf([[fakeFace(ME)], [fakeFace(ME)]], { 'the photo': [fakeFace(STRANGER)] });
     world.deps.faces = analyser;
     const outcome = await submit(world.deps, caller, enhance(), { baseUrl: 'https://api.test' });
     expect(world.engine.requests.map((request) => request.candidates)).toEqual([[]]);
@@ -210,7 +210,7 @@ describe('what recognition bills', () => {
 
   it('a profile referenced and present in the photo but not recognised in the outputs is not billed', async () => {
     // Both are in the photo, so both are expected; neither is in an output.
-    world.deps.faces = analyserOf([[], [fakeFace(STRANGER)]], { 'a photo': [fakeFace(ME), fakeFace(PARTNER)] });
+    world.deps.faces = analyserOf([[], [fakeFace(STRANGER)]], { 'the photo': [fakeFace(ME), fakeFace(PARTNER)] });
     const outcome = await submit(world.deps, caller, enhance({ profileIds: ['prf_me', 'prf_p'] }), {
       baseUrl: 'https://api.test',
     });
