@@ -66,6 +66,16 @@ const worthAnotherCheck = (error: unknown): unknown =>
     ? new HttpEngineError(error.message, { retryable: true, status: error.status, cause: error.cause })
     : error;
 
+/**
+ * The answers to a submit that show fal queued nothing, the only ones a submit is sent again on
+ * (provider-http.ts `notProcessed`; fal's queue takes no idempotency key). 429 alone: a rate-limit refusal
+ * at the door (RFC 6585 §4; fal's reliability page, https://fal.ai/docs/model-apis/model-endpoints/reliability,
+ * "Rate limits (429)"), answered before any request_id exists, while fal's concurrency limit never rejects a
+ * queued request (https://fal.ai/docs/documentation/model-apis/concurrency-limits). fal documents no 5xx of
+ * the submit itself as "not queued", so none is retried: a request it queued would run, and bill, twice.
+ */
+export const FAL_SUBMIT_NOT_PROCESSED: readonly number[] = [429];
+
 /** Poll delay before check n+1 of `run`: 1 s, then a second more each time, at most 5 s. */
 const pollDelayMs = (poll: number): number => Math.min(5, poll + 1) * 1000;
 
@@ -204,6 +214,7 @@ export class FalEngine implements ImageEngine {
             method: 'POST',
             headers,
             body: JSON.stringify(this.input(request, prompt, urls, images)),
+            notProcessed: FAL_SUBMIT_NOT_PROCESSED,
           },
           signal,
         );
