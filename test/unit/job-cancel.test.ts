@@ -77,6 +77,7 @@ const world = async (overrides: Partial<Job> = {}) => {
     outputs: { save: async (_accountId, jobId) => [`outputs/${ACCOUNT}/${jobId}/1.jpg`] },
     link: async () => 'https://api.test/v2/service/downloads/dl',
     enqueueCallback: async () => undefined,
+    cancelEngineWork: (ticket) => cancelEngineWork(undefined, ticket),
     settings: { asyncBudgetMs: 30 * 60 * 1000, maxRunningJobs: 20 },
   };
   const stopped: string[] = [];

@@ -110,6 +110,7 @@ describe('progress writes', () => {
       outputs: { save: async () => ['outputs/acc_1/job/1.jpg'] },
       link: async () => 'https://api.test/dl',
       enqueueCallback: async () => undefined,
+      cancelEngineWork: async () => undefined,
       settings: { asyncBudgetMs: 30 * 60 * 1000, maxRunningJobs: 20 },
     };
     const step = runEngine(deps, job, 15 * 60 * 1000);

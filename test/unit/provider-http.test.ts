@@ -252,7 +252,7 @@ describe('a POST of work at a provider that does not deduplicate (notProcessed)'
 
   it('never sends again after an attempt times out', async () => {
     server.reply({ status: 200, hang: true });
-    await expect(sendWithRetries(transport({ attemptTimeoutSeconds: 0.05 }), work(), live())).rejects.toMatchObject({
+    await expect(sendWithRetries(transport({ attemptTimeoutSeconds: 0.3 }), work(), live())).rejects.toMatchObject({
       retryable: false,
       mayHaveRun: true,
       message: expect.stringMatching(/^Acme attempt timed out .*may have done the work/),

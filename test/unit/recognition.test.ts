@@ -229,6 +229,7 @@ describe('the workflow’s RunEngine step', () => {
       outputs: { save: async (_accountId, jobId) => [`outputs/${ACCOUNT}/${jobId}/0.jpg`] },
       link: async () => 'https://api.test/dl',
       enqueueCallback: async () => undefined,
+      cancelEngineWork: async () => undefined,
       settings: { asyncBudgetMs: 30 * 60 * 1000, maxRunningJobs: 20 },
     };
     const run = await runEngine(deps, job, 15 * 60 * 1000);

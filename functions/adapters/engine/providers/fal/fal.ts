@@ -222,7 +222,12 @@ export class FalEngine implements ImageEngine {
           const { message, policy } = errorDetail(answer);
           if (!policy) throw providerError(answer, `submit to ${endpoint}`);
           await cancelStarted();
-          return { engine: FAL_ENGINE, requests: [{ id: 'refused', refusal: 'moderated', message }], submittedAt };
+          return {
+            engine: FAL_ENGINE,
+            model: this.options.model,
+            requests: [{ id: 'refused', refusal: 'moderated', message }],
+            submittedAt,
+          };
         }
         const queued = parseAnswer(SubmitAnswerSchema, answer, 'submit');
         requests.push({
@@ -238,7 +243,8 @@ export class FalEngine implements ImageEngine {
       await cancelStarted();
       throw error;
     }
-    return { engine: FAL_ENGINE, requests, submittedAt };
+    // The model travels with the ticket: it is checked and canceled by this model's engine whatever the routes say later.
+    return { engine: FAL_ENGINE, model: this.options.model, requests, submittedAt };
   }
 
   private ticketRequests(ticket: EngineTicket): TicketRequest[] {
