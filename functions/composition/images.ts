@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { imageEngine } from '../adapters/engine/engines';
 import { possibleProviderCostMicros } from '../adapters/engine/providers/possible-cost';
+import { PROVIDER_RETRY_DEFAULTS } from '../adapters/engine/providers/provider-http';
 import { jobInputs, jobOutputs } from '../adapters/s3/job-files';
 import { BUCKET_AREAS } from '../deployment/access';
 import { HOSTED_PROVIDERS, type HostedProviderId, isHostedProvider } from '../deployment/providers';
@@ -42,6 +43,12 @@ export const engine = once(() => {
       providers: Object.fromEntries(
         routedProviders(config.MODEL_ROUTES).flatMap((id) => (isHostedProvider(id) ? [[id, access(id)]] : [])),
       ),
+      transport: {
+        policy: {
+          ...PROVIDER_RETRY_DEFAULTS,
+          attemptTimeoutSeconds: config.PROVIDER_ATTEMPT_TIMEOUT_SECONDS,
+        },
+      },
       // A job's ticket is checked and canceled by the provider that made it, routed now or not, if it has a key.
       ticketAccess: (id) => {
         const { key, keySecretArn } = config.providers[id];

@@ -10,6 +10,7 @@ import type { EngineQueue, EngineTicket, ImageEngine } from '../../domain/engine
 import { HttpEngine } from './http-engine';
 import { PROVIDER_ADAPTERS } from './providers';
 import type { ReferenceImages } from './providers/provider';
+import type { ProviderTransport } from './providers/provider-http';
 import { routedEngine } from './routed-engine';
 import { SandboxEngine } from './sandbox-engine';
 
@@ -31,6 +32,8 @@ export interface EngineOptions {
    * canceled): a job keeps its provider's work whatever the routes say by the time it is checked.
    */
   ticketAccess?: (provider: HostedProviderId) => ProviderAccess | undefined;
+  /** What the hosted providers' calls may replace (their retry policy: PROVIDER_ATTEMPT_TIMEOUT_SECONDS). */
+  transport?: Partial<ProviderTransport>;
 }
 
 /**
@@ -73,6 +76,7 @@ export const imageEngine = (options: EngineOptions): ImageEngine => {
           baseUrl: access.baseUrl,
           apiKey: access.apiKey,
           references: options.references,
+          ...(options.transport && { transport: options.transport }),
         }),
       );
     byProviderModel.set(key, made);
