@@ -17,6 +17,7 @@
 import { findOpenWork } from '../../functions/adapters/dynamo/open-work';
 import type { Table } from '../../functions/adapters/dynamo/table';
 import type { LedgerPort } from '../../functions/domain/billing/ledger';
+import type { EngineTicket } from '../../functions/domain/engine/engine';
 import type { JobsRepository } from '../../functions/domain/jobs/job';
 import type { ProfilesReader } from '../../functions/domain/profiles/profile';
 import type { Clock } from '../../functions/domain/shared/clock';
@@ -29,6 +30,8 @@ export interface ReconcileDeps {
   ledger: LedgerPort;
   clock: Clock;
   startImageJob(input: { accountId: string; jobId: string; hasCallback: boolean }): Promise<void>;
+  /** Stops what a queued provider still holds for a job closed here (never throws). */
+  cancelEngineWork(ticket: EngineTicket | null): Promise<void>;
 }
 
 export interface Reconciled {

@@ -18,6 +18,7 @@ import { API_VERSIONS, ROUTES, routePath } from '../../functions/api/routes';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { clock, resetComposition } from '../../functions/composition/core';
 import { jobs, ledger, profiles, table } from '../../functions/composition/data';
+import { cancelTicketWork } from '../../functions/composition/provider-work';
 import { startImageJob } from '../../functions/composition/workflows';
 import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, LOCAL_ENV_SETTINGS } from '../../functions/deployment/env-names';
 import * as Accounts from '../../functions/domain/accounts/accounts';
@@ -306,6 +307,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       ledger: ledger(),
       clock,
       startImageJob,
+      cancelEngineWork: cancelTicketWork,
     });
 
     const poller = startQueuePoller({

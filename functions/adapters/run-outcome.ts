@@ -57,6 +57,7 @@ export const RunOutcomeSchema = v.variant('outcome', [
 /** What a queued provider's ticket looks like on the job (EngineTicket). */
 export const EngineTicketSchema = v.object({
   engine: v.string(),
+  model: v.optional(v.string()),
   requests: v.array(v.objectWithRest({ id: v.string() }, v.union([v.string(), v.number()]))),
   submittedAt: v.number(),
 });

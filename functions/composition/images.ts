@@ -1,13 +1,15 @@
 /** The image operations (edit, generate, enhance, remix): input decoding, the engine and recognition, so sharp and the face models. */
 
 import { imageEngine } from '../adapters/engine/engines';
+import { possibleProviderCostMicros } from '../adapters/engine/providers/possible-cost';
+import { PROVIDER_RETRY_DEFAULTS } from '../adapters/engine/providers/provider-http';
 import { jobInputs, jobOutputs } from '../adapters/s3/job-files';
 import { sharedInputKey } from '../adapters/s3/shared-inputs';
 import { HOSTED_PROVIDERS, type HostedProviderId, isHostedProvider } from '../deployment/providers';
 import { routedProviders } from '../domain/catalog/model-routes';
-import { meteredEngine } from '../domain/engine/engine';
+import { type EngineRequest, meteredEngine, reportingLostWork } from '../domain/engine/engine';
 import type { ImageDeps } from '../domain/images/deps';
-import { clock, meter, newId, once, settings } from './core';
+import { clock, log, meter, newId, once, settings } from './core';
 import { jobs, ledger, profiles } from './data';
 import { faceAnalyzer } from './faces';
 import { decodeInput } from './inputs';
@@ -32,7 +34,7 @@ export const engine = once(() => {
       media: { hosts: config.FAL_MEDIA_HOSTS, allowLoopback: config.ALLOW_LOOPBACK_URLS },
     };
   };
-  return meteredEngine(
+  const metered = meteredEngine(
     imageEngine({
       engine: config.ENGINE,
       url: config.ENGINE_URL,
@@ -41,6 +43,17 @@ export const engine = once(() => {
       providers: Object.fromEntries(
         routedProviders(config.MODEL_ROUTES).flatMap((id) => (isHostedProvider(id) ? [[id, access(id)]] : [])),
       ),
+      transport: {
+        policy: {
+          ...PROVIDER_RETRY_DEFAULTS,
+          attemptTimeoutSeconds: config.PROVIDER_ATTEMPT_TIMEOUT_SECONDS,
+        },
+      },
+      // A job's ticket is checked and canceled by the provider that made it, routed now or not, if it has a key.
+      ticketAccess: (id) => {
+        const { key, keySecretArn } = config.providers[id];
+        return HOSTED_PROVIDERS[id].queued && (key !== '' || keySecretArn !== undefined) ? access(id) : undefined;
+      },
       references: {
         load: async (key) => {
           const object = await objects().get(key);
@@ -58,7 +71,20 @@ export const engine = once(() => {
     }),
     meter(),
   );
+  return reportingLostWork(metered, lostWorkLog);
 });
+
+/** A provider call whose answer was lost after it may have started paid work: the operator's possible cost, logged. */
+const lostWorkLog = (request: EngineRequest, error: unknown): void =>
+  log().warn('provider work may have run without its answer: not asked again, the job fails refunded', {
+    job_id: request.workKey,
+    base_model: request.baseModel,
+    operation: request.operation,
+    num_output_images: request.numOutputImages,
+    size: `${request.width}x${request.height}`,
+    possible_cost_micros: possibleProviderCostMicros(settings().MODEL_ROUTES, request),
+    error: error instanceof Error ? error.message : String(error),
+  });
 
 /**
  * A provider's base URL is operator configuration: https, or (development only, ALLOW_LOOPBACK_URLS)

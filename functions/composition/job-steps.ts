@@ -4,9 +4,10 @@
  * the engine, the stored inputs and the outputs on top of the same object (image-engine.ts).
  */
 import type { WorkflowDeps } from '../domain/workflow/steps';
-import { clock, once, settings } from './core';
+import { clock, log, once, settings } from './core';
 import { jobs, ledger } from './data';
 import { link } from './links';
+import { cancelTicketWork } from './provider-work';
 import { enqueueCallback } from './queues';
 
 export type JobStepDeps = Omit<WorkflowDeps, 'engine' | 'faces' | 'profiles' | 'inputs' | 'outputs'>;
@@ -18,6 +19,8 @@ export const jobStepDeps = once(
     ledger: ledger(),
     link,
     enqueueCallback,
+    cancelEngineWork: cancelTicketWork,
+    warn: (message, fields) => log().warn(message, fields),
     settings: { asyncBudgetMs: settings().ASYNC_BUDGET_SECONDS * 1000, maxRunningJobs: settings().MAX_RUNNING_JOBS },
   }),
 );

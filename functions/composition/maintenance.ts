@@ -5,6 +5,7 @@ import { STATE_MACHINE_ARN_ENV } from '../deployment/env-names';
 import { type AbandonedWorkDeps, GRACE_MS } from '../domain/workflow/abandoned';
 import { clock, once, settings } from './core';
 import { jobs, ledger, profiles } from './data';
+import { cancelTicketWork } from './provider-work';
 import { sfn } from './workflows';
 
 export const abandonedWorkDeps = once(
@@ -14,6 +15,7 @@ export const abandonedWorkDeps = once(
     jobs: jobs(),
     profiles: profiles(),
     ledger: ledger(),
+    cancelEngineWork: cancelTicketWork,
     executionState: (kind, id) =>
       executionState(
         sfn(),

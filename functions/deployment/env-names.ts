@@ -68,6 +68,7 @@ export const DEVELOPMENT_ENV = {
   maxRunningJobs: 'MAX_RUNNING_JOBS',
   outputFormatSwitchAt: 'OUTPUT_FORMAT_SWITCH_AT',
   trainingDelaySeconds: 'TRAINING_DELAY_SECONDS',
+  providerAttemptTimeoutSeconds: 'PROVIDER_ATTEMPT_TIMEOUT_SECONDS',
   engineToken: 'ENGINE_TOKEN',
   trainerToken: 'TRAINER_TOKEN',
   metricsDisabled: 'POWERTOOLS_METRICS_DISABLED',

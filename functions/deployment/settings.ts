@@ -75,6 +75,16 @@ export const ConfigSchema = v.object({
    * its real work). Only for tests that need a training in progress.
    */
   [DEVELOPMENT_ENV.trainingDelaySeconds]: seconds('0'),
+  /**
+   * How long one attempt of a hosted provider's call may take before the client gives up on it (a POST of
+   * work is then never sent again: provider-http.ts). Tests shorten it to exercise a provider that hangs.
+   */
+  [DEVELOPMENT_ENV.providerAttemptTimeoutSeconds]: v.pipe(
+    v.optional(v.string(), '300'), // PROVIDER_RETRY_DEFAULTS.attemptTimeoutSeconds
+    v.transform(Number),
+    v.number(),
+    v.minValue(0.001),
+  ),
   [STATE_MACHINE_ARN_ENV['profile-training']]: v.optional(v.string(), ''),
   /** From this instant the default output_format is jpg (png before). */
   [DEVELOPMENT_ENV.outputFormatSwitchAt]: v.pipe(

@@ -7,7 +7,7 @@
  */
 import type { Access } from '../deployment/access';
 import type { WorkflowName } from '../deployment/env-names';
-import { ALL_PROVIDER_SECRETS } from '../deployment/providers';
+import { ALL_PROVIDER_SECRETS, QUEUED_PROVIDER_SECRETS } from '../deployment/providers';
 
 export interface WorkflowDefinition {
   /** ASL file, relative to the repository root. */
@@ -38,7 +38,11 @@ export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
         },
       },
       SettleChargeFunctionArn: { handler: 'functions/workflows/image-job/settle-charge', access: { table: 'write' } },
-      ReleaseChargeFunctionArn: { handler: 'functions/workflows/image-job/release-charge', access: { table: 'write' } },
+      // The keys of the queued providers: a released job's ticket is asked to stop (steps.ts release).
+      ReleaseChargeFunctionArn: {
+        handler: 'functions/workflows/image-job/release-charge',
+        access: { table: 'write', secrets: QUEUED_PROVIDER_SECRETS },
+      },
       QueueCallbackFunctionArn: {
         handler: 'functions/workflows/image-job/queue-callback',
         access: { table: 'read', queues: ['callbacks'], secrets: ['downloadToken'] },

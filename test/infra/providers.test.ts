@@ -7,6 +7,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { ROUTES } from '../../functions/api/routes';
 import { PROVIDER_ENV } from '../../functions/deployment/env-names';
 import { HOSTED_PROVIDERS, type HostedProviderId } from '../../functions/deployment/providers';
+import { ABANDONED_WORK } from '../../functions/maintenance/definitions';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
 import { ServiceStack } from '../../lib/service-stack';
 import { testApp } from '../fixtures/infra/service-stack';
@@ -43,6 +44,9 @@ const expectedReaders = (provider: HostedProviderId): string[] => {
         .filter(([, task]) => task.access.secrets?.includes(name))
         .map(([variable]) => `${workflow} workflow: ${variable}`),
     ),
+    ...(ABANDONED_WORK.access.secrets.includes(name)
+      ? ['Closes jobs and trainings whose workflow execution is lost, releasing their reservations']
+      : []),
   ]);
   return Object.keys(functions).filter((id) => descriptions.has(String(functions[id].Properties.Description)));
 };
@@ -71,8 +75,9 @@ describe('hosted providers in the stack', () => {
 
   it.each(['openai', 'gemini', 'fal'] as const)('lets exactly the functions that call %s read its key', (provider) => {
     const readers = expectedReaders(provider);
-    // The four image routes and RunEngine, and for fal also the cancel route.
-    expect(readers).toHaveLength(provider === 'fal' ? 6 : 5);
+    // The four image routes and RunEngine; for fal (queued) also what ends a job and stops its ticket's work:
+    // the cancel route, ReleaseCharge and the sweep of abandoned work.
+    expect(readers).toHaveLength(provider === 'fal' ? 8 : 5);
     for (const functionId of Object.keys(functions)) {
       const reads = allowedToFunction(template, functionId).some(
         ({ action, resource }) => action === 'secretsmanager:GetSecretValue' && resource === ref(secretIdOf(provider)),

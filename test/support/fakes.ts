@@ -181,6 +181,13 @@ export const fakeJobs = (ledger: FakeLedger): JobsRepository => ({
     stored.job = { ...stored.job, engineTicket: stored.job.engineTicket ?? structuredClone(ticket) };
     return structuredClone(stored.job.engineTicket ?? ticket);
   },
+  markEngineCall: async (accountId, jobId, at) => {
+    const stored = ledger.jobs.get(jobId);
+    if (stored?.job.accountId !== accountId) throw new Error(`job ${jobId} not found`);
+    if (stored.job.engineCallAt != null) return false;
+    stored.job = { ...stored.job, engineCallAt: at };
+    return true;
+  },
   recordRun: async (accountId, jobId, run) => {
     const stored = ledger.jobs.get(jobId);
     if (stored?.job.accountId === accountId) stored.job = { ...stored.job, engineRun: stored.job.engineRun ?? run };

@@ -113,6 +113,7 @@ const JobItem = v.object({
   progressAt: v.optional(v.nullable(v.number()), null),
   work: v.optional(v.nullable(JobWorkItem), null),
   engineTicket: v.optional(v.nullable(EngineTicketSchema), null),
+  engineCallAt: v.optional(v.nullable(v.number()), null),
   engineRun: v.optional(v.nullable(RunOutcomeSchema), null),
   // Written by the ledger (ledger-repository.ts): the reservation, then the final amount once settled or released.
   reservedMicros: v.optional(v.number()),
@@ -216,6 +217,26 @@ export class DynamoJobs implements JobsRepository {
       const held = (await this.get(accountId, jobId))?.engineTicket;
       if (!held) throw new NotFoundError(`Job ${jobId} not found.`);
       return held;
+    }
+  }
+
+  async markEngineCall(accountId: string, jobId: string, at: number): Promise<boolean> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.job(accountId, jobId),
+          UpdateExpression: 'SET engineCallAt = :at',
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(engineCallAt) OR attribute_type(engineCallAt, :null))',
+          ExpressionAttributeValues: { ':at': at, ':null': 'NULL' },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+      if (!(await this.get(accountId, jobId))) throw new NotFoundError(`Job ${jobId} not found.`);
+      return false;
     }
   }
 

@@ -6,10 +6,11 @@
 
 import { type HostedProviderId, isHostedProvider } from '../../deployment/providers';
 import type { ModelRoutes } from '../../domain/catalog/model-routes';
-import type { ImageEngine } from '../../domain/engine/engine';
+import type { EngineQueue, EngineTicket, ImageEngine } from '../../domain/engine/engine';
 import { HttpEngine } from './http-engine';
 import { PROVIDER_ADAPTERS } from './providers';
 import type { ApiKey, MediaPolicy, ReferenceImages } from './providers/provider';
+import type { ProviderTransport } from './providers/provider-http';
 import { routedEngine } from './routed-engine';
 import { SandboxEngine } from './sandbox-engine';
 
@@ -27,7 +28,24 @@ export interface EngineOptions {
   references: ReferenceImages;
   routes?: ModelRoutes;
   providers?: Partial<Record<HostedProviderId, ProviderAccess>>;
+  /**
+   * A provider's access for a ticket it made, routed now or not (read only when such a ticket is checked or
+   * canceled): a job keeps its provider's work whatever the routes say by the time it is checked.
+   */
+  ticketAccess?: (provider: HostedProviderId) => ProviderAccess | undefined;
+  /** What the hosted providers' calls may replace (their retry policy: PROVIDER_ATTEMPT_TIMEOUT_SECONDS). */
+  transport?: Partial<ProviderTransport>;
 }
+
+/**
+ * A hosted provider's engine: none deduplicates work (OpenAI does not document Idempotency-Key, Gemini and
+ * fal's queue take none), so each run is started once per job (ImageEngine.startsOnce).
+ */
+const hostedEngine = (engine: ImageEngine): ImageEngine => ({
+  run: (request, signal, progress) => engine.run(request, signal, progress),
+  ...(engine.queue && { queue: engine.queue }),
+  startsOnce: () => true,
+});
 
 const httpEngine = (options: EngineOptions): ImageEngine => {
   const baseUrl = options.url;
@@ -47,6 +65,33 @@ export const imageEngine = (options: EngineOptions): ImageEngine => {
   const fallback =
     options.engine === 'sandbox' ? new SandboxEngine({ referenceImage: options.references.load }) : httpEngine(options);
   const byModel = new Map<string, ImageEngine>();
+  /** Hosted engines by `provider:model`: a ticket's checks and cancels go back to the one that made it. */
+  const byProviderModel = new Map<string, ImageEngine>();
+  const hosted = (provider: HostedProviderId, model: string, access: ProviderAccess): ImageEngine => {
+    const key = `${provider}:${model}`;
+    const made =
+      byProviderModel.get(key) ??
+      hostedEngine(
+        PROVIDER_ADAPTERS[provider]({
+          model,
+          baseUrl: access.baseUrl,
+          apiKey: access.apiKey,
+          ...(access.media && { media: access.media }),
+          references: options.references,
+          ...(options.transport && { transport: options.transport }),
+        }),
+      );
+    byProviderModel.set(key, made);
+    return made;
+  };
+  const ticketQueue = (ticket: EngineTicket): EngineQueue | undefined => {
+    const { engine: provider, model } = ticket;
+    if (model === undefined || !isHostedProvider(provider)) return undefined;
+    const known = byProviderModel.get(`${provider}:${model}`);
+    if (known) return known.queue;
+    const access = options.providers?.[provider] ?? options.ticketAccess?.(provider);
+    return access ? hosted(provider, model, access).queue : undefined;
+  };
   let http: ImageEngine | undefined;
   for (const [modelId, route] of Object.entries(options.routes ?? {})) {
     if (route.provider === 'http') {
@@ -57,16 +102,7 @@ export const imageEngine = (options: EngineOptions): ImageEngine => {
     const access = isHostedProvider(route.provider) ? options.providers?.[route.provider] : undefined;
     if (!isHostedProvider(route.provider) || !access)
       throw new Error(`${modelId} is routed to ${route.provider}, which is not configured`);
-    byModel.set(
-      modelId,
-      PROVIDER_ADAPTERS[route.provider]({
-        model: route.model,
-        baseUrl: access.baseUrl,
-        apiKey: access.apiKey,
-        ...(access.media && { media: access.media }),
-        references: options.references,
-      }),
-    );
+    byModel.set(modelId, hosted(route.provider, route.model, access));
   }
-  return byModel.size === 0 ? fallback : routedEngine(byModel, fallback);
+  return byModel.size === 0 && !options.ticketAccess ? fallback : routedEngine(byModel, fallback, ticketQueue);
 };

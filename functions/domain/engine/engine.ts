@@ -168,7 +168,17 @@ export interface ImageEngine {
    * `run` stays for synchronous calls (it submits and checks within the call).
    */
   queue?: EngineQueue;
+  /**
+   * Whether running this request asks a provider that does not deduplicate work (no honoured
+   * Idempotency-Key): the asynchronous workflow then marks the job before the call and never runs it a
+   * second time (steps.ts). Absent: a run may be repeated (the sandbox; an engine that honours the key).
+   */
+  startsOnce?(request: Pick<EngineRequest, 'baseModel'>): boolean;
 }
+
+/** Whether an engine error says the provider may have done the work although its answer was lost (provider-http.ts). */
+export const mayHaveRun = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { mayHaveRun?: unknown }).mayHaveRun === true;
 
 /**
  * What a queued submission left to find its work again: JSON, stored on the job. `engine` names the
@@ -178,6 +188,8 @@ export interface ImageEngine {
  */
 export interface EngineTicket {
   engine: string;
+  /** The provider's model the work was submitted to: a check or cancel goes to it whatever the routes say now. */
+  model?: string;
   requests: { id: string; [field: string]: string | number }[];
   submittedAt: number;
 }
@@ -216,6 +228,39 @@ export const abortableRun = (
       .finally(() => signal.removeEventListener('abort', onAbort));
   });
 
+/**
+ * The engine, with every failure that may have left paid work at a provider (mayHaveRun: a timeout or a
+ * lost connection after the request was sent, a 5xx a provider does not document as "not processed")
+ * reported once, for the operator: the job fails refunded, the provider may still bill the operator.
+ */
+export const reportingLostWork = (
+  engine: ImageEngine,
+  report: (request: EngineRequest, error: unknown) => void,
+): ImageEngine => {
+  const reported = async <T>(request: EngineRequest, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      if (mayHaveRun(error)) report(request, error);
+      throw error;
+    }
+  };
+  const { queue } = engine;
+  return {
+    run: (request, signal, progress) => reported(request, () => engine.run(request, signal, progress)),
+    ...(queue && {
+      queue: {
+        kind: queue.kind,
+        accepts: (request) => queue.accepts(request),
+        submit: (request, signal) => reported(request, () => queue.submit(request, signal)),
+        check: (ticket, request, signal) => queue.check(ticket, request, signal),
+        cancel: (ticket, signal) => queue.cancel(ticket, signal),
+      },
+    }),
+    ...(engine.startsOnce && { startsOnce: (request) => engine.startsOnce?.(request) ?? false }),
+  };
+};
+
 /** The engine, timed: each run's latency by operation and outcome (`images`, `moderated`, `no_image`, `error`). */
 export const meteredEngine = (
   engine: ImageEngine,
@@ -234,4 +279,5 @@ export const meteredEngine = (
     }
   },
   queue: engine.queue,
+  ...(engine.startsOnce && { startsOnce: (request) => engine.startsOnce?.(request) ?? false }),
 });

@@ -99,6 +99,12 @@ export interface Job {
    * else can fail: every later step checks this ticket, so the provider is asked once per job.
    */
   engineTicket: EngineTicket | null;
+  /**
+   * When the engine step first began a call that a provider does not deduplicate (a POST of paid work):
+   * set once, conditionally, before the call. A later run of the step that finds it does not call again
+   * (the provider may have done the work); absent on jobs that never made such a call.
+   */
+  engineCallAt?: number | null;
   /** The engine step's outcome once its outputs are stored: a step run again returns it instead of working again. */
   engineRun: RunOutcome | null;
   /** What the ledger holds for the job, read back with it (the ledger writes it, the job's own writes never do). */
@@ -169,6 +175,11 @@ export interface JobsRepository {
    * (this one, or the earlier one that won).
    */
   recordTicket(accountId: string, jobId: string, ticket: EngineTicket): Promise<EngineTicket>;
+  /**
+   * Marks the job "a provider call may have started" unless it is marked already: true when this call
+   * made the mark, false when an earlier run of the step did (then the provider must not be called again).
+   */
+  markEngineCall(accountId: string, jobId: string, at: number): Promise<boolean>;
   /** Stores the engine step's outcome once (the first recorded stays). */
   recordRun(accountId: string, jobId: string, run: RunOutcome): Promise<void>;
 }

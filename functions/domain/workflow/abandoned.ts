@@ -15,6 +15,7 @@
  */
 
 import type { LedgerPort } from '../billing/ledger';
+import type { EngineTicket } from '../engine/engine';
 import { ERROR_CODES, type ErrorCode } from '../errors';
 import { releaseJobCharge } from '../jobs/charge';
 import type { JobError, JobsRepository } from '../jobs/job';
@@ -41,6 +42,8 @@ export interface AbandonedWorkDeps {
   jobs: Pick<JobsRepository, 'get'>;
   profiles: Pick<ProfilesReader, 'get'>;
   ledger: Pick<LedgerPort, 'release'>;
+  /** Asks the provider a job's ticket names to stop its work; never throws. */
+  cancelEngineWork(ticket: EngineTicket | null): Promise<void>;
   /** The state of the workflow execution named after the job or profile. */
   executionState(kind: OpenWork['kind'], id: string): Promise<ExecutionState>;
 }
@@ -85,6 +88,8 @@ export const closeAbandonedWork = async (deps: AbandonedWorkDeps, open: readonly
             'The job could not run to its end; the reserved cost was refunded. Please submit it again.',
           );
     await releaseJobCharge(deps.ledger, job, error, now);
+    // Whatever a queued provider still holds for the job would run on unseen, and be charged.
+    await deps.cancelEngineWork(job.engineTicket);
     closed.jobs.push(job.jobId);
   }
   return closed;

@@ -107,11 +107,13 @@ export const checkRound =
   (queue: EngineQueue, ticket: EngineTicket, request: EngineRequest): EngineWork =>
   async (signal, progress) => {
     const check = await untilAborted(queue.check(ticket, request, signal), signal).catch((error: unknown) => {
-      // Checking again is safe (the same ticket), so the workflow may retry this round.
+      // Checking again is safe (the same ticket): a transient failure (fal's status answering 5xx for a
+      // while) keeps the job waiting, checked again after the workflow's wait, until its own budget ends it.
       if (!signal.aborted && error instanceof Error && 'retryable' in error && error.retryable === true)
-        throw new TransientEngineError(error.message);
+        return 'transient' as const;
       throw error;
     });
+    if (check === 'transient') return 'waiting';
     if (check.state === 'done') return check.outcome;
     progress(check.progress ?? (check.queuePosition !== undefined ? 0.05 : 0.5));
     return 'waiting';
@@ -122,7 +124,11 @@ export const submitRound =
   (deps: RoundDeps, queue: EngineQueue, job: Job, request: EngineRequest): EngineWork =>
   async (signal) => {
     const submitted = await untilAborted(queue.submit(request, signal), signal);
-    const held = await deps.jobs.recordTicket(job.accountId, job.jobId, submitted);
+    // A ticket that cannot be stored would leave its work running unseen (and charged): stop it, then fail.
+    const held = await deps.jobs.recordTicket(job.accountId, job.jobId, submitted).catch(async (error: unknown) => {
+      await cancelEngineWork(queue, submitted);
+      throw error;
+    });
     // Another round stored its ticket first: that one is the job's work, this one is stopped.
     if (held.requests[0]?.id !== submitted.requests[0]?.id) await cancelEngineWork(queue, submitted);
     // A cancel that landed between the submit and the store found no ticket to stop: stop it here.

@@ -12,7 +12,7 @@
 import type { LedgerPort } from '../billing/ledger';
 import type { CallbackMessage } from '../callbacks/deliver';
 import { settlement } from '../catalog/pricing';
-import type { DecodedImage, EngineRequest, ImageEngine, OutputFormat } from '../engine/engine';
+import type { DecodedImage, EngineRequest, EngineTicket, ImageEngine, OutputFormat } from '../engine/engine';
 import { checkIdentity } from '../engine/identity';
 import { ERROR_CODES, type ErrorCode } from '../errors';
 import type { FaceAnalyzer } from '../faces';
@@ -35,7 +35,6 @@ import type { LinkMaker } from '../jobs/status';
 import type { ProfilesReader } from '../profiles/profile';
 import type { Clock } from '../shared/clock';
 import {
-  cancelEngineWork,
   checkRound,
   EngineFailedError,
   type EngineWork,
@@ -69,6 +68,13 @@ export interface WorkflowDeps {
   outputs: { save(accountId: string, jobId: string, images: Buffer[], format: OutputFormat): Promise<string[]> };
   link: LinkMaker;
   enqueueCallback(message: CallbackMessage): Promise<void>;
+  /**
+   * Asks the provider a ticket names to stop its work, through the ticket's own provider whatever the
+   * routes say now; never throws (rounds.ts cancelEngineWork).
+   */
+  cancelEngineWork(ticket: EngineTicket | null): Promise<void>;
+  /** For the operator: work a provider may have done (and charged) that the job will not use. */
+  warn?(message: string, fields: Record<string, unknown>): void;
   settings: { asyncBudgetMs: number; maxRunningJobs: number };
 }
 
@@ -117,7 +123,7 @@ export const runEngine = async (
   const job = await loadJob(deps, step);
   // Canceled before or while it ran: the cancel has released the charge already; the release that follows is a no-op.
   if (job.status === 'failed' && job.error) {
-    await cancelEngineWork(deps.engine.queue, job.engineTicket);
+    await deps.cancelEngineWork(job.engineTicket);
     return { outcome: 'failed', error: job.error };
   }
   if (job.engineRun) return job.engineRun;
@@ -127,11 +133,11 @@ export const runEngine = async (
   const cancelLeftMs = job.cancelAt === null ? Number.POSITIVE_INFINITY : job.cancelAt - now;
   const byDeadline = () => canceledError('deadline', (job.cancelAt ?? now) - job.createdAt);
   if (cancelLeftMs <= 0 && cancelLeftMs <= budgetLeftMs) {
-    await cancelEngineWork(deps.engine.queue, job.engineTicket);
+    await deps.cancelEngineWork(job.engineTicket);
     return { outcome: 'failed', error: byDeadline() };
   }
   if (budgetLeftMs <= 0) {
-    await cancelEngineWork(deps.engine.queue, job.engineTicket);
+    await deps.cancelEngineWork(job.engineTicket);
     return { outcome: 'failed', error: timeoutError(deps.settings.asyncBudgetMs) };
   }
 
@@ -151,6 +157,25 @@ export const runEngine = async (
   // A profile deleted since the submit is no longer READY (or gone): no longer a candidate.
   const candidates = profiles.filter((profile) => profile.status === 'READY').map(candidateOf);
   const request: EngineRequest = { ...work, candidates, images, workKey: job.jobId, accountId: job.accountId };
+
+  // A provider that does not deduplicate is called once per job: the job is marked before the call, and a
+  // run of this step that finds the mark (an earlier run ended between the call and its outcome: a Lambda
+  // error, a restart) does not call again. The job fails refunded; the operator may have been charged.
+  if (!ticket && (queue?.accepts(request) || deps.engine.startsOnce?.(request) === true)) {
+    if (!(await deps.jobs.markEngineCall(job.accountId, job.jobId, deps.clock()))) {
+      deps.warn?.('provider work may have run in an earlier attempt: not asked again, the job fails refunded', {
+        job_id: job.jobId,
+        base_model: request.baseModel,
+        operation: request.operation,
+        num_output_images: request.numOutputImages,
+        size: `${request.width}x${request.height}`,
+        call_started_at: job.engineCallAt,
+      });
+      const run: RunOutcome = { outcome: 'failed', error: providerWorkLostError() };
+      await deps.jobs.recordRun(job.accountId, job.jobId, run);
+      return run;
+    }
+  }
 
   let engineWork: EngineWork;
   let limitOfRoundMs = Number.POSITIVE_INFINITY;
@@ -177,8 +202,7 @@ export const runEngine = async (
     return { outcome: 'waiting' };
   }
   if ('outcome' in outcome) {
-    if (outcome.outcome === 'failed')
-      await cancelEngineWork(deps.engine.queue, (await loadJob(deps, step)).engineTicket);
+    if (outcome.outcome === 'failed') await deps.cancelEngineWork((await loadJob(deps, step)).engineTicket);
     return outcome;
   }
   let run: RunOutcome;
@@ -233,14 +257,27 @@ export const failureError = (failure: { Error?: string; Cause?: string } | undef
   return { code: 'INTERNAL_ERROR', message: 'The image engine failed. The reserved cost was refunded.' };
 };
 
+/**
+ * ReleaseCharge: the refund, then whatever a queued provider still holds for the job is asked to stop (the
+ * Catch of a failed step lands here too, so no path that ends a job leaves its ticket's work running).
+ */
 export const release = async (
-  deps: Pick<WorkflowDeps, 'jobs' | 'ledger' | 'clock' | 'settings'>,
+  deps: Pick<WorkflowDeps, 'jobs' | 'ledger' | 'clock' | 'settings' | 'cancelEngineWork'>,
   step: JobStep & { run?: EngineStepResult; failure?: { Error?: string; Cause?: string } },
 ): Promise<void> => {
   const error =
     step.run?.outcome === 'failed' ? step.run.error : failureError(step.failure, deps.settings.asyncBudgetMs);
   await releaseJobCharge(deps.ledger, step, error, deps.clock());
+  const job = await deps.jobs.get(step.accountId, step.jobId);
+  if (job?.status === 'failed') await deps.cancelEngineWork(job.engineTicket);
 };
+
+/** A job whose provider call may have run in an earlier attempt of its step, without an answer. */
+export const providerWorkLostError = (): JobError => ({
+  code: 'INTERNAL_ERROR',
+  message:
+    'The image provider may have started this work in an attempt that ended without its answer; it is not asked again. The reserved cost was refunded.',
+});
 
 /**
  * The callback carries the bytes a poll would answer at this moment; its delivery id is fixed by the job.

@@ -5,6 +5,7 @@
  */
 import type { Job, JobWork } from '../../../functions/domain/jobs/job';
 import { newId } from '../../../functions/domain/shared/ids';
+import { cancelEngineWork } from '../../../functions/domain/workflow/rounds';
 import type { WorkflowDeps } from '../../../functions/domain/workflow/steps';
 import { type FakeLedger, fakeFaceAnalyzer } from '../fakes';
 
@@ -79,6 +80,8 @@ export const workflowDeps = (
   },
   link: async () => 'https://api.test/dl',
   enqueueCallback: async () => undefined,
+  // As the composition does: through the queue of the engine that made the ticket (here, the test's engine).
+  cancelEngineWork: (ticket) => cancelEngineWork(ports.engine.queue, ticket),
   settings: { asyncBudgetMs: 30 * 60 * 1000, maxRunningJobs: 20 },
   ...ports,
 });

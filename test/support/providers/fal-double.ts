@@ -328,8 +328,26 @@ export interface FalDouble {
   /** Every request that broke fal's published description, described. Tests assert it stays empty. */
   violations: string[];
   counters: { submits: number; statusPolls: number; results: number; cancels: number; files: number };
-  /** The next request at `on` (default submit; `after` that many more first) answers `status` (with Retry-After when given). */
-  failNext(status: number, options?: { on?: FalStage; after?: number; retryAfter?: string; detail?: unknown }): void;
+  /**
+   * The next request at `on` (default submit; `after` that many more first) answers `status` (with Retry-After
+   * when given); `times` such requests in a row (default 1). With `afterWork` (submit only) the request is
+   * queued first, as fal would have queued it, and then answered `status`: the client never learns its id.
+   */
+  failNext(
+    status: number,
+    options?: {
+      on?: FalStage;
+      after?: number;
+      times?: number;
+      retryAfter?: string;
+      detail?: unknown;
+      afterWork?: boolean;
+    },
+  ): void;
+  /** The next submission is queued (and will run, billed) but its answer never comes: a client-side timeout. */
+  hangNextSubmit(): void;
+  /** Drops every scripted failure not yet answered. */
+  clearFailures(): void;
   /**
    * The next submission (`after` that many more first) is refused: 422 content_policy_violation (on submit or
    * on its result), NSFW-flagged images, or no images.
@@ -404,7 +422,16 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
   const submissions: FalSubmission[] = [];
   const violations: string[] = [];
   const counters = { submits: 0, statusPolls: 0, results: 0, cancels: 0, files: 0 };
-  const failures: { on: FalStage; after: number; status: number; retryAfter?: string; detail?: unknown }[] = [];
+  const failures: {
+    on: FalStage;
+    after: number;
+    times: number;
+    status: number;
+    retryAfter?: string;
+    detail?: unknown;
+    afterWork: boolean;
+  }[] = [];
+  let hangSubmits = 0;
   const refusals: { kind: RefusalKind; on: 'submit' | 'result'; after: number; message?: string }[] = [];
   const holds: Hold[] = [];
   const requests = new Map<string, QueuedRequest>();
@@ -420,15 +447,16 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     violations.push(why);
     send(response, status, { detail: [{ loc, msg: why, type: 'value_error' }] });
   };
-  const scriptedFailure = (stage: FalStage, response: ServerResponse): boolean => {
-    const index = failures.findIndex((failure) => failure.on === stage);
+  const scriptedFailure = (stage: FalStage, response: ServerResponse, afterWork = false): boolean => {
+    const index = failures.findIndex((failure) => failure.on === stage && failure.afterWork === afterWork);
     const failure = failures[index];
     if (!failure) return false;
     if (failure.after > 0) {
       failure.after -= 1;
       return false;
     }
-    failures.splice(index, 1);
+    failure.times -= 1;
+    if (failure.times <= 0) failures.splice(index, 1);
     send(response, failure.status, failure.detail ?? { detail: `scripted HTTP ${failure.status}` }, {
       ...(failure.retryAfter !== undefined && { 'retry-after': failure.retryAfter }),
     });
@@ -604,6 +632,11 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     requests.set(id, request);
     submissions.push({ requestId: id, endpoint, input });
     counters.submits += 1;
+    if (hangSubmits > 0) {
+      hangSubmits -= 1;
+      return;
+    }
+    if (scriptedFailure('submit', response, true)) return;
     const answer: InQueueQueueStatus = {
       status: 'IN_QUEUE',
       queue_position: request.hold.queuedPolls ?? 0,
@@ -719,8 +752,14 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     submissions,
     violations,
     counters,
-    failNext: (status, { on = 'submit', after = 0, retryAfter, detail } = {}) => {
-      failures.push({ on, after, status, retryAfter, detail });
+    failNext: (status, { on = 'submit', after = 0, times = 1, retryAfter, detail, afterWork = false } = {}) => {
+      failures.push({ on, after, times, status, retryAfter, detail, afterWork });
+    },
+    hangNextSubmit: () => {
+      hangSubmits += 1;
+    },
+    clearFailures: () => {
+      failures.length = 0;
     },
     refuseNext: (kind, { on = 'result', after = 0, message } = {}) => {
       refusals.push({ kind, on, after, message });

@@ -151,7 +151,11 @@ export type RefusalForm = (typeof REFUSAL_FORMS)[number];
 export type Scripted =
   | { kind: 'fail'; status: number; retryAfter?: string; message?: string }
   | { kind: 'refuse'; form: RefusalForm; message?: string; where?: 'message' | 'text' | 'none' }
-  | { kind: 'delay'; delayMs: number };
+  | { kind: 'delay'; delayMs: number }
+  /** The image is made (and would be billed: `counters.unanswered`), then the answer is this 5xx instead. */
+  | { kind: 'work-then-fail'; status: number }
+  /** The request is received and never answered (a client-side timeout's provider). */
+  | { kind: 'hang' };
 
 export interface ReceivedRequest {
   path: string;
@@ -182,7 +186,15 @@ export interface GeminiDouble {
   received: ReceivedRequest[];
   violations: Violation[];
   /** `maxInFlight`: the most generateContent requests it held at one time. */
-  counters: { requests: number; images: number; refusals: number; failures: number; maxInFlight: number };
+  /** `unanswered`: requests whose work was done (and billed) but whose image never reached the client. */
+  counters: {
+    requests: number;
+    images: number;
+    refusals: number;
+    failures: number;
+    maxInFlight: number;
+    unanswered: number;
+  };
   /** Answers taken one per request, in order, before the default (an image). */
   script: Scripted[];
   failNext(status: number, options?: { retryAfter?: string; message?: string }): void;
@@ -247,7 +259,7 @@ export const startGeminiDouble = async (options: GeminiDoubleOptions = {}): Prom
   const drawFaces = options.drawFaces ?? true;
   const received: ReceivedRequest[] = [];
   const violations: Violation[] = [];
-  const counters = { requests: 0, images: 0, refusals: 0, failures: 0, maxInFlight: 0 };
+  const counters = { requests: 0, images: 0, refusals: 0, failures: 0, maxInFlight: 0, unanswered: 0 };
   let inFlight = 0;
   const script: Scripted[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -383,7 +395,16 @@ export const startGeminiDouble = async (options: GeminiDoubleOptions = {}): Prom
       counters.refusals += 1;
       return send(response, 200, refusal(next.form, next.message, next.where ?? 'message'));
     }
-    send(response, 200, await answerImage(parsed.output, inputs, model));
+    if (next?.kind === 'hang') {
+      counters.unanswered += 1;
+      return;
+    }
+    const answer = await answerImage(parsed.output, inputs, model);
+    if (next?.kind === 'work-then-fail') {
+      counters.unanswered += 1;
+      return send(response, next.status, googleError(next.status, 'An internal error has occurred.'));
+    }
+    send(response, 200, answer);
   };
 
   const server: Server = createServer((request, response) => {

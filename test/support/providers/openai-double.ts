@@ -114,7 +114,11 @@ export type Scripted =
   | { kind: 'refuse'; code?: 'moderation_blocked' | 'content_policy_violation'; message?: string }
   | { kind: 'reject'; status?: number; message?: string; code?: string }
   | { kind: 'fewer' }
-  | { kind: 'raw'; status: number; text: string };
+  | { kind: 'raw'; status: number; text: string }
+  /** The images are made (and would be billed: `counters.unanswered`), then the answer is this 5xx instead. */
+  | { kind: 'work-then-fail'; status: number }
+  /** The request is received and never answered (a client-side timeout's provider). */
+  | { kind: 'hang' };
 
 export interface OpenAiDouble {
   /** Ends in /v1, as OPENAI_BASE_URL does. */
@@ -124,8 +128,8 @@ export interface OpenAiDouble {
   /** Every ImagesResponse sent, in order. */
   answers: Record<string, unknown>[];
   violations: Violation[];
-  /** `refusedKeys`: requests answered 401 for their key. */
-  counters: { generations: number; edits: number; images: number; refusedKeys: number };
+  /** `refusedKeys`: requests answered 401 for their key; `unanswered`: requests whose work was done (and billed) but whose images never reached the client. */
+  counters: { generations: number; edits: number; images: number; refusedKeys: number; unanswered: number };
   /** Held before every answer (for aborts). */
   delayMs: number;
   /** Answers taken one per request in order; a request with none scripted gets images. */
@@ -263,7 +267,7 @@ export const startOpenAiDouble = async (options: OpenAiDoubleOptions = {}): Prom
     received: [],
     answers: [],
     violations: [],
-    counters: { generations: 0, edits: 0, images: 0, refusedKeys: 0 },
+    counters: { generations: 0, edits: 0, images: 0, refusedKeys: 0, unanswered: 0 },
     delayMs: 0,
     script: [],
     reportUsage: true,
@@ -395,6 +399,10 @@ export const startOpenAiDouble = async (options: OpenAiDoubleOptions = {}): Prom
       );
     }
     if (scripted?.kind === 'raw') return later(response, () => send(response, scripted.status, scripted.text));
+    if (scripted?.kind === 'hang') {
+      double.counters.unanswered += 1;
+      return;
+    }
 
     const n = typeof body.n === 'number' ? body.n : 1;
     const made = scripted?.kind === 'fewer' ? Math.max(0, n - 1) : n;
@@ -440,6 +448,21 @@ export const startOpenAiDouble = async (options: OpenAiDoubleOptions = {}): Prom
         },
       }),
     };
+    if (scripted?.kind === 'work-then-fail') {
+      double.counters.unanswered += 1;
+      return later(response, () =>
+        send(
+          response,
+          scripted.status,
+          errorBody(
+            `The server had an error while processing your request (HTTP ${scripted.status}).`,
+            'server_error',
+            null,
+            null,
+          ),
+        ),
+      );
+    }
     double.answers.push(answer);
     later(response, () => send(response, 200, answer));
   };

@@ -5,6 +5,12 @@
  * adapter, which knows what a 400 means for its provider (a refusal, or a request it got wrong). The
  * caller's AbortSignal ends everything at once with its own reason.
  *
+ * A provider is asked to do work once: a call that starts paid work at a provider that does not
+ * deduplicate names the statuses that provider documents as "not processed" (`notProcessed`, each
+ * adapter cites its own). Only those, and a connection that was never made (the body never left), are
+ * tried again; any other 5xx, an attempt timeout or a connection lost once the request may have been sent
+ * fails at once with `mayHaveRun` (the provider may have done, and charged, the work): never repeated.
+ *
  * Every attempt of one call carries the same headers, so an `Idempotency-Key` set by the adapter (from
  * the request's workKey) is repeated, never renewed.
  */
@@ -21,16 +27,19 @@ export class HttpEngineError extends Error {
   readonly retryable: boolean;
   readonly status?: number;
   readonly retryAfterSeconds?: number;
+  /** The request may have reached the provider and started paid work whose answer was lost: never sent again. */
+  readonly mayHaveRun?: boolean;
 
   constructor(
     message: string,
-    details: { retryable: boolean; status?: number; retryAfterSeconds?: number; cause?: unknown },
+    details: { retryable: boolean; status?: number; retryAfterSeconds?: number; cause?: unknown; mayHaveRun?: boolean },
   ) {
     super(message, { cause: details.cause });
     this.name = 'HttpEngineError';
     this.retryable = details.retryable;
     this.status = details.status;
     this.retryAfterSeconds = details.retryAfterSeconds;
+    if (details.mayHaveRun) this.mayHaveRun = true;
   }
 }
 
@@ -78,7 +87,37 @@ export interface ProviderCall {
   headers: Record<string, string>;
   /** A string (JSON) or a FormData (multipart); rebuilt by the caller never, reused on every attempt. */
   body?: string | FormData;
+  /**
+   * Set on a call that starts paid work at a provider that does not deduplicate it: the statuses the
+   * provider documents as "the work was not done" (429, an overload refusal), the only answers tried again.
+   * Absent: the call is safe to repeat (a read, a cancel, an engine that honours Idempotency-Key).
+   */
+  notProcessed?: readonly number[];
 }
+
+/**
+ * Errors of a connection that was never made: the request's body never left, so nothing can have started
+ * (undici's `cause.code`, or Node's system errors).
+ */
+const NEVER_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+const neverSent = (error: unknown): boolean => {
+  // Duck-typed: fetch's errors may come from another realm (a test sandbox), where instanceof Error fails.
+  let cause: unknown = error;
+  for (let depth = 0; typeof cause === 'object' && cause !== null && depth < 5; depth += 1) {
+    const { code, cause: next } = cause as { code?: unknown; cause?: unknown };
+    if (typeof code === 'string' && NEVER_SENT_CODES.has(code)) return true;
+    cause = next;
+  }
+  return false;
+};
 
 /** A provider's answer that is not worth retrying: any 2xx, or a 4xx other than 429. */
 export interface ProviderAnswer {
@@ -140,6 +179,8 @@ export const sendWithRetries = async (
   }
 };
 
+const MAY_HAVE_RUN = ' (the provider may have done the work: not sent again)';
+
 const attemptOnce = async (
   transport: ProviderTransport,
   call: ProviderCall,
@@ -166,21 +207,28 @@ const attemptOnce = async (
     });
     const text = await response.text();
     if (response.status === 429 || response.status >= 500) {
-      throw new HttpEngineError(`${call.provider} answered HTTP ${response.status}: ${text.slice(0, 300)}`, {
-        retryable: true,
-        status: response.status,
-        retryAfterSeconds: retryAfterSeconds(response.headers, transport.clock()),
-      });
+      const notDone = call.notProcessed === undefined || call.notProcessed.includes(response.status);
+      throw new HttpEngineError(
+        `${call.provider} answered HTTP ${response.status}: ${text.slice(0, 300)}${notDone ? '' : MAY_HAVE_RUN}`,
+        {
+          retryable: notDone,
+          status: response.status,
+          retryAfterSeconds: retryAfterSeconds(response.headers, transport.clock()),
+          mayHaveRun: !notDone,
+        },
+      );
     }
     return { status: response.status, headers: response.headers, text };
   } catch (error) {
     if (error instanceof HttpEngineError || signal.aborted) throw error;
     const message = error instanceof Error ? error.message : String(error);
+    // A POST of paid work whose connection was made may have been received: its loss is not a "no".
+    const mayHaveRun = call.notProcessed !== undefined && (timedOut || !neverSent(error));
     throw new HttpEngineError(
-      timedOut
+      (timedOut
         ? `${call.provider} attempt timed out after ${(timeoutMs / 1000).toFixed(1)} s`
-        : `${call.provider} unreachable: ${message}`,
-      { retryable: true, cause: error },
+        : `${call.provider} unreachable: ${message}`) + (mayHaveRun ? MAY_HAVE_RUN : ''),
+      { retryable: !mayHaveRun, cause: error, mayHaveRun },
     );
   } finally {
     clearTimeout(timer);

@@ -68,9 +68,19 @@ describe('running', () => {
 });
 
 describe('the queue', () => {
-  it('is absent when no engine queues work', () => {
-    const routed = routedEngine(new Map([['base-b-2', namedEngine('openai').engine]]), namedEngine('sandbox').engine);
-    expect(routed.queue).toBeUndefined();
+  it('accepts nothing when no engine queues work, and still reaches a ticket’s own engine', async () => {
+    const fal = namedEngine('fal', 'fal');
+    const routed = routedEngine(
+      new Map([['base-a-2', namedEngine('openai').engine]]),
+      namedEngine('sandbox').engine,
+      (t) => (t.engine === 'fal' && t.model === 'fal-ai/flux-2' ? fal.engine.queue : undefined),
+    );
+    expect(routed.queue?.accepts(request('base-a-2'))).toBe(false);
+    // A route change mid-job: base-a-2 is on another provider now, its fal ticket is still checked and canceled by fal.
+    const made = { ...ticket('fal'), model: 'fal-ai/flux-2' };
+    await routed.queue?.check(made, request('base-a-2'), live());
+    await routed.queue?.cancel(made, live());
+    expect(fal.calls).toEqual(['check req_9', 'cancel req_9']);
   });
 
   it('is present when a routed engine queues work', () => {

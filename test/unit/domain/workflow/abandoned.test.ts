@@ -1,4 +1,5 @@
 import type { ReleaseInput } from '../../../../functions/domain/billing/ledger';
+import type { EngineTicket } from '../../../../functions/domain/engine/engine';
 import type { Job } from '../../../../functions/domain/jobs/job';
 import type { Profile } from '../../../../functions/domain/profiles/profile';
 import {
@@ -22,6 +23,7 @@ const profile = (overrides: Partial<Profile>): Profile =>
 /** One open job or profile in the store, the execution in the given state; returns what was released. */
 const run = async (stored: { job?: Job; profile?: Profile }, execution: ExecutionState) => {
   const released: ReleaseInput[] = [];
+  const cancels: (EngineTicket | null)[] = [];
   const deps: AbandonedWorkDeps = {
     clock: () => NOW,
     graceMs: GRACE_MS,
@@ -34,12 +36,20 @@ const run = async (stored: { job?: Job; profile?: Profile }, execution: Executio
       },
     },
     executionState: async () => execution,
+    cancelEngineWork: async (ticket) => void cancels.push(ticket),
   };
   const open = stored.job
     ? [{ kind: 'job' as const, accountId: 'acc_1', id: stored.job.jobId }]
     : [{ kind: 'profile' as const, accountId: 'acc_1', id: 'prf_1' }];
   const closed = await closeAbandonedWork(deps, open);
-  return { closed, released };
+  return { closed, released, cancels };
+};
+
+const FAL_TICKET: EngineTicket = {
+  engine: 'fal',
+  model: 'fal-ai/flux-2',
+  requests: [{ id: 'req_1' }],
+  submittedAt: OLD,
 };
 
 describe('closing abandoned work', () => {
@@ -61,7 +71,14 @@ describe('closing abandoned work', () => {
   });
 
   it('leaves an async job whose execution still runs, however old: its steps enforce the budget', async () => {
-    expect((await run({ job: job({}) }, 'running')).released).toEqual([]);
+    const { released, cancels } = await run({ job: job({ engineTicket: FAL_TICKET }) }, 'running');
+    expect({ released, cancels }).toEqual({ released: [], cancels: [] });
+  });
+
+  it('asks the provider to stop the work the ticket of a job it closes names', async () => {
+    const { closed, cancels } = await run({ job: job({ engineTicket: FAL_TICKET }) }, 'ended');
+    expect(closed.jobs).toEqual(['job_1']);
+    expect(cancels).toEqual([FAL_TICKET]);
   });
 
   it('leaves a job that is already terminal', async () => {

@@ -14,8 +14,13 @@ import type {
   QueueCheck,
 } from '../../../../functions/domain/engine/engine';
 import { canceledError, type Job } from '../../../../functions/domain/jobs/job';
-import { CANCEL_CHECK_MS, EngineFailedError, TransientEngineError } from '../../../../functions/domain/workflow/rounds';
-import { runEngine, type WorkflowDeps } from '../../../../functions/domain/workflow/steps';
+import { CANCEL_CHECK_MS, cancelEngineWork, EngineFailedError } from '../../../../functions/domain/workflow/rounds';
+import {
+  providerWorkLostError,
+  release,
+  runEngine,
+  type WorkflowDeps,
+} from '../../../../functions/domain/workflow/steps';
 import { aJob, engineWork, reserveJob } from '../../../support/builders/jobs';
 import { aProfile } from '../../../support/builders/profiles';
 import { FAKE_FACE_MODEL, FakeLedger, fakeEngine, fakeFace, fakeFaceAnalyzer, fakeJobs } from '../../../support/fakes';
@@ -152,6 +157,7 @@ const world = async (engine: ImageEngine, overrides: Partial<Job> = {}) => {
     },
     link: async () => 'https://api.test/v2/service/downloads/dl',
     enqueueCallback: async () => undefined,
+    cancelEngineWork: (ticket) => cancelEngineWork(engine.queue, ticket),
     settings: { asyncBudgetMs: BUDGET_MS, maxRunningJobs: 20 },
   };
   const stored = () => {
@@ -252,13 +258,33 @@ describe('a queued provider', () => {
     expect(stored().engineRun).toEqual(failed);
   });
 
-  it('keeps the first ticket when two rounds submit at once, and cancels the other', async () => {
+  it('submits once when two rounds run at once: the second finds the call-started mark, does not call, and fails the job', async () => {
     const provider = queuedProvider(1);
     const { stored, round } = await world(provider.engine);
-    await Promise.all([round(), round()]);
-    expect(provider.submits).toHaveLength(2);
+    const [first, second] = await Promise.all([round(), round()]);
+    expect(provider.submits).toHaveLength(1);
+    expect(first).toEqual({ outcome: 'waiting' });
+    expect(second).toEqual({ outcome: 'failed', error: providerWorkLostError() });
     expect(stored().engineTicket).toEqual(ticketOf('req_1'));
-    expect(provider.cancels).toEqual([ticketOf('req_2')]);
+    // The next round finds the recorded failure: ReleaseCharge then refunds and stops the ticket's work.
+    await expect(round()).resolves.toEqual({ outcome: 'failed', error: providerWorkLostError() });
+  });
+
+  it('does not submit again when an earlier run may have submitted without storing its ticket', async () => {
+    const provider = queuedProvider(1);
+    const { stored, round } = await world(provider.engine, { engineCallAt: NOW - 1000 });
+    await expect(round()).resolves.toEqual({ outcome: 'failed', error: providerWorkLostError() });
+    expect(provider.submits).toEqual([]);
+    expect(stored().engineRun).toEqual({ outcome: 'failed', error: providerWorkLostError() });
+  });
+
+  it('cancels the submitted work when its ticket cannot be stored, and fails the round', async () => {
+    const provider = queuedProvider(1);
+    const { deps, round } = await world(provider.engine);
+    deps.jobs = { ...deps.jobs, recordTicket: async () => Promise.reject(new Error('table unavailable')) };
+    await expect(round()).rejects.toThrow('table unavailable');
+    expect(provider.submits).toHaveLength(1);
+    expect(provider.cancels).toEqual([ticketOf('req_1')]);
   });
 
   it('answers waiting when a check takes longer than a round may, and keeps the ticket', async () => {
@@ -342,18 +368,27 @@ describe('a queued job that ends', () => {
   });
 });
 
+describe('ReleaseCharge (the Catch of any failed step lands there)', () => {
+  it('refunds the job and asks the provider to stop the work its ticket names', async () => {
+    const provider = queuedProvider(5);
+    const { deps, job, stored } = await world(provider.engine, { engineTicket: ticketOf('req_1') });
+    await release(deps, { accountId: job.accountId, jobId: job.jobId, failure: { Error: 'EngineFailed', Cause: 'x' } });
+    expect(stored()).toMatchObject({ status: 'failed', error: { code: 'INTERNAL_ERROR' } });
+    expect(provider.cancels).toEqual([ticketOf('req_1')]);
+  });
+});
+
 describe('a failed check', () => {
-  it('is worth another round when the provider’s error is retryable', async () => {
+  it('keeps the job waiting when the provider’s error is retryable: checked again after the wait', async () => {
     const provider = queuedProvider(0);
     const { stored, round } = await world(provider.engine, { engineTicket: ticketOf('req_1') });
     provider.answerChecksWith(async () => {
       throw new HttpEngineError('fal answered HTTP 503: busy (gave up after 4 attempts)', { retryable: true });
     });
-    const step = round();
-    await expect(step).rejects.toThrow(TransientEngineError);
-    await expect(step).rejects.toThrow('fal answered HTTP 503: busy (gave up after 4 attempts)');
+    await expect(round()).resolves.toEqual({ outcome: 'waiting' });
     expect(provider.cancels).toEqual([]);
     expect(stored().engineTicket).toEqual(ticketOf('req_1'));
+    expect(stored().status).toBe('running');
   });
 
   it('fails the engine for good when it is not retryable', async () => {

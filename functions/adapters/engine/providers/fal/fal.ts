@@ -69,6 +69,16 @@ const worthAnotherCheck = (error: unknown): unknown =>
     ? new HttpEngineError(error.message, { retryable: true, status: error.status, cause: error.cause })
     : error;
 
+/**
+ * The answers to a submit that show fal queued nothing, the only ones a submit is sent again on
+ * (provider-http.ts `notProcessed`; fal's queue takes no idempotency key). 429 alone: a rate-limit refusal
+ * at the door (RFC 6585 §4; fal's reliability page, https://fal.ai/docs/model-apis/model-endpoints/reliability,
+ * "Rate limits (429)"), answered before any request_id exists, while fal's concurrency limit never rejects a
+ * queued request (https://fal.ai/docs/documentation/model-apis/concurrency-limits). fal documents no 5xx of
+ * the submit itself as "not queued", so none is retried: a request it queued would run, and bill, twice.
+ */
+export const FAL_SUBMIT_NOT_PROCESSED: readonly number[] = [429];
+
 /** Poll delay before check n+1 of `run`: 1 s, then a second more each time, at most 5 s. */
 const pollDelayMs = (poll: number): number => Math.min(5, poll + 1) * 1000;
 
@@ -207,6 +217,7 @@ export class FalEngine implements ImageEngine {
             url: `${this.queueUrl}/${endpoint}`,
             method: 'POST',
             body: JSON.stringify(this.input(request, prompt, urls, images)),
+            notProcessed: FAL_SUBMIT_NOT_PROCESSED,
           },
           signal,
         );
@@ -214,7 +225,12 @@ export class FalEngine implements ImageEngine {
           const { message, policy } = errorDetail(answer);
           if (!policy) throw providerError(answer, `submit to ${endpoint}`);
           await cancelStarted();
-          return { engine: FAL_ENGINE, requests: [{ id: 'refused', refusal: 'moderated', message }], submittedAt };
+          return {
+            engine: FAL_ENGINE,
+            model: this.options.model,
+            requests: [{ id: 'refused', refusal: 'moderated', message }],
+            submittedAt,
+          };
         }
         const queued = parseAnswer(SubmitAnswerSchema, answer, 'submit');
         // The URLs this ticket will send the key to: on the configured queue, or the job fails now.
@@ -231,7 +247,8 @@ export class FalEngine implements ImageEngine {
       await cancelStarted();
       throw error;
     }
-    return { engine: FAL_ENGINE, requests, submittedAt };
+    // The model travels with the ticket: it is checked and canceled by this model's engine whatever the routes say later.
+    return { engine: FAL_ENGINE, model: this.options.model, requests, submittedAt };
   }
 
   private ticketRequests(ticket: EngineTicket): TicketRequest[] {

@@ -88,6 +88,17 @@ export const GEMINI_IMAGE_PRICE_MICROS: Record<GeminiImageSize, number> = {
   '4K': Math.ceil(2520 * 60),
 };
 
+/**
+ * The answers Google documents as "the request was not processed", the only ones a generateContent POST is
+ * sent again on (provider-http.ts `notProcessed`; the Gemini API takes no idempotency key). From the
+ * Gemini API's troubleshooting guide (https://ai.google.dev/gemini-api/docs/troubleshooting, "backend
+ * service error codes"): 429 RESOURCE_EXHAUSTED ("You've exceeded the rate limit") and 503 UNAVAILABLE
+ * ("The service may be temporarily overloaded or down"), UNAVAILABLE being the one code Google's AIP-194
+ * (https://google.aip.dev/194) names retryable. Not 500 INTERNAL ("An unexpected error occurred on Google's
+ * side") nor 504 DEADLINE_EXCEEDED ("unable to finish processing within the deadline"): work had begun.
+ */
+export const GEMINI_NOT_PROCESSED: readonly number[] = [429, 503];
+
 /** `finishReason`s (and any `promptFeedback.blockReason`) that mean Google's policies refused the work. */
 const MODERATED_FINISH = new Set([
   'SAFETY',
@@ -166,6 +177,7 @@ export class GeminiEngine implements ImageEngine {
               method: 'POST',
               headers: { 'content-type': 'application/json', 'x-goog-api-key': apiKey },
               body,
+              notProcessed: GEMINI_NOT_PROCESSED,
             },
             callSignal,
           ),

@@ -115,6 +115,16 @@ const ErrorResponseSchema = v.object({
   }),
 });
 
+/**
+ * The answers OpenAI documents as "the request was not processed", the only ones a POST is sent again on
+ * (provider-http.ts `notProcessed`; OpenAI does not document honouring Idempotency-Key). From OpenAI's
+ * error-codes guide (https://platform.openai.com/docs/guides/error-codes, "API errors"): 429 "Rate limit
+ * reached for requests" (pace your requests) and 503 "The engine is currently overloaded" / "Slow Down"
+ * (our servers are experiencing high traffic and are unable to process your request: help article 6891834).
+ * Not 500 ("The server had an error while processing your request": processing had begun), nor a timeout.
+ */
+export const OPENAI_NOT_PROCESSED: readonly number[] = [429, 503];
+
 /** `error.code` values OpenAI uses for a prompt or image its safety system refused. */
 const REFUSAL_CODES = new Set(['moderation_blocked', 'content_policy_violation']);
 
@@ -276,6 +286,7 @@ export class OpenAiEngine implements ImageEngine {
           method: 'POST',
           headers: { ...headers, 'content-type': 'application/json' },
           body: JSON.stringify(fields),
+          notProcessed: OPENAI_NOT_PROCESSED,
         },
         signal,
       );
@@ -288,7 +299,14 @@ export class OpenAiEngine implements ImageEngine {
     }
     return sendWithRetries(
       this.transport,
-      { provider: PROVIDER, url: this.url('images/edits'), method: 'POST', headers, body: form },
+      {
+        provider: PROVIDER,
+        url: this.url('images/edits'),
+        method: 'POST',
+        headers,
+        body: form,
+        notProcessed: OPENAI_NOT_PROCESSED,
+      },
       signal,
     );
   }

@@ -216,11 +216,75 @@ describe('retries', () => {
   it('retries an attempt that times out', async () => {
     server.reply({ status: 200, hang: true });
     await expect(
-      sendWithRetries(transport({ maxAttempts: 2, attemptTimeoutSeconds: 0.02 }), call(), live()),
+      sendWithRetries(transport({ maxAttempts: 2, attemptTimeoutSeconds: 0.3 }), call(), live()),
     ).rejects.toMatchObject({
       retryable: false,
       message: expect.stringMatching(/^Acme attempt timed out .*gave up after 2 attempts/),
     });
+    // The server may read the second request only after the client gave up on it.
+    for (let tries = 0; server.received.length < 2 && tries < 100; tries += 1)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(server.received).toHaveLength(2);
+  });
+});
+
+describe('a POST of work at a provider that does not deduplicate (notProcessed)', () => {
+  const work = (overrides: Partial<ProviderCall> = {}) => call({ notProcessed: [429, 503], ...overrides });
+
+  it('retries only the answers the provider documents as not processed', async () => {
+    server.reply({ status: 429, headers: { 'retry-after': '1' } }, { status: 503 }, { status: 200, body: 'done' });
+    const answer = await sendWithRetries(transport(), work(), live());
+    expect(answer.text).toBe('done');
+    expect(server.received).toHaveLength(3);
+  });
+
+  it.each([500, 502, 504])('never sends again after a %i, and says the work may have run', async (status) => {
+    server.reply({ status, body: 'oops' }, { status: 200 });
+    await expect(sendWithRetries(transport(), work(), live())).rejects.toMatchObject({
+      retryable: false,
+      status,
+      mayHaveRun: true,
+      message: expect.stringContaining('may have done the work'),
+    });
+    expect(server.received).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
+  it('never sends again after an attempt times out', async () => {
+    server.reply({ status: 200, hang: true });
+    await expect(sendWithRetries(transport({ attemptTimeoutSeconds: 0.3 }), work(), live())).rejects.toMatchObject({
+      retryable: false,
+      mayHaveRun: true,
+      message: expect.stringMatching(/^Acme attempt timed out .*may have done the work/),
+    });
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('never sends again after the connection is lost once the request was sent', async () => {
+    server.reply({ status: 200, hang: true });
+    const sent = sendWithRetries(transport(), work(), live());
+    while (server.received.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    await server.close();
+    await expect(sent).rejects.toMatchObject({ retryable: false, mayHaveRun: true });
+    expect(server.received).toHaveLength(1);
+    server = await scriptedServer();
+  });
+
+  it('retries a connection that was never made: nothing was sent', async () => {
+    const closed = await scriptedServer();
+    await closed.close();
+    await expect(
+      sendWithRetries(transport({ maxAttempts: 3 }), work({ url: closed.url }), live()),
+    ).rejects.toMatchObject({
+      retryable: false,
+      message: expect.stringMatching(/unreachable.*gave up after 3 attempts/),
+    });
+    expect(waits).toHaveLength(2);
+  });
+
+  it('leaves a read as it was: its 500 is tried again', async () => {
+    server.reply({ status: 500 }, { status: 200 });
+    await sendWithRetries(transport(), call({ method: 'GET', body: undefined }), live());
     expect(server.received).toHaveLength(2);
   });
 });

@@ -365,12 +365,19 @@ describe('Gemini engine: retries', () => {
     expect(double.counters.requests).toBe(2);
   });
 
-  it('retries a 503 with backoff', async () => {
+  it('retries a 503 and a 429, the answers Google documents as not processed, with backoff', async () => {
     double.failNext(503);
-    double.failNext(500);
+    double.failNext(429);
     expect(images(await engine().run(request(), live()))).toHaveLength(1);
     expect(waits).toEqual([750, 1500]);
     expect(double.counters.requests).toBe(3);
+  });
+
+  it.each([500, 504])('never sends again after a %i: the work may have been done', async (status) => {
+    double.failNext(status);
+    await expect(engine().run(request(), live())).rejects.toMatchObject({ retryable: false, status, mayHaveRun: true });
+    expect(double.counters.requests).toBe(1);
+    expect(waits).toEqual([]);
   });
 
   it('does not retry a 400 and carries Google’s message', async () => {

@@ -419,9 +419,9 @@ describe('OpenAI: retries', () => {
     expect(double.received.map((received) => received.headers['idempotency-key'])).toEqual(['job_1', 'job_1']);
   });
 
-  it('retries a 5xx with backoff', async () => {
+  it('retries a 503 and a 429, the answers OpenAI documents as not processed, with backoff', async () => {
     double.failNext(503);
-    double.failNext(500);
+    double.failNext(429);
     const outcome = await engine().run(request(), live());
     expect(outcome.kind).toBe('images');
     expect(waits).toEqual([750, 1500]);
@@ -429,9 +429,16 @@ describe('OpenAI: retries', () => {
   });
 
   it('gives up after the last attempt', async () => {
-    for (let attempt = 0; attempt < 3; attempt += 1) double.failNext(500);
-    await expect(engine().run(request(), live())).rejects.toMatchObject({ retryable: false, status: 500 });
+    for (let attempt = 0; attempt < 3; attempt += 1) double.failNext(503);
+    await expect(engine().run(request(), live())).rejects.toMatchObject({ retryable: false, status: 503 });
     expect(double.received).toHaveLength(3);
+  });
+
+  it.each([500, 502, 504])('never sends again after a %i: the work may have been done', async (status) => {
+    double.failNext(status);
+    await expect(engine().run(request(), live())).rejects.toMatchObject({ retryable: false, status, mayHaveRun: true });
+    expect(double.received).toHaveLength(1);
+    expect(waits).toEqual([]);
   });
 });
 
