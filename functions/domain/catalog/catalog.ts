@@ -12,8 +12,9 @@ export type Resolution = (typeof RESOLUTIONS)[number];
 export const ASPECT_RATIOS = ['auto', '1:1', '3:4', '4:3', '9:16', '16:9'] as const;
 export type AspectRatio = (typeof ASPECT_RATIOS)[number];
 
-export const QUALITIES = ['auto', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
-export type Quality = (typeof QUALITIES)[number];
+import type { Quality } from './quality';
+
+export { QUALITIES, type Quality } from './quality';
 
 /** The operations that let the caller choose a base model. */
 export type ModelOperation = 'edit' | 'generate';

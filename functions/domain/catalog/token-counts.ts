@@ -36,7 +36,7 @@
  * - a call of `n` images is billed as `n` calls ("n>1 constitutes billing as individual calls", the same
  *   community measurement), so the input tokens are counted once per output image.
  */
-import type { Quality } from './catalog';
+import type { Quality } from './quality';
 
 export interface OutputTokenRule {
   /** OpenAI's quality axis factor (`q` above) of each quality the model takes; `auto` is the largest. */
