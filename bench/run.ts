@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- <module> ...]`: runs every `bench/*.bench.ts` (or the ones named), each in a
  * process of its own, one after the other; prints a table and writes `bench/results/latest.json` and
- * `bench/results/latest.md`. A module exports `name` and `run(): Promise<BenchResult[]>` (harness.ts);
+ * `bench/results/latest.md` (a run of named modules replaces only their entries). A module exports `name` and `run(): Promise<BenchResult[]>` (harness.ts);
  * adding one is adding a file. Missed targets are reported, not failed on: timings depend on the
  * machine (DESIGN §7). The exit code is 1 only when a module throws or times out.
  */
@@ -195,6 +195,18 @@ const buildReport = async (modules: ModuleReport[], machineInfo: Awaited<ReturnT
   };
 };
 
+/** The modules of the last results file, if any (a run of some modules keeps the others' results). */
+const previousModules = (): ModuleReport[] => {
+  try {
+    const previous = JSON.parse(fs.readFileSync(path.join(RESULTS_DIR, 'latest.json'), 'utf8')) as {
+      modules?: ModuleReport[];
+    };
+    return previous.modules ?? [];
+  } catch {
+    return [];
+  }
+};
+
 /** Write-then-rename, so an interrupted run never leaves half a results file. */
 const writeAtomically = (file: string, text: string): void => {
   const temporary = `${file}.${process.pid}.tmp`;
@@ -216,7 +228,10 @@ const main = async (): Promise<void> => {
     if (report.error) process.stderr.write(`${report.name} failed: ${report.error}\n`);
     modules.push(report);
   }
-  const report = await buildReport(modules, machineInfo);
+  // Modules named on the command line replace their own entries: the others' last results are kept.
+  const named = process.argv.slice(2).length > 0;
+  const kept = named ? previousModules().filter((entry) => !modules.some((run) => run.name === entry.name)) : [];
+  const report = await buildReport([...kept, ...modules], machineInfo);
   printTable(modules);
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   writeAtomically(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);

@@ -59,70 +59,75 @@ const falCancelsSoon = async (index: number): Promise<string[]> => {
 
 const failedRefunded = (code: string) => ({ status: 'failed', error: { code }, cost: { final: '0.00' } });
 
+/**
+ * A fault at a provider that does not deduplicate, how to script it on its double, and how many work
+ * requests that double has received so far.
+ */
+interface WorkFault {
+  name: string;
+  model: string;
+  mode: 'sync' | 'async';
+  arm(): void;
+  sent(): number;
+}
+
+const FAULTS: WorkFault[] = [
+  {
+    name: 'OpenAI answers 500 after making the images',
+    model: 'base-b-2',
+    mode: 'sync',
+    arm: () => world.doubles.openai.script.push({ kind: 'work-then-fail', status: 500 }),
+    sent: () => world.doubles.openai.received.length,
+  },
+  {
+    name: 'Gemini never answers (the attempt times out)',
+    model: 'base-c-2',
+    mode: 'sync',
+    arm: () => world.doubles.gemini.script.push({ kind: 'hang' }),
+    sent: () => world.doubles.gemini.counters.requests,
+  },
+  {
+    name: 'OpenAI never answers an asynchronous job',
+    model: 'base-b-2',
+    mode: 'async',
+    arm: () => world.doubles.openai.script.push({ kind: 'hang' }),
+    sent: () => world.doubles.openai.received.length,
+  },
+  {
+    name: 'Gemini answers 500 after making the image of an asynchronous job',
+    model: 'base-c-2',
+    mode: 'async',
+    arm: () => world.doubles.gemini.script.push({ kind: 'work-then-fail', status: 500 }),
+    sent: () => world.doubles.gemini.counters.requests,
+  },
+  {
+    name: 'fal answers its submit 500 after queueing the request',
+    model: 'base-a-2',
+    mode: 'async',
+    arm: () => world.doubles.fal.failNext(500, { on: 'submit', afterWork: true }),
+    sent: () => world.doubles.fal.counters.submits,
+  },
+  {
+    name: 'fal never answers a submit',
+    model: 'base-a-2',
+    mode: 'async',
+    arm: () => world.doubles.fal.hangNextSubmit(),
+    sent: () => world.doubles.fal.counters.submits,
+  },
+];
+
 describe('a provider is asked to do work once', () => {
-  it('OpenAI answers 500 after making the images: one POST, a synchronous 500 INTERNAL_ERROR, refunded', async () => {
+  it.each(FAULTS)('$name: one request, the $mode job fails INTERNAL_ERROR, refunded', async (fault) => {
     const account = await world.runtime.newAccount(OPENING_MICROS);
-    const before = world.doubles.openai.received.length;
-    world.doubles.openai.script.push({ kind: 'work-then-fail', status: 500 });
-    await expectError(
-      await call('generate', account.apiKey, { prompt: 'a kite', base_model: 'base-b-2' }),
-      500,
-      'INTERNAL_ERROR',
-    );
-    expect(world.doubles.openai.received.length - before).toBe(1);
-    expect(await spent(account.accountId)).toBe(0);
-  });
-
-  it('Gemini never answers: the attempt times out, one POST, a synchronous 500 INTERNAL_ERROR, refunded', async () => {
-    const account = await world.runtime.newAccount(OPENING_MICROS);
-    const before = world.doubles.gemini.counters.requests;
-    world.doubles.gemini.script.push({ kind: 'hang' });
-    await expectError(
-      await call('generate', account.apiKey, { prompt: 'a kite', base_model: 'base-c-2' }),
-      500,
-      'INTERNAL_ERROR',
-    );
-    expect(world.doubles.gemini.counters.requests - before).toBe(1);
-    expect(await spent(account.accountId)).toBe(0);
-  });
-
-  it('OpenAI never answers an asynchronous job: one POST, the job failed INTERNAL_ERROR, refunded', async () => {
-    const account = await world.runtime.newAccount(OPENING_MICROS);
-    const before = world.doubles.openai.received.length;
-    world.doubles.openai.script.push({ kind: 'hang' });
-    const jobId = await submit(account.apiKey, { prompt: 'a kite', base_model: 'base-b-2' });
-    expect(await pollJob(world.runtime, account.apiKey, jobId)).toMatchObject(failedRefunded('INTERNAL_ERROR'));
-    expect(world.doubles.openai.received.length - before).toBe(1);
-    expect(await spent(account.accountId)).toBe(0);
-  });
-
-  it('Gemini answers 500 after making the image of an asynchronous job: one POST, failed, refunded', async () => {
-    const account = await world.runtime.newAccount(OPENING_MICROS);
-    const before = world.doubles.gemini.counters.requests;
-    world.doubles.gemini.script.push({ kind: 'work-then-fail', status: 500 });
-    const jobId = await submit(account.apiKey, { prompt: 'a kite', base_model: 'base-c-2' });
-    expect(await pollJob(world.runtime, account.apiKey, jobId)).toMatchObject(failedRefunded('INTERNAL_ERROR'));
-    expect(world.doubles.gemini.counters.requests - before).toBe(1);
-    expect(await spent(account.accountId)).toBe(0);
-  });
-
-  it('fal answers its submit 500 after queueing the request: submitted once, the job failed, refunded', async () => {
-    const account = await world.runtime.newAccount(OPENING_MICROS);
-    const before = world.doubles.fal.counters.submits;
-    world.doubles.fal.failNext(500, { on: 'submit', afterWork: true });
-    const jobId = await submit(account.apiKey, { prompt: 'a harbour', base_model: 'base-a-2' });
-    expect(await pollJob(world.runtime, account.apiKey, jobId)).toMatchObject(failedRefunded('INTERNAL_ERROR'));
-    expect(world.doubles.fal.counters.submits - before).toBe(1);
-    expect(await spent(account.accountId)).toBe(0);
-  });
-
-  it('fal never answers a submit: submitted once, the job failed, refunded', async () => {
-    const account = await world.runtime.newAccount(OPENING_MICROS);
-    const before = world.doubles.fal.counters.submits;
-    world.doubles.fal.hangNextSubmit();
-    const jobId = await submit(account.apiKey, { prompt: 'a harbour', base_model: 'base-a-2' });
-    expect(await pollJob(world.runtime, account.apiKey, jobId)).toMatchObject(failedRefunded('INTERNAL_ERROR'));
-    expect(world.doubles.fal.counters.submits - before).toBe(1);
+    const before = fault.sent();
+    fault.arm();
+    const body = { prompt: 'a kite', base_model: fault.model };
+    if (fault.mode === 'sync') await expectError(await call('generate', account.apiKey, body), 500, 'INTERNAL_ERROR');
+    else {
+      const jobId = await submit(account.apiKey, body);
+      expect(await pollJob(world.runtime, account.apiKey, jobId)).toMatchObject(failedRefunded('INTERNAL_ERROR'));
+    }
+    expect(fault.sent() - before).toBe(1);
     expect(await spent(account.accountId)).toBe(0);
   });
 });

@@ -185,8 +185,10 @@ describe('50 jobs racing on one account', () => {
     racing = false;
     await watcher;
 
+    // How many are refused depends on how many reservations overlap: where the runtime serialises the
+    // calls (start:assets), each job settles below its ceiling before the next reserves, and all may fit.
+    // What may not depend on it: nothing overdrawn, and every micro-dollar accounted for (below).
     const refused = outcomes.filter((outcome) => outcome.refused).length;
-    expect(refused).toBeGreaterThan(0);
     expect(refused).toBeLessThan(50);
     expect(Math.min(...readings)).toBeGreaterThanOrEqual(0);
 

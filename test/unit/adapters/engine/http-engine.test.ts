@@ -6,6 +6,7 @@ import {
   type Wait,
 } from '../../../../functions/adapters/engine/http-engine';
 import type { EngineRequest } from '../../../../functions/domain/engine/engine';
+import { aNamedCandidate } from '../../../support/builders/engine';
 import { type FakeEngineServer, okBody, startFakeEngineServer } from '../../../support/fake-engine-server';
 
 let server: FakeEngineServer;
@@ -61,18 +62,7 @@ const request = (overrides: Partial<EngineRequest> = {}): EngineRequest => ({
   numOutputImages: 2,
   baseModel: 'base-b-2',
   quality: 'high',
-  candidates: [
-    {
-      profileId: 'prf_named',
-      face: {
-        modelId: 'faces/1',
-        kind: 'person',
-        mean: [0.6, 0.8],
-        referenceKeys: ['profiles/acc_1/prf_named/reference-0.jpg', 'profiles/acc_1/prf_named/reference-1.jpg'],
-      },
-    },
-    { profileId: 'prf_other', face: null },
-  ],
+  candidates: [aNamedCandidate(), { profileId: 'prf_other', face: null }],
   namedInPrompt: ['prf_named'],
   ...overrides,
 });

@@ -103,6 +103,22 @@ const scriptedEngine = (calls: string[][], costMicros = 1000) => {
   return { engine, asked };
 };
 
+/** Checks outputs named `outputs` with retries answered, call after call, by `retries`. */
+const checkWith = (
+  faces: ReturnType<typeof analyser>,
+  retries: string[][],
+  outputs: string[],
+  mode: 'report' | 'retry' | 'off' = 'retry',
+) => {
+  const { engine, asked } = scriptedEngine(retries);
+  return checkIdentity(
+    { engine, faces },
+    request(),
+    outputs.map((name) => Buffer.from(name)),
+    mode,
+  ).then((checked) => ({ checked, asked }));
+};
+
 describe('the identity check', () => {
   const faces = analyser({
     'a and b': [A, B],
@@ -134,13 +150,7 @@ describe('the identity check', () => {
   });
 
   it('with retry, makes again only the outputs missing someone, and delivers the better attempt', async () => {
-    const { engine, asked } = scriptedEngine([['a and b']]);
-    const checked = await checkIdentity(
-      { engine, faces },
-      request(),
-      [Buffer.from('a and b'), Buffer.from('only a')],
-      'retry',
-    );
+    const { checked, asked } = await checkWith(faces, [['a and b']], ['a and b', 'only a']);
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ numOutputImages: 1, workKey: 'job_1:identity-1' });
     expect(checked.images.map(String)).toEqual(['a and b', 'a and b']);
@@ -150,13 +160,7 @@ describe('the identity check', () => {
   });
 
   it('stops after two retries and keeps the best attempt, never a worse one', async () => {
-    const { engine, asked } = scriptedEngine([['stranger'], ['only b']]);
-    const checked = await checkIdentity(
-      { engine, faces },
-      request(),
-      [Buffer.from('only a'), Buffer.from('a and b')],
-      'retry',
-    );
+    const { checked, asked } = await checkWith(faces, [['stranger'], ['only b']], ['only a', 'a and b']);
     expect(asked).toHaveLength(2);
     // 'only a' and 'only b' keep one each: the first attempt stays (it came first, equal standing).
     expect(checked.images.map(String)).toEqual(['only a', 'a and b']);
@@ -189,15 +193,19 @@ describe('the identity check', () => {
     expect(asked).toEqual([]);
   });
 
-  it('an animal match is reported, not billed', async () => {
-    const pets = fakeFaceAnalyzer(() => [fakeFace(A, 'animal')]);
+  /** One output showing `face`, checked against a cat's animal template. */
+  const checkCat = async (face: DetectedFace) => {
     const { engine } = scriptedEngine([]);
-    const checked = await checkIdentity(
-      { engine, faces: pets },
+    return checkIdentity(
+      { engine, faces: fakeFaceAnalyzer(() => [face]) },
       request({ candidates: [candidate('prf_cat', A, 'animal')] }),
       [Buffer.from('cat')],
       'report',
     );
+  };
+
+  it('an animal match is reported, not billed', async () => {
+    const checked = await checkCat(fakeFace(A, 'animal'));
     expect(checked.recognition.recognizedFaces).toEqual([
       expect.objectContaining({ profileId: 'prf_cat', billed: false, similarity: 1 }),
     ]);
@@ -206,14 +214,7 @@ describe('the identity check', () => {
   });
 
   it('a detection neither clearly human nor clearly not is nobody', async () => {
-    const unsure = fakeFaceAnalyzer(() => [{ ...fakeFace(A, 'animal'), faceConfidence: 0.1 }]);
-    const { engine } = scriptedEngine([]);
-    const checked = await checkIdentity(
-      { engine, faces: unsure },
-      request({ candidates: [candidate('prf_cat', A, 'animal')] }),
-      [Buffer.from('mask')],
-      'report',
-    );
+    const checked = await checkCat({ ...fakeFace(A, 'animal'), faceConfidence: 0.1 });
     expect(checked.recognition.recognizedFaces).toEqual([]);
   });
 });

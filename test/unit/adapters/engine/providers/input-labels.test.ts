@@ -16,6 +16,7 @@ import { OpenAiEngine } from '../../../../../functions/adapters/engine/providers
 import type { ProviderEngineOptions } from '../../../../../functions/adapters/engine/providers/provider';
 import { decodeImageInput } from '../../../../../functions/adapters/images/image-input';
 import type { DecodedImage, EngineRequest, ImageEngine } from '../../../../../functions/domain/engine/engine';
+import { anEngineRequest } from '../../../../support/builders/engine';
 import { startFalDouble } from '../../../../support/providers/fal-double';
 import { startGeminiDouble } from '../../../../support/providers/gemini-double';
 import { startOpenAiDouble } from '../../../../support/providers/openai-double';
@@ -49,20 +50,16 @@ beforeAll(async () => {
   inputs = Object.fromEntries(decoded);
 });
 
-const request = (image: DecodedImage): EngineRequest => ({
-  workKey: 'job_labels',
-  accountId: 'acc_labels',
-  operation: 'edit',
-  prompt: 'a warmer light',
-  images: [image],
-  width: 1024,
-  height: 1024,
-  outputFormat: 'png',
-  numOutputImages: 1,
-  baseModel: 'base-b-2',
-  candidates: [],
-  namedInPrompt: [],
-});
+const request = (image: DecodedImage): EngineRequest =>
+  anEngineRequest({
+    workKey: 'job_labels',
+    accountId: 'acc_labels',
+    operation: 'edit',
+    prompt: 'a warmer light',
+    images: [image],
+    height: 1024,
+    baseModel: 'base-b-2',
+  });
 
 const references = (share: ProviderEngineOptions['references']['share'] = async () => 'unused') => ({
   load: async () => {

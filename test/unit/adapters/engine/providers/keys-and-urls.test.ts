@@ -14,6 +14,7 @@ import { OpenAiEngine } from '../../../../../functions/adapters/engine/providers
 import type { ApiKey, ProviderEngineOptions } from '../../../../../functions/adapters/engine/providers/provider';
 import { lazySecret } from '../../../../../functions/adapters/secrets';
 import type { EngineRequest } from '../../../../../functions/domain/engine/engine';
+import { anEngineRequest } from '../../../../support/builders/engine';
 import { type FalDouble, startFalDouble } from '../../../../support/providers/fal-double';
 import { startOpenAiDouble } from '../../../../support/providers/openai-double';
 
@@ -27,21 +28,8 @@ const references: ProviderEngineOptions['references'] = {
 const transport = { wait: async () => undefined, random: () => 0.5 };
 const live = () => new AbortController().signal;
 
-const request = (overrides: Partial<EngineRequest> = {}): EngineRequest => ({
-  workKey: 'job_keys',
-  accountId: 'acc_1',
-  operation: 'generate',
-  prompt: 'a lighthouse at dusk',
-  images: [],
-  width: 1024,
-  height: 1024,
-  outputFormat: 'png',
-  numOutputImages: 1,
-  baseModel: 'base-b-2',
-  candidates: [],
-  namedInPrompt: [],
-  ...overrides,
-});
+const request = (overrides: Partial<EngineRequest> = {}): EngineRequest =>
+  anEngineRequest({ workKey: 'job_keys', height: 1024, baseModel: 'base-b-2', ...overrides });
 
 describe('lazySecret: a key cached for a while, read again on demand', () => {
   it('keeps a value for maxAgeMs, then reads it again; refresh reads it at once, once for concurrent callers', async () => {

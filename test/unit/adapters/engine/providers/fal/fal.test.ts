@@ -10,6 +10,7 @@ import { HttpEngineError, type Wait } from '../../../../../../functions/adapters
 import { FalEngine } from '../../../../../../functions/adapters/engine/providers/fal/fal';
 import type { ProviderTransport } from '../../../../../../functions/adapters/engine/providers/provider-http';
 import type { CandidateProfile, EngineOutcome, EngineRequest } from '../../../../../../functions/domain/engine/engine';
+import { anEngineRequest, referencesIn } from '../../../../../support/builders/engine';
 import { type FalDouble, startFalDouble } from '../../../../../support/providers/fal-double';
 
 let double: FalDouble;
@@ -56,11 +57,7 @@ const engine = (model = 'fal-ai/flux-2', transport: Partial<ProviderTransport> =
     // The double serves its outputs from its own loopback host, as ALLOW_LOOPBACK_URLS admits locally.
     media: { hosts: ['fal.media', '*.fal.media'], allowLoopback: true },
     references: {
-      load: async (key) => {
-        const crop = crops.get(key);
-        if (!crop) throw new Error(`no crop ${key}`);
-        return crop;
-      },
+      ...referencesIn(crops),
       url: async (key) => `${double.baseUrl}/unused/${key}`,
       share: (data, contentType) => double.share(data, contentType),
     },
@@ -77,21 +74,8 @@ const profile = (id: 'a' | 'b'): CandidateProfile => ({
   },
 });
 
-const request = (overrides: Partial<EngineRequest> = {}): EngineRequest => ({
-  workKey: 'job_fal',
-  accountId: 'acc_1',
-  operation: 'generate',
-  prompt: 'a lighthouse at dusk',
-  images: [],
-  width: 1024,
-  height: 768,
-  outputFormat: 'png',
-  numOutputImages: 1,
-  baseModel: 'base-a-2',
-  candidates: [],
-  namedInPrompt: [],
-  ...overrides,
-});
+const request = (overrides: Partial<EngineRequest> = {}): EngineRequest =>
+  anEngineRequest({ workKey: 'job_fal', baseModel: 'base-a-2', ...overrides });
 
 const withInput = (overrides: Partial<EngineRequest> = {}): EngineRequest =>
   request({ operation: 'edit', images: [{ data: input, format: 'jpeg', width: 64, height: 48 }], ...overrides });

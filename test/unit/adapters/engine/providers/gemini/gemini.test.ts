@@ -14,6 +14,7 @@ import type { ProviderTransport } from '../../../../../../functions/adapters/eng
 import { ASPECT_RATIOS, RESOLUTIONS } from '../../../../../../functions/domain/catalog/catalog';
 import { pinnedTwoK, resolveOutputSpec } from '../../../../../../functions/domain/catalog/output-spec';
 import type { CandidateProfile, EngineOutcome, EngineRequest } from '../../../../../../functions/domain/engine/engine';
+import { aNamedCandidate, anEngineRequest, referencesIn } from '../../../../../support/builders/engine';
 import {
   type GeminiDouble,
   type GenerateContentRequest,
@@ -65,15 +66,7 @@ const engine = (transport: Partial<ProviderTransport> = {}) =>
     model: MODEL,
     baseUrl: double.baseUrl,
     apiKey: async () => API_KEY,
-    references: {
-      load: async (key) => {
-        const crop = crops.get(key);
-        if (!crop) throw new Error(`no crop ${key}`);
-        return crop;
-      },
-      url: async (key) => `https://bucket.test/${key}`,
-      share: async () => 'https://bucket.test/shared',
-    },
+    references: referencesIn(crops),
     transport: {
       wait: async (milliseconds) => {
         waits.push(milliseconds);
@@ -83,31 +76,10 @@ const engine = (transport: Partial<ProviderTransport> = {}) =>
     },
   });
 
-const named: CandidateProfile = {
-  profileId: 'prf_named',
-  face: {
-    modelId: 'faces/1',
-    kind: 'person',
-    mean: [0.6, 0.8],
-    referenceKeys: ['profiles/acc_1/prf_named/reference-0.jpg', 'profiles/acc_1/prf_named/reference-1.jpg'],
-  },
-};
+const named: CandidateProfile = aNamedCandidate();
 
-const request = (overrides: Partial<EngineRequest> = {}): EngineRequest => ({
-  workKey: 'job_gemini',
-  accountId: 'acc_1',
-  operation: 'generate',
-  prompt: 'a lighthouse at dusk',
-  images: [],
-  width: 1024,
-  height: 768,
-  outputFormat: 'png',
-  numOutputImages: 1,
-  baseModel: 'base-c-2',
-  candidates: [],
-  namedInPrompt: [],
-  ...overrides,
-});
+const request = (overrides: Partial<EngineRequest> = {}): EngineRequest =>
+  anEngineRequest({ workKey: 'job_gemini', baseModel: 'base-c-2', ...overrides });
 
 const live = () => new AbortController().signal;
 

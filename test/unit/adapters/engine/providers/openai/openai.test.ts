@@ -18,6 +18,7 @@ import { PROVIDER_RETRY_DEFAULTS } from '../../../../../../functions/adapters/en
 import { BASE_MODELS } from '../../../../../../functions/domain/catalog/catalog';
 import { resolveOutputSpec } from '../../../../../../functions/domain/catalog/output-spec';
 import type { CandidateProfile, DecodedImage, EngineRequest } from '../../../../../../functions/domain/engine/engine';
+import { anEngineRequest, referencesIn } from '../../../../../support/builders/engine';
 import {
   OPENAI_DOUBLE_REFUSAL,
   type OpenAiDouble,
@@ -75,15 +76,7 @@ const engine = (overrides: Partial<ProviderEngineOptions> = {}) =>
     model: 'gpt-image-2',
     baseUrl: double.baseUrl,
     apiKey: async () => double.apiKey,
-    references: {
-      load: async (key) => {
-        const crop = crops.get(key);
-        if (!crop) throw new Error(`no crop ${key}`);
-        return crop;
-      },
-      url: async (key) => `https://bucket.test/${key}`,
-      share: async () => 'https://bucket.test/shared',
-    },
+    references: referencesIn(crops),
     transport: { wait: recordWait, random: () => 0.5, policy: { ...PROVIDER_RETRY_DEFAULTS, maxAttempts: 3 } },
     ...overrides,
   });
@@ -98,22 +91,8 @@ const profile = (id: string): CandidateProfile => ({
   },
 });
 
-const request = (overrides: Partial<EngineRequest> = {}): EngineRequest => ({
-  workKey: 'job_1',
-  accountId: 'acc_1',
-  operation: 'generate',
-  prompt: 'a lighthouse at dusk',
-  images: [],
-  width: 1024,
-  height: 768,
-  outputFormat: 'png',
-  numOutputImages: 1,
-  baseModel: 'base-b-2',
-  quality: 'medium',
-  candidates: [],
-  namedInPrompt: [],
-  ...overrides,
-});
+const request = (overrides: Partial<EngineRequest> = {}): EngineRequest =>
+  anEngineRequest({ workKey: 'job_1', baseModel: 'base-b-2', quality: 'medium', ...overrides });
 
 const live = () => new AbortController().signal;
 
