@@ -13,6 +13,7 @@ import { uploadKey } from '../../functions/adapters/s3/uploads';
 import { faceFixture, subjectPhoto, variedPhoto } from '../support/photos';
 import { getJson } from '../support/runtime';
 import { useTrainingWorld } from '../support/training';
+import { uploadBytes } from '../support/uploads';
 import { balanceOf } from './images/support';
 
 const world = useTrainingWorld({ count: 10, format: 'jpeg' });
@@ -46,25 +47,8 @@ interface Report {
   needed_photos: number;
 }
 
-/** Asks for an upload of `bytes` and PUTs them as the studio does; answers the reference. */
-const upload = async (apiKey: string, bytes: Buffer): Promise<string> => {
-  const response = await world.runtime.call('POST', '/v2/service/uploads', {
-    apiKey,
-    body: { size_bytes: bytes.length, content_type: 'image/jpeg' },
-  });
-  const ticket = (await response.json()) as {
-    reference: string;
-    upload_url: string;
-    upload_headers: Record<string, string>;
-  };
-  const put = await fetch(ticket.upload_url, {
-    method: 'PUT',
-    headers: ticket.upload_headers,
-    body: new Uint8Array(bytes),
-  });
-  expect(put.status).toBe(200);
-  return ticket.reference;
-};
+/** Uploads `bytes` as the studio does; answers the reference. */
+const upload = (apiKey: string, bytes: Buffer): Promise<string> => uploadBytes(world.runtime, apiKey, bytes);
 
 const preflight = async (apiKey: string, body: unknown): Promise<Report> => {
   const response = await world.runtime.call('POST', '/v2/service/profiles/preflight', { apiKey, body });

@@ -10,6 +10,7 @@
 import { TRAINING_PRICE_MICROS } from '../../functions/domain/catalog/pricing';
 import { startPhotoServer, subjectPhoto, variedPhoto } from '../support/photos';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
+import { uploadBytes } from '../support/uploads';
 import { balanceOf } from './images/support';
 
 let runtime: TestRuntime;
@@ -29,26 +30,9 @@ afterAll(async () => {
   await photos.close();
 });
 
-/** Asks for an upload of `bytes` and PUTs them as a browser would (with an Origin); answers the reference. */
-const upload = async (apiKey: string, bytes: Buffer, contentType = 'image/jpeg'): Promise<string> => {
-  const response = await runtime.call('POST', '/v2/service/uploads', {
-    apiKey,
-    body: { size_bytes: bytes.length, content_type: contentType },
-  });
-  expect(response.status).toBe(200);
-  const ticket = (await response.json()) as {
-    reference: string;
-    upload_url: string;
-    upload_headers: Record<string, string>;
-  };
-  const put = await fetch(ticket.upload_url, {
-    method: 'PUT',
-    headers: { ...ticket.upload_headers, Origin: 'http://portal.example' },
-    body: new Uint8Array(bytes),
-  });
-  expect(put.status).toBe(200);
-  return ticket.reference;
-};
+/** Uploads `bytes` as a browser would (with an Origin); answers the reference. */
+const upload = (apiKey: string, bytes: Buffer, contentType = 'image/jpeg'): Promise<string> =>
+  uploadBytes(runtime, apiKey, bytes, { contentType, origin: 'http://portal.example' });
 
 /** A reference whose PUT never happened. */
 const neverPut = async (apiKey: string): Promise<string> => {

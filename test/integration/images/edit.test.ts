@@ -199,18 +199,20 @@ describe('edit: profile references', () => {
     expect(answer.known_subjects.counts).toEqual({});
   });
 
+  /** The 400 names the profile and the admin command, and nothing was reserved or created. */
+  const expectReembedding = async (accountId: string, response: Response, profileId: string) => {
+    const body = await expectError(response, 400, 'PROFILE_NEEDS_REEMBEDDING');
+    expect(body.detail).toContain(profileId);
+    expect(body.detail).toContain('npm run admin -- reembed-profiles');
+    expect(await balanceOf(accountId)).toBe(1_000_000);
+    expect(await jobCount(accountId)).toBe(0);
+  };
+
   it('answers 400 PROFILE_NEEDS_REEMBEDDING for a named READY profile with no face template, charging nothing', async () => {
     const account = await world.runtime.newAccount(1_000_000);
     const profile = await seedProfile(account.accountId);
-    const body = await expectError(
-      await edit(validEdit({ prompt: `[[${profile.profileId}]] waving` }), account.apiKey),
-      400,
-      'PROFILE_NEEDS_REEMBEDDING',
-    );
-    expect(body.detail).toContain(profile.profileId);
-    expect(body.detail).toContain('npm run admin -- reembed-profiles');
-    expect(await balanceOf(account.accountId)).toBe(1_000_000);
-    expect(await jobCount(account.accountId)).toBe(0);
+    const response = await edit(validEdit({ prompt: `[[${profile.profileId}]] waving` }), account.apiKey);
+    await expectReembedding(account.accountId, response, profile.profileId);
   });
 
   it('answers 400 PROFILE_NEEDS_REEMBEDDING for a profile_ids profile whose template is of another face model', async () => {
@@ -219,15 +221,8 @@ describe('edit: profile references', () => {
     const stale = await seedProfile(account.accountId, {
       face: { ...trained.face!, modelId: 'an-older-face-model/1' },
     });
-    const body = await expectError(
-      await edit(withFace({ profile_ids: [stale.profileId] }), account.apiKey),
-      400,
-      'PROFILE_NEEDS_REEMBEDDING',
-    );
-    expect(body.detail).toContain(stale.profileId);
-    expect(body.detail).toContain('npm run admin -- reembed-profiles');
-    expect(await balanceOf(account.accountId)).toBe(1_000_000);
-    expect(await jobCount(account.accountId)).toBe(0);
+    const response = await edit(withFace({ profile_ids: [stale.profileId] }), account.apiKey);
+    await expectReembedding(account.accountId, response, stale.profileId);
   });
 
   it('preserves no identity when the request references no profile, even if one matches', async () => {
