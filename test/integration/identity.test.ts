@@ -10,7 +10,7 @@
 import { services } from '../../bin/local-aws/services';
 import { PINNED_PRICES } from '../../functions/domain/catalog/catalog';
 import { facePhoto, photoAround, seedFaceProfile } from '../support/faces';
-import { pollJob, useProviderRuntime } from '../support/providers/e2e';
+import { operationCaller, pollJob, useProviderRuntime } from '../support/providers/e2e';
 import { b64, balanceOf, expectOk } from './images/support';
 
 const OPENING_MICROS = 10_000_000;
@@ -18,8 +18,7 @@ jest.setTimeout(180_000);
 
 const world = useProviderRuntime();
 
-const call = (operation: string, apiKey: string, body: unknown) =>
-  world.runtime.call('POST', `/v2/service/${operation}`, { apiKey, body });
+const call = operationCaller(world);
 const spent = async (accountId: string) => OPENING_MICROS - (await balanceOf(accountId));
 
 interface IdentityAnswer {

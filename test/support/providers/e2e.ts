@@ -180,3 +180,9 @@ export const expectCost = (cost: JobStatus['cost'], final: number): void => {
 
 /** USD string of an amount in micro-USD, as job bodies show it. */
 export { usdDecimal as usd } from '../../../functions/domain/shared/money';
+
+/** A client's POST of an image operation (`edit`, `generate`, …) on the file's runtime. */
+export const operationCaller =
+  (world: { runtime: TestRuntime }) =>
+  (operation: string, apiKey: string, body: unknown): Promise<Response> =>
+    world.runtime.call('POST', `/v2/service/${operation}`, { apiKey, body });
