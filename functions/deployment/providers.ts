@@ -87,9 +87,6 @@ export const ROUTE_TARGETS: RouteTargets = {
   http: { reportsTokens: true },
 };
 
-/** Every provider a route may name: the hosted ones, and `http`, the deployment's own GPU backend (ENGINE_URL). */
-export const ROUTE_PROVIDERS: readonly string[] = Object.keys(ROUTE_TARGETS);
-
 export const isHostedProvider = (name: string): name is HostedProviderId => Object.hasOwn(HOSTED_PROVIDERS, name);
 
 /** Every provider's key: what a function that runs the engine may read (a secret exists only for a routed provider). */

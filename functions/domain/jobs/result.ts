@@ -46,6 +46,13 @@ export const downloadLinks = (link: LinkMaker, job: FinishedJob): Promise<string
     ),
   );
 
+/** Who the stored result shows, as every answer gives it (a sync call, a replay, a poll, a callback). */
+export const subjectsOf = (result: JobResult): Pick<ImageResult, 'knownSubjects' | 'recognizedFaces' | 'identity'> => ({
+  knownSubjects: result.knownSubjects,
+  recognizedFaces: result.recognizedFaces ?? [],
+  ...(result.identity && { identity: result.identity }),
+});
+
 /** The result as the job's caller asked for it: its images (loaded unless at hand) or links to them. */
 export const resultOf = async (
   deps: { link: LinkMaker; load(keys: string[]): Promise<Buffer[]> },
@@ -53,9 +60,7 @@ export const resultOf = async (
   imagesAtHand?: Buffer[],
 ): Promise<ImageResult> => ({
   jobId: job.jobId,
-  knownSubjects: job.result.knownSubjects,
-  recognizedFaces: job.result.recognizedFaces ?? [],
-  ...(job.result.identity && { identity: job.result.identity }),
+  ...subjectsOf(job.result),
   images: job.responseMode === 'bytes' ? (imagesAtHand ?? (await deps.load(job.result.outputKeys))) : [],
   downloadUrls: job.responseMode === 'urls' ? await downloadLinks(deps.link, job) : [],
 });

@@ -5,7 +5,7 @@ import type { Clock } from '../shared/clock';
 import { toIso } from '../shared/clock';
 import { usdDecimal } from '../shared/money';
 import { type Job, type JobPageQuery, type JobsRepository, progressOf } from './job';
-import { downloadLinks, type ImageResultBody, imageResultBody, type LinkMaker } from './result';
+import { downloadLinks, type ImageResultBody, imageResultBody, type LinkMaker, subjectsOf } from './result';
 
 export interface JobStatusBody {
   job_id: string;
@@ -37,9 +37,7 @@ export const statusBody = async (job: Job, link: LinkMaker, now: number): Promis
       job.status === 'succeeded' && job.result
         ? imageResultBody({
             jobId: job.jobId,
-            knownSubjects: job.result.knownSubjects,
-            recognizedFaces: job.result.recognizedFaces ?? [],
-            ...(job.result.identity && { identity: job.result.identity }),
+            ...subjectsOf(job.result),
             images: [],
             downloadUrls: await downloadLinks(link, { ...job, result: job.result }),
           })
