@@ -222,3 +222,16 @@ export const yawDegreesOf = (landmarks: readonly Point[]): number => {
   const along = (nose[0] - midX) * Math.cos(angle) + (nose[1] - midY) * Math.sin(angle);
   return (Math.atan(along / halfEyeDistance / NOSE_DEPTH) * 180) / Math.PI;
 };
+
+/**
+ * The sample a region needs: aligned crops are taken from an image decoded `shrink` times smaller (1, 2, 4
+ * or 8: a JPEG is then decoded at that scale, in a fraction of the time) while the smallest face's region
+ * keeps at least MIN_REGION_PX pixels, twice what the 224 px crop samples, so no detail the crop could
+ * use is lost.
+ */
+export const MIN_REGION_PX = 2 * 224;
+export const decodeShrinkFor = (smallestRegionPx: number): number => {
+  let shrink = 1;
+  while (shrink < 8 && smallestRegionPx / (shrink * 2) >= MIN_REGION_PX) shrink *= 2;
+  return shrink;
+};

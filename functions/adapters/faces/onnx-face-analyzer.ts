@@ -4,11 +4,14 @@
  * FaceMesh from Google MediaPipe, FaceRes from HSE-asavchenko/HSE_FaceRec_tf):
  *
  * 1. detect: the whole image letterboxed (not stretched: stretching moved boxes on narrow images) to
- *    256×256, BlazeFace-back, NMS at IoU 0.1, detector score ≥ 0.5;
+ *    256×256 straight from the encoded bytes (a JPEG is decoded at 1/8 scale for it), BlazeFace-back, NMS
+ *    at IoU 0.1, detector score ≥ 0.5; an image without a face is never decoded whole;
  * 2. classify: FaceMesh's face confidence on the unrotated 192 px crop; below MIN_PERSON_FACE_CONFIDENCE
  *    the detection is an `animal` (the detector fires on cats and dogs, FaceMesh does not);
- * 3. align: the box enlarged 1.4 times, squared, rotated so that the eyes are level, sampled once from the
- *    full-resolution image into 224×224;
+ * 3. align: the box enlarged 1.4 times, squared, rotated so that the eyes are level, sampled once into
+ *    224×224 from the image decoded at full resolution, or 2, 4 or 8 times smaller while the smallest
+ *    face's region keeps ≥ 448 px (decodeShrinkFor: a 2K photo of a large face decodes in a quarter of the
+ *    time; embeddings against full resolution: cosine median 0.999, minimum 0.95, over the fixtures);
  * 4. embed: FaceRes, 1024 values, L2-normalised.
  *
  * Model files: read from the installed package, `<@vladmandic/human>/models/{blazeface,facemesh,faceres}.*`,
@@ -31,8 +34,10 @@ import * as v from 'valibot';
 import { type DetectedFace, type FaceAnalyzer, MIN_PERSON_FACE_CONFIDENCE } from '../../domain/faces';
 import {
   ANCHOR_COUNT,
+  type CropRegion,
   cropRegionOf,
   DETECTOR_SIZE_PX,
+  decodeShrinkFor,
   decodeDetections,
   letterboxOf,
   type RgbImage,
@@ -130,15 +135,16 @@ const run = async (model: LoadedModel, input: Float32Array, shape: number[]): Pr
   });
 };
 
-const decode = async (image: Buffer): Promise<RgbImage> => {
-  const { data, info } = await sharp(image)
-    .removeAlpha()
-    .toColourspace('srgb')
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+/** Sharp's pipeline to 8-bit RGB: alpha dropped, any colour space to sRGB. */
+const rgb = (image: Buffer) => sharp(image).removeAlpha().toColourspace('srgb');
+
+const checkedRgb = ({ data, info }: { data: Buffer; info: sharp.OutputInfo }): RgbImage => {
   if (info.channels !== 3) throw new Error(`face analysis: expected RGB, got ${info.channels} channels`);
   return { data, width: info.width, height: info.height };
 };
+
+const decode = async (image: Buffer): Promise<RgbImage> =>
+  checkedRgb(await rgb(image).raw().toBuffer({ resolveWithObject: true }));
 
 const unitLength = (values: Float32Array): number[] => {
   let norm = 0;
@@ -156,13 +162,15 @@ export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): On
   const modelsDir = options.modelsDir ?? installedModelsDir();
   const sessions = async () => (await loadSessions(modelsDir)).sessions;
 
-  const detect = async (models: Sessions, image: RgbImage) => {
-    const letterbox = letterboxOf(image.width, image.height);
-    const small = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+  /** The detector's input straight from the encoded image (a JPEG shrinks on load), letterboxed. */
+  const detect = async (models: Sessions, imageBytes: Buffer, width: number, height: number) => {
+    const letterbox = letterboxOf(width, height);
+    const small = await rgb(imageBytes)
       .resize(DETECTOR_SIZE_PX, DETECTOR_SIZE_PX, { fit: 'contain', background: { r: 0, g: 0, b: 0 } })
       .raw()
       .toBuffer();
-    const input = Float32Array.from(small, (value) => value / 127.5 - 1);
+    const input = new Float32Array(small.length);
+    for (let index = 0; index < small.length; index += 1) input[index] = (small[index] ?? 0) / 127.5 - 1;
     const [coarseRegressions, fineScores, coarseScores, fineRegressions] = await run(models.blazeface, input, [
       1,
       DETECTOR_SIZE_PX,
@@ -184,15 +192,39 @@ export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): On
   };
 
   const analyze = async (imageBytes: Buffer): Promise<DetectedFace[]> => {
-    const [models, image] = await Promise.all([sessions(), decode(imageBytes)]);
+    const [models, { width, height }] = await Promise.all([sessions(), sharp(imageBytes).metadata()]);
+    if (!width || !height) throw new Error('face analysis: the image has no size');
+    const found = await detect(models, imageBytes, width, height);
+    if (found.length === 0) return [];
+    const boxes = found.map(({ corners: [x1, y1, x2, y2] }) => ({ x: x1, y: y1, width: x2 - x1, height: y2 - y1 }));
+    const shrink = decodeShrinkFor(
+      Math.min(...boxes.map((box, index) => cropRegionOf(box, found[index]?.landmarks ?? [], false).side)),
+    );
+    const image =
+      shrink === 1
+        ? await decode(imageBytes)
+        : checkedRgb(
+            await rgb(imageBytes)
+              .resize(Math.max(1, Math.round(width / shrink)), Math.max(1, Math.round(height / shrink)), {
+                fit: 'fill',
+              })
+              .raw()
+              .toBuffer({ resolveWithObject: true }),
+          );
+    const toDecoded = (region: CropRegion): CropRegion => ({
+      ...region,
+      centreX: (region.centreX * image.width) / width,
+      centreY: (region.centreY * image.height) / height,
+      side: (region.side * image.width) / width,
+    });
     const faces: DetectedFace[] = [];
-    for (const candidate of await detect(models, image)) {
-      const [x1, y1, x2, y2] = candidate.corners;
-      const box = { x: x1, y: y1, width: x2 - x1, height: y2 - y1 };
-      const meshInput = sampleRegion(image, cropRegionOf(box, candidate.landmarks, false), MESH_SIZE_PX, 1 / 255);
+    for (const [index, candidate] of found.entries()) {
+      const box = boxes[index] ?? { x: 0, y: 0, width: 0, height: 0 };
+      const meshRegion = toDecoded(cropRegionOf(box, candidate.landmarks, false));
+      const meshInput = sampleRegion(image, meshRegion, MESH_SIZE_PX, 1 / 255);
       const [confidence] = await run(models.facemesh, meshInput, [1, MESH_SIZE_PX, MESH_SIZE_PX, 3]);
       const faceConfidence = confidence[0];
-      const crop = sampleRegion(image, cropRegionOf(box, candidate.landmarks, true), EMBEDDING_SIZE_PX);
+      const crop = sampleRegion(image, toDecoded(cropRegionOf(box, candidate.landmarks, true)), EMBEDDING_SIZE_PX);
       const [embedding] = await run(models.faceres, crop, [1, EMBEDDING_SIZE_PX, EMBEDDING_SIZE_PX, 3]);
       faces.push({
         box,
