@@ -111,6 +111,10 @@ describe('a fal job resumed by fal’s webhook', () => {
     const strangerBody = JSON.stringify({ request_id: 'req-stranger', status: 'OK', payload: {} });
     const stranger = await post(url, strangerBody, world.doubles.fal.signer.headers('req-stranger', strangerBody));
     expect(stranger.status).toBe(404);
+    // The service asked fal to stop that request (the double knows no such request: the one violation expected).
+    const { violations } = world.doubles.fal;
+    expect(violations).toEqual(['no request req-stranger']);
+    violations.splice(0, violations.length);
     expect(await spent(account.accountId)).toBe(PRICE_MICROS);
   });
 
