@@ -60,4 +60,5 @@ export const EngineTicketSchema = v.object({
   model: v.optional(v.string()),
   requests: v.array(v.objectWithRest({ id: v.string() }, v.union([v.string(), v.number()]))),
   submittedAt: v.number(),
+  webhook: v.optional(v.boolean()),
 });

@@ -131,6 +131,15 @@ export const ROUTES: readonly RouteDefinition[] = [
     auth: 'none',
     access: { answerTasks: ['profile-training'], secrets: ['trainerToken'] },
   },
+  // fal reports a queued request's end (its webhook): our token in the URL and fal's signature, no API key.
+  // Resumes the waiting image job (SendTaskSuccess); asks fal to stop a request no job holds; fal's status for nothing.
+  {
+    method: 'POST',
+    path: '/providers/fal/webhook',
+    handler: 'fal-webhook',
+    auth: 'none',
+    access: { table: 'write', answerTasks: ['image-job'], secrets: ['downloadToken', ...QUEUED_PROVIDER_SECRETS] },
+  },
   // The API's own description, public like any API reference: generated from this table and the schemas.
   { method: 'GET', path: '/openapi.json', handler: 'openapi', auth: 'none', access: {} },
   { method: 'GET', path: '/docs', handler: 'docs', auth: 'none', access: {} },

@@ -3,10 +3,12 @@
  * ReleaseCharge, QueueCallback) use `jobStepDeps`, which touches no image and no bucket; RunEngine adds
  * the engine, the stored inputs and the outputs on top of the same object (image-engine.ts).
  */
+
+import { reportToken } from '../domain/workflow/reports';
 import type { WorkflowDeps } from '../domain/workflow/steps';
 import { clock, log, once, settings } from './core';
 import { jobs, ledger } from './data';
-import { link } from './links';
+import { downloadSecret, link } from './links';
 import { cancelTicketWork } from './provider-work';
 import { enqueueCallback } from './queues';
 
@@ -21,6 +23,12 @@ export const jobStepDeps = once(
     enqueueCallback,
     cancelEngineWork: cancelTicketWork,
     warn: (message, fields) => log().warn(message, fields),
+    // fal reports to POST /v2/service/providers/fal/webhook on the API the job was submitted on.
+    reportUrl: async ({ accountId, jobId, baseUrl }) => {
+      const token = reportToken(accountId, jobId, await downloadSecret()());
+      const query = new URLSearchParams({ account: accountId, job: jobId, sig: token });
+      return `${baseUrl}/v2/service/providers/fal/webhook?${query.toString()}`;
+    },
     settings: { asyncBudgetMs: settings().ASYNC_BUDGET_SECONDS * 1000, maxRunningJobs: settings().MAX_RUNNING_JOBS },
   }),
 );

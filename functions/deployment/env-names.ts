@@ -41,6 +41,8 @@ export const PROVIDER_ENV = {
   providerKeyCacheSeconds: 'PROVIDER_KEY_CACHE_SECONDS',
   /** The hosts fal's output files may be downloaded from (comma-separated; `*.` for subdomains). */
   falMediaHosts: 'FAL_MEDIA_HOSTS',
+  /** Where fal publishes the keys its webhooks are signed with (a JSON Web Key Set). */
+  falJwksUrl: 'FAL_JWKS_URL',
 } as const;
 
 /** Workflow (functions/workflows/definitions.ts) → the variable holding its state machine's ARN. */
@@ -92,6 +94,7 @@ export const LOCAL_ENV_SETTINGS = [
   PROVIDER_ENV.modelAliases,
   PROVIDER_ENV.providerKeyCacheSeconds,
   PROVIDER_ENV.falMediaHosts,
+  PROVIDER_ENV.falJwksUrl,
   ...HOSTED_PROVIDER_IDS.flatMap((id) => [HOSTED_PROVIDERS[id].baseUrl.env, HOSTED_PROVIDERS[id].key.env]),
   ENV.syncBudgetSeconds,
   ENV.asyncBudgetSeconds,

@@ -73,6 +73,8 @@ export type HostedProviderId = keyof typeof HOSTED_PROVIDERS;
  * hosts they may be downloaded from unless FAL_MEDIA_HOSTS says otherwise (functions/deployment/settings.ts).
  */
 export const FAL_MEDIA_HOSTS_DEFAULT: readonly string[] = ['fal.media', '*.fal.media'];
+/** Where fal publishes its webhook keys (https://docs.fal.ai/model-apis/model-endpoints/webhooks), unless FAL_JWKS_URL says otherwise. */
+export const FAL_JWKS_URL_DEFAULT = 'https://rest.alpha.fal.ai/.well-known/jwks.json';
 export type ProviderSecretName = (typeof HOSTED_PROVIDERS)[HostedProviderId]['key']['secret'];
 
 export const HOSTED_PROVIDER_IDS = Object.keys(HOSTED_PROVIDERS) as HostedProviderId[];

@@ -8,6 +8,7 @@ import * as v from 'valibot';
 import { parseModelAliases, parseModelRoutes } from '../domain/catalog/model-routes';
 import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, PROVIDER_ENV, STATE_MACHINE_ARN_ENV } from './env-names';
 import {
+  FAL_JWKS_URL_DEFAULT,
   FAL_MEDIA_HOSTS_DEFAULT,
   HOSTED_PROVIDER_IDS,
   HOSTED_PROVIDERS,
@@ -141,6 +142,11 @@ export const ConfigSchema = v.object({
       'FAL_MEDIA_HOSTS: hosts such as fal.media or *.fal.media, comma-separated',
     ),
   ),
+  /**
+   * fal's webhook keys (a JSON Web Key Set): https; an http loopback address (a local double) is accepted
+   * only with ALLOW_LOOPBACK_URLS, checked where the verifier is built (composition/provider-reports.ts).
+   */
+  [PROVIDER_ENV.falJwksUrl]: v.pipe(v.optional(v.string(), FAL_JWKS_URL_DEFAULT), v.url('FAL_JWKS_URL: a URL')),
   /** The HMAC key of download links: given directly (local), or the ARN of a Secrets Manager secret (AWS). */
   DOWNLOAD_TOKEN_SECRET: v.optional(v.pipe(v.string(), v.minLength(32))),
   [ENV.downloadTokenSecretArn]: v.optional(v.string()),

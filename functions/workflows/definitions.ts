@@ -30,12 +30,20 @@ export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
         // `profiles`: the candidates' reference crops, read (the sandbox, inline providers) or presigned (an
         // engine backend, fal); `inputs` written: images shared by presigned URL with fal. The keys of the
         // routed providers.
+        // `downloadToken`: the link secret signs the job's token in the webhook URL fal reports to (reports.ts).
         access: {
           table: 'read',
           update: true,
           bucket: { read: ['inputs', 'profiles'], write: ['inputs', 'outputs'] },
-          secrets: ['engineToken', ...ALL_PROVIDER_SECRETS],
+          secrets: ['engineToken', 'downloadToken', ...ALL_PROVIDER_SECRETS],
         },
+      },
+      // Invoked by the `lambda:invoke.waitForTaskToken` Task AwaitEngine: stores the token fal's webhook resumes
+      // (the job's record), and on a retry reads fal's status (the queued providers' keys). No image work.
+      AwaitEngineFunctionArn: {
+        handler: 'functions/workflows/image-job/await-engine',
+        timeoutSeconds: 60,
+        access: { table: 'write', secrets: QUEUED_PROVIDER_SECRETS },
       },
       SettleChargeFunctionArn: { handler: 'functions/workflows/image-job/settle-charge', access: { table: 'write' } },
       // The keys of the queued providers: a released job's ticket is asked to stop (steps.ts release).

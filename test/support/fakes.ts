@@ -188,6 +188,21 @@ export const fakeJobs = (ledger: FakeLedger): JobsRepository => ({
     stored.job = { ...stored.job, engineCallAt: at };
     return true;
   },
+  awaitEngine: async (accountId, jobId, taskToken, at) => {
+    const stored = ledger.jobs.get(jobId);
+    if (stored?.job.accountId !== accountId) return undefined;
+    const before = structuredClone(stored.job);
+    stored.job = { ...stored.job, awaitToken: taskToken, awaitSince: at };
+    return before;
+  },
+  recordEngineReport: async (accountId, jobId, requestId) => {
+    const stored = ledger.jobs.get(jobId);
+    if (stored?.job.accountId !== accountId) return undefined;
+    const reported = stored.job.engineReported ?? [];
+    if (reported.includes(requestId)) return { first: false, job: structuredClone(stored.job) };
+    stored.job = { ...stored.job, engineReported: [...reported, requestId].sort() };
+    return { first: true, job: structuredClone(stored.job) };
+  },
   recordRun: async (accountId, jobId, run) => {
     const stored = ledger.jobs.get(jobId);
     if (stored?.job.accountId === accountId) stored.job = { ...stored.job, engineRun: stored.job.engineRun ?? run };

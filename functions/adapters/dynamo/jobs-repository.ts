@@ -115,6 +115,16 @@ const JobItem = v.object({
   engineTicket: v.optional(v.nullable(EngineTicketSchema), null),
   engineCallAt: v.optional(v.nullable(v.number()), null),
   engineRun: v.optional(v.nullable(RunOutcomeSchema), null),
+  awaitToken: v.optional(v.nullable(v.string()), null),
+  awaitSince: v.optional(v.nullable(v.number()), null),
+  // A string set (ADD, so that each report is recorded once without a read).
+  engineReported: v.optional(
+    v.pipe(
+      v.set(v.string()),
+      v.transform((ids) => [...ids].sort()),
+    ),
+    () => new Set<string>(),
+  ),
   // Written by the ledger (ledger-repository.ts): the reservation, then the final amount once settled or released.
   reservedMicros: v.optional(v.number()),
   finalMicros: v.optional(v.number()),
@@ -237,6 +247,49 @@ export class DynamoJobs implements JobsRepository {
       if (!isConditionalCheckFailure(error)) throw error;
       if (!(await this.get(accountId, jobId))) throw new NotFoundError(`Job ${jobId} not found.`);
       return false;
+    }
+  }
+
+  async awaitEngine(accountId: string, jobId: string, taskToken: string, at: number): Promise<Job | undefined> {
+    try {
+      const answer = await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.job(accountId, jobId),
+          UpdateExpression: 'SET awaitToken = :token, awaitSince = :at',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':token': taskToken, ':at': at },
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      return toJob(answer.Attributes);
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+      return undefined;
+    }
+  }
+
+  async recordEngineReport(
+    accountId: string,
+    jobId: string,
+    requestId: string,
+  ): Promise<{ first: boolean; job: Job } | undefined> {
+    try {
+      const answer = await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.job(accountId, jobId),
+          UpdateExpression: 'ADD engineReported :ids',
+          ConditionExpression: 'attribute_exists(pk) AND NOT contains(engineReported, :id)',
+          ExpressionAttributeValues: { ':ids': new Set([requestId]), ':id': requestId },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return { first: true, job: toJob(answer.Attributes) };
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+      const job = await this.get(accountId, jobId);
+      return job && { first: false, job };
     }
   }
 

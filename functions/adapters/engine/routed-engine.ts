@@ -17,10 +17,10 @@ export const routedEngine = (
   const queue: EngineQueue = {
     kind: 'routed',
     accepts: (request) => engineOf(request.baseModel).queue?.accepts(request) ?? false,
-    submit: (request, signal) => {
+    submit: (request, signal, webhookUrl) => {
       const own = engineOf(request.baseModel).queue;
       if (!own) throw new Error(`base model ${request.baseModel} is not served by a queue`);
-      return own.submit(request, signal);
+      return own.submit(request, signal, webhookUrl);
     },
     check: (ticket, request, signal) => {
       const own = ticketQueue(ticket) ?? engineOf(request.baseModel).queue;

@@ -19,6 +19,7 @@ import {
   ProfileParamsSchema,
   TagProfilesRequestSchema,
 } from '../schemas/profiles';
+import { FalWebhookQuerySchema } from '../schemas/providers';
 import {
   AccountSchema,
   ImageResultSchema,
@@ -34,6 +35,7 @@ import {
   ProfileDeletedSchema,
   ProfileListSchema,
   ProfileStatusSchema,
+  ProviderReportAcceptedSchema,
   RedeliverySchema,
   TagReportSchema,
   TrainerEventAcceptedSchema,
@@ -56,7 +58,16 @@ export type ResponseHeader = 'Idempotent-Replayed' | 'X-Job-Id' | 'X-Service-Dep
 
 export interface OperationDoc {
   operationId: string;
-  tag: 'Images' | 'Jobs' | 'Account' | 'Profiles' | 'Webhooks' | 'Downloads' | 'Training backends' | 'Documentation';
+  tag:
+    | 'Images'
+    | 'Jobs'
+    | 'Account'
+    | 'Profiles'
+    | 'Webhooks'
+    | 'Downloads'
+    | 'Training backends'
+    | 'Providers'
+    | 'Documentation';
   summary: string;
   description?: string;
   body?: v.GenericSchema;
@@ -374,6 +385,22 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     body: TrainerCallbackSchema,
     success: {
       200: { description: 'The report was forwarded to the waiting training.', json: TrainerEventAcceptedSchema },
+    },
+    errors: [400, 401, 404, 413, 422, 500, 503],
+  },
+  'POST /providers/fal/webhook': {
+    operationId: 'falWebhook',
+    tag: 'Providers',
+    summary: 'fal reports a queued request’s end (internal)',
+    description:
+      'For fal (MODEL_ROUTES naming `fal:`): the URL the service gives fal as `fal_webhook`, carrying the job and our token; ' +
+      'verified by fal’s ED25519 signature (X-Fal-Webhook-* headers, keys from FAL_JWKS_URL), not an API key (docs/providers.md).',
+    query: FalWebhookQuerySchema,
+    success: {
+      200: {
+        description: 'The report was recorded (or was a duplicate of one recorded).',
+        json: ProviderReportAcceptedSchema,
+      },
     },
     errors: [400, 401, 404, 413, 422, 500, 503],
   },

@@ -192,6 +192,8 @@ export interface EngineTicket {
   model?: string;
   requests: { id: string; [field: string]: string | number }[];
   submittedAt: number;
+  /** The provider reports each request's end to the URL the submit gave it (fal's `fal_webhook`). */
+  webhook?: boolean;
 }
 
 export type QueueCheck =
@@ -203,8 +205,11 @@ export interface EngineQueue {
   readonly kind: string;
   /** Whether this request's work is queued (the routed engine asks the model's route). */
   accepts(request: Pick<EngineRequest, 'baseModel'>): boolean;
-  /** Starts the work; the ticket must be stored before anything else can fail. */
-  submit(request: EngineRequest, signal: AbortSignal): Promise<EngineTicket>;
+  /**
+   * Starts the work; the ticket must be stored before anything else can fail. With `webhookUrl` the provider
+   * is asked to report each request's end there (the ticket then says `webhook`).
+   */
+  submit(request: EngineRequest, signal: AbortSignal, webhookUrl?: string): Promise<EngineTicket>;
   /** Where the work stands; once done, the outcome exactly as `run` would give it (count, size, format, usage). */
   check(ticket: EngineTicket, request: EngineRequest, signal: AbortSignal): Promise<QueueCheck>;
   /** Asks the provider to stop the work (best effort: a provider may have finished, and may still charge). */
@@ -252,7 +257,7 @@ export const reportingLostWork = (
       queue: {
         kind: queue.kind,
         accepts: (request) => queue.accepts(request),
-        submit: (request, signal) => reported(request, () => queue.submit(request, signal)),
+        submit: (request, signal, webhookUrl) => reported(request, () => queue.submit(request, signal, webhookUrl)),
         check: (ticket, request, signal) => queue.check(ticket, request, signal),
         cancel: (ticket, signal) => queue.cancel(ticket, signal),
       },

@@ -107,6 +107,14 @@ export interface Job {
   engineCallAt?: number | null;
   /** The engine step's outcome once its outputs are stored: a step run again returns it instead of working again. */
   engineRun: RunOutcome | null;
+  /**
+   * The task token the workflow waits on for the provider's report (AwaitEngine), and when the wait began
+   * (epoch ms); the latest attempt's. Absent on jobs that never waited for a report.
+   */
+  awaitToken?: string | null;
+  awaitSince?: number | null;
+  /** The ticket's requests the provider has reported finished (by its webhook, or a fallback check), each once. */
+  engineReported?: string[];
   /** What the ledger holds for the job, read back with it (the ledger writes it, the job's own writes never do). */
   charge: JobCharge | null;
 }
@@ -133,7 +141,16 @@ export type RunOutcome =
   | { outcome: 'failed'; error: JobError };
 
 /** The engine step's answer to the workflow: an outcome, or (a queued provider still working) ask again after a wait. */
-export type EngineStepResult = RunOutcome | { outcome: 'waiting' };
+export type EngineStepResult = RunOutcome | EngineWaiting;
+
+/**
+ * A queued provider still working. With `awaitSeconds` the provider reports back to our webhook: the workflow
+ * waits for that report (AwaitEngine, at most this long, the job's budget left); without it, it checks again after its wait.
+ */
+export interface EngineWaiting {
+  outcome: 'waiting';
+  awaitSeconds?: number;
+}
 
 /** One page of an account's jobs, newest first; `cursor` continues where the page ended. */
 export interface JobPageQuery {
@@ -180,6 +197,20 @@ export interface JobsRepository {
    * made the mark, false when an earlier run of the step did (then the provider must not be called again).
    */
   markEngineCall(accountId: string, jobId: string, at: number): Promise<boolean>;
+  /**
+   * Stores the task token the workflow now waits on (AwaitEngine). Answers the job as it was just before this
+   * write (undefined: no such job), so that a report recorded before the token is seen by exactly one side.
+   */
+  awaitEngine(accountId: string, jobId: string, taskToken: string, at: number): Promise<Job | undefined>;
+  /**
+   * Records that the provider reported request `requestId` finished, once: `first` is false when it was
+   * recorded already (a duplicate report). Answers the job after the write (undefined: no such job).
+   */
+  recordEngineReport(
+    accountId: string,
+    jobId: string,
+    requestId: string,
+  ): Promise<{ first: boolean; job: Job } | undefined>;
   /** Stores the engine step's outcome once (the first recorded stays). */
   recordRun(accountId: string, jobId: string, run: RunOutcome): Promise<void>;
 }

@@ -121,9 +121,9 @@ export const checkRound =
 
 /** A queued provider's work submitted, and its ticket stored on the job before anything else can fail. */
 export const submitRound =
-  (deps: RoundDeps, queue: EngineQueue, job: Job, request: EngineRequest): EngineWork =>
+  (deps: RoundDeps, queue: EngineQueue, job: Job, request: EngineRequest, webhookUrl?: string): EngineWork =>
   async (signal) => {
-    const submitted = await untilAborted(queue.submit(request, signal), signal);
+    const submitted = await untilAborted(queue.submit(request, signal, webhookUrl), signal);
     // A ticket that cannot be stored would leave its work running unseen (and charged): stop it, then fail.
     const held = await deps.jobs.recordTicket(job.accountId, job.jobId, submitted).catch(async (error: unknown) => {
       await cancelEngineWork(queue, submitted);

@@ -22,6 +22,8 @@ import { releaseJobCharge, settleJobCharge } from '../jobs/charge';
 import {
   canceledError,
   type EngineStepResult,
+  type EngineWaiting,
+  type Job,
   type JobError,
   type JobsRepository,
   loadJob,
@@ -75,6 +77,11 @@ export interface WorkflowDeps {
   cancelEngineWork(ticket: EngineTicket | null): Promise<void>;
   /** For the operator: work a provider may have done (and charged) that the job will not use. */
   warn?(message: string, fields: Record<string, unknown>): void;
+  /**
+   * Where a queued provider reports the job's work finished: our webhook URL naming the job, signed by us
+   * (reports.ts). Absent: no webhook, and the workflow checks the provider after each wait.
+   */
+  reportUrl?(job: Pick<Job, 'accountId' | 'jobId' | 'baseUrl'>): Promise<string>;
   settings: { asyncBudgetMs: number; maxRunningJobs: number };
 }
 
@@ -178,6 +185,7 @@ export const runEngine = async (
   }
 
   let engineWork: EngineWork;
+  let webhookUrl: string | undefined;
   let limitOfRoundMs = Number.POSITIVE_INFINITY;
   if (ticket) {
     if (!queue)
@@ -186,7 +194,8 @@ export const runEngine = async (
     engineWork = checkRound(queue, ticket, request);
   } else if (queue?.accepts(request)) {
     // No round limit here: a submit cut short might still reach the provider, and the next round would pay again.
-    engineWork = submitRound(deps, queue, job, request);
+    webhookUrl = await deps.reportUrl?.(job);
+    engineWork = submitRound(deps, queue, job, request, webhookUrl);
   } else {
     engineWork = runRound(deps.engine, request);
   }
@@ -196,10 +205,15 @@ export const runEngine = async (
     deadlineBinds: cancelLeftMs < budgetLeftMs && cancelLeftMs <= functionRemainingMs - STEP_MARGIN_MS,
     roundBinds: limitOfRoundMs < Math.min(budgetLeftMs, cancelLeftMs, functionRemainingMs - STEP_MARGIN_MS),
   });
-  if (outcome === 'waiting') return { outcome: 'waiting' };
+  // A provider that reports back is waited for (AwaitEngine) until the job's time is up, not checked every wait.
+  const waiting = (): EngineWaiting =>
+    (ticket ? ticket.webhook === true : webhookUrl !== undefined)
+      ? { outcome: 'waiting', awaitSeconds: Math.max(1, Math.ceil(Math.min(budgetLeftMs, cancelLeftMs) / 1000)) }
+      : { outcome: 'waiting' };
+  if (outcome === 'waiting') return waiting();
   if (outcome === 'round-over') {
     // The check took longer than a round may: ask again after the wait (the ticket stays).
-    return { outcome: 'waiting' };
+    return waiting();
   }
   if ('outcome' in outcome) {
     if (outcome.outcome === 'failed') await deps.cancelEngineWork((await loadJob(deps, step)).engineTicket);

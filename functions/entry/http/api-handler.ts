@@ -31,6 +31,8 @@ export interface ApiRequest<B = undefined, Q = undefined, P = undefined> {
   headers: Readonly<Record<string, string>>;
   /** The API's public base URL as the caller reached it (scheme, host and stage), for links. */
   baseUrl: string;
+  /** The body's bytes as received (a signed webhook is verified over these); empty for a route with a body schema. */
+  rawBody: Buffer;
 }
 
 interface Schemas<
@@ -248,6 +250,10 @@ export const apiHandler = <
       log: internal.log,
       headers: internal.headers,
       baseUrl: baseUrlOf(event, internal.headers),
+      rawBody:
+        typeof event.body === 'string'
+          ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8')
+          : Buffer.alloc(0),
     });
     return serialise(result, { ...commonHeaders(event, internal.requestId, schemas.headers), ...internal.rateHeaders });
   };

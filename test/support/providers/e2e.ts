@@ -56,6 +56,7 @@ export const startProviderDoubles = async (drawing: DoubleDrawing = {}): Promise
       GEMINI_API_KEY: GEMINI_KEY,
       FAL_QUEUE_URL: fal.baseUrl,
       FAL_KEY,
+      FAL_JWKS_URL: fal.jwksUrl,
     },
     keys: [openai.apiKey, GEMINI_KEY, FAL_KEY],
     violations: () => [...openai.violations, ...gemini.violations, ...fal.violations],
@@ -74,11 +75,16 @@ export const startProviderDoubles = async (drawing: DoubleDrawing = {}): Promise
 export const useProviderRuntime = (
   env: Record<string, string> = {},
   drawing: DoubleDrawing = {},
+  /** The state machines' time scale, when a file needs another than the test runtime's. */
+  timeScale?: number,
 ): { doubles: ProviderDoubles; runtime: TestRuntime } => {
   const world = {} as { doubles: ProviderDoubles; runtime: TestRuntime };
   beforeAll(async () => {
     world.doubles = await startProviderDoubles(drawing);
-    world.runtime = await startTestRuntime({ env: { ...world.doubles.env, ...env } });
+    world.runtime = await startTestRuntime({
+      env: { ...world.doubles.env, ...env },
+      ...(timeScale !== undefined && { timeScale }),
+    });
   });
   afterAll(async () => {
     try {

@@ -26,9 +26,16 @@
  * - Cancel: https://fal.ai/docs/inference-api/queue/cancel (CANCELLATION_REQUESTED; ALREADY_COMPLETED for a
  *   finished request). What a cancelled request's result answers is not documented there: this double
  *   answers 400 with a `detail` string, which the adapter treats as a failed request.
+ * - Webhooks: a submit with the `fal_webhook` query parameter (@fal-ai/client 1.10.1 src/queue.js) is reported
+ *   to that URL once done, as https://docs.fal.ai/model-apis/model-endpoints/webhooks describes: a POST of
+ *   `{ request_id, gateway_request_id, status: "OK" | "ERROR", payload, error }` with X-Fal-Webhook-Request-Id,
+ *   -User-Id, -Timestamp and -Signature (hex ED25519 of request id, user id, timestamp and the body's hex
+ *   SHA-256, joined by "\n"), signed with the double's own key pair, whose JWKS it serves at `jwksUrl`;
+ *   a delivery not answered 2xx is retried (fal: 10 times over 2 hours; here `webhookRetryMs` apart). A
+ *   request with a webhook completes by time (its hold's `ms`, else at once), whatever its polls.
  * Seedream is checked against the v5 lite types: the v5 pro endpoint is not in client 1.10.1.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { InQueueQueueStatus, QueueStatus } from '@fal-ai/client';
 import type { EndpointTypeMap } from '@fal-ai/client/endpoints';
@@ -310,12 +317,32 @@ export interface FalDoubleOptions {
   filesAt?: string;
   /** Answer status, result and cancel URLs on this base instead of the double's own queue. */
   queueAt?: string;
+  /** Between attempts of a webhook delivery not answered 2xx (default 200 ms), at most 10 attempts as fal. */
+  webhookRetryMs?: number;
+}
+
+/** One webhook delivery attempt the double made. */
+export interface FalWebhookDelivery {
+  requestId: string;
+  url: string;
+  attempt: number;
+  /** The receiver's HTTP status, or 0 when the connection failed. */
+  status: number;
+  /** When the attempt was sent (epoch ms). */
+  at: number;
+}
+
+/** The signed headers of a delivery, built as fal builds them (for tests that forge or replay one). */
+export interface FalWebhookSigner {
+  headers(requestId: string, body: string, options?: { timestamp?: number; userId?: string }): Record<string, string>;
 }
 
 export interface FalSubmission {
   requestId: string;
   endpoint: string;
   input: Record<string, unknown>;
+  /** The `fal_webhook` it named. */
+  webhook?: string;
 }
 
 export interface FalDouble {
@@ -357,6 +384,20 @@ export interface FalDouble {
   holdNext(hold: Hold): void;
   /** Serves bytes at a loopback URL, as the bucket's presigned URLs do (ReferenceImages.share). */
   share(data: Buffer, contentType: string): Promise<string>;
+  /** The JWKS of the double's webhook key (FAL_JWKS_URL). */
+  jwksUrl: string;
+  /** Signs deliveries with the double's key. */
+  signer: FalWebhookSigner;
+  /** Every webhook attempt, in order. */
+  webhookDeliveries: FalWebhookDelivery[];
+  /** When each request finished (epoch ms), by request id: what a webhook reports. */
+  finishedAt: Map<string, number>;
+  /** The next `count` webhooks are never sent (a lost webhook); the work completes all the same. */
+  dropNextWebhooks(count?: number): void;
+  /** The next `count` webhooks are delivered twice (fal retries: duplicates are normal). */
+  duplicateNextWebhooks(count?: number): void;
+  /** The next `count` webhooks are sent `ms` after the work finished. */
+  delayNextWebhooks(ms: number, count?: number): void;
   close(): Promise<void>;
 }
 
@@ -376,6 +417,9 @@ interface QueuedRequest {
   output: OutputKind;
   seed: number;
   prompt: string;
+  /** The `fal_webhook` the submit named, and whether it has been reported there. */
+  webhook?: string;
+  reported?: boolean;
 }
 
 const POLICY_MESSAGE = 'The content was flagged by a content checker.';
@@ -438,6 +482,95 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
   const files = new Map<string, { data: Buffer; contentType: string }>();
   const shared = new Map<string, { data: Buffer; contentType: string }>();
   let baseUrl = '';
+  const keyPair = generateKeyPairSync('ed25519');
+  const jwk = { ...keyPair.publicKey.export({ format: 'jwk' }), kid: 'double-1', use: 'sig', alg: 'EdDSA' };
+  const webhookDeliveries: FalWebhookDelivery[] = [];
+  const finishedAt = new Map<string, number>();
+  const webhookScripts = { drop: 0, duplicate: 0, delays: [] as number[] };
+  const webhookRetryMs = options.webhookRetryMs ?? 200;
+  const timers = new Set<NodeJS.Timeout>();
+  let closing = false;
+  const later = (ms: number, run: () => void) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!closing) run();
+    }, ms);
+    timers.add(timer);
+  };
+  const signer: FalWebhookSigner = {
+    headers: (requestId, body, { timestamp = Math.floor(Date.now() / 1000), userId = 'double-user' } = {}) => {
+      const digest = createHash('sha256').update(body).digest('hex');
+      const message = Buffer.from([requestId, userId, String(timestamp), digest].join('\n'));
+      return {
+        'content-type': 'application/json',
+        'x-fal-webhook-request-id': requestId,
+        'x-fal-webhook-user-id': userId,
+        'x-fal-webhook-timestamp': String(timestamp),
+        'x-fal-webhook-signature': sign(null, message, keyPair.privateKey).toString('hex'),
+      };
+    },
+  };
+
+  /** One delivery, retried while not answered 2xx (fal: 10 attempts). */
+  const deliver = (request: QueuedRequest, url: string, body: string, attempt = 1): void => {
+    void fetch(url, { method: 'POST', headers: signer.headers(request.id, body), body })
+      .then(
+        async (answer) => {
+          await answer.arrayBuffer().catch(() => undefined);
+          return answer.status;
+        },
+        () => 0,
+      )
+      .then((status) => {
+        webhookDeliveries.push({ requestId: request.id, url, attempt, status, at: Date.now() });
+        if ((status < 200 || status >= 300) && attempt < 10)
+          later(webhookRetryMs, () => deliver(request, url, body, attempt + 1));
+      });
+  };
+
+  /** Reports a finished request to its webhook as fal does (with the scripted drops, duplicates and delays). */
+  const report = (request: QueuedRequest): void => {
+    const url = request.webhook;
+    if (!url || request.reported) return;
+    request.reported = true;
+    finishedAt.set(request.id, Date.now());
+    const delay = webhookScripts.delays.shift() ?? 0;
+    const drop = webhookScripts.drop > 0;
+    if (drop) webhookScripts.drop -= 1;
+    const twice = !drop && webhookScripts.duplicate > 0;
+    if (twice) webhookScripts.duplicate -= 1;
+    void webhookBodyOf(request).then(
+      (payload) => {
+        const body = JSON.stringify(payload);
+        later(delay, () => {
+          if (drop) return;
+          deliver(request, url, body);
+          if (twice) later(10, () => deliver(request, url, body));
+        });
+      },
+      (error: unknown) =>
+        violations.push(`webhook of ${request.id}: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  };
+
+  /**
+   * A request with a webhook and a hold by time (or none) completes when its time is up, then is reported;
+   * one held by polls completes when its polls say (the service's fallback checks), and is reported then.
+   */
+  const completeByWebhook = (request: QueuedRequest): void => {
+    if (!request.webhook) return;
+    if (request.hold.ms === undefined && (request.hold.queuedPolls ?? 0) + (request.hold.runningPolls ?? 0) > 0) return;
+    later(request.hold.ms ?? 0, () => {
+      void request.files.then(
+        () => {
+          if (request.cancelled) return;
+          request.completed = true;
+          report(request);
+        },
+        () => undefined,
+      );
+    });
+  };
 
   const send = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     response.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -541,6 +674,27 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     }
   };
 
+  /** The delivery body (fal's docs: OK with the endpoint's output; ERROR with `error` and the detail as payload). */
+  const webhookBodyOf = async (request: QueuedRequest): Promise<Record<string, unknown>> => {
+    const ids = { request_id: request.id, gateway_request_id: request.id };
+    if (request.refusal === 'content_policy')
+      return {
+        ...ids,
+        status: 'ERROR',
+        error: 'Invalid status code: 422',
+        payload: {
+          detail: [
+            {
+              loc: ['body', 'prompt'],
+              msg: request.refusalMessage ?? POLICY_MESSAGE,
+              type: 'content_policy_violation',
+            },
+          ],
+        },
+      };
+    return { ...ids, status: 'OK', payload: await outputOf(request) };
+  };
+
   const urlsOf = (request: QueuedRequest) => {
     const base = `${options.queueAt ?? baseUrl}/${request.app}/requests/${request.id}`;
     return { request_id: request.id, response_url: base, status_url: `${base}/status`, cancel_url: `${base}/cancel` };
@@ -562,15 +716,29 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
         state = 'IN_PROGRESS';
       }
     }
-    if (state === 'COMPLETED') request.completed = true;
+    if (state === 'COMPLETED') {
+      request.completed = true;
+      if (!request.cancelled) report(request);
+    }
     const urls = urlsOf(request);
     if (state === 'IN_QUEUE') return { status: 'IN_QUEUE', queue_position: position, ...urls };
     if (state === 'IN_PROGRESS') return { status: 'IN_PROGRESS', logs: [], ...urls };
     return { status: 'COMPLETED', logs: [], metrics: { inference_time: 1.5 }, ...urls };
   };
 
-  const onSubmit = (endpoint: string, headers: IncomingHttpHeaders, body: unknown, response: ServerResponse) => {
+  const onSubmit = (
+    endpoint: string,
+    headers: IncomingHttpHeaders,
+    body: unknown,
+    response: ServerResponse,
+    query: URLSearchParams,
+  ) => {
     const spec = ENDPOINTS[endpoint];
+    const webhook = query.get('fal_webhook') ?? undefined;
+    if (webhook !== undefined && !/^https?:\/\/[^/]+/.test(webhook))
+      return reject(response, 422, `fal_webhook is not an http(s) URL: ${webhook}`, ['query', 'fal_webhook']);
+    for (const name of query.keys())
+      if (name !== 'fal_webhook') return reject(response, 422, `unknown query parameter ${name}`, ['query', name]);
     if (!spec) return reject(response, 404, `no such endpoint: POST /${endpoint}`, ['path']);
     if (!/^application\/json/.test(headers['content-type'] ?? '')) {
       return reject(response, 422, `submit to ${endpoint} without content-type application/json`);
@@ -628,9 +796,11 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
       output: spec.output,
       seed,
       prompt: String(input.prompt),
+      webhook,
     };
     requests.set(id, request);
-    submissions.push({ requestId: id, endpoint, input });
+    completeByWebhook(request);
+    submissions.push({ requestId: id, endpoint, input, ...(webhook !== undefined && { webhook }) });
     counters.submits += 1;
     if (hangSubmits > 0) {
       hangSubmits -= 1;
@@ -710,8 +880,10 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
       }
       const method = request.method ?? '';
       const path = (request.url ?? '').split('?')[0] ?? '';
+      const query = new URL(request.url ?? '/', 'http://double').searchParams;
       received.push({ method, path, headers: request.headers, body });
       const handle = async () => {
+        if (path === '/.well-known/jwks.json' && method === 'GET') return send(response, 200, { keys: [jwk] });
         const file = /^\/(files|inputs)\/([^/]+)$/.exec(path);
         if (file && method === 'GET') {
           const stored = (file[1] === 'files' ? files : shared).get(file[2] ?? '');
@@ -729,7 +901,7 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
         }
         const queued = /^\/(.+)\/requests\/([^/]+)(\/status|\/cancel)?$/.exec(path);
         if (queued) return onRequest(queued[1] ?? '', queued[2] ?? '', queued[3] ?? '', method, response);
-        if (method === 'POST') return onSubmit(path.slice(1), request.headers, body, response);
+        if (method === 'POST') return onSubmit(path.slice(1), request.headers, body, response, query);
         return reject(response, 405, `${method} ${path} is not part of fal's queue API`, ['path']);
       };
       handle().catch((error: unknown) => {
@@ -770,12 +942,27 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     answerFilesAt: (base) => {
       filesAt = base;
     },
+    jwksUrl: `${baseUrl}/.well-known/jwks.json`,
+    signer,
+    webhookDeliveries,
+    finishedAt,
+    dropNextWebhooks: (count = 1) => {
+      webhookScripts.drop += count;
+    },
+    duplicateNextWebhooks: (count = 1) => {
+      webhookScripts.duplicate += count;
+    },
+    delayNextWebhooks: (ms, count = 1) => {
+      for (let index = 0; index < count; index += 1) webhookScripts.delays.push(ms);
+    },
     share: async (data, contentType) => {
       const name = createHash('sha256').update(data).digest('hex');
       shared.set(name, { data, contentType });
       return `${baseUrl}/inputs/${name}`;
     },
     close: async () => {
+      closing = true;
+      for (const timer of timers) clearTimeout(timer);
       server.closeAllConnections();
       await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
     },

@@ -27,5 +27,5 @@ export {
   ProfileStatusSchema,
   TagReportSchema,
 } from './profiles';
-export { TrainerEventAcceptedSchema } from './training';
+export { ProviderReportAcceptedSchema, TrainerEventAcceptedSchema } from './training';
 export { UploadTicketSchema } from './uploads';

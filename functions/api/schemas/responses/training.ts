@@ -5,3 +5,9 @@ export const TrainerEventAcceptedSchema = v.pipe(
   v.strictObject({ accepted: v.literal(true), event: v.picklist(['heartbeat', 'succeeded', 'failed']) }),
   v.title('TrainerEventAccepted'),
 );
+
+/** The fal webhook's answer: the report recorded, a duplicate of one recorded, and whether it resumed the job. */
+export const ProviderReportAcceptedSchema = v.pipe(
+  v.strictObject({ accepted: v.literal(true), duplicate: v.boolean(), resumed: v.boolean() }),
+  v.title('ProviderReportAccepted'),
+);

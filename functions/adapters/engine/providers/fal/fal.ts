@@ -39,7 +39,7 @@ import {
   sendWithRetries,
 } from '../provider-http';
 import { identityInputs } from '../references';
-import { parseAnswer, ResultSchema, type StatusAnswer, StatusAnswerSchema, SubmitAnswerSchema } from './answers';
+import { parseAnswer, ResultSchema, type StatusAnswer, SubmitAnswerSchema } from './answers';
 import { askedSize, type FalFamily, falFamilyOf, falMegapixels, MAX_BILLED_INPUT_MEGAPIXELS } from './families';
 import { allowedMediaUrl, FAL_MAX_OUTPUT_BYTES, FAL_MEDIA_HOSTS_DEFAULT, guardedFetch, tooLarge } from './media';
 import {
@@ -47,6 +47,7 @@ import {
   errorDetail,
   FAL_ENGINE,
   falHeaders,
+  falRequestStatus,
   falTicketRequests,
   ok,
   onQueue,
@@ -101,7 +102,8 @@ export class FalEngine implements ImageEngine {
     const queue = {
       kind: FAL_ENGINE,
       accepts: () => true,
-      submit: (request: EngineRequest, signal: AbortSignal) => this.submit(request, signal),
+      submit: (request: EngineRequest, signal: AbortSignal, webhookUrl?: string) =>
+        this.submit(request, signal, webhookUrl),
       check: (ticket: EngineTicket, request: EngineRequest, signal: AbortSignal) => this.check(ticket, request, signal),
       cancel: (ticket: EngineTicket, signal: AbortSignal) => this.cancel(ticket, signal),
     };
@@ -190,7 +192,8 @@ export class FalEngine implements ImageEngine {
     };
   }
 
-  async submit(request: EngineRequest, signal: AbortSignal): Promise<EngineTicket> {
+  /** With `webhookUrl`, fal reports each request's end there (`fal_webhook`, webhook.ts); the ticket says so. */
+  async submit(request: EngineRequest, signal: AbortSignal, webhookUrl?: string): Promise<EngineTicket> {
     signal.throwIfAborted();
     const submittedAt = this.transport.clock();
     const { prompt, urls, megapixels } = await this.inputs(request);
@@ -214,7 +217,7 @@ export class FalEngine implements ImageEngine {
       for (const images of counts) {
         const answer = await this.withKey(
           {
-            url: `${this.queueUrl}/${endpoint}`,
+            url: `${this.queueUrl}/${endpoint}${webhookUrl ? `?fal_webhook=${encodeURIComponent(webhookUrl)}` : ''}`,
             method: 'POST',
             body: JSON.stringify(this.input(request, prompt, urls, images)),
             notProcessed: FAL_SUBMIT_NOT_PROCESSED,
@@ -248,7 +251,13 @@ export class FalEngine implements ImageEngine {
       throw error;
     }
     // The model travels with the ticket: it is checked and canceled by this model's engine whatever the routes say later.
-    return { engine: FAL_ENGINE, model: this.options.model, requests, submittedAt };
+    return {
+      engine: FAL_ENGINE,
+      model: this.options.model,
+      requests,
+      submittedAt,
+      ...(webhookUrl !== undefined && { webhook: true }),
+    };
   }
 
   private ticketRequests(ticket: EngineTicket): TicketRequest[] {
@@ -259,10 +268,12 @@ export class FalEngine implements ImageEngine {
     return this.withKey({ url, method: 'GET' }, signal);
   }
 
-  private async status(entry: QueuedRequest, signal: AbortSignal): Promise<StatusAnswer> {
-    const answer = await this.get(entry.status, signal);
-    if (!ok(answer)) throw providerError(answer, `the status of request ${entry.id}`);
-    return parseAnswer(StatusAnswerSchema, answer, 'status');
+  private status(entry: QueuedRequest, signal: AbortSignal): Promise<StatusAnswer> {
+    return falRequestStatus(
+      entry,
+      { apiKey: this.options.apiKey, queueUrl: this.queueUrl, transport: this.transport },
+      signal,
+    );
   }
 
   async check(ticket: EngineTicket, request: EngineRequest, signal: AbortSignal): Promise<QueueCheck> {

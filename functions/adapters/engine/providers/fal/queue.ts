@@ -13,6 +13,7 @@ import {
   type ProviderTransport,
   sendWithRetries,
 } from '../provider-http';
+import { parseAnswer, type StatusAnswer, StatusAnswerSchema } from './answers';
 
 export const PROVIDER = 'fal';
 /** The `engine` of the tickets the fal adapter makes. */
@@ -134,4 +135,36 @@ export const cancelFalTicket = async (
       throw providerError(answer, `the cancel of request ${entry.id}`);
     }),
   );
+};
+
+export interface FalQueueAccess {
+  apiKey: ApiKey;
+  queueUrl: string;
+  transport?: ProviderTransport;
+}
+
+/** One request's status (GET its status_url with the key): the check `FalEngine.check` makes, and the webhook's fallback. */
+export const falRequestStatus = async (
+  entry: QueuedRequest,
+  options: FalQueueAccess,
+  signal: AbortSignal,
+): Promise<StatusAnswer> => {
+  const transport = options.transport ?? defaultTransport();
+  const url = onQueue(entry.status, options.queueUrl, 'status');
+  const answer = await withApiKey(options.apiKey, (apiKey) =>
+    sendWithRetries(transport, { provider: PROVIDER, url, method: 'GET', headers: falHeaders(apiKey) }, signal),
+  );
+  if (!ok(answer)) throw providerError(answer, `the status of request ${entry.id}`);
+  return parseAnswer(StatusAnswerSchema, answer, 'status');
+};
+
+/** The ids of the ticket's requests whose status says COMPLETED (the fallback when a webhook is lost). */
+export const falFinishedRequests = async (
+  ticket: EngineTicket,
+  options: FalQueueAccess,
+  signal: AbortSignal,
+): Promise<string[]> => {
+  const queued = falTicketRequests(ticket).filter((entry): entry is QueuedRequest => 'status' in entry);
+  const statuses = await Promise.all(queued.map((entry) => falRequestStatus(entry, options, signal)));
+  return queued.filter((_, index) => statuses[index]?.status === 'COMPLETED').map((entry) => entry.id);
 };

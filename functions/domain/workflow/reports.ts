@@ -1,0 +1,152 @@
+/**
+ * Read first: a queued provider reports back (fal's completion webhook), and the workflow waits for it.
+ *
+ * RunEngine submits the work with a webhook URL that names the job, signed by us (reportToken); the workflow
+ * then waits on a task token (AwaitEngine, statemachines/image-job.asl.json) without running anything. Each
+ * report is recorded on the job once (the ticket's request ids, a set); the write that completes the set
+ * while a token is stored resumes the execution, once:
+ * - the webhook route (acceptProviderReport) records the report; if its write completed the set and the job
+ *   holds a token, it sends SendTaskSuccess. A duplicate (fal retries) finds its id recorded: 200, nothing more;
+ * - AwaitEngine (awaitProviderReport) stores its token and reads the job as it was just before: reports
+ *   already complete (the webhook came first), the job ended, or its time up → it ends at once (the error
+ *   `NothingToAwait`, caught by the state machine into RunEngine), so exactly one side sees both the token
+ *   and the full set. Every write is one item's UpdateItem, so the two cannot both miss each other.
+ * A lost webhook: the wait's heartbeat ends it after 30 s and the state machine retries it with a growing
+ * interval (30 s, then ×4); each retry (a token already stored) also asks the provider where its requests
+ * stand and records the finished ones as reports, by the same rule. Whatever resumes it, RunEngine then
+ * reads the provider's result as it always has. A report for an ended job is refused (4xx) unless it is a
+ * recorded one; a report of a request the job does not hold (a submit whose answer was lost) is refused and
+ * that request cancelled at the provider.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { EngineTicket } from '../engine/engine';
+import { DomainError, NotFoundError } from '../errors';
+import { isTerminal, type Job, type JobsRepository } from '../jobs/job';
+import type { Clock } from '../shared/clock';
+
+/** The token in the webhook URL: HMAC-SHA256 of the account and job, with the service's link secret. */
+export const reportToken = (accountId: string, jobId: string, secret: string): string =>
+  createHmac('sha256', secret).update(`provider-report\n${accountId}\n${jobId}`).digest('base64url');
+
+export const reportTokenMatches = (accountId: string, jobId: string, token: string, secret: string): boolean => {
+  const expected = Buffer.from(reportToken(accountId, jobId, secret));
+  const given = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+};
+
+/** A report whose signature (ours in the URL, or the provider's) does not verify: 401, logged. */
+export class InvalidReportSignatureError extends DomainError {
+  constructor(readonly reason: string) {
+    super('INVALID_API_KEY', 'The report is not signed as the provider signs its webhooks.');
+  }
+}
+
+/** The ids of a ticket's requests that are real work (a refused submit has none to report). */
+export const reportableIds = (ticket: EngineTicket): string[] =>
+  ticket.requests.map((request) => request.id).filter((id) => id !== 'refused');
+
+const allReported = (ticket: EngineTicket, reported: readonly string[] | undefined): boolean =>
+  reportableIds(ticket).every((id) => reported?.includes(id));
+
+/** AwaitEngine ends at once (the state machine's Catch goes on to RunEngine, which decides). */
+export class NothingToAwaitError extends Error {
+  override name = 'NothingToAwait';
+}
+
+/** The moment past which the job may not wait: its budget, or its cancel_after deadline if sooner. */
+const waitEndsAt = (job: Job, budgetMs: number): number => Math.min(job.createdAt + budgetMs, job.cancelAt ?? Infinity);
+
+export interface AwaitDeps {
+  clock: Clock;
+  jobs: Pick<JobsRepository, 'awaitEngine' | 'recordEngineReport'>;
+  settings: { asyncBudgetMs: number };
+  /** The ids of the ticket's requests the provider says have finished (fal's status); a failure is "none yet". */
+  finishedRequests(ticket: EngineTicket): Promise<string[]>;
+}
+
+/**
+ * AwaitEngine: stores the task token; returns (the task waits) unless there is nothing to wait for, then
+ * throws NothingToAwaitError. On a retry (a token was stored before: the heartbeat passed without a report),
+ * asks the provider where the requests stand and records the finished ones.
+ */
+export const awaitProviderReport = async (
+  deps: AwaitDeps,
+  step: { accountId: string; jobId: string; taskToken: string },
+): Promise<void> => {
+  const now = deps.clock();
+  const before = await deps.jobs.awaitEngine(step.accountId, step.jobId, step.taskToken, now);
+  if (!before) throw new NothingToAwaitError(`job ${step.jobId} not found`);
+  const ticket = before.engineTicket;
+  if (before.status !== 'running' || before.engineRun || !ticket?.webhook)
+    throw new NothingToAwaitError('the job is not waiting for a provider');
+  if (now >= waitEndsAt(before, deps.settings.asyncBudgetMs)) throw new NothingToAwaitError('the job’s time is up');
+  if (allReported(ticket, before.engineReported)) throw new NothingToAwaitError('the provider has reported');
+  if (before.awaitSince === null || before.awaitSince === undefined) return;
+  // A retry: no report came within the heartbeat. The provider's status, the finished requests recorded.
+  const finished = (await deps.finishedRequests(ticket).catch(() => [])).filter(
+    (id) => reportableIds(ticket).includes(id) && !before.engineReported?.includes(id),
+  );
+  for (const id of finished) {
+    const recorded = await deps.jobs.recordEngineReport(step.accountId, step.jobId, id);
+    if (
+      recorded?.first &&
+      recorded.job.engineTicket &&
+      allReported(recorded.job.engineTicket, recorded.job.engineReported)
+    )
+      throw new NothingToAwaitError('the provider’s status says the work is done');
+  }
+};
+
+export interface ReportDeps {
+  clock: Clock;
+  jobs: Pick<JobsRepository, 'get' | 'recordEngineReport'>;
+  /** The service's secret for the token in the webhook URL. */
+  reportSecret(): Promise<string>;
+  /** Resumes the waiting execution; a token no task waits on any more is not an error (a retry stores a new one). */
+  resume(taskToken: string): Promise<void>;
+  /** Asks the provider to stop a request nobody will use; never throws. */
+  cancelRequest(job: Job, requestId: string): Promise<void>;
+  log(message: string, fields: Record<string, unknown>): void;
+}
+
+export type ReportAnswer = { accepted: true; duplicate: boolean; resumed: boolean };
+
+/** A report of a job that is no longer waiting for it: 404, logged. */
+const notWaiting = (message: string) => new NotFoundError(message);
+
+/**
+ * The webhook route, after the provider's signature has verified and named `requestId`: the report recorded
+ * once, and the execution resumed by the write that completes the job's reports.
+ */
+export const acceptProviderReport = async (
+  deps: ReportDeps,
+  report: { accountId: string; jobId: string; token: string; requestId: string; ok: boolean },
+): Promise<ReportAnswer> => {
+  const { accountId, jobId, requestId } = report;
+  if (!reportTokenMatches(accountId, jobId, report.token, await deps.reportSecret()))
+    throw new InvalidReportSignatureError('the job token in the URL does not match');
+  const job = await deps.jobs.get(accountId, jobId);
+  if (!job) throw notWaiting(`No job ${jobId} waits for a provider's report.`);
+  const fields = { job_id: jobId, request_id: requestId, provider_status: report.ok ? 'OK' : 'ERROR' };
+  const ticket = job.engineTicket;
+  if (!ticket || !reportableIds(ticket).includes(requestId)) {
+    // A request the job does not hold (a submit whose answer was lost): nobody will use its work.
+    deps.log('provider report for a request the job does not hold: asked to stop', fields);
+    await deps.cancelRequest(job, requestId);
+    throw notWaiting(`Job ${jobId} holds no provider request ${requestId}.`);
+  }
+  if (isTerminal(job.status) || job.engineRun) {
+    if (job.engineReported?.includes(requestId)) return { accepted: true, duplicate: true, resumed: false };
+    deps.log('provider report for a job that has ended: refused', { ...fields, job_status: job.status });
+    throw notWaiting(`Job ${jobId} has ended; it no longer waits for a provider's report.`);
+  }
+  const recorded = await deps.jobs.recordEngineReport(accountId, jobId, requestId);
+  if (!recorded) throw notWaiting(`No job ${jobId} waits for a provider's report.`);
+  if (!recorded.first) return { accepted: true, duplicate: true, resumed: false };
+  const after = recorded.job;
+  const token = after.awaitToken;
+  if (!after.engineTicket || !allReported(after.engineTicket, after.engineReported) || !token)
+    return { accepted: true, duplicate: false, resumed: false };
+  await deps.resume(token);
+  return { accepted: true, duplicate: false, resumed: true };
+};

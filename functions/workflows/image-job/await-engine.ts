@@ -1,0 +1,16 @@
+import * as v from 'valibot';
+import { awaitDeps } from '../../composition/provider-reports';
+import { awaitProviderReport } from '../../domain/workflow/reports';
+import { taskHandler } from '../../entry/task-handler';
+import { JobStepSchema } from './steps';
+
+/**
+ * AwaitEngine (a `lambda:invoke.waitForTaskToken` Task): stores the task token the provider's webhook
+ * resumes; on a retry (the heartbeat passed without a report) checks the provider's status instead. Ends at
+ * once with `NothingToAwait` when there is nothing to wait for (domain/workflow/reports.ts).
+ */
+export const handler = taskHandler(
+  v.object({ ...JobStepSchema.entries, taskToken: v.pipe(v.string(), v.minLength(1)) }),
+  awaitDeps,
+  awaitProviderReport,
+);

@@ -1,0 +1,144 @@
+/**
+ * fal reports back (issue 32): an asynchronous job on fal is submitted with `fal_webhook`, the workflow
+ * waits on a task token (AwaitEngine) and fal's signed webhook resumes it, once; a lost webhook is covered
+ * by the wait's heartbeat and a status check; a delivery that is not fal's is refused. The state machines
+ * run at 1/20 of their seconds here, so the heartbeat (30 s) is 1.5 s: a webhook arrives well before it.
+ */
+import { pollJob, useProviderRuntime } from '../support/providers/e2e';
+import { balanceOf } from './images/support';
+
+jest.setTimeout(120_000);
+
+const OPENING_MICROS = 10_000_000;
+const PRICE_MICROS = 40_000;
+
+const world = useProviderRuntime({ CALLBACK_RETRY_SCALE: '0' }, {}, 0.05);
+
+const submit = async (apiKey: string, prompt: string): Promise<string> => {
+  const response = await world.runtime.call('POST', '/v2/service/generate', {
+    apiKey,
+    body: { prompt, base_model: 'base-a-2', async: true },
+  });
+  expect(response.status).toBe(202);
+  return ((await response.json()) as { job_id: string }).job_id;
+};
+
+const spent = async (accountId: string) => OPENING_MICROS - (await balanceOf(accountId));
+
+/** The webhook URL fal was given for the job's request, and that request's id. */
+const webhookOf = (since: number) => {
+  const submission = world.doubles.fal.submissions.slice(since).find((entry) => entry.webhook !== undefined);
+  if (!submission?.webhook) throw new Error('no submission named a fal_webhook');
+  return { url: submission.webhook, requestId: submission.requestId };
+};
+
+const post = (url: string, body: string, headers: Record<string, string>) =>
+  fetch(url, { method: 'POST', headers, body });
+
+const deliveriesOf = (requestId: string) =>
+  world.doubles.fal.webhookDeliveries.filter((delivery) => delivery.requestId === requestId);
+
+describe('a fal job resumed by fal’s webhook', () => {
+  it('completes by its webhook: the URL names the job, the delivery is accepted and resumes the job once', async () => {
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const before = { ...world.doubles.fal.counters };
+    const since = world.doubles.fal.submissions.length;
+    const jobId = await submit(account.apiKey, 'a harbour at dawn');
+    const job = await pollJob(world.runtime, account.apiKey, jobId);
+    expect(job.status).toBe('succeeded');
+    const { url, requestId } = webhookOf(since);
+    expect(new URL(url).pathname).toBe('/v2/service/providers/fal/webhook');
+    expect(new URL(url).searchParams.get('job')).toBe(jobId);
+    expect(deliveriesOf(requestId).map((delivery) => delivery.status)).toEqual([200]);
+    // One status check (RunEngine reading the outcome after the webhook), none while it waited.
+    expect(world.doubles.fal.counters.statusPolls - before.statusPolls).toBe(1);
+    expect(world.doubles.fal.counters.results - before.results).toBe(1);
+    expect(await spent(account.accountId)).toBe(PRICE_MICROS);
+  });
+
+  it('resumes once when fal delivers the webhook twice: both answered 200, the result read and charged once', async () => {
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const before = { ...world.doubles.fal.counters };
+    const since = world.doubles.fal.submissions.length;
+    world.doubles.fal.duplicateNextWebhooks();
+    const jobId = await submit(account.apiKey, 'a harbour twice told');
+    expect((await pollJob(world.runtime, account.apiKey, jobId)).status).toBe('succeeded');
+    const { requestId } = webhookOf(since);
+    await waitFor(() => deliveriesOf(requestId).length === 2);
+    expect(deliveriesOf(requestId).map((delivery) => delivery.status)).toEqual([200, 200]);
+    expect(world.doubles.fal.counters.results - before.results).toBe(1);
+    expect(await spent(account.accountId)).toBe(PRICE_MICROS);
+  });
+
+  it('completes by the fallback status check when the webhook is lost', async () => {
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const since = world.doubles.fal.submissions.length;
+    world.doubles.fal.dropNextWebhooks();
+    const jobId = await submit(account.apiKey, 'a harbour nobody reported');
+    expect((await pollJob(world.runtime, account.apiKey, jobId, undefined, { timeoutMs: 60_000 })).status).toBe(
+      'succeeded',
+    );
+    expect(deliveriesOf(webhookOf(since).requestId)).toEqual([]);
+    expect(await spent(account.accountId)).toBe(PRICE_MICROS);
+  });
+
+  it('refuses deliveries that are not fal’s, answers a known duplicate of an ended job 200, and refuses a new one 404', async () => {
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const since = world.doubles.fal.submissions.length;
+    const jobId = await submit(account.apiKey, 'a harbour, then forgeries');
+    expect((await pollJob(world.runtime, account.apiKey, jobId)).status).toBe('succeeded');
+    const { url, requestId } = webhookOf(since);
+    const body = JSON.stringify({ request_id: requestId, gateway_request_id: requestId, status: 'OK', payload: {} });
+    const signed = world.doubles.fal.signer.headers(requestId, body);
+    // Tampered body, missing signature, an old timestamp, another job's token in the URL.
+    expect((await post(url, `${body} `, signed)).status).toBe(401);
+    const { 'x-fal-webhook-signature': _dropped, ...unsigned } = signed;
+    expect((await post(url, body, unsigned)).status).toBe(401);
+    const old = world.doubles.fal.signer.headers(requestId, body, { timestamp: Math.floor(Date.now() / 1000) - 301 });
+    expect((await post(url, body, old)).status).toBe(401);
+    const forgedUrl = new URL(url);
+    forgedUrl.searchParams.set('sig', 'not-our-token');
+    expect((await post(forgedUrl.toString(), body, signed)).status).toBe(401);
+    const otherJob = new URL(url);
+    otherJob.searchParams.set('job', 'job_unknown');
+    expect((await post(otherJob.toString(), body, signed)).status).toBe(401);
+    // The job has ended: its own report again is a duplicate (200, nothing resumed); another request is refused.
+    const again = await post(url, body, signed);
+    expect({ status: again.status, body: await again.json() }).toEqual({
+      status: 200,
+      body: { accepted: true, duplicate: true, resumed: false },
+    });
+    const strangerBody = JSON.stringify({ request_id: 'req-stranger', status: 'OK', payload: {} });
+    const stranger = await post(url, strangerBody, world.doubles.fal.signer.headers('req-stranger', strangerBody));
+    expect(stranger.status).toBe(404);
+    // The service asked fal to stop that request (the double knows no such request: the one violation expected).
+    const { violations } = world.doubles.fal;
+    expect(violations).toEqual(['no request req-stranger']);
+    violations.splice(0, violations.length);
+    expect(await spent(account.accountId)).toBe(PRICE_MICROS);
+  });
+
+  it('asks fal to stop a request whose submit answer was lost, when its webhook reports it for the ended job', async () => {
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const before = { ...world.doubles.fal.counters };
+    const since = world.doubles.fal.submissions.length;
+    world.doubles.fal.holdNext({ ms: 300 });
+    world.doubles.fal.failNext(500, { afterWork: true });
+    const jobId = await submit(account.apiKey, 'a harbour whose answer was lost');
+    const job = await pollJob(world.runtime, account.apiKey, jobId);
+    expect(job.status).toBe('failed');
+    const { requestId } = webhookOf(since);
+    await waitFor(() => deliveriesOf(requestId).length > 0);
+    expect(deliveriesOf(requestId)[0]?.status).toBe(404);
+    await waitFor(() => world.doubles.fal.counters.cancels > before.cancels);
+    expect(await spent(account.accountId)).toBe(0);
+  });
+});
+
+const waitFor = async (condition: () => boolean, timeoutMs = 20_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
