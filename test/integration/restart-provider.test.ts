@@ -118,8 +118,8 @@ describe('a route change while jobs are held at fal', () => {
       return ((await response.json()) as { job_id: string }).job_id;
     };
     const completing = doubles.fal.submissions.length;
-    // Long enough to outlast the restart below, which the test checks: released by time, as fal would.
-    doubles.fal.holdNext({ ms: 30_000 });
+    // Long enough to outlast the restart below (the test checks that it does): released by time, as fal would.
+    doubles.fal.holdNext({ ms: 45_000 });
     const completingJob = await submit('a harbour finished by fal');
     expect(await until(checked(completing))).toBe(true);
     const canceled = doubles.fal.submissions.length;
@@ -135,8 +135,14 @@ describe('a route change while jobs are held at fal', () => {
     expect([...runtime.reconciled.resumedJobs].sort()).toEqual([completingJob, canceledJob].sort());
     const apiKey = runtime.devAccount!.apiKey;
     const accountId = runtime.devAccount!.accountId;
-    // The restart came before fal finished: what follows runs under the new route.
+    // The restart came before fal finished: what follows runs under the new route, which new work takes.
     expect((await jobStatus(runtime, apiKey, completingJob)).status).not.toBe('succeeded');
+    const newWork = await runtime.call('POST', '/v2/service/generate', {
+      apiKey,
+      body: { prompt: 'a harbour drawn by the new route', base_model: 'base-a-2' },
+    });
+    expect(newWork.status).toBe(200);
+    expect(doubles.openai.received.length - openAiCalls).toBe(1);
 
     const response = await runtime.call('POST', `/v2/service/jobs/${canceledJob}/cancel`, { apiKey });
     expect(response.status).toBe(200);
@@ -151,7 +157,7 @@ describe('a route change while jobs are held at fal', () => {
     expect((await entriesOfJob(accountId, completingJob)).map((entry) => entry.kind)).toEqual(['reserve', 'settle']);
     expect(falCancels(completing)).toBe(0);
     // Neither job was started again at the provider the route names now, nor at fal.
-    expect(doubles.openai.received.length - openAiCalls).toBe(0);
+    expect(doubles.openai.received.length - openAiCalls).toBe(1);
     expect(doubles.fal.submissions.length - completing).toBe(2);
   });
 });
