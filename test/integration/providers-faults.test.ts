@@ -6,9 +6,10 @@
  * sent the request again (the job fails INTERNAL_ERROR, refunded); fal's status failing for a minute of the
  * workflow's time keeps the job waiting; every path that ends a job holding a fal ticket (the Catch's
  * release, a failed ticket store, a synchronous 504, the deadline, the budget) makes the double receive the
- * cancel of that request. The file's runtime shortens a provider attempt (1 s), the synchronous budget
+ * cancel of that request, and so does a cancel after a route change, which a job held at fal also outlives. The file's runtime shortens a provider attempt (1 s), the synchronous budget
  * (4 s) and the asynchronous one (10 s); the workflow's waits run at its time scale.
  */
+import { resetComposition } from '../../functions/composition/core';
 import type { JobStepDeps } from '../../functions/composition/job-steps';
 import { jobStepDeps } from '../../functions/composition/job-steps';
 import { type JobStatus, jobStatus, pollJob, useProviderRuntime } from '../support/providers/e2e';
@@ -244,6 +245,56 @@ describe('nothing is left running at fal', () => {
         expect((await falCancelsSoon(index)).length).toBeGreaterThanOrEqual(1);
       } finally {
         deps.jobs = saved;
+      }
+    },
+  );
+
+  // The route changed while the service runs, and its executions with it, as on AWS, where a deployment
+  // with a new MODEL_ROUTES leaves running executions to new function instances. The runtime reads its
+  // settings once (functions/composition/core.ts): the new ones apply after resetComposition, as the runtime
+  // itself applies its own. npm run start:assets fixes each function's environment when its process
+  // starts, as on Lambda, so there this path is a restart with new settings on the same data
+  // (test/integration/restart-provider.test.ts, in both runtimes).
+  inProcessOnly(
+    'a route change mid-job: a job held at fal completes from fal, and a cancel of another reaches fal',
+    async () => {
+      const account = await world.runtime.newAccount(OPENING_MICROS);
+      const completing = world.doubles.fal.submissions.length;
+      world.doubles.fal.holdNext({ ms: 4_000 });
+      const completingJob = await submit(account.apiKey, { prompt: 'a harbour fal finishes', base_model: 'base-a-2' });
+      await checked(completing);
+      const canceled = world.doubles.fal.submissions.length;
+      world.doubles.fal.holdNext({ queuedPolls: 1_000_000 });
+      const canceledJob = await submit(account.apiKey, { prompt: 'a harbour canceled at fal', base_model: 'base-a-2' });
+      await checked(canceled);
+
+      const routes = process.env.MODEL_ROUTES;
+      process.env.MODEL_ROUTES = JSON.stringify({ ...JSON.parse(routes ?? '{}'), 'base-a-2': 'openai:gpt-image-2' });
+      resetComposition();
+      try {
+        // The change came before fal finished: what follows runs under the new route, which new work takes.
+        expect((await jobStatus(world.runtime, account.apiKey, completingJob)).status).not.toBe('succeeded');
+        const openAiCalls = world.doubles.openai.received.length;
+        const body = { prompt: 'a harbour drawn by the new route', base_model: 'base-a-2' };
+        expect((await call('generate', account.apiKey, body)).status).toBe(200);
+        expect(world.doubles.openai.received.length - openAiCalls).toBe(1);
+
+        const response = await world.runtime.call('POST', `/v2/service/jobs/${canceledJob}/cancel`, {
+          apiKey: account.apiKey,
+        });
+        expect(response.status).toBe(200);
+        expect((await falCancelsSoon(canceled)).length).toBeGreaterThanOrEqual(1);
+        expect(await jobStatus(world.runtime, account.apiKey, canceledJob)).toMatchObject(failedRefunded('CANCELED'));
+
+        const done = await pollJob(world.runtime, account.apiKey, completingJob);
+        expect(done).toMatchObject({ status: 'succeeded', error: null });
+        expect(falCancels(completing)).toEqual([]);
+        expect(world.doubles.openai.received.length - openAiCalls).toBe(1);
+        expect(world.doubles.fal.submissions.length - completing).toBe(2);
+      } finally {
+        if (routes === undefined) delete process.env.MODEL_ROUTES;
+        else process.env.MODEL_ROUTES = routes;
+        resetComposition();
       }
     },
   );

@@ -4,7 +4,6 @@
  * same data directory. Every job must end terminal and every reservation be settled or released exactly
  * once; the interrupted training ends ERROR with its charge released.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,45 +12,9 @@ import { base64Jpeg } from '../support/images';
 import { entriesOfJob } from '../support/ledger';
 import { startPhotoServer, subjectPhoto } from '../support/photos';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
+import { startServiceProcess, stopServiceProcess } from '../support/service-process';
 
-const ROOT_DIR = path.resolve(__dirname, '../..');
 const OPENING_MICROS = 100_000_000;
-
-/** `npm start` on a data directory, as a child process; resolves once it prints its ready line. */
-const startService = async (dataDir: string): Promise<{ child: ChildProcess; url: string; apiKey: string }> => {
-  // tsx as a loader in this one process (its CLI would run the service in a child that a signal to it misses).
-  const args = [
-    '--import',
-    'tsx',
-    path.join(ROOT_DIR, 'bin/local.ts'),
-    '--port',
-    '0',
-    '--data-dir',
-    dataDir,
-    '--log-level',
-    'silent',
-    '--time-scale',
-    '0.01',
-  ];
-  if (process.env.TEST_RUNTIME === 'assets') args.push('--assets');
-  const child = spawn(process.execPath, args, { cwd: ROOT_DIR, stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const ready = /Service ready on (http:\/\/[^\s]+)/.exec(output);
-      if (ready && /API key: (\S+)/.test(output)) resolve(ready[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`npm start exited (${code}) before it was ready: ${output}`)));
-  });
-  return { child, url, apiKey: /API key: (\S+)/.exec(output)![1]! };
-};
-
-const stopped = (child: ChildProcess, signal: NodeJS.Signals) =>
-  new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
 
 describe.each(['SIGKILL', 'SIGTERM'] as const)('after %s with work in flight, a restart', (signal) => {
   let runtime: TestRuntime;
@@ -62,7 +25,7 @@ describe.each(['SIGKILL', 'SIGTERM'] as const)('after %s with work in flight, a 
 
   beforeAll(async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'restart-'));
-    const service = await startService(dataDir);
+    const service = await startServiceProcess(dataDir);
     const call = (route: string, body: unknown) =>
       fetch(`${service.url}${route}`, {
         method: 'POST',
@@ -93,7 +56,7 @@ describe.each(['SIGKILL', 'SIGTERM'] as const)('after %s with work in flight, a 
     // A synchronous call in flight: its caller goes with the process.
     call('/v2/service/enhance', { image, prompt: 'sandbox:slow=5' }).catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    await stopped(service.child, signal);
+    await stopServiceProcess(service.child, signal);
 
     runtime = await startTestRuntime({ dataDir, timeScale: 0.01 });
     accountId = runtime.devAccount!.accountId;

@@ -42,7 +42,7 @@ export interface EngineOptions {
  * fal's queue take none), so each run is started once per job (ImageEngine.startsOnce).
  */
 const hostedEngine = (engine: ImageEngine): ImageEngine => ({
-  run: (request, signal, progress) => engine.run(request, signal, progress),
+  run: (request, signal, progress, keepTicket) => engine.run(request, signal, progress, keepTicket),
   ...(engine.queue && { queue: engine.queue }),
   startsOnce: () => true,
 });

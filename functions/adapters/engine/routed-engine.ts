@@ -35,7 +35,8 @@ export const routedEngine = (
     },
   };
   return {
-    run: (request, signal, progress) => engineOf(request.baseModel).run(request, signal, progress),
+    run: (request, signal, progress, keepTicket) =>
+      engineOf(request.baseModel).run(request, signal, progress, keepTicket),
     queue,
     startsOnce: (request) => engineOf(request.baseModel).startsOnce?.(request) ?? false,
   };

@@ -154,13 +154,24 @@ export type EngineOutcome =
 /** How far an engine run has got, from 0 to 1; called as often as the engine likes (callers throttle). */
 export type ProgressReport = (fraction: number) => void;
 
+/** Keeps a queued provider's ticket where the work's other ends can find it (the job's record). */
+export type KeepTicket = (ticket: EngineTicket) => Promise<void>;
+
 export interface ImageEngine {
   /**
    * Throws on an engine failure; a refusal is an outcome, not an error. Honours `signal` (abort).
    * May report its progress through `progress` (optional both ways: an engine that cannot tell says nothing).
    * Errors worth another try carry `retryable: true` (HttpEngineError does).
+   * An engine whose provider queues the work hands its ticket to `keepTicket` before it checks the work
+   * (a synchronous job stores it, so that work outliving the caller's process can still be canceled); a
+   * ticket that cannot be kept is canceled and the run fails.
    */
-  run(request: EngineRequest, signal: AbortSignal, progress?: ProgressReport): Promise<EngineOutcome>;
+  run(
+    request: EngineRequest,
+    signal: AbortSignal,
+    progress?: ProgressReport,
+    keepTicket?: KeepTicket,
+  ): Promise<EngineOutcome>;
   /**
    * Present on engines whose provider queues work (fal): the asynchronous job's workflow submits once,
    * stores the ticket on the job, and checks it from later steps, so no step holds a Lambda for the
@@ -252,7 +263,8 @@ export const reportingLostWork = (
   };
   const { queue } = engine;
   return {
-    run: (request, signal, progress) => reported(request, () => engine.run(request, signal, progress)),
+    run: (request, signal, progress, keepTicket) =>
+      reported(request, () => engine.run(request, signal, progress, keepTicket)),
     ...(queue && {
       queue: {
         kind: queue.kind,
@@ -272,11 +284,11 @@ export const meteredEngine = (
   meter: Meter,
   now: () => number = () => performance.now(),
 ): ImageEngine => ({
-  run: async (request, signal, progress) => {
+  run: async (request, signal, progress, keepTicket) => {
     const started = now();
     let outcome = 'error';
     try {
-      const result = await engine.run(request, signal, progress);
+      const result = await engine.run(request, signal, progress, keepTicket);
       outcome = result.kind;
       return result;
     } finally {

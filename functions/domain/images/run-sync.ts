@@ -7,7 +7,7 @@
  */
 import type { Caller } from '../accounts/accounts';
 import { settlement } from '../catalog/pricing';
-import type { EngineOutcome, EngineRequest, ImageEngine } from '../engine/engine';
+import type { EngineOutcome, EngineRequest, ImageEngine, KeepTicket } from '../engine/engine';
 import { type CheckedOutputs, checkIdentity } from '../engine/identity';
 import { ContentModerationError, type DomainError, NoImageGeneratedError, RequestTimeoutError } from '../errors';
 import { releaseJobCharge, reserveJobCharge, settleJobCharge } from '../jobs/charge';
@@ -34,10 +34,15 @@ class DeadlineReached extends Error {}
 export const ENGINE_STOP_WAIT_MS = 5_000;
 
 /** The engine's run, or the signal's reason once it aborts and the engine has stopped (or ENGINE_STOP_WAIT_MS passed). */
-const runUntilStopped = (engine: ImageEngine, request: EngineRequest, signal: AbortSignal): Promise<EngineOutcome> =>
+const runUntilStopped = (
+  engine: ImageEngine,
+  request: EngineRequest,
+  signal: AbortSignal,
+  keepTicket: KeepTicket,
+): Promise<EngineOutcome> =>
   new Promise<EngineOutcome>((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
-    const running = engine.run(request, signal);
+    const running = engine.run(request, signal, undefined, keepTicket);
     const onAbort = () => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const waited = new Promise<void>((done) => {
@@ -84,12 +89,18 @@ export const runSync = async (
       throw error;
     };
 
+    // A queued provider's ticket is stored on the job before its work is checked: if this process dies
+    // mid-call, the sweep of abandoned work (workflow/abandoned.ts) closes the job and cancels that work.
+    const keepTicket: KeepTicket = async (ticket) => {
+      await deps.jobs.recordTicket(job.accountId, job.jobId, ticket);
+    };
     let outcome: EngineOutcome;
     try {
       outcome = await runUntilStopped(
         deps.engine,
         { ...prepared.engineRequest, workKey: job.jobId, accountId: job.accountId },
         deadline.signal,
+        keepTicket,
       );
     } catch (error) {
       return await fail(error instanceof DeadlineReached || deadline.signal.aborted ? timedOut() : (error as Error));

@@ -65,6 +65,20 @@ describe('running', () => {
     expect(await routed.run(request('base-b-2'), live())).toEqual(outcomeOf('openai'));
     expect(await routed.run(request('base-c-2'), live())).toEqual(outcomeOf('sandbox'));
   });
+
+  it("hands a run's keepTicket to the model's engine", async () => {
+    const kept: unknown[] = [];
+    const fal: ImageEngine = {
+      run: async (_request, _signal, _progress, keepTicket) => {
+        kept.push(keepTicket);
+        return outcomeOf('fal');
+      },
+    };
+    const keepTicket = async () => undefined;
+    const routed = routedEngine(new Map([['base-a-2', fal]]), namedEngine('sandbox').engine);
+    expect(await routed.run(request('base-a-2'), live(), undefined, keepTicket)).toEqual(outcomeOf('fal'));
+    expect(kept).toEqual([keepTicket]);
+  });
 });
 
 describe('the queue', () => {

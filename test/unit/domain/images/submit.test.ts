@@ -3,6 +3,8 @@
  * ports: what is reserved, settled and released, what the caller is answered, and what a repeated
  * client_request_id does. Each test breaks one thing.
  */
+
+import type { EngineTicket } from '../../../../functions/domain/engine/engine';
 import {
   ClientRequestIdTakenError,
   ContentModerationError,
@@ -107,6 +109,26 @@ describe('a synchronous call', () => {
       job: { status: 'failed', error: { code: 'CONTENT_MODERATION', message: 'not allowed' } },
     });
     expect(await world.ledger.balance(ACCOUNT)).toBe(1_000_000);
+  });
+
+  it("stores a queued provider's ticket on the job while the call runs, so a lost call's work can be canceled", async () => {
+    const ticket: EngineTicket = {
+      engine: 'fal',
+      model: 'fal-ai/flux-2',
+      requests: [{ id: 'req_1', status: 's', response: 'r', cancel: 'c', images: 1 }],
+      submittedAt: 0,
+    };
+    const engine = world.deps.engine;
+    let heldWhileRunning: EngineTicket | null | undefined;
+    world.deps.engine = {
+      run: async (request, signal, progress, keepTicket) => {
+        await keepTicket?.(ticket);
+        heldWhileRunning = onlyJob().job.engineTicket;
+        return engine.run(request, signal, progress);
+      },
+    };
+    await submit(world.deps, caller, enhance(), context);
+    expect(heldWhileRunning).toEqual(ticket);
   });
 
   it('releases the reservation and records INTERNAL_ERROR when the engine fails', async () => {

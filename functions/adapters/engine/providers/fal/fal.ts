@@ -25,6 +25,7 @@ import {
   type EngineTicket,
   type ImageEngine,
   inputContentTypeOf,
+  type KeepTicket,
   type ProgressReport,
   type QueueCheck,
 } from '../../../../domain/engine/engine';
@@ -110,9 +111,15 @@ export class FalEngine implements ImageEngine {
     this.queue = queue;
   }
 
-  async run(request: EngineRequest, signal: AbortSignal, progress?: ProgressReport): Promise<EngineOutcome> {
+  async run(
+    request: EngineRequest,
+    signal: AbortSignal,
+    progress?: ProgressReport,
+    keepTicket?: KeepTicket,
+  ): Promise<EngineOutcome> {
     const ticket = await this.submit(request, signal);
     try {
+      await keepTicket?.(ticket);
       for (let poll = 0; ; poll += 1) {
         const check = await this.check(ticket, request, signal);
         if (check.state === 'done') return check.outcome;
@@ -120,8 +127,9 @@ export class FalEngine implements ImageEngine {
         await this.transport.wait(pollDelayMs(poll), signal);
       }
     } catch (error) {
-      if (signal.aborted)
-        await this.cancel(ticket, AbortSignal.timeout(CANCEL_ON_ABORT_TIMEOUT_MS)).catch(() => undefined);
+      // A run that fails (aborted, its ticket not kept, a check failing for good) has no use for the work:
+      // left queued, it would run unseen and be billed.
+      await this.cancel(ticket, AbortSignal.timeout(CANCEL_ON_ABORT_TIMEOUT_MS)).catch(() => undefined);
       throw error;
     }
   }

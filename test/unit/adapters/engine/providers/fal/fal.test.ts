@@ -9,7 +9,12 @@ import sharp from 'sharp';
 import { HttpEngineError, type Wait } from '../../../../../../functions/adapters/engine/http-engine';
 import { FalEngine } from '../../../../../../functions/adapters/engine/providers/fal/fal';
 import type { ProviderTransport } from '../../../../../../functions/adapters/engine/providers/provider-http';
-import type { CandidateProfile, EngineOutcome, EngineRequest } from '../../../../../../functions/domain/engine/engine';
+import type {
+  CandidateProfile,
+  EngineOutcome,
+  EngineRequest,
+  EngineTicket,
+} from '../../../../../../functions/domain/engine/engine';
 import { anEngineRequest, referencesIn } from '../../../../../support/builders/engine';
 import { type FalDouble, startFalDouble } from '../../../../../support/providers/fal-double';
 
@@ -520,6 +525,39 @@ describe('fal engine: the queue', () => {
   });
 });
 
+describe('fal engine: the ticket of a run', () => {
+  it('is handed to keepTicket before its work is first checked', async () => {
+    double.holdNext({ queuedPolls: 2 });
+    const kept: { ticket: EngineTicket; statusPollsBefore: number }[] = [];
+    const keepTicket = async (ticket: EngineTicket) => {
+      kept.push({ ticket, statusPollsBefore: double.counters.statusPolls });
+    };
+    expect(imagesOf(await engine().run(request(), live(), undefined, keepTicket))).toHaveLength(1);
+    expect(kept).toEqual([
+      {
+        ticket: expect.objectContaining({
+          engine: 'fal',
+          model: 'fal-ai/flux-2',
+          requests: [expect.objectContaining({ id: double.submissions[0]?.requestId })],
+        }),
+        statusPollsBefore: 0,
+      },
+    ]);
+    expect(double.counters.cancels).toBe(0);
+  });
+
+  it('that cannot be kept is canceled at fal, and the run fails', async () => {
+    double.holdNext({ queuedPolls: 100 });
+    const keepTicket = async () => {
+      throw new Error('the table refused the ticket');
+    };
+    await expect(engine().run(request(), live(), undefined, keepTicket)).rejects.toThrow(
+      'the table refused the ticket',
+    );
+    expect(double.counters).toMatchObject({ submits: 1, statusPolls: 0, cancels: 1 });
+  });
+});
+
 describe('fal engine: abort', () => {
   it('an abort while waiting stops polling and cancels the fal request', async () => {
     double.holdNext({ queuedPolls: 100 });
@@ -533,6 +571,13 @@ describe('fal engine: abort', () => {
       'client went away',
     );
     expect(double.counters.statusPolls).toBe(2);
+    expect(double.counters.cancels).toBe(1);
+  });
+
+  it('a status failing for good ends the run and cancels the fal request', async () => {
+    double.holdNext({ queuedPolls: 100 });
+    double.failNext(404, { on: 'status', after: 1 });
+    await expect(engine().run(request(), live())).rejects.toThrow();
     expect(double.counters.cancels).toBe(1);
   });
 
