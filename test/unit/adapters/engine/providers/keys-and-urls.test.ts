@@ -7,6 +7,7 @@
  * media hosts (loopback and the queue's host with ALLOW_LOOPBACK_URLS), through the guarded client.
  */
 import sharp from 'sharp';
+import { startLocalSecretsManager } from '../../../../../bin/local-aws/secrets-manager';
 import { FalEngine } from '../../../../../functions/adapters/engine/providers/fal/fal';
 import { allowedMediaUrl } from '../../../../../functions/adapters/engine/providers/fal/media';
 import { cancelFalTicket } from '../../../../../functions/adapters/engine/providers/fal/queue';
@@ -85,6 +86,36 @@ describe('a revoked key, then a new one', () => {
       expect(double.violations).toEqual([]);
     } finally {
       await double.close();
+    }
+  });
+
+  it('a key kept in Secrets Manager (as on AWS): put-secret-value, then the refused call reads the secret again over the wire', async () => {
+    const arn = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:openai-key';
+    const secrets = new Map([[arn, 'sk-old']]);
+    const secretsManager = await startLocalSecretsManager({ secrets });
+    const double = await startOpenAiDouble({ apiKey: 'sk-old' });
+    try {
+      const apiKey = lazySecret({
+        arn,
+        endpoint: secretsManager.endpoint,
+        region: 'us-east-1',
+        name: 'the OpenAI key',
+        maxAgeMs: 300_000,
+      });
+      const engine = new OpenAiEngine({ model: 'gpt-image-2', baseUrl: double.baseUrl, apiKey, references, transport });
+      expect((await engine.run(request(), live())).kind).toBe('images');
+
+      double.revokeKey('sk-rotated');
+      secrets.set(arn, 'sk-rotated'); // aws secretsmanager put-secret-value
+      expect((await engine.run(request(), live())).kind).toBe('images');
+      expect(double.counters.refusedKeys).toBe(1);
+      expect(double.received.map((received) => received.headers.authorization)).toEqual([
+        'Bearer sk-old',
+        'Bearer sk-rotated',
+      ]);
+    } finally {
+      await double.close();
+      await secretsManager.close();
     }
   });
 
