@@ -124,6 +124,22 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/webhook-test', handler: 'webhook-test', access: { table: 'write' } },
   { method: 'GET', path: '/account', handler: 'account', access: { table: 'read' } },
   { method: 'GET', path: '/account/ledger', handler: 'account-ledger', access: { table: 'read' } },
+  // Money in (docs/billing.md): only these functions are granted Stripe's keys.
+  {
+    method: 'POST',
+    path: '/account/top-ups',
+    handler: 'account-top-ups-create',
+    access: { table: 'write', secrets: ['stripeSecretKey'] },
+  },
+  { method: 'GET', path: '/account/top-ups', handler: 'account-top-ups-list', access: { table: 'read' } },
+  // Authenticated by Stripe's signature over the raw body; credits and debits the ledger.
+  {
+    method: 'POST',
+    path: '/billing/stripe/webhook',
+    handler: 'stripe-webhook',
+    auth: 'none',
+    access: { table: 'write', secrets: ['stripeWebhookSecret'] },
+  },
   {
     method: 'POST',
     path: '/internal/trainer-callback',

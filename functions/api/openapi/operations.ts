@@ -9,6 +9,7 @@
  */
 import type * as v from 'valibot';
 import { LedgerQuerySchema } from '../schemas/account';
+import { TopUpRequestSchema, TopUpsQuerySchema } from '../schemas/billing';
 import { RedeliverRequestSchema, WebhookTestRequestSchema } from '../schemas/callbacks';
 import { EditRequestSchema, EnhanceRequestSchema, GenerateRequestSchema, RemixRequestSchema } from '../schemas/images';
 import { DownloadParamsSchema, JobParamsSchema, ListJobsQuerySchema } from '../schemas/jobs';
@@ -35,7 +36,10 @@ import {
   ProfileListSchema,
   ProfileStatusSchema,
   RedeliverySchema,
+  StripeWebhookReceiptSchema,
   TagReportSchema,
+  TopUpCreatedSchema,
+  TopUpPageSchema,
   TrainerEventAcceptedSchema,
   UploadTicketSchema,
   WebhookSecretSchema,
@@ -56,7 +60,16 @@ export type ResponseHeader = 'Idempotent-Replayed' | 'X-Job-Id' | 'X-Service-Dep
 
 export interface OperationDoc {
   operationId: string;
-  tag: 'Images' | 'Jobs' | 'Account' | 'Profiles' | 'Webhooks' | 'Downloads' | 'Training backends' | 'Documentation';
+  tag:
+    | 'Images'
+    | 'Jobs'
+    | 'Account'
+    | 'Billing'
+    | 'Profiles'
+    | 'Webhooks'
+    | 'Downloads'
+    | 'Training backends'
+    | 'Documentation';
   summary: string;
   description?: string;
   body?: v.GenericSchema;
@@ -66,7 +79,7 @@ export interface OperationDoc {
   bodyExample?: unknown;
   query?: v.ObjectSchema<v.ObjectEntries, undefined>;
   params?: v.ObjectSchema<v.ObjectEntries, undefined>;
-  success: Partial<Record<200 | 202 | 302, SuccessAnswer>>;
+  success: Partial<Record<200 | 201 | 202 | 302, SuccessAnswer>>;
   errors: readonly ErrorStatus[];
 }
 
@@ -364,6 +377,42 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     success: { 200: { description: 'One page of entries.', json: LedgerPageSchema } },
     // 400: a cursor that is not one this service handed out.
     errors: [400, 422],
+  },
+  'POST /account/top-ups': {
+    operationId: 'createTopUp',
+    tag: 'Billing',
+    summary: 'Top up the balance (Stripe Checkout)',
+    description:
+      'Opens a Stripe Checkout page for `amount` US dollars and answers where it is. The balance is credited when Stripe confirms ' +
+      'the payment to this service (its webhook), exactly once, with the amount Stripe reports; returning from Checkout credits ' +
+      'nothing by itself. Checkout sends the developer back to the portal’s Billing page. 422 for an amount that is not dollars ' +
+      'with at most two decimals, outside the operator’s limits, or a currency other than `usd`; 503 when the operator has not ' +
+      'configured Stripe.',
+    body: TopUpRequestSchema,
+    bodyExample: { amount: '25.00' },
+    success: { 201: { description: 'The pending top-up and its Checkout page.', json: TopUpCreatedSchema } },
+    errors: [422],
+  },
+  'GET /account/top-ups': {
+    operationId: 'listTopUps',
+    tag: 'Billing',
+    summary: 'The account’s top-ups',
+    description: 'Newest first, one page per call, continued with `cursor`.',
+    query: TopUpsQuerySchema,
+    success: { 200: { description: 'One page of top-ups.', json: TopUpPageSchema } },
+    errors: [400, 422],
+  },
+  'POST /billing/stripe/webhook': {
+    operationId: 'stripeWebhook',
+    tag: 'Billing',
+    summary: 'Stripe’s events (for Stripe only)',
+    description:
+      'Where the operator points its Stripe webhook endpoint (docs/billing.md). Authenticated by the `Stripe-Signature` header over ' +
+      'the raw body, not an API key: a missing or bad signature is a 400 and changes nothing. `checkout.session.completed` (paid) and ' +
+      '`checkout.session.async_payment_succeeded` credit a top-up once; `charge.refunded` and a lost `charge.dispute.closed` debit ' +
+      'what was returned; other events are answered 200 and ignored.',
+    success: { 200: { description: 'The event was acted on, or ignored.', json: StripeWebhookReceiptSchema } },
+    errors: [400, 413, 500, 503],
   },
   'POST /internal/trainer-callback': {
     operationId: 'trainerCallback',

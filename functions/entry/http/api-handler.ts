@@ -31,6 +31,8 @@ export interface ApiRequest<B = undefined, Q = undefined, P = undefined> {
   headers: Readonly<Record<string, string>>;
   /** The API's public base URL as the caller reached it (scheme, host and stage), for links. */
   baseUrl: string;
+  /** The body as sent, for a route without a body schema that verifies a signature over it (Stripe's webhook). */
+  rawBody: string;
 }
 
 interface Schemas<
@@ -248,6 +250,7 @@ export const apiHandler = <
       log: internal.log,
       headers: internal.headers,
       baseUrl: baseUrlOf(event, internal.headers),
+      rawBody: typeof event.body === 'string' ? bodyText(event) : '',
     });
     return serialise(result, { ...commonHeaders(event, internal.requestId, schemas.headers), ...internal.rateHeaders });
   };

@@ -1,0 +1,64 @@
+/**
+ * Money in (functions/domain/billing/top-ups.ts): the top-ups' table adapter and Stripe, whose keys are
+ * read by value (local) or from Secrets Manager (AWS). Without a secret key there is no checkout (503).
+ */
+import type Stripe from 'stripe';
+import { DynamoTopUps } from '../adapters/dynamo/top-ups-repository';
+import { stripeCheckout, stripeClient } from '../adapters/stripe/checkout';
+import { STRIPE_ENV } from '../deployment/env-names';
+import type { TopUpDeps } from '../domain/billing/top-ups';
+import { clock, log, newId, once, settings } from './core';
+import { table } from './data';
+import { secret } from './secrets';
+
+/** STRIPE_API_BASE is for development: a loopback http(s) origin, and only with ALLOW_LOOPBACK_URLS. */
+export const stripeApiBase = (text: string | undefined, allowLoopback: boolean): URL | undefined => {
+  if (text === undefined) return undefined;
+  const url = new URL(text);
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (!allowLoopback || !loopback)
+    throw new Error(
+      `${STRIPE_ENV.apiBase} is for development only: a loopback address, with ALLOW_LOOPBACK_URLS=true (got ${text})`,
+    );
+  return url;
+};
+
+const stripeSecretKey = once(() => {
+  const config = settings();
+  const arn = config[STRIPE_ENV.secretKeySecretArn];
+  return config[STRIPE_ENV.secretKey] || arn
+    ? secret(config[STRIPE_ENV.secretKey], arn, STRIPE_ENV.secretKey)
+    : undefined;
+});
+
+/** The webhook endpoint's signing secret, or undefined when none is configured (the webhook answers 503). */
+export const stripeWebhookSecret = once(() => {
+  const config = settings();
+  const arn = config[STRIPE_ENV.webhookSecretSecretArn];
+  return config[STRIPE_ENV.webhookSecret] || arn
+    ? secret(config[STRIPE_ENV.webhookSecret], arn, STRIPE_ENV.webhookSecret)
+    : undefined;
+});
+
+const stripe = once(() => {
+  const key = stripeSecretKey();
+  if (!key) return undefined;
+  const base = stripeApiBase(settings()[STRIPE_ENV.apiBase], settings().ALLOW_LOOPBACK_URLS);
+  let client: Stripe | undefined;
+  return async () => {
+    client ??= stripeClient(await key(), base);
+    return client;
+  };
+});
+
+export const topUps = once(() => new DynamoTopUps(table(), newId));
+
+export const topUpDeps = once((): TopUpDeps => {
+  const client = stripe();
+  return { topUps: topUps(), checkout: client && stripeCheckout(client), clock, newId, log: log() };
+});
+
+export const topUpLimits = () => ({
+  minMicros: settings()[STRIPE_ENV.topUpMinUsd],
+  maxMicros: settings()[STRIPE_ENV.topUpMaxUsd],
+});
