@@ -28,6 +28,8 @@ export type JobStatus = Schemas['JobStatus'];
 export type JobPage = Schemas['JobPage'];
 export type Account = Schemas['Account'];
 export type LedgerPage = Schemas['LedgerPage'];
+export type TopUpCreated = Schemas['TopUpCreated'];
+export type TopUpPage = Schemas['TopUpPage'];
 export type JobDeliveries = Schemas['JobDeliveries'];
 export type UploadTicket = Schemas['UploadTicket'];
 type ErrorBody = Schemas['ErrorBody'];
@@ -322,6 +324,23 @@ export const createClient = (options: ClientOptions) => {
     ledger: (query: { limit?: number; cursor?: string } = {}) =>
       unwrap(
         api.GET('/v2/service/account/ledger', {
+          params: {
+            query: {
+              ...(query.limit !== undefined && { limit: String(query.limit) }),
+              ...(query.cursor !== undefined && { cursor: query.cursor }),
+            },
+          },
+        }),
+      ),
+    /**
+     * Opens a Stripe Checkout page for `amount` US dollars ("25.00"): send the developer to `checkout_url`.
+     * The balance is credited when Stripe confirms the payment to the service, not by this call.
+     */
+    topUp: (amount: string) => unwrap(api.POST('/v2/service/account/top-ups', { body: { amount } })),
+    /** One page of the account's top-ups, newest first; pass the previous page's `next_cursor` as `cursor`. */
+    topUps: (query: { limit?: number; cursor?: string } = {}) =>
+      unwrap(
+        api.GET('/v2/service/account/top-ups', {
           params: {
             query: {
               ...(query.limit !== undefined && { limit: String(query.limit) }),
