@@ -103,7 +103,7 @@ describe('a top-up’s credit', () => {
         ledger.reserve({
           accountId,
           amountMicros: 1_000_000,
-          creates: { kind: 'job', job: aJob({ accountId }) },
+          creates: { kind: 'job', job: aJob(accountId) },
           at: Date.now(),
         }),
       ),
@@ -137,7 +137,7 @@ describe('a refund’s debit', () => {
     await ledger.reserve({
       accountId,
       amountMicros: 15_000_000,
-      creates: { kind: 'job', job: aJob({ accountId }) },
+      creates: { kind: 'job', job: aJob(accountId) },
       at: Date.now(),
     });
     expect(await refund(topUp, 'evt_full', 20_000_000)).toBe('applied');
@@ -145,7 +145,7 @@ describe('a refund’s debit', () => {
     const reserve = ledger.reserve({
       accountId,
       amountMicros: 0,
-      creates: { kind: 'job', job: aJob({ accountId }) },
+      creates: { kind: 'job', job: aJob(accountId) },
       at: Date.now(),
     });
     await expect(reserve).rejects.toThrow(BalanceInDebtError);
@@ -160,14 +160,14 @@ describe('a refund’s debit', () => {
       ledger.reserve({
         accountId,
         amountMicros: 4_000_000,
-        creates: { kind: 'job', job: aJob({ accountId }) },
+        creates: { kind: 'job', job: aJob(accountId) },
         at: Date.now(),
       }),
     ).rejects.toThrow(InsufficientBalanceError);
     await ledger.reserve({
       accountId,
       amountMicros: 3_000_000,
-      creates: { kind: 'job', job: aJob({ accountId }) },
+      creates: { kind: 'job', job: aJob(accountId) },
       at: Date.now(),
     });
     expect(await ledger.balance(accountId)).toBe(0);
