@@ -3,6 +3,7 @@
  * read by value (local) or from Secrets Manager (AWS). Without a secret key there is no checkout (503).
  */
 import type Stripe from 'stripe';
+import { readFunds } from '../adapters/dynamo/ledger-repository';
 import { DynamoTopUps } from '../adapters/dynamo/top-ups-repository';
 import { stripeCheckout, stripeClient } from '../adapters/stripe/checkout';
 import { STRIPE_ENV } from '../deployment/env-names';
@@ -62,3 +63,11 @@ export const topUpLimits = () => ({
   minMicros: settings()[STRIPE_ENV.topUpMinUsd],
   maxMicros: settings()[STRIPE_ENV.topUpMaxUsd],
 });
+
+/** What the portal's Billing page reads (functions/domain/billing/top-ups.ts, billingPage). */
+export const billingPageDeps = once(() => ({
+  funds: (accountId: string) => readFunds(table(), accountId),
+  checkout: topUpDeps().checkout,
+  limits: topUpLimits(),
+  presetsMicros: settings()[STRIPE_ENV.topUpPresetsUsd],
+}));

@@ -1,7 +1,7 @@
 /**
  * Stripe in the stack: CDK context `stripe=true` makes the two secrets the operator fills (the secret
- * key, the webhook's signing secret), tells the functions where they are, and lets only the top-up
- * function read the key and only the webhook function read the signing secret.
+ * key, the webhook's signing secret), tells the functions where they are, and lets only the functions
+ * that open top-ups (the API's and the portal's) read the key and only the webhook function the signing secret.
  */
 import { Template } from 'aws-cdk-lib/assertions';
 import { STRIPE_ENV } from '../../functions/deployment/env-names';
@@ -34,8 +34,11 @@ const readersOf = (secretId: string) =>
     .map((id) => String(functions[id]?.Properties.Description));
 
 describe('Stripe in the stack', () => {
-  it('lets only the top-up function read the secret key, and only the webhook function the signing secret', () => {
-    expect(readersOf(secretKeyId)).toEqual(['POST /{v2,v1}/service/account/top-ups']);
+  it('lets only the functions that open top-ups read the secret key, and only the webhook function the signing secret', () => {
+    expect(readersOf(secretKeyId).sort()).toEqual([
+      'ANY /portal, /portal/{proxy+}: the developer portal',
+      'POST /{v2,v1}/service/account/top-ups',
+    ]);
     expect(readersOf(webhookSecretId)).toEqual(['POST /{v2,v1}/service/billing/stripe/webhook']);
   });
 

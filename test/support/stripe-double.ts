@@ -345,7 +345,7 @@ export const startStripeDouble = async (options: { webhookUrl?: string } = {}): 
   };
 
   const page = (session: Json) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Checkout (Stripe double)</title></head>
+<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Checkout (Stripe double)</title></head>
 <body><main><h1>Pay ${(Number(session.amount_total) / 100).toFixed(2)} USD</h1>
 <form method="post" action="/checkout/pay/${String(session.id)}"><button type="submit" id="pay">Pay</button></form>
 <a id="cancel" href="${String(session.cancel_url ?? '')}">Back</a></main></body></html>`;
@@ -369,6 +369,7 @@ export const startStripeDouble = async (options: { webhookUrl?: string } = {}): 
           const back = String(session.success_url).replace('{CHECKOUT_SESSION_ID}', String(session.id));
           return void res.writeHead(303, { Location: back }).end();
         }
+        if (!path.startsWith('/v1/')) return void res.writeHead(404).end();
         if (req.headers.authorization !== `Bearer ${secretKey}`)
           return void res
             .writeHead(401, { 'Content-Type': 'application/json' })

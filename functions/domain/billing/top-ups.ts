@@ -241,6 +241,37 @@ export const listTopUps = async (
   return { top_ups: page.topUps.map(topUpBody), next_cursor: page.cursor ?? null };
 };
 
+/** What the portal's Billing page shows: the money, whether top-ups are possible, and their presets and limits. */
+export interface BillingPageBody {
+  balance: MoneyBody;
+  /** What refunds or lost disputes took beyond the balance; new work is refused while it is above zero. */
+  debt: MoneyBody;
+  top_ups_enabled: boolean;
+  presets: string[];
+  min_amount: string;
+  max_amount: string;
+}
+
+export const billingPage = async (
+  deps: {
+    funds: (accountId: string) => Promise<{ balanceMicros: number; debtMicros: number }>;
+    checkout: CheckoutPort | undefined;
+    limits: TopUpLimits;
+    presetsMicros: readonly number[];
+  },
+  caller: Caller,
+): Promise<BillingPageBody> => {
+  const funds = await deps.funds(caller.accountId);
+  return {
+    balance: moneyBody(funds.balanceMicros),
+    debt: moneyBody(funds.debtMicros),
+    top_ups_enabled: deps.checkout !== undefined,
+    presets: deps.presetsMicros.map(usdDecimal),
+    min_amount: usdDecimal(deps.limits.minMicros),
+    max_amount: usdDecimal(deps.limits.maxMicros),
+  };
+};
+
 /** Which top-up a Stripe object names (the metadata written when its session was opened). */
 export interface TopUpRef {
   accountId: string;
