@@ -14,7 +14,11 @@ const lambdaHandler = async ({ body, caller, baseUrl }: ApiRequest<TopUpRequest>
   if ('problem' in amount)
     throw new RequestValidationError([valueErrorDetail(['body', 'amount'], amount.problem, body.amount)]);
   return created(
-    await createTopUp(topUpDeps(), caller, { amountMicros: amount.micros, returnUrl: `${baseUrl}/portal#/billing` }),
+    await createTopUp(topUpDeps(), caller, {
+      amountMicros: amount.micros,
+      returnUrl: `${baseUrl}/portal#/billing`,
+      saveCard: body.save_card,
+    }),
   );
 };
 

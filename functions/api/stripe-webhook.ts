@@ -1,5 +1,5 @@
 import { noticeOf, StripeSignatureError, verifyStripeEvent } from '../adapters/stripe/events';
-import { stripeWebhookSecret, topUpDeps } from '../composition/billing';
+import { stripeWebhookDeps, stripeWebhookSecret } from '../composition/billing';
 import { applyStripeNotice, STRIPE_NOT_CONFIGURED } from '../domain/billing/top-ups';
 import { InvalidRequestError, ServiceUnavailableError } from '../domain/errors';
 import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
@@ -21,7 +21,7 @@ const lambdaHandler = async ({ rawBody, headers, log }: ApiRequest) => {
     throw error;
   }
   const notice = noticeOf(event);
-  const outcome = await applyStripeNotice(topUpDeps(), notice);
+  const outcome = await applyStripeNotice(stripeWebhookDeps(), notice);
   log.info('stripe event', { event_id: event.id, type: event.type, outcome });
   return ok({ received: true, outcome });
 };

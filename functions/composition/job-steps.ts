@@ -4,6 +4,7 @@
  * the engine, the stored inputs and the outputs on top of the same object (image-engine.ts).
  */
 import type { WorkflowDeps } from '../domain/workflow/steps';
+import { watchedLedger } from './billing';
 import { clock, log, once, settings } from './core';
 import { jobs, ledger } from './data';
 import { link } from './links';
@@ -16,7 +17,8 @@ export const jobStepDeps = once(
   (): JobStepDeps => ({
     clock,
     jobs: jobs(),
-    ledger: ledger(),
+    // SettleCharge's settle is followed by the low-balance notice and auto-recharge (billing.ts).
+    ledger: watchedLedger(ledger()),
     link,
     enqueueCallback,
     cancelEngineWork: cancelTicketWork,

@@ -174,7 +174,11 @@ const ROUTES: readonly Route[] = [
     if ('problem' in amount)
       throw new RequestValidationError([valueErrorDetail(['body', 'amount'], amount.problem, parsed.amount)]);
     return created(
-      await createTopUp(topUpDeps(), caller, { amountMicros: amount.micros, returnUrl: `${baseUrl}/portal#/billing` }),
+      await createTopUp(topUpDeps(), caller, {
+        amountMicros: amount.micros,
+        returnUrl: `${baseUrl}/portal#/billing`,
+        saveCard: parsed.save_card,
+      }),
     );
   }),
   route('GET', 'keys', async ({ caller }) =>

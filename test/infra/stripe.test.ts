@@ -34,12 +34,14 @@ const readersOf = (secretId: string) =>
     .map((id) => String(functions[id]?.Properties.Description));
 
 describe('Stripe in the stack', () => {
-  it('lets only the functions that open top-ups read the secret key, and only the webhook function the signing secret', () => {
+  it('lets only the functions that charge (top-ups, the portal, auto-recharge in the deliverer) read the secret key, and only the webhook function the signing secret', () => {
     expect(readersOf(secretKeyId).sort()).toEqual([
       'ANY /portal, /portal/{proxy+}: the developer portal',
-      'POST /{v2,v1}/service/account/top-ups',
+      // It runs auto-recharge's off-session charges.
+      'Delivers signed job callbacks from the callback queue',
+      'POST /{v2}/service/account/top-ups',
     ]);
-    expect(readersOf(webhookSecretId)).toEqual(['POST /{v2,v1}/service/billing/stripe/webhook']);
+    expect(readersOf(webhookSecretId)).toEqual(['POST /{v2}/service/billing/stripe/webhook']);
   });
 
   it('names the secrets by ARN, never a key', () => {
@@ -55,6 +57,10 @@ describe('Stripe in the stack', () => {
         expect.arrayContaining([STRIPE_ENV.secretKey, STRIPE_ENV.webhookSecret]),
       );
     }
+  });
+
+  it('stays under the 500-resource limit with the Stripe secrets', () => {
+    expect(Object.keys(template.toJSON().Resources).length).toBeLessThan(500);
   });
 
   it('makes no Stripe secret without the context', () => {

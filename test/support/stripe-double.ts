@@ -4,7 +4,7 @@
  * JSON answers, `Authorization: Bearer <secret key>`, `Idempotency-Key` replays, its error shape):
  *
  * - POST /v1/checkout/sessions, GET /v1/checkout/sessions/{id}
- * - POST /v1/customers, POST /v1/payment_intents (`confirm`, `off_session`), POST /v1/refunds
+ * - POST /v1/customers, POST /v1/payment_intents (`confirm`, `off_session`), GET /v1/payment_intents/{id}, POST /v1/refunds
  *
  * and Checkout's hosted page: GET /checkout/pay/{id} shows the amount and a Pay button, whose POST
  * completes the session (a customer, a succeeded PaymentIntent and its charge), sends the signed
@@ -86,6 +86,8 @@ export const startStripeDouble = async (options: { webhookUrl?: string } = {}): 
   const requests: StripeDouble['requests'] = [];
   const violations: string[] = [];
   const declines: Array<'card_declined' | 'authentication_required'> = [];
+  /** Cards kept for off-session use (a Checkout with setup_future_usage), by payment method: their customer. */
+  const savedCards = new Map<string, string>();
   const now = () => Math.floor(Date.now() / 1000);
   let url = '';
 
@@ -166,6 +168,8 @@ export const startStripeDouble = async (options: { webhookUrl?: string } = {}): 
       return refuse(path, 'off_session is only valid with confirm=true', 'off_session');
     if (body.confirm === 'true' && (!body.customer || !body.payment_method))
       return refuse(path, 'a confirmed off-session payment needs customer and payment_method');
+    if (body.off_session === 'true' && savedCards.get(body.payment_method as string) !== body.customer)
+      return refuse(path, 'the PaymentMethod was not saved for this customer (setup_future_usage)', 'payment_method');
     const declined = declines.shift();
     const intentId = id('pi');
     if (declined) {
@@ -291,6 +295,7 @@ export const startStripeDouble = async (options: { webhookUrl?: string } = {}): 
         metadata: intentData.metadata ?? {},
       });
       const intent = created.body as Json;
+      if (intentData.setup_future_usage === 'off_session') savedCards.set(paymentMethodId, String(customer.id));
       Object.assign(session, {
         status: 'complete',
         payment_status: 'paid',
@@ -317,6 +322,15 @@ export const startStripeDouble = async (options: { webhookUrl?: string } = {}): 
     }
     if (method === 'POST' && path === '/v1/customers') return { status: 200, body: createCustomer(body) };
     if (method === 'POST' && path === '/v1/payment_intents') return createPaymentIntent(path, body);
+    const intentMatch = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
+    if (method === 'GET' && intentMatch) {
+      const intent = paymentIntents.get(intentMatch[1] ?? '');
+      return intent
+        ? { status: 200, body: intent }
+        : stripeError(404, 'invalid_request_error', `No such payment_intent: '${intentMatch[1]}'`, {
+            code: 'resource_missing',
+          });
+    }
     if (method === 'POST' && path === '/v1/refunds') {
       const intentId = body.payment_intent as string | undefined;
       if (!intentId || !paymentIntents.has(intentId))

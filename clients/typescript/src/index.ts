@@ -336,7 +336,17 @@ export const createClient = (options: ClientOptions) => {
      * Opens a Stripe Checkout page for `amount` US dollars ("25.00"): send the developer to `checkout_url`.
      * The balance is credited when Stripe confirms the payment to the service, not by this call.
      */
-    topUp: (amount: string) => unwrap(api.POST('/v2/service/account/top-ups', { body: { amount } })),
+    topUp: (amount: string, options: { saveCard?: boolean } = {}) =>
+      unwrap(
+        api.POST('/v2/service/account/top-ups', {
+          body: { amount, ...(options.saveCard !== undefined && { save_card: options.saveCard }) },
+        }),
+      ),
+    /** Auto-recharge, the low-balance threshold, where account events go, the balance and any debt. */
+    billing: () => unwrap(api.GET('/v2/service/account/billing')),
+    /** Sets what is given of auto-recharge, the low-balance threshold and the account events' URL (null clears). */
+    updateBilling: (settings: JsonBody<'updateBillingSettings'>) =>
+      unwrap(api.PUT('/v2/service/account/billing', { body: settings })),
     /** One page of the account's top-ups, newest first; pass the previous page's `next_cursor` as `cursor`. */
     topUps: (query: { limit?: number; cursor?: string } = {}) =>
       unwrap(

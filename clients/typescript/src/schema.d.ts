@@ -1013,7 +1013,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/service/account/top-ups": {
+    "/v2/service/account/billing": {
         parameters: {
             query?: never;
             header?: never;
@@ -1021,18 +1021,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The account’s top-ups
-         * @deprecated
-         * @description Newest first, one page per call, continued with `cursor`.
+         * Auto-recharge and the low-balance notice
+         * @description The account’s billing settings, its balance, and the debt a refund or a lost dispute left (docs/billing.md).
          */
-        get: operations["listTopUps_v1"];
-        put?: never;
+        get: operations["getBillingSettings"];
         /**
-         * Top up the balance (Stripe Checkout)
-         * @deprecated
-         * @description Opens a Stripe Checkout page for `amount` US dollars and answers where it is. The balance is credited when Stripe confirms the payment to this service (its webhook), exactly once, with the amount Stripe reports; returning from Checkout credits nothing by itself. Checkout sends the developer back to the portal’s Billing page. 422 for an amount that is not dollars with at most two decimals, outside the operator’s limits, or a currency other than `usd`; 503 when the operator has not configured Stripe.
+         * Set auto-recharge and the low-balance notice
+         * @description Each field given replaces what was set (null clears it). Auto-recharge needs a card saved at a top-up paid with `save_card: true` (400 otherwise) and charges at least the smallest top-up. After a job’s settle leaves the balance below `auto_recharge.threshold`, the card is charged off-session for `auto_recharge.amount`, at most once an hour; a decline or a bank asking for authentication turns it off and sends `auto_recharge.failed` to `webhook_url`. Below `low_balance_threshold`, one `balance.low` event is sent to `webhook_url` per crossing, signed as callbacks are.
          */
-        post: operations["createTopUp_v1"];
+        put: operations["updateBillingSettings"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1053,27 +1051,6 @@ export interface paths {
          * @description Where the operator points its Stripe webhook endpoint (docs/billing.md). Authenticated by the `Stripe-Signature` header over the raw body, not an API key: a missing or bad signature is a 400 and changes nothing. `checkout.session.completed` (paid) and `checkout.session.async_payment_succeeded` credit a top-up once; `charge.refunded` and a lost `charge.dispute.closed` debit what was returned; other events are answered 200 and ignored.
          */
         post: operations["stripeWebhook"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/service/billing/stripe/webhook": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Stripe’s events (for Stripe only)
-         * @deprecated
-         * @description Where the operator points its Stripe webhook endpoint (docs/billing.md). Authenticated by the `Stripe-Signature` header over the raw body, not an API key: a missing or bad signature is a 400 and changes nothing. `checkout.session.completed` (paid) and `checkout.session.async_payment_succeeded` credit a top-up once; `charge.refunded` and a lost `charge.dispute.closed` debit what was returned; other events are answered 200 and ignored.
-         */
-        post: operations["stripeWebhook_v1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1283,6 +1260,37 @@ export interface components {
              * @description ISO 8601 date-time (UTC).
              */
             created_at: string;
+        };
+        /** BillingSettings */
+        BillingSettings: {
+            auto_recharge: {
+                enabled: boolean;
+                threshold: string | null;
+                amount: string | null;
+                /** @description A card was kept at a top-up paid with `save_card: true`. */
+                card_saved: boolean;
+                /** @description Why the service turned auto-recharge off (Stripe’s decline code, e.g. `card_declined`). */
+                disabled_reason: string | null;
+            };
+            low_balance_threshold: string | null;
+            webhook_url: string | null;
+            /** Money */
+            balance: {
+                /** @description US dollars, exact, two to six decimals. */
+                usd: string;
+                /** @description The same amount in millionths of a dollar. */
+                micro_usd: number;
+            };
+            /**
+             * Money
+             * @description What a refund or a lost dispute took beyond the balance; new work waits until it is repaid.
+             */
+            debt: {
+                /** @description US dollars, exact, two to six decimals. */
+                usd: string;
+                /** @description The same amount in millionths of a dollar. */
+                micro_usd: number;
+            };
         };
         /**
          * ErrorBody
@@ -8087,6 +8095,8 @@ export interface operations {
                      * @enum {string}
                      */
                     currency?: "usd";
+                    /** @description Keep the card this top-up is paid with, for auto-recharge (`PUT /account/billing`): Checkout asks the developer to agree. */
+                    save_card?: boolean;
                 };
             };
         };
@@ -8174,36 +8184,23 @@ export interface operations {
             };
         };
     };
-    listTopUps_v1: {
+    getBillingSettings: {
         parameters: {
-            query?: {
-                cursor?: string;
-                limit?: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description One page of top-ups. */
+            /** @description The settings. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TopUpPage"];
-                };
-            };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["BillingSettings"];
                 };
             };
             /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
@@ -8234,16 +8231,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Validation failed (the validation error body), or `NO_IMAGE_GENERATED` (the error body; not charged). */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Over the account’s request rate (`RATE_LIMITED`); see `Retry-After`. */
@@ -8279,7 +8266,7 @@ export interface operations {
             };
         };
     };
-    createTopUp_v1: {
+    updateBillingSettings: {
         parameters: {
             query?: never;
             header?: never;
@@ -8290,29 +8277,48 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "amount": "25.00"
+                 *       "auto_recharge": {
+                 *         "enabled": true,
+                 *         "threshold": "5.00",
+                 *         "amount": "25.00"
+                 *       },
+                 *       "low_balance_threshold": "10.00",
+                 *       "webhook_url": "https://example.com/webhooks/account"
                  *     }
                  */
                 "application/json": {
-                    /** @description US dollars with at most two decimals, from the operator’s minimum (default 5.00) to its maximum (default 2000.00). */
-                    amount: string;
-                    /**
-                     * @description Only `usd`.
-                     * @enum {string}
-                     */
-                    currency?: "usd";
+                    /** @description When a job’s settle leaves the balance below `threshold`, the saved card is charged `amount`, at most once an hour. A decline turns it off. */
+                    auto_recharge?: {
+                        enabled: boolean;
+                        threshold: string;
+                        amount: string;
+                    };
+                    /** @description Below this balance, one signed `balance.low` event is sent to `webhook_url` (null: none). */
+                    low_balance_threshold?: string | null;
+                    /** @description Where account events (`balance.low`, `auto_recharge.failed`) are sent, signed as callbacks are. */
+                    webhook_url?: string | null;
                 };
             };
         };
         responses: {
-            /** @description The pending top-up and its Checkout page. */
-            201: {
+            /** @description The settings now. */
+            200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TopUpCreated"];
+                    "application/json": components["schemas"]["BillingSettings"];
+                };
+            };
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
@@ -8389,67 +8395,6 @@ export interface operations {
         };
     };
     stripeWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The event was acted on, or ignored. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StripeWebhookReceipt"];
-                };
-            };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Internal error (`INTERNAL_ERROR`); a failed engine call is refunded. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Temporarily unavailable (`SERVICE_UNAVAILABLE`); retry with backoff. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    stripeWebhook_v1: {
         parameters: {
             query?: never;
             header?: never;

@@ -24,6 +24,7 @@
  * | portal invitation (token hash)          | pk INVITATION#<sha256 hex>  sk INVITATION                   | invitation      | expiresAt + grace            |
  * | portal user (e-mail, lower case)        | pk PORTAL_USER#<email>  sk USER                             | portalUser      | none                         |
  * | portal session (cookie hash)            | pk PORTAL_SESSION#<sha256 hex>  sk SESSION                  | portalSession   | expiresAt + grace            |
+ * | billing settings (auto-recharge, notice)| pk ACCOUNT#<accountId>  sk BILLING                          | billingSettings | none                         |
  * | top-up, newest first (billing/top-ups)  | pk ACCOUNT#<accountId>  sk TOPUP#<topUpId> (time-ordered)   | topUp           | none (the books are kept)    |
  * | the top-up a Stripe payment credited    | pk STRIPE_PAYMENT#<payment intent id>  sk PAYMENT           | stripePayment   | none                         |
  * | a Stripe event acted on (exactly once)  | pk STRIPE_EVENT#<event id>  sk EVENT                        | stripeEvent     | at + 90 days + grace         |
@@ -111,6 +112,7 @@ export const ITEM_TYPE = {
   portalSession: 'portalSession',
   runningJobs: 'runningJobs',
   topUp: 'topUp',
+  billingSettings: 'billingSettings',
   stripePayment: 'stripePayment',
   stripeEvent: 'stripeEvent',
 } as const;
@@ -178,6 +180,7 @@ export const keys = {
     pk: accountPk(accountId),
     sk: `${SORT_KEY_PREFIX.topUp}${topUpId}`,
   }),
+  billingSettings: (accountId: string): ItemKey => ({ pk: accountPk(accountId), sk: 'BILLING' }),
   stripePayment: (paymentIntentId: string): ItemKey => ({ pk: `STRIPE_PAYMENT#${paymentIntentId}`, sk: 'PAYMENT' }),
   stripeEvent: (eventId: string): ItemKey => ({ pk: `STRIPE_EVENT#${eventId}`, sk: 'EVENT' }),
   accountPk,

@@ -43,6 +43,7 @@ const TopUpItem = v.object({
   completedAt: v.optional(v.number()),
   refundedMicros: v.optional(v.pipe(v.number(), v.safeInteger()), 0),
   disputedMicros: v.optional(v.pipe(v.number(), v.safeInteger()), 0),
+  saveCard: v.optional(v.boolean(), false),
 });
 
 const toTopUp = (raw: unknown): TopUp => {
@@ -60,6 +61,7 @@ const toTopUp = (raw: unknown): TopUp => {
     completedAt: item.completedAt ?? null,
     refundedMicros: item.refundedMicros,
     disputedMicros: item.disputedMicros,
+    saveCard: item.saveCard,
   };
 };
 
@@ -101,6 +103,7 @@ export class DynamoTopUps implements TopUpsRepository {
           createdAt: topUp.createdAt,
           refundedMicros: topUp.refundedMicros,
           disputedMicros: topUp.disputedMicros,
+          saveCard: topUp.saveCard === true,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),

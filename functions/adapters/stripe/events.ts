@@ -36,6 +36,7 @@ const Session = v.object({
   amount_total: v.nullish(v.number()),
   currency: v.nullish(v.string()),
   payment_intent: idOf,
+  customer: idOf,
 });
 
 const Charge = v.object({
@@ -72,6 +73,7 @@ export const noticeOf = (event: Stripe.Event): StripeNotice => {
         amountCents: session.amount_total,
         currency: (session.currency ?? '').toLowerCase(),
         paymentIntentId,
+        customerId: id(session.customer),
       };
     }
     case 'checkout.session.expired':

@@ -9,7 +9,7 @@
  */
 import type * as v from 'valibot';
 import { LedgerQuerySchema } from '../schemas/account';
-import { TopUpRequestSchema, TopUpsQuerySchema } from '../schemas/billing';
+import { BillingSettingsRequestSchema, TopUpRequestSchema, TopUpsQuerySchema } from '../schemas/billing';
 import { RedeliverRequestSchema, WebhookTestRequestSchema } from '../schemas/callbacks';
 import { EditRequestSchema, EnhanceRequestSchema, GenerateRequestSchema, RemixRequestSchema } from '../schemas/images';
 import { DownloadParamsSchema, JobParamsSchema, ListJobsQuerySchema } from '../schemas/jobs';
@@ -22,6 +22,7 @@ import {
 } from '../schemas/profiles';
 import {
   AccountSchema,
+  BillingSettingsSchema,
   ImageResultSchema,
   JobDeliveriesSchema,
   JobHandleSchema,
@@ -400,6 +401,34 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     description: 'Newest first, one page per call, continued with `cursor`.',
     query: TopUpsQuerySchema,
     success: { 200: { description: 'One page of top-ups.', json: TopUpPageSchema } },
+    errors: [400, 422],
+  },
+  'GET /account/billing': {
+    operationId: 'getBillingSettings',
+    tag: 'Billing',
+    summary: 'Auto-recharge and the low-balance notice',
+    description:
+      'The account’s billing settings, its balance, and the debt a refund or a lost dispute left (docs/billing.md).',
+    success: { 200: { description: 'The settings.', json: BillingSettingsSchema } },
+    errors: [],
+  },
+  'PUT /account/billing': {
+    operationId: 'updateBillingSettings',
+    tag: 'Billing',
+    summary: 'Set auto-recharge and the low-balance notice',
+    description:
+      'Each field given replaces what was set (null clears it). Auto-recharge needs a card saved at a top-up paid with `save_card: true` ' +
+      '(400 otherwise) and charges at least the smallest top-up. After a job’s settle leaves the balance below `auto_recharge.threshold`, ' +
+      'the card is charged off-session for `auto_recharge.amount`, at most once an hour; a decline or a bank asking for authentication ' +
+      'turns it off and sends `auto_recharge.failed` to `webhook_url`. Below `low_balance_threshold`, one `balance.low` event is sent ' +
+      'to `webhook_url` per crossing, signed as callbacks are.',
+    body: BillingSettingsRequestSchema,
+    bodyExample: {
+      auto_recharge: { enabled: true, threshold: '5.00', amount: '25.00' },
+      low_balance_threshold: '10.00',
+      webhook_url: 'https://example.com/webhooks/account',
+    },
+    success: { 200: { description: 'The settings now.', json: BillingSettingsSchema } },
     errors: [400, 422],
   },
   'POST /billing/stripe/webhook': {

@@ -48,6 +48,8 @@ export interface TopUp {
   /** What refunds and lost disputes have debited so far (cumulative, as Stripe reports them). */
   refundedMicros: number;
   disputedMicros: number;
+  /** The developer consented to keep the card for auto-recharge (auto-billing.ts). */
+  saveCard?: boolean;
 }
 
 export interface TopUpLimits {
@@ -84,6 +86,8 @@ export interface CheckoutPort {
     topUpId: string;
     accountId: string;
     amountCents: number;
+    /** Keep the card for later off-session charges (Stripe's setup_future_usage). */
+    saveCard: boolean;
     successUrl: string;
     cancelUrl: string;
   }): Promise<{ sessionId: string; url: string }>;
@@ -181,7 +185,7 @@ export const STRIPE_NOT_CONFIGURED =
 export const createTopUp = async (
   deps: TopUpDeps,
   caller: Caller,
-  input: { amountMicros: number; returnUrl: string },
+  input: { amountMicros: number; returnUrl: string; saveCard?: boolean },
 ): Promise<{ top_up_id: string; checkout_url: string; amount: string; status: 'pending' }> => {
   const checkout = deps.checkout;
   if (!checkout) throw new ServiceUnavailableError(STRIPE_NOT_CONFIGURED);
@@ -200,6 +204,7 @@ export const createTopUp = async (
     completedAt: null,
     refundedMicros: 0,
     disputedMicros: 0,
+    saveCard: input.saveCard === true,
   });
   const back = (outcome: string) =>
     `${input.returnUrl}${input.returnUrl.includes('?') ? '&' : '?'}top_up=${topUpId}&checkout=${outcome}`;
@@ -209,6 +214,7 @@ export const createTopUp = async (
       topUpId,
       accountId: caller.accountId,
       amountCents: toCents(input.amountMicros),
+      saveCard: input.saveCard === true,
       successUrl: back('returned'),
       cancelUrl: back('canceled'),
     });
@@ -288,6 +294,7 @@ export type StripeNotice =
       amountCents: number;
       currency: string;
       paymentIntentId: string;
+      customerId: string | null;
     }
   | { kind: 'checkout-unpaid'; eventId: string; sessionId: string; ref: TopUpRef | null }
   | { kind: 'checkout-closed'; eventId: string; sessionId: string; ref: TopUpRef | null; status: 'expired' | 'failed' }
@@ -336,7 +343,10 @@ const outcomeOf = (applied: StripeApplyOutcome, done: 'credited' | 'debited'): S
  * answered 503, so that Stripe delivers it again after the credit; anything not ours is 200 and ignored.
  */
 export const applyStripeNotice = async (
-  deps: Pick<TopUpDeps, 'topUps' | 'clock' | 'log'>,
+  deps: Pick<TopUpDeps, 'topUps' | 'clock' | 'log'> & {
+    /** Keeps the card of a top-up the developer consented on (auto-billing.ts). */
+    saveCard(accountId: string, card: { customerId: string; paymentIntentId: string }): Promise<void>;
+  },
   notice: StripeNotice,
 ): Promise<StripeOutcome> => {
   const at = deps.clock();
@@ -368,17 +378,20 @@ export const applyStripeNotice = async (
           asked_micros: topUp.amountMicros,
           paid_micros: amountMicros,
         });
-      return outcomeOf(
-        await deps.topUps.credit({
-          eventId: notice.eventId,
-          accountId: topUp.accountId,
-          topUpId: topUp.topUpId,
-          amountMicros,
+      const applied = await deps.topUps.credit({
+        eventId: notice.eventId,
+        accountId: topUp.accountId,
+        topUpId: topUp.topUpId,
+        amountMicros,
+        paymentIntentId: notice.paymentIntentId,
+        at,
+      });
+      if (applied === 'applied' && topUp.saveCard && notice.customerId !== null)
+        await deps.saveCard(topUp.accountId, {
+          customerId: notice.customerId,
           paymentIntentId: notice.paymentIntentId,
-          at,
-        }),
-        'credited',
-      );
+        });
+      return outcomeOf(applied, 'credited');
     }
     case 'refunded':
     case 'dispute-lost': {

@@ -63,3 +63,26 @@ export const StripeWebhookReceiptSchema = v.pipe(
   }),
   v.title('StripeWebhookReceipt'),
 );
+
+export const BillingSettingsSchema = v.pipe(
+  v.strictObject({
+    auto_recharge: v.strictObject({
+      enabled: v.boolean(),
+      threshold: v.nullable(Dollars),
+      amount: v.nullable(Dollars),
+      card_saved: v.pipe(v.boolean(), v.description('A card was kept at a top-up paid with `save_card: true`.')),
+      disabled_reason: v.pipe(
+        v.nullable(v.string()),
+        v.description('Why the service turned auto-recharge off (Stripe’s decline code, e.g. `card_declined`).'),
+      ),
+    }),
+    low_balance_threshold: v.nullable(Dollars),
+    webhook_url: v.nullable(v.string()),
+    balance: MoneySchema,
+    debt: v.pipe(
+      MoneySchema,
+      v.description('What a refund or a lost dispute took beyond the balance; new work waits until it is repaid.'),
+    ),
+  }),
+  v.title('BillingSettings'),
+);

@@ -107,7 +107,13 @@ const repository = (
 };
 
 const log = { info: jest.fn(), warn: jest.fn() };
-const deps = (repo: TopUpsRepository) => ({ topUps: repo, clock: () => 1_000, log });
+const savedCards: unknown[] = [];
+const deps = (repo: TopUpsRepository) => ({
+  topUps: repo,
+  clock: () => 1_000,
+  log,
+  saveCard: async (accountId: string, card: unknown) => void savedCards.push({ accountId, card }),
+});
 
 const paid = (overrides: Partial<Extract<StripeNotice, { kind: 'checkout-paid' }>> = {}): StripeNotice => ({
   kind: 'checkout-paid',
@@ -117,6 +123,7 @@ const paid = (overrides: Partial<Extract<StripeNotice, { kind: 'checkout-paid' }
   amountCents: 2500,
   currency: 'usd',
   paymentIntentId: 'pi_1',
+  customerId: 'cus_1',
   ...overrides,
 });
 
@@ -145,6 +152,17 @@ describe('applyStripeNotice', () => {
     const { repo, credits } = repository();
     expect(await applyStripeNotice(deps(repo), notice)).toBe('foreign');
     expect(credits).toEqual([]);
+  });
+
+  it('keeps the card of a top-up paid with consent, and of no other', async () => {
+    savedCards.length = 0;
+    const { repo } = repository([aTopUp({ saveCard: true }), aTopUp({ topUpId: 'tup_2', checkoutSessionId: 'cs_2' })]);
+    await applyStripeNotice(deps(repo), paid());
+    await applyStripeNotice(
+      deps(repo),
+      paid({ eventId: 'evt_2', sessionId: 'cs_2', ref: { accountId: 'acc_1', topUpId: 'tup_2' } }),
+    );
+    expect(savedCards).toEqual([{ accountId: 'acc_1', card: { customerId: 'cus_1', paymentIntentId: 'pi_1' } }]);
   });
 
   it('credits a session whose id was not recorded yet (the event won the race with the answer)', async () => {
@@ -278,6 +296,7 @@ describe('createTopUp', () => {
       topUpId: 'tup_new',
       accountId: 'acc_1',
       amountCents: 1234,
+      saveCard: false,
       successUrl: 'https://x/portal#/billing?top_up=tup_new&checkout=returned',
       cancelUrl: 'https://x/portal#/billing?top_up=tup_new&checkout=canceled',
     });
