@@ -43,7 +43,10 @@ const memory = (initial: Partial<BillingSettings>, balanceMicros: number) => {
     enqueueCallback: async (message: { body: string; callbackUrl: string }) => void sent.push(message),
     enqueueRecharge: async (message: AutoRechargeMessage) => void recharges.push(message),
     clock: () => now,
-    newId: (prefix: string) => `${prefix}_${(ids += 1)}`,
+    newId: (prefix: string) => {
+      ids += 1;
+      return `${prefix}_${ids}`;
+    },
   };
   return {
     deps,
