@@ -5,6 +5,7 @@
  * reservation may not have and a credit repays first); the entries always sum to the balance.
  */
 import { DynamoAccounts } from '../../functions/adapters/dynamo/accounts-repository';
+import { DynamoBillingSettings } from '../../functions/adapters/dynamo/billing-settings';
 import { DynamoLedger, readFunds } from '../../functions/adapters/dynamo/ledger-repository';
 import { DynamoTopUps } from '../../functions/adapters/dynamo/top-ups-repository';
 import type { TopUp } from '../../functions/domain/billing/top-ups';
@@ -186,5 +187,40 @@ describe('the top-up list', () => {
     await expect(
       topUps.list(accountId, { limit: 2, cursor: Buffer.from('JOB#x').toString('base64url') }),
     ).rejects.toThrow(/cursor/);
+  });
+});
+
+describe('the billing settings’ claims', () => {
+  it('let one of racing settles send the notice and one claim the window, until the window has passed', async () => {
+    const settings = new DynamoBillingSettings(backend.table);
+    const accountId = await openAccount(0);
+    await settings.update(accountId, { lowBalanceThresholdMicros: 1_000_000, webhookUrl: 'https://example.com/h' });
+    const notices = await Promise.all(Array.from({ length: 10 }, () => settings.claimLowNotice(accountId)));
+    expect(notices.filter(Boolean)).toHaveLength(1);
+    await settings.clearLowNotice(accountId);
+    expect(await settings.claimLowNotice(accountId)).toBe(true);
+
+    const windows = await Promise.all(
+      Array.from({ length: 10 }, () => settings.claimRechargeWindow(accountId, 10_000, 3_600_000)),
+    );
+    expect(windows.filter(Boolean)).toHaveLength(1);
+    expect(await settings.claimRechargeWindow(accountId, 10_000 + 3_599_999, 3_600_000)).toBe(false);
+    expect(await settings.claimRechargeWindow(accountId, 10_000 + 3_600_000, 3_600_000)).toBe(true);
+  });
+
+  it('keeps the first card saved, and a decline turns auto-recharge off until it is turned on again', async () => {
+    const settings = new DynamoBillingSettings(backend.table);
+    const accountId = await openAccount(0);
+    await settings.saveCard(accountId, { customerId: 'cus_1', paymentIntentId: 'pi_1' });
+    await settings.saveCard(accountId, { customerId: 'cus_2', paymentIntentId: 'pi_2' });
+    await settings.update(accountId, { autoRecharge: { enabled: true, thresholdMicros: 1, amountMicros: 5_000_000 } });
+    await settings.disableAutoRecharge(accountId, 'card_declined');
+    expect(await settings.get(accountId)).toMatchObject({
+      card: { customerId: 'cus_1', paymentIntentId: 'pi_1' },
+      autoRecharge: { enabled: false, thresholdMicros: 1, amountMicros: 5_000_000 },
+      disabledReason: 'card_declined',
+    });
+    await settings.update(accountId, { autoRecharge: { enabled: true, thresholdMicros: 1, amountMicros: 5_000_000 } });
+    expect(await settings.get(accountId)).toMatchObject({ autoRecharge: { enabled: true }, disabledReason: null });
   });
 });
