@@ -72,6 +72,7 @@ export const topUpLimits = () => ({
 /** What the portal's Billing page reads (functions/domain/billing/top-ups.ts, billingPage). */
 export const billingPageDeps = once(() => ({
   funds: (accountId: string) => readFunds(table(), accountId),
+  settings: (accountId: string) => billingSettingsRepository().get(accountId),
   checkout: topUpDeps().checkout,
   limits: topUpLimits(),
   presetsMicros: settings()[STRIPE_ENV.topUpPresetsUsd],

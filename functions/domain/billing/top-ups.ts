@@ -256,19 +256,29 @@ export interface BillingPageBody {
   presets: string[];
   min_amount: string;
   max_amount: string;
+  /** The account's low-balance threshold (auto-billing.ts): below it the page shows a banner. */
+  low_balance_threshold: MoneyBody | null;
+  auto_recharge: boolean;
 }
 
 export const billingPage = async (
   deps: {
     funds: (accountId: string) => Promise<{ balanceMicros: number; debtMicros: number }>;
+    settings: (accountId: string) => Promise<{
+      lowBalanceThresholdMicros: number | null;
+      autoRecharge: { enabled: boolean } | null;
+    }>;
     checkout: CheckoutPort | undefined;
     limits: TopUpLimits;
     presetsMicros: readonly number[];
   },
   caller: Caller,
 ): Promise<BillingPageBody> => {
-  const funds = await deps.funds(caller.accountId);
+  const [funds, settings] = await Promise.all([deps.funds(caller.accountId), deps.settings(caller.accountId)]);
   return {
+    low_balance_threshold:
+      settings.lowBalanceThresholdMicros === null ? null : moneyBody(settings.lowBalanceThresholdMicros),
+    auto_recharge: settings.autoRecharge?.enabled ?? false,
     balance: moneyBody(funds.balanceMicros),
     debt: moneyBody(funds.debtMicros),
     top_ups_enabled: deps.checkout !== undefined,

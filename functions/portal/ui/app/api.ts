@@ -116,7 +116,8 @@ export const api = {
   billing: () => call<Billing>('GET', 'billing'),
   topUps: (cursor: string | null) => call<TopUpPage>('GET', paged('top-ups', cursor)),
   topUp: (topUpId: string) => call<TopUp>('GET', `top-ups/${segment(topUpId)}`),
-  createTopUp: (amount: string) => call<TopUpCreated>('POST', 'top-ups', { amount }),
+  createTopUp: (amount: string, saveCard: boolean) =>
+    call<TopUpCreated>('POST', 'top-ups', { amount, save_card: saveCard }),
 
   keys: () => call<{ keys: Key[] }>('GET', 'keys'),
   createKey: (name: string) => call<IssuedKey>('POST', 'keys', { name }),

@@ -133,6 +133,8 @@ export interface Billing {
   presets: string[];
   min_amount: string;
   max_amount: string;
+  low_balance_threshold: Money | null;
+  auto_recharge: boolean;
 }
 
 export interface TopUp {

@@ -53,6 +53,15 @@ const banners = (billing: Billing): HTMLElement[] => {
         text: 'Your balance is empty: requests are answered 402 until you top up.',
       }),
     );
+  else if (billing.low_balance_threshold && billing.balance.micro_usd < billing.low_balance_threshold.micro_usd)
+    shown.push(
+      h('div', {
+        class: 'notice error',
+        role: 'status',
+        'data-testid': 'low-banner',
+        text: `Your balance is below your low-balance threshold of ${billing.low_balance_threshold.usd} USD${billing.auto_recharge ? '; auto-recharge will top it up' : ''}.`,
+      }),
+    );
   return shown;
 };
 
@@ -101,9 +110,10 @@ export const billingView = (): void => {
   );
   main.append(top, cards, buy, history);
 
+  const keepCard = h('input', { type: 'checkbox', name: 'save_card' });
   const pay = (amount: string, button: HTMLButtonElement) => {
     button.disabled = true;
-    api.createTopUp(amount).then(
+    api.createTopUp(amount, keepCard.checked).then(
       (created) => location.assign(created.checkout_url),
       (error: unknown) => {
         button.disabled = false;
@@ -163,6 +173,7 @@ export const billingView = (): void => {
         class: 'muted',
         text: 'Paid on Stripe’s Checkout page; the balance is credited as soon as Stripe confirms the payment.',
       }),
+      h('label', {}, keepCard, ' Keep this card for auto-recharge (turned on with PUT /v2/service/account/billing)'),
       presets,
       form,
     );
