@@ -1,6 +1,6 @@
 import { noticeOf, StripeSignatureError, verifyStripeEvent } from '../adapters/stripe/events';
 import { stripeWebhookDeps, stripeWebhookSecret } from '../composition/billing';
-import { applyStripeNotice, STRIPE_NOT_CONFIGURED } from '../domain/billing/top-ups';
+import { applyStripeNotice } from '../domain/billing/top-ups';
 import { InvalidRequestError, ServiceUnavailableError } from '../domain/errors';
 import { type ApiRequest, apiHandler } from '../entry/http/api-handler';
 import { ok } from '../entry/http/responses';
@@ -11,11 +11,17 @@ import { ok } from '../entry/http/responses';
  * verifies is answered 200 once acted on (or ignored), so that Stripe stops delivering it.
  */
 const lambdaHandler = async ({ rawBody, headers, log }: ApiRequest) => {
+  const signature = headers['stripe-signature'];
+  // Not Stripe's request at all: refused as such, configured or not.
+  if (!signature) throw new InvalidRequestError('The Stripe-Signature header is missing.');
   const secret = stripeWebhookSecret();
-  if (!secret) throw new ServiceUnavailableError(STRIPE_NOT_CONFIGURED);
+  if (!secret)
+    throw new ServiceUnavailableError(
+      'Stripe events are not accepted: this service has no webhook signing secret configured (STRIPE_WEBHOOK_SECRET).',
+    );
   let event: ReturnType<typeof verifyStripeEvent>;
   try {
-    event = verifyStripeEvent(rawBody, headers['stripe-signature'], await secret());
+    event = verifyStripeEvent(rawBody, signature, await secret());
   } catch (error) {
     if (error instanceof StripeSignatureError) throw new InvalidRequestError(error.message);
     throw error;

@@ -27,12 +27,15 @@ describe('without Stripe configured', () => {
     });
   });
 
-  it('answers the Stripe webhook 503: there is no signing secret to verify with', async () => {
-    const response = await runtime.call('POST', '/v2/service/billing/stripe/webhook', {
+  it('answers a signed Stripe event 503 (no signing secret to verify it with), and an unsigned request 400', async () => {
+    const signed = await runtime.call('POST', '/v2/service/billing/stripe/webhook', {
       rawBody: '{"id":"evt_1","type":"checkout.session.completed"}',
       headers: { 'Content-Type': 'application/json', 'Stripe-Signature': 't=1,v1=00' },
     });
-    expect(response.status).toBe(503);
+    expect(signed.status).toBe(503);
+    expect(await signed.json()).toMatchObject({ detail: expect.stringMatching(/STRIPE_WEBHOOK_SECRET/) });
+    const unsigned = await runtime.call('POST', '/v2/service/billing/stripe/webhook', { rawBody: '{}' });
+    expect(unsigned.status).toBe(400);
   });
 
   it('still lets the operator credit the balance', async () => {
