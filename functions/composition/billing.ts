@@ -3,18 +3,16 @@
  * read by value (local) or from Secrets Manager (AWS). Without a secret key there is no checkout (503).
  */
 import type Stripe from 'stripe';
-import { DynamoBillingSettings } from '../adapters/dynamo/billing-settings';
 import { readFunds } from '../adapters/dynamo/ledger-repository';
 import { DynamoTopUps } from '../adapters/dynamo/top-ups-repository';
-import { sendJson } from '../adapters/sqs/queues';
 import { stripeCheckout, stripeClient, stripeOffSession } from '../adapters/stripe/checkout';
 import { STRIPE_ENV } from '../deployment/env-names';
-import { afterSettle, type BalanceWatchDeps, type RechargeDeps } from '../domain/billing/auto-billing';
-import type { LedgerPort } from '../domain/billing/ledger';
+import type { RechargeDeps } from '../domain/billing/auto-billing';
 import type { TopUpDeps } from '../domain/billing/top-ups';
+import { billingSettingsRepository } from './balance-watch';
 import { clock, log, newId, once, settings } from './core';
 import { table } from './data';
-import { enqueueCallback, sqs } from './queues';
+import { enqueueCallback } from './queues';
 import { secret } from './secrets';
 
 /** STRIPE_API_BASE is for development: a loopback http(s) origin, and only with ALLOW_LOOPBACK_URLS. */
@@ -78,7 +76,7 @@ export const billingPageDeps = once(() => ({
   presetsMicros: settings()[STRIPE_ENV.topUpPresetsUsd],
 }));
 
-export const billingSettingsRepository = once(() => new DynamoBillingSettings(table()));
+export { billingSettingsRepository };
 
 /** The webhook's dependencies: the top-ups, and where a consenting top-up's card is kept. */
 export const stripeWebhookDeps = once(() => ({
@@ -104,28 +102,3 @@ export const rechargeDeps = once((): RechargeDeps => {
     newId,
   };
 });
-
-/**
- * The settles' watcher (auto-billing.ts, afterSettle): a job's settle that applied is followed by it;
- * what it throws is logged, never the settle's failure.
- */
-export const watchedLedger = <L extends LedgerPort>(inner: L): L => {
-  const deps = (): BalanceWatchDeps => ({
-    settings: billingSettingsRepository(),
-    balance: (accountId) => readFunds(table(), accountId).then((funds) => funds.balanceMicros),
-    enqueueCallback,
-    enqueueRecharge: (message) => sendJson(sqs(), settings().CALLBACK_QUEUE_URL, message),
-    clock,
-    newId,
-  });
-  return Object.assign(Object.create(inner) as L, {
-    settle: async (input: Parameters<LedgerPort['settle']>[0]) => {
-      const outcome = await inner.settle(input);
-      if (outcome.applied && input.ends.kind === 'job')
-        await afterSettle(deps(), input.accountId).catch((error: unknown) =>
-          log().error('after-settle billing failed', { account_id: input.accountId, error: String(error) }),
-        );
-      return outcome;
-    },
-  });
-};

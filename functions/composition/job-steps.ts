@@ -4,7 +4,7 @@
  * the engine, the stored inputs and the outputs on top of the same object (image-engine.ts).
  */
 import type { WorkflowDeps } from '../domain/workflow/steps';
-import { watchedLedger } from './billing';
+import { watchedLedger } from './balance-watch';
 import { clock, log, once, settings } from './core';
 import { jobs, ledger } from './data';
 import { link } from './links';
@@ -17,7 +17,7 @@ export const jobStepDeps = once(
   (): JobStepDeps => ({
     clock,
     jobs: jobs(),
-    // SettleCharge's settle is followed by the low-balance notice and auto-recharge (billing.ts).
+    // SettleCharge's settle is followed by the low-balance notice and auto-recharge (balance-watch.ts).
     ledger: watchedLedger(ledger()),
     link,
     enqueueCallback,
