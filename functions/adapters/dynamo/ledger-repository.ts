@@ -158,15 +158,16 @@ export const fundsChange = (
       TableName: table.name,
       Key: keys.account(input.accountId),
       UpdateExpression: 'SET balanceMicros = balanceMicros + :delta, debtMicros = :debt ADD entryCount :count',
-      ConditionExpression:
-        'attribute_exists(pk) AND balanceMicros = :balance AND (debtMicros = :oldDebt OR (attribute_not_exists(debtMicros) AND :oldDebt = :zero))',
+      // The debt as read: none (never set, or repaid to 0), or exactly this much.
+      ConditionExpression: `attribute_exists(pk) AND balanceMicros = :balance AND ${
+        funds.debtMicros === 0 ? '(attribute_not_exists(debtMicros) OR debtMicros = :oldDebt)' : 'debtMicros = :oldDebt'
+      }`,
       ExpressionAttributeValues: {
         ':delta': balanceDelta,
         ':debt': debtMicros,
         ':count': writes.length,
         ':balance': funds.balanceMicros,
         ':oldDebt': funds.debtMicros,
-        ':zero': 0,
       },
     },
   };
