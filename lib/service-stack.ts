@@ -46,6 +46,7 @@ export class ServiceStack extends Stack {
       engineUrl: this.node.tryGetContext('engineUrl'),
       trainerUrl: this.node.tryGetContext('trainerUrl'),
       trainerCallbackUrl: this.node.tryGetContext('trainerCallbackUrl'),
+      stripe: [true, 'true'].includes(this.node.tryGetContext('stripe')),
     });
 
     const callbacks = new Callbacks(this, 'Callbacks', {

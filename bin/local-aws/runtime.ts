@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { API_VERSIONS, ROUTES, routePath } from '../../functions/api/routes';
+import { ROUTES, routePath, routeVersions } from '../../functions/api/routes';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { clock, resetComposition } from '../../functions/composition/core';
 import { jobs, ledger, profiles, table } from '../../functions/composition/data';
@@ -147,7 +147,7 @@ const sourceRoutes = (): GatewayRoute[] => {
   return [
     ...ROUTES.flatMap((route) => {
       let handler: ApiHandler | undefined;
-      return API_VERSIONS.map((version) => ({
+      return routeVersions(route).map((version) => ({
         method: route.method,
         resource: routePath(version, route),
         invoke: (event: APIGatewayProxyEvent) => {

@@ -13,7 +13,7 @@ export type ApiVersion = (typeof API_VERSIONS)[number];
 export const CURRENT_API_VERSION: ApiVersion = 'v2';
 
 export interface RouteDefinition {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path after `/<version>/service`, with `{name}` path parameters. */
   path: string;
   /** Handler module under `functions/api/`, without extension; it exports `handler`. */
@@ -29,7 +29,18 @@ export interface RouteDefinition {
   files?: readonly string[];
   /** What the function touches beyond resolving an API key (functions/deployment/access.ts); the stack grants exactly this. */
   access: Access;
+  /**
+   * The versions it is mounted under (default: all). Routes added after /v1 was deprecated are /v2 only:
+   * a deprecated prefix gains nothing new, and each mount costs the stack resources (docs/deploy-aws.md).
+   */
+  versions?: readonly ApiVersion[];
 }
+
+/** The versions a route is mounted under. */
+export const routeVersions = (route: Pick<RouteDefinition, 'versions'>): readonly ApiVersion[] =>
+  route.versions ?? API_VERSIONS;
+
+const CURRENT_ONLY = ['v2'] as const satisfies readonly ApiVersion[];
 
 /**
  * An image operation: the job and its charge, inputs kept for the workflow, outputs stored or replayed,
@@ -41,6 +52,8 @@ const IMAGE_OPERATION: Access = {
   table: 'write',
   bucket: { read: ['inputs', 'outputs', 'uploads', 'profiles'], write: ['inputs', 'outputs'], delete: ['inputs'] },
   start: ['image-job'],
+  // After a synchronous job's settle: the low-balance notice and an auto-recharge are queued (docs/billing.md).
+  queues: ['callbacks'],
   secrets: ['downloadToken', 'engineToken', ...ALL_PROVIDER_SECRETS],
 };
 const JOB_READ: Access = { table: 'read', secrets: ['downloadToken'] };
@@ -124,6 +137,44 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/webhook-test', handler: 'webhook-test', access: { table: 'write' } },
   { method: 'GET', path: '/account', handler: 'account', access: { table: 'read' } },
   { method: 'GET', path: '/account/ledger', handler: 'account-ledger', access: { table: 'read' } },
+  // Money in (docs/billing.md): only these functions are granted Stripe's keys.
+  {
+    method: 'POST',
+    path: '/account/top-ups',
+    handler: 'account-top-ups-create',
+    access: { table: 'write', secrets: ['stripeSecretKey'] },
+    versions: CURRENT_ONLY,
+  },
+  {
+    method: 'GET',
+    path: '/account/top-ups',
+    handler: 'account-top-ups-list',
+    access: { table: 'read' },
+    versions: CURRENT_ONLY,
+  },
+  {
+    method: 'GET',
+    path: '/account/billing',
+    handler: 'account-billing',
+    access: { table: 'read' },
+    versions: CURRENT_ONLY,
+  },
+  {
+    method: 'PUT',
+    path: '/account/billing',
+    handler: 'account-billing-update',
+    access: { table: 'write' },
+    versions: CURRENT_ONLY,
+  },
+  // Authenticated by Stripe's signature over the raw body; credits and debits the ledger.
+  {
+    method: 'POST',
+    path: '/billing/stripe/webhook',
+    handler: 'stripe-webhook',
+    auth: 'none',
+    access: { table: 'write', secrets: ['stripeWebhookSecret'] },
+    versions: CURRENT_ONLY,
+  },
   {
     method: 'POST',
     path: '/internal/trainer-callback',

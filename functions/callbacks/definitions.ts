@@ -16,7 +16,11 @@ export const CALLBACK_QUEUE = {
   visibilityTimeoutSeconds: 6 * 30,
   maxReceiveCount: 20,
   handler: 'functions/callbacks/deliver-callback',
-  /** Attempts recorded and counted, the account's webhook secret read (or made), exhausted messages dead-lettered; consuming comes with the event source. */
-  access: { table: 'write', queues: ['deadLetter'] } satisfies Access,
+  /**
+   * Attempts recorded and counted, the account's webhook secret read (or made), exhausted messages
+   * dead-lettered; consuming comes with the event source. It also runs auto-recharge's charges (Stripe's
+   * secret key; docs/billing.md) and queues the account event a decline sends.
+   */
+  access: { table: 'write', queues: ['callbacks', 'deadLetter'], secrets: ['stripeSecretKey'] } satisfies Access,
   batchSize: 10,
 } as const;

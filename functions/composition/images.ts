@@ -9,6 +9,7 @@ import { HOSTED_PROVIDERS, type HostedProviderId, isHostedProvider } from '../de
 import { routedProviders } from '../domain/catalog/model-routes';
 import { type EngineRequest, meteredEngine, reportingLostWork } from '../domain/engine/engine';
 import type { ImageDeps } from '../domain/images/deps';
+import { watchedLedger } from './balance-watch';
 import { clock, log, meter, newId, once, settings } from './core';
 import { jobs, ledger, profiles } from './data';
 import { faceAnalyzer } from './faces';
@@ -105,7 +106,8 @@ export const imageDeps = once(
     meter: meter(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     newId,
-    ledger: ledger(),
+    // A synchronous job's settle is followed by the low-balance notice and auto-recharge (balance-watch.ts).
+    ledger: watchedLedger(ledger()),
     profiles: profiles(),
     jobs: jobs(),
     get engine() {

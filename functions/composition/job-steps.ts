@@ -6,6 +6,7 @@
 
 import { reportToken } from '../domain/workflow/reports';
 import type { WorkflowDeps } from '../domain/workflow/steps';
+import { watchedLedger } from './balance-watch';
 import { clock, log, once, settings } from './core';
 import { jobs, ledger } from './data';
 import { downloadSecret, link } from './links';
@@ -18,7 +19,8 @@ export const jobStepDeps = once(
   (): JobStepDeps => ({
     clock,
     jobs: jobs(),
-    ledger: ledger(),
+    // SettleCharge's settle is followed by the low-balance notice and auto-recharge (balance-watch.ts).
+    ledger: watchedLedger(ledger()),
     link,
     enqueueCallback,
     cancelEngineWork: cancelTicketWork,

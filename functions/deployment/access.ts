@@ -17,7 +17,13 @@ export const BUCKET_AREAS = {
 } as const;
 export type BucketArea = keyof typeof BUCKET_AREAS;
 
-export type SecretName = 'downloadToken' | 'engineToken' | 'trainerToken' | ProviderSecretName;
+export type SecretName =
+  | 'downloadToken'
+  | 'engineToken'
+  | 'trainerToken'
+  | 'stripeSecretKey'
+  | 'stripeWebhookSecret'
+  | ProviderSecretName;
 
 export interface Access {
   /**

@@ -45,6 +45,22 @@ export const PROVIDER_ENV = {
   falJwksUrl: 'FAL_JWKS_URL',
 } as const;
 
+/**
+ * Money in (docs/billing.md): Stripe's keys by value (local) or as Secrets Manager secrets read by ARN
+ * (AWS, granted only to the billing functions), the top-up limits and presets, and where the Stripe API
+ * is (a development setting: the local Stripe double, loopback only with ALLOW_LOOPBACK_URLS).
+ */
+export const STRIPE_ENV = {
+  secretKey: 'STRIPE_SECRET_KEY',
+  secretKeySecretArn: 'STRIPE_SECRET_KEY_SECRET_ARN',
+  webhookSecret: 'STRIPE_WEBHOOK_SECRET',
+  webhookSecretSecretArn: 'STRIPE_WEBHOOK_SECRET_SECRET_ARN',
+  apiBase: 'STRIPE_API_BASE',
+  topUpMinUsd: 'TOP_UP_MIN_USD',
+  topUpMaxUsd: 'TOP_UP_MAX_USD',
+  topUpPresetsUsd: 'TOP_UP_PRESETS_USD',
+} as const;
+
 /** Workflow (functions/workflows/definitions.ts) → the variable holding its state machine's ARN. */
 export const STATE_MACHINE_ARN_ENV = {
   'image-job': 'IMAGE_JOB_STATE_MACHINE_ARN',
@@ -98,4 +114,10 @@ export const LOCAL_ENV_SETTINGS = [
   ...HOSTED_PROVIDER_IDS.flatMap((id) => [HOSTED_PROVIDERS[id].baseUrl.env, HOSTED_PROVIDERS[id].key.env]),
   ENV.syncBudgetSeconds,
   ENV.asyncBudgetSeconds,
+  STRIPE_ENV.secretKey,
+  STRIPE_ENV.webhookSecret,
+  STRIPE_ENV.apiBase,
+  STRIPE_ENV.topUpMinUsd,
+  STRIPE_ENV.topUpMaxUsd,
+  STRIPE_ENV.topUpPresetsUsd,
 ];

@@ -6,7 +6,8 @@
  */
 import * as v from 'valibot';
 import { parseModelAliases, parseModelRoutes } from '../domain/catalog/model-routes';
-import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, PROVIDER_ENV, STATE_MACHINE_ARN_ENV } from './env-names';
+import { parseUsd } from '../domain/shared/money';
+import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, PROVIDER_ENV, STATE_MACHINE_ARN_ENV, STRIPE_ENV } from './env-names';
 import {
   FAL_JWKS_URL_DEFAULT,
   FAL_MEDIA_HOSTS_DEFAULT,
@@ -25,6 +26,14 @@ const seconds = (fallback: string) =>
 const atLeastOne = (fallback: string) =>
   v.pipe(v.optional(v.string(), fallback), v.transform(Number), v.integer(), v.minValue(1));
 const optionalUrl = v.optional(v.pipe(v.string(), v.url()));
+/** A dollar amount with at most two decimals ("5", "2000.00"), as micro-USD. */
+const usdCents = (name: string, fallback: string) =>
+  v.pipe(
+    v.optional(v.string(), fallback),
+    v.regex(/^\d{1,7}(\.\d{1,2})?$/, `${name}: a dollar amount with at most two decimals, e.g. 25.00`),
+    v.transform((text) => parseUsd(text) ?? 0),
+    v.minValue(1),
+  );
 
 export const ConfigSchema = v.object({
   AWS_REGION: v.optional(v.string(), 'us-east-1'),
@@ -147,6 +156,29 @@ export const ConfigSchema = v.object({
    * only with ALLOW_LOOPBACK_URLS, checked where the verifier is built (composition/provider-reports.ts).
    */
   [PROVIDER_ENV.falJwksUrl]: v.pipe(v.optional(v.string(), FAL_JWKS_URL_DEFAULT), v.url('FAL_JWKS_URL: a URL')),
+  /**
+   * Stripe (docs/billing.md): the secret key and the webhook endpoint's signing secret, by value (local)
+   * or as Secrets Manager secrets (AWS). Without a secret key, top-ups answer 503.
+   */
+  [STRIPE_ENV.secretKey]: v.optional(v.string(), ''),
+  [STRIPE_ENV.secretKeySecretArn]: v.optional(v.string()),
+  [STRIPE_ENV.webhookSecret]: v.optional(v.string(), ''),
+  [STRIPE_ENV.webhookSecretSecretArn]: v.optional(v.string()),
+  /** Development only: the Stripe API origin the library is pointed at (https; loopback http with ALLOW_LOOPBACK_URLS). */
+  [STRIPE_ENV.apiBase]: optionalUrl,
+  /** The smallest and largest top-up, in USD with at most two decimals. */
+  [STRIPE_ENV.topUpMinUsd]: usdCents(STRIPE_ENV.topUpMinUsd, '5.00'),
+  [STRIPE_ENV.topUpMaxUsd]: usdCents(STRIPE_ENV.topUpMaxUsd, '2000.00'),
+  /** The amounts the portal's Billing page offers, comma-separated USD. */
+  [STRIPE_ENV.topUpPresetsUsd]: v.pipe(
+    v.optional(v.string(), '10,25,50,100'),
+    v.transform((text) => text.split(',').map((part) => part.trim())),
+    v.check(
+      (parts) => parts.length > 0 && parts.every((part) => /^\d{1,7}(\.\d{1,2})?$/.test(part)),
+      `${STRIPE_ENV.topUpPresetsUsd}: dollar amounts, comma-separated, e.g. 10,25,50`,
+    ),
+    v.transform((parts) => parts.map((part) => parseUsd(part) ?? 0)),
+  ),
   /** The HMAC key of download links: given directly (local), or the ARN of a Secrets Manager secret (AWS). */
   DOWNLOAD_TOKEN_SECRET: v.optional(v.pipe(v.string(), v.minLength(32))),
   [ENV.downloadTokenSecretArn]: v.optional(v.string()),

@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   'MISSING_API_KEY',
   'INVALID_API_KEY',
   'INSUFFICIENT_BALANCE',
+  'BALANCE_IN_DEBT',
   'NOT_FOUND',
   'JOB_EXPIRED',
   'DOWNLOAD_EXPIRED',
@@ -94,6 +95,19 @@ export class InsufficientBalanceError extends DomainError {
       basis === 'ceiling'
         ? `Insufficient prepaid balance: this request can cost up to ${formatUsd(requiredMicros)} (its ceiling: every output at the most its model, size and quality can take, with every surcharge that may apply), which is reserved until it settles at its final price.${balance}`
         : `Insufficient prepaid balance: this request needs ${formatUsd(requiredMicros)}.${balance}`,
+    );
+  }
+}
+
+/**
+ * A refund or a lost dispute took more than the balance held: the account owes the rest, and no new work
+ * starts until a top-up or a credit has repaid it (billing/top-ups.ts).
+ */
+export class BalanceInDebtError extends DomainError {
+  constructor(readonly debtMicros: number) {
+    super(
+      'BALANCE_IN_DEBT',
+      `The account owes ${formatUsd(debtMicros)} after a refund or a lost payment dispute; new work starts once a top-up or a credit has repaid it.`,
     );
   }
 }

@@ -13,14 +13,17 @@ import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import * as v from 'valibot';
 import { LedgerQuerySchema } from '../api/schemas/account';
+import { TopUpRequestSchema, TopUpsQuerySchema } from '../api/schemas/billing';
 import { RedeliverRequestSchema, WebhookTestRequestSchema } from '../api/schemas/callbacks';
 import { ListJobsQuerySchema } from '../api/schemas/jobs';
 import { assertBodyUrlReachable, assertCallbackUrlReachable } from '../api/support/callback-url';
+import { billingPageDeps, topUpDeps, topUpLimits, topUps } from '../composition/billing';
 import { clock, meter, once, log as processLog, settings } from '../composition/core';
 import { portalDeps } from '../composition/portal';
 import { presignedOrigin } from '../composition/storage';
 import { Accounts, Callbacks, Jobs, NotFoundError, Profiles, Statement } from '../domain';
 import type { Caller } from '../domain/accounts/accounts';
+import { billingPage, createTopUp, getTopUp, listTopUps, topUpAmount } from '../domain/billing/top-ups';
 import { TRAINING_PRICE_MICROS } from '../domain/catalog/pricing';
 import { PayloadTooLargeError, RateLimitedError } from '../domain/errors';
 import {
@@ -36,8 +39,8 @@ import {
 import { moneyBody } from '../domain/shared/money';
 import { baseUrlOf, lowerCaseHeaders, MAX_BODY_BYTES, serialise } from '../entry/http/api-handler';
 import { errorAnswer } from '../entry/http/error-mapping';
-import { type ApiResult, accepted, binary, ok, text } from '../entry/http/responses';
-import { parseJsonBody, parseOrThrow } from '../entry/http/validation';
+import { type ApiResult, accepted, binary, created, ok, text } from '../entry/http/responses';
+import { parseJsonBody, parseOrThrow, RequestValidationError, valueErrorDetail } from '../entry/http/validation';
 import { portalCsp } from './csp';
 import { PORTAL_SCRIPT, PORTAL_STYLE, portalPage } from './ui/page';
 
@@ -157,6 +160,27 @@ const ROUTES: readonly Route[] = [
       }),
     ),
   ),
+  // Money in (docs/billing.md): the same top-ups as POST /account/top-ups; Checkout returns to the Billing page.
+  route('GET', 'billing', async ({ caller }) => ok(await billingPage(billingPageDeps(), caller))),
+  route('GET', 'top-ups', async ({ caller, query }) =>
+    ok(await listTopUps({ topUps: topUps() }, caller, parseOrThrow('query', TopUpsQuerySchema, query))),
+  ),
+  route('GET', 'top-ups/:top_up_id', async ({ caller }, { top_up_id }) =>
+    ok(await getTopUp({ topUps: topUps() }, caller, top_up_id)),
+  ),
+  route('POST', 'top-ups', async ({ caller, body, baseUrl }) => {
+    const parsed = parseOrThrow('body', TopUpRequestSchema, body);
+    const amount = topUpAmount(parsed.amount, topUpLimits());
+    if ('problem' in amount)
+      throw new RequestValidationError([valueErrorDetail(['body', 'amount'], amount.problem, parsed.amount)]);
+    return created(
+      await createTopUp(topUpDeps(), caller, {
+        amountMicros: amount.micros,
+        returnUrl: `${baseUrl}/portal#/billing`,
+        saveCard: parsed.save_card,
+      }),
+    );
+  }),
   route('GET', 'keys', async ({ caller }) =>
     ok({ keys: await Accounts.listKeys(portalDeps().keys, caller.accountId) }),
   ),

@@ -12,7 +12,8 @@ export const PORTAL_ROUTE = {
   /**
    * Everything its pages do: read the account, its ledger, jobs and deliveries; keys and the webhook secret
    * (table writes); count sign-in attempts and redeliveries (the rate counters); show and delete profile
-   * pictures and stop a deleted profile's training; queue redeliveries, whose bodies carry download links.
+   * pictures and stop a deleted profile's training; queue redeliveries, whose bodies carry download links;
+   * open top-ups' Checkout pages (Stripe's secret key, the one function besides POST /account/top-ups).
    */
   access: {
     table: 'write',
@@ -20,6 +21,6 @@ export const PORTAL_ROUTE = {
     bucket: { read: ['profiles'], delete: ['profiles'] },
     stop: ['profile-training'],
     queues: ['callbacks'],
-    secrets: ['downloadToken'],
+    secrets: ['downloadToken', 'stripeSecretKey'],
   } satisfies Access as Access,
 } as const;

@@ -45,7 +45,11 @@ export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
         timeoutSeconds: 60,
         access: { table: 'write', secrets: QUEUED_PROVIDER_SECRETS },
       },
-      SettleChargeFunctionArn: { handler: 'functions/workflows/image-job/settle-charge', access: { table: 'write' } },
+      // After the settle: the low-balance notice and an auto-recharge are queued (docs/billing.md).
+      SettleChargeFunctionArn: {
+        handler: 'functions/workflows/image-job/settle-charge',
+        access: { table: 'write', queues: ['callbacks'] },
+      },
       // The keys of the queued providers: a released job's ticket is asked to stop (steps.ts release).
       ReleaseChargeFunctionArn: {
         handler: 'functions/workflows/image-job/release-charge',

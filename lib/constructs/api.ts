@@ -9,7 +9,7 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { API_VERSIONS, type RouteDefinition, routePath } from '../../functions/api/routes';
+import { type RouteDefinition, routePath, routeVersions } from '../../functions/api/routes';
 import type { ErrorCode } from '../../functions/domain/errors';
 import { acknowledge } from './acknowledgements';
 import { type BuildSteps, constructId, LOG_RETENTION, serviceFunction } from './function-defaults';
@@ -138,7 +138,7 @@ export class Api extends Construct {
     for (const route of props.routes) {
       const fn = serviceFunction(this, constructId(route.method, route.path), {
         entry: path.posix.join(props.handlerDir, route.handler),
-        description: `${route.method} /{${API_VERSIONS.join(',')}}/service${route.path}`,
+        description: `${route.method} /{${routeVersions(route).join(',')}}/service${route.path}`,
         timeout: route.stream ? STREAM_TIMEOUT : BUFFERED_TIMEOUT,
         environment: props.environment,
         images: route.images,
@@ -153,7 +153,7 @@ export class Api extends Construct {
           ? { responseTransferMode: apigateway.ResponseTransferMode.STREAM, timeout: STREAM_TIMEOUT }
           : {}),
       });
-      for (const version of API_VERSIONS) {
+      for (const version of routeVersions(route)) {
         this.restApi.root.resourceForPath(routePath(version, route)).addMethod(route.method, integration);
       }
       this.routeFunctions.push({ route, fn });

@@ -9,7 +9,7 @@
  */
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { BACKEND_ENV, PROVIDER_ENV } from '../../functions/deployment/env-names';
+import { BACKEND_ENV, PROVIDER_ENV, STRIPE_ENV } from '../../functions/deployment/env-names';
 import {
   HOSTED_PROVIDERS,
   type HostedProviderId,
@@ -33,19 +33,25 @@ export interface BackendsProps {
   readonly engineUrl?: string;
   readonly trainerUrl?: string;
   readonly trainerCallbackUrl?: string;
+  /** CDK context `stripe=true`: top-ups through Stripe; the operator puts the keys in the two secrets (docs/billing.md). */
+  readonly stripe?: boolean;
 }
 
 export class Backends extends Construct {
   /** Environment every function gets (empty for the sandbox). */
   readonly environment: Record<string, string> = {};
   /** The backends' tokens, present only where that backend is configured. */
-  readonly tokens: { engineToken?: secretsmanager.Secret; trainerToken?: secretsmanager.Secret } & Partial<
-    Record<ProviderSecretName, secretsmanager.Secret>
-  > = {};
+  readonly tokens: {
+    engineToken?: secretsmanager.Secret;
+    trainerToken?: secretsmanager.Secret;
+    stripeSecretKey?: secretsmanager.Secret;
+    stripeWebhookSecret?: secretsmanager.Secret;
+  } & Partial<Record<ProviderSecretName, secretsmanager.Secret>> = {};
 
   constructor(scope: Construct, id: string, props: BackendsProps) {
     super(scope, id);
     this.routeModels(props);
+    if (props.stripe) this.stripe();
     if (props.engineUrl) {
       const token = this.token('EngineToken', 'Bearer token this service sends to the image engine backend');
       this.tokens.engineToken = token;
@@ -109,6 +115,34 @@ export class Backends extends Construct {
         this.environment[row.baseUrl.env] = url;
       }
     }
+  }
+
+  /**
+   * Stripe's secret key and the webhook endpoint's signing secret, issued by Stripe and put here by the
+   * operator; only the top-up and webhook functions are granted them (functions/api/routes.ts).
+   */
+  private stripe(): void {
+    const issued = (id: string, description: string) => {
+      const secret = new secretsmanager.Secret(this, id, { description });
+      acknowledge(
+        secret,
+        'AwsSolutions-SMG4',
+        'Stripe issues this secret; it is rolled in the Stripe Dashboard and put here by an operator.',
+      );
+      return secret;
+    };
+    const key = issued(
+      'StripeSecretKey',
+      'The Stripe secret key (sk_live_… or sk_test_…) top-ups are made with (docs/billing.md)',
+    );
+    const webhook = issued(
+      'StripeWebhookSecret',
+      'The signing secret (whsec_…) of the Stripe webhook endpoint pointed at POST /v2/service/billing/stripe/webhook',
+    );
+    this.tokens.stripeSecretKey = key;
+    this.tokens.stripeWebhookSecret = webhook;
+    this.environment[STRIPE_ENV.secretKeySecretArn] = key.secretArn;
+    this.environment[STRIPE_ENV.webhookSecretSecretArn] = webhook.secretArn;
   }
 
   private token(id: string, description: string): secretsmanager.Secret {

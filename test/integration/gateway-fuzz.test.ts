@@ -11,7 +11,7 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import { API_VERSIONS, ROUTES, routePath } from '../../functions/api/routes';
+import { ROUTES, routePath, routeVersions } from '../../functions/api/routes';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 
 const SEED = 20261123;
@@ -39,7 +39,7 @@ const random = prng(SEED);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 const junk = (length: number) => Array.from({ length }, () => String.fromCharCode(Math.floor(random() * 256))).join('');
 
-const paths = ROUTES.flatMap((route) => API_VERSIONS.map((version) => routePath(version, route)));
+const paths = ROUTES.flatMap((route) => routeVersions(route).map((version) => routePath(version, route)));
 const withParameter = (path: string, value: string) => path.replace(/\{[a-z_]+\}/g, value);
 const BAD_SEGMENTS = ['%zz', '%', '%E0%A4%A', '%00', '..', '%2e%2e', 'é', '\u{1F600}', 'a'.repeat(5000), '%25zz', ''];
 const BAD_TARGETS = [

@@ -28,6 +28,8 @@ export type JobStatus = Schemas['JobStatus'];
 export type JobPage = Schemas['JobPage'];
 export type Account = Schemas['Account'];
 export type LedgerPage = Schemas['LedgerPage'];
+export type TopUpCreated = Schemas['TopUpCreated'];
+export type TopUpPage = Schemas['TopUpPage'];
 export type JobDeliveries = Schemas['JobDeliveries'];
 export type UploadTicket = Schemas['UploadTicket'];
 type ErrorBody = Schemas['ErrorBody'];
@@ -322,6 +324,33 @@ export const createClient = (options: ClientOptions) => {
     ledger: (query: { limit?: number; cursor?: string } = {}) =>
       unwrap(
         api.GET('/v2/service/account/ledger', {
+          params: {
+            query: {
+              ...(query.limit !== undefined && { limit: String(query.limit) }),
+              ...(query.cursor !== undefined && { cursor: query.cursor }),
+            },
+          },
+        }),
+      ),
+    /**
+     * Opens a Stripe Checkout page for `amount` US dollars ("25.00"): send the developer to `checkout_url`.
+     * The balance is credited when Stripe confirms the payment to the service, not by this call.
+     */
+    topUp: (amount: string, options: { saveCard?: boolean } = {}) =>
+      unwrap(
+        api.POST('/v2/service/account/top-ups', {
+          body: { amount, ...(options.saveCard !== undefined && { save_card: options.saveCard }) },
+        }),
+      ),
+    /** Auto-recharge, the low-balance threshold, where account events go, the balance and any debt. */
+    billing: () => unwrap(api.GET('/v2/service/account/billing')),
+    /** Sets what is given of auto-recharge, the low-balance threshold and the account events' URL (null clears). */
+    updateBilling: (settings: JsonBody<'updateBillingSettings'>) =>
+      unwrap(api.PUT('/v2/service/account/billing', { body: settings })),
+    /** One page of the account's top-ups, newest first; pass the previous page's `next_cursor` as `cursor`. */
+    topUps: (query: { limit?: number; cursor?: string } = {}) =>
+      unwrap(
+        api.GET('/v2/service/account/top-ups', {
           params: {
             query: {
               ...(query.limit !== undefined && { limit: String(query.limit) }),

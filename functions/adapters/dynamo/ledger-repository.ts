@@ -23,11 +23,13 @@ import {
 } from '../../domain/billing/ledger';
 import {
   AlreadyExistsError,
+  BalanceInDebtError,
   ClientRequestIdTakenError,
   InsufficientBalanceError,
   NotFoundError,
 } from '../../domain/errors';
 import type { IdSource } from '../../domain/shared/ids';
+import { usdDecimal } from '../../domain/shared/money';
 import * as reads from './ledger-reads';
 import { chargedRecordItem, claimItem, endPatch, type OwnerRecords, patchExpression } from './records';
 import {
@@ -49,6 +51,160 @@ const ChargedOwnerItem = v.object({
 
 /** Attempts at a close whose owner changed between its read and its transaction (e.g. pending → running). */
 const CLOSE_ATTEMPTS = 3;
+/** Attempts at a credit or debit whose account's balance or debt moved between its read and its transaction. */
+const MONEY_ATTEMPTS = 8;
+
+const AccountFundsItem = v.object({
+  balanceMicros: v.pipe(v.number(), v.safeInteger()),
+  debtMicros: v.optional(v.pipe(v.number(), v.safeInteger()), 0),
+});
+export type AccountFunds = v.InferOutput<typeof AccountFundsItem>;
+
+/** The account's balance and debt, read strongly (a credit and a debit decide from them). */
+export const readFunds = async (table: Table, accountId: string): Promise<AccountFunds> => {
+  const found = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: keys.account(accountId), ConsistentRead: true }),
+  );
+  if (!found.Item) throw new NotFoundError(`Account ${accountId} not found.`);
+  return v.parse(AccountFundsItem, found.Item);
+};
+
+/** A ledger entry's Put: the entry is new (its time-ordered id is too). */
+export const ledgerEntryWrite = (
+  table: Table,
+  entryId: string,
+  entry: {
+    accountId: string;
+    kind: LedgerEntryKind;
+    amountMicros: number;
+    at: number;
+    owner?: ChargeOwner;
+    note?: string;
+  },
+): { item: TransactItem; entry: LedgerEntry } => ({
+  entry: {
+    entryId,
+    accountId: entry.accountId,
+    kind: entry.kind,
+    amountMicros: entry.amountMicros,
+    owner: entry.owner ?? null,
+    note: entry.note ?? null,
+    createdAt: entry.at,
+  },
+  item: {
+    Put: {
+      TableName: table.name,
+      Item: {
+        ...keys.ledgerEntry(entry.accountId, entryId),
+        type: ITEM_TYPE.ledger,
+        accountId: entry.accountId,
+        kind: entry.kind,
+        amountMicros: entry.amountMicros,
+        ownerKind: entry.owner?.kind,
+        ownerId: entry.owner?.id,
+        note: entry.note,
+        createdAt: entry.at,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  },
+});
+
+/**
+ * The writes of a credit (`amountMicros` > 0) or a debit (< 0) against funds read just before: the entry,
+ * and for a credit the repaid part of a debt as a second entry; the account's update is guarded by the
+ * funds it was computed from, so a balance or debt that moved meanwhile cancels it (read again, retry).
+ */
+export const fundsChange = (
+  table: Table,
+  newId: IdSource,
+  input: { accountId: string; amountMicros: number; note: string; at: number },
+  funds: AccountFunds,
+): { items: TransactItem[]; entries: LedgerEntry[]; balanceMicros: number; debtMicros: number } => {
+  const writes: Array<{ item: TransactItem; entry: LedgerEntry }> = [];
+  let balanceDelta: number;
+  let debtMicros: number;
+  if (input.amountMicros >= 0) {
+    const repaid = Math.min(funds.debtMicros, input.amountMicros);
+    debtMicros = funds.debtMicros - repaid;
+    balanceDelta = input.amountMicros - repaid;
+    writes.push(ledgerEntryWrite(table, newId('led'), { ...input, kind: 'credit' }));
+    if (repaid > 0)
+      writes.push(
+        ledgerEntryWrite(table, newId('led'), {
+          accountId: input.accountId,
+          kind: 'credit',
+          amountMicros: -repaid,
+          at: input.at,
+          note: 'repays the debt left by a refund or a lost dispute',
+        }),
+      );
+  } else {
+    const taken = Math.min(funds.balanceMicros, -input.amountMicros);
+    debtMicros = funds.debtMicros + (-input.amountMicros - taken);
+    balanceDelta = -taken;
+    const owed = debtMicros > funds.debtMicros ? `; ${usdDecimal(debtMicros - funds.debtMicros)} USD more owed` : '';
+    writes.push(
+      ledgerEntryWrite(table, newId('led'), {
+        ...input,
+        kind: 'credit',
+        amountMicros: -taken,
+        note: `${input.note}${owed}`,
+      }),
+    );
+  }
+  const account: TransactItem = {
+    Update: {
+      TableName: table.name,
+      Key: keys.account(input.accountId),
+      UpdateExpression: 'SET balanceMicros = balanceMicros + :delta, debtMicros = :debt ADD entryCount :count',
+      // The debt as read: none (never set, or repaid to 0), or exactly this much.
+      ConditionExpression: `attribute_exists(pk) AND balanceMicros = :balance AND ${
+        funds.debtMicros === 0 ? '(attribute_not_exists(debtMicros) OR debtMicros = :oldDebt)' : 'debtMicros = :oldDebt'
+      }`,
+      ExpressionAttributeValues: {
+        ':delta': balanceDelta,
+        ':debt': debtMicros,
+        ':count': writes.length,
+        ':balance': funds.balanceMicros,
+        ':oldDebt': funds.debtMicros,
+      },
+    },
+  };
+  return {
+    items: [account, ...writes.map((write) => write.item)],
+    entries: writes.map((write) => write.entry),
+    balanceMicros: funds.balanceMicros + balanceDelta,
+    debtMicros,
+  };
+};
+
+/**
+ * Runs a credit or debit built by `build` from freshly read funds, reading again while the account's
+ * funds moved in between (reservations on a busy account). `build` may add writes of its own (a claim)
+ * before the account's update; `accountIndex` is where that update is in its list.
+ */
+export const withFunds = async <T>(
+  table: Table,
+  accountId: string,
+  build: (funds: AccountFunds) => { items: TransactItem[]; accountIndex: number; result: T },
+  onOtherFailure: (reasons: NonNullable<ReturnType<typeof cancellationReasons>>) => T | undefined,
+): Promise<T> => {
+  for (let attempt = 1; ; attempt += 1) {
+    const funds = await readFunds(table, accountId);
+    const { items, accountIndex, result } = build(funds);
+    try {
+      await transactWrite(table, items);
+      return result;
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (!reasons) throw error;
+      const other = onOtherFailure(reasons);
+      if (other !== undefined) return other;
+      if (reasons[accountIndex]?.Code !== 'ConditionalCheckFailed' || attempt >= MONEY_ATTEMPTS) throw error;
+    }
+  }
+};
 
 export class DynamoLedger implements LedgerPort, LedgerStatements {
   constructor(
@@ -62,34 +218,11 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
     amountMicros: number,
     at: number,
     owner?: ChargeOwner,
-    note?: string,
-  ): {
-    item: TransactItem;
-    entry: LedgerEntry;
-  } {
-    const entryId = this.newId('led');
-    return {
-      entry: { entryId, accountId, kind, amountMicros, owner: owner ?? null, note: note ?? null, createdAt: at },
-      item: {
-        Put: {
-          TableName: this.table.name,
-          Item: {
-            ...keys.ledgerEntry(accountId, entryId),
-            type: ITEM_TYPE.ledger,
-            accountId,
-            kind,
-            amountMicros,
-            ownerKind: owner?.kind,
-            ownerId: owner?.id,
-            note,
-            createdAt: at,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    };
+  ): { item: TransactItem; entry: LedgerEntry } {
+    return ledgerEntryWrite(this.table, this.newId('led'), { accountId, kind, amountMicros, at, owner });
   }
 
+  /** `covers`: a reservation, which the balance must cover and which an account in debt may not make. */
   private balanceChange(accountId: string, deltaMicros: number, guard?: 'covers'): TransactItem {
     return {
       Update: {
@@ -98,35 +231,32 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
         // entryCount moves with every entry, so a reader can tell that no entry landed between two reads (statement).
         UpdateExpression: 'SET balanceMicros = balanceMicros + :delta ADD entryCount :one',
         ConditionExpression:
-          guard === 'covers' ? 'attribute_exists(pk) AND balanceMicros >= :needed' : 'attribute_exists(pk)',
+          guard === 'covers'
+            ? 'attribute_exists(pk) AND balanceMicros >= :needed AND (attribute_not_exists(debtMicros) OR debtMicros <= :zero)'
+            : 'attribute_exists(pk)',
         ExpressionAttributeValues: {
           ':delta': deltaMicros,
           ':one': 1,
-          ...(guard === 'covers' ? { ':needed': -deltaMicros } : {}),
+          ...(guard === 'covers' ? { ':needed': -deltaMicros, ':zero': 0 } : {}),
         },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     };
   }
 
+  /** Adds money; an account in debt repays it first (the module's header). */
   async credit(input: { accountId: string; amountMicros: number; note: string; at: number }): Promise<LedgerEntry> {
-    const { item, entry } = this.entryPut(
+    return withFunds(
+      this.table,
       input.accountId,
-      'credit',
-      input.amountMicros,
-      input.at,
-      undefined,
-      input.note,
+      (funds) => {
+        const change = fundsChange(this.table, this.newId, input, funds);
+        const entry = change.entries[0];
+        if (!entry) throw new Error('a credit writes an entry');
+        return { items: change.items, accountIndex: 0, result: entry };
+      },
+      () => undefined,
     );
-    try {
-      await transactWrite(this.table, [this.balanceChange(input.accountId, input.amountMicros), item]);
-    } catch (error) {
-      if (cancellationReasons(error)?.[0]?.Code === 'ConditionalCheckFailed') {
-        throw new NotFoundError(`Account ${input.accountId} not found.`);
-      }
-      throw error;
-    }
-    return entry;
   }
 
   async reserve(input: ReserveInput<OwnerRecords>): Promise<LedgerEntry> {
@@ -173,6 +303,9 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
       const balanceReason = reasons[0];
       if (balanceReason?.Code === 'ConditionalCheckFailed') {
         if (!balanceReason.Item) throw new NotFoundError(`Account ${input.accountId} not found.`);
+        const debt = balanceReason.Item.debtMicros;
+        const debtMicros = debt && 'N' in debt ? Number(debt.N) : 0;
+        if (debtMicros > 0) throw new BalanceInDebtError(debtMicros);
         const available = balanceReason.Item.balanceMicros;
         throw new InsufficientBalanceError(
           input.amountMicros,

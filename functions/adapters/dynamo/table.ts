@@ -24,6 +24,10 @@
  * | portal invitation (token hash)          | pk INVITATION#<sha256 hex>  sk INVITATION                   | invitation      | expiresAt + grace            |
  * | portal user (e-mail, lower case)        | pk PORTAL_USER#<email>  sk USER                             | portalUser      | none                         |
  * | portal session (cookie hash)            | pk PORTAL_SESSION#<sha256 hex>  sk SESSION                  | portalSession   | expiresAt + grace            |
+ * | billing settings (auto-recharge, notice)| pk ACCOUNT#<accountId>  sk BILLING                          | billingSettings | none                         |
+ * | top-up, newest first (billing/top-ups)  | pk ACCOUNT#<accountId>  sk TOPUP#<topUpId> (time-ordered)   | topUp           | none (the books are kept)    |
+ * | the top-up a Stripe payment credited    | pk STRIPE_PAYMENT#<payment intent id>  sk PAYMENT           | stripePayment   | none                         |
+ * | a Stripe event acted on (exactly once)  | pk STRIPE_EVENT#<event id>  sk EVENT                        | stripeEvent     | at + 90 days + grace         |
  *
  * The webhook-secret item holds `secret` (current) and, after a rotation, `previousSecret` with
  * `previousExpiresAt` (epoch ms; our code ignores it after that, no TTL: the item is the current secret).
@@ -87,6 +91,7 @@ export const SORT_KEY_PREFIX = {
   profile: 'PROFILE#',
   idempotency: 'IDEMPOTENCY#',
   callback: 'CALLBACK#',
+  topUp: 'TOPUP#',
 } as const;
 
 export const ITEM_TYPE = {
@@ -106,6 +111,10 @@ export const ITEM_TYPE = {
   portalUser: 'portalUser',
   portalSession: 'portalSession',
   runningJobs: 'runningJobs',
+  topUp: 'topUp',
+  billingSettings: 'billingSettings',
+  stripePayment: 'stripePayment',
+  stripeEvent: 'stripeEvent',
 } as const;
 
 export const keys = {
@@ -167,6 +176,13 @@ export const keys = {
   portalSession: (idHash: string): ItemKey => ({ pk: `PORTAL_SESSION#${idHash}`, sk: 'SESSION' }),
   /** How many of the account's asynchronous jobs are running (jobs-repository.ts markRunning, ledger close). */
   runningJobs: (accountId: string): ItemKey => ({ pk: accountPk(accountId), sk: 'RUNNING_JOBS' }),
+  topUp: (accountId: string, topUpId: string): ItemKey => ({
+    pk: accountPk(accountId),
+    sk: `${SORT_KEY_PREFIX.topUp}${topUpId}`,
+  }),
+  billingSettings: (accountId: string): ItemKey => ({ pk: accountPk(accountId), sk: 'BILLING' }),
+  stripePayment: (paymentIntentId: string): ItemKey => ({ pk: `STRIPE_PAYMENT#${paymentIntentId}`, sk: 'PAYMENT' }),
+  stripeEvent: (eventId: string): ItemKey => ({ pk: `STRIPE_EVENT#${eventId}`, sk: 'EVENT' }),
   accountPk,
 } as const;
 

@@ -11,7 +11,14 @@
 import { type JsonSchema, toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { API_ERROR_CODES } from '../../domain/errors';
-import { API_VERSIONS, type ApiVersion, CURRENT_API_VERSION, ROUTES, type RouteDefinition, routePath } from '../routes';
+import {
+  type ApiVersion,
+  CURRENT_API_VERSION,
+  ROUTES,
+  type RouteDefinition,
+  routePath,
+  routeVersions,
+} from '../routes';
 import { ErrorBodySchema, ValidationErrorBodySchema } from '../schemas/responses';
 import {
   type ErrorStatus,
@@ -54,7 +61,7 @@ const jsonSchemaOf = (schema: v.GenericSchema, typeMode: 'input' | 'ignore'): Js
 const ERROR_MEANING: Record<ErrorStatus, string> = {
   400: 'Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`).',
   401: 'Unknown or revoked API key (`INVALID_API_KEY`).',
-  402: 'The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created.',
+  402: 'The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. `BALANCE_IN_DEBT`: a refund or a lost payment dispute took more than the balance held, and no new work starts until a top-up or a credit has repaid it.',
   403: 'No `X-API-Key` header (`MISSING_API_KEY`).',
   404: 'Not found, including another account’s resource (`NOT_FOUND`).',
   409: 'The job cannot be canceled: it has ended, or it is a synchronous call (`JOB_NOT_CANCELABLE`).',
@@ -192,7 +199,7 @@ export const openApiDocument = (routes: readonly RouteDefinition[] = ROUTES): Js
     const doc = OPERATION_DOCS[routeKey(route)];
     if (!doc)
       throw new Error(`route ${routeKey(route)} has no entry in OPERATION_DOCS (functions/api/openapi/operations.ts)`);
-    for (const version of API_VERSIONS) {
+    for (const version of routeVersions(route)) {
       const path = routePath(version, route);
       paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(route, version, doc, named) };
     }
@@ -207,7 +214,7 @@ export const openApiDocument = (routes: readonly RouteDefinition[] = ROUTES): Js
       description:
         'Edits, generates, enhances and restyles images, keeping the identity of trained subjects. Every request ' +
         'carries `X-API-Key`; work is paid from a prepaid balance. `/v1/service` serves the same operations as ' +
-        '`/v2/service`, marked deprecated. Error codes: ' +
+        '`/v2/service`, marked deprecated, except those added since (billing), which are `/v2/service` only. Error codes: ' +
         API_ERROR_CODES.map((code) => `\`${code}\``).join(', ') +
         '.',
     },

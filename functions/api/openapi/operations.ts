@@ -9,6 +9,7 @@
  */
 import type * as v from 'valibot';
 import { LedgerQuerySchema } from '../schemas/account';
+import { BillingSettingsRequestSchema, TopUpRequestSchema, TopUpsQuerySchema } from '../schemas/billing';
 import { RedeliverRequestSchema, WebhookTestRequestSchema } from '../schemas/callbacks';
 import { EditRequestSchema, EnhanceRequestSchema, GenerateRequestSchema, RemixRequestSchema } from '../schemas/images';
 import { DownloadParamsSchema, JobParamsSchema, ListJobsQuerySchema } from '../schemas/jobs';
@@ -22,6 +23,7 @@ import {
 import { FalWebhookQuerySchema } from '../schemas/providers';
 import {
   AccountSchema,
+  BillingSettingsSchema,
   ImageResultSchema,
   JobDeliveriesSchema,
   JobHandleSchema,
@@ -37,7 +39,10 @@ import {
   ProfileStatusSchema,
   ProviderReportAcceptedSchema,
   RedeliverySchema,
+  StripeWebhookReceiptSchema,
   TagReportSchema,
+  TopUpCreatedSchema,
+  TopUpPageSchema,
   TrainerEventAcceptedSchema,
   UploadTicketSchema,
   WebhookSecretSchema,
@@ -62,6 +67,7 @@ export interface OperationDoc {
     | 'Images'
     | 'Jobs'
     | 'Account'
+    | 'Billing'
     | 'Profiles'
     | 'Webhooks'
     | 'Downloads'
@@ -77,7 +83,7 @@ export interface OperationDoc {
   bodyExample?: unknown;
   query?: v.ObjectSchema<v.ObjectEntries, undefined>;
   params?: v.ObjectSchema<v.ObjectEntries, undefined>;
-  success: Partial<Record<200 | 202 | 302, SuccessAnswer>>;
+  success: Partial<Record<200 | 201 | 202 | 302, SuccessAnswer>>;
   errors: readonly ErrorStatus[];
 }
 
@@ -375,6 +381,70 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     success: { 200: { description: 'One page of entries.', json: LedgerPageSchema } },
     // 400: a cursor that is not one this service handed out.
     errors: [400, 422],
+  },
+  'POST /account/top-ups': {
+    operationId: 'createTopUp',
+    tag: 'Billing',
+    summary: 'Top up the balance (Stripe Checkout)',
+    description:
+      'Opens a Stripe Checkout page for `amount` US dollars and answers where it is. The balance is credited when Stripe confirms ' +
+      'the payment to this service (its webhook), exactly once, with the amount Stripe reports; returning from Checkout credits ' +
+      'nothing by itself. Checkout sends the developer back to the portal’s Billing page. 422 for an amount that is not dollars ' +
+      'with at most two decimals, outside the operator’s limits, or a currency other than `usd`; 503 when the operator has not ' +
+      'configured Stripe.',
+    body: TopUpRequestSchema,
+    bodyExample: { amount: '25.00' },
+    success: { 201: { description: 'The pending top-up and its Checkout page.', json: TopUpCreatedSchema } },
+    errors: [422],
+  },
+  'GET /account/top-ups': {
+    operationId: 'listTopUps',
+    tag: 'Billing',
+    summary: 'The account’s top-ups',
+    description: 'Newest first, one page per call, continued with `cursor`.',
+    query: TopUpsQuerySchema,
+    success: { 200: { description: 'One page of top-ups.', json: TopUpPageSchema } },
+    errors: [400, 422],
+  },
+  'GET /account/billing': {
+    operationId: 'getBillingSettings',
+    tag: 'Billing',
+    summary: 'Auto-recharge and the low-balance notice',
+    description:
+      'The account’s billing settings, its balance, and the debt a refund or a lost dispute left (docs/billing.md).',
+    success: { 200: { description: 'The settings.', json: BillingSettingsSchema } },
+    errors: [],
+  },
+  'PUT /account/billing': {
+    operationId: 'updateBillingSettings',
+    tag: 'Billing',
+    summary: 'Set auto-recharge and the low-balance notice',
+    description:
+      'Each field given replaces what was set (null clears it). Auto-recharge needs a card saved at a top-up paid with `save_card: true` ' +
+      '(400 otherwise) and charges at least the smallest top-up. After a job’s settle leaves the balance below `auto_recharge.threshold`, ' +
+      'the card is charged off-session for `auto_recharge.amount`, at most once an hour; a decline or a bank asking for authentication ' +
+      'turns it off and sends `auto_recharge.failed` to `webhook_url`. Below `low_balance_threshold`, one `balance.low` event is sent ' +
+      'to `webhook_url` per crossing, signed as callbacks are.',
+    body: BillingSettingsRequestSchema,
+    bodyExample: {
+      auto_recharge: { enabled: true, threshold: '5.00', amount: '25.00' },
+      low_balance_threshold: '10.00',
+      webhook_url: 'https://example.com/webhooks/account',
+    },
+    success: { 200: { description: 'The settings now.', json: BillingSettingsSchema } },
+    errors: [400, 422],
+  },
+  'POST /billing/stripe/webhook': {
+    operationId: 'stripeWebhook',
+    tag: 'Billing',
+    summary: 'Stripe’s events (for Stripe only)',
+    description:
+      'Where the operator points its Stripe webhook endpoint (docs/billing.md). Authenticated by the `Stripe-Signature` header over ' +
+      'the raw body, not an API key: a missing or bad signature is a 400 and changes nothing. `checkout.session.completed` (paid) and ' +
+      '`checkout.session.async_payment_succeeded` credit a top-up once; `charge.refunded` and a lost `charge.dispute.closed` debit ' +
+      'what was returned; other events are answered 200 and ignored.',
+    success: { 200: { description: 'The event was acted on, or ignored.', json: StripeWebhookReceiptSchema } },
+    errors: [400, 413, 500, 503],
   },
   'POST /internal/trainer-callback': {
     operationId: 'trainerCallback',

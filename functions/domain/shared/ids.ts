@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
  * base32, lower case). Time-ordered so that ledger entries and jobs sort by creation, unguessable,
  * URL-safe and valid inside `[[…]]` profile references.
  */
-export type IdPrefix = 'acc' | 'key' | 'job' | 'prf' | 'led' | 'dlv';
+export type IdPrefix = 'acc' | 'key' | 'job' | 'prf' | 'led' | 'dlv' | 'tup';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 

@@ -12,6 +12,13 @@ export const ok = (body: unknown, headers?: Record<string, string>): ApiResult =
   headers,
 });
 
+export const created = (body: unknown, headers?: Record<string, string>): ApiResult => ({
+  kind: 'json',
+  status: 201,
+  body,
+  headers,
+});
+
 export const accepted = (body: unknown, headers?: Record<string, string>): ApiResult => ({
   kind: 'json',
   status: 202,

@@ -8,6 +8,7 @@
  * they share); this index is what the OpenAPI document imports.
  */
 export { AccountSchema, LedgerPageSchema } from './account';
+export { BillingSettingsSchema, StripeWebhookReceiptSchema, TopUpCreatedSchema, TopUpPageSchema } from './billing';
 export {
   JobDeliveriesSchema,
   RedeliverySchema,

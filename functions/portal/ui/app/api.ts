@@ -6,6 +6,7 @@
 import { go } from './navigation';
 import type {
   Account,
+  Billing,
   IssuedKey,
   JobDeliveries,
   JobPage,
@@ -16,6 +17,9 @@ import type {
   Redelivery,
   Session,
   Spend,
+  TopUp,
+  TopUpCreated,
+  TopUpPage,
   WebhookSecret,
   WebhookTest,
 } from './types';
@@ -108,6 +112,12 @@ export const api = {
   account: () => call<Account>('GET', 'account'),
   spend: (days: number) => call<Spend>('GET', `spend?days=${days}`),
   ledger: (cursor: string | null) => call<LedgerPage>('GET', paged('ledger', cursor)),
+
+  billing: () => call<Billing>('GET', 'billing'),
+  topUps: (cursor: string | null) => call<TopUpPage>('GET', paged('top-ups', cursor)),
+  topUp: (topUpId: string) => call<TopUp>('GET', `top-ups/${segment(topUpId)}`),
+  createTopUp: (amount: string, saveCard: boolean) =>
+    call<TopUpCreated>('POST', 'top-ups', { amount, save_card: saveCard }),
 
   keys: () => call<{ keys: Key[] }>('GET', 'keys'),
   createKey: (name: string) => call<IssuedKey>('POST', 'keys', { name }),

@@ -8,6 +8,7 @@ const root = byId('app');
 
 const LINKS = [
   ['#/overview', 'Overview'],
+  ['#/billing', 'Billing'],
   ['#/keys', 'API keys'],
   ['#/jobs', 'Jobs'],
   ['#/webhooks', 'Webhooks'],

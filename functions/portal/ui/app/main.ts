@@ -6,6 +6,7 @@
 import { api, currentSession } from './api';
 import { quiet } from './dom';
 import { currentRoute, go, onNavigate } from './navigation';
+import { billingView } from './views/billing';
 import { jobsView } from './views/jobs';
 import { keysView } from './views/keys';
 import { overviewView } from './views/overview';
@@ -18,6 +19,7 @@ import { webhooksView } from './views/webhooks';
 /** The views a signed-in developer reaches from the navigation; an unknown hash shows the overview. */
 const VIEWS: Readonly<Record<string, () => void>> = {
   '#/overview': overviewView,
+  '#/billing': billingView,
   '#/keys': keysView,
   '#/jobs': jobsView,
   '#/webhooks': webhooksView,

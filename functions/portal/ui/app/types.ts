@@ -124,3 +124,38 @@ export interface Profile {
   has_picture: boolean;
   created_at: string;
 }
+
+/** GET /portal/api/billing (functions/domain/billing/top-ups.ts, billingPage). */
+export interface Billing {
+  balance: Money;
+  debt: Money;
+  top_ups_enabled: boolean;
+  presets: string[];
+  min_amount: string;
+  max_amount: string;
+  low_balance_threshold: Money | null;
+  auto_recharge: boolean;
+}
+
+export interface TopUp {
+  top_up_id: string;
+  status: 'pending' | 'completed' | 'expired' | 'failed';
+  amount: string;
+  checkout_url: string | null;
+  created_at: string;
+  completed_at: string | null;
+  credited: Money | null;
+  refunded: Money;
+}
+
+export interface TopUpPage {
+  top_ups: TopUp[];
+  next_cursor: string | null;
+}
+
+export interface TopUpCreated {
+  top_up_id: string;
+  checkout_url: string;
+  amount: string;
+  status: 'pending';
+}

@@ -1,0 +1,119 @@
+/**
+ * An account's billing settings (functions/domain/billing/auto-billing.ts): one item beside the account,
+ * whose flags are moved by conditional writes so that a notice is sent once per crossing and a card is
+ * charged at most once per window, however many settles race. Keys in table.ts.
+ */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { type BillingSettings, type BillingSettingsRepository, NO_SETTINGS } from '../../domain/billing/auto-billing';
+import { ITEM_TYPE, isConditionalCheckFailure, keys, type Table } from './table';
+
+const SettingsItem = v.object({
+  autoRecharge: v.optional(v.object({ enabled: v.boolean(), thresholdMicros: v.number(), amountMicros: v.number() })),
+  lowBalanceThresholdMicros: v.optional(v.nullable(v.number())),
+  webhookUrl: v.optional(v.nullable(v.string())),
+  card: v.optional(v.object({ customerId: v.string(), paymentIntentId: v.string() })),
+  lastRechargeAt: v.optional(v.number()),
+  lowNotified: v.optional(v.boolean(), false),
+  disabledReason: v.optional(v.nullable(v.string())),
+});
+
+export class DynamoBillingSettings implements BillingSettingsRepository {
+  constructor(private readonly table: Table) {}
+
+  private async write(accountId: string, expression: string, values: Record<string, unknown>, condition?: string) {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.billingSettings(accountId),
+          UpdateExpression: `SET #type = :type, ${expression}`,
+          ...(condition && { ConditionExpression: condition }),
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: { ':type': ITEM_TYPE.billingSettings, ...values },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (condition && isConditionalCheckFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async get(accountId: string): Promise<BillingSettings> {
+    const found = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.billingSettings(accountId), ConsistentRead: true }),
+    );
+    if (!found.Item) return NO_SETTINGS;
+    const item = v.parse(SettingsItem, found.Item);
+    return {
+      autoRecharge: item.autoRecharge ?? null,
+      lowBalanceThresholdMicros: item.lowBalanceThresholdMicros ?? null,
+      webhookUrl: item.webhookUrl ?? null,
+      card: item.card ?? null,
+      lastRechargeAt: item.lastRechargeAt ?? null,
+      lowNotified: item.lowNotified,
+      disabledReason: item.disabledReason ?? null,
+    };
+  }
+
+  async update(
+    accountId: string,
+    patch: Partial<Pick<BillingSettings, 'autoRecharge' | 'lowBalanceThresholdMicros' | 'webhookUrl'>>,
+  ): Promise<void> {
+    const sets: string[] = [];
+    const values: Record<string, unknown> = {};
+    if (patch.autoRecharge !== undefined) {
+      sets.push('autoRecharge = :recharge');
+      values[':recharge'] = patch.autoRecharge;
+      if (patch.autoRecharge?.enabled) {
+        sets.push('disabledReason = :none');
+        values[':none'] = null;
+      }
+    }
+    if (patch.lowBalanceThresholdMicros !== undefined) {
+      // A new threshold is a new line to cross.
+      sets.push('lowBalanceThresholdMicros = :low', 'lowNotified = :false');
+      values[':low'] = patch.lowBalanceThresholdMicros;
+      values[':false'] = false;
+    }
+    if (patch.webhookUrl !== undefined) {
+      sets.push('webhookUrl = :url');
+      values[':url'] = patch.webhookUrl;
+    }
+    if (sets.length > 0) await this.write(accountId, sets.join(', '), values);
+  }
+
+  async saveCard(accountId: string, card: { customerId: string; paymentIntentId: string }): Promise<void> {
+    await this.write(accountId, 'card = :card', { ':card': card }, 'attribute_not_exists(card)');
+  }
+
+  claimLowNotice(accountId: string): Promise<boolean> {
+    return this.write(
+      accountId,
+      'lowNotified = :sent',
+      { ':sent': true, ':notYet': false },
+      'attribute_not_exists(lowNotified) OR lowNotified = :notYet',
+    );
+  }
+
+  async clearLowNotice(accountId: string): Promise<void> {
+    await this.write(accountId, 'lowNotified = :false', { ':false': false });
+  }
+
+  claimRechargeWindow(accountId: string, now: number, windowMs: number): Promise<boolean> {
+    return this.write(
+      accountId,
+      'lastRechargeAt = :now',
+      { ':now': now, ':windowStart': now - windowMs },
+      'attribute_not_exists(lastRechargeAt) OR lastRechargeAt <= :windowStart',
+    );
+  }
+
+  async disableAutoRecharge(accountId: string, reason: string): Promise<void> {
+    await this.write(accountId, 'autoRecharge.enabled = :off, disabledReason = :reason', {
+      ':off': false,
+      ':reason': reason,
+    });
+  }
+}

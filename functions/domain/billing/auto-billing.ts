@@ -1,0 +1,309 @@
+/**
+ * Read first: what happens after a job's settle (docs/billing.md, auto-recharge and the low-balance notice).
+ *
+ * An account may set, with GET/PUT /account/billing, a `low_balance_threshold`, a `webhook_url` for its
+ * account events, and `auto_recharge` (`enabled`, `threshold`, `amount`). After a settle leaves the balance
+ * below a threshold:
+ *
+ * - the low-balance notice: one signed `balance.low` event to `webhook_url`, through the callback queue and
+ *   its deliverer (Standard Webhooks, the account's signing secret). A flag on the settings, set by a
+ *   conditional write, makes it one per crossing; the first settle that finds the balance back at or above
+ *   the threshold clears it.
+ * - auto-recharge: the card saved at a top-up the developer consented on (`save_card`) is charged
+ *   off-session for `amount`, at most once per AUTO_RECHARGE_WINDOW_MS: the window is claimed by a
+ *   conditional write before a message asks the deliverer to charge. A decline, or a bank that asks for
+ *   authentication, turns auto-recharge off and sends `auto_recharge.failed` to `webhook_url`.
+ *
+ * Nothing here may fail a settle: the caller logs what throws and goes on.
+ */
+import type { Caller } from '../accounts/accounts';
+import { InvalidRequestError } from '../errors';
+import { type Clock, toIso } from '../shared/clock';
+import type { IdSource } from '../shared/ids';
+import { type MoneyBody, moneyBody, usdDecimal } from '../shared/money';
+import type { TopUpsRepository } from './top-ups';
+import { toCents } from './top-ups';
+
+/** At most one automatic charge per account in this long. */
+export const AUTO_RECHARGE_WINDOW_MS = 60 * 60 * 1000;
+
+export interface SavedCard {
+  /** Stripe's customer the consenting Checkout created. */
+  customerId: string;
+  /** The payment the developer consented on; its payment method is the card charged later. */
+  paymentIntentId: string;
+}
+
+export interface BillingSettings {
+  autoRecharge: { enabled: boolean; thresholdMicros: number; amountMicros: number } | null;
+  lowBalanceThresholdMicros: number | null;
+  webhookUrl: string | null;
+  card: SavedCard | null;
+  lastRechargeAt: number | null;
+  lowNotified: boolean;
+  /** Why auto-recharge was turned off by the service (a decline), until the developer turns it on again. */
+  disabledReason: string | null;
+}
+
+export const NO_SETTINGS: BillingSettings = {
+  autoRecharge: null,
+  lowBalanceThresholdMicros: null,
+  webhookUrl: null,
+  card: null,
+  lastRechargeAt: null,
+  lowNotified: false,
+  disabledReason: null,
+};
+
+export interface BillingSettingsRepository {
+  get(accountId: string): Promise<BillingSettings>;
+  /** Sets what the developer chose; turning auto-recharge on clears a disabled reason. */
+  update(
+    accountId: string,
+    patch: Partial<Pick<BillingSettings, 'autoRecharge' | 'lowBalanceThresholdMicros' | 'webhookUrl'>>,
+  ): Promise<void>;
+  /** Keeps the first card the developer consented to save. */
+  saveCard(accountId: string, card: SavedCard): Promise<void>;
+  /** false when the notice was already sent for this crossing. */
+  claimLowNotice(accountId: string): Promise<boolean>;
+  clearLowNotice(accountId: string): Promise<void>;
+  /** false when a charge was made (or is being made) within the window. */
+  claimRechargeWindow(accountId: string, now: number, windowMs: number): Promise<boolean>;
+  disableAutoRecharge(accountId: string, reason: string): Promise<void>;
+}
+
+/** A signed event to the account's webhook_url, as the callback queue carries it (callbacks/deliver.ts, CallbackMessage). */
+export interface AccountEventMessage {
+  deliveryId: string;
+  accountId: string;
+  jobId: string;
+  callbackUrl: string;
+  body: string;
+}
+
+export interface AutoRechargeMessage {
+  kind: 'auto-recharge';
+  accountId: string;
+  /** The top-up the charge becomes; Stripe's idempotency key, so a redelivered message charges once. */
+  rechargeId: string;
+}
+
+/** What a settle's watcher needs. */
+export interface BalanceWatchDeps {
+  settings: Pick<BillingSettingsRepository, 'get' | 'claimLowNotice' | 'clearLowNotice' | 'claimRechargeWindow'>;
+  balance(accountId: string): Promise<number>;
+  enqueueCallback(message: AccountEventMessage): Promise<void>;
+  enqueueRecharge(message: AutoRechargeMessage): Promise<void>;
+  clock: Clock;
+  newId: IdSource;
+}
+
+/** The pseudo job id account events are recorded under in the callback attempts (they belong to no job). */
+export const ACCOUNT_EVENTS = 'account-events';
+
+const accountEvent = (
+  deps: Pick<BalanceWatchDeps, 'newId'>,
+  accountId: string,
+  url: string,
+  body: object,
+): AccountEventMessage => {
+  const deliveryId = deps.newId('dlv');
+  return {
+    deliveryId,
+    accountId,
+    jobId: ACCOUNT_EVENTS,
+    callbackUrl: url,
+    body: JSON.stringify({ id: deliveryId, ...body }),
+  };
+};
+
+/** After a job's settle: the low-balance notice and auto-recharge, each once (the module's header). */
+export const afterSettle = async (deps: BalanceWatchDeps, accountId: string): Promise<string[]> => {
+  const [settings, balanceMicros] = await Promise.all([deps.settings.get(accountId), deps.balance(accountId)]);
+  const done: string[] = [];
+  const low = settings.lowBalanceThresholdMicros;
+  if (low !== null && settings.webhookUrl !== null) {
+    if (balanceMicros < low) {
+      if (await deps.settings.claimLowNotice(accountId)) {
+        await deps.enqueueCallback(
+          accountEvent(deps, accountId, settings.webhookUrl, {
+            type: 'balance.low',
+            account_id: accountId,
+            balance: moneyBody(balanceMicros),
+            threshold: moneyBody(low),
+            created_at: toIso(deps.clock()),
+          }),
+        );
+        done.push('balance.low');
+      }
+    } else if (settings.lowNotified) await deps.settings.clearLowNotice(accountId);
+  }
+  const recharge = settings.autoRecharge;
+  if (
+    recharge?.enabled &&
+    settings.card !== null &&
+    balanceMicros < recharge.thresholdMicros &&
+    (await deps.settings.claimRechargeWindow(accountId, deps.clock(), AUTO_RECHARGE_WINDOW_MS))
+  ) {
+    await deps.enqueueRecharge({ kind: 'auto-recharge', accountId, rechargeId: deps.newId('tup') });
+    done.push('auto-recharge');
+  }
+  return done;
+};
+
+/** Charges a saved card without the developer present (adapters/stripe/checkout.ts). */
+export interface OffSessionCharger {
+  charge(input: {
+    card: SavedCard;
+    amountCents: number;
+    idempotencyKey: string;
+    metadata: Record<string, string>;
+  }): Promise<
+    { ok: true; paymentIntentId: string; amountCents: number } | { ok: false; reason: string; detail: string }
+  >;
+}
+
+export interface RechargeDeps {
+  settings: Pick<BillingSettingsRepository, 'get' | 'disableAutoRecharge'>;
+  topUps: Pick<TopUpsRepository, 'get' | 'create' | 'credit'>;
+  charger: OffSessionCharger | undefined;
+  enqueueCallback(message: AccountEventMessage): Promise<void>;
+  clock: Clock;
+  newId: IdSource;
+}
+
+/**
+ * One automatic charge, as the deliverer runs it from the queue: the charge (idempotent at Stripe by the
+ * recharge id), then the credit, claimed like a Checkout's (top-ups.ts), so a redelivered message moves
+ * money once. A decline turns auto-recharge off and tells the developer.
+ */
+export const runAutoRecharge = async (
+  deps: RechargeDeps,
+  message: AutoRechargeMessage,
+): Promise<'credited' | 'duplicate' | 'off' | 'disabled'> => {
+  const settings = await deps.settings.get(message.accountId);
+  const recharge = settings.autoRecharge;
+  if (!recharge?.enabled || settings.card === null || !deps.charger) return 'off';
+  const existing = await deps.topUps.get(message.accountId, message.rechargeId);
+  if (!existing)
+    await deps.topUps.create({
+      topUpId: message.rechargeId,
+      accountId: message.accountId,
+      amountMicros: recharge.amountMicros,
+      status: 'pending',
+      createdAt: deps.clock(),
+      checkoutSessionId: null,
+      checkoutUrl: null,
+      creditedMicros: null,
+      paymentIntentId: null,
+      completedAt: null,
+      refundedMicros: 0,
+      disputedMicros: 0,
+    });
+  const amountMicros = existing?.amountMicros ?? recharge.amountMicros;
+  const result = await deps.charger.charge({
+    card: settings.card,
+    amountCents: toCents(amountMicros),
+    idempotencyKey: `auto-recharge-${message.rechargeId}`,
+    metadata: { top_up_id: message.rechargeId, account_id: message.accountId, auto_recharge: 'true' },
+  });
+  if (result.ok) {
+    const applied = await deps.topUps.credit({
+      eventId: `auto-recharge:${message.rechargeId}`,
+      accountId: message.accountId,
+      topUpId: message.rechargeId,
+      amountMicros: result.amountCents * 10_000,
+      paymentIntentId: result.paymentIntentId,
+      at: deps.clock(),
+    });
+    return applied === 'applied' ? 'credited' : 'duplicate';
+  }
+  await deps.settings.disableAutoRecharge(message.accountId, result.reason);
+  if (settings.webhookUrl !== null)
+    await deps.enqueueCallback(
+      accountEvent(deps, message.accountId, settings.webhookUrl, {
+        type: 'auto_recharge.failed',
+        account_id: message.accountId,
+        reason: result.reason,
+        detail: `${result.detail} Auto-recharge is now off; turn it on again in the portal or with PUT /v2/service/account/billing.`,
+        amount: moneyBody(amountMicros),
+        created_at: toIso(deps.clock()),
+      }),
+    );
+  return 'disabled';
+};
+
+export interface BillingSettingsBody {
+  auto_recharge: {
+    enabled: boolean;
+    threshold: string | null;
+    amount: string | null;
+    card_saved: boolean;
+    disabled_reason: string | null;
+  };
+  low_balance_threshold: string | null;
+  webhook_url: string | null;
+  balance: MoneyBody;
+  debt: MoneyBody;
+}
+
+export const billingSettingsBody = (
+  settings: BillingSettings,
+  funds: { balanceMicros: number; debtMicros: number },
+): BillingSettingsBody => ({
+  auto_recharge: {
+    enabled: settings.autoRecharge?.enabled ?? false,
+    threshold: settings.autoRecharge ? usdDecimal(settings.autoRecharge.thresholdMicros) : null,
+    amount: settings.autoRecharge ? usdDecimal(settings.autoRecharge.amountMicros) : null,
+    card_saved: settings.card !== null,
+    disabled_reason: settings.disabledReason,
+  },
+  low_balance_threshold:
+    settings.lowBalanceThresholdMicros === null ? null : usdDecimal(settings.lowBalanceThresholdMicros),
+  webhook_url: settings.webhookUrl,
+  balance: moneyBody(funds.balanceMicros),
+  debt: moneyBody(funds.debtMicros),
+});
+
+export interface BillingSettingsDeps {
+  settings: Pick<BillingSettingsRepository, 'get' | 'update'>;
+  funds(accountId: string): Promise<{ balanceMicros: number; debtMicros: number }>;
+}
+
+export const billingSettings = async (deps: BillingSettingsDeps, caller: Caller): Promise<BillingSettingsBody> => {
+  const [settings, funds] = await Promise.all([deps.settings.get(caller.accountId), deps.funds(caller.accountId)]);
+  return billingSettingsBody(settings, funds);
+};
+
+/**
+ * PUT /account/billing: what is given replaces what was set (null clears it). Auto-recharge can be on only
+ * with a saved card, and charges at least the smallest top-up.
+ */
+export const updateBillingSettings = async (
+  deps: BillingSettingsDeps,
+  caller: Caller,
+  input: {
+    autoRecharge?: { enabled: boolean; thresholdMicros: number; amountMicros: number };
+    lowBalanceThresholdMicros?: number | null;
+    webhookUrl?: string | null;
+  },
+  minTopUpMicros: number,
+): Promise<BillingSettingsBody> => {
+  if (input.autoRecharge?.enabled) {
+    const current = await deps.settings.get(caller.accountId);
+    if (current.card === null)
+      throw new InvalidRequestError(
+        'Auto-recharge needs a saved card: make a top-up with "save_card": true first, and pay it.',
+      );
+    if (input.autoRecharge.amountMicros < minTopUpMicros)
+      throw new InvalidRequestError(`auto_recharge.amount must be at least ${usdDecimal(minTopUpMicros)} USD.`);
+  }
+  await deps.settings.update(caller.accountId, {
+    ...(input.autoRecharge && { autoRecharge: input.autoRecharge }),
+    ...(input.lowBalanceThresholdMicros !== undefined && {
+      lowBalanceThresholdMicros: input.lowBalanceThresholdMicros,
+    }),
+    ...(input.webhookUrl !== undefined && { webhookUrl: input.webhookUrl }),
+  });
+  return billingSettings(deps, caller);
+};

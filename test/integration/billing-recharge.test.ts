@@ -1,0 +1,171 @@
+/**
+ * After a job's settle, in both runtimes: the low-balance notice (one signed `balance.low` event per
+ * crossing, Standard Webhooks with the account's secret) and auto-recharge (the card saved at a consenting
+ * top-up charged off-session through the official library and the Stripe double, at most once per window;
+ * a decline turns it off and tells the developer).
+ */
+import { Webhook } from 'standardwebhooks';
+import { startReceiver } from '../support/receiver';
+import { startTestRuntime, type TestRuntime } from '../support/runtime';
+import { type StripeDouble, startStripeDouble } from '../support/stripe-double';
+import { until } from '../support/wait';
+
+jest.setTimeout(120_000);
+
+let runtime: TestRuntime;
+let stripe: StripeDouble;
+
+beforeAll(async () => {
+  stripe = await startStripeDouble();
+  runtime = await startTestRuntime({
+    env: {
+      STRIPE_SECRET_KEY: stripe.secretKey,
+      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+      STRIPE_API_BASE: stripe.url,
+      CALLBACK_RETRY_SCALE: '0',
+    },
+  });
+  stripe.webhookUrl = `${runtime.url}/v2/service/billing/stripe/webhook`;
+});
+afterAll(async () => {
+  await runtime?.close();
+  await stripe?.close();
+});
+afterEach(() => {
+  expect(stripe.violations).toEqual([]);
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: answers are read by path in assertions; their shape is checked against the OpenAPI schema
+type Json = Record<string, any>;
+
+const call = async (apiKey: string, method: string, route: string, body?: unknown) => {
+  const response = await runtime.call(method, route, { apiKey, body });
+  return { status: response.status, body: (await response.json()) as Json };
+};
+const balanceOf = async (apiKey: string) =>
+  (await call(apiKey, 'GET', '/v2/service/account')).body.balance.micro_usd as number;
+const generate = (apiKey: string) => call(apiKey, 'POST', '/v2/service/generate', { prompt: 'a lighthouse at dawn' });
+
+/** An account with a paid 10.00 top-up whose card it consented to keep. */
+const accountWithCard = async () => {
+  const account = await runtime.newAccount(0);
+  const created = await call(account.apiKey, 'POST', '/v2/service/account/top-ups', {
+    amount: '10.00',
+    save_card: true,
+  });
+  expect(created.status).toBe(201);
+  expect(stripe.requests.at(-1)?.body.payment_intent_data).toMatchObject({ setup_future_usage: 'off_session' });
+  const sessionId = new URL(created.body.checkout_url).pathname.split('/').pop() as string;
+  expect((await stripe.pay(sessionId)).status).toBe(200);
+  return account;
+};
+
+describe('GET/PUT /v2/service/account/billing', () => {
+  it('refuses auto-recharge without a saved card, and holds the settings it is given', async () => {
+    const account = await runtime.newAccount(0);
+    const refused = await call(account.apiKey, 'PUT', '/v2/service/account/billing', {
+      auto_recharge: { enabled: true, threshold: '5.00', amount: '20.00' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toMatch(/save_card/);
+    const set = await call(account.apiKey, 'PUT', '/v2/service/account/billing', {
+      low_balance_threshold: '3.50',
+      webhook_url: 'https://example.com/hook',
+    });
+    expect(set.status).toBe(200);
+    expect(set.body).toEqual({
+      auto_recharge: { enabled: false, threshold: null, amount: null, card_saved: false, disabled_reason: null },
+      low_balance_threshold: '3.50',
+      webhook_url: 'https://example.com/hook',
+      balance: { usd: '0.00', micro_usd: 0 },
+      debt: { usd: '0.00', micro_usd: 0 },
+    });
+    expect((await call(account.apiKey, 'GET', '/v2/service/account/billing')).body).toEqual(set.body);
+    const bad = await call(account.apiKey, 'PUT', '/v2/service/account/billing', { webhook_url: 'http://example.com' });
+    expect(bad.status).toBe(422);
+  });
+});
+
+describe('after a settle', () => {
+  it('sends one signed balance.low per crossing and charges the saved card once per window', async () => {
+    const receiver = await startReceiver([200]);
+    try {
+      const account = await accountWithCard();
+      const settings = await call(account.apiKey, 'PUT', '/v2/service/account/billing', {
+        auto_recharge: { enabled: true, threshold: '10.00', amount: '20.00' },
+        low_balance_threshold: '10.00',
+        webhook_url: receiver.url,
+      });
+      expect(settings.body.auto_recharge).toMatchObject({ enabled: true, card_saved: true });
+
+      expect((await generate(account.apiKey)).status).toBe(200);
+      const spent = 10_000_000 - (await balanceOf(account.apiKey).then((b) => (b >= 10_000_000 ? b - 20_000_000 : b)));
+      await until(async () => (await balanceOf(account.apiKey)) === 30_000_000 - spent, 20_000);
+      await receiver.waitFor(1);
+      const ledger = (await call(account.apiKey, 'GET', '/v2/service/account/ledger?limit=10')).body.entries as Json[];
+      expect(ledger.filter((entry) => entry.kind === 'credit' && entry.amount.micro_usd === 20_000_000)).toHaveLength(
+        1,
+      );
+      const offSession = stripe.requests.filter((request) => request.path === '/v1/payment_intents');
+      expect(offSession).toHaveLength(1);
+      expect(offSession[0]?.body).toMatchObject({
+        amount: '2000',
+        currency: 'usd',
+        off_session: 'true',
+        confirm: 'true',
+      });
+
+      const { webhook_signing_secret: secret } = (await call(account.apiKey, 'GET', '/v2/service/webhook-secret')).body;
+      const [notice] = receiver.received;
+      const event = new Webhook(secret).verify(notice?.body ?? '', notice?.headers as Record<string, string>) as Json;
+      expect(event).toMatchObject({
+        type: 'balance.low',
+        account_id: account.accountId,
+        threshold: { usd: '10.00' },
+        balance: { micro_usd: 10_000_000 - spent },
+      });
+
+      // New thresholds just under the recharged balance: the next settle crosses both. A new threshold is a new
+      // crossing (a second notice), but the window holds the card: no second charge within the hour.
+      await call(account.apiKey, 'PUT', '/v2/service/account/billing', {
+        low_balance_threshold: '29.99',
+        auto_recharge: { enabled: true, threshold: '29.99', amount: '20.00' },
+      });
+      expect((await generate(account.apiKey)).status).toBe(200);
+      await receiver.waitFor(2);
+      expect((await generate(account.apiKey)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(receiver.received).toHaveLength(2);
+      expect(stripe.requests.filter((request) => request.path === '/v1/payment_intents')).toHaveLength(1);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it.each(['card_declined', 'authentication_required'] as const)(
+    'turns auto-recharge off after %s and tells the developer',
+    async (code) => {
+      const receiver = await startReceiver([200]);
+      try {
+        const account = await accountWithCard();
+        await call(account.apiKey, 'PUT', '/v2/service/account/billing', {
+          auto_recharge: { enabled: true, threshold: '10.00', amount: '20.00' },
+          webhook_url: receiver.url,
+        });
+        stripe.declineNext(code);
+        expect((await generate(account.apiKey)).status).toBe(200);
+        await receiver.waitFor(1);
+        const { webhook_signing_secret: secret } = (await call(account.apiKey, 'GET', '/v2/service/webhook-secret'))
+          .body;
+        const [notice] = receiver.received;
+        const event = new Webhook(secret).verify(notice?.body ?? '', notice?.headers as Record<string, string>) as Json;
+        expect(event).toMatchObject({ type: 'auto_recharge.failed', reason: code, amount: { usd: '20.00' } });
+        const settings = (await call(account.apiKey, 'GET', '/v2/service/account/billing')).body;
+        expect(settings.auto_recharge).toMatchObject({ enabled: false, disabled_reason: code, card_saved: true });
+        expect(await balanceOf(account.apiKey)).toBeLessThan(10_000_000);
+      } finally {
+        await receiver.close();
+      }
+    },
+  );
+});

@@ -1,0 +1,192 @@
+/**
+ * What follows a job's settle, without the table: the low-balance notice once per crossing, auto-recharge
+ * only with a saved card, below its threshold and inside a free window; a charge credited once, a decline
+ * turning auto-recharge off and telling the developer.
+ */
+import {
+  AUTO_RECHARGE_WINDOW_MS,
+  type AutoRechargeMessage,
+  afterSettle,
+  type BillingSettings,
+  NO_SETTINGS,
+  runAutoRecharge,
+} from '../../../../functions/domain/billing/auto-billing';
+import type { TopUp } from '../../../../functions/domain/billing/top-ups';
+
+const CARD = { customerId: 'cus_1', paymentIntentId: 'pi_consent' };
+
+/** Settings kept in memory, with the claims' conditions as the table adapter writes them. */
+const memory = (initial: Partial<BillingSettings>, balanceMicros: number) => {
+  let settings: BillingSettings = { ...NO_SETTINGS, ...initial };
+  const sent: Array<{ body: string; callbackUrl: string }> = [];
+  const recharges: AutoRechargeMessage[] = [];
+  let now = 1_000_000;
+  let ids = 0;
+  const deps = {
+    settings: {
+      get: async () => settings,
+      claimLowNotice: async () => {
+        if (settings.lowNotified) return false;
+        settings = { ...settings, lowNotified: true };
+        return true;
+      },
+      clearLowNotice: async () => {
+        settings = { ...settings, lowNotified: false };
+      },
+      claimRechargeWindow: async (_account: string, at: number, windowMs: number) => {
+        if (settings.lastRechargeAt !== null && settings.lastRechargeAt > at - windowMs) return false;
+        settings = { ...settings, lastRechargeAt: at };
+        return true;
+      },
+    },
+    balance: async () => balanceMicros,
+    enqueueCallback: async (message: { body: string; callbackUrl: string }) => void sent.push(message),
+    enqueueRecharge: async (message: AutoRechargeMessage) => void recharges.push(message),
+    clock: () => now,
+    newId: (prefix: string) => {
+      ids += 1;
+      return `${prefix}_${ids}`;
+    },
+  };
+  return {
+    deps,
+    sent,
+    recharges,
+    setBalance: (micros: number) => {
+      balanceMicros = micros;
+    },
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+};
+
+describe('afterSettle', () => {
+  it('sends balance.low once per crossing, and again after the balance came back above', async () => {
+    const m = memory({ lowBalanceThresholdMicros: 5_000_000, webhookUrl: 'https://example.com/h' }, 4_000_000);
+    expect(await afterSettle(m.deps, 'acc_1')).toEqual(['balance.low']);
+    expect(await afterSettle(m.deps, 'acc_1')).toEqual([]);
+    expect(JSON.parse(m.sent[0]?.body ?? '{}')).toMatchObject({
+      type: 'balance.low',
+      account_id: 'acc_1',
+      balance: { usd: '4.00' },
+      threshold: { usd: '5.00' },
+    });
+    m.setBalance(6_000_000);
+    expect(await afterSettle(m.deps, 'acc_1')).toEqual([]);
+    m.setBalance(1_000_000);
+    expect(await afterSettle(m.deps, 'acc_1')).toEqual(['balance.low']);
+    expect(m.sent).toHaveLength(2);
+  });
+
+  it('sends nothing without a webhook_url, or above the threshold', async () => {
+    const noUrl = memory({ lowBalanceThresholdMicros: 5_000_000 }, 1);
+    expect(await afterSettle(noUrl.deps, 'acc_1')).toEqual([]);
+    const above = memory({ lowBalanceThresholdMicros: 5_000_000, webhookUrl: 'https://example.com/h' }, 5_000_000);
+    expect(await afterSettle(above.deps, 'acc_1')).toEqual([]);
+  });
+
+  it('queues one charge per window, only with a saved card and below the threshold', async () => {
+    const recharge = { enabled: true, thresholdMicros: 5_000_000, amountMicros: 20_000_000 };
+    const noCard = memory({ autoRecharge: recharge }, 1);
+    expect(await afterSettle(noCard.deps, 'acc_1')).toEqual([]);
+    const off = memory({ autoRecharge: { ...recharge, enabled: false }, card: CARD }, 1);
+    expect(await afterSettle(off.deps, 'acc_1')).toEqual([]);
+    const above = memory({ autoRecharge: recharge, card: CARD }, 5_000_000);
+    expect(await afterSettle(above.deps, 'acc_1')).toEqual([]);
+
+    const m = memory({ autoRecharge: recharge, card: CARD }, 4_999_999);
+    expect(await afterSettle(m.deps, 'acc_1')).toEqual(['auto-recharge']);
+    expect(await afterSettle(m.deps, 'acc_1')).toEqual([]);
+    m.advance(AUTO_RECHARGE_WINDOW_MS - 1);
+    expect(await afterSettle(m.deps, 'acc_1')).toEqual([]);
+    m.advance(1);
+    expect(await afterSettle(m.deps, 'acc_1')).toEqual(['auto-recharge']);
+    expect(m.recharges).toEqual([
+      { kind: 'auto-recharge', accountId: 'acc_1', rechargeId: 'tup_1' },
+      { kind: 'auto-recharge', accountId: 'acc_1', rechargeId: 'tup_2' },
+    ]);
+  });
+});
+
+describe('runAutoRecharge', () => {
+  const settingsWith = (overrides: Partial<BillingSettings> = {}): BillingSettings => ({
+    ...NO_SETTINGS,
+    autoRecharge: { enabled: true, thresholdMicros: 5_000_000, amountMicros: 20_000_000 },
+    card: CARD,
+    webhookUrl: 'https://example.com/h',
+    ...overrides,
+  });
+  const setup = (
+    settings: BillingSettings,
+    outcome: Awaited<ReturnType<NonNullable<Parameters<typeof runAutoRecharge>[0]['charger']>['charge']>>,
+  ) => {
+    const topUps = new Map<string, TopUp>();
+    const credits: unknown[] = [];
+    const disabled: string[] = [];
+    const sent: string[] = [];
+    const charges: unknown[] = [];
+    const deps = {
+      settings: {
+        get: async () => settings,
+        disableAutoRecharge: async (_a: string, reason: string) => void disabled.push(reason),
+      },
+      topUps: {
+        get: async (_a: string, id: string) => topUps.get(id),
+        create: async (topUp: TopUp) => void topUps.set(topUp.topUpId, topUp),
+        credit: async (input: unknown) => {
+          credits.push(input);
+          return credits.length === 1 ? ('applied' as const) : ('already-applied' as const);
+        },
+      },
+      charger: {
+        charge: async (input: unknown) => {
+          charges.push(input);
+          return outcome;
+        },
+      },
+      enqueueCallback: async (message: { body: string }) => void sent.push(message.body),
+      clock: () => 5,
+      newId: () => 'dlv_1',
+    };
+    return { deps, topUps, credits, disabled, sent, charges };
+  };
+  const message: AutoRechargeMessage = { kind: 'auto-recharge', accountId: 'acc_1', rechargeId: 'tup_r' };
+
+  it('charges the saved card for the amount, idempotently, and credits once however often the message comes', async () => {
+    const s = setup(settingsWith(), { ok: true, paymentIntentId: 'pi_auto', amountCents: 2000 });
+    expect(await runAutoRecharge(s.deps, message)).toBe('credited');
+    expect(await runAutoRecharge(s.deps, message)).toBe('duplicate');
+    expect(s.charges[0]).toEqual({
+      card: CARD,
+      amountCents: 2000,
+      idempotencyKey: 'auto-recharge-tup_r',
+      metadata: { top_up_id: 'tup_r', account_id: 'acc_1', auto_recharge: 'true' },
+    });
+    expect(s.charges[1]).toEqual(s.charges[0]);
+    expect(s.credits[0]).toMatchObject({ topUpId: 'tup_r', amountMicros: 20_000_000, paymentIntentId: 'pi_auto' });
+    expect(s.topUps.get('tup_r')).toMatchObject({ amountMicros: 20_000_000 });
+  });
+
+  it('turns auto-recharge off after a decline and tells the developer', async () => {
+    const s = setup(settingsWith(), { ok: false, reason: 'card_declined', detail: 'Your card was declined.' });
+    expect(await runAutoRecharge(s.deps, message)).toBe('disabled');
+    expect(s.disabled).toEqual(['card_declined']);
+    expect(s.credits).toEqual([]);
+    expect(JSON.parse(s.sent[0] ?? '{}')).toMatchObject({
+      type: 'auto_recharge.failed',
+      reason: 'card_declined',
+      amount: { usd: '20.00' },
+    });
+  });
+
+  it('charges nothing once auto-recharge was turned off meanwhile', async () => {
+    const s = setup(settingsWith({ autoRecharge: { enabled: false, thresholdMicros: 1, amountMicros: 20_000_000 } }), {
+      ok: true,
+      paymentIntentId: 'pi_x',
+      amountCents: 2000,
+    });
+    expect(await runAutoRecharge(s.deps, message)).toBe('off');
+    expect(s.charges).toEqual([]);
+  });
+});
