@@ -12,7 +12,7 @@
  * - a workflow execution that failed (every expected failure is caught inside the workflows, so a
  *   failed execution means a charge may not have been closed);
  * - any function's errors (in two of three 5-minute periods: a single retried engine error is normal)
- *   and any throttle.
+ *   and any throttle (one alarm per ten functions).
  * A dashboard shows the business metrics (functions/domain/shared/meter.ts) beside them.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
@@ -43,6 +43,9 @@ export interface AlarmsProps {
 }
 
 const PERIOD = Duration.minutes(5);
+
+/** The most metrics one metric-math alarm may use. */
+const THROTTLE_GROUP = 10;
 
 /** No callback message may be older than its whole retry budget (every wait at its longest), plus a margin. */
 export const OLDEST_CALLBACK_SECONDS =
@@ -128,11 +131,29 @@ export class Alarms extends Construct {
         `${name} failed (crashed, timed out or threw) in two of the last three 5-minute periods.`,
         2,
       );
+    }
+    // Throttles: any throttle pages, so one alarm sums the throttles of up to 10 functions (what a metric-math
+    // alarm may hold) instead of one per function: a stack's resources are capped at 500.
+    for (let first = 0; first < props.functions.length; first += THROTTLE_GROUP) {
+      const group = props.functions.slice(first, first + THROTTLE_GROUP);
+      const usingMetrics = Object.fromEntries(
+        group.map(({ fn }, index) => [
+          `t${index}`,
+          fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM }),
+        ]),
+      );
       this.add(
-        `${name}-throttles`,
-        fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM }),
+        `throttles-${first / THROTTLE_GROUP + 1}`,
+        new cloudwatch.MathExpression({
+          expression: `SUM([${Object.keys(usingMetrics)
+            .map((id) => `FILL(${id}, 0)`)
+            .join(', ')}])`,
+          usingMetrics,
+          period: PERIOD,
+          label: 'Throttles',
+        }),
         0,
-        `${name} was throttled: it reached its concurrency limit.`,
+        `A function was throttled (it reached its concurrency limit): ${group.map(({ name }) => name).join(', ')}.`,
       );
     }
     this.dashboard = this.buildDashboard(props);

@@ -472,13 +472,29 @@ describe('alarms', () => {
     expect(() => fixtureStack({}, testApp({ context: { alarmEmail: 'not an address' } }))).toThrow(/alarmEmail/);
   });
 
-  test("each function has an errors alarm and a throttles alarm; the callback queue's oldest message has one too", () => {
+  test("each function has an errors alarm and its throttles are in one alarm; the callback queue's oldest message has one too", () => {
     const alarms = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties);
-    const functionCount = Object.keys(resourcesOf(template, 'AWS::Lambda::Function')).length;
-    expect(alarms.filter((a) => a.MetricName === 'Errors' && a.Namespace === 'AWS/Lambda')).toHaveLength(functionCount);
-    expect(alarms.filter((a) => a.MetricName === 'Throttles' && a.Namespace === 'AWS/Lambda')).toHaveLength(
-      functionCount,
+    const functionIds = Object.keys(resourcesOf(template, 'AWS::Lambda::Function'));
+    expect(alarms.filter((a) => a.MetricName === 'Errors' && a.Namespace === 'AWS/Lambda')).toHaveLength(
+      functionIds.length,
     );
+    // Throttle alarms sum up to 10 functions' throttles each; together they name every function once.
+    const throttleAlarms = alarms.filter((a) =>
+      (a.Metrics ?? []).some(
+        (m: { MetricStat?: { Metric: { MetricName: string } } }) => m.MetricStat?.Metric.MetricName === 'Throttles',
+      ),
+    );
+    expect(throttleAlarms).toHaveLength(Math.ceil(functionIds.length / 10));
+    const throttled = throttleAlarms.flatMap((a) =>
+      (a.Metrics ?? []).flatMap((m: { MetricStat?: { Metric: { Dimensions: { Value: { Ref: string } }[] } } }) =>
+        m.MetricStat ? [m.MetricStat.Metric.Dimensions[0]?.Value.Ref] : [],
+      ),
+    );
+    expect([...throttled].sort()).toEqual([...functionIds].sort());
+    for (const alarm of throttleAlarms)
+      expect(alarm.Metrics.find((m: { Expression?: string }) => m.Expression)?.Expression).toMatch(
+        /^SUM\(\[FILL\(t0, 0\)/,
+      );
     expect(alarms.find((a) => a.MetricName === 'ApproximateAgeOfOldestMessage')).toMatchObject({
       Threshold: OLDEST_CALLBACK_SECONDS,
     });
