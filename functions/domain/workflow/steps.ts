@@ -246,7 +246,12 @@ export const settle = async (
   // The reservation is what the ledger holds for the job (read back with it); a job reserved by an older
   // release without it on the record is charged its price, capped by the ledger at what it holds.
   const reserved = job.charge?.reservedMicros ?? Number.MAX_SAFE_INTEGER;
-  await settleJobCharge(deps.ledger, job, settlement(job.work.priced, step.run, reserved), result, deps.clock());
+  // The job just read holds the reservation and the status: the ledger need not read the item again.
+  const known =
+    job.charge && job.charge.finalMicros === null && job.mode === 'async'
+      ? { reservedMicros: job.charge.reservedMicros, asyncJobStatus: job.status }
+      : undefined;
+  await settleJobCharge(deps.ledger, job, settlement(job.work.priced, step.run, reserved), result, deps.clock(), known);
 };
 
 /** How a failure caught by the workflow ({Error, Cause}) is reported on the job. */
