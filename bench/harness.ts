@@ -84,6 +84,58 @@ export const compareSequentially = async (
   return samples;
 };
 
+/**
+ * The samples of a paired comparison: the base's runs; for each variant, its runs and the ratio of each
+ * pair; for each unpaired variant, its runs.
+ */
+export interface PairedSamples {
+  base: number[];
+  variants: Record<string, { samples: number[]; ratios: number[] }>;
+  unpaired: Record<string, number[]>;
+}
+
+/**
+ * Runs `base` and each variant back to back as a pair, `runs` rounds of one pair per variant, after
+ * `warmups` rounds untimed. Within a pair the order alternates round by round (base first, then the
+ * variant first), so neither gains from running second. Each pair sees the same moment of the
+ * machine's load, so the ratio of a pair (variant / base) cancels what drifts slower than a pair; the
+ * median of those ratios is the comparison's figure. `unpaired` variants (for information) run once a
+ * round, after the pairs, without a base run of their own. Strictly sequential.
+ */
+export const comparePaired = async (
+  base: () => Promise<unknown>,
+  variants: Record<string, () => Promise<unknown>>,
+  options: { warmups: number; runs: number; unpaired?: Record<string, () => Promise<unknown>> },
+): Promise<PairedSamples> => {
+  const names = Object.keys(variants);
+  const unpaired = options.unpaired ?? {};
+  for (let round = 0; round < options.warmups; round += 1) {
+    for (const name of names) {
+      await base();
+      await variants[name]();
+    }
+    for (const call of Object.values(unpaired)) await call();
+  }
+  const result: PairedSamples = {
+    base: [],
+    variants: Object.fromEntries(names.map((name) => [name, { samples: [], ratios: [] }])),
+    unpaired: Object.fromEntries(Object.keys(unpaired).map((name) => [name, []])),
+  };
+  for (let round = 0; round < options.runs; round += 1) {
+    for (const name of names) {
+      const baseFirst = round % 2 === 0;
+      const first = (await timed(baseFirst ? base : variants[name])).ms;
+      const second = (await timed(baseFirst ? variants[name] : base)).ms;
+      const [baseMs, variantMs] = baseFirst ? [first, second] : [second, first];
+      result.base.push(baseMs);
+      result.variants[name].samples.push(variantMs);
+      result.variants[name].ratios.push(variantMs / baseMs);
+    }
+    for (const [name, call] of Object.entries(unpaired)) result.unpaired[name].push((await timed(call)).ms);
+  }
+  return result;
+};
+
 /** `metric.median_ms` and `metric.p90_ms` of a set of timings. */
 export const timingResults = (metric: string, samples: readonly number[], notes?: string): BenchResult[] => {
   const summary = summarise(samples);

@@ -268,12 +268,15 @@ const measure = async (
       unit: '1/s',
       notes: `${own.handles.length} jobs submitted and run to SUCCEEDED in ${round((own.submitLoad.wallMs + own.drainMs) / 1000, 1)} s (the last workflows ended ${round(own.drainMs / 1000, 1)} s after the submits stopped)`,
     },
-    {
-      metric: 'jobs.load.dynamodb_ops_per_job',
-      value: round(own.loadOps.commands / own.handles.length, 2),
-      unit: 'ops',
-      notes: `submit + workflow under load, all commands / jobs: ${perUnit(own.loadOps.byCommand, own.handles.length)}; HTTP attempts ${own.loadOps.attempts} for ${own.loadOps.commands} commands`,
-    },
+    atMost(
+      {
+        metric: 'jobs.load.dynamodb_ops_per_job',
+        value: round(own.loadOps.commands / own.handles.length, 2),
+        unit: 'ops',
+        notes: `submit + workflow under load, all commands / jobs: ${perUnit(own.loadOps.byCommand, own.handles.length)}; by item: ${perUnit(own.loadOps.byItem, own.handles.length)}; HTTP attempts ${own.loadOps.attempts} for ${own.loadOps.commands} commands`,
+      },
+      7.5,
+    ),
     ledgers,
     ...loadResults(
       'jobs.poll',

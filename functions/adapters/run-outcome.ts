@@ -3,7 +3,10 @@
  * job keeps of it (engineRun), parsed by one schema in both places.
  */
 import * as v from 'valibot';
+import { RESOLUTIONS } from '../domain/catalog/catalog';
+import { OUTPUT_FORMATS } from '../domain/engine/engine';
 import { ERROR_CODES } from '../domain/errors';
+import { JOB_STATUSES } from '../domain/jobs/job';
 
 export const JobErrorSchema = v.object({ code: v.picklist(ERROR_CODES), message: v.string() });
 
@@ -61,4 +64,27 @@ export const EngineTicketSchema = v.object({
   requests: v.array(v.objectWithRest({ id: v.string() }, v.union([v.string(), v.number()]))),
   submittedAt: v.number(),
   webhook: v.optional(v.boolean()),
+});
+
+/** The request a job was priced for (PricedRequest), as the job keeps it and as the workflow hands it on. */
+export const PricedSchema = v.variant('operation', [
+  v.object({
+    operation: v.picklist(['edit', 'generate']),
+    output: v.object({
+      baseModel: v.string(),
+      resolution: v.picklist(RESOLUTIONS),
+      width: v.number(),
+      height: v.number(),
+    }),
+    numOutputImages: v.number(),
+  }),
+  v.object({ operation: v.picklist(['enhance', 'remix']), numOutputImages: v.number() }),
+]);
+
+/** What RunEngine hands SettleCharge with a success (SettleBasis), so that settle need not read the job. */
+export const SettleBasisSchema = v.object({
+  priced: PricedSchema,
+  outputFormat: v.picklist(OUTPUT_FORMATS),
+  reservedMicros: v.optional(v.pipe(v.number(), v.safeInteger())),
+  readStatus: v.optional(v.picklist(JOB_STATUSES)),
 });

@@ -240,6 +240,35 @@ describe('ledger', () => {
     await expectLedgerMatchesBalance(accountId);
   });
 
+  it("closes an asynchronous job's charge on the status its caller read, and reads again when the status moved since", async () => {
+    const accountId = await openAccount(1_000_000);
+    const jobs = new DynamoJobs(backend.table);
+    const place = async () =>
+      ((
+        await backend.table.doc.send(
+          new GetCommand({ TableName: backend.table.name, Key: keys.runningJobs(accountId), ConsistentRead: true }),
+        )
+      ).Item?.running as number | undefined) ?? 0;
+    const first = await reserve(accountId, 100_000);
+    await jobs.markRunning(accountId, first.id, Date.now(), 5);
+    const known = { reservedMicros: 100_000, asyncJobStatus: 'running' };
+    expect(
+      await ledger.settle({ accountId, finalMicros: 100_000, ends: succeeded(first), at: Date.now(), known }),
+    ).toEqual({ applied: true, chargeState: 'settled', amountMicros: 100_000 });
+    expect(await place()).toBe(0);
+
+    // Read while pending, running by the close: the guard refuses the stale status, the close reads again.
+    const second = await reserve(accountId, 100_000);
+    await jobs.markRunning(accountId, second.id, Date.now(), 5);
+    const stale = { reservedMicros: 100_000, asyncJobStatus: 'pending' };
+    expect(
+      await ledger.settle({ accountId, finalMicros: 60_000, ends: succeeded(second), at: Date.now(), known: stale }),
+    ).toEqual({ applied: true, chargeState: 'settled', amountMicros: 60_000 });
+    expect(await place()).toBe(0);
+    expect(await ledger.balance(accountId)).toBe(840_000);
+    await expectLedgerMatchesBalance(accountId);
+  });
+
   it("records a running job's progress only forward, and never once it has ended", async () => {
     const accountId = await openAccount(1_000_000);
     const jobs = new DynamoJobs(backend.table);

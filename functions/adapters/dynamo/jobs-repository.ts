@@ -1,6 +1,5 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { RESOLUTIONS } from '../../domain/catalog/catalog';
 import { type EngineTicket, INPUT_FORMATS, OPERATIONS, OUTPUT_FORMATS } from '../../domain/engine/engine';
 import { IDENTITY_CHECKS } from '../../domain/engine/identity';
 import { InvalidRequestError, NotFoundError } from '../../domain/errors';
@@ -18,6 +17,7 @@ import {
   IdentityReportSchema,
   IdentityRetriesSchema,
   JobErrorSchema,
+  PricedSchema,
   RecognizedFaceSchema,
   RunOutcomeSchema,
 } from '../run-outcome';
@@ -45,20 +45,6 @@ const EngineParamsItem = v.object({
   namedInPrompt: v.array(v.string()),
 });
 
-const PricedItem = v.variant('operation', [
-  v.object({
-    operation: v.picklist(['edit', 'generate']),
-    output: v.object({
-      baseModel: v.string(),
-      resolution: v.picklist(RESOLUTIONS),
-      width: v.number(),
-      height: v.number(),
-    }),
-    numOutputImages: v.number(),
-  }),
-  v.object({ operation: v.picklist(['enhance', 'remix']), numOutputImages: v.number() }),
-]);
-
 const JobWorkItem = v.object({
   engine: EngineParamsItem,
   inputs: v.array(
@@ -74,7 +60,7 @@ const JobWorkItem = v.object({
       height: v.number(),
     }),
   ),
-  priced: PricedItem,
+  priced: PricedSchema,
   // Absent on jobs submitted before the field existed: they report.
   identityCheck: v.optional(v.picklist(IDENTITY_CHECKS), 'report'),
 });

@@ -378,8 +378,8 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
       ? {
           chargeState: 'reserved' as const,
           reservedMicros: known.reservedMicros,
-          mode: 'sync' as const,
-          status: undefined,
+          mode: known.asyncJobStatus === undefined ? ('sync' as const) : ('async' as const),
+          status: known.asyncJobStatus,
         }
       : await this.readCharge(ownerKey, owner);
     if (charge.chargeState !== 'reserved') return { applied: false, chargeState: charge.chargeState };

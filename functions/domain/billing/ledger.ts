@@ -89,13 +89,16 @@ export type ReleasedEnd<O extends ChargeOwners = ChargeOwners> =
   | { kind: 'profile'; id: string; end: O['profile']['released'] };
 
 /**
- * What the caller of a close already knows of the charge because it made the reservation itself, in
- * this request: a synchronous job's reservation, held by nothing else. The close then skips reading it;
- * the transaction's condition (still reserved, this amount) still decides, so a charge something else
- * closed meanwhile moves no money.
+ * What the caller of a close already knows of the charge: a synchronous job's reservation, made in this
+ * request and held by nothing else, or an asynchronous job's, read with the job just before. The close
+ * then skips reading it; the transaction's condition (still reserved, this amount, and for an
+ * asynchronous job the status it was read with) still decides, so a charge something else closed
+ * meanwhile moves no money, and a status that moved since is read again.
  */
 export interface KnownReservation {
   reservedMicros: number;
+  /** An asynchronous job's status as the caller read it: a running job gives its place back. */
+  asyncJobStatus?: string;
 }
 
 /**

@@ -140,8 +140,36 @@ export type RunOutcome =
     }
   | { outcome: 'failed'; error: JobError };
 
-/** The engine step's answer to the workflow: an outcome, or (a queued provider still working) ask again after a wait. */
-export type EngineStepResult = RunOutcome | EngineWaiting;
+/**
+ * What settling a job needs of its record, as the engine step read it: handed on with a succeeded outcome
+ * so that SettleCharge need not read the job again. `reservedMicros` is absent on a record without its
+ * charge; `readStatus` is the status read while the charge was still open (the ledger's close is guarded
+ * by it, so a status or charge that moved since moves no money on this word: the close reads again).
+ */
+export interface SettleBasis {
+  priced: PricedRequest;
+  outputFormat: OutputFormat;
+  reservedMicros?: number;
+  readStatus?: JobStatus;
+}
+
+/** The settle basis of a job as read now. */
+export const settleBasisOf = (job: Job): SettleBasis => {
+  if (!job.work) throw new Error(`job ${job.jobId} has no stored work`);
+  const open = job.charge !== null && job.charge.finalMicros === null && job.mode === 'async';
+  return {
+    priced: job.work.priced,
+    outputFormat: job.work.engine.outputFormat,
+    ...(job.charge && { reservedMicros: job.charge.reservedMicros }),
+    ...(open && { readStatus: job.status }),
+  };
+};
+
+/**
+ * The engine step's answer to the workflow: an outcome (a success with its settle basis), or (a queued
+ * provider still working) ask again after a wait.
+ */
+export type EngineStepResult = (RunOutcome & { settleBasis?: SettleBasis }) | EngineWaiting;
 
 /**
  * A queued provider still working. With `awaitSeconds` the provider reports back to our webhook: the workflow

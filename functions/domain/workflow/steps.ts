@@ -30,6 +30,7 @@ import {
   type RunOutcome,
   runUntil,
   type StoredInput,
+  settleBasisOf,
   timeoutError,
 } from '../jobs/job';
 import { identityResult } from '../jobs/result';
@@ -133,7 +134,7 @@ export const runEngine = async (
     await deps.cancelEngineWork(job.engineTicket);
     return { outcome: 'failed', error: job.error };
   }
-  if (job.engineRun) return job.engineRun;
+  if (job.engineRun) return withSettleBasis(job.engineRun, job);
   if (!job.work) throw new EngineFailedError(`job ${job.jobId} has no stored work`);
   const now = deps.clock();
   const budgetLeftMs = job.createdAt + deps.settings.asyncBudgetMs - now;
@@ -237,20 +238,28 @@ export const runEngine = async (
     run = { outcome: 'succeeded', outputKeys, ...identityResult(checked, mode), usage: outcome.usage };
   }
   await deps.jobs.recordRun(job.accountId, job.jobId, run);
-  return run;
+  return withSettleBasis(run, job);
 };
 
+/** A success goes on with what settling it needs of the job (read by this step), so settle reads nothing first. */
+const withSettleBasis = (run: RunOutcome, job: Job): EngineStepResult =>
+  run.outcome === 'succeeded' && job.work ? { ...run, settleBasis: settleBasisOf(job) } : run;
+
+/**
+ * SettleCharge: the final price with the job's success, in one guarded transaction. What it needs of the
+ * job comes from RunEngine's read (the settle basis); an outcome without one (an execution started by an
+ * earlier release) reads the job.
+ */
 export const settle = async (
   deps: Pick<WorkflowDeps, 'jobs' | 'ledger' | 'clock'>,
   step: JobStep & { run: EngineStepResult },
 ): Promise<void> => {
   if (step.run.outcome !== 'succeeded') throw new Error('only a succeeded run is settled');
-  const job = await loadJob(deps, step);
-  if (!job.work) throw new Error(`job ${job.jobId} has no stored work`);
+  const basis = step.run.settleBasis ?? settleBasisOf(await loadJob(deps, step));
   const { providerCostMicros } = step.run.usage;
   const result = {
     outputKeys: step.run.outputKeys,
-    outputFormat: job.work.engine.outputFormat,
+    outputFormat: basis.outputFormat,
     knownSubjects: step.run.knownSubjects,
     recognizedFaces: step.run.recognizedFaces ?? [],
     ...(step.run.identity && { identity: step.run.identity }),
@@ -259,8 +268,13 @@ export const settle = async (
   };
   // The reservation is what the ledger holds for the job (read back with it); a job reserved by an older
   // release without it on the record is charged its price, capped by the ledger at what it holds.
-  const reserved = job.charge?.reservedMicros ?? Number.MAX_SAFE_INTEGER;
-  await settleJobCharge(deps.ledger, job, settlement(job.work.priced, step.run, reserved), result, deps.clock());
+  const reserved = basis.reservedMicros ?? Number.MAX_SAFE_INTEGER;
+  // The reservation and the status were read with the job: the ledger need not read the item again.
+  const known =
+    basis.reservedMicros !== undefined && basis.readStatus !== undefined
+      ? { reservedMicros: basis.reservedMicros, asyncJobStatus: basis.readStatus }
+      : undefined;
+  await settleJobCharge(deps.ledger, step, settlement(basis.priced, step.run, reserved), result, deps.clock(), known);
 };
 
 /** How a failure caught by the workflow ({Error, Cause}) is reported on the job. */

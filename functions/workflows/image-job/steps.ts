@@ -1,6 +1,6 @@
 /** The image-job workflow's inputs, parsed at every step (the state is JSON from Step Functions). */
 import * as v from 'valibot';
-import { RunOutcomeSchema } from '../../adapters/run-outcome';
+import { RunOutcomeSchema, SettleBasisSchema } from '../../adapters/run-outcome';
 
 export const JobStepSchema = v.object({ accountId: v.string(), jobId: v.string() });
 
@@ -14,7 +14,11 @@ export const AdmissionStepSchema = v.object({
   runUntil: v.optional(v.number()),
 });
 
-export const SettleStepSchema = v.object({ ...JobStepSchema.entries, run: RunOutcomeSchema });
+/** SettleCharge gets RunEngine's success, with the job's settle basis (absent in executions started before it: then the job is read). */
+export const SettleStepSchema = v.object({
+  ...JobStepSchema.entries,
+  run: v.intersect([RunOutcomeSchema, v.object({ settleBasis: v.optional(SettleBasisSchema) })]),
+});
 
 export const ReleaseStepSchema = v.object({
   ...JobStepSchema.entries,

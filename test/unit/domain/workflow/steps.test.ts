@@ -170,6 +170,12 @@ const world = async (engine: ImageEngine, overrides: Partial<Job> = {}) => {
   return { deps, job, stored, saved, loads, faces, time, round };
 };
 
+/** A success as RunEngine hands it on: with the job's settle basis (the fakes' jobs have no charge recorded). */
+const handedOn = (job: Job, run: object) => ({
+  ...run,
+  settleBasis: { priced: job.work?.priced, outputFormat: job.work?.engine.outputFormat },
+});
+
 const SUCCEEDED = (jobId: string) => ({
   outcome: 'succeeded',
   outputKeys: [`outputs/${ACCOUNT}/${jobId}/0.png`, `outputs/${ACCOUNT}/${jobId}/1.png`],
@@ -232,10 +238,11 @@ describe('a queued provider', () => {
     const { job, stored, saved, faces, round } = await world(provider.engine);
     await round();
     const run = await round();
-    expect(run).toEqual(SUCCEEDED(job.jobId));
+    expect(run).toEqual(handedOn(job, SUCCEEDED(job.jobId)));
     expect(saved).toEqual([{ jobId: job.jobId, images: OUTPUTS, format: 'png' }]);
     expect(faces.analysed.map(String)).toEqual(['output 0', 'output 1']);
-    expect(stored().engineRun).toEqual(run);
+    // The job keeps the outcome alone: the basis is read again with it.
+    expect(stored().engineRun).toEqual(SUCCEEDED(job.jobId));
   });
 
   it('is not asked again once the outcome is recorded', async () => {
@@ -243,7 +250,7 @@ describe('a queued provider', () => {
     const { job, saved, round } = await world(provider.engine);
     await round();
     await round();
-    await expect(round()).resolves.toEqual(SUCCEEDED(job.jobId));
+    await expect(round()).resolves.toEqual(handedOn(job, SUCCEEDED(job.jobId)));
     expect(provider.submits).toHaveLength(1);
     expect(provider.checks).toHaveLength(1);
     expect(saved).toHaveLength(1);
@@ -420,7 +427,7 @@ describe('a synchronous engine', () => {
     const provider = queuedProvider(0);
     const engine: ImageEngine = { ...provider.engine, queue: { ...provider.engine.queue!, accepts: () => false } };
     const { job, round } = await world(engine);
-    await expect(round()).resolves.toEqual(SUCCEEDED(job.jobId));
+    await expect(round()).resolves.toEqual(handedOn(job, SUCCEEDED(job.jobId)));
     expect(provider.runs.map((request) => request.workKey)).toEqual([job.jobId]);
     expect(provider.submits).toEqual([]);
   });
