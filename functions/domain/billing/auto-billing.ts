@@ -119,9 +119,14 @@ const accountEvent = (
 
 /** After a job's settle: the low-balance notice and auto-recharge, each once (the module's header). */
 export const afterSettle = async (deps: BalanceWatchDeps, accountId: string): Promise<string[]> => {
-  const [settings, balanceMicros] = await Promise.all([deps.settings.get(accountId), deps.balance(accountId)]);
+  const settings = await deps.settings.get(accountId);
   const done: string[] = [];
   const low = settings.lowBalanceThresholdMicros;
+  const watchesLow = low !== null && settings.webhookUrl !== null;
+  const recharges = Boolean(settings.autoRecharge?.enabled && settings.card !== null);
+  // An account that watches nothing (the default) costs its settles one read, not two.
+  if (!watchesLow && !recharges) return done;
+  const balanceMicros = await deps.balance(accountId);
   if (low !== null && settings.webhookUrl !== null) {
     if (balanceMicros < low) {
       if (await deps.settings.claimLowNotice(accountId)) {

@@ -190,3 +190,13 @@ describe('runAutoRecharge', () => {
     expect(s.charges).toEqual([]);
   });
 });
+
+describe('afterSettle on an account that watches nothing', () => {
+  it('reads the settings and not the balance', async () => {
+    const m = memory({}, 0);
+    let balanceReads = 0;
+    const deps = { ...m.deps, balance: async () => ((balanceReads += 1), 0) };
+    expect(await afterSettle(deps, 'acc_1')).toEqual([]);
+    expect(balanceReads).toBe(0);
+  });
+});
