@@ -226,14 +226,24 @@ export const FAKE_FACE_MODEL = 'fake-faces/1';
 /** A face analyser that finds in each image the faces `facesOf` says (none by default), and records what it analysed. */
 export const fakeFaceAnalyzer = (
   facesOf: (image: Buffer) => DetectedFace[] = () => [],
-): FaceAnalyzer & { analysed: Buffer[] } => {
+): FaceAnalyzer & { analysed: Buffer[]; facesAnalysed: () => number } => {
   const analysed: Buffer[] = [];
+  let facesAnalysed = 0;
   return {
     modelId: FAKE_FACE_MODEL,
     analysed,
-    analyze: async (image) => {
+    facesAnalysed: () => facesAnalysed,
+    // As the real analyser: with `enough`, faces in the order given (the listed order stands for largest
+    // first) until enough(faces so far) holds.
+    analyze: async (image, options = {}) => {
       analysed.push(image);
-      return facesOf(image);
+      const faces: DetectedFace[] = [];
+      for (const face of facesOf(image)) {
+        if (options.enough?.(faces)) break;
+        faces.push(face);
+        facesAnalysed += 1;
+      }
+      return faces;
     },
     crop: async () => Buffer.from('crop'),
   };

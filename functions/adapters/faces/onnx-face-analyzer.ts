@@ -31,7 +31,12 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import * as v from 'valibot';
-import { type DetectedFace, type FaceAnalyzer, MIN_PERSON_FACE_CONFIDENCE } from '../../domain/faces';
+import {
+  type AnalyzeOptions,
+  type DetectedFace,
+  type FaceAnalyzer,
+  MIN_PERSON_FACE_CONFIDENCE,
+} from '../../domain/faces';
 import {
   ANCHOR_COUNT,
   type CropRegion,
@@ -191,7 +196,7 @@ export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): On
     );
   };
 
-  const analyze = async (imageBytes: Buffer): Promise<DetectedFace[]> => {
+  const analyze = async (imageBytes: Buffer, options: AnalyzeOptions = {}): Promise<DetectedFace[]> => {
     const [models, { width, height }] = await Promise.all([sessions(), sharp(imageBytes).metadata()]);
     if (!width || !height) throw new Error('face analysis: the image has no size');
     const found = await detect(models, imageBytes, width, height);
@@ -218,7 +223,13 @@ export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): On
       side: (region.side * image.width) / width,
     });
     const faces: DetectedFace[] = [];
-    for (const [index, candidate] of found.entries()) {
+    const area = (index: number) => (boxes[index]?.width ?? 0) * (boxes[index]?.height ?? 0);
+    const order = found.map((_, index) => index);
+    if (options.enough) order.sort((a, b) => area(b) - area(a));
+    for (const index of order) {
+      if (options.enough?.(faces)) break;
+      const candidate = found[index];
+      if (!candidate) continue;
       const box = boxes[index] ?? { x: 0, y: 0, width: 0, height: 0 };
       const meshRegion = toDecoded(cropRegionOf(box, candidate.landmarks, false));
       const meshInput = sampleRegion(image, meshRegion, MESH_SIZE_PX, 1 / 255);

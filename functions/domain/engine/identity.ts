@@ -6,7 +6,8 @@
  *    same rule as outputs. Which inputs count depends on the operation: generate has none (named only);
  *    edit, every input; enhance, its `image`; remix, its `input_image` (never the `reference_image`, which
  *    is style). Only expected candidates become the engine's candidates: an absent one is sent no crop and
- *    no words, and cannot be recognised or billed in that request. Each input is analysed once.
+ *    no words, and cannot be recognised or billed in that request. Each input is analysed once, its faces
+ *    largest first and only until every candidate is found.
  * 2. After the engine (`checkIdentity`): every output is recognised (recognition.ts); each output's entry
  *    in the identity report says which expected subjects it kept and which it is missing.
  * 3. With `identity_check: "retry"`, an output missing an expected subject is made again (the same request,
@@ -74,12 +75,20 @@ export const expectedCandidates = async (
 ): Promise<CandidateProfile[]> => {
   const unnamed = request.candidates.filter((candidate) => !request.namedInPrompt.includes(candidate.profileId));
   const inputs = unnamed.length > 0 ? searchedInputs(request.operation, request.images) : [];
-  const inputFaces: DetectedFace[][] = [];
+  const present = new Set<string>();
+  const recognisedIn = (faces: readonly DetectedFace[]) =>
+    recogniseFaces(analyzer.modelId, [[...faces]], unnamed).map((face) => face.profileId);
+  // Each candidate needs finding once: an input's faces are analysed largest first until every candidate
+  // not yet found is, and inputs after the last one found are not analysed at all.
+  const everyoneFound = (faces: readonly DetectedFace[]) => {
+    const found = new Set([...present, ...recognisedIn(faces)]);
+    return unnamed.every((candidate) => found.has(candidate.profileId));
+  };
   for (const input of inputs) {
+    if (present.size === unnamed.length) break;
     signal?.throwIfAborted();
-    inputFaces.push(await analyzer.analyze(input.data));
+    for (const id of recognisedIn(await analyzer.analyze(input.data, { enough: everyoneFound }))) present.add(id);
   }
-  const present = new Set(recogniseFaces(analyzer.modelId, inputFaces, unnamed).map((face) => face.profileId));
   return request.candidates.filter(
     (candidate) => request.namedInPrompt.includes(candidate.profileId) || present.has(candidate.profileId),
   );

@@ -39,11 +39,19 @@ export interface DetectedFace {
   yawDegrees: number;
 }
 
+export interface AnalyzeOptions {
+  enough?: (faces: readonly DetectedFace[]) => boolean;
+}
+
 export interface FaceAnalyzer {
   /** Names the weights and the pipeline version; stored with every template. */
   readonly modelId: string;
-  /** Every face in an image sharp can read, already oriented; largest detector score first. */
-  analyze(image: Buffer): Promise<DetectedFace[]>;
+  /**
+   * Every face in an image sharp can read, already oriented; largest detector score first. With `enough`,
+   * the faces are analysed largest first and the analysis stops as soon as `enough(faces so far)` is true
+   * (who is present needs each candidate found once, not every face of a crowd).
+   */
+  analyze(image: Buffer, options?: AnalyzeOptions): Promise<DetectedFace[]>;
   /** The face cut square around its box (with margin), rotated so that the eyes are level: a JPEG of sizePx². */
   crop(image: Buffer, face: DetectedFace, sizePx: number): Promise<Buffer>;
 }

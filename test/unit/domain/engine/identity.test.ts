@@ -77,6 +77,30 @@ describe('who is expected', () => {
     expect(expected.map((c) => c.profileId)).toEqual(['prf_a']);
   });
 
+  it('analyses faces only until every candidate is found, and no input after that', async () => {
+    const crowd = analyser({ 'a in a crowd': [A, NOBODY, NOBODY, NOBODY], 'photo of b': [B] });
+    const onlyA = await expectedCandidates(
+      crowd,
+      request({ images: [image('a in a crowd'), image('photo of b')], candidates: [candidate('prf_a', A)] }),
+    );
+    expect(onlyA.map((c) => c.profileId)).toEqual(['prf_a']);
+    expect(crowd.facesAnalysed()).toBe(1);
+    expect(crowd.analysed.map(String)).toEqual(['a in a crowd']);
+  });
+
+  it('a candidate who is not there costs every face of every searched input', async () => {
+    const crowd = analyser({ 'a in a crowd': [A, NOBODY, NOBODY], 'photo of b': [B] });
+    const expected = await expectedCandidates(
+      crowd,
+      request({
+        images: [image('a in a crowd'), image('photo of b')],
+        candidates: [candidate('prf_a', A), candidate('prf_c', [0, 0.6, -0.8])],
+      }),
+    );
+    expect(expected.map((c) => c.profileId)).toEqual(['prf_a']);
+    expect(crowd.facesAnalysed()).toBe(4);
+  });
+
   it('keeps the request order, named and present together', async () => {
     const expected = await expectedCandidates(
       faces,
