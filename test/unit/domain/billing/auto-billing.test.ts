@@ -195,7 +195,11 @@ describe('afterSettle on an account that watches nothing', () => {
   it('reads the settings and not the balance', async () => {
     const m = memory({}, 0);
     let balanceReads = 0;
-    const deps = { ...m.deps, balance: async () => ((balanceReads += 1), 0) };
+    const balance = async () => {
+      balanceReads += 1;
+      return 0;
+    };
+    const deps = { ...m.deps, balance };
     expect(await afterSettle(deps, 'acc_1')).toEqual([]);
     expect(balanceReads).toBe(0);
   });
