@@ -68,7 +68,7 @@ export interface StripeDouble {
   pay(sessionId: string): Promise<{ event: EventOf<'checkout.session.completed'>; status: number }>;
   /** An event of `type` about `object`, as Stripe sends it. */
   event<T extends SendableType>(type: T, object: Sendable[T]): EventOf<T>;
-  /** A closed dispute of a paid PaymentIntent's charge, as Stripe reports it in `charge.dispute.closed`. */
+  /** A closed dispute of a paid PaymentIntent's charge (all of it unless `cents`), as Stripe reports it in `charge.dispute.closed`. */
   dispute(paymentIntentId: string, status: 'won' | 'lost', cents?: number): Stripe.Dispute;
   /** A customer as Stripe answers it. */
   customer(fields?: { email?: string | null; metadata?: Stripe.Metadata }): Stripe.Customer;
@@ -772,13 +772,8 @@ export const startStripeDouble = async (options: { webhookUrl?: string } = {}): 
     customer: (fields = {}) => customerObject(fields),
     charge: (fields) => chargeObject(fields),
     dispute(paymentIntentId, status, cents) {
-      const charge = charges.get(String(paymentIntents.get(paymentIntentId)?.latest_charge));
-      return disputeObject({
-        chargeId: charge?.id ?? id('ch'),
-        paymentIntentId,
-        cents: cents ?? charge?.amount ?? 0,
-        status,
-      });
+      const charge = chargeOf(paymentIntentId);
+      return disputeObject({ chargeId: charge.id, paymentIntentId, cents: cents ?? charge.amount, status });
     },
     async send(evt, sendOptions = {}) {
       const payload = JSON.stringify(evt);

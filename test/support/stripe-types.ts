@@ -21,7 +21,11 @@ export interface DeclaredProperty {
  * `name?: type`, up to the brace that closes it. Throws when the interface is missing or empty, so a
  * renamed file or interface fails loudly instead of checking nothing.
  */
+const read = new Map<string, DeclaredProperty[]>();
+
 export const declaredProperties = (file: string, name: string): DeclaredProperty[] => {
+  const known = read.get(`${file}#${name}`);
+  if (known) return known;
   const lines = readFileSync(join(stripeResources, file), 'utf8').split('\n');
   const start = lines.findIndex((line) =>
     new RegExp(`^\\s*(export )?interface ${name}( extends [^{]+)? \\{$`).test(line),
@@ -36,6 +40,7 @@ export const declaredProperties = (file: string, name: string): DeclaredProperty
     if (match?.[1]) properties.push({ name: match[1], optional: match[2] === '?' });
   }
   if (properties.length === 0) throw new Error(`interface ${name} in stripe's ${file} declares no properties`);
+  read.set(`${file}#${name}`, properties);
   return properties;
 };
 
