@@ -92,16 +92,7 @@ describe('the Billing page in a browser', () => {
         // A refund and a lost dispute of the same payment take back 50.00 of a 26.00 balance: 24.00 is owed.
         const paymentIntent = [...stripe.sessions.values()].at(-1)?.payment_intent as string;
         await stripe.send(stripe.event('charge.refunded', stripe.refund(paymentIntent, 2500)));
-        await stripe.send(
-          stripe.event('charge.dispute.closed', {
-            id: 'dp_test_page',
-            object: 'dispute',
-            amount: 2500,
-            currency: 'usd',
-            payment_intent: paymentIntent,
-            status: 'lost',
-          }),
-        );
+        await stripe.send(stripe.event('charge.dispute.closed', stripe.dispute(paymentIntent, 'lost', 2500)));
         await page.getByRole('link', { name: 'Billing' }).click();
         await page.getByTestId('debt-banner').filter({ hasText: 'owes 24.00 USD' }).waitFor();
         await page.getByTestId('balance').filter({ hasText: '0.00 USD' }).waitFor();

@@ -4,8 +4,9 @@
  * duplicates, replays, events out of order and a race of deliveries credit a top-up once; refunds and
  * lost disputes debit, never below zero (the rest is a debt that stops new work).
  */
+import type Stripe from 'stripe';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
-import { type StripeDouble, startStripeDouble } from '../support/stripe-double';
+import { type SendableType, type StripeDouble, startStripeDouble } from '../support/stripe-double';
 
 jest.setTimeout(120_000);
 
@@ -66,8 +67,16 @@ const pendingTopUp = async (amount = '25.00', creditMicros = 1_000_000) => {
   return { account, topUpId: body.top_up_id as string, sessionId };
 };
 
-const sessionEvent = (sessionId: string, type = 'checkout.session.completed', overrides: Json = {}) =>
-  stripe.event(type, { ...(stripe.sessions.get(sessionId) as Json), _paymentIntentData: undefined, ...overrides });
+/** An event about the double's session as it is now, with some of its fields as Stripe would report them later. */
+const sessionEvent = (
+  sessionId: string,
+  type: Extract<SendableType, `checkout.session.${string}`> = 'checkout.session.completed',
+  overrides: Partial<Stripe.Checkout.Session> = {},
+) => {
+  const session = stripe.sessions.get(sessionId);
+  if (!session) throw new Error(`the Stripe double has no session ${sessionId}`);
+  return stripe.event(type, { ...session, ...overrides });
+};
 
 describe('POST /v2/service/account/top-ups', () => {
   it('answers 201 with a pending top-up and Stripe’s Checkout page for the amount in cents', async () => {
@@ -191,7 +200,7 @@ describe('POST /v2/service/billing/stripe/webhook', () => {
   });
 
   it('answers an event type it does not act on 200 and ignores it', async () => {
-    const answer = await stripe.send(stripe.event('customer.created', { id: 'cus_test_1', object: 'customer' }));
+    const answer = await stripe.send(stripe.event('customer.created', stripe.customer()));
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ received: true, outcome: 'ignored' });
   });
@@ -362,15 +371,7 @@ describe('refunds and disputes', () => {
 
   it('debits a lost dispute, and ignores one that was won', async () => {
     const { account, paymentIntent } = await paidTopUp('30.00', 0);
-    const dispute = (status: string) => ({
-      id: 'dp_test_1',
-      object: 'dispute',
-      amount: 3000,
-      currency: 'usd',
-      payment_intent: paymentIntent,
-      charge: 'ch_x',
-      status,
-    });
+    const dispute = (status: 'won' | 'lost') => stripe.dispute(paymentIntent, status);
     expect(JSON.parse((await stripe.send(stripe.event('charge.dispute.closed', dispute('won')))).body).outcome).toBe(
       'ignored',
     );
@@ -383,15 +384,12 @@ describe('refunds and disputes', () => {
 
   it('asks Stripe to deliver a refund again (503) while the payment it is for is not credited yet', async () => {
     const { account, sessionId, topUpId } = await pendingTopUp('8.00', 0);
-    const charge = {
-      id: 'ch_test_early',
-      object: 'charge',
-      amount: 800,
-      amount_refunded: 800,
-      currency: 'usd',
-      payment_intent: 'pi_test_not_yet',
+    const charge = stripe.charge({
+      paymentIntentId: 'pi_test_not_yet',
+      cents: 800,
+      refundedCents: 800,
       metadata: { top_up_id: topUpId, account_id: account.accountId },
-    };
+    });
     const early = stripe.event('charge.refunded', charge);
     expect((await stripe.send(early)).status).toBe(503);
     const paid = { status: 'complete', payment_status: 'paid', payment_intent: 'pi_test_not_yet' };
