@@ -1,7 +1,9 @@
 /** What the fal adapter reads of fal's queue answers (the client's types, common.d.ts), parsed by one helper. */
 import * as v from 'valibot';
 import { malformedAnswer, type ProviderAnswer, parseJson } from '../provider-http';
-import { PROVIDER } from './queue';
+
+/** The provider's name in errors and logs. */
+export const PROVIDER = 'fal';
 
 /** The submit answer (the client's InQueueQueueStatus, common.d.ts), what this adapter reads of it. */
 export const SubmitAnswerSchema = v.object({

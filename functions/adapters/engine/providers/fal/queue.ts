@@ -13,9 +13,9 @@ import {
   type ProviderTransport,
   sendWithRetries,
 } from '../provider-http';
-import { parseAnswer, type StatusAnswer, StatusAnswerSchema } from './answers';
+import { PROVIDER, parseAnswer, type StatusAnswer, StatusAnswerSchema } from './answers';
 
-export const PROVIDER = 'fal';
+export { PROVIDER };
 /** The `engine` of the tickets the fal adapter makes. */
 export const FAL_ENGINE = 'fal';
 
