@@ -22,6 +22,7 @@ import path from 'node:path';
 import type * as Ort from 'onnxruntime-node';
 import type { Sharp, SharpOptions } from 'sharp';
 import { type DetectedFace, type FaceAnalyzer, MIN_PERSON_FACE_CONFIDENCE } from '../../domain/faces';
+import { loadSharp } from '../images/sharp';
 import {
   ANCHOR_COUNT,
   cropRegionOf,
@@ -78,14 +79,14 @@ const timing = { runtimeMs: 0, sessionMs: 0 };
 
 const onnxRuntime = once(async () => {
   const startedAt = performance.now();
-  const runtime = await import('onnxruntime-node');
+  // `require`, not `import()`: see images/sharp.ts.
+  const runtime = require('onnxruntime-node') as typeof Ort;
   timing.runtimeMs += performance.now() - startedAt;
   return runtime;
 });
 
-const sharpModule = once(async () => (await import('sharp')).default);
 const sharpOf = async (input?: Buffer | Uint8Array, options?: SharpOptions): Promise<Sharp> =>
-  (await sharpModule())(input, options);
+  (await loadSharp())(input, options);
 
 /** One session per models folder and model, created on first use. */
 const sessions = new Map<string, () => Promise<LoadedModel>>();
