@@ -17,6 +17,8 @@ import { atMost, type BenchResult, progress, round, summarise, timed } from './h
 export const name = 'faces';
 
 const LATENCY_TARGET_MS = 200;
+/** Issue 32: the models converted at build time, a fresh analyser's first analysis within this. */
+const COLD_TOTAL_TARGET_MS = 150;
 const RUNS = 15;
 const WARMUPS = 3;
 
@@ -65,12 +67,16 @@ export const run = async (): Promise<BenchResult[]> => {
       unit: 'ms',
       notes: 'astronaut.jpg, 512 px, 1 face',
     },
-    {
-      metric: 'faces.cold.total_ms',
-      value: round(imported.ms + loaded.ms + first.ms),
-      unit: 'ms',
-      notes: 'import + load + first analysis: what a fresh function adds to its first request (process start excluded)',
-    },
+    atMost(
+      {
+        metric: 'faces.cold.total_ms',
+        value: round(imported.ms + loaded.ms + first.ms),
+        unit: 'ms',
+        notes:
+          'import + load + first analysis: what a fresh function adds to its first request (process start excluded)',
+      },
+      COLD_TOTAL_TARGET_MS,
+    ),
   );
 
   progress(name, 'recognition latency at 2K');
