@@ -17,6 +17,8 @@ export const name = 'assets';
 const COLD_STARTS = 5;
 const BUNDLE_LIMIT_KB = 300;
 const COLD_IMPORT_LIMIT_MS = 100;
+/** Issue 32: an image function loads neither sharp nor onnxruntime at init, and starts within this. */
+const IMAGE_COLD_IMPORT_LIMIT_MS = 150;
 
 const sizeOf = (entry: string): number => {
   const stat = fs.lstatSync(entry);
@@ -62,7 +64,9 @@ export const run = async (): Promise<BenchResult[]> => {
         metric: `assets.${id}.bundle_kb`,
         value: bundleKb,
         unit: 'KB',
-        notes: images ? 'image function: sharp and heic-decode are installed beside it' : undefined,
+        notes: images
+          ? 'image function: sharp, heic-decode and onnxruntime-node are installed beside it, the face models (ONNX) in face-models/'
+          : undefined,
       };
       results.push(
         images ? bundle : atMost(bundle, BUNDLE_LIMIT_KB),
@@ -74,7 +78,7 @@ export const run = async (): Promise<BenchResult[]> => {
             unit: 'ms',
             notes: `median of ${COLD_STARTS} fresh workers`,
           },
-          COLD_IMPORT_LIMIT_MS,
+          images ? IMAGE_COLD_IMPORT_LIMIT_MS : COLD_IMPORT_LIMIT_MS,
         ),
       );
     }

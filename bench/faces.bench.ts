@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { ensureFaceModels } from '../bin/faces/build-models';
 import { buildTemplate, matchRules, recognise } from '../functions/domain/faces';
 import { measureAccuracy } from './faces/calibrate';
 import { FIXTURES_DIR } from './faces/dataset';
@@ -16,6 +17,8 @@ import { atMost, type BenchResult, progress, round, summarise, timed } from './h
 export const name = 'faces';
 
 const LATENCY_TARGET_MS = 200;
+/** Issue 32: the models converted at build time, a fresh analyser's first analysis within this. */
+const COLD_TOTAL_TARGET_MS = 150;
 const RUNS = 15;
 const WARMUPS = 3;
 
@@ -35,7 +38,9 @@ export const run = async (): Promise<BenchResult[]> => {
   sharp.concurrency(1);
   const results: BenchResult[] = [];
 
-  // Cold: importing the runtime, converting and loading the models, the first analysis.
+  // Cold: importing the adapter and the runtime, loading the models (ONNX files made at build time, made
+  // here before the clock starts, as the asset build makes them), the first analysis.
+  ensureFaceModels({ log: (line) => progress(name, line) });
   const importStartedAt = performance.now();
   const { createOnnxFaceAnalyzer } =
     require('../functions/adapters/faces/onnx-face-analyzer') as typeof import('../functions/adapters/faces/onnx-face-analyzer');
@@ -48,13 +53,13 @@ export const run = async (): Promise<BenchResult[]> => {
       metric: 'faces.cold.import_ms',
       value: round(imported.ms),
       unit: 'ms',
-      notes: 'onnxruntime-node, onnx-proto and the adapter (sharp is loaded before)',
+      notes: 'the adapter (it loads onnxruntime-node when a model is first needed; sharp is loaded before)',
     },
     {
       metric: 'faces.cold.load_ms',
       value: round(loaded.ms),
       unit: 'ms',
-      notes: `tfjs→ONNX conversion ${round(loaded.value.convertMs)} ms + sessions ${round(loaded.value.sessionMs)} ms (3 models)`,
+      notes: `onnxruntime-node ${round(loaded.value.runtimeMs)} ms + sessions ${round(loaded.value.sessionMs)} ms (3 models, from the ONNX files built at build time)`,
     },
     {
       metric: 'faces.cold.first_analysis_ms',
@@ -62,12 +67,16 @@ export const run = async (): Promise<BenchResult[]> => {
       unit: 'ms',
       notes: 'astronaut.jpg, 512 px, 1 face',
     },
-    {
-      metric: 'faces.cold.total_ms',
-      value: round(imported.ms + loaded.ms + first.ms),
-      unit: 'ms',
-      notes: 'import + load + first analysis: what a fresh function adds to its first request (process start excluded)',
-    },
+    atMost(
+      {
+        metric: 'faces.cold.total_ms',
+        value: round(imported.ms + loaded.ms + first.ms),
+        unit: 'ms',
+        notes:
+          'import + load + first analysis: what a fresh function adds to its first request (process start excluded)',
+      },
+      COLD_TOTAL_TARGET_MS,
+    ),
   );
 
   progress(name, 'recognition latency at 2K');

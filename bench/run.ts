@@ -12,6 +12,7 @@ import { execFileSync, fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureFaceModels } from '../bin/faces/build-models';
 import type { BenchModule, BenchResult } from './harness';
 
 const BENCH_DIR = __dirname;
@@ -219,6 +220,8 @@ const main = async (): Promise<void> => {
   if (childIndex !== -1) return runChild(process.argv[childIndex + 1]);
 
   const files = discoverModules(process.argv.slice(2));
+  // The face models every module that analyses faces reads, converted (when they changed) before any runs.
+  ensureFaceModels({ log: (line) => process.stderr.write(`${line}\n`) });
   const machineInfo = await machine();
   const startedAt = performance.now();
   const modules: ModuleReport[] = [];

@@ -153,6 +153,8 @@ export const measureAccuracy = async (analyzer: FaceAnalyzer) => {
 
 if (require.main === module) {
   // Required here, not imported above: the bench module times the adapter's first import itself.
+  const { ensureFaceModels } = require('../../bin/faces/build-models') as typeof import('../../bin/faces/build-models');
+  ensureFaceModels();
   const { createOnnxFaceAnalyzer } =
     require('../../functions/adapters/faces/onnx-face-analyzer') as typeof import('../../functions/adapters/faces/onnx-face-analyzer');
   void measureAccuracy(createOnnxFaceAnalyzer()).then((report) => {

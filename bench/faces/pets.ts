@@ -4,6 +4,7 @@
  * against her. Run: `npx tsx bench/faces/pets.ts`. The README's "Pets" paragraph quotes its output.
  */
 import sharp from 'sharp';
+import { ensureFaceModels } from '../../bin/faces/build-models';
 import { createOnnxFaceAnalyzer } from '../../functions/adapters/faces/onnx-face-analyzer';
 import { cosine } from '../../functions/domain/faces';
 import { fixture } from './dataset';
@@ -18,6 +19,7 @@ const ALTERATIONS: Record<string, (image: Buffer) => Promise<Buffer>> = {
 };
 
 const main = async () => {
+  ensureFaceModels();
   const analyzer = createOnnxFaceAnalyzer();
   const found: Array<{ file: string; alteration: string; kind: string; embedding: number[] }> = [];
   for (const file of ['cat-chelsea.jpg', 'kittens.jpg', 'dog-and-cats.jpg']) {

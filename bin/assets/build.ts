@@ -10,10 +10,11 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type ArchitectureName, hostArchitecture } from '../../lib/constructs/function-defaults';
+import { ensureFaceModels } from '../faces/build-models';
 
 export const ROOT_DIR = path.resolve(__dirname, '../..');
 export const STACK_NAME = 'IdentityImageService';
-const SOURCES = ['bin/app.ts', 'lib', 'functions', 'statemachines', 'cdk.json', 'package-lock.json'];
+const SOURCES = ['bin/app.ts', 'bin/faces', 'lib', 'functions', 'statemachines', 'cdk.json', 'package-lock.json'];
 const LOCK_STALE_MS = 10 * 60_000;
 
 export interface BuiltAssets {
@@ -89,6 +90,8 @@ export const ensureAssets = async (
     }
     options.log?.(`Synthesising the stack for ${architecture} (bundling every function as cdk deploy would)…`);
     const started = performance.now();
+    // Once here: each image function's bundling then copies them (lib/constructs/function-defaults.ts).
+    ensureFaceModels({ log: options.log });
     fs.rmSync(outdir, { recursive: true, force: true });
     fs.rmSync(stampFile, { force: true });
     const context = { ...JSON.parse(fs.readFileSync(path.join(ROOT_DIR, 'cdk.json'), 'utf8')).context, architecture };

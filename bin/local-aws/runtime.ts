@@ -28,6 +28,7 @@ import { WORKFLOWS } from '../../functions/workflows/definitions';
 import { stateMachineArnVariable } from '../../lib/constructs/function-defaults';
 import { ensureAssets } from '../assets/build';
 import { loadAssets } from '../assets/serve';
+import { ensureFaceModels } from '../faces/build-models';
 import { LOCAL_REGION } from './arns';
 import { startLocalDynamo } from './dynamo';
 import { type ApiHandler, type GatewayAnswer, type GatewayRoute, startLocalGateway } from './gateway';
@@ -213,6 +214,9 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
           localEnvironment: () => workerEnvironment,
         })
       : undefined;
+    // From the sources, the face analyser reads the repository's ONNX models (bin/faces/build-models.ts);
+    // an asset carries its own.
+    if (!assets) ensureFaceModels({ log: (line) => process.stdout.write(`${line}\n`) });
     if (assets) closers.push(assets.close);
     const prepared = assets?.prepare({
       tableName: TABLE_NAME,

@@ -14,6 +14,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
+import { FACE_MODELS_FOLDER } from '../../functions/adapters/faces/face-models';
 import { ENV, STATE_MACHINE_ARN_ENV } from '../../functions/deployment/env-names';
 import { acknowledge } from './acknowledgements';
 
@@ -141,42 +142,41 @@ const npmCpu = (architecture: lambda.Architecture): string =>
   architecture.name === lambda.Architecture.X86_64.name ? 'x64' : 'arm64';
 
 /** The modules image work needs that esbuild cannot bundle: they are installed into the asset instead. */
-export const IMAGE_NODE_MODULES = ['sharp', 'heic-decode', 'onnxruntime-node', '@vladmandic/human'] as const;
+export const IMAGE_NODE_MODULES = ['sharp', 'heic-decode', 'onnxruntime-node'] as const;
 
-/** The face models the analyser reads (functions/adapters/faces/onnx-face-analyzer.ts), of @vladmandic/human's. */
-export const FACE_MODEL_NAMES = ['blazeface', 'facemesh', 'faceres'] as const;
+/**
+ * The face models, converted at build time: bin/faces/build-models.ts turns @vladmandic/human's
+ * TensorFlow.js graphs (from the repository's node_modules, through its cache in `.build/face-models/`)
+ * into ONNX files in `<asset>/face-models/`, so a cold start only reads them. Run with the repository's
+ * tsx, by the Node that runs the bundling (on this machine, or in the bundling container).
+ */
+export const faceModelCommands = (inputDir: string, outputDir: string): string[] => [
+  `node "${path.posix.join(inputDir, 'node_modules', 'tsx', 'dist', 'cli.mjs')}" "${path.posix.join(inputDir, 'bin', 'faces', 'build-models.ts')}" --out "${path.posix.join(outputDir, FACE_MODELS_FOLDER)}"`,
+];
 
 /**
  * What face analysis does not need of its installed modules, removed from the asset after the install
  * (bash, in the asset directory): onnxruntime-node carries binaries for every platform (288 MB) of which
  * Lambda runs one, `bin/napi-v6/linux/<arch>`, beside its `dist/`; its install script and that script's
- * own dependencies (adm-zip, global-agent) never run in Lambda; @vladmandic/human is kept for three model
- * files (`.json` + `.bin` each), its package.json (the analyser checks the version) and the entry point
- * Node's resolution finds the package by (the analyser locates the models from it; it is never loaded).
+ * own dependencies (adm-zip, global-agent) never run in Lambda.
  */
 export const facePruneCommands = (outputDir: string, architecture: lambda.Architecture): string[] => {
-  const modules = path.posix.join(outputDir, 'node_modules');
-  const onnx = path.posix.join(modules, 'onnxruntime-node');
-  const human = path.posix.join(modules, '@vladmandic', 'human');
-  const keptModels = FACE_MODEL_NAMES.flatMap((name) => [`! -name ${name}.json`, `! -name ${name}.bin`]).join(' ');
+  const onnx = path.posix.join(outputDir, 'node_modules', 'onnxruntime-node');
   return [
     `find "${onnx}/bin/napi-v6" -mindepth 1 -maxdepth 1 ! -name linux -exec rm -rf {} +`,
     `find "${onnx}/bin/napi-v6/linux" -mindepth 1 -maxdepth 1 ! -name ${npmCpu(architecture)} -exec rm -rf {} +`,
     `rm -rf "${onnx}/lib" "${onnx}/script" "${onnx}/README.md"`,
     `find "${onnx}/dist" -name "*.map" -delete`,
-    `find "${human}" -mindepth 1 -maxdepth 1 ! -name package.json ! -name dist ! -name models -exec rm -rf {} +`,
-    `find "${human}/dist" -mindepth 1 ! -name human.node.js -exec rm -rf {} +`,
-    `find "${human}/models" -mindepth 1 ${keptModels} -exec rm -rf {} +`,
   ];
 };
 
 /**
  * The AWS SDK v3 comes with the Node runtime. sharp carries a native libvips binary, heic-decode a WASM
- * file, onnxruntime-node (face analysis) a native runtime and @vladmandic/human the face models, so none
- * can be bundled: they are installed into the asset as node modules, and npm is told to install the build
+ * file and onnxruntime-node (face analysis) a native runtime, so none can be bundled: they are installed into the asset as node modules, and npm is told to install the build
  * for the architecture on Lambda's linux (glibc), whatever machine runs the synth, without
  * onnxruntime-node's install script (it would fetch CUDA libraries); what face analysis does not use is
- * then pruned (facePruneCommands). npm prefers its cache, so a synth for the host's own architecture
+ * then pruned (facePruneCommands), and the face models are written beside the bundle (faceModelCommands).
+ * npm prefers its cache, so a synth for the host's own architecture
  * after `npm ci` needs no network. A function that does no image work ships none of them:
  * test/assets/load.test.ts proves both.
  */
@@ -203,7 +203,7 @@ export const bundlingOptions = (
           return `cp "${path.posix.join(inputDir, ...installed.split(path.sep))}" "${path.posix.join(outputDir, path.basename(file))}"`;
         }),
         ...(buildSteps?.(inputDir, outputDir) ?? []),
-        ...(images ? facePruneCommands(outputDir, architecture) : []),
+        ...(images ? [...facePruneCommands(outputDir, architecture), ...faceModelCommands(inputDir, outputDir)] : []),
       ],
     },
   }),
@@ -236,7 +236,7 @@ export interface ServiceFunctionProps {
   readonly description: string;
   readonly timeout: Duration;
   readonly environment: Record<string, string>;
-  /** The function imports sharp (and the HEIC decoder) and analyses faces (onnxruntime-node, human's models). */
+  /** The function imports sharp (and the HEIC decoder) and analyses faces (onnxruntime-node, the face models). */
   readonly images?: boolean;
   readonly memoryMb?: number;
   /** Files of installed packages copied beside the bundle (RouteDefinition.files). */

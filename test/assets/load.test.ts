@@ -5,8 +5,9 @@
  * the asset folder, the runtime's AWS SDK v3 and nothing else on the module path, the template's
  * handler string and environment. Each must load and export its handler; the functions that do no
  * image work must carry no sharp, heic-decode, libheif, onnxruntime or face model; the image functions carry
- * onnxruntime-node for this machine only and human's three face models, within Lambda's 250 MB; the job
- * poll carries no workflow or queue client.
+ * onnxruntime-node for this machine only and the three face models as ONNX files (the build's conversion of
+ * human's, byte for byte; no converter, no human package), within Lambda's 250 MB, and load neither sharp
+ * nor onnxruntime at init; the job poll carries no workflow or queue client.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,19 +15,15 @@ import path from 'node:path';
 import { ensureAssets } from '../../bin/assets/build';
 import { Sandbox } from '../../bin/assets/sandbox';
 import { readTemplate, resolveValue, type Template } from '../../bin/assets/template';
+import { humanModelsDir } from '../../bin/faces/build-models';
+import { FACE_MODEL_NAMES, FACE_MODEL_SPECS, MODEL_ID, readManifest } from '../../functions/adapters/faces/face-models';
+import { convertTfjsToOnnx } from '../../functions/adapters/faces/tfjs-to-onnx';
 import { CURRENT_API_VERSION, ROUTES, routePath } from '../../functions/api/routes';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
 import { hostArchitecture } from '../../lib/constructs/function-defaults';
 
 const SYNTH_TIMEOUT_MS = 300_000;
-const IMAGE_MODULES = [
-  'sharp',
-  'heic-decode',
-  'libheif-js',
-  'onnxruntime-node',
-  'onnxruntime-common',
-  '@vladmandic/human',
-];
+const IMAGE_MODULES = ['sharp', 'heic-decode', 'libheif-js', 'onnxruntime-node', 'onnxruntime-common'];
 /** Lambda's limit on a function's unzipped code. */
 const LAMBDA_UNZIPPED_LIMIT_BYTES = 250 * 1024 * 1024;
 const npmCpu = process.arch;
@@ -99,7 +96,8 @@ test('exactly the image functions ship node modules: sharp for this machine and 
   for (const logicalId of imageFunctions) {
     for (const module of [...IMAGE_MODULES, `@img/sharp-linux-${npmCpu}`])
       expect([logicalId, module, installed(logicalId, module)]).toEqual([logicalId, module, true]);
-    expect(bundle(logicalId)).toContain('require("sharp")');
+    // Loaded when first used (functions/adapters/images/sharp.ts): a dynamic import, which Node 22 keeps.
+    expect(bundle(logicalId)).toContain('import("sharp")');
   }
 });
 
@@ -109,14 +107,20 @@ test('a function that does no image work carries no sharp, heic-decode, libheif,
     expect([
       logicalId,
       /node_modules\/(sharp|heic-decode|libheif-js|onnxruntime-node|onnxruntime-common|@vladmandic)\//.test(code) ||
-        /require\("(sharp|heic-decode|onnxruntime-node|@vladmandic\/human)"\)/.test(code) ||
+        /(require|import)\("(sharp|heic-decode|onnxruntime-node|@vladmandic\/human)"\)/.test(code) ||
         code.includes('libheif') ||
         code.includes('onnxruntime'),
     ]).toEqual([logicalId, false]);
   }
 });
 
-test("the image functions carry onnxruntime-node for this machine only and human's three face models, nothing else of them", () => {
+test('the image functions carry onnxruntime-node for this machine only and the face models as the build converted them, nothing else of them', () => {
+  const converted = Object.fromEntries(
+    FACE_MODEL_NAMES.map((name) => [
+      `${name}.onnx`,
+      Buffer.from(convertTfjsToOnnx(path.join(humanModelsDir(), `${name}.json`), FACE_MODEL_SPECS[name]).bytes),
+    ]),
+  );
   const imageFunctions = template.functions.map((fn) => fn.logicalId).filter(isImageFunction);
   for (const logicalId of imageFunctions) {
     const modules = path.join(shipped(logicalId).assetDir, 'node_modules');
@@ -124,12 +128,22 @@ test("the image functions carry onnxruntime-node for this machine only and human
     expect([logicalId, listing('onnxruntime-node/bin/napi-v6'), listing('onnxruntime-node/bin/napi-v6/linux')]).toEqual(
       [logicalId, ['linux'], [npmCpu]],
     );
-    expect([logicalId, listing('@vladmandic/human'), listing('@vladmandic/human/models')]).toEqual([
+    expect([logicalId, installed(logicalId, '@vladmandic/human')]).toEqual([logicalId, false]);
+    const models = path.join(shipped(logicalId).assetDir, 'face-models');
+    expect([logicalId, fs.readdirSync(models).sort()]).toEqual([
       logicalId,
-      ['dist', 'models', 'package.json'],
-      ['blazeface.bin', 'blazeface.json', 'facemesh.bin', 'facemesh.json', 'faceres.bin', 'faceres.json'],
+      ['blazeface.onnx', 'facemesh.onnx', 'faceres.onnx', 'manifest.json'],
     ]);
-    expect(bundle(logicalId)).toContain('require("onnxruntime-node")');
+    for (const [file, bytes] of Object.entries(converted))
+      expect([logicalId, file, bytes.equals(fs.readFileSync(path.join(models, file)))]).toEqual([
+        logicalId,
+        file,
+        true,
+      ]);
+    expect(readManifest(models).modelId).toBe(MODEL_ID);
+    expect(bundle(logicalId)).toContain('import("onnxruntime-node")');
+    // The converter and its protobuf library stay in the build.
+    expect([logicalId, /ModelProto|protobufjs|onnx-proto/.test(bundle(logicalId))]).toEqual([logicalId, false]);
   }
 });
 
@@ -154,4 +168,32 @@ test('the job poll, the route clients call most, loads neither the Step Function
   const code = bundle(poll?.functionId ?? '');
   expect(code).toContain('require("@aws-sdk/lib-dynamodb")');
   expect(code.match(/require\("@aws-sdk\/client-(sfn|sqs)"\)/g)).toBeNull();
+});
+
+test('an image function loads neither sharp nor onnxruntime at init: the routes that use them load them when they do', () => {
+  // Each bundle required in a fresh Node (the project's AWS SDK on NODE_PATH, as the runtime provides it),
+  // then the native modules it has loaded are listed.
+  const loadedAtInit = (assetDir: string): string[] =>
+    JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          '-e',
+          `require(${JSON.stringify(path.join(assetDir, 'index.js'))});
+           const loaded = Object.keys(require.cache).map((file) => /node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(file)?.[1]);
+           process.stdout.write(JSON.stringify([...new Set(loaded.filter((name) => name && !name.startsWith('@aws-sdk') && !name.startsWith('@smithy') && !name.startsWith('@aws-crypto') && !name.startsWith('@aws')))]));`,
+        ],
+        {
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH, NODE_PATH: path.join(__dirname, '..', '..', 'node_modules') },
+        },
+      ),
+    );
+  const imageFunctions = template.functions.filter((fn) => isImageFunction(fn.logicalId));
+  expect(imageFunctions.length).toBeGreaterThan(0);
+  for (const fn of imageFunctions)
+    expect([fn.logicalId, loadedAtInit(fn.assetDir).filter((name) => IMAGE_MODULES.includes(name))]).toEqual([
+      fn.logicalId,
+      [],
+    ]);
 });

@@ -51,10 +51,10 @@ describe('the architecture setting', () => {
 });
 
 describe('the bundling recipe', () => {
-  test('image work installs sharp, heic-decode and the face analyser as node modules for linux on glibc, in the chosen architecture', () => {
-    expect(IMAGE_NODE_MODULES).toEqual(['sharp', 'heic-decode', 'onnxruntime-node', '@vladmandic/human']);
+  test('image work installs sharp, heic-decode and the face runtime as node modules for linux on glibc, in the chosen architecture', () => {
+    expect(IMAGE_NODE_MODULES).toEqual(['sharp', 'heic-decode', 'onnxruntime-node']);
     expect(bundlingOptions(true, lambda.Architecture.ARM_64)).toMatchObject({
-      nodeModules: ['sharp', 'heic-decode', 'onnxruntime-node', '@vladmandic/human'],
+      nodeModules: ['sharp', 'heic-decode', 'onnxruntime-node'],
       environment: {
         npm_config_os: 'linux',
         npm_config_cpu: 'arm64',
@@ -65,16 +65,17 @@ describe('the bundling recipe', () => {
     expect(bundlingOptions(true, lambda.Architecture.X86_64).environment).toMatchObject({ npm_config_cpu: 'x64' });
   });
 
-  test("image work keeps only the architecture's onnxruntime binaries and human's three face models", () => {
+  test("image work keeps only the architecture's onnxruntime binaries, and writes the face models as ONNX beside the bundle", () => {
     const afterBundling = (architecture: lambda.Architecture) =>
       bundlingOptions(true, architecture).commandHooks?.afterBundling('/in', '/out').join('\n') ?? '';
     expect(afterBundling(lambda.Architecture.ARM_64)).toContain(
       'find "/out/node_modules/onnxruntime-node/bin/napi-v6/linux" -mindepth 1 -maxdepth 1 ! -name arm64 -exec rm -rf {} +',
     );
     expect(afterBundling(lambda.Architecture.X86_64)).toContain('! -name x64 -exec');
-    expect(afterBundling(lambda.Architecture.X86_64)).toContain(
-      '! -name blazeface.json ! -name blazeface.bin ! -name facemesh.json ! -name facemesh.bin ! -name faceres.json ! -name faceres.bin',
+    expect(afterBundling(lambda.Architecture.ARM_64)).toContain(
+      'node "/in/node_modules/tsx/dist/cli.mjs" "/in/bin/faces/build-models.ts" --out "/out/face-models"',
     );
+    expect(afterBundling(lambda.Architecture.ARM_64)).not.toContain('@vladmandic');
     expect(bundlingOptions(false, lambda.Architecture.ARM_64).commandHooks).toBeUndefined();
   });
 

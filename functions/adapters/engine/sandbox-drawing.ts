@@ -4,9 +4,10 @@
  * read on a small copy of an input, and the request's seeds.
  */
 import { createHash } from 'node:crypto';
-import sharp, { type Sharp } from 'sharp';
+import type { OverlayOptions, Sharp } from 'sharp';
 import type { DecodedImage, EngineRequest, OutputFormat } from '../../domain/engine/engine';
 import { previewOf } from '../images/image-input';
+import { loadSharp } from '../images/sharp';
 
 const WHITE = '#ffffff';
 const PNG_OPTIONS = { compressionLevel: 3, adaptiveFiltering: false } as const;
@@ -63,6 +64,7 @@ type FaceRow = 'middle' | 'bottom';
  * recognition is tested on a face that was drawn.
  */
 const redrawn = async (face: Buffer, edgePx: number, random: () => number): Promise<Buffer> => {
+  const sharp = await loadSharp();
   const angle = (random() - 0.5) * 16;
   const turned = await sharp(face)
     .autoOrient()
@@ -96,7 +98,7 @@ export const faceLayers = async (
   height: number,
   row: FaceRow,
   random: () => number = () => 0.5,
-): Promise<sharp.OverlayOptions[]> => {
+): Promise<OverlayOptions[]> => {
   if (faces.length === 0) return [];
   const { edgePx, lefts, top } = faceLayout(faces.length, width, height, row);
   const resized: Buffer[] = [];
@@ -137,12 +139,13 @@ export const renderOutputs = async (
   if (info.channels !== 3) throw new Error(`sandbox engine: expected RGB pixels, got ${info.channels} channels`);
   signal.throwIfAborted();
   const raw = { width: info.width, height: info.height, channels: 3 as const };
+  const sharp = await loadSharp();
   return Promise.all(finishes.map((finish) => encode(withLinear(sharp(data, { raw }), finish), format)));
 };
 
 /** One decode of an input: upright, transparency on white, RGB. */
-export const load = (image: DecodedImage): Sharp =>
-  sharp(image.data).autoOrient().flatten({ background: WHITE }).toColourspace('srgb');
+export const load = async (image: DecodedImage): Promise<Sharp> =>
+  (await loadSharp())(image.data).autoOrient().flatten({ background: WHITE }).toColourspace('srgb');
 
 const withLinear = (image: Sharp, { a, b }: ChannelLinear): Sharp =>
   a.every((value) => value === 1) && b.every((value) => value === 0) ? image : image.linear(a, b);

@@ -26,7 +26,7 @@
  * sandbox-drawing.ts.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import sharp from 'sharp';
+import type { OverlayOptions } from 'sharp';
 import type {
   EngineOutcome,
   EngineRequest,
@@ -34,6 +34,7 @@ import type {
   ImageEngine,
   ProgressReport,
 } from '../../domain/engine/engine';
+import { loadSharp } from '../images/sharp';
 import {
   type ChannelLinear,
   channelMoments,
@@ -177,7 +178,7 @@ const renderEnhance = async (request: EngineRequest, seeds: Seeds, signal: Abort
   const [image] = request.images;
   signal.throwIfAborted();
   const levels = contrastStretch(await smallCopy(image));
-  const base = load(image).resize(request.width, request.height, { fit: 'cover' }).sharpen();
+  const base = (await load(image)).resize(request.width, request.height, { fit: 'cover' }).sharpen();
   return renderOutputs(base, outputLinears(request, seeds, levels), request.outputFormat, signal);
 };
 
@@ -187,7 +188,7 @@ const renderRemix = async (request: EngineRequest, seeds: Seeds, signal: AbortSi
   signal.throwIfAborted();
   const [inputPixels, referencePixels] = await Promise.all([smallCopy(input), smallCopy(reference)]);
   const transfer = colourTransfer(channelMoments(inputPixels), channelMoments(referencePixels));
-  const base = load(input).resize(request.width, request.height, { fit: 'cover' });
+  const base = (await load(input)).resize(request.width, request.height, { fit: 'cover' });
   return renderOutputs(base, outputLinears(request, seeds, transfer), request.outputFormat, signal);
 };
 
@@ -207,17 +208,19 @@ const renderEdit = async (
   signal.throwIfAborted();
   const [thumbnails, faceLayersOf] = await Promise.all([
     Promise.all(
-      others.slice(0, fitting).map((image) => load(image).resize(edgePx, edgePx, { fit: 'cover' }).raw().toBuffer()),
+      others
+        .slice(0, fitting)
+        .map(async (image) => (await load(image)).resize(edgePx, edgePx, { fit: 'cover' }).raw().toBuffer()),
     ),
     faceLayers(faces, width, height, 'bottom', seeds.random('faces')),
   ]);
-  const thumbnailLayers: sharp.OverlayOptions[] = thumbnails.map((input, index) => ({
+  const thumbnailLayers: OverlayOptions[] = thumbnails.map((input, index) => ({
     input,
     raw: { width: edgePx, height: edgePx, channels: 3 as const },
     left: marginPx + index * (edgePx + marginPx),
     top,
   }));
-  const base = load(first)
+  const base = (await load(first))
     .resize(width, height, { fit: 'cover' })
     .composite([...thumbnailLayers, ...faceLayersOf])
     .removeAlpha();
@@ -239,6 +242,7 @@ const renderGenerate = async (
   const gridWidth = 4;
   const gridHeight = 3;
   const layers = await faceLayers(faces, request.width, request.height, 'middle', seeds.random('faces'));
+  const sharp = await loadSharp();
   return Promise.all(
     Array.from({ length: request.numOutputImages }, (_, index) => {
       signal.throwIfAborted();

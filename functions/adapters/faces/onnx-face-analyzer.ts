@@ -4,39 +4,34 @@
  * FaceMesh from Google MediaPipe, FaceRes from HSE-asavchenko/HSE_FaceRec_tf):
  *
  * 1. detect: the whole image letterboxed (not stretched: stretching moved boxes on narrow images) to
- *    256×256 straight from the encoded bytes (a JPEG is decoded at 1/8 scale for it), BlazeFace-back, NMS
- *    at IoU 0.1, detector score ≥ 0.5; an image without a face is never decoded whole;
+ *    256×256 straight from the encoded bytes (a JPEG shrinks on load), BlazeFace-back, NMS at IoU 0.1,
+ *    detector score ≥ 0.5; an image without a face is never decoded whole;
  * 2. classify: FaceMesh's face confidence on the unrotated 192 px crop; below MIN_PERSON_FACE_CONFIDENCE
  *    the detection is an `animal` (the detector fires on cats and dogs, FaceMesh does not);
  * 3. align: the box enlarged 1.4 times, squared, rotated so that the eyes are level, sampled once into
  *    224×224 from the image decoded at full resolution, or 2, 4 or 8 times smaller while the smallest
- *    face's region keeps ≥ 448 px (decodeShrinkFor: a 2K photo of a large face decodes in a quarter of the
- *    time; embeddings against full resolution: cosine median 0.999, minimum 0.95, over the fixtures);
+ *    face's region keeps ≥ 448 px (decodeShrinkFor: a 2K photo of a large face decodes in a fraction of
+ *    the time; embeddings against full resolution: cosine median 0.999, minimum 0.95, over the fixtures);
+ *    with `enough` (who is present), faces largest first, stopping once enough are found;
  * 4. embed: FaceRes, 1024 values, L2-normalised.
  *
- * Model files: read from the installed package, `<@vladmandic/human>/models/{blazeface,facemesh,faceres}.*`,
- * found with Node's resolution from this file (`createRequire(__filename).resolve`), which works from the
- * sources and inside an esbuild bundle with @vladmandic/human installed as a node module beside it (the
- * model files are never bundled into JavaScript). `modelsDir` overrides the folder (e.g. a trimmed copy in
- * an asset); its caller reads it from configuration. The tfjs graphs are converted to ONNX in memory
- * (tfjs-to-onnx.ts) the first time a face is analysed, once per process; the sessions are kept.
- *
- * The model id names the weights and this pipeline: change either (another human version, another crop,
- * another detector input) and MODEL_ID must change, so that stored templates are re-embedded rather
- * than compared across spaces. The installed human version is checked against it at load.
+ * Model files: ONNX, converted from human's TensorFlow.js graphs at build time (face-models.ts says where
+ * they are and what the manifest holds; bin/faces/build-models.ts makes them). `modelsDir` overrides the
+ * folder. Nothing is loaded at import: onnxruntime-node and sharp are imported when the first analysis
+ * (or `load()`) needs them, so a function that imports the analyser but serves a request without a face
+ * to look at does not pay for them; each model's session is created the first time that model runs
+ * (facemesh and faceres only once a face is found), once per process, and kept.
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import * as ort from 'onnxruntime-node';
-import sharp from 'sharp';
-import * as v from 'valibot';
+import type * as Ort from 'onnxruntime-node';
+import type { Sharp, SharpOptions } from 'sharp';
 import {
   type AnalyzeOptions,
   type DetectedFace,
   type FaceAnalyzer,
   MIN_PERSON_FACE_CONFIDENCE,
 } from '../../domain/faces';
+import { loadSharp } from '../images/sharp';
 import {
   ANCHOR_COUNT,
   type CropRegion,
@@ -50,88 +45,82 @@ import {
   sharpnessOf,
   yawDegreesOf,
 } from './face-geometry';
-import { type ConversionSpec, convertTfjsToOnnx } from './tfjs-to-onnx';
+import { defaultModelsDir, FACE_MODEL_NAMES, type FaceModelName, MODEL_ID, readManifest } from './face-models';
 
-const HUMAN_VERSION = '3.3.6';
-export const MODEL_ID = `human-faceres-${HUMAN_VERSION}/b1`;
+export { MODEL_ID };
 
 const EMBEDDING_SIZE_PX = 224;
 const MESH_SIZE_PX = 192;
 const DETECTION = { minScore: 0.5, maxFaces: 10, maxOverlap: 0.1 };
 
-const MODELS = {
-  // Outputs in this order: regressions of the 384 coarse anchors, scores of the 512 fine ones, scores of
-  // the coarse ones, regressions of the fine ones.
-  blazeface: { inputShape: [1, 256, 256, 3], outputs: ['Identity_3', 'Identity', 'Identity_1', 'Identity_2'] },
-  facemesh: { inputShape: [1, 192, 192, 3], outputs: ['Identity_1'] },
-  faceres: { inputShape: [-1, 224, 224, 3], outputs: ['global_pooling/Mean'] },
-} satisfies Record<string, ConversionSpec>;
-type ModelName = keyof typeof MODELS;
-
 interface LoadedModel {
-  session: ort.InferenceSession;
+  session: Ort.InferenceSession;
   inputName: string;
   outputNames: string[];
 }
-type Sessions = Record<ModelName, LoadedModel>;
 
 export interface LoadTiming {
-  convertMs: number;
+  /** Importing onnxruntime-node (its native binding), when this call was the first to need it. */
+  runtimeMs: number;
+  /** Creating the sessions this call created. */
   sessionMs: number;
 }
 
-/** The folder of human's model files, from the installed package. */
-export const installedModelsDir = (): string => {
-  const main = createRequire(__filename).resolve('@vladmandic/human');
-  return path.join(path.dirname(main), '..', 'models');
-};
-
-const checkHumanVersion = (modelsDir: string): void => {
-  const manifest = path.join(modelsDir, '..', 'package.json');
-  if (!fs.existsSync(manifest)) return; // a trimmed copy of the models alone: the asset build vouches for it
-  const { version } = v.parse(v.object({ version: v.string() }), JSON.parse(fs.readFileSync(manifest, 'utf8')));
-  if (version !== HUMAN_VERSION)
-    throw new Error(`face models: @vladmandic/human ${version} is installed, ${MODEL_ID} needs ${HUMAN_VERSION}`);
-};
-
-const SESSION_OPTIONS: ort.InferenceSession.SessionOptions = {
+const SESSION_OPTIONS: Ort.InferenceSession.SessionOptions = {
   executionProviders: ['cpu'],
   intraOpNumThreads: 1,
   interOpNumThreads: 1,
   graphOptimizationLevel: 'all',
 };
 
-const loading = new Map<string, Promise<{ sessions: Sessions; timing: LoadTiming }>>();
+const once = <T>(load: () => Promise<T>): (() => Promise<T>) => {
+  let pending: Promise<T> | undefined;
+  return () => {
+    if (!pending) {
+      pending = load();
+      pending.catch(() => {
+        pending = undefined; // a failed load is retried by the next call
+      });
+    }
+    return pending;
+  };
+};
 
-const loadSessions = (modelsDir: string): Promise<{ sessions: Sessions; timing: LoadTiming }> => {
-  let pending = loading.get(modelsDir);
-  if (!pending) {
-    pending = (async () => {
-      checkHumanVersion(modelsDir);
-      const timing = { convertMs: 0, sessionMs: 0 };
-      const load = async (name: ModelName): Promise<LoadedModel> => {
-        const startedAt = performance.now();
-        const { bytes, inputName, outputNames } = convertTfjsToOnnx(path.join(modelsDir, `${name}.json`), MODELS[name]);
-        const convertedAt = performance.now();
-        const session = await ort.InferenceSession.create(bytes, SESSION_OPTIONS);
-        timing.convertMs += convertedAt - startedAt;
-        timing.sessionMs += performance.now() - convertedAt;
-        return { session, inputName, outputNames };
-      };
-      const sessions = {
-        blazeface: await load('blazeface'),
-        facemesh: await load('facemesh'),
-        faceres: await load('faceres'),
-      };
-      return { sessions, timing };
-    })();
-    pending.catch(() => loading.delete(modelsDir)); // a failed load is retried by the next call
-    loading.set(modelsDir, pending);
+const timing = { runtimeMs: 0, sessionMs: 0 };
+
+const onnxRuntime = once(async () => {
+  const startedAt = performance.now();
+  // `require`, not `import()`: see images/sharp.ts.
+  const runtime = require('onnxruntime-node') as typeof Ort;
+  timing.runtimeMs += performance.now() - startedAt;
+  return runtime;
+});
+
+const sharpOf = async (input?: Buffer | Uint8Array, options?: SharpOptions): Promise<Sharp> =>
+  (await loadSharp())(input, options);
+
+/** One session per models folder and model, created on first use. */
+const sessions = new Map<string, () => Promise<LoadedModel>>();
+
+const modelOf = (modelsDir: string, name: FaceModelName): Promise<LoadedModel> => {
+  const key = `${modelsDir}\0${name}`;
+  let load = sessions.get(key);
+  if (!load) {
+    load = once(async () => {
+      const { file, inputName, outputNames } = readManifest(modelsDir).models[name];
+      const ort = await onnxRuntime();
+      const startedAt = performance.now();
+      const session = await ort.InferenceSession.create(path.join(modelsDir, file), SESSION_OPTIONS);
+      timing.sessionMs += performance.now() - startedAt;
+      return { session, inputName, outputNames };
+    });
+    sessions.set(key, load);
   }
-  return pending;
+  return load();
 };
 
 const run = async (model: LoadedModel, input: Float32Array, shape: number[]): Promise<Float32Array[]> => {
+  const ort = await onnxRuntime();
   const results = await model.session.run({ [model.inputName]: new ort.Tensor('float32', input, shape) });
   return model.outputNames.map((name) => {
     const data = results[name]?.data;
@@ -141,15 +130,21 @@ const run = async (model: LoadedModel, input: Float32Array, shape: number[]): Pr
 };
 
 /** Sharp's pipeline to 8-bit RGB: alpha dropped, any colour space to sRGB. */
-const rgb = (image: Buffer) => sharp(image).removeAlpha().toColourspace('srgb');
+const rgb = async (image: Buffer): Promise<Sharp> => (await sharpOf(image)).removeAlpha().toColourspace('srgb');
 
-const checkedRgb = ({ data, info }: { data: Buffer; info: sharp.OutputInfo }): RgbImage => {
+const checkedRgb = ({
+  data,
+  info,
+}: {
+  data: Buffer;
+  info: { channels: number; width: number; height: number };
+}): RgbImage => {
   if (info.channels !== 3) throw new Error(`face analysis: expected RGB, got ${info.channels} channels`);
   return { data, width: info.width, height: info.height };
 };
 
 const decode = async (image: Buffer): Promise<RgbImage> =>
-  checkedRgb(await rgb(image).raw().toBuffer({ resolveWithObject: true }));
+  checkedRgb(await (await rgb(image)).raw().toBuffer({ resolveWithObject: true }));
 
 const unitLength = (values: Float32Array): number[] => {
   let norm = 0;
@@ -159,24 +154,30 @@ const unitLength = (values: Float32Array): number[] => {
 };
 
 export interface OnnxFaceAnalyzer extends FaceAnalyzer {
-  /** Loads the models now instead of at the first analysis (e.g. during a function's init). */
+  /**
+   * Loads the runtime and all three models now instead of when the analysis first needs them (e.g.
+   * during a function's init); what this call did, in ms (0 for what was already loaded).
+   */
   load(): Promise<LoadTiming>;
 }
 
 export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): OnnxFaceAnalyzer => {
-  const modelsDir = options.modelsDir ?? installedModelsDir();
-  const sessions = async () => (await loadSessions(modelsDir)).sessions;
+  const modelsDir = options.modelsDir ?? defaultModelsDir();
+  const model = (name: FaceModelName) => modelOf(modelsDir, name);
 
   /** The detector's input straight from the encoded image (a JPEG shrinks on load), letterboxed. */
-  const detect = async (models: Sessions, imageBytes: Buffer, width: number, height: number) => {
+  const detect = async (imageBytes: Buffer, width: number, height: number, loadingDetector: Promise<LoadedModel>) => {
     const letterbox = letterboxOf(width, height);
-    const small = await rgb(imageBytes)
-      .resize(DETECTOR_SIZE_PX, DETECTOR_SIZE_PX, { fit: 'contain', background: { r: 0, g: 0, b: 0 } })
-      .raw()
-      .toBuffer();
+    const [detector, small] = await Promise.all([
+      loadingDetector,
+      (await rgb(imageBytes))
+        .resize(DETECTOR_SIZE_PX, DETECTOR_SIZE_PX, { fit: 'contain', background: { r: 0, g: 0, b: 0 } })
+        .raw()
+        .toBuffer(),
+    ]);
     const input = new Float32Array(small.length);
     for (let index = 0; index < small.length; index += 1) input[index] = (small[index] ?? 0) / 127.5 - 1;
-    const [coarseRegressions, fineScores, coarseScores, fineRegressions] = await run(models.blazeface, input, [
+    const [coarseRegressions, fineScores, coarseScores, fineRegressions] = await run(detector, input, [
       1,
       DETECTOR_SIZE_PX,
       DETECTOR_SIZE_PX,
@@ -197,9 +198,10 @@ export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): On
   };
 
   const analyze = async (imageBytes: Buffer, options: AnalyzeOptions = {}): Promise<DetectedFace[]> => {
-    const [models, { width, height }] = await Promise.all([sessions(), sharp(imageBytes).metadata()]);
+    const detector = model('blazeface'); // loads (the first time) while the image is read
+    const { width, height } = await (await sharpOf(imageBytes)).metadata();
     if (!width || !height) throw new Error('face analysis: the image has no size');
-    const found = await detect(models, imageBytes, width, height);
+    const found = await detect(imageBytes, width, height, detector);
     if (found.length === 0) return [];
     const boxes = found.map(({ corners: [x1, y1, x2, y2] }) => ({ x: x1, y: y1, width: x2 - x1, height: y2 - y1 }));
     const shrink = decodeShrinkFor(
@@ -209,7 +211,7 @@ export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): On
       shrink === 1
         ? await decode(imageBytes)
         : checkedRgb(
-            await rgb(imageBytes)
+            await (await rgb(imageBytes))
               .resize(Math.max(1, Math.round(width / shrink)), Math.max(1, Math.round(height / shrink)), {
                 fit: 'fill',
               })
@@ -233,10 +235,10 @@ export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): On
       const box = boxes[index] ?? { x: 0, y: 0, width: 0, height: 0 };
       const meshRegion = toDecoded(cropRegionOf(box, candidate.landmarks, false));
       const meshInput = sampleRegion(image, meshRegion, MESH_SIZE_PX, 1 / 255);
-      const [confidence] = await run(models.facemesh, meshInput, [1, MESH_SIZE_PX, MESH_SIZE_PX, 3]);
+      const [confidence] = await run(await model('facemesh'), meshInput, [1, MESH_SIZE_PX, MESH_SIZE_PX, 3]);
       const faceConfidence = confidence[0];
       const crop = sampleRegion(image, toDecoded(cropRegionOf(box, candidate.landmarks, true)), EMBEDDING_SIZE_PX);
-      const [embedding] = await run(models.faceres, crop, [1, EMBEDDING_SIZE_PX, EMBEDDING_SIZE_PX, 3]);
+      const [embedding] = await run(await model('faceres'), crop, [1, EMBEDDING_SIZE_PX, EMBEDDING_SIZE_PX, 3]);
       faces.push({
         box,
         landmarks: candidate.landmarks,
@@ -255,20 +257,21 @@ export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): On
     if (!Number.isInteger(sizePx) || sizePx < 1) throw new Error(`face crop: bad size ${sizePx}`);
     const image = await decode(imageBytes);
     const pixels = sampleRegion(image, cropRegionOf(face.box, face.landmarks, true), sizePx);
-    return sharp(
-      Uint8Array.from(pixels, (value) => Math.round(value)),
-      {
-        raw: { width: sizePx, height: sizePx, channels: 3 },
-      },
+    return (
+      await sharpOf(
+        Uint8Array.from(pixels, (value) => Math.round(value)),
+        { raw: { width: sizePx, height: sizePx, channels: 3 } },
+      )
     )
       .jpeg({ quality: 90 })
       .toBuffer();
   };
 
-  return {
-    modelId: MODEL_ID,
-    analyze,
-    crop,
-    load: async () => (await loadSessions(modelsDir)).timing,
+  const load = async (): Promise<LoadTiming> => {
+    const before = { ...timing };
+    for (const name of FACE_MODEL_NAMES) await model(name);
+    return { runtimeMs: timing.runtimeMs - before.runtimeMs, sessionMs: timing.sessionMs - before.sessionMs };
   };
+
+  return { modelId: MODEL_ID, analyze, crop, load };
 };

@@ -24,10 +24,11 @@
  * profile PNGs); PNG when the image has an alpha channel, which JPEG would lose. Decoding is checked with sharp's
  * default `failOn: 'warning'`, so what passes here also passes an engine that reads `data` with defaults.
  */
-import sharp from 'sharp';
+import type { ResizeOptions, Sharp, SharpOptions } from 'sharp';
 import type { DecodedImage, ImageFormat, ImagePreview, InputFormat } from '../../domain/engine/engine';
 import { InvalidRequestError } from '../../domain/errors';
 import { type FetchBytes, type ReadUpload, readImageSource } from './image-source';
+import { loadSharp } from './sharp';
 
 export type { FetchBytes, ReadUpload } from './image-source';
 
@@ -45,8 +46,8 @@ export const MAX_DECODED_EDGE_PX = 4096;
 
 /** Long edge of the preview; JPEG and WebP shrink on load towards it, yet every byte is still read. */
 export const PREVIEW_EDGE_PX = 128;
-const SHARP_INPUT: sharp.SharpOptions = { limitInputPixels: MAX_INPUT_PIXELS };
-const FIT_INSIDE: sharp.ResizeOptions = {
+const SHARP_INPUT: SharpOptions = { limitInputPixels: MAX_INPUT_PIXELS };
+const FIT_INSIDE: ResizeOptions = {
   width: MAX_DECODED_EDGE_PX,
   height: MAX_DECODED_EDGE_PX,
   fit: 'inside',
@@ -54,7 +55,8 @@ const FIT_INSIDE: sharp.ResizeOptions = {
 };
 
 /** The preview of encoded image bytes: flattened on white, shrunk to fit PREVIEW_EDGE_PX, sRGB, raw. */
-export const previewOf = async (data: Buffer, options?: sharp.SharpOptions): Promise<ImagePreview> => {
+export const previewOf = async (data: Buffer, options?: SharpOptions): Promise<ImagePreview> => {
+  const sharp = await loadSharp();
   const { data: pixels, info } = await sharp(data, options)
     .flatten({ background: '#ffffff' })
     .resize(PREVIEW_EDGE_PX, PREVIEW_EDGE_PX, { fit: 'inside', withoutEnlargement: true })
@@ -125,6 +127,7 @@ const unsupported = (label: string) =>
 
 const readHeader = async (bytes: Buffer, label: string): Promise<Header> => {
   // Headers only: no pixel is decoded, so the pixel limit is lifted to learn the true dimensions.
+  const sharp = await loadSharp();
   const metadata = await sharp(bytes, { limitInputPixels: false })
     .metadata()
     .catch(() => undefined);
@@ -155,14 +158,16 @@ const normalise = async (bytes: Buffer, format: InputFormat, header: Header): Pr
     // The caller's own bytes, untouched: their sniffed format is theirs (HEIF went the other way above).
     return { data: bytes, format, width: header.width, height: header.height, preview };
   }
+  const sharp = await loadSharp();
   return encode(sharp(bytes, { ...SHARP_INPUT, autoOrient: true }), format, header.hasAlpha);
 };
 
 /** libheif applies the file's rotation and mirroring while decoding, so the pixels come out upright. */
-const decodeHeif = async (bytes: Buffer, hasAlpha: boolean): Promise<sharp.Sharp> => {
+const decodeHeif = async (bytes: Buffer, hasAlpha: boolean): Promise<Sharp> => {
   // Loaded on first use: its WASM costs ~70 ms at cold start, and most inputs are not HEIC.
   const { default: heicDecode } = await import('heic-decode');
   const { width, height, data } = await heicDecode({ buffer: bytes });
+  const sharp = await loadSharp();
   const pixels = sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
     ...SHARP_INPUT,
     raw: { width, height, channels: 4 },
@@ -171,7 +176,7 @@ const decodeHeif = async (bytes: Buffer, hasAlpha: boolean): Promise<sharp.Sharp
 };
 
 /** Rebuilt pixels, encoded: the result is labelled with what the encoder wrote, the caller's format kept apart. */
-const encode = async (image: sharp.Sharp, source: InputFormat, hasAlpha: boolean): Promise<DecodedImage> => {
+const encode = async (image: Sharp, source: InputFormat, hasAlpha: boolean): Promise<DecodedImage> => {
   const resized = image.resize(FIT_INSIDE);
   const encoded = hasAlpha
     ? resized.png({ compressionLevel: 3 })

@@ -11,9 +11,9 @@
  *   neighbour), whose Hamming distance tells near-duplicates (resized, recompressed, lightly edited
  *   copies) apart from different photos.
  */
-import sharp from 'sharp';
 import type { DecodedImage } from '../../domain/engine/engine';
 import type { PhotoMeasures } from '../../domain/profiles/preflight';
+import { loadSharp } from './sharp';
 
 export const BLURRY_BELOW = 10;
 const SHARPNESS_EDGE_PX = 512;
@@ -32,6 +32,7 @@ const variance = (values: Buffer): number => {
 };
 
 const differenceHash = async (photo: DecodedImage): Promise<string> => {
+  const sharp = await loadSharp();
   const pixels = await sharp(photo.data)
     .flatten({ background: '#ffffff' })
     .greyscale()
@@ -46,6 +47,7 @@ const differenceHash = async (photo: DecodedImage): Promise<string> => {
 };
 
 const sharpness = async (photo: DecodedImage): Promise<number> => {
+  const sharp = await loadSharp();
   const edges = await sharp(photo.data)
     .flatten({ background: '#ffffff' })
     .greyscale()
@@ -57,6 +59,7 @@ const sharpness = async (photo: DecodedImage): Promise<number> => {
 };
 
 const isGreyscale = async (photo: DecodedImage): Promise<boolean> => {
+  const sharp = await loadSharp();
   const preview = photo.preview ?? {
     data: await sharp(photo.data)
       .flatten({ background: '#ffffff' })

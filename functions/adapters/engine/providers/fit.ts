@@ -3,8 +3,8 @@
  * aspect ratios and tiers of their own: the adapter asks for the nearest one (these helpers choose it)
  * and fits what comes back with sharp (cover, centred; re-encoded only when size or format differ).
  */
-import sharp from 'sharp';
 import type { OutputFormat } from '../../../domain/engine/engine';
+import { loadSharp } from '../../images/sharp';
 
 const MAGIC: Record<OutputFormat, Buffer> = {
   png: Buffer.from([0x89, 0x50, 0x4e, 0x47]),
@@ -22,6 +22,7 @@ export const fitImage = async (
   signal?: AbortSignal,
 ): Promise<Buffer> => {
   signal?.throwIfAborted();
+  const sharp = await loadSharp();
   const meta = await sharp(data).metadata();
   const rightFormat = data.subarray(0, MAGIC[format].length).equals(MAGIC[format]);
   if (rightFormat && meta.width === width && meta.height === height && (meta.orientation ?? 1) === 1) return data;

@@ -3,9 +3,9 @@
  * profile's crops tiled into one contact sheet where the plan asks for one. JPEG, small: a crop is a
  * face of a few hundred pixels, and a sheet is at most three across.
  */
-import sharp from 'sharp';
 import type { EngineRequest } from '../../../domain/engine/engine';
 import { type IdentityPlan, instructedPrompt, planIdentity } from '../../../domain/engine/identity-prompt';
+import { loadSharp } from '../../images/sharp';
 
 export interface IdentityInputs {
   /** The prompt to send: the operation's instruction (enhance, remix), then the caller's words with `[[id]]` rewritten. */
@@ -21,6 +21,7 @@ const SHEET_COLUMNS = 3;
 const contactSheet = async (crops: Buffer[]): Promise<Buffer> => {
   const columns = Math.min(SHEET_COLUMNS, crops.length);
   const rows = Math.ceil(crops.length / columns);
+  const sharp = await loadSharp();
   const tiles = await Promise.all(
     crops.map((crop) => sharp(crop).rotate().resize(TILE, TILE, { fit: 'cover' }).jpeg().toBuffer()),
   );

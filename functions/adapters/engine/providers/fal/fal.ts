@@ -17,7 +17,6 @@
  * on the result fetch and possibly on submit → moderated with `detail[].msg`; `has_nsfw_concepts` true for an
  * image (flux: the checker blanks it) → moderated; a COMPLETED result without the images asked → no_image.
  */
-import sharp from 'sharp';
 import {
   type EngineOutcome,
   type EngineQueue,
@@ -29,6 +28,7 @@ import {
   type ProgressReport,
   type QueueCheck,
 } from '../../../../domain/engine/engine';
+import { loadSharp } from '../../../images/sharp';
 import { fitImage, megapixelsOf } from '../fit';
 import { jobIdOf, type MediaPolicy, type ProviderEngineOptions, withApiKey } from '../provider';
 import {
@@ -161,7 +161,7 @@ export class FalEngine implements ImageEngine {
     }));
     const references = await Promise.all(
       identity.references.map(async (data) => {
-        const meta = await sharp(data).metadata();
+        const meta = await (await loadSharp())(data).metadata();
         return { data, contentType: 'image/jpeg', width: meta.width ?? 0, height: meta.height ?? 0 };
       }),
     );

@@ -1,0 +1,91 @@
+/**
+ * Read first: the face models as the analyser runs them, ONNX files made at build time.
+ *
+ * @vladmandic/human 3.3.6 ships its models as TensorFlow.js graphs (model.json + .bin shards). The build
+ * (bin/faces/build-models.ts: `npm run build:faces`, run by the asset synthesis, `npm start`, the tests and
+ * the bench) converts the three the analyser uses with tfjs-to-onnx.ts and writes them into a folder:
+ *
+ *   face-models/
+ *     manifest.json     what was built: MODEL_ID, human's version, each model's file, input and outputs
+ *     blazeface.onnx    detector, 256×256 NHWC
+ *     facemesh.onnx     face confidence, 192×192 NHWC
+ *     faceres.onnx      embedding, 224×224 NHWC, dynamic batch
+ *
+ * In a Lambda asset the folder sits beside `index.js`; from the sources it is `.build/face-models/` at the
+ * repository root. The run time only reads these files (no converter, no protobuf library).
+ *
+ * MODEL_ID names the weights and the analyser's pipeline: change either (another human version, another
+ * crop, another detector input) and MODEL_ID must change, so that stored templates are re-embedded rather
+ * than compared across spaces. The manifest records the MODEL_ID the files were built for, and the
+ * analyser refuses files built for another.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import * as v from 'valibot';
+
+export const HUMAN_VERSION = '3.3.6';
+export const MODEL_ID = `human-faceres-${HUMAN_VERSION}/b1`;
+
+/** The folder's name, beside the bundle in an asset and under `.build/` for the sources. */
+export const FACE_MODELS_FOLDER = 'face-models';
+export const MANIFEST_FILE = 'manifest.json';
+
+/** What the converter keeps of each tfjs graph (tfjs-to-onnx.ts ConversionSpec). */
+export interface FaceModelSpec {
+  /** NHWC; -1 for a dynamic batch. */
+  inputShape: number[];
+  /** The TensorFlow node names to expose as outputs, in this order. */
+  outputs: string[];
+}
+
+export const FACE_MODEL_SPECS = {
+  // Outputs in this order: regressions of the 384 coarse anchors, scores of the 512 fine ones, scores of
+  // the coarse ones, regressions of the fine ones.
+  blazeface: { inputShape: [1, 256, 256, 3], outputs: ['Identity_3', 'Identity', 'Identity_1', 'Identity_2'] },
+  facemesh: { inputShape: [1, 192, 192, 3], outputs: ['Identity_1'] },
+  faceres: { inputShape: [-1, 224, 224, 3], outputs: ['global_pooling/Mean'] },
+} satisfies Record<string, FaceModelSpec>;
+export type FaceModelName = keyof typeof FACE_MODEL_SPECS;
+export const FACE_MODEL_NAMES = Object.keys(FACE_MODEL_SPECS) as FaceModelName[];
+
+const ModelEntrySchema = v.object({
+  file: v.pipe(v.string(), v.regex(/^[a-z]+\.onnx$/)),
+  inputName: v.string(),
+  /** In the order of the spec's outputs. */
+  outputNames: v.array(v.string()),
+});
+export type FaceModelEntry = v.InferOutput<typeof ModelEntrySchema>;
+
+export const FaceModelsManifestSchema = v.object({
+  modelId: v.string(),
+  humanVersion: v.string(),
+  models: v.object({ blazeface: ModelEntrySchema, facemesh: ModelEntrySchema, faceres: ModelEntrySchema }),
+});
+export type FaceModelsManifest = v.InferOutput<typeof FaceModelsManifestSchema>;
+
+/** The repository's copy, for a process running the sources (made by `npm run build:faces`). */
+export const sourceModelsDir = (): string => path.resolve(__dirname, '..', '..', '..', '.build', FACE_MODELS_FOLDER);
+
+/**
+ * Where the analyser reads the models by default: beside the bundle in a Lambda asset (esbuild's
+ * `__dirname` is the bundle's folder), else the repository's build folder.
+ */
+export const defaultModelsDir = (): string => {
+  const besideBundle = path.join(__dirname, FACE_MODELS_FOLDER);
+  return fs.existsSync(path.join(besideBundle, MANIFEST_FILE)) ? besideBundle : sourceModelsDir();
+};
+
+/** The manifest of a models folder, checked against this analyser's MODEL_ID. */
+export const readManifest = (modelsDir: string): FaceModelsManifest => {
+  const file = path.join(modelsDir, MANIFEST_FILE);
+  if (!fs.existsSync(file))
+    throw new Error(
+      `face models: no ${file}; build the models with \`npm run build:faces\` (bin/faces/build-models.ts)`,
+    );
+  const manifest = v.parse(FaceModelsManifestSchema, JSON.parse(fs.readFileSync(file, 'utf8')));
+  if (manifest.modelId !== MODEL_ID)
+    throw new Error(
+      `face models: ${modelsDir} holds ${manifest.modelId}, this analyser runs ${MODEL_ID}; build them again with \`npm run build:faces\``,
+    );
+  return manifest;
+};
