@@ -298,29 +298,25 @@ describe('functions', () => {
   });
 
   test.each(FUNCTIONS.filter((f) => f.images).map((f) => [f.name, f] as const))(
-    'image work (%s): arm64, image memory, sharp, heic-decode and the face analyser installed for linux-arm64, pruned, and left out of the bundle',
+    'image work (%s): arm64, image memory, sharp, heic-decode and the face runtime installed for linux-arm64, pruned, left out of the bundle, and the face models built beside it',
     (_name, { functionId, entry, memoryMb }) => {
       expect(fn(functionId).Architectures).toEqual(['arm64']);
       expect(fn(functionId).MemorySize).toBe(memoryMb ?? IMAGE_MEMORY_MB);
       const recipe = recipeFor(entry);
       const command = recipe.command!.join(' ');
-      expect(command).toContain(
-        "'--external:sharp' '--external:heic-decode' '--external:onnxruntime-node' '--external:@vladmandic/human'",
-      );
+      expect(command).toContain("'--external:sharp' '--external:heic-decode' '--external:onnxruntime-node'");
       const installed = JSON.parse(
         /echo '(\{"dependencies":[^']*\})' > '\/asset-output\/package\.json'/.exec(command)![1],
       );
-      expect(Object.keys(installed.dependencies)).toEqual([
-        'sharp',
-        'heic-decode',
-        'onnxruntime-node',
-        '@vladmandic/human',
-      ]);
+      expect(Object.keys(installed.dependencies)).toEqual(['sharp', 'heic-decode', 'onnxruntime-node']);
+      expect(command).not.toContain('@vladmandic/human');
       // After the install, what face analysis does not use goes: other platforms' onnxruntime binaries first.
       expect(command).toMatch(
         /cd "\/asset-output" && npm ci && find "\/asset-output\/node_modules\/onnxruntime-node\/bin\/napi-v6" /,
       );
       expect(command).toContain('! -name arm64 -exec rm -rf {} +');
+      // Then the face models, converted to ONNX at build time, into the asset.
+      expect(command).toContain('"/asset-input/bin/faces/build-models.ts" --out "/asset-output/face-models"');
       expect(recipe.environment).toEqual({
         npm_config_os: 'linux',
         npm_config_cpu: 'arm64',

@@ -71,19 +71,18 @@ describe(`the image function ${task.handler}, bundled for Lambda`, () => {
     expect(installed('libheif-js')).toBe(true);
   });
 
-  test('onnxruntime-node is installed with its linux-arm64 binaries only, and human with its three face models only', () => {
+  test('onnxruntime-node is installed with its linux-arm64 binaries only, and the face models are ONNX files beside the bundle', () => {
     const listing = (dir: string) => readdirSync(path.join(asset, 'node_modules', dir)).sort();
     expect(listing('onnxruntime-node/bin/napi-v6')).toEqual(['linux']);
     expect(listing('onnxruntime-node/bin/napi-v6/linux')).toEqual(['arm64']);
     expect(listing('onnxruntime-node/bin/napi-v6/linux/arm64')).toContain('onnxruntime_binding.node');
     expect(installed('onnxruntime-common')).toBe(true);
-    expect(listing('@vladmandic/human/models')).toEqual([
-      'blazeface.bin',
-      'blazeface.json',
-      'facemesh.bin',
-      'facemesh.json',
-      'faceres.bin',
-      'faceres.json',
+    expect(installed('@vladmandic/human')).toBe(false);
+    expect(readdirSync(path.join(asset, 'face-models')).sort()).toEqual([
+      'blazeface.onnx',
+      'facemesh.onnx',
+      'faceres.onnx',
+      'manifest.json',
     ]);
   });
 
