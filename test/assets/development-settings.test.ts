@@ -170,7 +170,8 @@ describe('the development settings', () => {
       (name) => !templateVariables.has(name) && !(LOCAL_ENV_SETTINGS as readonly string[]).includes(name),
     );
     // What bin/local-aws/runtime.ts sets itself: the back ends, the region, the download key; and the
-    // backends' and providers' secret ARNs, which only a stack with backends or routes (CDK context) sets.
+    // backends', providers' and Stripe's secret ARNs, which only a stack with backends, routes or
+    // `-c stripe=true` (CDK context) sets.
     expect(unhandled.sort()).toEqual([
       'AWS_REGION',
       'DOWNLOAD_TOKEN_SECRET',
@@ -183,6 +184,8 @@ describe('the development settings', () => {
       'SECRETS_MANAGER_ENDPOINT',
       'SFN_ENDPOINT',
       'SQS_ENDPOINT',
+      'STRIPE_SECRET_KEY_SECRET_ARN',
+      'STRIPE_WEBHOOK_SECRET_SECRET_ARN',
       'TRAINER_TOKEN_SECRET_ARN',
     ]);
   });
