@@ -82,6 +82,20 @@ describe('a fal job resumed by fal’s webhook', () => {
     expect(await spent(account.accountId)).toBe(PRICE_MICROS);
   });
 
+  it('does not go round when the webhook comes before fal’s status says COMPLETED: it waits for the next check', async () => {
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const before = { ...world.doubles.fal.counters };
+    // The status lags the webhook by 1 s; the first heartbeat (30 s here 1.5 s) comes after it has caught up.
+    world.doubles.fal.holdNext({ ms: 100, statusLagMs: 1_000 });
+    const jobId = await submit(account.apiKey, 'a harbour reported early');
+    expect((await pollJob(world.runtime, account.apiKey, jobId)).status).toBe('succeeded');
+    // RunEngine reads IN_PROGRESS after the webhook, the wait's check at its heartbeat reads COMPLETED, and
+    // RunEngine reads it again: three polls, not one per round of a loop.
+    expect(world.doubles.fal.counters.statusPolls - before.statusPolls).toBe(3);
+    expect(world.doubles.fal.counters.results - before.results).toBe(1);
+    expect(await spent(account.accountId)).toBe(PRICE_MICROS);
+  });
+
   it('refuses deliveries that are not fal’s, answers a known duplicate of an ended job 200, and refuses a new one 404', async () => {
     const account = await world.runtime.newAccount(OPENING_MICROS);
     const since = world.doubles.fal.submissions.length;
