@@ -75,9 +75,10 @@ describe('hosted providers in the stack', () => {
 
   it.each(['openai', 'gemini', 'fal'] as const)('lets exactly the functions that call %s read its key', (provider) => {
     const readers = expectedReaders(provider);
-    // The four image routes and RunEngine; for fal (queued) also what ends a job and stops its ticket's work:
-    // the cancel route, ReleaseCharge and the sweep of abandoned work.
-    expect(readers).toHaveLength(provider === 'fal' ? 8 : 5);
+    // The four image routes and RunEngine; for fal (queued) also what ends a job and stops its ticket's work
+    // (the cancel route, ReleaseCharge and the sweep of abandoned work) and what its webhook path asks fal
+    // (AwaitEngine: the status of a job whose webhook is late; the webhook route: stops a request no job holds).
+    expect(readers).toHaveLength(provider === 'fal' ? 10 : 5);
     for (const functionId of Object.keys(functions)) {
       const reads = allowedToFunction(template, functionId).some(
         ({ action, resource }) => action === 'secretsmanager:GetSecretValue' && resource === ref(secretIdOf(provider)),

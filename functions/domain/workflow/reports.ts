@@ -12,8 +12,9 @@
  *   `NothingToAwait`, caught by the state machine into RunEngine), so exactly one side sees both the token
  *   and the full set. Every write is one item's UpdateItem, so the two cannot both miss each other.
  * A lost webhook: no report within the wait's heartbeat (30 s) moves the workflow to the next wait state, with
- * a heartbeat four times as long (120 s, 480 s, then until the budget: AWAIT_CHECKS_SECONDS); each of those
- * first asks the provider where its requests stand and ends at once when they have finished. The token is
+ * a heartbeat four times as long (120 s, 480 s: AWAIT_CHECKS_SECONDS), then to a last check 30 s before the
+ * job's time is up; each of those first asks the provider where its requests stand and ends at once when
+ * they have finished. The token is
  * held by a waiting Task the whole time, so a webhook resumes the job whenever it comes. RunEngine then reads
  * the provider's result as it always has; when fal's status has not caught up with its webhook yet, RunEngine
  * says so (`reported`) and AwaitEngine waits for its next check instead of ending at once, so the two never
@@ -66,19 +67,31 @@ const waitEndsAt = (job: Job, budgetMs: number): number => Math.min(job.createdA
  */
 export const AWAIT_CHECKS_SECONDS = [30, 120, 480] as const;
 
+/** The last wait state checks the provider's status this long before the job's time is up (a lost webhook). */
+export const FINAL_CHECK_BEFORE_END_SECONDS = 30;
+
 /**
- * What RunEngine hands the wait (TimeoutSecondsPath of each wait state, statemachines/image-job.asl.json):
- * the time left when the first wait starts, and when each later one starts if no report came; at least 1 s
- * (Step Functions' minimum: a wait whose time is up ends at once in its function).
+ * What RunEngine hands the wait (statemachines/image-job.asl.json): the time left when the first wait state
+ * starts and when each later one starts if no report came (their TimeoutSecondsPath), and the last one's
+ * heartbeat (HeartbeatSecondsPath): a final status check FINAL_CHECK_BEFORE_END_SECONDS before the time is up.
+ * At least 1 s each (Step Functions' minimum: a wait whose time is up ends at once in its function), and
+ * the heartbeat shorter than its timeout.
  */
-export const awaitSeconds = (leftMs: number): { awaitSeconds: number; awaitLaterSeconds: number[] } => {
-  const left = Math.max(1, Math.ceil(leftMs / 1000));
+export const awaitSeconds = (
+  leftMs: number,
+): { awaitSeconds: number; awaitLaterSeconds: number[]; finalCheckSeconds: number } => {
+  const left = Math.max(2, Math.ceil(leftMs / 1000));
   let waited = 0;
   const later = AWAIT_CHECKS_SECONDS.map((heartbeat) => {
     waited += heartbeat;
-    return Math.max(1, left - waited);
+    return Math.max(2, left - waited);
   });
-  return { awaitSeconds: left, awaitLaterSeconds: later };
+  const last = later[later.length - 1] ?? left;
+  return {
+    awaitSeconds: left,
+    awaitLaterSeconds: later,
+    finalCheckSeconds: Math.max(1, Math.min(last - 1, last - FINAL_CHECK_BEFORE_END_SECONDS)),
+  };
 };
 
 /** Whether every request of the job's ticket has been reported: RunEngine passes it on as `reported`. */
