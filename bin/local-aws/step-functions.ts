@@ -25,7 +25,7 @@
  * Wait states and retry intervals can be scaled down by configuration, never skipped: a scaled retrier
  * keeps its BackoffRate, MaxDelaySeconds (scaled too) and JitterStrategy, so the intervals grow as
  * Step Functions grows them. Each execution's record counts its state transitions (states entered and
- * retries, as Step Functions bills them) and names every function its Tasks invoked, in order.
+ * retries, as Step Functions bills them) and lists every function its Tasks invoked, with its duration.
  * Executions are kept in memory: a restart forgets running executions (their records in the table
  * remain), which is a local-only limitation.
  */
@@ -79,8 +79,14 @@ interface Execution {
   transitions: number;
   /** The states entered, in order (a retry repeats its state). */
   path: string[];
-  /** The function ARN of every Task invocation, in order. */
-  invoked: string[];
+  /** Every Task invocation, in order: its function, when it started (epoch ms) and how long it ran. */
+  invocations: Invocation[];
+}
+
+export interface Invocation {
+  functionArn: string;
+  at: number;
+  ms: number;
 }
 
 interface AslState {
@@ -169,7 +175,7 @@ class TaskError extends Error {
 interface RunContext {
   executionArn: string;
   taskToken: string;
-  invoked: string[];
+  invocations: Invocation[];
 }
 
 /**
@@ -398,8 +404,12 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
         if (!functionArn || !handler)
           throw new Error(`state machine ${name}: Task ${stateName} (${state.Resource}) runs no known function`);
         const invoke = (run: RunContext, input: unknown) => {
-          run.invoked.push(functionArn);
-          return handlerWork.track(handler(input));
+          const invocation = { functionArn, at: Date.now(), ms: 0 };
+          run.invocations.push(invocation);
+          const started = performance.now();
+          return handlerWork.track(handler(input)).finally(() => {
+            invocation.ms = performance.now() - started;
+          });
         };
         if (state.Resource === CALLBACK_TASK_RESOURCE) {
           taskHandlers[stateName] = (run) => async (input) => {
@@ -464,11 +474,11 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
         return { executionArn, startDate: existing.startDate.getTime() / 1000 };
       throw new SfnError('ExecutionAlreadyExists', `Execution Already Exists: '${executionArn}'`);
     }
-    const invoked: string[] = [];
+    const invocations: Invocation[] = [];
     const run = entry.run(JSON.parse(input), {
       executionArn,
       taskToken: randomBytes(48).toString('base64url'),
-      invoked,
+      invocations,
     });
     const execution: Execution = {
       executionArn,
@@ -481,7 +491,7 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
       done: Promise.resolve(),
       transitions: 0,
       path: [],
-      invoked,
+      invocations,
     };
     const history = (async () => {
       for await (const event of run.eventLogs) {

@@ -307,7 +307,12 @@ describe('local Task timing', () => {
     expect(third).toBeGreaterThanOrEqual(1599);
     expect(done.path).toEqual(['Route', 'Flaky', 'Flaky', 'Flaky', 'Flaky', 'Caught']);
     expect(done.transitions).toBe(6);
-    expect(done.invoked).toEqual(Array(4).fill(expect.stringMatching(/function:FlakyFunctionArn$/)));
+    expect(done.invocations.map((invocation) => invocation.functionArn)).toEqual(
+      Array(4).fill(expect.stringMatching(/function:FlakyFunctionArn$/)),
+    );
+    expect(done.invocations.map((invocation) => invocation.at)).toEqual(
+      flakyCalls('backoff').map(() => expect.any(Number)),
+    );
   });
 
   it('caps a scaled retry interval at the scaled MaxDelaySeconds', async () => {
