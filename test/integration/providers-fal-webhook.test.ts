@@ -132,6 +132,25 @@ describe('a fal job resumed by fal’s webhook', () => {
     expect(await spent(account.accountId)).toBe(PRICE_MICROS);
   });
 
+  it('has fal deliver again a report that outran its own submit’s answer, and stops nothing', async () => {
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const before = { ...world.doubles.fal.counters };
+    const since = world.doubles.fal.submissions.length;
+    // fal finishes at once and reports; the submit's answer reaches the service 600 ms later.
+    world.doubles.fal.holdNext({ ms: 0 });
+    world.doubles.fal.slowNextSubmit(600);
+    const jobId = await submit(account.apiKey, 'a harbour faster than its answer');
+    expect((await pollJob(world.runtime, account.apiKey, jobId)).status).toBe('succeeded');
+    const { requestId } = webhookOf(since);
+    const statuses = deliveriesOf(requestId).map((delivery) => delivery.status);
+    expect(statuses[0]).toBe(503);
+    expect(statuses.at(-1)).toBe(200);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(world.doubles.fal.counters.cancels - before.cancels).toBe(0);
+    expect(world.doubles.fal.counters.results - before.results).toBe(1);
+    expect(await spent(account.accountId)).toBe(PRICE_MICROS);
+  });
+
   it('asks fal to stop a request whose submit answer was lost, when its webhook reports it for the ended job', async () => {
     const account = await world.runtime.newAccount(OPENING_MICROS);
     const before = { ...world.doubles.fal.counters };

@@ -19,12 +19,14 @@
  * the provider's result as it always has; when fal's status has not caught up with its webhook yet, RunEngine
  * says so (`reported`) and AwaitEngine waits for its next check instead of ending at once, so the two never
  * go round without a wait. A report for an ended job is refused (4xx) unless it is a
- * recorded one; a report of a request the job does not hold (a submit whose answer was lost) is refused and
- * that request cancelled at the provider.
+ * recorded one; a report that outran the job's own submit (running, its call started, no ticket stored yet) is
+ * answered 503 so that the provider delivers it again; a report of a request the job does not hold (a submit
+ * whose answer was lost: the job has failed by then) is refused and that request cancelled at the provider
+ * (docs/providers.md, "A report for a request the job does not hold").
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EngineTicket } from '../engine/engine';
-import { DomainError, NotFoundError } from '../errors';
+import { DomainError, NotFoundError, ServiceUnavailableError } from '../errors';
 import { isTerminal, type Job, type JobsRepository } from '../jobs/job';
 import type { Clock } from '../shared/clock';
 
@@ -102,8 +104,11 @@ export interface AwaitDeps {
   clock: Clock;
   jobs: Pick<JobsRepository, 'awaitEngine' | 'recordEngineReport'>;
   settings: { asyncBudgetMs: number };
-  /** The ids of the ticket's requests the provider says have finished (fal's status); a failure is "none yet". */
-  finishedRequests(ticket: EngineTicket): Promise<string[]>;
+  /**
+   * The ids of the ticket's requests the provider says have finished (fal's status), or `lost` when the
+   * provider refuses the status for good (a 4xx: it no longer knows a request); any other failure is "none yet".
+   */
+  finishedRequests(ticket: EngineTicket): Promise<string[] | 'lost'>;
 }
 
 export interface AwaitStep {
@@ -136,9 +141,10 @@ export const awaitProviderReport = async (deps: AwaitDeps, step: AwaitStep): Pro
     throw new NothingToAwaitError('the provider has reported');
   if (!step.check) return;
   // No report came within the heartbeat (or the status lagged it): the provider's status, the finished recorded.
-  const finished = (await deps.finishedRequests(ticket).catch(() => [])).filter((id) =>
-    reportableIds(ticket).includes(id),
-  );
+  const answer = await deps.finishedRequests(ticket);
+  // RunEngine checks again and, the provider refusing it again, fails the job (released, the request stopped).
+  if (answer === 'lost') throw new NothingToAwaitError('the provider refuses the status of a request');
+  const finished = answer.filter((id) => reportableIds(ticket).includes(id));
   for (const id of finished.filter((id) => !before.engineReported?.includes(id)))
     await deps.jobs.recordEngineReport(step.accountId, step.jobId, id);
   if (reportableIds(ticket).every((id) => finished.includes(id)))
@@ -177,8 +183,25 @@ export const acceptProviderReport = async (
   if (!job) throw notWaiting(`No job ${jobId} waits for a provider's report.`);
   const fields = { job_id: jobId, request_id: requestId, provider_status: report.ok ? 'OK' : 'ERROR' };
   const ticket = job.engineTicket;
+  if (
+    !ticket &&
+    job.status === 'running' &&
+    !job.engineRun &&
+    job.engineCallAt !== null &&
+    job.engineCallAt !== undefined
+  ) {
+    // The job's submit is under way and its answer not stored yet (the report outran it): the job may still
+    // take this request as its ticket, so nothing is stopped; the provider delivers again (503), and by
+    // then the job holds the request (accepted) or has failed (refused, and the request stopped).
+    deps.log('provider report before the job stored its submit: asked to deliver again', fields);
+    throw new ServiceUnavailableError(`Job ${jobId} has not stored its provider request yet; deliver again.`);
+  }
   if (!ticket || !reportableIds(ticket).includes(requestId)) {
-    // A request the job does not hold (a submit whose answer was lost): nobody will use its work.
+    // A request the job does not hold (a submit whose answer was lost, the job failed): nobody will use its work.
+    // Recorded on the job, so the provider's redeliveries are known duplicates (200) and it is stopped once.
+    if (job.engineReported?.includes(requestId)) return { accepted: true, duplicate: true, resumed: false };
+    const recorded = await deps.jobs.recordEngineReport(accountId, jobId, requestId);
+    if (recorded && !recorded.first) return { accepted: true, duplicate: true, resumed: false };
     deps.log('provider report for a request the job does not hold: asked to stop', fields);
     await deps.cancelRequest(job, requestId);
     throw notWaiting(`Job ${jobId} holds no provider request ${requestId}.`);

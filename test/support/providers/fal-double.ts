@@ -378,6 +378,8 @@ export interface FalDouble {
   ): void;
   /** The next submission is queued (and will run, billed) but its answer never comes: a client-side timeout. */
   hangNextSubmit(): void;
+  /** The next submission is queued (and runs) at once, but its answer is sent `ms` later (a slow network). */
+  slowNextSubmit(ms: number): void;
   /** Drops every scripted failure not yet answered. */
   clearFailures(): void;
   /**
@@ -483,6 +485,7 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     afterWork: boolean;
   }[] = [];
   let hangSubmits = 0;
+  const slowSubmits: number[] = [];
   const refusals: { kind: RefusalKind; on: 'submit' | 'result'; after: number; message?: string }[] = [];
   const holds: Hold[] = [];
   const requests = new Map<string, QueuedRequest>();
@@ -825,7 +828,9 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
       queue_position: request.hold.queuedPolls ?? 0,
       ...urlsOf(request),
     };
-    send(response, 200, answer);
+    const slow = slowSubmits.shift();
+    if (slow !== undefined) later(slow, () => send(response, 200, answer));
+    else send(response, 200, answer);
   };
 
   const onRequest = async (
@@ -939,6 +944,9 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     counters,
     failNext: (status, { on = 'submit', after = 0, times = 1, retryAfter, detail, afterWork = false } = {}) => {
       failures.push({ on, after, times, status, retryAfter, detail, afterWork });
+    },
+    slowNextSubmit: (ms) => {
+      slowSubmits.push(ms);
     },
     hangNextSubmit: () => {
       hangSubmits += 1;
