@@ -320,7 +320,7 @@ describe('local Task timing', () => {
     expect(done.output.failure).toMatchObject({ Error: 'Capped' });
     const intervals = gaps(flakyCalls('capped'));
     expect(intervals).toHaveLength(3);
-    // FULL jitter (the default here is none; this retrier names none): at most 200 ms each, never 1 600.
+    // 100 ms, then 400 and 1 600 capped at 200: at most 200 ms each (a timer may fire late, never 1 600 late).
     expect(Math.max(...intervals)).toBeLessThan(1200);
   });
 
