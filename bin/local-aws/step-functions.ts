@@ -12,13 +12,20 @@
  * `Parameters.FunctionName` the same way. Each execution gets one task token, handed to the library as
  * the run context (`$$.Task.Token`); the Task invokes its handler with the resolved `Payload`, then waits
  * until SendTaskSuccess (its parsed output is the result), SendTaskFailure (fails with that error and
- * cause) or no SendTaskHeartbeat for HeartbeatSeconds × timeScale (`States.HeartbeatTimeout`). The
- * library enforces TimeoutSeconds (as written, unscaled). A token that no Task is waiting on answers
- * `TaskDoesNotExist`. Local limits: one token per execution, so one callback Task at a time (no
- * callback Tasks inside Parallel or Map), and `States.TaskFailed` in a Retry or Catch also matches a
- * heartbeat timeout here (Step Functions excludes it); the repository's machines name neither case.
+ * cause) or no SendTaskHeartbeat for HeartbeatSeconds (or HeartbeatSecondsPath) × timeScale
+ * (`States.HeartbeatTimeout`). The library enforces TimeoutSeconds (as written, unscaled).
+ * TimeoutSecondsPath and HeartbeatSecondsPath are reference paths on the state's input, as the States
+ * Language defines them (the library would read them from the Parameters' output): each is resolved
+ * through a hidden field added to the Parameters, which the handler never sees. A token that no Task is
+ * waiting on answers `TaskDoesNotExist`. Local limits: one token per execution, so one callback Task at
+ * a time (no callback Tasks inside Parallel or Map); `States.TaskFailed` in a Retry or Catch also matches
+ * a heartbeat timeout here (Step Functions excludes it); and a Task with InputPath may not use those
+ * paths (refused at start-up); the repository's machines name none of these cases.
  *
- * Wait states and retry intervals can be scaled down by configuration, never skipped.
+ * Wait states and retry intervals can be scaled down by configuration, never skipped: a scaled retrier
+ * keeps its BackoffRate, MaxDelaySeconds (scaled too) and JitterStrategy, so the intervals grow as
+ * Step Functions grows them. Each execution's record counts its state transitions (states entered and
+ * retries, as Step Functions bills them) and lists every function its Tasks invoked, with its duration.
  * Executions are kept in memory: a restart forgets running executions (their records in the table
  * remain), which is a local-only limitation.
  */
@@ -68,15 +75,30 @@ interface Execution {
   cause?: string;
   abort: () => void;
   done: Promise<void>;
+  /** States entered plus retries: what Step Functions bills as state transitions. */
+  transitions: number;
+  /** The states entered, in order (a retry repeats its state). */
+  path: string[];
+  /** Every Task invocation, in order: its function, when it started (epoch ms) and how long it ran. */
+  invocations: Invocation[];
+}
+
+export interface Invocation {
+  functionArn: string;
+  at: number;
+  ms: number;
 }
 
 interface AslState {
   Type: string;
   Resource?: string;
-  Parameters?: { FunctionName?: unknown };
+  InputPath?: string | null;
+  Parameters?: { FunctionName?: unknown; [field: string]: unknown };
   HeartbeatSeconds?: number;
+  HeartbeatSecondsPath?: string;
+  TimeoutSecondsPath?: string;
   Seconds?: number;
-  Retry?: Array<{ IntervalSeconds?: number }>;
+  Retry?: Array<{ IntervalSeconds?: number; MaxDelaySeconds?: number }>;
   Branches?: Array<{ States: Record<string, AslState> }>;
   Iterator?: { States: Record<string, AslState> };
   ItemProcessor?: { States: Record<string, AslState> };
@@ -149,11 +171,25 @@ class TaskError extends Error {
   }
 }
 
-/** What a run knows about its execution, for callback Tasks. */
+/** What a run knows about its execution, for callback Tasks, and where it records its invocations. */
 interface RunContext {
   executionArn: string;
   taskToken: string;
+  invocations: Invocation[];
 }
+
+/**
+ * A Task handler whose promise counts as observed: the library awaits it, except when it throws between
+ * invoking the handler and awaiting it (a TimeoutSecondsPath that selects no positive integer), and then its
+ * later rejection (the execution ends, its waiting Task is failed) must not be an unhandled rejection.
+ */
+const markedHandled =
+  (handler: (input: unknown) => Promise<unknown>) =>
+  (input: unknown): Promise<unknown> => {
+    const promise = handler(input);
+    promise.catch(() => undefined);
+    return promise;
+  };
 
 interface WaitingTask {
   executionArn: string;
@@ -228,6 +264,78 @@ const boundFunction = (state: AslState): string | undefined => {
 
 const functionArnFor = localArn.function;
 
+/** Hidden Parameters fields that carry a Task's TimeoutSecondsPath / HeartbeatSecondsPath from its input. */
+const TIMEOUT_FIELD = '__localTimeoutSeconds';
+const HEARTBEAT_FIELD = '__localHeartbeatSeconds';
+
+/** A Task's Parameters' output without the hidden fields. */
+const withoutHiddenFields = (input: unknown): unknown => {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
+  const { [TIMEOUT_FIELD]: _timeout, [HEARTBEAT_FIELD]: _heartbeat, ...rest } = input as Record<string, unknown>;
+  return rest;
+};
+
+/**
+ * The definition the library runs: retry intervals (and their MaxDelaySeconds) scaled, their BackoffRate
+ * and JitterStrategy kept; a Task's TimeoutSecondsPath / HeartbeatSecondsPath resolved on the state's input
+ * through hidden Parameters fields (a Task without Parameters hands the library its input unchanged, so its
+ * paths already read the input). The definition as written is validated separately.
+ */
+export const definitionForLibrary = (
+  definition: { States: Record<string, AslState> },
+  scale: number,
+): { States: Record<string, AslState> } => {
+  // A JSON copy: the library resolves only plain objects of this realm (structuredClone's are not, under jest).
+  const copy = JSON.parse(JSON.stringify(definition)) as typeof definition;
+  for (const [stateName, state] of allStates(copy.States)) {
+    if (scale !== 1)
+      for (const retrier of state.Retry ?? []) {
+        retrier.IntervalSeconds = (retrier.IntervalSeconds ?? 1) * scale;
+        if (retrier.MaxDelaySeconds !== undefined) retrier.MaxDelaySeconds *= scale;
+      }
+    if (state.Type !== 'Task' || (!state.TimeoutSecondsPath && !state.HeartbeatSecondsPath)) continue;
+    if (state.InputPath !== undefined)
+      throw new Error(
+        `Task ${stateName}: TimeoutSecondsPath / HeartbeatSecondsPath with InputPath is not supported locally`,
+      );
+    if (!state.Parameters) continue;
+    if (state.TimeoutSecondsPath) {
+      state.Parameters[`${TIMEOUT_FIELD}.$`] = state.TimeoutSecondsPath;
+      state.TimeoutSecondsPath = `$.${TIMEOUT_FIELD}`;
+    }
+    if (state.HeartbeatSecondsPath) {
+      state.Parameters[`${HEARTBEAT_FIELD}.$`] = state.HeartbeatSecondsPath;
+      state.HeartbeatSecondsPath = `$.${HEARTBEAT_FIELD}`;
+    }
+  }
+  return copy;
+};
+
+/** The value a simple reference path (`$.a.b`) selects, or undefined. */
+const selectPath = (reference: string, input: unknown): unknown =>
+  reference
+    .replace(/^\$\.?/, '')
+    .split('.')
+    .filter(Boolean)
+    .reduce<unknown>(
+      (value, field) =>
+        value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[field] : undefined,
+      input,
+    );
+
+/** A callback Task's heartbeat in ms (scaled): HeartbeatSeconds, or the value its HeartbeatSecondsPath selected. */
+const heartbeatOf = (state: AslState, input: unknown, scale: number): number | undefined => {
+  if (typeof state.HeartbeatSeconds === 'number') return state.HeartbeatSeconds * 1000 * scale;
+  if (!state.HeartbeatSecondsPath) return undefined;
+  const seconds = selectPath(state.HeartbeatSecondsPath, input);
+  if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < 1)
+    throw new TaskError(
+      'States.Runtime',
+      `HeartbeatSecondsPath selected ${JSON.stringify(seconds)}, not a positive integer`,
+    );
+  return seconds * 1000 * scale;
+};
+
 export const stateMachineArnFor = localArn.stateMachine;
 
 /**
@@ -283,26 +391,40 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
   const handlerWork = inFlightWork();
 
   for (const { name, definition: text } of options.machines) {
-    const definition = JSON.parse(text) as { States: Record<string, AslState> };
+    const written = JSON.parse(text) as { States: Record<string, AslState> };
+    // Validated as written; run as rewritten (scaled retriers, paths on the state input).
+    new StateMachine(written as never, { validationOptions: { checkArn: false } });
+    const definition = definitionForLibrary(written, scale);
     const taskHandlers: Record<string, (context: RunContext) => (input: unknown) => Promise<unknown>> = {};
     const waitTimeOverrides: Record<string, number> = {};
-    const retryIntervalOverrides: Record<string, number[]> = {};
     for (const [stateName, state] of allStates(definition.States)) {
       if (state.Type === 'Task') {
         const functionArn = boundFunction(state);
         const handler = functionArn ? options.invoker(functionArn) : undefined;
-        if (!handler)
+        if (!functionArn || !handler)
           throw new Error(`state machine ${name}: Task ${stateName} (${state.Resource}) runs no known function`);
-        const invoke = (input: unknown) => handlerWork.track(handler(input));
+        const invoke = (run: RunContext, input: unknown) => {
+          const invocation = { functionArn, at: Date.now(), ms: 0 };
+          run.invocations.push(invocation);
+          const started = performance.now();
+          return handlerWork.track(handler(input)).finally(() => {
+            invocation.ms = performance.now() - started;
+          });
+        };
         if (state.Resource === CALLBACK_TASK_RESOURCE) {
-          const heartbeatMs =
-            typeof state.HeartbeatSeconds === 'number' ? state.HeartbeatSeconds * 1000 * scale : undefined;
           taskHandlers[stateName] = (run) => async (input) => {
+            const heartbeatMs = heartbeatOf(state, input, scale);
             const answered = waitingTasks.wait(run.taskToken, run.executionArn, heartbeatMs);
             // Observed below once the handler has returned; until then a heartbeat timeout must not go unhandled.
             answered.catch(() => undefined);
+            const parameters = withoutHiddenFields(input);
             try {
-              await invoke(input !== null && typeof input === 'object' && 'Payload' in input ? input.Payload : input);
+              await invoke(
+                run,
+                parameters !== null && typeof parameters === 'object' && 'Payload' in parameters
+                  ? parameters.Payload
+                  : parameters,
+              );
             } catch (error) {
               waitingTasks.forget(run.executionArn);
               throw error;
@@ -310,27 +432,24 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
             return answered;
           };
         } else {
-          taskHandlers[stateName] = () => async (input) => {
-            const result = await invoke(input);
+          taskHandlers[stateName] = (run) => async (input) => {
+            const result = await invoke(run, withoutHiddenFields(input));
             return result === undefined ? null : result;
           };
         }
       }
       if (state.Type === 'Wait' && typeof state.Seconds === 'number')
         waitTimeOverrides[stateName] = state.Seconds * 1000 * scale;
-      if (state.Retry && scale !== 1)
-        retryIntervalOverrides[stateName] = state.Retry.map((r) => (r.IntervalSeconds ?? 1) * 1000 * scale);
     }
-    const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false } });
+    const machine = new StateMachine(definition as never, { validationOptions: { noValidate: true } });
     machines.set(stateMachineArnFor(name), {
       run: (input, context) =>
         machine.run(input as never, {
           overrides: {
             taskResourceLocalHandlers: Object.fromEntries(
-              Object.entries(taskHandlers).map(([stateName, bind]) => [stateName, bind(context)]),
+              Object.entries(taskHandlers).map(([stateName, bind]) => [stateName, markedHandled(bind(context))]),
             ) as never,
             waitTimeOverrides,
-            retryIntervalOverrides,
           },
           context: { Task: { Token: context.taskToken } },
         }),
@@ -355,7 +474,12 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
         return { executionArn, startDate: existing.startDate.getTime() / 1000 };
       throw new SfnError('ExecutionAlreadyExists', `Execution Already Exists: '${executionArn}'`);
     }
-    const run = entry.run(JSON.parse(input), { executionArn, taskToken: randomBytes(48).toString('base64url') });
+    const invocations: Invocation[] = [];
+    const run = entry.run(JSON.parse(input), {
+      executionArn,
+      taskToken: randomBytes(48).toString('base64url'),
+      invocations,
+    });
     const execution: Execution = {
       executionArn,
       stateMachineArn,
@@ -365,8 +489,20 @@ export const startStepFunctionsServer = async (options: StepFunctionsServerOptio
       startDate: new Date(),
       abort: run.abort,
       done: Promise.resolve(),
+      transitions: 0,
+      path: [],
+      invocations,
     };
-    execution.done = run.result
+    const history = (async () => {
+      for await (const event of run.eventLogs) {
+        if (event.type === 'StateEntered' || event.type === 'StateRetried') {
+          execution.transitions += 1;
+          execution.path.push(event.state.name);
+        }
+      }
+    })().catch(() => undefined);
+    execution.done = Promise.allSettled([run.result, history])
+      .then(() => run.result)
       .then(
         (output) => {
           if (execution.status !== 'RUNNING') return;

@@ -6,6 +6,7 @@
 import { SendTaskSuccessCommand } from '@aws-sdk/client-sfn';
 import { cancelFalTicket, FAL_ENGINE, falFinishedRequests } from '../adapters/engine/providers/fal/queue';
 import { falWebhookVerifier } from '../adapters/engine/providers/fal/webhook';
+import { HttpEngineError } from '../adapters/engine/providers/provider-http';
 import { PROVIDER_ENV } from '../deployment/env-names';
 import type { Job } from '../domain/jobs/job';
 import type { AwaitDeps, ReportDeps } from '../domain/workflow/reports';
@@ -30,10 +31,16 @@ export const awaitDeps = once(
     clock,
     jobs: jobs(),
     settings: { asyncBudgetMs: settings().ASYNC_BUDGET_SECONDS * 1000 },
-    finishedRequests: async (ticket) =>
-      ticket.engine === FAL_ENGINE
-        ? falFinishedRequests(ticket, falAccess(), AbortSignal.timeout(STATUS_LIMIT_MS))
-        : [],
+    finishedRequests: async (ticket) => {
+      if (ticket.engine !== FAL_ENGINE) return [];
+      try {
+        return await falFinishedRequests(ticket, falAccess(), AbortSignal.timeout(STATUS_LIMIT_MS));
+      } catch (error) {
+        // fal no longer knows a request (a 4xx other than a rate limit): RunEngine decides; else "none yet".
+        const status = error instanceof HttpEngineError ? error.status : undefined;
+        return status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429 ? 'lost' : [];
+      }
+    },
   }),
 );
 

@@ -82,6 +82,20 @@ describe('a fal job resumed by fal’s webhook', () => {
     expect(await spent(account.accountId)).toBe(PRICE_MICROS);
   });
 
+  it('does not go round when the webhook comes before fal’s status says COMPLETED: it waits for the next check', async () => {
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const before = { ...world.doubles.fal.counters };
+    // The status lags the webhook by 1 s; the first heartbeat (30 s here 1.5 s) comes after it has caught up.
+    world.doubles.fal.holdNext({ ms: 100, statusLagMs: 1_000 });
+    const jobId = await submit(account.apiKey, 'a harbour reported early');
+    expect((await pollJob(world.runtime, account.apiKey, jobId)).status).toBe('succeeded');
+    // RunEngine reads IN_PROGRESS after the webhook, the wait's check at its heartbeat reads COMPLETED, and
+    // RunEngine reads it again: three polls, not one per round of a loop.
+    expect(world.doubles.fal.counters.statusPolls - before.statusPolls).toBe(3);
+    expect(world.doubles.fal.counters.results - before.results).toBe(1);
+    expect(await spent(account.accountId)).toBe(PRICE_MICROS);
+  });
+
   it('refuses deliveries that are not fal’s, answers a known duplicate of an ended job 200, and refuses a new one 404', async () => {
     const account = await world.runtime.newAccount(OPENING_MICROS);
     const since = world.doubles.fal.submissions.length;
@@ -118,6 +132,25 @@ describe('a fal job resumed by fal’s webhook', () => {
     expect(await spent(account.accountId)).toBe(PRICE_MICROS);
   });
 
+  it('has fal deliver again a report that outran its own submit’s answer, and stops nothing', async () => {
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const before = { ...world.doubles.fal.counters };
+    const since = world.doubles.fal.submissions.length;
+    // fal finishes at once and reports; the submit's answer reaches the service 600 ms later.
+    world.doubles.fal.holdNext({ ms: 0 });
+    world.doubles.fal.slowNextSubmit(600);
+    const jobId = await submit(account.apiKey, 'a harbour faster than its answer');
+    expect((await pollJob(world.runtime, account.apiKey, jobId)).status).toBe('succeeded');
+    const { requestId } = webhookOf(since);
+    const statuses = deliveriesOf(requestId).map((delivery) => delivery.status);
+    expect(statuses[0]).toBe(503);
+    expect(statuses.at(-1)).toBe(200);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(world.doubles.fal.counters.cancels - before.cancels).toBe(0);
+    expect(world.doubles.fal.counters.results - before.results).toBe(1);
+    expect(await spent(account.accountId)).toBe(PRICE_MICROS);
+  });
+
   it('asks fal to stop a request whose submit answer was lost, when its webhook reports it for the ended job', async () => {
     const account = await world.runtime.newAccount(OPENING_MICROS);
     const before = { ...world.doubles.fal.counters };
@@ -128,9 +161,19 @@ describe('a fal job resumed by fal’s webhook', () => {
     const job = await pollJob(world.runtime, account.apiKey, jobId);
     expect(job.status).toBe('failed');
     const { requestId } = webhookOf(since);
-    await waitFor(() => deliveriesOf(requestId).length > 0);
-    expect(deliveriesOf(requestId)[0]?.status).toBe(404);
-    await waitFor(() => world.doubles.fal.counters.cancels > before.cancels);
+    // 503 while the step may still store it (the job running), then refused once, then fal's redelivery is a
+    // known duplicate; the request is asked to stop once.
+    await waitFor(() => deliveriesOf(requestId).some((delivery) => delivery.status === 200));
+    const statuses = deliveriesOf(requestId).map((delivery) => delivery.status);
+    const refused = statuses.indexOf(404);
+    expect(refused).toBeGreaterThanOrEqual(0);
+    expect(statuses.slice(0, refused).every((status) => status === 503)).toBe(true);
+    expect(statuses.slice(refused + 1)).toEqual([200]);
+    const cancelsOf = () =>
+      world.doubles.fal.received.filter((request) => request.path.endsWith(`/requests/${requestId}/cancel`));
+    await waitFor(() => cancelsOf().length > 0);
+    expect(cancelsOf()).toHaveLength(1);
+    expect(world.doubles.fal.counters.cancels - before.cancels).toBe(1);
     expect(await spent(account.accountId)).toBe(0);
   });
 });

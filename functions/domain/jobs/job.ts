@@ -173,11 +173,16 @@ export type EngineStepResult = (RunOutcome & { settleBasis?: SettleBasis }) | En
 
 /**
  * A queued provider still working. With `awaitSeconds` the provider reports back to our webhook: the workflow
- * waits for that report (AwaitEngine, at most this long, the job's budget left); without it, it checks again after its wait.
+ * waits for that report (AwaitEngine, at most this long, the job's budget left; each later wait state at most
+ * `awaitLaterSeconds[i]`, the last one checking the provider after `finalCheckSeconds`), and `reported` says every report was already in when the provider's status was read
+ * (domain/workflow/reports.ts); without it, it checks again after its wait.
  */
 export interface EngineWaiting {
   outcome: 'waiting';
   awaitSeconds?: number;
+  awaitLaterSeconds?: number[];
+  finalCheckSeconds?: number;
+  reported?: boolean;
 }
 
 /** One page of an account's jobs, newest first; `cursor` continues where the page ended. */

@@ -11,16 +11,22 @@
  *   already complete (the webhook came first), the job ended, or its time up → it ends at once (the error
  *   `NothingToAwait`, caught by the state machine into RunEngine), so exactly one side sees both the token
  *   and the full set. Every write is one item's UpdateItem, so the two cannot both miss each other.
- * A lost webhook: the wait's heartbeat ends it after 30 s and the state machine retries it with a growing
- * interval (30 s, then ×4); each retry (a token already stored) also asks the provider where its requests
- * stand and records the finished ones as reports, by the same rule. Whatever resumes it, RunEngine then
- * reads the provider's result as it always has. A report for an ended job is refused (4xx) unless it is a
- * recorded one; a report of a request the job does not hold (a submit whose answer was lost) is refused and
- * that request cancelled at the provider.
+ * A lost webhook: no report within the wait's heartbeat (30 s) moves the workflow to the next wait state, with
+ * a heartbeat four times as long (120 s, 480 s: AWAIT_CHECKS_SECONDS), then to a last check 30 s before the
+ * job's time is up; each of those first asks the provider where its requests stand and ends at once when
+ * they have finished. The token is
+ * held by a waiting Task the whole time, so a webhook resumes the job whenever it comes. RunEngine then reads
+ * the provider's result as it always has; when fal's status has not caught up with its webhook yet, RunEngine
+ * says so (`reported`) and AwaitEngine waits for its next check instead of ending at once, so the two never
+ * go round without a wait. A report for an ended job is refused (4xx) unless it is a
+ * recorded one; a report that outran the job's own submit (running, its call started, no ticket stored yet) is
+ * answered 503 so that the provider delivers it again; a report of a request the job does not hold (a submit
+ * whose answer was lost: the job has failed by then) is refused and that request cancelled at the provider
+ * (docs/providers.md, "A report for a request the job does not hold").
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EngineTicket } from '../engine/engine';
-import { DomainError, NotFoundError } from '../errors';
+import { DomainError, NotFoundError, ServiceUnavailableError } from '../errors';
 import { isTerminal, type Job, type JobsRepository } from '../jobs/job';
 import type { Clock } from '../shared/clock';
 
@@ -56,23 +62,74 @@ export class NothingToAwaitError extends Error {
 /** The moment past which the job may not wait: its budget, or its cancel_after deadline if sooner. */
 const waitEndsAt = (job: Job, budgetMs: number): number => Math.min(job.createdAt + budgetMs, job.cancelAt ?? Infinity);
 
+/**
+ * The heartbeats of the wait states before the last (statemachines/image-job.asl.json: AwaitEngine,
+ * AwaitEngineAfter30s, AwaitEngineAfter150s; AwaitEngineAfter630s waits until the budget): a status check after
+ * 30 s, 150 s and 630 s of waiting, when no webhook has come.
+ */
+export const AWAIT_CHECKS_SECONDS = [30, 120, 480] as const;
+
+/** The last wait state checks the provider's status this long before the job's time is up (a lost webhook). */
+export const FINAL_CHECK_BEFORE_END_SECONDS = 30;
+
+/**
+ * What RunEngine hands the wait (statemachines/image-job.asl.json): the time left when the first wait state
+ * starts and when each later one starts if no report came (their TimeoutSecondsPath), and the last one's
+ * heartbeat (HeartbeatSecondsPath): a final status check FINAL_CHECK_BEFORE_END_SECONDS before the time is up.
+ * At least 1 s each (Step Functions' minimum: a wait whose time is up ends at once in its function), and
+ * the heartbeat shorter than its timeout.
+ */
+export const awaitSeconds = (
+  leftMs: number,
+): { awaitSeconds: number; awaitLaterSeconds: number[]; finalCheckSeconds: number } => {
+  const left = Math.max(2, Math.ceil(leftMs / 1000));
+  let waited = 0;
+  const later = AWAIT_CHECKS_SECONDS.map((heartbeat) => {
+    waited += heartbeat;
+    return Math.max(2, left - waited);
+  });
+  const last = later[later.length - 1] ?? left;
+  return {
+    awaitSeconds: left,
+    awaitLaterSeconds: later,
+    finalCheckSeconds: Math.max(1, Math.min(last - 1, last - FINAL_CHECK_BEFORE_END_SECONDS)),
+  };
+};
+
+/** Whether every request of the job's ticket has been reported: RunEngine passes it on as `reported`. */
+export const jobReported = (job: Job): boolean =>
+  job.engineTicket?.webhook === true && allReported(job.engineTicket, job.engineReported);
+
 export interface AwaitDeps {
   clock: Clock;
   jobs: Pick<JobsRepository, 'awaitEngine' | 'recordEngineReport'>;
   settings: { asyncBudgetMs: number };
-  /** The ids of the ticket's requests the provider says have finished (fal's status); a failure is "none yet". */
-  finishedRequests(ticket: EngineTicket): Promise<string[]>;
+  /**
+   * The ids of the ticket's requests the provider says have finished (fal's status), or `lost` when the
+   * provider refuses the status for good (a 4xx: it no longer knows a request); any other failure is "none yet".
+   */
+  finishedRequests(ticket: EngineTicket): Promise<string[] | 'lost'>;
+}
+
+export interface AwaitStep {
+  accountId: string;
+  jobId: string;
+  taskToken: string;
+  /** A later wait state: the heartbeat passed without a report, so the provider's status is asked first. */
+  check: boolean;
+  /**
+   * RunEngine found every report in but the provider's status not finished (fal's status lags its webhook):
+   * the reports do not end this wait; the provider's status, at the next check, does.
+   */
+  reported: boolean;
 }
 
 /**
  * AwaitEngine: stores the task token; returns (the task waits) unless there is nothing to wait for, then
- * throws NothingToAwaitError. On a retry (a token was stored before: the heartbeat passed without a report),
- * asks the provider where the requests stand and records the finished ones.
+ * throws NothingToAwaitError. A later wait state (`check`) first asks the provider where the requests stand
+ * and records the finished ones.
  */
-export const awaitProviderReport = async (
-  deps: AwaitDeps,
-  step: { accountId: string; jobId: string; taskToken: string },
-): Promise<void> => {
+export const awaitProviderReport = async (deps: AwaitDeps, step: AwaitStep): Promise<void> => {
   const now = deps.clock();
   const before = await deps.jobs.awaitEngine(step.accountId, step.jobId, step.taskToken, now);
   if (!before) throw new NothingToAwaitError(`job ${step.jobId} not found`);
@@ -80,21 +137,18 @@ export const awaitProviderReport = async (
   if (before.status !== 'running' || before.engineRun || !ticket?.webhook)
     throw new NothingToAwaitError('the job is not waiting for a provider');
   if (now >= waitEndsAt(before, deps.settings.asyncBudgetMs)) throw new NothingToAwaitError('the job’s time is up');
-  if (allReported(ticket, before.engineReported)) throw new NothingToAwaitError('the provider has reported');
-  if (before.awaitSince === null || before.awaitSince === undefined) return;
-  // A retry: no report came within the heartbeat. The provider's status, the finished requests recorded.
-  const finished = (await deps.finishedRequests(ticket).catch(() => [])).filter(
-    (id) => reportableIds(ticket).includes(id) && !before.engineReported?.includes(id),
-  );
-  for (const id of finished) {
-    const recorded = await deps.jobs.recordEngineReport(step.accountId, step.jobId, id);
-    if (
-      recorded?.first &&
-      recorded.job.engineTicket &&
-      allReported(recorded.job.engineTicket, recorded.job.engineReported)
-    )
-      throw new NothingToAwaitError('the provider’s status says the work is done');
-  }
+  if (!step.reported && allReported(ticket, before.engineReported))
+    throw new NothingToAwaitError('the provider has reported');
+  if (!step.check) return;
+  // No report came within the heartbeat (or the status lagged it): the provider's status, the finished recorded.
+  const answer = await deps.finishedRequests(ticket);
+  // RunEngine checks again and, the provider refusing it again, fails the job (released, the request stopped).
+  if (answer === 'lost') throw new NothingToAwaitError('the provider refuses the status of a request');
+  const finished = answer.filter((id) => reportableIds(ticket).includes(id));
+  for (const id of finished.filter((id) => !before.engineReported?.includes(id)))
+    await deps.jobs.recordEngineReport(step.accountId, step.jobId, id);
+  if (reportableIds(ticket).every((id) => finished.includes(id)))
+    throw new NothingToAwaitError('the provider’s status says the work is done');
 };
 
 export interface ReportDeps {
@@ -129,8 +183,25 @@ export const acceptProviderReport = async (
   if (!job) throw notWaiting(`No job ${jobId} waits for a provider's report.`);
   const fields = { job_id: jobId, request_id: requestId, provider_status: report.ok ? 'OK' : 'ERROR' };
   const ticket = job.engineTicket;
+  if (
+    !ticket &&
+    job.status === 'running' &&
+    !job.engineRun &&
+    job.engineCallAt !== null &&
+    job.engineCallAt !== undefined
+  ) {
+    // The job's submit is under way and its answer not stored yet (the report outran it): the job may still
+    // take this request as its ticket, so nothing is stopped; the provider delivers again (503), and by
+    // then the job holds the request (accepted) or has failed (refused, and the request stopped).
+    deps.log('provider report before the job stored its submit: asked to deliver again', fields);
+    throw new ServiceUnavailableError(`Job ${jobId} has not stored its provider request yet; deliver again.`);
+  }
   if (!ticket || !reportableIds(ticket).includes(requestId)) {
-    // A request the job does not hold (a submit whose answer was lost): nobody will use its work.
+    // A request the job does not hold (a submit whose answer was lost, the job failed): nobody will use its work.
+    // Recorded on the job, so the provider's redeliveries are known duplicates (200) and it is stopped once.
+    if (job.engineReported?.includes(requestId)) return { accepted: true, duplicate: true, resumed: false };
+    const recorded = await deps.jobs.recordEngineReport(accountId, jobId, requestId);
+    if (recorded && !recorded.first) return { accepted: true, duplicate: true, resumed: false };
     deps.log('provider report for a request the job does not hold: asked to stop', fields);
     await deps.cancelRequest(job, requestId);
     throw notWaiting(`Job ${jobId} holds no provider request ${requestId}.`);

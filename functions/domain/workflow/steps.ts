@@ -37,6 +37,7 @@ import { identityResult } from '../jobs/result';
 import type { LinkMaker } from '../jobs/status';
 import type { ProfilesReader } from '../profiles/profile';
 import type { Clock } from '../shared/clock';
+import { awaitSeconds, jobReported } from './reports';
 import {
   checkRound,
   EngineFailedError,
@@ -209,7 +210,11 @@ export const runEngine = async (
   // A provider that reports back is waited for (AwaitEngine) until the job's time is up, not checked every wait.
   const waiting = (): EngineWaiting =>
     (ticket ? ticket.webhook === true : webhookUrl !== undefined)
-      ? { outcome: 'waiting', awaitSeconds: Math.max(1, Math.ceil(Math.min(budgetLeftMs, cancelLeftMs) / 1000)) }
+      ? {
+          outcome: 'waiting',
+          ...awaitSeconds(Math.min(budgetLeftMs, cancelLeftMs) - (deps.clock() - now)),
+          reported: jobReported(job),
+        }
       : { outcome: 'waiting' };
   if (outcome === 'waiting') return waiting();
   if (outcome === 'round-over') {

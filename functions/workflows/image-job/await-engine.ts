@@ -6,11 +6,16 @@ import { JobStepSchema } from './steps';
 
 /**
  * AwaitEngine (a `lambda:invoke.waitForTaskToken` Task): stores the task token the provider's webhook
- * resumes; on a retry (the heartbeat passed without a report) checks the provider's status instead. Ends at
- * once with `NothingToAwait` when there is nothing to wait for (domain/workflow/reports.ts).
+ * resumes; in a later wait state (`check`: the heartbeat passed without a report) checks the provider's status
+ * first. Ends at once with `NothingToAwait` when there is nothing to wait for (domain/workflow/reports.ts).
  */
 export const handler = taskHandler(
-  v.object({ ...JobStepSchema.entries, taskToken: v.pipe(v.string(), v.minLength(1)) }),
+  v.object({
+    ...JobStepSchema.entries,
+    taskToken: v.pipe(v.string(), v.minLength(1)),
+    check: v.optional(v.boolean(), false),
+    reported: v.optional(v.boolean(), false),
+  }),
   awaitDeps,
   awaitProviderReport,
 );

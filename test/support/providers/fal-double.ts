@@ -299,6 +299,11 @@ export interface Hold {
   runningPolls?: number;
   /** Or by time: IN_QUEUE the first half of `ms`, IN_PROGRESS the second (for runs with a real wait). */
   ms?: number;
+  /**
+   * The status still answers IN_PROGRESS this long after the work finished and its webhook went out (fal's
+   * status lagging its webhook); the result is served once the status has said COMPLETED.
+   */
+  statusLagMs?: number;
 }
 
 export type RefusalKind = 'content_policy' | 'nsfw' | 'no_image';
@@ -373,6 +378,8 @@ export interface FalDouble {
   ): void;
   /** The next submission is queued (and will run, billed) but its answer never comes: a client-side timeout. */
   hangNextSubmit(): void;
+  /** The next submission is queued (and runs) at once, but its answer is sent `ms` later (a slow network). */
+  slowNextSubmit(ms: number): void;
   /** Drops every scripted failure not yet answered. */
   clearFailures(): void;
   /**
@@ -420,6 +427,8 @@ interface QueuedRequest {
   /** The `fal_webhook` the submit named, and whether it has been reported there. */
   webhook?: string;
   reported?: boolean;
+  /** A status poll has answered COMPLETED (what a result fetch must follow when the status lags). */
+  statusSaidCompleted?: boolean;
 }
 
 const POLICY_MESSAGE = 'The content was flagged by a content checker.';
@@ -476,6 +485,7 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     afterWork: boolean;
   }[] = [];
   let hangSubmits = 0;
+  const slowSubmits: number[] = [];
   const refusals: { kind: RefusalKind; on: 'submit' | 'result'; after: number; message?: string }[] = [];
   const holds: Hold[] = [];
   const requests = new Map<string, QueuedRequest>();
@@ -716,8 +726,14 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
         state = 'IN_PROGRESS';
       }
     }
+    const lag = request.hold.statusLagMs;
+    if (state === 'COMPLETED' && lag !== undefined && !request.cancelled) {
+      const doneAt = finishedAt.get(request.id) ?? (ms !== undefined ? request.createdAt + ms : Date.now());
+      if (Date.now() < doneAt + lag) state = 'IN_PROGRESS';
+    }
     if (state === 'COMPLETED') {
       request.completed = true;
+      request.statusSaidCompleted = true;
       if (!request.cancelled) report(request);
     }
     const urls = urlsOf(request);
@@ -812,7 +828,9 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
       queue_position: request.hold.queuedPolls ?? 0,
       ...urlsOf(request),
     };
-    send(response, 200, answer);
+    const slow = slowSubmits.shift();
+    if (slow !== undefined) later(slow, () => send(response, 200, answer));
+    else send(response, 200, answer);
   };
 
   const onRequest = async (
@@ -845,7 +863,7 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     if (action === '' && method === 'GET') {
       counters.results += 1;
       if (scriptedFailure('result', response)) return;
-      if (!request.completed) {
+      if (!request.completed || (request.hold.statusLagMs !== undefined && !request.statusSaidCompleted)) {
         return reject(response, 400, `result of ${id} fetched before its status said COMPLETED`, ['path']);
       }
       if (request.cancelled) return send(response, 400, { detail: 'Request was cancelled' });
@@ -926,6 +944,9 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     counters,
     failNext: (status, { on = 'submit', after = 0, times = 1, retryAfter, detail, afterWork = false } = {}) => {
       failures.push({ on, after, times, status, retryAfter, detail, afterWork });
+    },
+    slowNextSubmit: (ms) => {
+      slowSubmits.push(ms);
     },
     hangNextSubmit: () => {
       hangSubmits += 1;
