@@ -1098,6 +1098,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/service/providers/fal/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * fal reports a queued request’s end (internal)
+         * @description For fal (MODEL_ROUTES naming `fal:`): the URL the service gives fal as `fal_webhook`, carrying the job and our token; verified by fal’s ED25519 signature (X-Fal-Webhook-* headers, keys from FAL_JWKS_URL), not an API key (docs/providers.md).
+         */
+        post: operations["falWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/service/providers/fal/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * fal reports a queued request’s end (internal)
+         * @deprecated
+         * @description For fal (MODEL_ROUTES naming `fal:`): the URL the service gives fal as `fal_webhook`, carrying the job and our token; verified by fal’s ED25519 signature (X-Fal-Webhook-* headers, keys from FAL_JWKS_URL), not an API key (docs/providers.md).
+         */
+        post: operations["falWebhook_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/service/openapi.json": {
         parameters: {
             query?: never;
@@ -1963,6 +2004,13 @@ export interface components {
             progress: number;
             /** @description Seconds of training left; null while unknown (before training starts, with a remote trainer) and for ERROR. */
             eta_seconds: number | null;
+        };
+        /** ProviderReportAccepted */
+        ProviderReportAccepted: {
+            /** @constant */
+            accepted: true;
+            duplicate: boolean;
+            resumed: boolean;
         };
         /** Redelivery */
         Redelivery: {
@@ -8599,6 +8647,196 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TrainerEventAccepted"];
+                };
+            };
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, including another account’s resource (`NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed (the validation error body), or `NO_IMAGE_GENERATED` (the error body; not charged). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (`INTERNAL_ERROR`); a failed engine call is refunded. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`SERVICE_UNAVAILABLE`); retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    falWebhook: {
+        parameters: {
+            query: {
+                account: string;
+                job: string;
+                sig: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report was recorded (or was a duplicate of one recorded). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderReportAccepted"];
+                };
+            };
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or revoked API key (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, including another account’s resource (`NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (`PAYLOAD_TOO_LARGE`); send large images by URL or as a direct upload. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed (the validation error body), or `NO_IMAGE_GENERATED` (the error body; not charged). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (`INTERNAL_ERROR`); a failed engine call is refunded. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`SERVICE_UNAVAILABLE`); retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    falWebhook_v1: {
+        parameters: {
+            query: {
+                account: string;
+                job: string;
+                sig: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report was recorded (or was a duplicate of one recorded). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderReportAccepted"];
                 };
             };
             /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
