@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { stripeCheckout, stripeClient, stripeOffSession } from '../../../functions/adapters/stripe/checkout';
 import { type StripeDouble, startStripeDouble } from '../../support/stripe-double';
+import FIXTURE_FILE from '../../support/stripe-fixtures3.json';
 import { declaredProperties, requiredProperties } from '../../support/stripe-types';
 
 /** A webhook receiver on loopback that keeps each delivery's raw body and Stripe-Signature header. */
@@ -95,6 +96,13 @@ const sessionParams = () => ({
   ],
   success_url: 'http://127.0.0.1:1/back',
 });
+
+/**
+ * Stripe's own example objects (stripe/openapi's fixtures3.json, the file beside its OpenAPI description; the
+ * description itself is not reachable from here), trimmed to the resources the service uses: source and
+ * licence in the file's `_source`.
+ */
+const FIXTURES = FIXTURE_FILE as unknown as { resources: Record<string, Record<string, unknown>> };
 
 describe('the Stripe double, through the official library', () => {
   it('reads the library’s declarations: required and optional properties apart, and a missing interface loudly', () => {
@@ -255,5 +263,53 @@ describe('the Stripe double, through the official library', () => {
     });
     expect(conformance(declined.payment_intent, declarations.paymentIntent)).toEqual(conforms);
     expect(stripe.violations).toEqual([]);
+  });
+  it("answers only fields Stripe's fixtures or the library's types name, each of the fixture's kind where both have it", async () => {
+    const { sessionId } = await openSession('tup_double4');
+    receiver.deliveries.length = 0;
+    await stripe.pay(sessionId);
+    const paid = String(stripe.sessions.get(sessionId)?.payment_intent);
+    await stripe.send(stripe.event('charge.refunded', stripe.refund(paid, 500)));
+    await stripe.send(stripe.event('charge.dispute.closed', stripe.dispute(paid, 'lost')));
+    await stripe.send(stripe.event('customer.created', stripe.customer({ email: 'dev@example.com' })));
+    const events = receiver.deliveries.map((delivery) => JSON.parse(delivery.body) as Record<string, unknown>);
+    const objectOf = (event: Record<string, unknown> | undefined) =>
+      ((event?.data as { object?: Record<string, unknown> } | undefined)?.object ?? {}) as Record<string, unknown>;
+    const answered: [string, keyof typeof declarations, Record<string, unknown>][] = [
+      ['event', 'event', events[0] ?? {}],
+      ['checkout.session', 'session', objectOf(events[0])],
+      ['charge', 'charge', objectOf(events[1])],
+      ['dispute', 'dispute', objectOf(events[2])],
+      ['customer', 'customer', objectOf(events[3])],
+      [
+        'payment_intent',
+        'paymentIntent',
+        JSON.parse(JSON.stringify(await client.paymentIntents.retrieve(paid))) as Record<string, unknown>,
+      ],
+      [
+        'refund',
+        'refund',
+        JSON.parse(JSON.stringify(await client.refunds.create({ payment_intent: paid, amount: 100 }))) as Record<
+          string,
+          unknown
+        >,
+      ],
+    ];
+    const kind = (value: unknown) => (Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value);
+    for (const [resource, declaration, object] of answered) {
+      const fixture = FIXTURES.resources[resource];
+      if (!fixture) throw new Error(`no fixture for ${resource}`);
+      // The fixtures follow Stripe's newest API version, the library's types its own: a field either names is Stripe's.
+      const [file, name] = declarations[declaration];
+      const declared = new Set(declaredProperties(file, name).map((property) => property.name));
+      const foreign = Object.keys(object).filter(
+        (key) => key !== 'lastResponse' && !(key in fixture) && !declared.has(key),
+      );
+      const mistyped = Object.entries(object).filter(
+        ([key, value]) =>
+          key in fixture && value !== null && fixture[key] !== null && kind(value) !== kind(fixture[key]),
+      );
+      expect([resource, foreign, mistyped.map(([key]) => key)]).toEqual([resource, [], []]);
+    }
   });
 });
