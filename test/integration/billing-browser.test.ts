@@ -9,32 +9,14 @@ import { DynamoPortal } from '../../functions/adapters/dynamo/portal-repository'
 import { invite } from '../../functions/domain/portal/portal';
 import { newId } from '../../functions/domain/shared/ids';
 import { browserIt as browserItFor, CHROMIUM, shoot } from '../support/browser';
-import { startTestRuntime, type TestRuntime } from '../support/runtime';
-import { type StripeDouble, startStripeDouble } from '../support/stripe-double';
+
+import { useStripeRuntime } from '../support/stripe-runtime';
 
 jest.setTimeout(120_000);
 
 const browserIt = browserItFor('the billing browser test');
 
-let runtime: TestRuntime;
-let stripe: StripeDouble;
-
-beforeAll(async () => {
-  stripe = await startStripeDouble();
-  runtime = await startTestRuntime({
-    env: {
-      STRIPE_SECRET_KEY: stripe.secretKey,
-      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-      STRIPE_API_BASE: stripe.url,
-      TOP_UP_PRESETS_USD: '10,25,50',
-    },
-  });
-  stripe.webhookUrl = `${runtime.url}/v2/service/billing/stripe/webhook`;
-});
-afterAll(async () => {
-  await runtime?.close();
-  await stripe?.close();
-});
+const world = useStripeRuntime({ TOP_UP_PRESETS_USD: '10,25,50' });
 
 describe('the Billing page in a browser', () => {
   browserIt(
@@ -55,7 +37,7 @@ describe('the Billing page in a browser', () => {
           if (message.type() === 'error') problems.push(message.text());
         });
 
-        await page.goto(`${runtime.url}/portal#/signup?invitation=${token}`);
+        await page.goto(`${world.runtime.url}/portal#/signup?invitation=${token}`);
         await page.getByLabel('E-mail (the invited address)').fill(email);
         await page.getByLabel('Password (at least 12 characters)').fill('a long enough passphrase');
         await page.getByRole('button', { name: 'Create account' }).click();
@@ -72,7 +54,7 @@ describe('the Billing page in a browser', () => {
 
         // To Stripe's (the double's) hosted page, on its own origin.
         await page.getByRole('button', { name: '25.00 USD' }).click();
-        await page.waitForURL(`${stripe.url}/checkout/pay/**`);
+        await page.waitForURL(`${world.stripe.url}/checkout/pay/**`);
         await page.getByRole('heading', { name: 'Pay 25.00 USD' }).waitFor();
         await shoot(page, 'billing-checkout');
         await page.getByRole('button', { name: 'Pay' }).click();
@@ -90,15 +72,17 @@ describe('the Billing page in a browser', () => {
         expect(await line.textContent()).toMatch(/credit.*25\.00.*26\.00/);
 
         // A refund and a lost dispute of the same payment take back 50.00 of a 26.00 balance: 24.00 is owed.
-        const paymentIntent = [...stripe.sessions.values()].at(-1)?.payment_intent as string;
-        await stripe.send(stripe.event('charge.refunded', stripe.refund(paymentIntent, 2500)));
-        await stripe.send(stripe.event('charge.dispute.closed', stripe.dispute(paymentIntent, 'lost', 2500)));
+        const paymentIntent = [...world.stripe.sessions.values()].at(-1)?.payment_intent as string;
+        await world.stripe.send(world.stripe.event('charge.refunded', world.stripe.refund(paymentIntent, 2500)));
+        await world.stripe.send(
+          world.stripe.event('charge.dispute.closed', world.stripe.dispute(paymentIntent, 'lost', 2500)),
+        );
         await page.getByRole('link', { name: 'Billing' }).click();
         await page.getByTestId('debt-banner').filter({ hasText: 'owes 24.00 USD' }).waitFor();
         await page.getByTestId('balance').filter({ hasText: '0.00 USD' }).waitFor();
         await shoot(page, 'billing-debt');
         expect(problems).toEqual([]);
-        expect(stripe.violations).toEqual([]);
+        expect(world.stripe.violations).toEqual([]);
       } finally {
         await browser.close();
       }

@@ -6,40 +6,18 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { startReceiver } from '../support/receiver';
-import { startTestRuntime, type TestRuntime } from '../support/runtime';
-import { type StripeDouble, startStripeDouble } from '../support/stripe-double';
+import { useStripeRuntime } from '../support/stripe-runtime';
 import { until } from '../support/wait';
 
 jest.setTimeout(120_000);
 
-let runtime: TestRuntime;
-let stripe: StripeDouble;
-
-beforeAll(async () => {
-  stripe = await startStripeDouble();
-  runtime = await startTestRuntime({
-    env: {
-      STRIPE_SECRET_KEY: stripe.secretKey,
-      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-      STRIPE_API_BASE: stripe.url,
-      CALLBACK_RETRY_SCALE: '0',
-    },
-  });
-  stripe.webhookUrl = `${runtime.url}/v2/service/billing/stripe/webhook`;
-});
-afterAll(async () => {
-  await runtime?.close();
-  await stripe?.close();
-});
-afterEach(() => {
-  expect(stripe.violations).toEqual([]);
-});
+const world = useStripeRuntime({ CALLBACK_RETRY_SCALE: '0' });
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read by path in assertions; their shape is checked against the OpenAPI schema
 type Json = Record<string, any>;
 
 const call = async (apiKey: string, method: string, route: string, body?: unknown) => {
-  const response = await runtime.call(method, route, { apiKey, body });
+  const response = await world.runtime.call(method, route, { apiKey, body });
   return { status: response.status, body: (await response.json()) as Json };
 };
 const balanceOf = async (apiKey: string) =>
@@ -48,21 +26,21 @@ const generate = (apiKey: string) => call(apiKey, 'POST', '/v2/service/generate'
 
 /** An account with a paid 10.00 top-up whose card it consented to keep. */
 const accountWithCard = async () => {
-  const account = await runtime.newAccount(0);
+  const account = await world.runtime.newAccount(0);
   const created = await call(account.apiKey, 'POST', '/v2/service/account/top-ups', {
     amount: '10.00',
     save_card: true,
   });
   expect(created.status).toBe(201);
-  expect(stripe.requests.at(-1)?.body.payment_intent_data).toMatchObject({ setup_future_usage: 'off_session' });
+  expect(world.stripe.requests.at(-1)?.body.payment_intent_data).toMatchObject({ setup_future_usage: 'off_session' });
   const sessionId = new URL(created.body.checkout_url).pathname.split('/').pop() as string;
-  expect((await stripe.pay(sessionId)).status).toBe(200);
+  expect((await world.stripe.pay(sessionId)).status).toBe(200);
   return account;
 };
 
 describe('GET/PUT /v2/service/account/billing', () => {
   it('refuses auto-recharge without a saved card, and holds the settings it is given', async () => {
-    const account = await runtime.newAccount(0);
+    const account = await world.runtime.newAccount(0);
     const refused = await call(account.apiKey, 'PUT', '/v2/service/account/billing', {
       auto_recharge: { enabled: true, threshold: '5.00', amount: '20.00' },
     });
@@ -106,7 +84,7 @@ describe('after a settle', () => {
       expect(ledger.filter((entry) => entry.kind === 'credit' && entry.amount.micro_usd === 20_000_000)).toHaveLength(
         1,
       );
-      const offSession = stripe.requests.filter((request) => request.path === '/v1/payment_intents');
+      const offSession = world.stripe.requests.filter((request) => request.path === '/v1/payment_intents');
       expect(offSession).toHaveLength(1);
       expect(offSession[0]?.body).toMatchObject({
         amount: '2000',
@@ -136,7 +114,7 @@ describe('after a settle', () => {
       expect((await generate(account.apiKey)).status).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(receiver.received).toHaveLength(2);
-      expect(stripe.requests.filter((request) => request.path === '/v1/payment_intents')).toHaveLength(1);
+      expect(world.stripe.requests.filter((request) => request.path === '/v1/payment_intents')).toHaveLength(1);
     } finally {
       await receiver.close();
     }
@@ -152,7 +130,7 @@ describe('after a settle', () => {
           auto_recharge: { enabled: true, threshold: '10.00', amount: '20.00' },
           webhook_url: receiver.url,
         });
-        stripe.declineNext(code);
+        world.stripe.declineNext(code);
         expect((await generate(account.apiKey)).status).toBe(200);
         await receiver.waitFor(1);
         const { webhook_signing_secret: secret } = (await call(account.apiKey, 'GET', '/v2/service/webhook-secret'))

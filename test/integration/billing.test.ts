@@ -5,62 +5,41 @@
  * lost disputes debit, never below zero (the rest is a debt that stops new work).
  */
 import type Stripe from 'stripe';
-import { startTestRuntime, type TestRuntime } from '../support/runtime';
-import { type SendableType, type StripeDouble, startStripeDouble } from '../support/stripe-double';
+import type { SendableType } from '../support/stripe-double';
+
+import { useStripeRuntime } from '../support/stripe-runtime';
 
 jest.setTimeout(120_000);
 
-let runtime: TestRuntime;
-let stripe: StripeDouble;
-
-beforeAll(async () => {
-  stripe = await startStripeDouble();
-  runtime = await startTestRuntime({
-    env: {
-      STRIPE_SECRET_KEY: stripe.secretKey,
-      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-      STRIPE_API_BASE: stripe.url,
-      TOP_UP_MIN_USD: '5.00',
-      TOP_UP_MAX_USD: '2000.00',
-    },
-  });
-  stripe.webhookUrl = `${runtime.url}/v2/service/billing/stripe/webhook`;
-});
-afterAll(async () => {
-  await runtime?.close();
-  await stripe?.close();
-});
-afterEach(() => {
-  expect(stripe.violations).toEqual([]);
-});
+const world = useStripeRuntime({ TOP_UP_MIN_USD: '5.00', TOP_UP_MAX_USD: '2000.00' });
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read by path in assertions; their shape is checked against the OpenAPI schema
 type Json = Record<string, any>;
 
 const topUp = async (apiKey: string, body: unknown) => {
-  const response = await runtime.call('POST', '/v2/service/account/top-ups', { apiKey, body });
+  const response = await world.runtime.call('POST', '/v2/service/account/top-ups', { apiKey, body });
   return { status: response.status, body: (await response.json()) as Json };
 };
 
 const balanceOf = async (apiKey: string): Promise<number> => {
-  const response = await runtime.call('GET', '/v2/service/account', { apiKey });
+  const response = await world.runtime.call('GET', '/v2/service/account', { apiKey });
   return ((await response.json()) as Json).balance.micro_usd as number;
 };
 
 const ledgerOf = async (apiKey: string): Promise<Json[]> => {
-  const response = await runtime.call('GET', '/v2/service/account/ledger?limit=100', { apiKey });
+  const response = await world.runtime.call('GET', '/v2/service/account/ledger?limit=100', { apiKey });
   return ((await response.json()) as Json).entries as Json[];
 };
 
 const topUpsOf = async (apiKey: string, query = ''): Promise<Json> => {
-  const response = await runtime.call('GET', `/v2/service/account/top-ups${query}`, { apiKey });
+  const response = await world.runtime.call('GET', `/v2/service/account/top-ups${query}`, { apiKey });
   expect(response.status).toBe(200);
   return (await response.json()) as Json;
 };
 
 /** A new account with a pending top-up of `amount` and its Checkout session. */
 const pendingTopUp = async (amount = '25.00', creditMicros = 1_000_000) => {
-  const account = await runtime.newAccount(creditMicros);
+  const account = await world.runtime.newAccount(creditMicros);
   const { status, body } = await topUp(account.apiKey, { amount });
   expect(status).toBe(201);
   const sessionId = new URL(body.checkout_url).pathname.split('/').pop() as string;
@@ -73,23 +52,23 @@ const sessionEvent = (
   type: Extract<SendableType, `checkout.session.${string}`> = 'checkout.session.completed',
   overrides: Partial<Stripe.Checkout.Session> = {},
 ) => {
-  const session = stripe.sessions.get(sessionId);
+  const session = world.stripe.sessions.get(sessionId);
   if (!session) throw new Error(`the Stripe double has no session ${sessionId}`);
-  return stripe.event(type, { ...session, ...overrides });
+  return world.stripe.event(type, { ...session, ...overrides });
 };
 
 describe('POST /v2/service/account/top-ups', () => {
   it('answers 201 with a pending top-up and Stripe’s Checkout page for the amount in cents', async () => {
-    const account = await runtime.newAccount(0);
+    const account = await world.runtime.newAccount(0);
     const { status, body } = await topUp(account.apiKey, { amount: '25.00', currency: 'usd' });
     expect(status).toBe(201);
     expect(body).toEqual({
       top_up_id: expect.stringMatching(/^tup_/),
-      checkout_url: expect.stringMatching(new RegExp(`^${stripe.url}/checkout/pay/cs_test_`)),
+      checkout_url: expect.stringMatching(new RegExp(`^${world.stripe.url}/checkout/pay/cs_test_`)),
       amount: '25.00',
       status: 'pending',
     });
-    const request = stripe.requests.at(-1) as Json;
+    const request = world.stripe.requests.at(-1) as Json;
     expect(request.path).toBe('/v1/checkout/sessions');
     expect(request.body).toMatchObject({
       mode: 'payment',
@@ -118,23 +97,25 @@ describe('POST /v2/service/account/top-ups', () => {
     ['a currency other than usd', { amount: '25.00', currency: 'eur' }],
     ['no amount', {}],
   ])('refuses %s with 422 and asks Stripe for nothing', async (_case, body) => {
-    const account = await runtime.newAccount(0);
-    const before = stripe.requests.length;
+    const account = await world.runtime.newAccount(0);
+    const before = world.stripe.requests.length;
     const answer = await topUp(account.apiKey, body);
     expect(answer.status).toBe(422);
     expect(answer.body.detail[0].loc[0]).toBe('body');
-    expect(stripe.requests.length).toBe(before);
+    expect(world.stripe.requests.length).toBe(before);
   });
 
   it('lists top-ups newest first, a page at a time', async () => {
-    const account = await runtime.newAccount(0);
+    const account = await world.runtime.newAccount(0);
     const ids: string[] = [];
     for (const amount of ['5.00', '6.00', '7.00']) ids.push((await topUp(account.apiKey, { amount })).body.top_up_id);
     const first = await topUpsOf(account.apiKey, '?limit=2');
     expect(first.top_ups.map((t: Json) => t.top_up_id)).toEqual([ids[2], ids[1]]);
     const second = await topUpsOf(account.apiKey, `?limit=2&cursor=${first.next_cursor}`);
     expect(second.top_ups.map((t: Json) => t.top_up_id)).toEqual([ids[0]]);
-    const bad = await runtime.call('GET', '/v2/service/account/top-ups?cursor=bm9wZQ', { apiKey: account.apiKey });
+    const bad = await world.runtime.call('GET', '/v2/service/account/top-ups?cursor=bm9wZQ', {
+      apiKey: account.apiKey,
+    });
     expect(bad.status).toBe(400);
   });
 });
@@ -142,10 +123,10 @@ describe('POST /v2/service/account/top-ups', () => {
 describe('POST /v2/service/billing/stripe/webhook', () => {
   it('credits the amount Stripe reports once the session is paid, with a ledger line naming the top-up and the payment', async () => {
     const { account, topUpId, sessionId } = await pendingTopUp('25.00', 1_000_000);
-    const { status } = await stripe.pay(sessionId);
+    const { status } = await world.stripe.pay(sessionId);
     expect(status).toBe(200);
     expect(await balanceOf(account.apiKey)).toBe(26_000_000);
-    const paymentIntent = stripe.sessions.get(sessionId)?.payment_intent as string;
+    const paymentIntent = world.stripe.sessions.get(sessionId)?.payment_intent as string;
     const [entry] = await ledgerOf(account.apiKey);
     expect(entry).toMatchObject({
       kind: 'credit',
@@ -164,28 +145,28 @@ describe('POST /v2/service/billing/stripe/webhook', () => {
 
   it('refuses a missing, a wrong and a stale signature, and a body that was changed, with 400; nothing is credited', async () => {
     const { account, sessionId } = await pendingTopUp();
-    stripe.sessions.get(sessionId)!.payment_status = 'paid';
-    stripe.sessions.get(sessionId)!.payment_intent = 'pi_test_forged';
+    world.stripe.sessions.get(sessionId)!.payment_status = 'paid';
+    world.stripe.sessions.get(sessionId)!.payment_intent = 'pi_test_forged';
     const event = sessionEvent(sessionId);
     const payload = JSON.stringify(event);
     const stale = (await import('stripe')).default.webhooks.generateTestHeaderString({
       payload,
-      secret: stripe.webhookSecret,
+      secret: world.stripe.webhookSecret,
       timestamp: Math.floor(Date.now() / 1000) - 3600,
     });
     const answers = [
-      await stripe.send(event, { signature: null }),
-      await stripe.send(event, { secret: 'whsec_somebodyelse' }),
-      await stripe.send(event, { signature: 't=1,v1=00' }),
-      await stripe.send(event, { signature: stale }),
+      await world.stripe.send(event, { signature: null }),
+      await world.stripe.send(event, { secret: 'whsec_somebodyelse' }),
+      await world.stripe.send(event, { signature: 't=1,v1=00' }),
+      await world.stripe.send(event, { signature: stale }),
     ];
-    const forged = await runtime.call('POST', '/v2/service/billing/stripe/webhook', {
+    const forged = await world.runtime.call('POST', '/v2/service/billing/stripe/webhook', {
       rawBody: payload.replace('"amount_total":2500', '"amount_total":250000'),
       headers: {
         'Content-Type': 'application/json',
         'Stripe-Signature': (await import('stripe')).default.webhooks.generateTestHeaderString({
           payload,
-          secret: stripe.webhookSecret,
+          secret: world.stripe.webhookSecret,
         }),
       },
     });
@@ -200,7 +181,7 @@ describe('POST /v2/service/billing/stripe/webhook', () => {
   });
 
   it('answers an event type it does not act on 200 and ignores it', async () => {
-    const answer = await stripe.send(stripe.event('customer.created', stripe.customer()));
+    const answer = await world.stripe.send(world.stripe.event('customer.created', world.stripe.customer()));
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ received: true, outcome: 'ignored' });
   });
@@ -219,7 +200,7 @@ describe('POST /v2/service/billing/stripe/webhook', () => {
       metadata: { top_up_id: 'tup_unknown', account_id: account.accountId },
     });
     for (const event of [withoutMetadata, otherSession, unknownTopUp]) {
-      const answer = await stripe.send(event);
+      const answer = await world.stripe.send(event);
       expect(answer.status).toBe(200);
       expect(JSON.parse(answer.body).outcome).toBe('foreign');
     }
@@ -229,24 +210,28 @@ describe('POST /v2/service/billing/stripe/webhook', () => {
 
   it('does not credit a completed session that is not paid yet, and credits when its asynchronous payment succeeds', async () => {
     const { account, sessionId } = await pendingTopUp('10.00', 0);
-    const unpaid = await stripe.send(sessionEvent(sessionId, 'checkout.session.completed', { status: 'complete' }));
+    const unpaid = await world.stripe.send(
+      sessionEvent(sessionId, 'checkout.session.completed', { status: 'complete' }),
+    );
     expect(JSON.parse(unpaid.body).outcome).toBe('ignored');
     expect(await balanceOf(account.apiKey)).toBe(0);
     const paid = { status: 'complete', payment_status: 'paid', payment_intent: `pi_test_async_${sessionId.slice(-6)}` };
-    const succeeded = await stripe.send(sessionEvent(sessionId, 'checkout.session.async_payment_succeeded', paid));
+    const succeeded = await world.stripe.send(
+      sessionEvent(sessionId, 'checkout.session.async_payment_succeeded', paid),
+    );
     expect(JSON.parse(succeeded.body).outcome).toBe('credited');
     expect(await balanceOf(account.apiKey)).toBe(10_000_000);
   });
 
   it('credits once whatever is delivered again: the same event, a replay, and the other event of the same payment', async () => {
     const { account, sessionId } = await pendingTopUp('25.00', 0);
-    const { event } = await stripe.pay(sessionId);
-    const again = await stripe.send(event);
+    const { event } = await world.stripe.pay(sessionId);
+    const again = await world.stripe.send(event);
     expect(JSON.parse(again.body).outcome).toBe('duplicate');
     // A replay (Stripe's "resend", or an attacker with an old delivery) is signed anew: the top-up's own state decides.
-    const replay = await stripe.send({ ...event, id: 'evt_test_replayed' });
+    const replay = await world.stripe.send({ ...event, id: 'evt_test_replayed' });
     expect(JSON.parse(replay.body).outcome).toBe('duplicate');
-    const other = await stripe.send(sessionEvent(sessionId, 'checkout.session.async_payment_succeeded'));
+    const other = await world.stripe.send(sessionEvent(sessionId, 'checkout.session.async_payment_succeeded'));
     expect(JSON.parse(other.body).outcome).toBe('duplicate');
     expect(await balanceOf(account.apiKey)).toBe(25_000_000);
     expect(
@@ -259,9 +244,9 @@ describe('POST /v2/service/billing/stripe/webhook', () => {
     const paid = { status: 'complete', payment_status: 'paid', payment_intent: `pi_test_ooo_${sessionId.slice(-6)}` };
     const later = sessionEvent(sessionId, 'checkout.session.completed', paid);
     const earlier = sessionEvent(sessionId, 'checkout.session.async_payment_succeeded', paid);
-    expect(JSON.parse((await stripe.send(earlier)).body).outcome).toBe('credited');
-    expect(JSON.parse((await stripe.send(later)).body).outcome).toBe('duplicate');
-    const expired = await stripe.send(sessionEvent(sessionId, 'checkout.session.expired', { status: 'expired' }));
+    expect(JSON.parse((await world.stripe.send(earlier)).body).outcome).toBe('credited');
+    expect(JSON.parse((await world.stripe.send(later)).body).outcome).toBe('duplicate');
+    const expired = await world.stripe.send(sessionEvent(sessionId, 'checkout.session.expired', { status: 'expired' }));
     expect(JSON.parse(expired.body).outcome).toBe('duplicate');
     expect(await balanceOf(account.apiKey)).toBe(12_500_000);
     expect((await topUpsOf(account.apiKey)).top_ups[0].status).toBe('completed');
@@ -269,18 +254,18 @@ describe('POST /v2/service/billing/stripe/webhook', () => {
 
   it('marks an unpaid session that expired, and credits it if Stripe later reports it paid', async () => {
     const { account, sessionId } = await pendingTopUp('5.00', 0);
-    expect(JSON.parse((await stripe.send(sessionEvent(sessionId, 'checkout.session.expired'))).body).outcome).toBe(
-      'closed',
-    );
+    expect(
+      JSON.parse((await world.stripe.send(sessionEvent(sessionId, 'checkout.session.expired'))).body).outcome,
+    ).toBe('closed');
     expect((await topUpsOf(account.apiKey)).top_ups[0]).toMatchObject({ status: 'expired', checkout_url: null });
-    const { status } = await stripe.pay(sessionId);
+    const { status } = await world.stripe.pay(sessionId);
     expect(status).toBe(200);
     expect(await balanceOf(account.apiKey)).toBe(5_000_000);
   });
 
   it('credits once when the same payment’s events race each other', async () => {
     const { account, sessionId } = await pendingTopUp('50.00', 0);
-    const session = stripe.sessions.get(sessionId) as Json;
+    const session = world.stripe.sessions.get(sessionId) as Json;
     Object.assign(session, {
       status: 'complete',
       payment_status: 'paid',
@@ -288,9 +273,9 @@ describe('POST /v2/service/billing/stripe/webhook', () => {
     });
     const event = sessionEvent(sessionId);
     const deliveries = [
-      ...Array.from({ length: 6 }, () => stripe.send(event)),
-      ...Array.from({ length: 4 }, (_, i) => stripe.send({ ...event, id: `${String(event.id)}_${i}` })),
-      stripe.send(sessionEvent(sessionId, 'checkout.session.async_payment_succeeded')),
+      ...Array.from({ length: 6 }, () => world.stripe.send(event)),
+      ...Array.from({ length: 4 }, (_, i) => world.stripe.send({ ...event, id: `${String(event.id)}_${i}` })),
+      world.stripe.send(sessionEvent(sessionId, 'checkout.session.async_payment_succeeded')),
     ];
     const outcomes = (await Promise.all(deliveries)).map((answer) => {
       expect(answer.status).toBe(200);
@@ -305,20 +290,22 @@ describe('POST /v2/service/billing/stripe/webhook', () => {
 describe('refunds and disputes', () => {
   const paidTopUp = async (amount: string, creditMicros: number) => {
     const pending = await pendingTopUp(amount, creditMicros);
-    expect((await stripe.pay(pending.sessionId)).status).toBe(200);
-    return { ...pending, paymentIntent: stripe.sessions.get(pending.sessionId)?.payment_intent as string };
+    expect((await world.stripe.pay(pending.sessionId)).status).toBe(200);
+    return { ...pending, paymentIntent: world.stripe.sessions.get(pending.sessionId)?.payment_intent as string };
   };
 
   it('debits what a refund returned, once, and only the difference of a later partial refund', async () => {
     const { account, paymentIntent, topUpId } = await paidTopUp('25.00', 0);
-    const first = stripe.event('charge.refunded', stripe.refund(paymentIntent, 1000));
-    expect(JSON.parse((await stripe.send(first)).body).outcome).toBe('debited');
-    expect(JSON.parse((await stripe.send(first)).body).outcome).toBe('duplicate');
+    const first = world.stripe.event('charge.refunded', world.stripe.refund(paymentIntent, 1000));
+    expect(JSON.parse((await world.stripe.send(first)).body).outcome).toBe('debited');
+    expect(JSON.parse((await world.stripe.send(first)).body).outcome).toBe('duplicate');
     expect(await balanceOf(account.apiKey)).toBe(15_000_000);
-    const second = stripe.event('charge.refunded', stripe.refund(paymentIntent, 500));
-    expect(JSON.parse((await stripe.send(second)).body).outcome).toBe('debited');
+    const second = world.stripe.event('charge.refunded', world.stripe.refund(paymentIntent, 500));
+    expect(JSON.parse((await world.stripe.send(second)).body).outcome).toBe('debited');
     // The first one again, under another id (a resend): it reports less than is already debited.
-    expect(JSON.parse((await stripe.send({ ...first, id: 'evt_test_old_refund' })).body).outcome).toBe('duplicate');
+    expect(JSON.parse((await world.stripe.send({ ...first, id: 'evt_test_old_refund' })).body).outcome).toBe(
+      'duplicate',
+    );
     expect(await balanceOf(account.apiKey)).toBe(10_000_000);
     const [latest] = await ledgerOf(account.apiKey);
     expect(latest).toMatchObject({
@@ -332,15 +319,15 @@ describe('refunds and disputes', () => {
   it('never takes the balance below zero: the rest is a debt that stops new work with 402 BALANCE_IN_DEBT until repaid', async () => {
     const { account, paymentIntent } = await paidTopUp('20.00', 0);
     const generate = () =>
-      runtime.call('POST', '/v2/service/generate', {
+      world.runtime.call('POST', '/v2/service/generate', {
         apiKey: account.apiKey,
         body: { prompt: 'a lighthouse at dawn' },
       });
     expect((await generate()).status).toBe(200);
     const spent = 20_000_000 - (await balanceOf(account.apiKey));
     expect(spent).toBeGreaterThan(0);
-    const refund = stripe.event('charge.refunded', stripe.refund(paymentIntent, 2000));
-    expect(JSON.parse((await stripe.send(refund)).body).outcome).toBe('debited');
+    const refund = world.stripe.event('charge.refunded', world.stripe.refund(paymentIntent, 2000));
+    expect(JSON.parse((await world.stripe.send(refund)).body).outcome).toBe('debited');
     expect(await balanceOf(account.apiKey)).toBe(0);
     const [debit] = await ledgerOf(account.apiKey);
     expect(debit).toMatchObject({ amount: { micro_usd: -(20_000_000 - spent) }, balance_after: { micro_usd: 0 } });
@@ -351,7 +338,7 @@ describe('refunds and disputes', () => {
     // The next top-up repays the debt first: what is left is the balance, and the entries still sum to it.
     const again = await topUp(account.apiKey, { amount: '25.00' });
     const sessionId = new URL(again.body.checkout_url).pathname.split('/').pop() as string;
-    expect((await stripe.pay(sessionId)).status).toBe(200);
+    expect((await world.stripe.pay(sessionId)).status).toBe(200);
     expect(await balanceOf(account.apiKey)).toBe(25_000_000 - spent);
     const entries = await ledgerOf(account.apiKey);
     // One transaction: the credit whole, and the repaid part beside it.
@@ -371,32 +358,32 @@ describe('refunds and disputes', () => {
 
   it('debits a lost dispute, and ignores one that was won', async () => {
     const { account, paymentIntent } = await paidTopUp('30.00', 0);
-    const dispute = (status: 'won' | 'lost') => stripe.dispute(paymentIntent, status);
-    expect(JSON.parse((await stripe.send(stripe.event('charge.dispute.closed', dispute('won')))).body).outcome).toBe(
-      'ignored',
-    );
+    const dispute = (status: 'won' | 'lost') => world.stripe.dispute(paymentIntent, status);
+    expect(
+      JSON.parse((await world.stripe.send(world.stripe.event('charge.dispute.closed', dispute('won')))).body).outcome,
+    ).toBe('ignored');
     expect(await balanceOf(account.apiKey)).toBe(30_000_000);
-    expect(JSON.parse((await stripe.send(stripe.event('charge.dispute.closed', dispute('lost')))).body).outcome).toBe(
-      'debited',
-    );
+    expect(
+      JSON.parse((await world.stripe.send(world.stripe.event('charge.dispute.closed', dispute('lost')))).body).outcome,
+    ).toBe('debited');
     expect(await balanceOf(account.apiKey)).toBe(0);
   });
 
   it('asks Stripe to deliver a refund again (503) while the payment it is for is not credited yet', async () => {
     const { account, sessionId, topUpId } = await pendingTopUp('8.00', 0);
-    const charge = stripe.charge({
+    const charge = world.stripe.charge({
       paymentIntentId: 'pi_test_not_yet',
       cents: 800,
       refundedCents: 800,
       metadata: { top_up_id: topUpId, account_id: account.accountId },
     });
-    const early = stripe.event('charge.refunded', charge);
-    expect((await stripe.send(early)).status).toBe(503);
+    const early = world.stripe.event('charge.refunded', charge);
+    expect((await world.stripe.send(early)).status).toBe(503);
     const paid = { status: 'complete', payment_status: 'paid', payment_intent: 'pi_test_not_yet' };
     expect(
-      JSON.parse((await stripe.send(sessionEvent(sessionId, 'checkout.session.completed', paid))).body).outcome,
+      JSON.parse((await world.stripe.send(sessionEvent(sessionId, 'checkout.session.completed', paid))).body).outcome,
     ).toBe('credited');
-    expect(JSON.parse((await stripe.send(early)).body).outcome).toBe('debited');
+    expect(JSON.parse((await world.stripe.send(early)).body).outcome).toBe('debited');
     expect(await balanceOf(account.apiKey)).toBe(0);
   });
 });
