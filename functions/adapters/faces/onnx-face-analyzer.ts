@@ -9,11 +9,13 @@
  * 2. classify: FaceMesh's face confidence on the unrotated 192 px crop; below MIN_PERSON_FACE_CONFIDENCE
  *    the detection is an `animal` (the detector fires on cats and dogs, FaceMesh does not);
  * 3. align: the box enlarged 1.4 times, squared, rotated so that the eyes are level, sampled once into
- *    224×224 from the image decoded at full resolution, or 2, 4 or 8 times smaller while the smallest
- *    face's region keeps ≥ 448 px (decodeShrinkFor: a 2K photo of a large face decodes in a fraction of
- *    the time; embeddings against full resolution: cosine median 0.999, minimum 0.95, over the fixtures);
- *    with `enough` (who is present), faces largest first, stopping once enough are found;
- * 4. embed: FaceRes, 1024 values, L2-normalised.
+ *    224×224 from the faces' area decoded at full resolution (only the rows and columns the crops reach),
+ *    or from the whole image decoded 4 or 8 times smaller while the smallest face's region keeps ≥ 448 px
+ *    (decodeShrinkFor: a 2K photo of a large face decodes in a fraction of the time; embeddings against
+ *    full resolution: cosine median 0.999, minimum 0.95, over the fixtures); with `enough` (who is
+ *    present), faces largest first, stopping once enough are found;
+ * 4. embed: FaceRes, 1024 values, L2-normalised. FaceMesh and FaceRes run off the main thread, side by
+ *    side, while the crop is sampled and its sharpness measured.
  *
  * Model files: ONNX, converted from human's TensorFlow.js graphs at build time (face-models.ts says where
  * they are and what the manifest holds; bin/faces/build-models.ts makes them). `modelsDir` overrides the
@@ -161,20 +163,54 @@ export interface OnnxFaceAnalyzer extends FaceAnalyzer {
   load(): Promise<LoadTiming>;
 }
 
+/**
+ * The part of a `width` × `height` image that sampling `regions` reads: each region's square turned any way
+ * (half its diagonal from the centre), plus the bilinear neighbour; undefined when it is the whole image.
+ */
+const facesArea = (
+  regions: readonly CropRegion[],
+  width: number,
+  height: number,
+): { left: number; top: number; width: number; height: number } | undefined => {
+  let left = width;
+  let top = height;
+  let right = 0;
+  let bottom = 0;
+  for (const region of regions) {
+    const reach = region.side * Math.SQRT1_2 + 2;
+    left = Math.min(left, Math.floor(region.centreX - reach));
+    top = Math.min(top, Math.floor(region.centreY - reach));
+    right = Math.max(right, Math.ceil(region.centreX + reach));
+    bottom = Math.max(bottom, Math.ceil(region.centreY + reach));
+  }
+  left = Math.max(0, left);
+  top = Math.max(0, top);
+  right = Math.min(width, right);
+  bottom = Math.min(height, bottom);
+  if (right <= left || bottom <= top || (left === 0 && top === 0 && right === width && bottom === height))
+    return undefined;
+  return { left, top, width: right - left, height: bottom - top };
+};
+
 export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): OnnxFaceAnalyzer => {
   const modelsDir = options.modelsDir ?? defaultModelsDir();
   const model = (name: FaceModelName) => modelOf(modelsDir, name);
 
   /** The detector's input straight from the encoded image (a JPEG shrinks on load), letterboxed. */
-  const detect = async (imageBytes: Buffer, width: number, height: number, loadingDetector: Promise<LoadedModel>) => {
-    const letterbox = letterboxOf(width, height);
-    const [detector, small] = await Promise.all([
+  const detect = async (
+    imageBytes: Buffer,
+    sizing: Promise<{ width: number; height: number }>,
+    loadingDetector: Promise<LoadedModel>,
+  ) => {
+    const [{ width, height }, detector, small] = await Promise.all([
+      sizing,
       loadingDetector,
       (await rgb(imageBytes))
         .resize(DETECTOR_SIZE_PX, DETECTOR_SIZE_PX, { fit: 'contain', background: { r: 0, g: 0, b: 0 } })
         .raw()
         .toBuffer(),
     ]);
+    const letterbox = letterboxOf(width, height);
     const input = new Float32Array(small.length);
     for (let index = 0; index < small.length; index += 1) input[index] = (small[index] ?? 0) / 127.5 - 1;
     const [coarseRegressions, fineScores, coarseScores, fineRegressions] = await run(detector, input, [
@@ -199,31 +235,54 @@ export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): On
 
   const analyze = async (imageBytes: Buffer, options: AnalyzeOptions = {}): Promise<DetectedFace[]> => {
     const detector = model('blazeface'); // loads (the first time) while the image is read
-    const { width, height } = await (await sharpOf(imageBytes)).metadata();
-    if (!width || !height) throw new Error('face analysis: the image has no size');
-    const found = await detect(imageBytes, width, height, detector);
+    // The image's size is read while it shrinks for the detector.
+    const sizing = sharpOf(imageBytes)
+      .then((image) => image.metadata())
+      .then(({ width, height }) => {
+        if (!width || !height) throw new Error('face analysis: the image has no size');
+        return { width, height };
+      });
+    sizing.catch(() => undefined); // awaited below; this only keeps a failure from going unhandled meanwhile
+    const found = await detect(imageBytes, sizing, detector);
+    const { width, height } = await sizing;
     if (found.length === 0) return [];
     const boxes = found.map(({ corners: [x1, y1, x2, y2] }) => ({ x: x1, y: y1, width: x2 - x1, height: y2 - y1 }));
-    const shrink = decodeShrinkFor(
-      Math.min(...boxes.map((box, index) => cropRegionOf(box, found[index]?.landmarks ?? [], false).side)),
+    const regions = found.map((candidate, index) =>
+      cropRegionOf(boxes[index] ?? { x: 0, y: 0, width: 0, height: 0 }, candidate.landmarks, false),
     );
-    const image =
-      shrink === 1
-        ? await decode(imageBytes)
-        : checkedRgb(
-            await (await rgb(imageBytes))
-              .resize(Math.max(1, Math.round(width / shrink)), Math.max(1, Math.round(height / shrink)), {
-                fit: 'fill',
-              })
-              .raw()
-              .toBuffer({ resolveWithObject: true }),
-          );
-    const toDecoded = (region: CropRegion): CropRegion => ({
-      ...region,
-      centreX: (region.centreX * image.width) / width,
-      centreY: (region.centreY * image.height) / height,
-      side: (region.side * image.width) / width,
-    });
+    const shrink = decodeShrinkFor(Math.min(...regions.map((region) => region.side)));
+    const facesOnly = shrink === 1 ? facesArea(regions, width, height) : undefined;
+    let toDecoded: (region: CropRegion) => CropRegion;
+    let image: RgbImage;
+    if (facesOnly) {
+      // Only the rows and columns the faces' crops reach, at full resolution: a JPEG is decoded down to
+      // the lowest face and no further, and nothing outside the area is kept.
+      image = checkedRgb(await (await rgb(imageBytes)).extract(facesOnly).raw().toBuffer({ resolveWithObject: true }));
+      toDecoded = (region) => ({
+        ...region,
+        centreX: region.centreX - facesOnly.left,
+        centreY: region.centreY - facesOnly.top,
+      });
+    } else {
+      const decoded =
+        shrink === 1
+          ? await decode(imageBytes)
+          : checkedRgb(
+              await (await rgb(imageBytes))
+                .resize(Math.max(1, Math.round(width / shrink)), Math.max(1, Math.round(height / shrink)), {
+                  fit: 'fill',
+                })
+                .raw()
+                .toBuffer({ resolveWithObject: true }),
+            );
+      image = decoded;
+      toDecoded = (region) => ({
+        ...region,
+        centreX: (region.centreX * decoded.width) / width,
+        centreY: (region.centreY * decoded.height) / height,
+        side: (region.side * decoded.width) / width,
+      });
+    }
     const faces: DetectedFace[] = [];
     const area = (index: number) => (boxes[index]?.width ?? 0) * (boxes[index]?.height ?? 0);
     const order = found.map((_, index) => index);
@@ -233,12 +292,18 @@ export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): On
       const candidate = found[index];
       if (!candidate) continue;
       const box = boxes[index] ?? { x: 0, y: 0, width: 0, height: 0 };
-      const meshRegion = toDecoded(cropRegionOf(box, candidate.landmarks, false));
+      const meshRegion = toDecoded(regions[index] ?? cropRegionOf(box, candidate.landmarks, false));
       const meshInput = sampleRegion(image, meshRegion, MESH_SIZE_PX, 1 / 255);
-      const [confidence] = await run(await model('facemesh'), meshInput, [1, MESH_SIZE_PX, MESH_SIZE_PX, 3]);
-      const faceConfidence = confidence[0];
+      // onnxruntime runs a model off the main thread: the crop is sampled while FaceMesh runs, FaceRes runs
+      // beside it (on a second core where there is one), and the sharpness is measured meanwhile.
+      const meshRun = model('facemesh').then((mesh) => run(mesh, meshInput, [1, MESH_SIZE_PX, MESH_SIZE_PX, 3]));
       const crop = sampleRegion(image, toDecoded(cropRegionOf(box, candidate.landmarks, true)), EMBEDDING_SIZE_PX);
-      const [embedding] = await run(await model('faceres'), crop, [1, EMBEDDING_SIZE_PX, EMBEDDING_SIZE_PX, 3]);
+      const embeddingRun = model('faceres').then((faceres) =>
+        run(faceres, crop, [1, EMBEDDING_SIZE_PX, EMBEDDING_SIZE_PX, 3]),
+      );
+      const sharpness = sharpnessOf(crop, EMBEDDING_SIZE_PX);
+      const [[confidence], [embedding]] = await Promise.all([meshRun, embeddingRun]);
+      const faceConfidence = confidence[0];
       faces.push({
         box,
         landmarks: candidate.landmarks,
@@ -246,7 +311,7 @@ export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): On
         kind: faceConfidence >= MIN_PERSON_FACE_CONFIDENCE ? 'person' : 'animal',
         faceConfidence,
         embedding: unitLength(embedding),
-        sharpness: sharpnessOf(crop, EMBEDDING_SIZE_PX),
+        sharpness,
         yawDegrees: yawDegreesOf(candidate.landmarks),
       });
     }

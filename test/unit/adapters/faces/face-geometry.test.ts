@@ -1,18 +1,74 @@
-import { decodeShrinkFor, MIN_REGION_PX } from '../../../../functions/adapters/faces/face-geometry';
+import { decodeShrinkFor, MIN_REGION_PX, sampleRegion } from '../../../../functions/adapters/faces/face-geometry';
 
 describe('decodeShrinkFor: how much smaller an image may be decoded for its faces', () => {
-  it('keeps full resolution while halving would leave the smallest face under the minimum', () => {
-    expect(decodeShrinkFor(2 * MIN_REGION_PX - 1)).toBe(1);
+  it('keeps full resolution while quartering would leave the smallest face under the minimum', () => {
+    expect(decodeShrinkFor(4 * MIN_REGION_PX - 1)).toBe(1);
     expect(decodeShrinkFor(100)).toBe(1);
   });
 
-  it('halves, quarters or divides by 8 while the smallest face keeps the minimum', () => {
-    expect(decodeShrinkFor(2 * MIN_REGION_PX)).toBe(2);
+  it('never halves: sharp would decode the whole image and then resample it, slower than the whole decode', () => {
+    expect(decodeShrinkFor(2 * MIN_REGION_PX)).toBe(1);
+    expect(decodeShrinkFor(3 * MIN_REGION_PX)).toBe(1);
+  });
+
+  it('quarters or divides by 8 while the smallest face keeps the minimum', () => {
     expect(decodeShrinkFor(4 * MIN_REGION_PX)).toBe(4);
     expect(decodeShrinkFor(8 * MIN_REGION_PX)).toBe(8);
   });
 
   it('never divides by more than 8 (what a JPEG can be decoded at)', () => {
     expect(decodeShrinkFor(100 * MIN_REGION_PX)).toBe(8);
+  });
+});
+
+describe('sampleRegion: a rotated square of the image, bilinear', () => {
+  const width = 40;
+  const height = 30;
+  const data = Uint8Array.from({ length: width * height * 3 }, (_, index) => (index * 37) % 256);
+  const image = { data, width, height };
+  /** The definition, one tap at a time, black outside the image. */
+  const reference = (
+    region: { centreX: number; centreY: number; side: number; angleRadians: number },
+    size: number,
+  ) => {
+    const at = (x: number, y: number, c: number) =>
+      x < 0 || y < 0 || x >= width || y >= height ? 0 : data[(y * width + x) * 3 + c];
+    const supersample = Math.max(1, Math.min(2, Math.round(region.side / size)));
+    const step = region.side / size;
+    const out: number[] = [];
+    for (let v = 0; v < size; v += 1)
+      for (let u = 0; u < size; u += 1)
+        for (let c = 0; c < 3; c += 1) {
+          let sum = 0;
+          for (let sy = 0; sy < supersample; sy += 1)
+            for (let sx = 0; sx < supersample; sx += 1) {
+              const dx = u * step + ((sx + 0.5) * step) / supersample - region.side / 2;
+              const dy = v * step + ((sy + 0.5) * step) / supersample - region.side / 2;
+              const x = region.centreX + dx * Math.cos(region.angleRadians) - dy * Math.sin(region.angleRadians) - 0.5;
+              const y = region.centreY + dx * Math.sin(region.angleRadians) + dy * Math.cos(region.angleRadians) - 0.5;
+              const x0 = Math.floor(x);
+              const y0 = Math.floor(y);
+              const fx = x - x0;
+              const fy = y - y0;
+              sum +=
+                (1 - fx) * (1 - fy) * at(x0, y0, c) +
+                fx * (1 - fy) * at(x0 + 1, y0, c) +
+                (1 - fx) * fy * at(x0, y0 + 1, c) +
+                fx * fy * at(x0 + 1, y0 + 1, c);
+            }
+          out.push(sum / (supersample * supersample));
+        }
+    return out;
+  };
+
+  it.each([
+    ['inside, level', { centreX: 20, centreY: 15, side: 16, angleRadians: 0 }, 8],
+    ['inside, turned and supersampled', { centreX: 20, centreY: 15, side: 20, angleRadians: 0.3 }, 10],
+    ['over the edge (black outside)', { centreX: 3, centreY: 28, side: 14, angleRadians: -0.5 }, 7],
+  ])('%s: equals the tap-by-tap definition', (_, region, size) => {
+    const sampled = Array.from(sampleRegion(image, region, size));
+    const expected = reference(region, size);
+    expect(sampled).toHaveLength(expected.length);
+    sampled.forEach((value, index) => expect(value).toBeCloseTo(expected[index] ?? Number.NaN, 3));
   });
 });
