@@ -227,21 +227,54 @@ export interface EngineQueue {
   cancel(ticket: EngineTicket, signal: AbortSignal): Promise<void>;
 }
 
-/** Runs the engine until it answers or `signal` aborts, whichever is first (an engine that ignores aborts is left behind). */
+/**
+ * How long a run whose signal aborted waits for the engine to stop before it gives up on it: a queued
+ * provider (fal) cancels its request on the abort, and that cancel must leave before the function answers
+ * (a Lambda is frozen once it has answered, and a request left running is paid for). Within the 5 minutes
+ * API Gateway holds an idle connection (290 s + 5 s).
+ */
+export const ENGINE_STOP_WAIT_MS = 5_000;
+
+const noop = () => undefined;
+
+/**
+ * Runs the engine until it answers or `signal` aborts. After an abort it rejects with the signal's reason
+ * once the engine has stopped (its cancel sent), or ENGINE_STOP_WAIT_MS have passed (an engine that ignores
+ * aborts is left behind). `keepTicket` is handed to the engine: a queued provider stores its ticket there.
+ */
 export const abortableRun = (
   engine: ImageEngine,
   request: EngineRequest,
   signal: AbortSignal,
   progress?: ProgressReport,
+  keepTicket?: KeepTicket,
 ): Promise<EngineOutcome> =>
   new Promise<EngineOutcome>((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => reject(signal.reason);
+    const running = engine.run(request, signal, progress, keepTicket);
+    const onAbort = () => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const waited = new Promise<void>((done) => {
+        timer = setTimeout(done, ENGINE_STOP_WAIT_MS);
+      });
+      void Promise.race([running.then(noop, noop), waited]).then(() => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      });
+    };
     signal.addEventListener('abort', onAbort, { once: true });
-    engine
-      .run(request, signal, progress)
-      .then(resolve, reject)
-      .finally(() => signal.removeEventListener('abort', onAbort));
+    running.then(
+      (outcome) => {
+        if (signal.aborted) return;
+        signal.removeEventListener('abort', onAbort);
+        resolve(outcome);
+      },
+      (error: unknown) => {
+        if (signal.aborted) return;
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
   });
 
 /**

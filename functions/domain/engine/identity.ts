@@ -25,6 +25,7 @@ import {
   type EngineRequest,
   type EngineUsage,
   type ImageEngine,
+  type KeepTicket,
   type Operation,
 } from './engine';
 import { type Recognition, type RecognizedFace, recogniseFaces, recognitionOf } from './recognition';
@@ -123,6 +124,11 @@ export interface CheckOptions {
   retrySignal?: AbortSignal;
   /** Asked before each retry: false (the job was canceled) delivers the best attempts so far. */
   stillWanted?: () => Promise<boolean>;
+  /**
+   * Handed to each retry's run: a queued provider's ticket is stored before its work is checked, so the
+   * sweep of abandoned work cancels a retry that a dead process left running (a synchronous call's).
+   */
+  keepTicket?: KeepTicket;
 }
 
 /**
@@ -135,7 +141,7 @@ export const checkIdentity = async (
   request: EngineRequest,
   images: Buffer[],
   mode: IdentityCheck,
-  { signal, retrySignal, stillWanted }: CheckOptions = {},
+  { signal, retrySignal, stillWanted, keepTicket }: CheckOptions = {},
 ): Promise<CheckedOutputs> => {
   const expected = request.candidates.map((candidate) => candidate.profileId);
   const analyse = async (batch: readonly Buffer[]): Promise<RecognizedFace[][]> => {
@@ -165,6 +171,8 @@ export const checkIdentity = async (
         deps.engine,
         { ...request, numOutputImages: short.length, workKey: `${request.workKey}:identity-${round}` },
         AbortSignal.any(signals),
+        undefined,
+        keepTicket,
       );
     } catch (error) {
       if (signal?.aborted) throw error;

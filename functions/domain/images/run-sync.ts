@@ -7,7 +7,7 @@
  */
 import type { Caller } from '../accounts/accounts';
 import { settlement } from '../catalog/pricing';
-import type { EngineOutcome, EngineRequest, ImageEngine, KeepTicket } from '../engine/engine';
+import { abortableRun, type EngineOutcome, type KeepTicket } from '../engine/engine';
 import { type CheckedOutputs, checkIdentity } from '../engine/identity';
 import { ContentModerationError, type DomainError, NoImageGeneratedError, RequestTimeoutError } from '../errors';
 import { releaseJobCharge, reserveJobCharge, settleJobCharge } from '../jobs/charge';
@@ -25,41 +25,6 @@ export const outcomeError = (outcome: Exclude<EngineOutcome, { kind: 'images' }>
     : new NoImageGeneratedError(outcome.message);
 
 class DeadlineReached extends Error {}
-
-/**
- * How long a call past its budget waits for the engine to stop before it answers 504: a queued provider
- * (fal) cancels its request on the abort, and that cancel must leave before the answer (a Lambda is frozen
- * once it has answered). Within the 5 minutes API Gateway holds an idle connection (290 s + 5 s).
- */
-export const ENGINE_STOP_WAIT_MS = 5_000;
-
-/** The engine's run, or the signal's reason once it aborts and the engine has stopped (or ENGINE_STOP_WAIT_MS passed). */
-const runUntilStopped = (
-  engine: ImageEngine,
-  request: EngineRequest,
-  signal: AbortSignal,
-  keepTicket: KeepTicket,
-): Promise<EngineOutcome> =>
-  new Promise<EngineOutcome>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const running = engine.run(request, signal, undefined, keepTicket);
-    const onAbort = () => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const waited = new Promise<void>((done) => {
-        timer = setTimeout(done, ENGINE_STOP_WAIT_MS);
-      });
-      void Promise.race([running.then(noop, noop), waited]).then(() => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      });
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    running.then(resolve, reject).finally(() => {
-      if (!signal.aborted) signal.removeEventListener('abort', onAbort);
-    });
-  });
-
-const noop = () => undefined;
 
 export const runSync = async (
   deps: ImageDeps,
@@ -96,10 +61,11 @@ export const runSync = async (
     };
     let outcome: EngineOutcome;
     try {
-      outcome = await runUntilStopped(
+      outcome = await abortableRun(
         deps.engine,
         { ...prepared.engineRequest, workKey: job.jobId, accountId: job.accountId },
         deadline.signal,
+        undefined,
         keepTicket,
       );
     } catch (error) {
@@ -116,7 +82,7 @@ export const runSync = async (
         { ...prepared.engineRequest, workKey: job.jobId, accountId: job.accountId },
         outcome.images,
         prepared.identityCheck,
-        { signal: deadline.signal },
+        { signal: deadline.signal, keepTicket },
       );
       outputKeys = await deps.outputs.save(caller.accountId, job.jobId, checked.images, outputFormat);
     } catch (error) {

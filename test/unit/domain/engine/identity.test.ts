@@ -217,6 +217,31 @@ describe('the identity check', () => {
     expect(asked).toEqual([]);
   });
 
+  it("hands each retry's run the call's keepTicket, so a retry's queued work is stored and can be stopped", async () => {
+    const kept: string[] = [];
+    const handed: unknown[] = [];
+    const { engine } = scriptedEngine([['stranger'], ['a and b']]);
+    const checked = await checkIdentity(
+      {
+        engine: {
+          run: async (req, signal, progress, keepTicket) => {
+            handed.push(keepTicket);
+            await keepTicket?.({ engine: 'fal', requests: [{ id: `req-${handed.length}` }] } as never);
+            return engine.run(req, signal, progress);
+          },
+        },
+        faces,
+      },
+      request(),
+      [Buffer.from('only a')],
+      'retry',
+      { keepTicket: async (ticket) => void kept.push(ticket.requests[0]?.id ?? '') },
+    );
+    expect(checked.retries.calls).toBe(2);
+    expect(handed.every((given) => typeof given === 'function')).toBe(true);
+    expect(kept).toEqual(['req-1', 'req-2']);
+  });
+
   /** One output showing `face`, checked against a cat's animal template. */
   const checkCat = async (face: DetectedFace) => {
     const { engine } = scriptedEngine([]);

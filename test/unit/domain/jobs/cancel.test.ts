@@ -20,7 +20,7 @@ const caller = { accountId: ACCOUNT, keyId: 'key_1' };
 beforeEach(() => jest.useFakeTimers({ now: NOW }));
 afterEach(() => jest.useRealTimers());
 
-/** An engine that answers only when told to, and says whether it saw an abort. */
+/** An engine that answers only when told to, stops on an abort as a provider's client does, and says whether it saw one. */
 const heldEngine = () => {
   let answer: (outcome: EngineOutcome) => void = () => undefined;
   const state = { aborted: false };
@@ -28,10 +28,11 @@ const heldEngine = () => {
     state,
     answer: (outcome: EngineOutcome) => answer(outcome),
     run: (_request: unknown, signal: AbortSignal) =>
-      new Promise<EngineOutcome>((resolve) => {
+      new Promise<EngineOutcome>((resolve, reject) => {
         answer = resolve;
         signal.addEventListener('abort', () => {
           state.aborted = true;
+          reject(signal.reason);
         });
       }),
   };
