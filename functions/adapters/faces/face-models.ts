@@ -3,10 +3,13 @@
  *
  * @vladmandic/human 3.3.6 ships its models as TensorFlow.js graphs (model.json + .bin shards). The build
  * (bin/faces/build-models.ts: `npm run build:faces`, run by the asset synthesis, `npm start`, the tests and
- * the bench) converts the three the analyser uses with tfjs-to-onnx.ts and writes them into a folder:
+ * the bench) converts the three the analyser uses with tfjs-to-onnx.ts, has onnxruntime-node optimise
+ * each graph at the `extended` level (what a session would otherwise redo at every cold start; the same
+ * outputs, bit for bit, on the fixtures) and writes them into a folder:
  *
  *   face-models/
- *     manifest.json     what was built: MODEL_ID, human's version, each model's file, input and outputs
+ *     manifest.json     what was built: MODEL_ID, human's version, the optimisation (level, onnxruntime
+ *                       version), each model's file, input and outputs
  *     blazeface.onnx    detector, 256×256 NHWC
  *     facemesh.onnx     face confidence, 192×192 NHWC
  *     faceres.onnx      embedding, 224×224 NHWC, dynamic batch
@@ -59,6 +62,8 @@ export type FaceModelEntry = v.InferOutput<typeof ModelEntrySchema>;
 export const FaceModelsManifestSchema = v.object({
   modelId: v.string(),
   humanVersion: v.string(),
+  /** The graph optimisation applied at build time, and by which onnxruntime-node. */
+  optimisation: v.object({ level: v.picklist(['extended']), onnxRuntime: v.string() }),
   models: v.object({ blazeface: ModelEntrySchema, facemesh: ModelEntrySchema, faceres: ModelEntrySchema }),
 });
 export type FaceModelsManifest = v.InferOutput<typeof FaceModelsManifestSchema>;
@@ -82,7 +87,12 @@ export const readManifest = (modelsDir: string): FaceModelsManifest => {
     throw new Error(
       `face models: no ${file}; build the models with \`npm run build:faces\` (bin/faces/build-models.ts)`,
     );
-  const manifest = v.parse(FaceModelsManifestSchema, JSON.parse(fs.readFileSync(file, 'utf8')));
+  const parsed = v.safeParse(FaceModelsManifestSchema, JSON.parse(fs.readFileSync(file, 'utf8')));
+  if (!parsed.success)
+    throw new Error(
+      `face models: ${file} is not a manifest this analyser reads (${v.summarize(parsed.issues).replace(/\n/g, '; ')}); build them again with \`npm run build:faces\``,
+    );
+  const manifest = parsed.output;
   if (manifest.modelId !== MODEL_ID)
     throw new Error(
       `face models: ${modelsDir} holds ${manifest.modelId}, this analyser runs ${MODEL_ID}; build them again with \`npm run build:faces\``,

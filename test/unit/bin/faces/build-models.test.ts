@@ -2,15 +2,23 @@
  * @jest-environment ./test/faces/onnx-environment.js
  *
  * The face models built at build time are the models the analyser used to convert in memory at every
- * cold start: the same bytes, the same outputs on a fixture photo, and the same faces found by the
- * analyser that reads them. Also what the build refuses and what the analyser refuses to read.
+ * cold start, optimised by onnxruntime at the `extended` level: the bytes onnxruntime writes for that
+ * conversion, the same outputs on a fixture photo (bit for bit), and the same faces found by the analyser
+ * that reads them. Also when they are built again, what the build refuses and what the analyser refuses
+ * to read.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
-import { buildFaceModels, copyFaceModels, humanModelsDir, inputsHash } from '../../../../bin/faces/build-models';
+import {
+  buildFaceModels,
+  copyFaceModels,
+  humanModelsDir,
+  inputsHash,
+  onnxRuntimeVersion,
+} from '../../../../bin/faces/build-models';
 import {
   FACE_MODEL_NAMES,
   FACE_MODEL_SPECS,
@@ -46,6 +54,18 @@ afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
 const inMemory = (name: FaceModelName) =>
   convertTfjsToOnnx(path.join(humanModelsDir(), `${name}.json`), FACE_MODEL_SPECS[name]);
 
+/** What onnxruntime itself writes for the in-memory conversion optimised at the `extended` level. */
+const optimisedHere = async (name: FaceModelName): Promise<Buffer> => {
+  const file = path.join(workDir, `${name}.optimised-here.onnx`);
+  const session = await ort.InferenceSession.create(inMemory(name).bytes, {
+    ...SESSION_OPTIONS,
+    graphOptimizationLevel: 'extended',
+    optimizedModelFilePath: file,
+  });
+  await session.release();
+  return fs.readFileSync(file);
+};
+
 /** The fixture photo as the model's input: resized to its square, RGB scaled to [-1, 1], NHWC. */
 const photoInput = async (name: FaceModelName): Promise<ort.Tensor> => {
   const [, height, width] = FACE_MODEL_SPECS[name].inputShape;
@@ -68,19 +88,27 @@ const outputsOf = async (model: string | Uint8Array, name: FaceModelName): Promi
 };
 
 describe('the build-time face models', () => {
-  it('are written with a manifest naming the analyser’s model id and each model’s input and outputs', () => {
+  it('are written with a manifest naming the analyser’s model id, the optimisation and each model’s input and outputs', () => {
     expect(fs.readdirSync(built).sort()).toEqual(['blazeface.onnx', 'facemesh.onnx', 'faceres.onnx', MANIFEST_FILE]);
     const manifest = readManifest(built);
     expect(manifest.modelId).toBe(MODEL_ID);
+    expect(manifest.optimisation).toEqual({ level: 'extended', onnxRuntime: onnxRuntimeVersion() });
+    expect(onnxRuntimeVersion()).toMatch(/^\d+\.\d+\.\d+/);
     for (const name of FACE_MODEL_NAMES) {
       const { inputName, outputNames } = inMemory(name);
       expect(manifest.models[name]).toEqual({ file: `${name}.onnx`, inputName, outputNames });
     }
   });
 
-  it.each(FACE_MODEL_NAMES)('%s is byte for byte the in-memory conversion', (name) => {
-    expect(Buffer.from(inMemory(name).bytes).equals(fs.readFileSync(path.join(built, `${name}.onnx`)))).toBe(true);
-  });
+  it.each(FACE_MODEL_NAMES)(
+    '%s is byte for byte the in-memory conversion as onnxruntime optimises it',
+    async (name) => {
+      const file = fs.readFileSync(path.join(built, `${name}.onnx`));
+      expect(file.equals(await optimisedHere(name))).toBe(true);
+      // Optimised, not the conversion copied through.
+      expect(file.equals(Buffer.from(inMemory(name).bytes))).toBe(false);
+    },
+  );
 
   it.each(FACE_MODEL_NAMES)('%s gives the in-memory conversion’s outputs on a fixture photo', async (name) => {
     const fromFile = await outputsOf(path.join(built, `${name}.onnx`), name);
@@ -117,6 +145,11 @@ describe('the build-time face models', () => {
     fs.appendFileSync(path.join(altered, 'faceres.bin'), Buffer.from([0]));
     expect(inputsHash(altered)).not.toBe(inputsHash());
   });
+
+  it('are built again when onnxruntime-node changes version (the optimised graphs are its output)', () => {
+    expect(inputsHash(humanModelsDir(), onnxRuntimeVersion())).toBe(inputsHash());
+    expect(inputsHash(humanModelsDir(), '0.0.1')).not.toBe(inputsHash());
+  });
 });
 
 describe('what is refused', () => {
@@ -135,6 +168,17 @@ describe('what is refused', () => {
     await expect(createOnnxFaceAnalyzer({ modelsDir: other }).load()).rejects.toThrow(
       /holds human-faceres-3\.3\.5\/b1, this analyser runs human-faceres-3\.3\.6\/b1/,
     );
+  });
+
+  it('a manifest from before the build optimised the graphs names the command that builds them again', async () => {
+    const old = path.join(workDir, 'unoptimised');
+    fs.cpSync(built, old, { recursive: true });
+    const { optimisation: _, ...manifest } = JSON.parse(fs.readFileSync(path.join(old, MANIFEST_FILE), 'utf8'));
+    fs.writeFileSync(path.join(old, MANIFEST_FILE), JSON.stringify(manifest));
+    expect(() => readManifest(old)).toThrow(
+      /is not a manifest this analyser reads \(.*optimisation.*npm run build:faces/,
+    );
+    await expect(createOnnxFaceAnalyzer({ modelsDir: old }).load()).rejects.toThrow(/npm run build:faces/);
   });
 
   it('another version of human', () => {
