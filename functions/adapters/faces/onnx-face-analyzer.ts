@@ -39,6 +39,7 @@ import {
   DETECTOR_SIZE_PX,
   decodeDetections,
   decodeShrinkFor,
+  detectorInput,
   letterboxOf,
   type RgbImage,
   sampleRegion,
@@ -184,9 +185,7 @@ export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): On
         .raw()
         .toBuffer(),
     ]);
-    const input = new Float32Array(small.length);
-    for (let index = 0; index < small.length; index += 1) input[index] = (small[index] ?? 0) / 127.5 - 1;
-    const [coarseRegressions, fineScores, coarseScores, fineRegressions] = await run(detector, input, [
+    const [coarseRegressions, fineScores, coarseScores, fineRegressions] = await run(detector, detectorInput(small), [
       1,
       DETECTOR_SIZE_PX,
       DETECTOR_SIZE_PX,
