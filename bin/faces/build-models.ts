@@ -23,6 +23,7 @@ import {
   HUMAN_VERSION,
   MANIFEST_FILE,
   MODEL_ID,
+  readManifest,
   sourceModelsDir,
 } from '../../functions/adapters/faces/face-models';
 import { convertTfjsToOnnx } from '../../functions/adapters/faces/tfjs-to-onnx';
@@ -95,7 +96,7 @@ export const buildFaceModels = (
         FACE_MODEL_SPECS[name],
       );
       fs.writeFileSync(converted(name), bytes);
-      return [name, { file: `${name}.onnx`, inputName, outputNames }];
+      return [name, { file: `${name}.onnx`, data: `${name}.data`, inputName, outputNames }];
     }),
   ) as FaceModelsManifest['models'];
   try {
@@ -104,10 +105,13 @@ export const buildFaceModels = (
       [OPTIMISER, ...FACE_MODEL_NAMES.flatMap((name) => [converted(name), path.join(staging, models[name].file)])],
       { cwd: ROOT_DIR, stdio: ['ignore', 'ignore', 'pipe'] },
     );
+    // optimise-models.cjs names each weights file after its model file, as the manifest does.
+    for (const name of FACE_MODEL_NAMES)
+      if (!fs.existsSync(path.join(staging, models[name].data))) throw new Error(`no ${models[name].data} was written`);
   } catch (error) {
     fs.rmSync(staging, { recursive: true, force: true });
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
-    throw new Error(`face models: optimising the graphs failed${stderr ? `: ${stderr}` : ''}`);
+    throw new Error(`face models: optimising the graphs failed: ${stderr || (error as Error).message}`);
   }
   for (const name of FACE_MODEL_NAMES) fs.rmSync(converted(name));
   const manifest: FaceModelsManifest = {
@@ -145,12 +149,13 @@ export const ensureFaceModels = (options: { log?: (line: string) => void } = {})
   return outDir;
 };
 
-/** Copies the built models (manifest and .onnx files, not the stamp) into `target`. */
+/** Copies the built models (the manifest and the files it lists, not the stamp) into `target`. */
 export const copyFaceModels = (from: string, target: string): void => {
+  const { models } = readManifest(from);
   fs.rmSync(target, { recursive: true, force: true });
   fs.mkdirSync(target, { recursive: true });
-  for (const file of fs.readdirSync(from).filter((name) => name === MANIFEST_FILE || name.endsWith('.onnx')))
-    fs.copyFileSync(path.join(from, file), path.join(target, file));
+  const files = [MANIFEST_FILE, ...FACE_MODEL_NAMES.flatMap((name) => [models[name].file, models[name].data])];
+  for (const file of files) fs.copyFileSync(path.join(from, file), path.join(target, file));
 };
 
 if (require.main === module) {

@@ -54,17 +54,29 @@ afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
 const inMemory = (name: FaceModelName) =>
   convertTfjsToOnnx(path.join(humanModelsDir(), `${name}.json`), FACE_MODEL_SPECS[name]);
 
-/** What onnxruntime itself writes for the in-memory conversion optimised at the `extended` level. */
-const optimisedHere = async (name: FaceModelName): Promise<Buffer> => {
-  const file = path.join(workDir, `${name}.optimised-here.onnx`);
+/**
+ * What onnxruntime itself writes for the in-memory conversion optimised at the `extended` level, with
+ * the weights in `<name>.data`: the model file and the weights file.
+ */
+const optimisedHere = async (name: FaceModelName): Promise<[Buffer, Buffer]> => {
+  const dir = path.join(workDir, 'optimised-here');
+  fs.mkdirSync(dir, { recursive: true });
   const session = await ort.InferenceSession.create(inMemory(name).bytes, {
     ...SESSION_OPTIONS,
     graphOptimizationLevel: 'extended',
-    optimizedModelFilePath: file,
+    optimizedModelFilePath: path.join(dir, `${name}.onnx`),
+    extra: {
+      session: {
+        optimized_model_external_initializers_file_name: `${name}.data`,
+        optimized_model_external_initializers_min_size_in_bytes: '1024',
+      },
+    },
   });
   await session.release();
-  return fs.readFileSync(file);
+  return [fs.readFileSync(path.join(dir, `${name}.onnx`)), fs.readFileSync(path.join(dir, `${name}.data`))];
 };
+
+const MODEL_FILES = FACE_MODEL_NAMES.flatMap((name) => [`${name}.data`, `${name}.onnx`]);
 
 /** The fixture photo as the model's input: resized to its square, RGB scaled to [-1, 1], NHWC. */
 const photoInput = async (name: FaceModelName): Promise<ort.Tensor> => {
@@ -89,24 +101,26 @@ const outputsOf = async (model: string | Uint8Array, name: FaceModelName): Promi
 
 describe('the build-time face models', () => {
   it('are written with a manifest naming the analyser’s model id, the optimisation and each model’s input and outputs', () => {
-    expect(fs.readdirSync(built).sort()).toEqual(['blazeface.onnx', 'facemesh.onnx', 'faceres.onnx', MANIFEST_FILE]);
+    expect(fs.readdirSync(built).sort()).toEqual([...MODEL_FILES, MANIFEST_FILE].sort());
     const manifest = readManifest(built);
     expect(manifest.modelId).toBe(MODEL_ID);
     expect(manifest.optimisation).toEqual({ level: 'extended', onnxRuntime: onnxRuntimeVersion() });
     expect(onnxRuntimeVersion()).toMatch(/^\d+\.\d+\.\d+/);
     for (const name of FACE_MODEL_NAMES) {
       const { inputName, outputNames } = inMemory(name);
-      expect(manifest.models[name]).toEqual({ file: `${name}.onnx`, inputName, outputNames });
+      expect(manifest.models[name]).toEqual({ file: `${name}.onnx`, data: `${name}.data`, inputName, outputNames });
     }
   });
 
   it.each(FACE_MODEL_NAMES)(
-    '%s is byte for byte the in-memory conversion as onnxruntime optimises it',
+    '%s is byte for byte the in-memory conversion as onnxruntime optimises it, weights apart',
     async (name) => {
-      const file = fs.readFileSync(path.join(built, `${name}.onnx`));
-      expect(file.equals(await optimisedHere(name))).toBe(true);
-      // Optimised, not the conversion copied through.
-      expect(file.equals(Buffer.from(inMemory(name).bytes))).toBe(false);
+      const [graph, weights] = await optimisedHere(name);
+      expect(fs.readFileSync(path.join(built, `${name}.onnx`)).equals(graph)).toBe(true);
+      expect(fs.readFileSync(path.join(built, `${name}.data`)).equals(weights)).toBe(true);
+      // Optimised, not the conversion copied through; the weights (nearly all the bytes) are in the data file.
+      expect(graph.equals(Buffer.from(inMemory(name).bytes))).toBe(false);
+      expect(weights.length).toBeGreaterThan(5 * graph.length);
     },
   );
 
@@ -134,6 +148,11 @@ describe('the build-time face models', () => {
     copyFaceModels(sourceModelsDir(), target);
     expect(fs.readdirSync(sourceModelsDir())).toContain('source-hash');
     expect(fs.readdirSync(target).sort()).toEqual(fs.readdirSync(built).sort());
+    for (const file of [...MODEL_FILES, MANIFEST_FILE])
+      expect([file, fs.readFileSync(path.join(target, file)).equals(fs.readFileSync(path.join(built, file)))]).toEqual([
+        file,
+        true,
+      ]);
   });
 
   it('are built again when a weight file changes', () => {
@@ -179,6 +198,14 @@ describe('what is refused', () => {
       /is not a manifest this analyser reads \(.*optimisation.*npm run build:faces/,
     );
     await expect(createOnnxFaceAnalyzer({ modelsDir: old }).load()).rejects.toThrow(/npm run build:faces/);
+  });
+
+  it('a folder missing a weights file names it and the command that builds them again', async () => {
+    const partial = path.join(workDir, 'partial');
+    fs.cpSync(built, partial, { recursive: true });
+    fs.rmSync(path.join(partial, 'faceres.data'));
+    expect(() => readManifest(partial)).toThrow(/lacks faceres\.data; build them again with `npm run build:faces`/);
+    await expect(createOnnxFaceAnalyzer({ modelsDir: partial }).load()).rejects.toThrow(/lacks faceres\.data/);
   });
 
   it('another version of human', () => {
