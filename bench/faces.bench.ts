@@ -59,7 +59,7 @@ export const run = async (): Promise<BenchResult[]> => {
       metric: 'faces.cold.load_ms',
       value: round(loaded.ms),
       unit: 'ms',
-      notes: `onnxruntime-node ${round(loaded.value.runtimeMs)} ms + sessions ${round(loaded.value.sessionMs)} ms (3 models, from the ONNX files built at build time)`,
+      notes: `onnxruntime-node ${round(loaded.value.runtimeMs)} ms + sessions ${round(loaded.value.sessionMs)} ms (3 models, from the ONNX files built at build time: graphs optimised to the extended level, weights as external data; the NCHWc layout made here)`,
     },
     {
       metric: 'faces.cold.first_analysis_ms',

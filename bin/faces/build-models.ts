@@ -2,13 +2,16 @@
  * `npm run build:faces [-- --out <dir>]`: the face models as ONNX files (functions/adapters/faces/face-models.ts).
  *
  * Converts @vladmandic/human's TensorFlow.js graphs (blazeface, facemesh, faceres, from the installed
- * package) with functions/adapters/faces/tfjs-to-onnx.ts into `.build/face-models/`, and again only when
- * an input changes (human's files, the converter, the model specs, this script: a hash of them is stored
- * beside the output). With `--out`, the files are then copied into that folder: the asset synthesis runs
+ * package) with functions/adapters/faces/tfjs-to-onnx.ts, then has onnxruntime-node optimise each graph
+ * (optimise-models.cjs: fusions and folding at the `extended` level, the part of onnxruntime's
+ * optimisation that does not depend on the CPU, so a cold start no longer redoes it) into
+ * `.build/face-models/`, and again only when an input changes (human's files, the converter, the model
+ * specs, these scripts, onnxruntime-node's version: a hash of them is stored beside the output). With `--out`, the files are then copied into that folder: the asset synthesis runs
  * it so for every function that analyses faces (lib/constructs/function-defaults.ts), into
  * `<asset>/face-models/`. `npm start`, the tests (global setup) and the bench make the repository's copy
  * the same way before anything loads the analyser from the sources.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,6 +23,7 @@ import {
   HUMAN_VERSION,
   MANIFEST_FILE,
   MODEL_ID,
+  readManifest,
   sourceModelsDir,
 } from '../../functions/adapters/faces/face-models';
 import { convertTfjsToOnnx } from '../../functions/adapters/faces/tfjs-to-onnx';
@@ -30,7 +34,11 @@ const CODE = [
   'functions/adapters/faces/face-models.ts',
   'functions/adapters/faces/tfjs-to-onnx.ts',
   'bin/faces/build-models.ts',
+  'bin/faces/optimise-models.cjs',
 ].map((file) => path.join(ROOT_DIR, file));
+const OPTIMISER = path.join(__dirname, 'optimise-models.cjs');
+/** The graph optimisation level the build applies (optimise-models.cjs says why not `all`). */
+export const BUILD_OPTIMISATION = 'extended';
 
 /** The folder of human's model files, in the installed package (found by Node's resolution). */
 export const humanModelsDir = (): string =>
@@ -52,17 +60,23 @@ const checkHumanVersion = (modelsDir: string): void => {
     throw new Error(`face models: @vladmandic/human ${version} is installed, ${MODEL_ID} needs ${HUMAN_VERSION}`);
 };
 
+/** The installed onnxruntime-node's version: the optimised graphs are its output. */
+export const onnxRuntimeVersion = (): string => {
+  const manifest = require.resolve('onnxruntime-node/package.json', { paths: [ROOT_DIR] });
+  return v.parse(v.object({ version: v.string() }), JSON.parse(fs.readFileSync(manifest, 'utf8'))).version;
+};
+
 /** What the built files depend on. */
-export const inputsHash = (modelsDir = humanModelsDir()): string => {
-  const hash = createHash('sha256').update(`${MODEL_ID}\n`);
+export const inputsHash = (modelsDir = humanModelsDir(), runtimeVersion = onnxRuntimeVersion()): string => {
+  const hash = createHash('sha256').update(`${MODEL_ID}\nonnxruntime-node ${runtimeVersion}\n`);
   const files = [...CODE, ...FACE_MODEL_NAMES.flatMap((name) => inputFilesOf(modelsDir, name))];
   for (const file of files) hash.update(`${path.basename(file)}\n`).update(fs.readFileSync(file));
   return hash.digest('hex');
 };
 
 /**
- * Converts the three models into `outDir` (replacing it), with their manifest and, when given, the stamp
- * of their inputs. Written beside it and renamed into place, so a reader never sees half a folder; when
+ * Converts and optimises the three models into `outDir` (replacing it), with their manifest and, when
+ * given, the stamp of their inputs. Written beside it and renamed into place, so a reader never sees half a folder; when
  * another process put the same build there first, its copy stays.
  */
 export const buildFaceModels = (
@@ -74,18 +88,38 @@ export const buildFaceModels = (
   const staging = `${outDir}.${process.pid}.tmp`;
   fs.rmSync(staging, { recursive: true, force: true });
   fs.mkdirSync(staging, { recursive: true });
+  const converted = (name: string) => path.join(staging, `${name}.converted.onnx`);
   const models = Object.fromEntries(
     FACE_MODEL_NAMES.map((name) => {
       const { bytes, inputName, outputNames } = convertTfjsToOnnx(
         path.join(modelsDir, `${name}.json`),
         FACE_MODEL_SPECS[name],
       );
-      const file = `${name}.onnx`;
-      fs.writeFileSync(path.join(staging, file), bytes);
-      return [name, { file, inputName, outputNames }];
+      fs.writeFileSync(converted(name), bytes);
+      return [name, { file: `${name}.onnx`, data: `${name}.data`, inputName, outputNames }];
     }),
   ) as FaceModelsManifest['models'];
-  const manifest: FaceModelsManifest = { modelId: MODEL_ID, humanVersion: HUMAN_VERSION, models };
+  try {
+    execFileSync(
+      process.execPath,
+      [OPTIMISER, ...FACE_MODEL_NAMES.flatMap((name) => [converted(name), path.join(staging, models[name].file)])],
+      { cwd: ROOT_DIR, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    // optimise-models.cjs names each weights file after its model file, as the manifest does.
+    for (const name of FACE_MODEL_NAMES)
+      if (!fs.existsSync(path.join(staging, models[name].data))) throw new Error(`no ${models[name].data} was written`);
+  } catch (error) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
+    throw new Error(`face models: optimising the graphs failed: ${stderr || (error as Error).message}`);
+  }
+  for (const name of FACE_MODEL_NAMES) fs.rmSync(converted(name));
+  const manifest: FaceModelsManifest = {
+    modelId: MODEL_ID,
+    humanVersion: HUMAN_VERSION,
+    optimisation: { level: BUILD_OPTIMISATION, onnxRuntime: onnxRuntimeVersion() },
+    models,
+  };
   fs.writeFileSync(path.join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   if (options.stamp) fs.writeFileSync(path.join(staging, STAMP_FILE), options.stamp);
   fs.rmSync(outDir, { recursive: true, force: true });
@@ -115,12 +149,13 @@ export const ensureFaceModels = (options: { log?: (line: string) => void } = {})
   return outDir;
 };
 
-/** Copies the built models (manifest and .onnx files, not the stamp) into `target`. */
+/** Copies the built models (the manifest and the files it lists, not the stamp) into `target`. */
 export const copyFaceModels = (from: string, target: string): void => {
+  const { models } = readManifest(from);
   fs.rmSync(target, { recursive: true, force: true });
   fs.mkdirSync(target, { recursive: true });
-  for (const file of fs.readdirSync(from).filter((name) => name === MANIFEST_FILE || name.endsWith('.onnx')))
-    fs.copyFileSync(path.join(from, file), path.join(target, file));
+  const files = [MANIFEST_FILE, ...FACE_MODEL_NAMES.flatMap((name) => [models[name].file, models[name].data])];
+  for (const file of files) fs.copyFileSync(path.join(from, file), path.join(target, file));
 };
 
 if (require.main === module) {

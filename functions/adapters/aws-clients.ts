@@ -9,6 +9,22 @@ export const localCredentials = () => ({
   secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY || 'local',
 });
 
+/**
+ * An SDK package loaded the first time it is used rather than when a function starts. After the shared
+ * core (which DynamoDB, used by every function, loads anyway) each client package costs 6-13 ms to load
+ * (`npm run bench -- assets`), so a function loads SQS, Step Functions and Secrets Manager only once a
+ * request reaches them (the client objects are made on first use too: composition's `once`). `load` must
+ * be a literal `require('@aws-sdk/…')`: the SDK is external to the bundles (the Lambda runtime's), so
+ * esbuild leaves the require as it is; types come from `import type`, which loads nothing.
+ */
+export const onFirstUse = <T>(load: () => T): (() => T) => {
+  let loaded: T | undefined;
+  return () => {
+    loaded ??= load();
+    return loaded;
+  };
+};
+
 export const clientOptions = (region: string, endpoint: string | undefined) => ({
   region,
   ...(endpoint ? { endpoint, credentials: localCredentials() } : {}),

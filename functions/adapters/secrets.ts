@@ -1,5 +1,7 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { clientOptions } from './aws-clients';
+import type * as SecretsManager from '@aws-sdk/client-secrets-manager';
+import { clientOptions, onFirstUse } from './aws-clients';
+
+const sdk = onFirstUse(() => require('@aws-sdk/client-secrets-manager') as typeof SecretsManager);
 
 /** A secret's reader: the value, cached; `refresh` reads it again at once (after a refusal of the cached one). */
 export type SecretReader = (() => Promise<string>) & { refresh: () => Promise<string> };
@@ -27,6 +29,7 @@ export const lazySecret = (options: {
     const value = typeof options.value === 'function' ? options.value() : options.value;
     if (value) return value;
     if (!options.arn) throw new Error(`${options.name} is not configured`);
+    const { GetSecretValueCommand, SecretsManagerClient } = sdk();
     const client = new SecretsManagerClient(clientOptions(options.region, options.endpoint));
     try {
       const result = await client.send(new GetSecretValueCommand({ SecretId: options.arn }));

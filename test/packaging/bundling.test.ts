@@ -79,8 +79,11 @@ describe(`the image function ${task.handler}, bundled for Lambda`, () => {
     expect(installed('onnxruntime-common')).toBe(true);
     expect(installed('@vladmandic/human')).toBe(false);
     expect(readdirSync(path.join(asset, 'face-models')).sort()).toEqual([
+      'blazeface.data',
       'blazeface.onnx',
+      'facemesh.data',
       'facemesh.onnx',
+      'faceres.data',
       'faceres.onnx',
       'manifest.json',
     ]);

@@ -14,12 +14,7 @@
  * The backend URL is operator configuration, so it is not passed through the SSRF guard.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import {
-  SendTaskFailureCommand,
-  SendTaskHeartbeatCommand,
-  SendTaskSuccessCommand,
-  type SFNClient,
-} from '@aws-sdk/client-sfn';
+import type { SFNClient } from '@aws-sdk/client-sfn';
 import { NotFoundError } from '../../domain/errors';
 import {
   type RemoteTrainer,
@@ -27,6 +22,7 @@ import {
   TRAINER_UNAVAILABLE_ERROR,
   type TrainingTasks,
 } from '../../domain/profiles/training';
+import { sfnSdk } from '../sfn/executions';
 
 export type Fetch = typeof globalThis.fetch;
 
@@ -177,8 +173,9 @@ const toDomain = async (send: () => Promise<unknown>): Promise<void> => {
 };
 
 export const sfnTrainingTasks = (sfn: SFNClient): TrainingTasks => ({
-  heartbeat: (taskToken) => toDomain(() => sfn.send(new SendTaskHeartbeatCommand({ taskToken }))),
+  heartbeat: (taskToken) => toDomain(() => sfn.send(new (sfnSdk().SendTaskHeartbeatCommand)({ taskToken }))),
   succeed: (taskToken, output) =>
-    toDomain(() => sfn.send(new SendTaskSuccessCommand({ taskToken, output: JSON.stringify(output) }))),
-  fail: (taskToken, error, cause) => toDomain(() => sfn.send(new SendTaskFailureCommand({ taskToken, error, cause }))),
+    toDomain(() => sfn.send(new (sfnSdk().SendTaskSuccessCommand)({ taskToken, output: JSON.stringify(output) }))),
+  fail: (taskToken, error, cause) =>
+    toDomain(() => sfn.send(new (sfnSdk().SendTaskFailureCommand)({ taskToken, error, cause }))),
 });

@@ -41,6 +41,17 @@ for (const [stride, perCell] of [
 }
 export const ANCHOR_COUNT = ANCHORS.length;
 
+/**
+ * The detector's input from its 256×256 RGB bytes: each value scaled to [-1, 1]. A plain function, not a
+ * loop inside the analyser's async code: V8 does not optimise a running loop (OSR) in an async function,
+ * so there these 196 608 values took ~10 ms in the interpreter on every analysis.
+ */
+export const detectorInput = (pixels: Uint8Array): Float32Array => {
+  const input = new Float32Array(pixels.length);
+  for (let index = 0; index < pixels.length; index += 1) input[index] = (pixels[index] ?? 0) / 127.5 - 1;
+  return input;
+};
+
 /** Where the whole image sits inside the letterboxed detector input (scale and padding, in image pixels). */
 export interface Letterbox {
   scale: number;

@@ -3,13 +3,18 @@
  *
  * @vladmandic/human 3.3.6 ships its models as TensorFlow.js graphs (model.json + .bin shards). The build
  * (bin/faces/build-models.ts: `npm run build:faces`, run by the asset synthesis, `npm start`, the tests and
- * the bench) converts the three the analyser uses with tfjs-to-onnx.ts and writes them into a folder:
+ * the bench) converts the three the analyser uses with tfjs-to-onnx.ts, has onnxruntime-node optimise
+ * each graph at the `extended` level (what a session would otherwise redo at every cold start; the same
+ * outputs, bit for bit, on the fixtures) and writes them into a folder:
  *
  *   face-models/
- *     manifest.json     what was built: MODEL_ID, human's version, each model's file, input and outputs
+ *     manifest.json     what was built: MODEL_ID, human's version, the optimisation (level, onnxruntime
+ *                       version), each model's files, input and outputs
  *     blazeface.onnx    detector, 256×256 NHWC
  *     facemesh.onnx     face confidence, 192×192 NHWC
  *     faceres.onnx      embedding, 224×224 NHWC, dynamic batch
+ *     <model>.data      each model's weights (initializers of 1 KB or more), which onnxruntime reads
+ *                       beside the .onnx much faster than from inside it
  *
  * In a Lambda asset the folder sits beside `index.js`; from the sources it is `.build/face-models/` at the
  * repository root. The run time only reads these files (no converter, no protobuf library).
@@ -50,6 +55,8 @@ export const FACE_MODEL_NAMES = Object.keys(FACE_MODEL_SPECS) as FaceModelName[]
 
 const ModelEntrySchema = v.object({
   file: v.pipe(v.string(), v.regex(/^[a-z]+\.onnx$/)),
+  /** The weights, as external data the .onnx file names. */
+  data: v.pipe(v.string(), v.regex(/^[a-z]+\.data$/)),
   inputName: v.string(),
   /** In the order of the spec's outputs. */
   outputNames: v.array(v.string()),
@@ -59,6 +66,8 @@ export type FaceModelEntry = v.InferOutput<typeof ModelEntrySchema>;
 export const FaceModelsManifestSchema = v.object({
   modelId: v.string(),
   humanVersion: v.string(),
+  /** The graph optimisation applied at build time, and by which onnxruntime-node. */
+  optimisation: v.object({ level: v.picklist(['extended']), onnxRuntime: v.string() }),
   models: v.object({ blazeface: ModelEntrySchema, facemesh: ModelEntrySchema, faceres: ModelEntrySchema }),
 });
 export type FaceModelsManifest = v.InferOutput<typeof FaceModelsManifestSchema>;
@@ -75,17 +84,29 @@ export const defaultModelsDir = (): string => {
   return fs.existsSync(path.join(besideBundle, MANIFEST_FILE)) ? besideBundle : sourceModelsDir();
 };
 
-/** The manifest of a models folder, checked against this analyser's MODEL_ID. */
+/** The manifest of a models folder, checked against this analyser's MODEL_ID and for the files it lists. */
 export const readManifest = (modelsDir: string): FaceModelsManifest => {
   const file = path.join(modelsDir, MANIFEST_FILE);
   if (!fs.existsSync(file))
     throw new Error(
       `face models: no ${file}; build the models with \`npm run build:faces\` (bin/faces/build-models.ts)`,
     );
-  const manifest = v.parse(FaceModelsManifestSchema, JSON.parse(fs.readFileSync(file, 'utf8')));
+  const parsed = v.safeParse(FaceModelsManifestSchema, JSON.parse(fs.readFileSync(file, 'utf8')));
+  if (!parsed.success)
+    throw new Error(
+      `face models: ${file} is not a manifest this analyser reads (${v.summarize(parsed.issues).replace(/\n/g, '; ')}); build them again with \`npm run build:faces\``,
+    );
+  const manifest = parsed.output;
   if (manifest.modelId !== MODEL_ID)
     throw new Error(
       `face models: ${modelsDir} holds ${manifest.modelId}, this analyser runs ${MODEL_ID}; build them again with \`npm run build:faces\``,
+    );
+  const missing = Object.values(manifest.models)
+    .flatMap(({ file, data }) => [file, data])
+    .filter((name) => !fs.existsSync(path.join(modelsDir, name)));
+  if (missing.length > 0)
+    throw new Error(
+      `face models: ${modelsDir} lacks ${missing.join(', ')}; build them again with \`npm run build:faces\``,
     );
   return manifest;
 };

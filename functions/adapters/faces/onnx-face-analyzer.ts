@@ -41,6 +41,7 @@ import {
   DETECTOR_SIZE_PX,
   decodeDetections,
   decodeShrinkFor,
+  detectorInput,
   letterboxOf,
   type RgbImage,
   sampleRegion,
@@ -68,6 +69,11 @@ export interface LoadTiming {
   sessionMs: number;
 }
 
+/**
+ * The files are optimised at build time up to `extended` (face-models.ts); `all` here adds only the NCHWc
+ * layout, which must be made on the CPU that runs it (its block size is that CPU's vector width) and
+ * halves the models' run time.
+ */
 const SESSION_OPTIONS: Ort.InferenceSession.SessionOptions = {
   executionProviders: ['cpu'],
   intraOpNumThreads: 1,
@@ -92,6 +98,10 @@ const timing = { runtimeMs: 0, sessionMs: 0 };
 
 const onnxRuntime = once(async () => {
   const startedAt = performance.now();
+  // onnxruntime-node ≥ 1.29 on Linux starts Microsoft's telemetry with its first session (a thread, a
+  // device id written under $HOME, events uploaded over HTTPS) unless this is set before then: nothing
+  // here may call out to the internet, and opting out also takes ~5-10 ms off that first session.
+  process.env.ORT_DISABLE_TELEMETRY ??= '1';
   // `require`, not `import()`: see images/sharp.ts.
   const runtime = require('onnxruntime-node') as typeof Ort;
   timing.runtimeMs += performance.now() - startedAt;
@@ -211,9 +221,7 @@ export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): On
         .toBuffer(),
     ]);
     const letterbox = letterboxOf(width, height);
-    const input = new Float32Array(small.length);
-    for (let index = 0; index < small.length; index += 1) input[index] = (small[index] ?? 0) / 127.5 - 1;
-    const [coarseRegressions, fineScores, coarseScores, fineRegressions] = await run(detector, input, [
+    const [coarseRegressions, fineScores, coarseScores, fineRegressions] = await run(detector, detectorInput(small), [
       1,
       DETECTOR_SIZE_PX,
       DETECTOR_SIZE_PX,

@@ -2,11 +2,15 @@
  * Step Functions executions, named by job or profile id so that a start is idempotent and a stop needs
  * no lookup.
  */
-import { DescribeExecutionCommand, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
-import { clientOptions } from '../aws-clients';
+import type * as Sfn from '@aws-sdk/client-sfn';
+import type { SFNClient } from '@aws-sdk/client-sfn';
+import { clientOptions, onFirstUse } from '../aws-clients';
 
-export const sfnClient = (region: string, endpoint: string | undefined) =>
-  new SFNClient(clientOptions(region, endpoint));
+/** @aws-sdk/client-sfn, loaded on first use (aws-clients.ts); http-trainer.ts sends its task commands with it. */
+export const sfnSdk = onFirstUse(() => require('@aws-sdk/client-sfn') as typeof Sfn);
+
+export const sfnClient = (region: string, endpoint: string | undefined): SFNClient =>
+  new (sfnSdk().SFNClient)(clientOptions(region, endpoint));
 
 /** The ARN of a machine's execution with this name. */
 export const executionArn = (stateMachineArn: string, name: string) =>
@@ -20,7 +24,7 @@ export const startExecution = async (
   input: unknown,
 ): Promise<void> => {
   try {
-    await sfn.send(new StartExecutionCommand({ stateMachineArn, name, input: JSON.stringify(input) }));
+    await sfn.send(new (sfnSdk().StartExecutionCommand)({ stateMachineArn, name, input: JSON.stringify(input) }));
   } catch (error) {
     if (!(error instanceof Error && error.name === 'ExecutionAlreadyExists')) throw error;
   }
@@ -34,7 +38,9 @@ export const stopExecution = async (
   reason: { error: string; cause: string },
 ): Promise<void> => {
   try {
-    await sfn.send(new StopExecutionCommand({ executionArn: executionArn(stateMachineArn, name), ...reason }));
+    await sfn.send(
+      new (sfnSdk().StopExecutionCommand)({ executionArn: executionArn(stateMachineArn, name), ...reason }),
+    );
   } catch (error) {
     if (!(error instanceof Error && error.name === 'ExecutionDoesNotExist')) throw error;
   }
@@ -48,7 +54,7 @@ export const executionState = async (
 ): Promise<'running' | 'ended' | 'missing'> => {
   try {
     const { status } = await sfn.send(
-      new DescribeExecutionCommand({ executionArn: executionArn(stateMachineArn, name) }),
+      new (sfnSdk().DescribeExecutionCommand)({ executionArn: executionArn(stateMachineArn, name) }),
     );
     return status === 'RUNNING' || status === 'PENDING_REDRIVE' ? 'running' : 'ended';
   } catch (error) {

@@ -1,9 +1,12 @@
 /** SQS in the domain's words: send a JSON message, and put a received one back after a delay. */
-import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { clientOptions } from '../aws-clients';
+import type * as Sqs from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { clientOptions, onFirstUse } from '../aws-clients';
 
-export const sqsClient = (region: string, endpoint: string | undefined) =>
-  new SQSClient(clientOptions(region, endpoint));
+const sdk = onFirstUse(() => require('@aws-sdk/client-sqs') as typeof Sqs);
+
+export const sqsClient = (region: string, endpoint: string | undefined): SQSClient =>
+  new (sdk().SQSClient)(clientOptions(region, endpoint));
 
 export const sendJson = async (
   sqs: SQSClient,
@@ -20,7 +23,11 @@ export const sendJson = async (
       ]),
     );
   await sqs.send(
-    new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), MessageAttributes: attributes }),
+    new (sdk().SendMessageCommand)({
+      QueueUrl: queueUrl,
+      MessageBody: JSON.stringify(message),
+      MessageAttributes: attributes,
+    }),
   );
 };
 
@@ -32,7 +39,7 @@ export const delayRedelivery = async (
   delaySeconds: number,
 ): Promise<void> => {
   await sqs.send(
-    new ChangeMessageVisibilityCommand({
+    new (sdk().ChangeMessageVisibilityCommand)({
       QueueUrl: queueUrl,
       ReceiptHandle: receiptHandle,
       VisibilityTimeout: Math.max(0, Math.round(delaySeconds)),

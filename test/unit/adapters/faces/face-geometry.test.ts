@@ -1,4 +1,9 @@
-import { decodeShrinkFor, MIN_REGION_PX, sampleRegion } from '../../../../functions/adapters/faces/face-geometry';
+import {
+  decodeShrinkFor,
+  detectorInput,
+  MIN_REGION_PX,
+  sampleRegion,
+} from '../../../../functions/adapters/faces/face-geometry';
 
 describe('decodeShrinkFor: how much smaller an image may be decoded for its faces', () => {
   it('keeps full resolution while quartering would leave the smallest face under the minimum', () => {
@@ -70,5 +75,18 @@ describe('sampleRegion: a rotated square of the image, bilinear', () => {
     const expected = reference(region, size);
     expect(sampled).toHaveLength(expected.length);
     for (const [index, value] of sampled.entries()) expect(value).toBeCloseTo(expected[index] ?? Number.NaN, 3);
+  });
+});
+
+describe('detectorInput: the detector’s bytes as floats in [-1, 1]', () => {
+  it('maps 0 to -1, 255 to 1 and every value in between linearly, in order', () => {
+    const pixels = Uint8Array.from([0, 255, 51, 204, 1]);
+    const input = detectorInput(pixels);
+    expect(input).toBeInstanceOf(Float32Array);
+    expect(Array.from(input)).toEqual([-1, 1, -0.6, 0.6, 1 / 127.5 - 1].map(Math.fround));
+  });
+
+  it('is as long as its input (256 × 256 × 3 for the detector)', () => {
+    expect(detectorInput(new Uint8Array(256 * 256 * 3))).toHaveLength(196_608);
   });
 });

@@ -2,15 +2,23 @@
  * @jest-environment ./test/faces/onnx-environment.js
  *
  * The face models built at build time are the models the analyser used to convert in memory at every
- * cold start: the same bytes, the same outputs on a fixture photo, and the same faces found by the
- * analyser that reads them. Also what the build refuses and what the analyser refuses to read.
+ * cold start, optimised by onnxruntime at the `extended` level: the bytes onnxruntime writes for that
+ * conversion, the same outputs on a fixture photo (bit for bit), and the same faces found by the analyser
+ * that reads them. Also when they are built again, what the build refuses and what the analyser refuses
+ * to read.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
-import { buildFaceModels, copyFaceModels, humanModelsDir, inputsHash } from '../../../../bin/faces/build-models';
+import {
+  buildFaceModels,
+  copyFaceModels,
+  humanModelsDir,
+  inputsHash,
+  onnxRuntimeVersion,
+} from '../../../../bin/faces/build-models';
 import {
   FACE_MODEL_NAMES,
   FACE_MODEL_SPECS,
@@ -46,6 +54,30 @@ afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
 const inMemory = (name: FaceModelName) =>
   convertTfjsToOnnx(path.join(humanModelsDir(), `${name}.json`), FACE_MODEL_SPECS[name]);
 
+/**
+ * What onnxruntime itself writes for the in-memory conversion optimised at the `extended` level, with
+ * the weights in `<name>.data`: the model file and the weights file.
+ */
+const optimisedHere = async (name: FaceModelName): Promise<[Buffer, Buffer]> => {
+  const dir = path.join(workDir, 'optimised-here');
+  fs.mkdirSync(dir, { recursive: true });
+  const session = await ort.InferenceSession.create(inMemory(name).bytes, {
+    ...SESSION_OPTIONS,
+    graphOptimizationLevel: 'extended',
+    optimizedModelFilePath: path.join(dir, `${name}.onnx`),
+    extra: {
+      session: {
+        optimized_model_external_initializers_file_name: `${name}.data`,
+        optimized_model_external_initializers_min_size_in_bytes: '1024',
+      },
+    },
+  });
+  await session.release();
+  return [fs.readFileSync(path.join(dir, `${name}.onnx`)), fs.readFileSync(path.join(dir, `${name}.data`))];
+};
+
+const MODEL_FILES = FACE_MODEL_NAMES.flatMap((name) => [`${name}.data`, `${name}.onnx`]);
+
 /** The fixture photo as the model's input: resized to its square, RGB scaled to [-1, 1], NHWC. */
 const photoInput = async (name: FaceModelName): Promise<ort.Tensor> => {
   const [, height, width] = FACE_MODEL_SPECS[name].inputShape;
@@ -68,19 +100,29 @@ const outputsOf = async (model: string | Uint8Array, name: FaceModelName): Promi
 };
 
 describe('the build-time face models', () => {
-  it('are written with a manifest naming the analyser’s model id and each model’s input and outputs', () => {
-    expect(fs.readdirSync(built).sort()).toEqual(['blazeface.onnx', 'facemesh.onnx', 'faceres.onnx', MANIFEST_FILE]);
+  it('are written with a manifest naming the analyser’s model id, the optimisation and each model’s input and outputs', () => {
+    expect(fs.readdirSync(built).sort()).toEqual([...MODEL_FILES, MANIFEST_FILE].sort());
     const manifest = readManifest(built);
     expect(manifest.modelId).toBe(MODEL_ID);
+    expect(manifest.optimisation).toEqual({ level: 'extended', onnxRuntime: onnxRuntimeVersion() });
+    expect(onnxRuntimeVersion()).toMatch(/^\d+\.\d+\.\d+/);
     for (const name of FACE_MODEL_NAMES) {
       const { inputName, outputNames } = inMemory(name);
-      expect(manifest.models[name]).toEqual({ file: `${name}.onnx`, inputName, outputNames });
+      expect(manifest.models[name]).toEqual({ file: `${name}.onnx`, data: `${name}.data`, inputName, outputNames });
     }
   });
 
-  it.each(FACE_MODEL_NAMES)('%s is byte for byte the in-memory conversion', (name) => {
-    expect(Buffer.from(inMemory(name).bytes).equals(fs.readFileSync(path.join(built, `${name}.onnx`)))).toBe(true);
-  });
+  it.each(FACE_MODEL_NAMES)(
+    '%s is byte for byte the in-memory conversion as onnxruntime optimises it, weights apart',
+    async (name) => {
+      const [graph, weights] = await optimisedHere(name);
+      expect(fs.readFileSync(path.join(built, `${name}.onnx`)).equals(graph)).toBe(true);
+      expect(fs.readFileSync(path.join(built, `${name}.data`)).equals(weights)).toBe(true);
+      // Optimised, not the conversion copied through; the weights (nearly all the bytes) are in the data file.
+      expect(graph.equals(Buffer.from(inMemory(name).bytes))).toBe(false);
+      expect(weights.length).toBeGreaterThan(5 * graph.length);
+    },
+  );
 
   it.each(FACE_MODEL_NAMES)('%s gives the in-memory conversion’s outputs on a fixture photo', async (name) => {
     const fromFile = await outputsOf(path.join(built, `${name}.onnx`), name);
@@ -106,6 +148,11 @@ describe('the build-time face models', () => {
     copyFaceModels(sourceModelsDir(), target);
     expect(fs.readdirSync(sourceModelsDir())).toContain('source-hash');
     expect(fs.readdirSync(target).sort()).toEqual(fs.readdirSync(built).sort());
+    for (const file of [...MODEL_FILES, MANIFEST_FILE])
+      expect([file, fs.readFileSync(path.join(target, file)).equals(fs.readFileSync(path.join(built, file)))]).toEqual([
+        file,
+        true,
+      ]);
   });
 
   it('are built again when a weight file changes', () => {
@@ -116,6 +163,11 @@ describe('the build-time face models', () => {
     expect(inputsHash(altered)).toBe(inputsHash());
     fs.appendFileSync(path.join(altered, 'faceres.bin'), Buffer.from([0]));
     expect(inputsHash(altered)).not.toBe(inputsHash());
+  });
+
+  it('are built again when onnxruntime-node changes version (the optimised graphs are its output)', () => {
+    expect(inputsHash(humanModelsDir(), onnxRuntimeVersion())).toBe(inputsHash());
+    expect(inputsHash(humanModelsDir(), '0.0.1')).not.toBe(inputsHash());
   });
 });
 
@@ -135,6 +187,25 @@ describe('what is refused', () => {
     await expect(createOnnxFaceAnalyzer({ modelsDir: other }).load()).rejects.toThrow(
       /holds human-faceres-3\.3\.5\/b1, this analyser runs human-faceres-3\.3\.6\/b1/,
     );
+  });
+
+  it('a manifest from before the build optimised the graphs names the command that builds them again', async () => {
+    const old = path.join(workDir, 'unoptimised');
+    fs.cpSync(built, old, { recursive: true });
+    const { optimisation: _, ...manifest } = JSON.parse(fs.readFileSync(path.join(old, MANIFEST_FILE), 'utf8'));
+    fs.writeFileSync(path.join(old, MANIFEST_FILE), JSON.stringify(manifest));
+    expect(() => readManifest(old)).toThrow(
+      /is not a manifest this analyser reads \(.*optimisation.*npm run build:faces/,
+    );
+    await expect(createOnnxFaceAnalyzer({ modelsDir: old }).load()).rejects.toThrow(/npm run build:faces/);
+  });
+
+  it('a folder missing a weights file names it and the command that builds them again', async () => {
+    const partial = path.join(workDir, 'partial');
+    fs.cpSync(built, partial, { recursive: true });
+    fs.rmSync(path.join(partial, 'faceres.data'));
+    expect(() => readManifest(partial)).toThrow(/lacks faceres\.data; build them again with `npm run build:faces`/);
+    await expect(createOnnxFaceAnalyzer({ modelsDir: partial }).load()).rejects.toThrow(/lacks faceres\.data/);
   });
 
   it('another version of human', () => {
