@@ -14,8 +14,8 @@
  *    (decodeShrinkFor: a 2K photo of a large face decodes in a fraction of the time; embeddings against
  *    full resolution: cosine median 0.999, minimum 0.95, over the fixtures); with `enough` (who is
  *    present), faces largest first, stopping once enough are found;
- * 4. embed: FaceRes, 1024 values, L2-normalised. FaceMesh and FaceRes run off the main thread, side by
- *    side, while the crop is sampled and its sharpness measured.
+ * 4. embed: FaceRes, 1024 values, L2-normalised. (onnxruntime-node runs a model on the main thread, in
+ *    a setImmediate: nothing else of the analysis can run beside it.)
  *
  * Model files: ONNX, converted from human's TensorFlow.js graphs at build time (face-models.ts says where
  * they are and what the manifest holds; bin/faces/build-models.ts makes them). `modelsDir` overrides the
@@ -302,15 +302,9 @@ export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): On
       const box = boxes[index] ?? { x: 0, y: 0, width: 0, height: 0 };
       const meshRegion = toDecoded(regions[index] ?? cropRegionOf(box, candidate.landmarks, false));
       const meshInput = sampleRegion(image, meshRegion, MESH_SIZE_PX, 1 / 255);
-      // onnxruntime runs a model off the main thread: the crop is sampled while FaceMesh runs, FaceRes runs
-      // beside it (on a second core where there is one), and the sharpness is measured meanwhile.
-      const meshRun = model('facemesh').then((mesh) => run(mesh, meshInput, [1, MESH_SIZE_PX, MESH_SIZE_PX, 3]));
+      const [confidence] = await run(await model('facemesh'), meshInput, [1, MESH_SIZE_PX, MESH_SIZE_PX, 3]);
       const crop = sampleRegion(image, toDecoded(cropRegionOf(box, candidate.landmarks, true)), EMBEDDING_SIZE_PX);
-      const embeddingRun = model('faceres').then((faceres) =>
-        run(faceres, crop, [1, EMBEDDING_SIZE_PX, EMBEDDING_SIZE_PX, 3]),
-      );
-      const sharpness = sharpnessOf(crop, EMBEDDING_SIZE_PX);
-      const [[confidence], [embedding]] = await Promise.all([meshRun, embeddingRun]);
+      const [embedding] = await run(await model('faceres'), crop, [1, EMBEDDING_SIZE_PX, EMBEDDING_SIZE_PX, 3]);
       const faceConfidence = confidence[0];
       faces.push({
         box,
@@ -319,7 +313,7 @@ export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): On
         kind: faceConfidence >= MIN_PERSON_FACE_CONFIDENCE ? 'person' : 'animal',
         faceConfidence,
         embedding: unitLength(embedding),
-        sharpness,
+        sharpness: sharpnessOf(crop, EMBEDDING_SIZE_PX),
         yawDegrees: yawDegreesOf(candidate.landmarks),
       });
     }
