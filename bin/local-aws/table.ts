@@ -44,6 +44,13 @@ export const ensureTable = async (endpoint: string, tableName: string): Promise<
         ],
       }),
     );
+    // A new table takes writes once it is ACTIVE (DynamoDB, and dynalite a moment after answering): a
+    // write straight after CreateTable could otherwise meet ResourceNotFoundException on a busy machine.
+    const deadline = Date.now() + 10_000;
+    while ((await client.send(new DescribeTableCommand({ TableName: tableName }))).Table?.TableStatus !== 'ACTIVE') {
+      if (Date.now() > deadline) throw new Error(`table ${tableName} at ${endpoint} is not ACTIVE after 10 s`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   } finally {
     client.destroy();
   }

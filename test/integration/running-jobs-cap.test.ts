@@ -44,7 +44,12 @@ describe('the cap of running jobs per account', () => {
     for (const jobId of jobIds) expect(await settled(account.apiKey, jobId)).toBe('succeeded');
     const jobs = await Promise.all(jobIds.map(async (jobId) => (await services().jobs.get(account.accountId, jobId))!));
     const spans = jobs.map((job) => [job.startedAt!, job.completedAt!] as const).sort((a, b) => a[0] - b[0]);
-    for (let i = 1; i < spans.length; i += 1) expect(spans[i]![0]).toBeGreaterThanOrEqual(spans[i - 1]![1]);
+    // A step stamps its time just before its write lands: the next job may read the clock a few ms before
+    // the place it then takes is given back. A second job running beside the first would overlap it by
+    // most of a job (hundreds of ms), far beyond this allowance.
+    const STAMP_ALLOWANCE_MS = 50;
+    for (let i = 1; i < spans.length; i += 1)
+      expect(spans[i]![0]).toBeGreaterThanOrEqual(spans[i - 1]![1] - STAMP_ALLOWANCE_MS);
     expect(await places(account.accountId)).toBe(0);
   });
 
