@@ -131,12 +131,26 @@ class Bucket {
     return { index, end: position, deadBytes: position - liveBytes };
   }
 
-  private static record(header: object, body: Buffer): Buffer {
+  /** A record's parts, written as one (writev): the body is not copied into a record-sized buffer. */
+  private static record(header: object, body: Buffer): Buffer[] {
     const headerBytes = Buffer.from(JSON.stringify(header));
     const prefix = Buffer.alloc(PREFIX_BYTES);
     prefix.writeUInt32BE(headerBytes.length, 0);
     prefix.writeUInt32BE(body.length, 4);
-    return Buffer.concat([prefix, headerBytes, body]);
+    return [prefix, headerBytes, body];
+  }
+
+  /** Writes every byte of `parts` at `position`; answers how many. */
+  private static write(fd: number, parts: Buffer[], position: number): number {
+    const total = parts.reduce((sum, part) => sum + part.length, 0);
+    const written = fs.writevSync(fd, parts, position);
+    // A regular file takes the whole write; should it not, the rest follows.
+    if (written < total) {
+      const rest = Buffer.concat(parts).subarray(written);
+      for (let offset = 0; offset < rest.length; )
+        offset += fs.writeSync(fd, rest, offset, rest.length - offset, position + written + offset);
+    }
+    return total;
   }
 
   /** The live objects into a new pack, renamed over the old one. */
@@ -145,10 +159,11 @@ class Bucket {
     const aside = `${file}.compacting`;
     const target = fs.openSync(aside, 'w');
     try {
+      let position = 0;
       for (const { offset, ...meta } of index.values()) {
         const body = Buffer.alloc(meta.size);
         fs.readSync(source, body, 0, meta.size, offset);
-        fs.writeSync(target, Bucket.record(meta, body));
+        position += Bucket.write(target, Bucket.record(meta, body), position);
       }
     } finally {
       fs.closeSync(source);
@@ -159,9 +174,7 @@ class Bucket {
 
   /** Appends a record and answers where its body starts. */
   private append(header: object, body: Buffer): number {
-    const record = Bucket.record(header, body);
-    fs.writeSync(this.fd, record, 0, record.length, this.end);
-    this.end += record.length;
+    this.end += Bucket.write(this.fd, Bucket.record(header, body), this.end);
     return this.end - body.length;
   }
 

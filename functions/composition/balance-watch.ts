@@ -16,7 +16,8 @@ export const billingSettingsRepository = once(() => new DynamoBillingSettings(ta
 
 /**
  * The settles' watcher (auto-billing.ts, afterSettle): a job's settle that applied is followed by it;
- * what it throws is logged, never the settle's failure.
+ * what it throws is logged, never the settle's failure. The account's billing settings are read alongside
+ * the settle's transaction (a settle that did not apply, a rare replay, reads them for nothing).
  */
 export const watchedLedger = <L extends LedgerPort>(inner: L): L => {
   const deps = (): BalanceWatchDeps => ({
@@ -29,9 +30,14 @@ export const watchedLedger = <L extends LedgerPort>(inner: L): L => {
   });
   return Object.assign(Object.create(inner) as L, {
     settle: async (input: Parameters<LedgerPort['settle']>[0]) => {
+      if (input.ends.kind !== 'job') return inner.settle(input);
+      const watch = deps();
+      // Read while the settle's transaction runs; a failure of the read is afterSettle's, logged below.
+      const settingsRead = watch.settings.get(input.accountId);
+      settingsRead.catch(() => undefined);
       const outcome = await inner.settle(input);
-      if (outcome.applied && input.ends.kind === 'job')
-        await afterSettle(deps(), input.accountId).catch((error: unknown) =>
+      if (outcome.applied)
+        await afterSettle(watch, input.accountId, settingsRead).catch((error: unknown) =>
           log().error('after-settle billing failed', { account_id: input.accountId, error: String(error) }),
         );
       return outcome;

@@ -164,15 +164,23 @@ interface ChannelMoments {
   deviation: number[];
 }
 
+/** Interleaved RGB: one pixel a step, each channel summed in the same order (the same floating-point sums). */
 export const channelMoments = (pixels: Buffer): ChannelMoments => {
   const count = pixels.length / 3;
-  const sums = [0, 0, 0];
-  const squares = [0, 0, 0];
-  for (let index = 0; index < pixels.length; index += 1) {
-    const value = pixels[index];
-    sums[index % 3] += value;
-    squares[index % 3] += value * value;
+  let [red, green, blue, redSquares, greenSquares, blueSquares] = [0, 0, 0, 0, 0, 0];
+  for (let index = 0; index + 2 < pixels.length; index += 3) {
+    const r = pixels[index];
+    const g = pixels[index + 1];
+    const b = pixels[index + 2];
+    red += r;
+    green += g;
+    blue += b;
+    redSquares += r * r;
+    greenSquares += g * g;
+    blueSquares += b * b;
   }
+  const sums = [red, green, blue];
+  const squares = [redSquares, greenSquares, blueSquares];
   const mean = sums.map((sum) => sum / count);
   return {
     mean,

@@ -117,9 +117,17 @@ const accountEvent = (
   };
 };
 
-/** After a job's settle: the low-balance notice and auto-recharge, each once (the module's header). */
-export const afterSettle = async (deps: BalanceWatchDeps, accountId: string): Promise<string[]> => {
-  const settings = await deps.settings.get(accountId);
+/**
+ * After a job's settle: the low-balance notice and auto-recharge, each once (the module's header).
+ * `settingsRead`: the account's settings, when their read was started already (while the settle ran: they
+ * do not depend on it), so that a settle waits for one round trip to the table instead of two.
+ */
+export const afterSettle = async (
+  deps: BalanceWatchDeps,
+  accountId: string,
+  settingsRead?: Promise<BillingSettings>,
+): Promise<string[]> => {
+  const settings = await (settingsRead ?? deps.settings.get(accountId));
   const done: string[] = [];
   const low = settings.lowBalanceThresholdMicros;
   const watchesLow = low !== null && settings.webhookUrl !== null;

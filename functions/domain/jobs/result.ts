@@ -7,6 +7,7 @@
 import type { EngineUsage } from '../engine/engine';
 import type { CheckedOutputs, IdentityCheck, IdentityReport } from '../engine/identity';
 import type { RecognizedFace } from '../engine/recognition';
+import { base64Of } from '../shared/base64';
 import { DOWNLOAD_LINK_LIFETIME_MS, type DownloadGrant } from './download-token';
 import type { Job, JobResult } from './job';
 
@@ -106,7 +107,7 @@ export const imageResultBody = (result: ImageResult): ImageResultBody => ({
       })),
     },
   }),
-  images: result.images.map((image) => image.toString('base64')),
+  images: result.images.map(base64Of),
   download_urls: result.downloadUrls,
 });
 

@@ -97,6 +97,25 @@ describe('decodeImageInput: forms', () => {
     expect((await decode(wrapped)).data).toEqual(png);
   });
 
+  it('judges base64 with spaces, tabs and line breaks as the same text without them', async () => {
+    // Padded ("=="), so the whitespace also falls between the data and its padding, and after it.
+    const bytes = Buffer.concat([jpeg, Buffer.alloc(((((1 - jpeg.length) % 3) + 3) % 3) + 3, 0xff)]);
+    const text = bytes.toString('base64');
+    expect(text).toMatch(/==$/);
+    const spaced = `${text.slice(0, 5)} ${text.slice(5, 9)}\t${text.slice(9, -2)}\n==\r\n `;
+    expect((await decode(spaced)).data).toEqual(bytes);
+    // Within the cap once the whitespace is gone, though the text as sent would count as more bytes.
+    const widelySpaced = text.replace(/.{8}/g, '$&    ');
+    expect((await decode(widelySpaced, noFetch, bytes.length)).data).toEqual(bytes);
+    await expect(decode(widelySpaced, noFetch, bytes.length - 1)).rejects.toEqual(
+      refusal(`images[3] is larger than ${bytes.length - 1} bytes; send a smaller image.`),
+    );
+    await expect(decode(`${text.slice(0, 8)}\n${text.slice(8, -2)}=\n=`)).resolves.toMatchObject({ data: bytes });
+    await expect(decode(`${text.slice(0, 8)}=\n${text.slice(8)}`)).rejects.toEqual(
+      refusal('images[3] is neither an http(s) URL nor valid base64.'),
+    );
+  });
+
   it('reads a data URI and ignores its declared type', async () => {
     const decoded = await decode(`data:image/png;base64,${jpeg.toString('base64')}`);
     expect(decoded.format).toBe('jpeg');

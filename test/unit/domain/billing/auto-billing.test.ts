@@ -107,6 +107,27 @@ describe('afterSettle', () => {
       { kind: 'auto-recharge', accountId: 'acc_1', rechargeId: 'tup_2' },
     ]);
   });
+
+  it('decides on the settings read alongside the settle when given them, without reading them again', async () => {
+    const m = memory({}, 4_000_000);
+    let settingsReads = 0;
+    const deps = {
+      ...m.deps,
+      settings: {
+        ...m.deps.settings,
+        get: async () => {
+          settingsReads += 1;
+          return NO_SETTINGS;
+        },
+      },
+    };
+    const watching = { ...NO_SETTINGS, lowBalanceThresholdMicros: 5_000_000, webhookUrl: 'https://example.com/h' };
+    expect(await afterSettle(deps, 'acc_1', Promise.resolve(watching))).toEqual(['balance.low']);
+    expect(settingsReads).toBe(0);
+    await expect(afterSettle(deps, 'acc_1', Promise.reject(new Error('table unreachable')))).rejects.toThrow(
+      'table unreachable',
+    );
+  });
 });
 
 describe('runAutoRecharge', () => {
