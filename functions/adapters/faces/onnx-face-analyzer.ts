@@ -14,7 +14,8 @@
  *    (decodeShrinkFor: a 2K photo of a large face decodes in a fraction of the time; embeddings against
  *    full resolution: cosine median 0.999, minimum 0.95, over the fixtures); with `enough` (who is
  *    present), faces largest first, stopping once enough are found;
- * 4. embed: FaceRes, 1024 values, L2-normalised. (onnxruntime-node runs a model on the main thread, in
+ * 4. embed: FaceRes on the crop made grey (toLuma: colour grades and palettes do not move it), 1024
+ *    values, L2-normalised. (onnxruntime-node runs a model on the main thread, in
  *    a setImmediate: nothing else of the analysis can run beside it.)
  *
  * Model files: ONNX, converted from human's TensorFlow.js graphs at build time (face-models.ts says where
@@ -46,6 +47,7 @@ import {
   type RgbImage,
   sampleRegion,
   sharpnessOf,
+  toLuma,
   yawDegreesOf,
 } from './face-geometry';
 import { defaultModelsDir, FACE_MODEL_NAMES, type FaceModelName, MODEL_ID, readManifest } from './face-models';
@@ -303,7 +305,9 @@ export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): On
       const meshRegion = toDecoded(regions[index] ?? cropRegionOf(box, candidate.landmarks, false));
       const meshInput = sampleRegion(image, meshRegion, MESH_SIZE_PX, 1 / 255);
       const [confidence] = await run(await model('facemesh'), meshInput, [1, MESH_SIZE_PX, MESH_SIZE_PX, 3]);
-      const crop = sampleRegion(image, toDecoded(cropRegionOf(box, candidate.landmarks, true)), EMBEDDING_SIZE_PX);
+      const crop = toLuma(
+        sampleRegion(image, toDecoded(cropRegionOf(box, candidate.landmarks, true)), EMBEDDING_SIZE_PX),
+      );
       const [embedding] = await run(await model('faceres'), crop, [1, EMBEDDING_SIZE_PX, EMBEDDING_SIZE_PX, 3]);
       const faceConfidence = confidence[0];
       faces.push({

@@ -1,5 +1,5 @@
 /**
- * Read first: the decision thresholds of face recognition, for the model id `human-faceres-3.3.6/b1`,
+ * Read first: the decision thresholds of face recognition, for the model id `human-faceres-3.3.6/b2` (FaceRes on a grey crop),
  * measured with `npx tsx bench/faces/calibrate.ts` on the committed fixtures (test/fixtures/faces/:
  * 32 photos of faces of 28 people, each also flipped, blurred σ 2.5, shrunk to ¼ and back, saved at JPEG
  * quality 15, rotated 15° and made grey: 222 analysed faces, 865 same-person pairs, 22,957 different-person
@@ -9,12 +9,14 @@
  *
  * Measured (pairs of faces; "template" = a face against the normalised mean of an identity's other photos,
  * as `recognise` compares, 45 same-person and 5,899 different-person trials):
- * - same person: median cosine 0.888, p10 0.768 (the lowest are 30–50 px faces of Messi re-compressed);
- *   different people: median 0.354, p90 0.474, max 0.648.
- * - TAR at FAR 0.1 % (pairs): 0.988, at a cosine of 0.616.
- * - at 0.65: pairs TAR 0.987, FAR 0; templates TAR 0.978, 2 false accepts (FAR 0.03 %).
- * - at 0.70: pairs TAR 0.973, FAR 0 (0 of 22,957); templates TAR 0.978, FAR 0 (0 of 5,899).
- * - at 0.75: pairs TAR 0.918; templates TAR 0.911.
+ * - same person: median cosine 0.909, p10 0.788 (the lowest are 30–50 px faces of Messi re-compressed);
+ *   different people: median 0.353, p90 0.474, max 0.649.
+ * - TAR at FAR 0.1 % (pairs): 0.990, at a cosine of 0.615.
+ * - at 0.65: pairs TAR 0.990, FAR 0; templates TAR 0.978, FAR 0 (0 of 5,899).
+ * - at 0.70: pairs TAR 0.985, FAR 0 (0 of 22,957); templates TAR 0.978, FAR 0 (0 of 5,899).
+ * - at 0.75: pairs TAR 0.960; templates TAR 0.956.
+ * (b1, the colour crop, on the same set: same person median 0.888, p10 0.757; different people max 0.648;
+ * at 0.70 pairs TAR 0.971. The grey crop raised same-person scores and left strangers where they were.)
  */
 
 /**
@@ -33,8 +35,8 @@ export const MATCH_MARGIN = 0.05;
 /**
  * Training: a photo whose face has a cosine below this to the mean of the set's other faces is someone
  * else. Lower than MATCH_THRESHOLD because it sets a photo aside rather than bills: same-person templates
- * scored above it in 97.8 % of trials (Yale's four lightings 0.81–0.85), different people at most 0.648
- * in pairs (2 template trials of 5,899 above it).
+ * scored above it in 97.8 % of trials, different people at most 0.649 in pairs (no template trial of 5,899
+ * above it).
  */
 export const SAME_PERSON_THRESHOLD = 0.65;
 

@@ -4,7 +4,7 @@ import { normalise } from '../../../../functions/domain/faces/vectors';
 import { aProfile } from '../../../support/builders/profiles';
 
 const mean = normalise(Array.from({ length: 1024 }, (_, index) => Math.sin(index + 1)));
-const face = { modelId: 'human-faceres-3.3.6/b1', kind: 'person' as const, mean, referenceKeys: ['r/01.jpg'] };
+const face = { modelId: 'human-faceres-3.3.6/b2', kind: 'person' as const, mean, referenceKeys: ['r/01.jpg'] };
 
 describe("a profile's face in the table", () => {
   it('stores the mean as float32 little-endian base64, 4 bytes a value', () => {

@@ -3,6 +3,7 @@ import {
   detectorInput,
   MIN_REGION_PX,
   sampleRegion,
+  toLuma,
 } from '../../../../functions/adapters/faces/face-geometry';
 
 describe('decodeShrinkFor: how much smaller an image may be decoded for its faces', () => {
@@ -88,5 +89,21 @@ describe('detectorInput: the detector’s bytes as floats in [-1, 1]', () => {
 
   it('is as long as its input (256 × 256 × 3 for the detector)', () => {
     expect(detectorInput(new Uint8Array(256 * 256 * 3))).toHaveLength(196_608);
+  });
+});
+
+describe('toLuma: the embedding crop made grey', () => {
+  it('puts each pixel’s BT.601 luma in all three channels, in place', () => {
+    const crop = Float32Array.from([255, 0, 0, 0, 255, 0, 0, 0, 255, 10, 20, 30]);
+    const grey = toLuma(crop);
+    expect(grey).toBe(crop);
+    const expected = [0.299 * 255, 0.587 * 255, 0.114 * 255, 0.299 * 10 + 0.587 * 20 + 0.114 * 30];
+    expected.forEach((luma, pixel) => {
+      for (let channel = 0; channel < 3; channel += 1) expect(grey[3 * pixel + channel]).toBeCloseTo(luma, 3);
+    });
+  });
+
+  it('leaves a grey pixel as it was', () => {
+    expect(Array.from(toLuma(Float32Array.from([77, 77, 77])))).toEqual([77, 77, 77]);
   });
 });

@@ -185,7 +185,7 @@ describe('what is refused', () => {
       JSON.stringify({ ...manifest, modelId: 'human-faceres-3.3.5/b1' }),
     );
     await expect(createOnnxFaceAnalyzer({ modelsDir: other }).load()).rejects.toThrow(
-      /holds human-faceres-3\.3\.5\/b1, this analyser runs human-faceres-3\.3\.6\/b1/,
+      /holds human-faceres-3\.3\.5\/b1, this analyser runs human-faceres-3\.3\.6\/b2/,
     );
   });
 
@@ -213,7 +213,7 @@ describe('what is refused', () => {
     fs.mkdirSync(path.join(fakeHuman, 'models'), { recursive: true });
     fs.writeFileSync(path.join(fakeHuman, 'package.json'), JSON.stringify({ version: '3.3.7' }));
     expect(() => buildFaceModels(path.join(workDir, 'never'), { modelsDir: path.join(fakeHuman, 'models') })).toThrow(
-      /@vladmandic\/human 3\.3\.7 is installed, human-faceres-3\.3\.6\/b1 needs 3\.3\.6/,
+      /@vladmandic\/human 3\.3\.7 is installed, human-faceres-3\.3\.6\/b2 needs 3\.3\.6/,
     );
     expect(fs.existsSync(path.join(workDir, 'never'))).toBe(false);
   });
