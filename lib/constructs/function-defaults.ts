@@ -171,7 +171,7 @@ export const facePruneCommands = (outputDir: string, architecture: lambda.Archit
 };
 
 /**
- * The AWS SDK v3 comes with the Node runtime. sharp carries a native libvips binary, heic-decode a WASM
+ * The AWS SDK v3 comes with the Node runtime (an image function bundles its own, see externalModules). sharp carries a native libvips binary, heic-decode a WASM
  * file and onnxruntime-node (face analysis) a native runtime, so none can be bundled: they are installed into the asset as node modules, and npm is told to install the build
  * for the architecture on Lambda's linux (glibc), whatever machine runs the synth, without
  * onnxruntime-node's install script (it would fetch CUDA libraries); what face analysis does not use is
@@ -186,7 +186,16 @@ export const bundlingOptions = (
   files: readonly string[] = [],
   buildSteps?: BuildSteps,
 ): BundlingOptions => ({
-  externalModules: ['@aws-sdk/*'],
+  // An image function bundles the AWS SDK: it must start within 150 ms (issue 32), and the runtime's copy,
+  // loaded file by file from /var/runtime/node_modules, is most of that (docs/benchmarks.md). Every other
+  // function leaves the SDK to the runtime and keeps its bundle small.
+  externalModules: images ? [] : ['@aws-sdk/*'],
+  // Packages' ES module builds first: esbuild drops what a function does not import (the SDK's CommonJS
+  // builds are whole-package files). Whitespace and syntax minified, names kept (errors and logs name
+  // their class; esbuild's keepNames instead wraps every function in a call that costs more at init than
+  // the whole minification saves): less to parse. The source map maps stack traces back.
+  mainFields: ['module', 'main'],
+  esbuildArgs: { '--minify-whitespace': true, '--minify-syntax': true },
   sourceMap: true,
   sourcesContent: false,
   // Installed files a handler reads at run time (the docs page's renderer), copied beside the bundle, and

@@ -85,12 +85,17 @@ describe('the bundling recipe', () => {
     expect(options.environment).toBeUndefined();
   });
 
-  test('every function leaves the AWS SDK to the runtime and ships a source map', () => {
+  test('an image function bundles the AWS SDK, every other leaves it to the runtime; all minified but their names, with a source map', () => {
+    expect(bundlingOptions(true, lambda.Architecture.ARM_64).externalModules).toEqual([]);
+    expect(bundlingOptions(false, lambda.Architecture.ARM_64).externalModules).toEqual(['@aws-sdk/*']);
     for (const images of [true, false]) {
-      expect(bundlingOptions(images, lambda.Architecture.ARM_64)).toMatchObject({
-        externalModules: ['@aws-sdk/*'],
+      const options = bundlingOptions(images, lambda.Architecture.ARM_64);
+      expect(options).toMatchObject({
+        mainFields: ['module', 'main'],
+        esbuildArgs: { '--minify-whitespace': true, '--minify-syntax': true },
         sourceMap: true,
       });
+      expect(options.minify).toBeUndefined();
     }
   });
 });
