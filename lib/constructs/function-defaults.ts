@@ -171,8 +171,10 @@ export const facePruneCommands = (outputDir: string, architecture: lambda.Archit
 };
 
 /**
- * The AWS SDK v3 comes with the Node runtime (an image function bundles its own, see externalModules). sharp carries a native libvips binary, heic-decode a WASM
- * file and onnxruntime-node (face analysis) a native runtime, so none can be bundled: they are installed into the asset as node modules, and npm is told to install the build
+ * The AWS SDK v3 comes with the Node runtime (an image function bundles its own, see externalModules).
+ * sharp carries a native libvips binary, heic-decode a WASM file and onnxruntime-node (face analysis) a
+ * native runtime, so none can be bundled: they are installed into the asset as node modules, and npm is
+ * told to install the build
  * for the architecture on Lambda's linux (glibc), whatever machine runs the synth, without
  * onnxruntime-node's install script (it would fetch CUDA libraries); what face analysis does not use is
  * then pruned (facePruneCommands), and the face models are written beside the bundle (faceModelCommands).

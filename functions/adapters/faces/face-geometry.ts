@@ -197,12 +197,9 @@ export const sampleRegion = (
   return out;
 };
 
-/**
- * Blur of an aligned face crop (sizePx² RGB floats 0..255): the variance of the 4-neighbour Laplacian of
- * its grey levels over the variance of the grey levels, on the inner half of the crop (the face, not the
- * background the 1.4× margin adds). Dividing by the grey variance makes it independent of contrast and
- * lighting; measuring on a fixed-size crop makes it comparable across face sizes.
- */
+/** BT.601 luma of one RGB pixel: the grey level both the embedding crop and the sharpness measure use. */
+const lumaOf = (red: number, green: number, blue: number): number => 0.299 * red + 0.587 * green + 0.114 * blue;
+
 /**
  * Replaces each pixel of an interleaved RGB crop by its luma (BT.601: 0.299 R + 0.587 G + 0.114 B) in all
  * three channels, in place, and returns the crop. The embedding sees the face's shape and shading, not its
@@ -213,7 +210,7 @@ export const sampleRegion = (
  */
 export const toLuma = (crop: Float32Array): Float32Array => {
   for (let i = 0; i + 2 < crop.length; i += 3) {
-    const luma = 0.299 * crop[i] + 0.587 * crop[i + 1] + 0.114 * crop[i + 2];
+    const luma = lumaOf(crop[i], crop[i + 1], crop[i + 2]);
     crop[i] = luma;
     crop[i + 1] = luma;
     crop[i + 2] = luma;
@@ -221,10 +218,15 @@ export const toLuma = (crop: Float32Array): Float32Array => {
   return crop;
 };
 
+/**
+ * Blur of an aligned face crop (sizePx² RGB floats 0..255): the variance of the 4-neighbour Laplacian of
+ * its grey levels over the variance of the grey levels, on the inner half of the crop (the face, not the
+ * background the 1.4× margin adds). Dividing by the grey variance makes it independent of contrast and
+ * lighting; measuring on a fixed-size crop makes it comparable across face sizes.
+ */
 export const sharpnessOf = (crop: Float32Array, sizePx: number): number => {
   const grey = new Float32Array(sizePx * sizePx);
-  for (let i = 0; i < grey.length; i += 1)
-    grey[i] = 0.299 * crop[3 * i] + 0.587 * crop[3 * i + 1] + 0.114 * crop[3 * i + 2];
+  for (let i = 0; i < grey.length; i += 1) grey[i] = lumaOf(crop[3 * i], crop[3 * i + 1], crop[3 * i + 2]);
   const from = Math.floor(sizePx / 4);
   const to = sizePx - from;
   let count = 0;

@@ -1,6 +1,6 @@
 /**
- * Read first: the decision thresholds of face recognition, for the model id `human-faceres-3.3.6/b2` (FaceRes on a grey crop),
- * measured with `npx tsx bench/faces/calibrate.ts` on the committed fixtures (test/fixtures/faces/:
+ * Read first: the decision thresholds of face recognition, for the model id `human-faceres-3.3.6/b2`
+ * (FaceRes on a grey crop), measured with `npx tsx bench/faces/calibrate.ts` on the committed fixtures (test/fixtures/faces/:
  * 32 photos of faces of 28 people, each also flipped, blurred σ 2.5, shrunk to ¼ and back, saved at JPEG
  * quality 15, rotated 15° and made grey: 222 analysed faces, 865 same-person pairs, 22,957 different-person
  * pairs). Another model id needs its own calibration. The set is small: FAR 0.1 % here is the 23 highest
