@@ -18,6 +18,16 @@ const ALTERATIONS: Record<string, (image: Buffer) => Promise<Buffer>> = {
   rotate12: (image) => sharp(image).rotate(12, { background: '#888888' }).jpeg().toBuffer(),
 };
 
+/** Heads tilted further than the photos above: FaceMesh reads the crop upright first (thresholds.ts). */
+const TILTS: Record<string, (image: Buffer) => Promise<Buffer>> = {
+  rotate25: (image) => sharp(image).rotate(25, { background: '#888888' }).jpeg().toBuffer(),
+  rotate40: (image) => sharp(image).rotate(-40, { background: '#888888' }).jpeg().toBuffer(),
+};
+
+const PEOPLE_PHOTOS = ['astronaut.jpg', 'man-a.jpg', 'man-b.jpg', 'messi5.jpg', 'three-men.jpg', 'yale-lightings.jpg']
+  .concat([1, 2, 3, 4, 5, 6].map((n) => `group-sample${n}.jpg`))
+  .concat(['facematch-man.jpg', 'man-three-times.jpg']);
+
 const main = async () => {
   ensureFaceModels();
   const analyzer = createOnnxFaceAnalyzer();
@@ -47,6 +57,17 @@ const main = async () => {
     `Other animals against Chelsea: ${others.map((f) => `${f.file} ${f.alteration} ${score(f)}`).join(', ') || 'none found'}`,
   );
   console.log(`Person faces among the animal detections: ${found.filter((f) => f.kind === 'person').length}`);
+
+  const kinds = (faces: readonly { kind: string }[]) =>
+    ['person', 'animal'].map((kind) => `${faces.filter((f) => f.kind === kind).length} ${kind}`).join(', ');
+  const tiltedAnimals = [];
+  for (const file of ['cat-chelsea.jpg', 'kittens.jpg', 'dog-and-cats.jpg'])
+    for (const tilt of Object.values(TILTS)) tiltedAnimals.push(...(await analyzer.analyze(await tilt(fixture(file)))));
+  console.log(`Animal photos tilted 25° and 40°: ${kinds(tiltedAnimals)}`);
+  const tiltedPeople = [];
+  for (const file of PEOPLE_PHOTOS)
+    for (const tilt of Object.values(TILTS)) tiltedPeople.push(...(await analyzer.analyze(await tilt(fixture(file)))));
+  console.log(`People photos tilted 25° and 40°: ${kinds(tiltedPeople)}`);
 };
 
 void main();

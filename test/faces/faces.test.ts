@@ -132,6 +132,16 @@ describe('the ONNX face analyser', () => {
     expect(recognise([[cat]], [...people, profile('chelsea', [cat])], rules)).toEqual({ chelsea: 1 });
   });
 
+  it('sees people whose heads are tilted 40° as people, and a tilted cat as an animal', async () => {
+    const tilt = (name: string, degrees: number) =>
+      sharp(photo(name)).rotate(degrees, { background: '#888888' }).jpeg().toBuffer();
+    const people = await analyzer.analyze(await tilt('group-sample4.jpg', -40));
+    expect(people.length).toBeGreaterThanOrEqual(3);
+    expect(people.map((face) => face.kind)).toEqual(people.map(() => 'person'));
+    const cats = await analyzer.analyze(await tilt('cat-chelsea.jpg', 25));
+    expect(cats.map((face) => face.kind)).toEqual(['animal']);
+  });
+
   it('finds no person in a photo of a dog and cats', async () => {
     expect((await facesOf('dog-and-cats.jpg')).filter((face) => face.kind === 'person')).toEqual([]);
   });
