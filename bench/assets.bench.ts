@@ -52,7 +52,10 @@ export const run = async (): Promise<BenchResult[]> => {
         handler: fn.handler,
         memoryMb: fn.memoryMb,
         timeoutSeconds: fn.timeoutSeconds,
-        environment: {},
+        // The template's other variables name AWS resources; NODE_OPTIONS (when a function sets it) changes
+        // what loading costs, so it is passed as Lambda would.
+        environment:
+          typeof fn.environment.NODE_OPTIONS === 'string' ? { NODE_OPTIONS: fn.environment.NODE_OPTIONS } : {},
       });
       const coldMs: number[] = [];
       // Each cold start is a new worker process; the warm ones stay idle until the function closes.

@@ -6,6 +6,7 @@
  */
 import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
+import { sourceMappedStack } from './source-mapped-stack';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
@@ -50,14 +51,14 @@ export const createLogger = (level: LogLevel, base: Record<string, unknown> = {}
     }),
   );
 
-/** An error as log fields: name, message and stack, plus its cause chain. */
+/** An error as log fields: name, message and stack (mapped to the sources), plus its cause chain. */
 export const errorFields = (error: unknown): Record<string, unknown> =>
   error instanceof Error
     ? {
         error: {
           name: error.name,
           message: error.message,
-          stack: error.stack,
+          stack: sourceMappedStack(error.stack),
           cause: error.cause ? errorFields(error.cause) : undefined,
         },
       }

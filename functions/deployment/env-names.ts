@@ -13,7 +13,6 @@ export const ENV = {
   callbackDeadLetterQueueUrl: 'CALLBACK_DLQ_URL',
   downloadTokenSecretArn: 'DOWNLOAD_TOKEN_SECRET_ARN',
   logLevel: 'LOG_LEVEL',
-  nodeOptions: 'NODE_OPTIONS',
   syncBudgetSeconds: 'SYNC_BUDGET_SECONDS',
   asyncBudgetSeconds: 'ASYNC_BUDGET_SECONDS',
 } as const;

@@ -108,7 +108,6 @@ export const serviceEnvironment = (resources: ServiceResources): Record<string, 
   [ENV.callbackQueueUrl]: resources.callbackQueue.queueUrl,
   [ENV.downloadTokenSecretArn]: resources.downloadTokenSecret.secretArn,
   [ENV.logLevel]: 'info',
-  [ENV.nodeOptions]: '--enable-source-maps',
   ...resources.backendEnvironment,
   ...resources.budgetEnvironment,
   ...Object.fromEntries(
@@ -195,7 +194,9 @@ export const bundlingOptions = (
   // Packages' ES module builds first: esbuild drops what a function does not import (the SDK's CommonJS
   // builds are whole-package files). Whitespace and syntax minified, names kept (errors and logs name
   // their class; esbuild's keepNames instead wraps every function in a call that costs more at init than
-  // the whole minification saves): less to parse. The source map maps stack traces back.
+  // the whole minification saves): less to parse. The source map ships beside the bundle; a logged error's
+  // stack is mapped through it then (functions/adapters/source-mapped-stack.ts), not with node's
+  // --enable-source-maps, which parses the whole map at every cold start.
   mainFields: ['module', 'main'],
   esbuildArgs: { '--minify-whitespace': true, '--minify-syntax': true },
   sourceMap: true,

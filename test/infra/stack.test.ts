@@ -216,6 +216,8 @@ describe('functions', () => {
         CALLBACK_QUEUE_URL: { Ref: queueId },
         LOG_LEVEL: 'info',
       });
+      // A logged error's stack is mapped then (source-mapped-stack.ts), not by node at every cold start.
+      expect(fn.Environment.Variables.NODE_OPTIONS).toBeUndefined();
     }
   });
 
