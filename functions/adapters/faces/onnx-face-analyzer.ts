@@ -249,7 +249,7 @@ export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): On
   /**
    * FaceMesh's face confidence on the unrotated crop; when that says "no human face", the crop turned to
    * level the eyes gets a second reading, which counts only when it is near certain (thresholds.ts): a
-   * head tilted 25-40° reads below 0.06 unrotated and above 0.98 levelled, while a cat's levelled crop (its
+   * head tilted 25-40° may read below 0.06 unrotated and 0.99 levelled, while a cat's levelled crop (its
    * "eyes" are wherever the detector put them) reads up to 0.75.
    */
   const meshConfidence = async (image: RgbImage, upright: CropRegion, levelled: CropRegion): Promise<number> => {
@@ -321,14 +321,13 @@ export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): On
       const candidate = found[index];
       if (!candidate) continue;
       const box = boxes[index] ?? { x: 0, y: 0, width: 0, height: 0 };
+      const aligned = toDecoded(cropRegionOf(box, candidate.landmarks, true));
       const faceConfidence = await meshConfidence(
         image,
         toDecoded(regions[index] ?? cropRegionOf(box, candidate.landmarks, false)),
-        toDecoded(cropRegionOf(box, candidate.landmarks, true)),
+        aligned,
       );
-      const crop = toLuma(
-        sampleRegion(image, toDecoded(cropRegionOf(box, candidate.landmarks, true)), EMBEDDING_SIZE_PX),
-      );
+      const crop = toLuma(sampleRegion(image, aligned, EMBEDDING_SIZE_PX));
       const [embedding] = await run(await model('faceres'), crop, [1, EMBEDDING_SIZE_PX, EMBEDDING_SIZE_PX, 3]);
       faces.push({
         box,
