@@ -96,8 +96,9 @@ export const run = async (): Promise<BenchResult[]> => {
     for (const { file, face: index } of photos) {
       const photo = fs.readFileSync(path.join(FIXTURES_DIR, file));
       const alone = await photoOfThemAlone(analyzer, photo, index);
-      if (alone) usable.push(alone);
-      if (alone) fixturePhoto ??= photo;
+      if (!alone) continue;
+      usable.push(alone);
+      fixturePhoto ??= photo;
     }
     if (!fixturePhoto) {
       untrainable.push(person);
