@@ -1,25 +1,42 @@
 /**
- * The service on AWS: data, callbacks, workflows and the API, wired by props and grants.
+ * The service on AWS, as a root stack and nested stacks by resource group, each far below CloudFormation's
+ * 500 resources (docs/deploy-aws.md, "What a route costs"):
+ * - the root: the data (table, bucket, secrets), the callback queue and its deliverer, the REST API with
+ *   its stage and shared path prefixes, the alarm topic and the API's unexpected-5xx alarm, the sweep;
+ * - `Workflows`: the state machines and their Task functions;
+ * - one stack per route group (images, jobs, profiles, account, providers, portal): its routes' functions;
+ * - `Alarms`: the alarms on queues, workflows, money and throttles, and the dashboard.
+ * Every function is published behind its `live` alias and rolled out by CodeDeploy (lib/constructs/live.ts).
  * The route and workflow tables default to the real ones; tests pass fixtures.
  */
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import { NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { ROUTES, type RouteDefinition } from '../functions/api/routes';
+import {
+  ROUTE_GROUPS,
+  ROUTES,
+  type RouteDefinition,
+  type RouteGroup,
+  routePath,
+  routeVersions,
+} from '../functions/api/routes';
 import { CALLBACK_QUEUE } from '../functions/callbacks/definitions';
-import { API_KEY_ACCESS, union } from '../functions/deployment/access';
 import { HOSTED_PROVIDER_IDS, HOSTED_PROVIDERS } from '../functions/deployment/providers';
 import { ABANDONED_WORK } from '../functions/maintenance/definitions';
 import { PORTAL_ROUTE } from '../functions/portal/route';
 import { WORKFLOWS, type WorkflowDefinition } from '../functions/workflows/definitions';
-import { Alarms } from './constructs/alarms';
+import { Alarms, alarmTopic, unexpectedServerErrorsAlarm } from './constructs/alarms';
 import { Api } from './constructs/api';
 import { Backends } from './constructs/backends';
 import { Callbacks } from './constructs/callbacks';
 import { Data } from './constructs/data';
-import { budgetEnvironment, serviceEnvironment } from './constructs/function-defaults';
+import { budgetEnvironment, constructId, serviceEnvironment } from './constructs/function-defaults';
 import { type GrantableResources, grantAccess } from './constructs/grants';
+import { LiveDeployments, type LiveDeploymentsProps, type LiveFunction } from './constructs/live';
 import { Maintenance } from './constructs/maintenance';
 import { Workflows } from './constructs/workflows';
+import { grantableIn } from './stacks/imports';
+import { type GroupSite, RouteGroupStack } from './stacks/route-group';
+import { portalSite } from './stacks/sites';
 
 export interface ServiceStackProps extends StackProps {
   readonly routes?: readonly RouteDefinition[];
@@ -32,9 +49,59 @@ export interface ServiceStackProps extends StackProps {
   readonly portal?: typeof PORTAL_ROUTE | null;
 }
 
+/** The workflows' state machines and their Task functions, granted what their rows declare. */
+class WorkflowsStack extends NestedStack {
+  readonly workflows: Workflows;
+  readonly closeAbandonedWork: LiveFunction;
+  constructor(
+    scope: Construct,
+    id: string,
+    props: Omit<ConstructorParameters<typeof Workflows>[2], 'grantable' | 'deployments'> & {
+      grantable: Omit<GrantableResources, 'stateMachines'>;
+      deployments: LiveDeploymentsProps;
+    },
+  ) {
+    super(scope, id);
+    const grantable = grantableIn(this, { ...props.grantable, stateMachines: new Map() });
+    const deployments = new LiveDeployments(this, 'Deployments', props.deployments);
+    this.workflows = new Workflows(this, 'Workflows', { ...props, grantable, deployments });
+    const withMachines = {
+      ...grantable,
+      stateMachines: new Map(
+        [...this.workflows.stateMachines].map(([name, machine]) => [name, { machine, name: machine.stateMachineName }]),
+      ),
+    };
+    for (const { fn, access } of this.workflows.taskFunctions) grantAccess(fn, access, withMachines);
+
+    // The sweep closes what a lost execution left, so it lives beside the executions it reads.
+    const maintenance = new Maintenance(this, 'Maintenance', {
+      environment: serviceEnvironment({ ...props.resources, stateMachines: this.workflows.stateMachines }),
+      deployments,
+    });
+    // It reads the executions of every workflow the stack has (the test fixtures have fewer).
+    const describe = ABANDONED_WORK.access.describe.filter((name) => this.workflows.stateMachines.has(name));
+    grantAccess(maintenance.closeAbandonedWork.fn, { ...ABANDONED_WORK.access, describe }, withMachines);
+    this.closeAbandonedWork = maintenance.closeAbandonedWork;
+  }
+}
+
+/** The alarms that watch the whole service, and its dashboard. */
+class AlarmsStack extends NestedStack {
+  constructor(scope: Construct, id: string, props: ConstructorParameters<typeof Alarms>[2]) {
+    super(scope, id);
+    new Alarms(this, 'Alarms', props);
+  }
+}
+
 export class ServiceStack extends Stack {
+  /** The nested stack of each route group that has routes. */
+  readonly routeGroups = new Map<RouteGroup, RouteGroupStack>();
+
   constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
     super(scope, id, props);
+    const routes = props.routes ?? ROUTES;
+    const portal = props.portal === null ? undefined : (props.portal ?? (props.routes ? undefined : PORTAL_ROUTE));
+    const sites: Partial<Record<RouteGroup, GroupSite>> = portal ? { portal: portalSite(portal) } : {};
 
     const data = new Data(this, 'Data');
     const backends = new Backends(this, 'Backends', {
@@ -49,11 +116,28 @@ export class ServiceStack extends Stack {
       stripe: [true, 'true'].includes(this.node.tryGetContext('stripe')),
     });
 
+    const api = new Api(this, 'Api', {
+      mounts: [
+        ...routes.flatMap((route) =>
+          routeVersions(route).map((version) => ({ path: routePath(version, route), group: route.group })),
+        ),
+        ...Object.entries(sites).flatMap(([group, site]) => site.paths.map((path) => ({ path, group }))),
+      ],
+    });
+    // The API's unexpected 5xx pages and rolls back every function's deploy.
+    const topic = alarmTopic(this, 'AlarmTopic');
+    const deploymentProps: LiveDeploymentsProps = {
+      topic,
+      rollbackAlarms: [unexpectedServerErrorsAlarm(this, api.restApi, topic)],
+    };
+    const deployments = new LiveDeployments(this, 'Deployments', deploymentProps);
+
     const callbacks = new Callbacks(this, 'Callbacks', {
       table: data.table,
       bucket: data.bucket,
       downloadTokenSecret: data.downloadTokenSecret,
       delivererEntry: props.callbackDelivererEntry,
+      deployments,
     });
 
     const resources = {
@@ -65,49 +149,59 @@ export class ServiceStack extends Stack {
       budgetEnvironment: budgetEnvironment(this),
     };
 
-    const workflows = new Workflows(this, 'Workflows', { definitions: props.workflows ?? WORKFLOWS, resources });
-    const grantable: GrantableResources = {
+    // Least privilege: each function gets what its row of the tables declares, and nothing else.
+    const shared = {
       table: data.table,
       bucket: data.bucket,
       callbackQueue: callbacks.queue,
       deadLetterQueue: callbacks.deadLetterQueue,
       secrets: { downloadToken: data.downloadTokenSecret, ...backends.tokens },
-      stateMachines: workflows.stateMachines,
     };
-    // Least privilege: each function gets what its row of the tables declares, and nothing else.
-    grantAccess(callbacks.deliverer, CALLBACK_QUEUE.access, grantable);
-    for (const { fn, access } of workflows.taskFunctions) grantAccess(fn, access, grantable);
-
-    const api = new Api(this, 'Api', {
-      routes: props.routes ?? ROUTES,
-      handlerDir: props.apiHandlerDir ?? 'functions/api',
-      portal: props.portal === null ? undefined : (props.portal ?? (props.routes ? undefined : PORTAL_ROUTE)),
-      environment: serviceEnvironment({ ...resources, stateMachines: workflows.stateMachines }),
+    const { workflows, closeAbandonedWork } = new WorkflowsStack(this, 'Workflows', {
+      definitions: props.workflows ?? WORKFLOWS,
+      resources,
+      deployments: deploymentProps,
+      grantable: shared,
     });
-    for (const { route, fn } of api.routeFunctions) {
-      grantAccess(fn, route.auth === 'none' ? route.access : union(API_KEY_ACCESS, route.access), grantable);
+    const grantable: GrantableResources = {
+      ...shared,
+      stateMachines: new Map(
+        [...workflows.stateMachines].map(([name, machine]) => [name, { machine, name: machine.stateMachineName }]),
+      ),
+    };
+    grantAccess(callbacks.deliverer.fn, CALLBACK_QUEUE.access, grantable);
+
+    const environment = serviceEnvironment({ ...resources, stateMachines: workflows.stateMachines });
+    for (const group of ROUTE_GROUPS) {
+      const groupRoutes = routes.filter((route) => route.group === group);
+      if (groupRoutes.length === 0 && !sites[group]) continue;
+      this.routeGroups.set(
+        group,
+        new RouteGroupStack(this, constructId(group), {
+          routes: groupRoutes,
+          handlerDir: props.apiHandlerDir ?? 'functions/api',
+          site: sites[group],
+          api,
+          environment,
+          grantable,
+          deployments: deploymentProps,
+        }),
+      );
     }
-    if (api.portalFunction) grantAccess(api.portalFunction, PORTAL_ROUTE.access, grantable);
 
-    const maintenance = new Maintenance(this, 'Maintenance', {
-      environment: serviceEnvironment({ ...resources, stateMachines: workflows.stateMachines }),
-    });
-    // The sweep reads the executions of every workflow the stack has (the test fixtures have fewer).
-    const describe = ABANDONED_WORK.access.describe.filter((name) => workflows.stateMachines.has(name));
-    grantAccess(maintenance.closeAbandonedWork, { ...ABANDONED_WORK.access, describe }, grantable);
-
-    new Alarms(this, 'Alarms', {
+    new AlarmsStack(this, 'Alarms', {
+      topic,
+      otherAlarms: deploymentProps.rollbackAlarms,
       callbackQueue: callbacks.queue,
       callbackDeadLetterQueue: callbacks.deadLetterQueue,
       restApi: api.restApi,
       stateMachines: workflows.stateMachines,
       functions: [
-        ...api.routeFunctions.map(({ route, fn }) => ({ name: `${route.method} ${route.path}`, fn })),
-        ...(api.portalFunction ? [{ name: 'developer portal', fn: api.portalFunction }] : []),
+        ...[...this.routeGroups.values()].flatMap((group) => group.functions),
         ...workflows.taskFunctions,
-        { name: 'callback deliverer', fn: callbacks.deliverer },
-        { name: 'abandoned-work sweep', fn: maintenance.closeAbandonedWork },
-      ],
+        { name: 'callback deliverer', fn: callbacks.deliverer.fn },
+        { name: 'abandoned-work sweep', fn: closeAbandonedWork.fn },
+      ].map(({ name, fn }) => ({ name, fn })),
     });
   }
 }

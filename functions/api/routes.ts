@@ -12,8 +12,17 @@ export const API_VERSIONS = ['v2', 'v1'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
 export const CURRENT_API_VERSION: ApiVersion = 'v2';
 
+/**
+ * The resource groups: each is one nested stack on AWS (lib/service-stack.ts), so a route costs resources
+ * in its group's stack only (docs/deploy-aws.md, "What a route costs").
+ */
+export const ROUTE_GROUPS = ['images', 'jobs', 'profiles', 'account', 'providers', 'portal'] as const;
+export type RouteGroup = (typeof ROUTE_GROUPS)[number];
+
 export interface RouteDefinition {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** The resource group it belongs to, and so the nested stack it is deployed in. */
+  group: RouteGroup;
   /** Path after `/<version>/service`, with `{name}` path parameters. */
   path: string;
   /** Handler module under `functions/api/`, without extension; it exports `handler`. */
@@ -59,20 +68,59 @@ const IMAGE_OPERATION: Access = {
 const JOB_READ: Access = { table: 'read', secrets: ['downloadToken'] };
 
 export const ROUTES: readonly RouteDefinition[] = [
-  { method: 'POST', path: '/edit', handler: 'edit', stream: true, images: true, access: IMAGE_OPERATION },
-  { method: 'POST', path: '/generate', handler: 'generate', stream: true, images: true, access: IMAGE_OPERATION },
-  { method: 'POST', path: '/enhance', handler: 'enhance', stream: true, images: true, access: IMAGE_OPERATION },
-  { method: 'POST', path: '/remix', handler: 'remix', stream: true, images: true, access: IMAGE_OPERATION },
+  {
+    method: 'POST',
+    group: 'images',
+    path: '/edit',
+    handler: 'edit',
+    stream: true,
+    images: true,
+    access: IMAGE_OPERATION,
+  },
+  {
+    method: 'POST',
+    group: 'images',
+    path: '/generate',
+    handler: 'generate',
+    stream: true,
+    images: true,
+    access: IMAGE_OPERATION,
+  },
+  {
+    method: 'POST',
+    group: 'images',
+    path: '/enhance',
+    handler: 'enhance',
+    stream: true,
+    images: true,
+    access: IMAGE_OPERATION,
+  },
+  {
+    method: 'POST',
+    group: 'images',
+    path: '/remix',
+    handler: 'remix',
+    stream: true,
+    images: true,
+    access: IMAGE_OPERATION,
+  },
   // Presigns the PUT of a direct upload: the URL carries this function's authority, so it needs PutObject there.
-  { method: 'POST', path: '/uploads', handler: 'uploads', access: { bucket: { write: ['uploads'] } } },
+  { method: 'POST', group: 'images', path: '/uploads', handler: 'uploads', access: { bucket: { write: ['uploads'] } } },
   // Reads the configuration only (the route table): no secret, no item beyond the caller's key.
-  { method: 'GET', path: '/models', handler: 'models', access: {} },
-  { method: 'GET', path: '/jobs', handler: 'jobs-list', access: JOB_READ },
-  { method: 'GET', path: '/jobs/{job_id}', handler: 'jobs', access: JOB_READ },
-  { method: 'GET', path: '/jobs/{job_id}/deliveries', handler: 'jobs-deliveries', access: { table: 'read' } },
+  { method: 'GET', group: 'images', path: '/models', handler: 'models', access: {} },
+  { method: 'GET', group: 'jobs', path: '/jobs', handler: 'jobs-list', access: JOB_READ },
+  { method: 'GET', group: 'jobs', path: '/jobs/{job_id}', handler: 'jobs', access: JOB_READ },
+  {
+    method: 'GET',
+    group: 'jobs',
+    path: '/jobs/{job_id}/deliveries',
+    handler: 'jobs-deliveries',
+    access: { table: 'read' },
+  },
   // Queues a fresh delivery whose body carries download links.
   {
     method: 'POST',
+    group: 'jobs',
     path: '/jobs/{job_id}/deliveries/redeliver',
     handler: 'jobs-redeliver',
     access: { table: 'read', queues: ['callbacks'], secrets: ['downloadToken'] },
@@ -80,6 +128,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   // Releases the reservation, stops the execution, queues the callback (its body carries download links).
   {
     method: 'POST',
+    group: 'jobs',
     path: '/jobs/{job_id}/cancel',
     handler: 'jobs-cancel',
     // And asks a queued provider (fal) to stop the job's work: the queued providers' keys.
@@ -93,6 +142,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   // Presigns a GET of the output: the URL carries this function's authority, so it needs GetObject.
   {
     method: 'GET',
+    group: 'jobs',
     path: '/downloads/{token}',
     handler: 'downloads',
     auth: 'none',
@@ -100,6 +150,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   },
   {
     method: 'POST',
+    group: 'profiles',
     path: '/profiles/add',
     handler: 'profiles-add',
     // Looks up the `upload:` photos it names (their metadata) before anything is created.
@@ -108,16 +159,24 @@ export const ROUTES: readonly RouteDefinition[] = [
   // Fetches (or reads the caller's uploads) and measures the photos with sharp; writes nothing.
   {
     method: 'POST',
+    group: 'profiles',
     path: '/profiles/preflight',
     handler: 'profiles-preflight',
     images: true,
     access: { bucket: { read: ['uploads'] } },
   },
-  { method: 'GET', path: '/profiles/ids', handler: 'profiles-list', access: { table: 'read' } },
-  { method: 'POST', path: '/profiles/tags', handler: 'profiles-tags', access: { table: 'write' } },
-  { method: 'GET', path: '/profiles/{profile_id}/status', handler: 'profile-status', access: { table: 'read' } },
+  { method: 'GET', group: 'profiles', path: '/profiles/ids', handler: 'profiles-list', access: { table: 'read' } },
+  { method: 'POST', group: 'profiles', path: '/profiles/tags', handler: 'profiles-tags', access: { table: 'write' } },
   {
     method: 'GET',
+    group: 'profiles',
+    path: '/profiles/{profile_id}/status',
+    handler: 'profile-status',
+    access: { table: 'read' },
+  },
+  {
+    method: 'GET',
+    group: 'profiles',
     path: '/profiles/{profile_id}/profile_picture',
     handler: 'profile-picture',
     stream: true,
@@ -125,21 +184,29 @@ export const ROUTES: readonly RouteDefinition[] = [
   },
   {
     method: 'DELETE',
+    group: 'profiles',
     path: '/profiles/{profile_id}',
     handler: 'profile-delete',
     // inputs: the profile's copies shown to a provider (inputs/shared/<account>/<profile>/).
     access: { table: 'write', stop: ['profile-training'], bucket: { delete: ['profiles', 'inputs'] } },
   },
   // The first read creates the account's secret.
-  { method: 'GET', path: '/webhook-secret', handler: 'webhook-secret', access: { table: 'write' } },
-  { method: 'POST', path: '/webhook-secret/rotate', handler: 'webhook-secret-rotate', access: { table: 'write' } },
+  { method: 'GET', group: 'jobs', path: '/webhook-secret', handler: 'webhook-secret', access: { table: 'write' } },
+  {
+    method: 'POST',
+    group: 'jobs',
+    path: '/webhook-secret/rotate',
+    handler: 'webhook-secret-rotate',
+    access: { table: 'write' },
+  },
   // Signs with the account's secrets (created on first use, like GET /webhook-secret) and POSTs through the SSRF guard.
-  { method: 'POST', path: '/webhook-test', handler: 'webhook-test', access: { table: 'write' } },
-  { method: 'GET', path: '/account', handler: 'account', access: { table: 'read' } },
-  { method: 'GET', path: '/account/ledger', handler: 'account-ledger', access: { table: 'read' } },
+  { method: 'POST', group: 'jobs', path: '/webhook-test', handler: 'webhook-test', access: { table: 'write' } },
+  { method: 'GET', group: 'account', path: '/account', handler: 'account', access: { table: 'read' } },
+  { method: 'GET', group: 'account', path: '/account/ledger', handler: 'account-ledger', access: { table: 'read' } },
   // Money in (docs/billing.md): only these functions are granted Stripe's keys.
   {
     method: 'POST',
+    group: 'account',
     path: '/account/top-ups',
     handler: 'account-top-ups-create',
     access: { table: 'write', secrets: ['stripeSecretKey'] },
@@ -147,6 +214,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   },
   {
     method: 'GET',
+    group: 'account',
     path: '/account/top-ups',
     handler: 'account-top-ups-list',
     access: { table: 'read' },
@@ -154,6 +222,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   },
   {
     method: 'GET',
+    group: 'account',
     path: '/account/billing',
     handler: 'account-billing',
     access: { table: 'read' },
@@ -161,6 +230,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   },
   {
     method: 'PUT',
+    group: 'account',
     path: '/account/billing',
     handler: 'account-billing-update',
     access: { table: 'write' },
@@ -169,6 +239,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   // Authenticated by Stripe's signature over the raw body; credits and debits the ledger.
   {
     method: 'POST',
+    group: 'account',
     path: '/billing/stripe/webhook',
     handler: 'stripe-webhook',
     auth: 'none',
@@ -177,6 +248,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   },
   {
     method: 'POST',
+    group: 'profiles',
     path: '/internal/trainer-callback',
     handler: 'trainer-callback',
     auth: 'none',
@@ -186,15 +258,24 @@ export const ROUTES: readonly RouteDefinition[] = [
   // Resumes the waiting image job (SendTaskSuccess); asks fal to stop a request no job holds; fal's status for nothing.
   {
     method: 'POST',
+    group: 'providers',
     path: '/providers/fal/webhook',
     handler: 'fal-webhook',
     auth: 'none',
     access: { table: 'write', answerTasks: ['image-job'], secrets: ['downloadToken', ...QUEUED_PROVIDER_SECRETS] },
   },
   // The API's own description, public like any API reference: generated from this table and the schemas.
-  { method: 'GET', path: '/openapi.json', handler: 'openapi', auth: 'none', access: {} },
-  { method: 'GET', path: '/docs', handler: 'docs', auth: 'none', access: {} },
-  { method: 'GET', path: '/docs/scalar.js', handler: 'docs-script', auth: 'none', files: [SCALAR_SCRIPT], access: {} },
+  { method: 'GET', group: 'portal', path: '/openapi.json', handler: 'openapi', auth: 'none', access: {} },
+  { method: 'GET', group: 'portal', path: '/docs', handler: 'docs', auth: 'none', access: {} },
+  {
+    method: 'GET',
+    group: 'portal',
+    path: '/docs/scalar.js',
+    handler: 'docs-script',
+    auth: 'none',
+    files: [SCALAR_SCRIPT],
+    access: {},
+  },
 ];
 
 /** The full public path of a route under a version prefix, e.g. `/v2/service/webhook-secret`. */

@@ -11,9 +11,11 @@
  *   than the published counts the reservation was computed from; not charged, the operator's loss;
  * - a workflow execution that failed (every expected failure is caught inside the workflows, so a
  *   failed execution means a charge may not have been closed);
- * - any function's errors (in two of three 5-minute periods: a single retried engine error is normal)
+ * - any function's errors (in two of three minutes: a single retried engine error is normal), made beside
+ *   the function with its deployment group, which rolls a deploy back on it (lib/constructs/live.ts),
  *   and any throttle (one alarm per ten functions).
- * A dashboard shows the business metrics (functions/domain/shared/meter.ts) beside them.
+ * A dashboard shows the business metrics (functions/domain/shared/meter.ts) beside them. The topic and
+ * the unexpected-5xx alarm are in the root stack; the rest is the alarms' nested stack.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
@@ -34,6 +36,10 @@ import {
 import { METRICS, METRICS_NAMESPACE, type MetricName } from '../../functions/domain/shared/meter';
 
 export interface AlarmsProps {
+  /** Where every alarm acts (made in the root stack, beside the API's unexpected-5xx alarm). */
+  readonly topic: sns.ITopic;
+  /** Alarms made elsewhere that the dashboard's status widget shows too. */
+  readonly otherAlarms?: readonly cloudwatch.IAlarm[];
   readonly callbackQueue: sqs.IQueue;
   readonly callbackDeadLetterQueue: sqs.IQueue;
   readonly restApi: apigateway.RestApi;
@@ -71,16 +77,68 @@ export const validAlarmEmail = (value: unknown): string | undefined => {
   return value;
 };
 
+/** The topic every alarm acts on; with CDK context `alarmEmail`, it mails that address. */
+export const alarmTopic = (scope: Construct, id: string): sns.Topic => {
+  const topic = new sns.Topic(scope, id, { displayName: `${Stack.of(scope).stackName} alarms`, enforceSSL: true });
+  const email = validAlarmEmail(scope.node.tryGetContext('alarmEmail'));
+  if (email) topic.addSubscription(new subscriptions.EmailSubscription(email));
+  return topic;
+};
+
+/** Alarms above `threshold`, acting on `topic`; missing data is fine (no traffic). */
+const createAlarm = (
+  scope: Construct,
+  id: string,
+  topic: sns.ITopic,
+  metric: cloudwatch.Metric | cloudwatch.MathExpression,
+  threshold: number,
+  alarmDescription: string,
+  datapointsToAlarm = 1,
+): cloudwatch.Alarm => {
+  const alarm = metric.createAlarm(scope, id, {
+    alarmDescription,
+    threshold,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+    evaluationPeriods: Math.max(1, datapointsToAlarm === 1 ? 1 : 3),
+    datapointsToAlarm,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
+  alarm.addAlarmAction(new actions.SnsAction(topic));
+  return alarm;
+};
+
+/**
+ * A 5xx nobody meant: API Gateway's 5XXError minus the 500s the spec requires when the engine fails. It
+ * lives in the root stack beside the API, because every function's deployment rolls back on it.
+ */
+export const unexpectedServerErrorsAlarm = (scope: Construct, restApi: apigateway.RestApi, topic: sns.ITopic) =>
+  createAlarm(
+    scope,
+    'UnexpectedServerErrors',
+    topic,
+    new cloudwatch.MathExpression({
+      expression: 'FILL(api5xx, 0) - FILL(engine500, 0)',
+      usingMetrics: {
+        api5xx: restApi.metricServerError({ period: PERIOD, statistic: cloudwatch.Stats.SUM }),
+        engine500: serviceMetric(METRICS.engineFailureAnswers),
+      },
+      period: PERIOD,
+      label: '5xx other than the engine-failure 500 the spec requires',
+    }),
+    0,
+    'The API answered a 5xx nobody meant (a crash, a timeout, a gateway error); refunded engine failures are not counted.',
+  );
+
 export class Alarms extends Construct {
-  readonly topic: sns.Topic;
   readonly alarms: cloudwatch.Alarm[] = [];
   readonly dashboard: cloudwatch.Dashboard;
 
-  constructor(scope: Construct, id: string, props: AlarmsProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly props: AlarmsProps,
+  ) {
     super(scope, id);
-    this.topic = new sns.Topic(this, 'Topic', { displayName: `${Stack.of(this).stackName} alarms`, enforceSSL: true });
-    const email = validAlarmEmail(this.node.tryGetContext('alarmEmail'));
-    if (email) this.topic.addSubscription(new subscriptions.EmailSubscription(email));
 
     const max = cloudwatch.Stats.MAXIMUM;
     this.add(
@@ -96,20 +154,6 @@ export class Alarms extends Construct {
       'A callback message is older than its whole retry budget: the deliverer is not keeping up.',
     );
     this.add(
-      'UnexpectedServerErrors',
-      new cloudwatch.MathExpression({
-        expression: 'FILL(api5xx, 0) - FILL(engine500, 0)',
-        usingMetrics: {
-          api5xx: props.restApi.metricServerError({ period: PERIOD, statistic: cloudwatch.Stats.SUM }),
-          engine500: serviceMetric(METRICS.engineFailureAnswers),
-        },
-        period: PERIOD,
-        label: '5xx other than the engine-failure 500 the spec requires',
-      }),
-      0,
-      'The API answered a 5xx nobody meant (a crash, a timeout, a gateway error); refunded engine failures are not counted.',
-    );
-    this.add(
       'UnbilledProviderUsage',
       serviceMetric(METRICS.unbilledMicros, { dimensions: { kind: 'job' } }),
       0,
@@ -121,15 +165,6 @@ export class Alarms extends Construct {
         machine.metricFailed({ period: PERIOD, statistic: cloudwatch.Stats.SUM }),
         0,
         `A ${name} execution failed: its job or profile may still hold a reservation.`,
-      );
-    }
-    for (const { name, fn } of props.functions) {
-      this.add(
-        `${name}-errors`,
-        fn.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM }),
-        0,
-        `${name} failed (crashed, timed out or threw) in two of the last three 5-minute periods.`,
-        2,
       );
     }
     // Throttles: any throttle pages, so one alarm sums the throttles of up to 10 functions (what a metric-math
@@ -159,7 +194,6 @@ export class Alarms extends Construct {
     this.dashboard = this.buildDashboard(props);
   }
 
-  /** Alarms above `threshold`; missing data is fine (no traffic). */
   private add(
     id: string,
     metric: cloudwatch.Metric | cloudwatch.MathExpression,
@@ -167,15 +201,7 @@ export class Alarms extends Construct {
     alarmDescription: string,
     datapointsToAlarm = 1,
   ): cloudwatch.Alarm {
-    const alarm = metric.createAlarm(this, id, {
-      alarmDescription,
-      threshold,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: Math.max(1, datapointsToAlarm === 1 ? 1 : 3),
-      datapointsToAlarm,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
-    alarm.addAlarmAction(new actions.SnsAction(this.topic));
+    const alarm = createAlarm(this, id, this.props.topic, metric, threshold, alarmDescription, datapointsToAlarm);
     this.alarms.push(alarm);
     return alarm;
   }
@@ -260,7 +286,11 @@ export class Alarms extends Construct {
         props.functions.map(({ name, fn }) => fn.metricThrottles({ period: PERIOD, label: name })),
         12,
       ),
-      new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24 }),
+      new cloudwatch.AlarmStatusWidget({
+        title: 'Alarms',
+        alarms: [...(props.otherAlarms ?? []), ...this.alarms],
+        width: 24,
+      }),
     );
     return dashboard;
   }

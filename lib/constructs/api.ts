@@ -1,18 +1,19 @@
 /**
- * The REST API, built from the one route table (functions/api/routes.ts): one function per row, mounted
- * under every version prefix. Authentication is the handlers' job (X-API-Key, or the signed token of a
- * download link), so API Gateway itself authorises nothing.
+ * The REST API, in the root stack: the API itself, its stage, the answers API Gateway gives on its own,
+ * and the path resources that more than one resource group mounts under (`/v2`, `/v2/service`, ...).
+ * Each group's nested stack mounts its routes beneath them (lib/stacks/route-group.ts), so a route costs
+ * resources in its group's stack, not here. Authentication is the handlers' job (X-API-Key, or the signed
+ * token of a download link), so API Gateway itself authorises nothing.
  */
-import * as path from 'node:path';
 import { Duration, Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { type RouteDefinition, routePath, routeVersions } from '../../functions/api/routes';
 import type { ErrorCode } from '../../functions/domain/errors';
 import { acknowledge } from './acknowledgements';
-import { type BuildSteps, constructId, LOG_RETENTION, serviceFunction } from './function-defaults';
+import { constructId, LOG_RETENTION } from './function-defaults';
 
 /** The longest a buffered REST integration may take. */
 export const BUFFERED_TIMEOUT = Duration.seconds(29);
@@ -60,24 +61,6 @@ const GATEWAY_ERRORS: readonly {
 ];
 
 /**
- * The portal page's script and style, bundled by esbuild from functions/portal/ui/app and written beside
- * the portal function's bundle (functions/portal/ui/build.ts), because Lambda has no esbuild to build them
- * at run time. The same module builds them in memory when the handler runs from the sources.
- */
-const portalAssetBuild: BuildSteps = (inputDir, outputDir) => [
-  `node "${path.posix.join(inputDir, 'node_modules/tsx/dist/cli.mjs')}" "${path.posix.join(inputDir, 'functions/portal/ui/build.ts')}" "${outputDir}"`,
-];
-
-export interface ApiProps {
-  readonly routes: readonly RouteDefinition[];
-  /** The developer portal's function and the paths it answers on (outside the versioned API); none in fixtures. */
-  readonly portal?: { readonly handler: string; readonly paths: readonly string[] };
-  /** Where the routes' handler modules live, relative to the repository root. */
-  readonly handlerDir: string;
-  readonly environment: Record<string, string>;
-}
-
-/**
  * One JSON line per request: the standard fields, plus how long the function took (integration latency),
  * its status, and the error API Gateway or the integration reported, so a 5xx can be told apart in the log.
  */
@@ -103,12 +86,24 @@ export const ACCESS_LOG_FORMAT = apigateway.AccessLogFormat.custom(
   }),
 );
 
+/** A path the API serves, and the resource group whose stack mounts it. */
+export interface Mount {
+  /** The full path, e.g. `/v2/service/jobs/{job_id}`. */
+  readonly path: string;
+  readonly group: string;
+}
+
+const segments = (fullPath: string) => fullPath.split('/').filter(Boolean);
+
+export interface ApiProps {
+  /** Every path any group mounts: the prefixes two groups share are made here, once. */
+  readonly mounts: readonly Mount[];
+}
+
 export class Api extends Construct {
   readonly restApi: apigateway.RestApi;
-  /** One per route, with the route it serves. */
-  readonly routeFunctions: Array<{ route: RouteDefinition; fn: NodejsFunction }> = [];
-  /** The portal's function (ANY on its paths), when the stack has a portal. */
-  readonly portalFunction?: NodejsFunction;
+  /** The path resources made here, by path (`/v2/service`). */
+  private readonly shared = new Map<string, apigateway.IResource>();
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -135,43 +130,17 @@ export class Api extends Construct {
       },
     });
 
-    for (const route of props.routes) {
-      const fn = serviceFunction(this, constructId(route.method, route.path), {
-        entry: path.posix.join(props.handlerDir, route.handler),
-        description: `${route.method} /{${routeVersions(route).join(',')}}/service${route.path}`,
-        timeout: route.stream ? STREAM_TIMEOUT : BUFFERED_TIMEOUT,
-        environment: props.environment,
-        images: route.images,
-        memoryMb: route.memoryMb,
-        files: route.files,
-      });
-      const integration = new apigateway.LambdaIntegration(fn, {
-        // One invoke permission per function, for this API (any stage and method): a route is mounted under
-        // every version, and per-method permissions cost four resources a route against the stack's 500.
-        scopePermissionToMethod: false,
-        ...(route.stream
-          ? { responseTransferMode: apigateway.ResponseTransferMode.STREAM, timeout: STREAM_TIMEOUT }
-          : {}),
-      });
-      for (const version of routeVersions(route)) {
-        this.restApi.root.resourceForPath(routePath(version, route)).addMethod(route.method, integration);
+    // A prefix that two groups' paths pass through is made here; each group makes the rest of its paths.
+    const groupsOf = new Map<string, Set<string>>();
+    for (const { path, group } of props.mounts) {
+      const parts = segments(path);
+      for (let length = 1; length < parts.length; length++) {
+        const prefix = `/${parts.slice(0, length).join('/')}`;
+        groupsOf.set(prefix, (groupsOf.get(prefix) ?? new Set()).add(group));
       }
-      this.routeFunctions.push({ route, fn });
     }
-
-    if (props.portal) {
-      const fn = serviceFunction(this, 'Portal', {
-        entry: props.portal.handler,
-        description: `ANY ${props.portal.paths.join(', ')}: the developer portal`,
-        timeout: BUFFERED_TIMEOUT,
-        environment: props.environment,
-        buildSteps: portalAssetBuild,
-      });
-      const integration = new apigateway.LambdaIntegration(fn, { scopePermissionToMethod: false });
-      for (const portalPath of props.portal.paths)
-        this.restApi.root.resourceForPath(portalPath).addMethod('ANY', integration);
-      this.portalFunction = fn;
-    }
+    for (const [prefix, groups] of groupsOf)
+      if (groups.size > 1) this.shared.set(prefix, this.restApi.root.resourceForPath(prefix));
 
     for (const { type, statusCode, code, detail } of GATEWAY_ERRORS) {
       this.restApi.addGatewayResponse(`${constructId(type.responseType)}Response`, {
@@ -197,21 +166,99 @@ export class Api extends Construct {
         'download token; an operator can attach a web ACL to the stage per deployment.',
     );
     acknowledge(
-      this,
-      'AwsSolutions-APIG4',
-      'Authentication is by X-API-Key, checked by each handler against the SHA-256 of the key in the table ' +
-        '(the interface requires 401/403 in the service error shape), and by a signed token on the download route.',
-    );
-    acknowledge(
-      this,
-      'AwsSolutions-COG4',
-      'The service has no user pool: callers are developer accounts identified by API keys (see APIG4).',
-    );
-    acknowledge(
       this.restApi,
       'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
       'The AWS managed policy for the API Gateway account role is the documented way to let API Gateway ' +
         'write stage and access logs.',
     );
+  }
+
+  /** The deepest resource made here on the way to `fullPath`, and the segments below it left to make. */
+  mountPoint(fullPath: string): { parent: apigateway.IResource; below: string[] } {
+    const parts = segments(fullPath);
+    for (let length = parts.length; length > 0; length--) {
+      const parent = this.shared.get(`/${parts.slice(0, length).join('/')}`);
+      if (parent) return { parent, below: parts.slice(length) };
+    }
+    return { parent: this.restApi.root, below: parts };
+  }
+}
+
+/**
+ * Mounts routes in a group's stack: the path resources below the API's shared ones, each method on the
+ * function's `live` alias, and one invoke permission per alias (any stage, method and path of this API).
+ */
+export class Mounter {
+  private readonly made = new Map<string, apigateway.IResource>();
+  private readonly permitted = new Set<lambda.IFunction>();
+
+  constructor(
+    private readonly scope: Construct,
+    private readonly api: Api,
+  ) {
+    // The methods are made in the groups' stacks, so each acknowledges the findings on its own methods.
+    acknowledge(
+      scope,
+      'AwsSolutions-APIG4',
+      'Authentication is by X-API-Key, checked by each handler against the SHA-256 of the key in the table ' +
+        '(the interface requires 401/403 in the service error shape), and by a signed token on the download route.',
+    );
+    acknowledge(
+      scope,
+      'AwsSolutions-COG4',
+      'The service has no user pool: callers are developer accounts identified by API keys (see APIG4).',
+    );
+  }
+
+  mount(
+    method: string,
+    fullPath: string,
+    target: lambda.IFunction,
+    options: { stream?: boolean; timeout?: Duration } = {},
+  ): apigateway.Method {
+    const integration = new apigateway.AwsIntegration({
+      proxy: true,
+      service: 'lambda',
+      path: options.stream
+        ? `2021-11-15/functions/${target.functionArn}/response-streaming-invocations`
+        : `2015-03-31/functions/${target.functionArn}/invocations`,
+      options: {
+        ...(options.stream && { responseTransferMode: apigateway.ResponseTransferMode.STREAM }),
+        ...(options.timeout && { timeout: options.timeout }),
+      },
+    });
+    if (!this.permitted.has(target)) {
+      // One permission per function, for this API (any stage, method and path): per-method permissions
+      // would cost a resource for every mount.
+      target.addPermission('ApiGatewayInvoke', {
+        principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
+        sourceArn: this.api.restApi.arnForExecuteApi(),
+      });
+      this.permitted.add(target);
+    }
+    return new apigateway.Method(this.scope, constructId(method, fullPath), {
+      resource: this.resourceFor(fullPath),
+      httpMethod: method,
+      integration,
+    });
+  }
+
+  private resourceFor(fullPath: string): apigateway.IResource {
+    const { parent, below } = this.api.mountPoint(fullPath);
+    let resource = parent;
+    let made = `/${segments(fullPath)
+      .slice(0, segments(fullPath).length - below.length)
+      .join('/')}`.replace(/^\/$/, '');
+    for (const part of below) {
+      made = `${made}/${part}`;
+      const existing = this.made.get(made);
+      if (existing) {
+        resource = existing;
+        continue;
+      }
+      resource = new apigateway.Resource(this.scope, `Path${constructId(made)}`, { parent: resource, pathPart: part });
+      this.made.set(made, resource);
+    }
+    return resource;
   }
 }

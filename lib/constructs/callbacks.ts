@@ -12,13 +12,13 @@
 import { Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { ENV, serviceEnvironment, serviceFunction } from './function-defaults';
+import type { LiveDeployments, LiveFunction } from './live';
 
 export const DELIVERER_TIMEOUT_SECONDS = CALLBACK_QUEUE.delivererTimeoutSeconds;
 
@@ -28,12 +28,13 @@ export interface CallbacksProps {
   readonly downloadTokenSecret: secretsmanager.ISecret;
   /** The deliverer's handler module, relative to the repository root; CALLBACK_QUEUE.handler by default. */
   readonly delivererEntry?: string;
+  readonly deployments: LiveDeployments;
 }
 
 export class Callbacks extends Construct {
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
-  readonly deliverer: NodejsFunction;
+  readonly deliverer: LiveFunction;
 
   constructor(scope: Construct, id: string, props: CallbacksProps) {
     super(scope, id);
@@ -51,7 +52,7 @@ export class Callbacks extends Construct {
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: CALLBACK_QUEUE.maxReceiveCount },
     });
 
-    this.deliverer = serviceFunction(this, 'Deliverer', {
+    const deliverer = serviceFunction(this, 'Deliverer', {
       entry: props.delivererEntry ?? CALLBACK_QUEUE.handler,
       description: 'Delivers signed job callbacks from the callback queue',
       timeout: Duration.seconds(DELIVERER_TIMEOUT_SECONDS),
@@ -65,9 +66,11 @@ export class Callbacks extends Construct {
         [ENV.callbackDeadLetterQueueUrl]: this.deadLetterQueue.queueUrl,
       },
     });
-    this.deadLetterQueue.grantSendMessages(this.deliverer);
-    // The event source grants consume, which includes sqs:ChangeMessageVisibility for the backoff.
-    this.deliverer.addEventSource(
+    this.deadLetterQueue.grantSendMessages(deliverer);
+    this.deliverer = props.deployments.publish(deliverer, 'callback deliverer');
+    // The event source grants consume, which includes sqs:ChangeMessageVisibility for the backoff; it
+    // invokes the alias, so a deploy's traffic shift covers the deliveries too.
+    this.deliverer.alias.addEventSource(
       new SqsEventSource(this.queue, { batchSize: CALLBACK_QUEUE.batchSize, reportBatchItemFailures: true }),
     );
   }

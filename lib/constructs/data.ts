@@ -8,7 +8,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { BUCKET_AREAS } from '../../functions/deployment/access';
-import { acknowledge, acknowledgeWildcardResource } from './acknowledgements';
+import { acknowledge } from './acknowledgements';
 
 /** Download links live 24 h; the objects behind them one day longer, so a link never outlives its object. */
 export const OUTPUT_EXPIRY_DAYS = 2;
@@ -88,12 +88,6 @@ export class Data extends Construct {
       'No server access log bucket: only the service functions touch objects, and every download goes ' +
         'through GET /downloads/{token}, which the API access log records before it redirects to a ' +
         'short-lived presigned URL.',
-    );
-
-    acknowledgeWildcardResource(
-      this,
-      `${this.table.tableArn}/index/*`,
-      'Queries by tag use the gsi1 index; the wildcard is confined to the indexes of this one table.',
     );
   }
 }

@@ -255,6 +255,11 @@ export interface ServiceFunctionProps {
   readonly files?: readonly string[];
   /** Commands that write more files beside the bundle (the portal's page assets). */
   readonly buildSteps?: BuildSteps;
+  /**
+   * The log group of the function's resource group, shared by its functions (Lambda's advanced logging
+   * controls: each line is JSON and names its function); one of its own when absent.
+   */
+  readonly logGroup?: logs.ILogGroup;
 }
 
 export const serviceFunction = (scope: Construct, id: string, props: ServiceFunctionProps): NodejsFunction => {
@@ -274,7 +279,8 @@ export const serviceFunction = (scope: Construct, id: string, props: ServiceFunc
     // X-Ray: each invocation is a segment of the request's trace (API Gateway and Step Functions start it).
     tracing: lambda.Tracing.ACTIVE,
     environment: props.environment,
-    logGroup: new logs.LogGroup(scope, `${id}Logs`, { retention: LOG_RETENTION }),
+    logGroup: props.logGroup ?? new logs.LogGroup(scope, `${id}Logs`, { retention: LOG_RETENTION }),
+    ...(props.logGroup && { loggingFormat: lambda.LoggingFormat.JSON }),
     bundling: bundlingOptions(images, architecture, props.files, props.buildSteps),
   });
   acknowledge(

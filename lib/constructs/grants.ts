@@ -10,6 +10,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import type { IConstruct } from 'constructs';
 import { RATE_PARTITION_PREFIX } from '../../functions/adapters/dynamo/table';
 import { type Access, BUCKET_AREAS, type BucketArea, type SecretName } from '../../functions/deployment/access';
 import type { WorkflowName } from '../../functions/deployment/env-names';
@@ -22,7 +23,13 @@ export interface GrantableResources {
   readonly callbackQueue: sqs.IQueue;
   readonly deadLetterQueue: sqs.IQueue;
   readonly secrets: Partial<Record<SecretName, secretsmanager.ISecret>>;
-  readonly stateMachines: ReadonlyMap<string, sfn.StateMachine>;
+  /** Workflow name → its state machine and the machine's name (executions are named under it). */
+  readonly stateMachines: ReadonlyMap<string, GrantableMachine>;
+}
+
+export interface GrantableMachine {
+  readonly machine: sfn.IStateMachine;
+  readonly name: string;
 }
 
 export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
@@ -35,6 +42,9 @@ export const TABLE_WRITE_ACTIONS = [
 
 const AREA_ITEM: Record<BucketArea, string> = { inputs: 'job', outputs: 'job', profiles: 'profile', uploads: 'upload' };
 
+/** Where a wildcard is granted, for the acknowledgement's reason (each stack acknowledges its own grants). */
+const stackNote = (scope: IConstruct) => (Stack.of(scope).nested ? ` (the ${Stack.of(scope).node.id} stack)` : '');
+
 /** The objects of the areas, each wildcard acknowledged where it is granted (cdk-nag IAM5). */
 const areaObjects = (bucket: s3.IBucket, areas: readonly BucketArea[]) =>
   areas.map((area) => {
@@ -43,10 +53,33 @@ const areaObjects = (bucket: s3.IBucket, areas: readonly BucketArea[]) =>
       bucket,
       objects,
       `Object keys under ${BUCKET_AREAS[area]} are made per account and ${AREA_ITEM[area]} at run time; a function is granted ` +
-        'only the areas its row of the route or workflow table declares (lib/constructs/grants.ts).',
+        `only the areas its row of the route or workflow table declares (lib/constructs/grants.ts)${stackNote(bucket)}.`,
     );
     return objects;
   });
+
+/** The table's indexes (`<table>/index/*`), acknowledged in the stack that grants them. */
+export const tableIndexes = (table: dynamodb.ITable): string => {
+  const indexes = `${table.tableArn}/index/*`;
+  acknowledgeWildcardResource(
+    table,
+    indexes,
+    `Queries by tag use the gsi1 index; the wildcard is confined to the indexes of this one table${stackNote(table)}.`,
+  );
+  return indexes;
+};
+
+/** The executions of a workflow's state machine, acknowledged in the stack that grants them. */
+const executions = (scope: IConstruct, workflow: string, { name }: GrantableMachine): string => {
+  const arn = executionsArn(Stack.of(scope), name);
+  acknowledgeWildcardResource(
+    scope,
+    arn,
+    `Executions of the ${workflow} workflow are named at run time (by job or profile id); the wildcard ` +
+      `covers the executions of this one state machine${stackNote(scope)}.`,
+  );
+  return arn;
+};
 
 export const grantAccess = (grantee: iam.IGrantable, access: Access, resources: GrantableResources): void => {
   const add = (
@@ -64,7 +97,7 @@ export const grantAccess = (grantee: iam.IGrantable, access: Access, resources: 
   if (access.table) {
     const actions =
       access.table === 'write' ? [...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS] : [...TABLE_READ_ACTIONS];
-    add(actions, [table.tableArn, `${table.tableArn}/index/*`]);
+    add(actions, [table.tableArn, tableIndexes(table)]);
   }
   if (access.scan) add(['dynamodb:Scan'], [table.tableArn]);
   if (access.update) add(['dynamodb:UpdateItem'], [table.tableArn]);
@@ -90,11 +123,10 @@ export const grantAccess = (grantee: iam.IGrantable, access: Access, resources: 
       });
   }
 
-  for (const name of access.start ?? []) machine(name).grantStartExecution(grantee);
-  const scope = Stack.of(table);
-  for (const name of access.stop ?? []) add(['states:StopExecution'], [executionsArn(scope, machine(name))]);
-  for (const name of access.describe ?? []) add(['states:DescribeExecution'], [executionsArn(scope, machine(name))]);
-  for (const name of access.answerTasks ?? []) machine(name).grantTaskResponse(grantee);
+  for (const name of access.start ?? []) machine(name).machine.grantStartExecution(grantee);
+  for (const name of access.stop ?? []) add(['states:StopExecution'], [executions(table, name, machine(name))]);
+  for (const name of access.describe ?? []) add(['states:DescribeExecution'], [executions(table, name, machine(name))]);
+  for (const name of access.answerTasks ?? []) machine(name).machine.grantTaskResponse(grantee);
 
   for (const queue of access.queues ?? [])
     (queue === 'callbacks' ? resources.callbackQueue : resources.deadLetterQueue).grantSendMessages(grantee);

@@ -8,7 +8,6 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ArnFormat, Aws, Duration, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
@@ -18,7 +17,7 @@ import type { WorkflowDefinition } from '../../functions/workflows/definitions';
 /** `${Name}`: how an ASL file names a definitionSubstitutions value. */
 const placeholder = (name: string) => `\${${name}}`;
 
-import { acknowledge, acknowledgeWildcardResource } from './acknowledgements';
+import { acknowledge } from './acknowledgements';
 import {
   constructId,
   LOG_RETENTION,
@@ -27,25 +26,31 @@ import {
   serviceEnvironment,
   serviceFunction,
 } from './function-defaults';
+import type { GrantableResources } from './grants';
+import type { LiveDeployments, LiveFunction } from './live';
 
 export const DEFAULT_TASK_TIMEOUT_SECONDS = 60;
 
 export interface WorkflowsProps {
   readonly definitions: Readonly<Record<string, WorkflowDefinition>>;
   readonly resources: ServiceResources;
+  /** How the Task functions' new versions are rolled out (lib/constructs/live.ts). */
+  readonly deployments: LiveDeployments;
+  /** The table and queue as this stack grants them (lib/stacks/imports.ts). */
+  readonly grantable: Pick<GrantableResources, 'table' | 'callbackQueue'>;
 }
 
 export class Workflows extends Construct {
   /** Workflow name → its state machine. */
   readonly stateMachines = new Map<string, sfn.StateMachine>();
-  /** The functions that run the Tasks. */
-  readonly functions: NodejsFunction[] = [];
-  /** Each Task's function with what it declared it touches (functions/workflows/definitions.ts). */
-  readonly taskFunctions: Array<{ name: string; fn: NodejsFunction; access: Access }> = [];
+  /** Each Task's function, behind its `live` alias, with what it declared it touches (functions/workflows/definitions.ts). */
+  readonly taskFunctions: Array<LiveFunction & { name: string; access: Access }> = [];
 
   constructor(scope: Construct, id: string, props: WorkflowsProps) {
     super(scope, id);
     const { table, callbackQueue } = props.resources;
+    const logGroup = new logs.LogGroup(this, 'FunctionLogs', { retention: LOG_RETENTION });
+    const { deployments } = props;
 
     for (const [name, definition] of Object.entries(props.definitions)) {
       const machineId = constructId(name);
@@ -58,14 +63,12 @@ export class Workflows extends Construct {
           timeout: Duration.seconds(task.timeoutSeconds ?? DEFAULT_TASK_TIMEOUT_SECONDS),
           environment: serviceEnvironment(props.resources),
           images: task.images,
+          logGroup,
         });
-        this.functions.push(fn);
-        this.taskFunctions.push({
-          name: `${name} ${variable.replace(/(Function)?Arn$/, '')}`,
-          fn,
-          access: task.access,
-        });
-        return { variable, fn };
+        const taskName = `${name} ${variable.replace(/(Function)?Arn$/, '')}`;
+        const live = deployments.publish(fn, taskName);
+        this.taskFunctions.push({ ...live, name: taskName, access: task.access });
+        return { variable, alias: live.alias };
       });
 
       const substitutions: Record<string, string> = {
@@ -73,7 +76,8 @@ export class Workflows extends Construct {
         CallbackQueueUrl: callbackQueue.queueUrl,
         // Service integrations name their partition: aws, aws-cn or aws-us-gov.
         Partition: Aws.PARTITION,
-        ...Object.fromEntries(tasks.map(({ variable, fn }) => [variable, fn.functionArn])),
+        // Each Task invokes its function's `live` alias, so a deploy's traffic shift covers the workflows too.
+        ...Object.fromEntries(tasks.map(({ variable, alias }) => [variable, alias.functionArn])),
       };
       checkSubstitutions(definition, asl, substitutions);
 
@@ -94,24 +98,18 @@ export class Workflows extends Construct {
       });
       this.stateMachines.set(name, machine);
 
-      for (const { fn } of tasks) {
-        // The Task invokes the unqualified ARN, so no version or alias wildcard is needed.
+      for (const { alias } of tasks) {
+        // The Task invokes the alias's ARN: exactly that, no version wildcard.
         iam.Grant.addToPrincipal({
           grantee: machine,
           actions: ['lambda:InvokeFunction'],
-          resourceArns: [fn.functionArn],
+          resourceArns: [alias.functionArn],
         });
       }
       // The ASL files name these as definitionSubstitutions placeholders, written literally.
-      if (asl.includes(placeholder('TableName'))) table.grantReadWriteData(machine);
-      if (asl.includes(placeholder('CallbackQueueUrl'))) callbackQueue.grantSendMessages(machine);
+      if (asl.includes(placeholder('TableName'))) props.grantable.table.grantReadWriteData(machine);
+      if (asl.includes(placeholder('CallbackQueueUrl'))) props.grantable.callbackQueue.grantSendMessages(machine);
 
-      acknowledgeWildcardResource(
-        this,
-        this.executionsArn(machine),
-        `Executions of the ${name} workflow are named at run time (by job or profile id); the wildcard ` +
-          'covers the executions of this one state machine.',
-      );
       acknowledge(
         machine,
         'AwsSolutions-SF1',
@@ -127,18 +125,14 @@ export class Workflows extends Construct {
       );
     }
   }
-
-  private executionsArn(machine: sfn.StateMachine): string {
-    return executionsArn(Stack.of(this), machine);
-  }
 }
 
 /** The ARN of every execution of a state machine (executions are named by job or profile id). */
-export const executionsArn = (stack: Stack, machine: sfn.StateMachine): string =>
+export const executionsArn = (stack: Stack, machineName: string): string =>
   stack.formatArn({
     service: 'states',
     resource: 'execution',
-    resourceName: `${machine.stateMachineName}:*`,
+    resourceName: `${machineName}:*`,
     arnFormat: ArnFormat.COLON_RESOURCE_NAME,
   });
 

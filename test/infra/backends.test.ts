@@ -1,7 +1,6 @@
-import { Template } from 'aws-cdk-lib/assertions';
 import { BACKEND_ENV } from '../../lib/constructs/backends';
 import { fixtureStack, testApp } from '../fixtures/infra/service-stack';
-import { resourcesOf } from '../fixtures/infra/template-queries';
+import { flatTemplate, resourcesOf } from '../fixtures/infra/template-queries';
 
 process.env.CDK_VALIDATION = 'false';
 
@@ -13,14 +12,14 @@ const context = {
 
 describe('engine and trainer backends', () => {
   it('deploy the sandbox when no backend is configured', () => {
-    const template = Template.fromStack(fixtureStack());
+    const template = flatTemplate(fixtureStack());
     for (const fn of Object.values(resourcesOf(template, 'AWS::Lambda::Function'))) {
       expect(Object.keys(fn.Properties.Environment?.Variables ?? {})).not.toContain(BACKEND_ENV.engine);
     }
   });
 
   it('point every function at the HTTPS backends named in context, with their tokens in Secrets Manager', () => {
-    const template = Template.fromStack(fixtureStack({}, testApp({ context })));
+    const template = flatTemplate(fixtureStack({}, testApp({ context })));
     const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function'));
     const withBackends = functions.filter(
       (fn) => fn.Properties.Environment?.Variables?.[BACKEND_ENV.engine] === 'http',

@@ -1,5 +1,4 @@
 import { type App, Duration, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import {
   architectureOf,
@@ -8,6 +7,7 @@ import {
   serviceFunction,
 } from '../../lib/constructs/function-defaults';
 import { fixtureStack, STAND_IN_HANDLER, testApp } from '../fixtures/infra/service-stack';
+import { flatTemplate } from '../fixtures/infra/template-queries';
 
 process.env.CDK_VALIDATION = 'false';
 
@@ -26,7 +26,7 @@ const architecturesIn = (app: App) => {
     environment: {},
     images: true,
   });
-  return Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function')).map(
+  return Object.values(flatTemplate(stack).findResources('AWS::Lambda::Function')).map(
     (fn) => fn.Properties.Architectures,
   );
 };
@@ -103,7 +103,7 @@ describe('the bundling recipe', () => {
 describe('the time budgets AWS can hold', () => {
   const variablesOf = (context: Record<string, unknown> = {}) =>
     Object.values(
-      Template.fromStack(fixtureStack({}, testApp({ context }))).findResources('AWS::Lambda::Function', {
+      flatTemplate(fixtureStack({}, testApp({ context }))).findResources('AWS::Lambda::Function', {
         Properties: { Description: 'POST /{v2,v1}/service/edit' },
       }),
     ).map((fn) => fn.Properties.Environment.Variables);

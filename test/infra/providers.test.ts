@@ -3,7 +3,7 @@
  * secret per routed provider, tells every function the routes, and lets exactly the functions that call
  * a provider read its key (the image routes and RunEngine call them all; the cancel route stops fal work).
  */
-import { Template } from 'aws-cdk-lib/assertions';
+
 import { ROUTES } from '../../functions/api/routes';
 import { PROVIDER_ENV } from '../../functions/deployment/env-names';
 import { HOSTED_PROVIDERS, type HostedProviderId } from '../../functions/deployment/providers';
@@ -11,7 +11,7 @@ import { ABANDONED_WORK } from '../../functions/maintenance/definitions';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
 import { ServiceStack } from '../../lib/service-stack';
 import { testApp } from '../fixtures/infra/service-stack';
-import { allowedToFunction, onlyId, ref, resourcesOf } from '../fixtures/infra/template-queries';
+import { allowedToFunction, flatTemplate, onlyId, ref, resourcesOf } from '../fixtures/infra/template-queries';
 
 process.env.CDK_VALIDATION = 'false';
 
@@ -21,8 +21,7 @@ const modelRoutes = {
   'base-a-2': 'fal:fal-ai/flux-2',
 };
 
-const stackWith = (context: Record<string, unknown>) =>
-  Template.fromStack(new ServiceStack(testApp({ context }), 'Service'));
+const stackWith = (context: Record<string, unknown>) => flatTemplate(new ServiceStack(testApp({ context }), 'Service'));
 
 const template = stackWith({ modelRoutes, modelAliases: { nb2: 'base-c-2' } });
 const functions = resourcesOf(template, 'AWS::Lambda::Function');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match } from 'aws-cdk-lib/assertions';
 import { API_VERSIONS, routePath } from '../../functions/api/routes';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
@@ -14,14 +14,17 @@ import {
   allowed as allowedToRole,
   apiMethods,
   arn,
+  flatTemplate,
+  liveAliasOf,
   onlyId,
+  ref,
   resourcesOf,
 } from '../fixtures/infra/template-queries';
 
 // aws-cdk-lib's own template validation adds seconds per synth and checks nothing these tests assert.
 process.env.CDK_VALIDATION = 'false';
 
-const template = Template.fromStack(fixtureStack());
+const template = flatTemplate(fixtureStack());
 
 const tableId = onlyId(template, 'AWS::DynamoDB::Table');
 const bucketId = onlyId(template, 'AWS::S3::Bucket');
@@ -278,7 +281,7 @@ describe('functions', () => {
 
   test('context imageConcurrency sets the cap of image functions, 0 removes it, and anything else stops the synth', () => {
     const capOf = (context: Record<string, unknown>) =>
-      Object.values(resourcesOf(Template.fromStack(fixtureStack({}, testApp({ context }))), 'AWS::Lambda::Function'))
+      Object.values(resourcesOf(flatTemplate(fixtureStack({}, testApp({ context }))), 'AWS::Lambda::Function'))
         .map((fn) => fn.Properties.ReservedConcurrentExecutions)
         .filter((cap) => cap !== undefined);
     expect(capOf({ imageConcurrency: 5 })).toEqual([5, 5]);
@@ -326,13 +329,13 @@ describe('functions', () => {
 describe('workflows', () => {
   const machine = resourcesOf(template, 'AWS::StepFunctions::StateMachine')[machineId].Properties;
 
-  test('a workflow is a STANDARD state machine made from its ASL file, each Task bound to its function', () => {
+  test("a workflow is a STANDARD state machine made from its ASL file, each Task bound to its function's live alias", () => {
     const workflow = FIXTURE_WORKFLOWS['image-job'];
     expect(machine.StateMachineType).toBe('STANDARD');
     expect(machine.DefinitionString).toBe(readFileSync(path.resolve(__dirname, '../..', workflow.file), 'utf8'));
     expect(machine.DefinitionSubstitutions).toEqual({
-      FirstFunctionArn: { 'Fn::GetAtt': [firstTaskId, 'Arn'] },
-      SecondFunctionArn: { 'Fn::GetAtt': [secondTaskId, 'Arn'] },
+      FirstFunctionArn: { Ref: liveAliasOf(template, firstTaskId) },
+      SecondFunctionArn: { Ref: liveAliasOf(template, secondTaskId) },
       TableName: { Ref: tableId },
       Partition: { Ref: 'AWS::Partition' },
       CallbackQueueUrl: { Ref: queueId },
@@ -352,10 +355,12 @@ describe('workflows', () => {
     expect(resourcesOf(template, 'AWS::Logs::LogGroup')[groupId].Properties.RetentionInDays).toBe(30);
   });
 
-  test('the state machine may invoke its Task functions, read the table and send to the callback queue', () => {
+  test("the state machine may invoke its Task functions' live aliases (and nothing else of them), read the table and send to the callback queue", () => {
     const grants = allowed(machine.RoleArn['Fn::GetAtt'][0]);
-    expect(grants).toContainEqual({ action: 'lambda:InvokeFunction', resource: arn(firstTaskId) });
-    expect(grants).toContainEqual({ action: 'lambda:InvokeFunction', resource: arn(secondTaskId) });
+    const invokes = grants.filter((grant) => grant.action === 'lambda:InvokeFunction').map((grant) => grant.resource);
+    expect(invokes.sort()).toEqual(
+      [ref(liveAliasOf(template, firstTaskId)), ref(liveAliasOf(template, secondTaskId))].sort(),
+    );
     expect(grants).toContainEqual({ action: 'dynamodb:GetItem', resource: arn(tableId) });
     expect(grants).toContainEqual({ action: 'sqs:SendMessage', resource: arn(queueId) });
   });
@@ -404,10 +409,10 @@ describe('callbacks', () => {
     expect(CALLBACK_QUEUE.maxReceiveCount).toBeGreaterThanOrEqual(MAX_CALLBACK_ATTEMPTS);
   });
 
-  test('the deliverer takes batches, reports partial failures, and may delay a message', () => {
+  test('the deliverer takes batches through its live alias, reports partial failures, and may delay a message', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
-      FunctionName: { Ref: delivererId },
+      FunctionName: Match.objectLike({ 'Fn::Join': ['', [Match.anyValue(), ':live']] }),
       BatchSize: CALLBACK_QUEUE.batchSize,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
@@ -469,7 +474,7 @@ describe('alarms', () => {
     expect(alarms.length).toBeGreaterThan(10);
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
     template.resourceCountIs('AWS::SNS::Subscription', 0);
-    const withEmail = Template.fromStack(fixtureStack({}, testApp({ context: { alarmEmail: 'ops@example.com' } })));
+    const withEmail = flatTemplate(fixtureStack({}, testApp({ context: { alarmEmail: 'ops@example.com' } })));
     withEmail.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
     expect(() => fixtureStack({}, testApp({ context: { alarmEmail: 'not an address' } }))).toThrow(/alarmEmail/);
   });
