@@ -8,14 +8,21 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { invokedFunction } from '../../bin/assets/flatten';
 import { ServiceStack } from '../../lib/service-stack';
 import { testApp } from '../fixtures/infra/service-stack';
-import { apiMethods, flatTemplate, liveAliasOf, onlyId, resourcesOf } from '../fixtures/infra/template-queries';
+import {
+  apiMethods,
+  flatTemplate,
+  liveAliasOf,
+  onlyId,
+  type Resource,
+  resourcesOf,
+} from '../fixtures/infra/template-queries';
 
 process.env.CDK_VALIDATION = 'false';
 
 const stackWith = (context: Record<string, unknown> = {}) =>
   flatTemplate(new ServiceStack(testApp({ context }), 'Service'));
 const template = stackWith();
-const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: any; UpdatePolicy?: any }>;
+const resources = template.toJSON().Resources as Record<string, Resource>;
 const functionIds = Object.keys(resourcesOf(template, 'AWS::Lambda::Function'));
 const groups = resourcesOf(template, 'AWS::CodeDeploy::DeploymentGroup');
 const alarms = resourcesOf(template, 'AWS::CloudWatch::Alarm');
