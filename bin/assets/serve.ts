@@ -18,6 +18,7 @@ import { type PolicyStatement, principalFor } from '../local-aws/iam';
 import type { QueueConsumer } from '../local-aws/sqs';
 import { type FunctionInvoker, type ResolvedMachine, stateMachineArnFor } from '../local-aws/step-functions';
 import { FunctionError, type LambdaFunction, Sandbox } from './sandbox';
+import { invokedFunction } from './flatten';
 import { type Resolver, readTemplate, resolveValue } from './template';
 
 const functionArn = localArn.function;
@@ -110,6 +111,12 @@ export const loadAssets = (options: { templateFile: string; localEnvironment: ()
           return attribute === 'Name' ? logicalId : stateMachineArnFor(logicalId);
         case 'AWS::Lambda::Function':
           return attribute === 'Arn' ? functionArn(logicalId) : logicalId;
+        case 'AWS::Lambda::Alias': {
+          // Locally there is one version of each function: its `live` alias is the function itself.
+          const target = invokedFunction(template.resources, { Ref: logicalId });
+          if (!target) throw new Error(`alias ${logicalId} names no function of the template`);
+          return functionArn(target);
+        }
         default:
           throw new Error(
             `no local value for ${logicalId}${attribute ? `.${attribute}` : ''} (${template.typeOf(logicalId)})`,

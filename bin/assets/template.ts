@@ -4,8 +4,8 @@
  * definition strings with their substitutions, and the SQS event source mapping. CloudFormation
  * references are resolved by a `Resolver` the runtime supplies (logical id → local value).
  */
-import fs from 'node:fs';
 import path from 'node:path';
+import { invokedFunction, readFlatTemplate } from './flatten';
 
 // biome-ignore lint/suspicious/noExplicitAny: a CloudFormation template is untyped JSON, read here by path
 type Json = { [key: string]: any };
@@ -58,7 +58,8 @@ export const resolveValue = (value: unknown, resolve: Resolver): string => {
 
 export const readTemplate = (templateFile: string) => {
   const outdir = path.dirname(templateFile);
-  const template = JSON.parse(fs.readFileSync(templateFile, 'utf8')) as { Resources: Record<string, Json> };
+  // The root and its nested stacks (one per resource group), as one template (./flatten.ts).
+  const { template } = readFlatTemplate(templateFile);
   const resources = template.Resources;
   const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
 
@@ -78,7 +79,8 @@ export const readTemplate = (templateFile: string) => {
       ? `${pathOf(parts[resourceId.Ref].Properties.ParentId)}/${parts[resourceId.Ref].Properties.PathPart}`
       : '';
   const methods: TemplateMethod[] = ofType('AWS::ApiGateway::Method').map(([logicalId, { Properties: method }]) => {
-    const functionId = JSON.stringify(method.Integration?.Uri ?? '').match(/"Fn::GetAtt":\["([^"]+)","Arn"\]/)?.[1];
+    // Each method invokes its function's `live` alias; locally the alias is the function.
+    const functionId = invokedFunction(resources, method.Integration?.Uri);
     if (!functionId) throw new Error(`method ${logicalId} invokes no function of the template`);
     return {
       method: method.HttpMethod,
@@ -98,7 +100,7 @@ export const readTemplate = (templateFile: string) => {
 
   const eventSources: TemplateEventSource[] = ofType('AWS::Lambda::EventSourceMapping').map(
     ([, { Properties: mapping }]) => ({
-      functionId: mapping.FunctionName.Ref,
+      functionId: invokedFunction(resources, mapping.FunctionName) ?? '',
       queueId: mapping.EventSourceArn['Fn::GetAtt'][0],
       batchSize: mapping.BatchSize ?? 10,
       reportBatchItemFailures: (mapping.FunctionResponseTypes ?? []).includes('ReportBatchItemFailures'),
