@@ -64,11 +64,11 @@ const resume = async (taskToken: string): Promise<void> => {
   }
 };
 
-const reportDepsOf = new Map<string, ReportDeps>();
+const reportDepsOf = once(() => new Map<string, ReportDeps>());
 
 /** The webhook route's dependencies for the provider its path names (reportingProvider found it). */
 export const reportDeps = (id: string): ReportDeps => {
-  const known = reportDepsOf.get(id);
+  const known = reportDepsOf().get(id);
   if (known) return known;
   const made: ReportDeps = {
     clock,
@@ -90,6 +90,6 @@ export const reportDeps = (id: string): ReportDeps => {
     },
     log: (message, fields) => log().warn(message, fields),
   };
-  reportDepsOf.set(id, made);
+  reportDepsOf().set(id, made);
   return made;
 };

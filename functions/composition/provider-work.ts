@@ -9,7 +9,7 @@ import type { QueuedProvider } from '../adapters/engine/providers/queued-provide
 import { HOSTED_PROVIDERS, isQueuedProvider, type QueuedProviderId } from '../deployment/providers';
 import type { EngineQueue, EngineTicket } from '../domain/engine/engine';
 import { cancelEngineWork } from '../domain/workflow/rounds';
-import { clock, settings } from './core';
+import { clock, once, settings } from './core';
 import { providerKey } from './secrets';
 
 /**
@@ -23,7 +23,8 @@ export const checkedProviderUrl = (text: string, what: string, allowLoopback: bo
   throw new Error(`${what} must be https${allowLoopback ? ' (or http on a loopback address)' : ''}: ${text}`);
 };
 
-const built = new Map<QueuedProviderId, QueuedProvider>();
+/** Each provider's queue half, built on first use and kept until the composition is reset (core.ts `once`). */
+const built = once(() => new Map<QueuedProviderId, QueuedProvider>());
 
 /**
  * The queued provider `id` names (a webhook route's path, a ticket's `engine`), or undefined when no row
@@ -31,7 +32,7 @@ const built = new Map<QueuedProviderId, QueuedProvider>();
  */
 export const queuedProvider = (id: string): QueuedProvider | undefined => {
   if (!isQueuedProvider(id)) return undefined;
-  const known = built.get(id);
+  const known = built().get(id);
   if (known) return known;
   const { title, queue } = HOSTED_PROVIDERS[id];
   const { baseUrl, webhookKeysUrl = queue.webhookKeysUrl.default } = settings().providers[id];
@@ -46,7 +47,7 @@ export const queuedProvider = (id: string): QueuedProvider | undefined => {
     },
     clock,
   });
-  built.set(id, made);
+  built().set(id, made);
   return made;
 };
 
