@@ -51,10 +51,13 @@ export const routeVersions = (route: Pick<RouteDefinition, 'versions'>): readonl
 
 const CURRENT_ONLY = ['v2'] as const satisfies readonly ApiVersion[];
 
+/** Where every queued provider reports back, by its id (provider-webhook.ts; providerWebhookUrl builds the URL). */
+const PROVIDER_WEBHOOK_PATH = '/providers/{provider}/webhook';
+
 /**
  * An image operation: the job and its charge, inputs kept for the workflow, outputs stored or replayed,
  * links signed, the candidates' reference crops read (the sandbox) or presigned (an engine backend), and
- * the inputs a provider takes by URL (fal) stored under `inputs/` and presigned: a presigned GET works only
+ * the inputs a provider takes by URL stored under `inputs/` and presigned: a presigned GET works only
  * for a signer that may GetObject, hence `inputs` read.
  */
 const IMAGE_OPERATION: Access = {
@@ -131,7 +134,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     group: 'jobs',
     path: '/jobs/{job_id}/cancel',
     handler: 'jobs-cancel',
-    // And asks a queued provider (fal) to stop the job's work: the queued providers' keys.
+    // And asks a queued provider to stop the job's work: the queued providers' keys.
     access: {
       table: 'write',
       stop: ['image-job'],
@@ -254,13 +257,14 @@ export const ROUTES: readonly RouteDefinition[] = [
     auth: 'none',
     access: { answerTasks: ['profile-training'], secrets: ['trainerToken'] },
   },
-  // fal reports a queued request's end (its webhook): our token in the URL and fal's signature, no API key.
-  // Resumes the waiting image job (SendTaskSuccess); asks fal to stop a request no job holds; fal's status for nothing.
+  // A queued provider reports a request's end (its webhook, by the provider's id: 404 for another): our token
+  // in the URL and the provider's signature, no API key. Resumes the waiting image job (SendTaskSuccess);
+  // asks the provider to stop a request no job holds (the queued providers' keys).
   {
     method: 'POST',
     group: 'providers',
-    path: '/providers/fal/webhook',
-    handler: 'fal-webhook',
+    path: PROVIDER_WEBHOOK_PATH,
+    handler: 'provider-webhook',
     auth: 'none',
     access: { table: 'write', answerTasks: ['image-job'], secrets: ['downloadToken', ...QUEUED_PROVIDER_SECRETS] },
   },
@@ -277,6 +281,13 @@ export const ROUTES: readonly RouteDefinition[] = [
     access: {},
   },
 ];
+
+/**
+ * The full public URL of a queued provider's webhook (the callback its submit names) on the API at `baseUrl`
+ * (`https://…/prod`): the route's path with the provider's id, under the current version.
+ */
+export const providerWebhookUrl = (baseUrl: string, provider: string): string =>
+  `${baseUrl}${routePath(CURRENT_API_VERSION, { path: PROVIDER_WEBHOOK_PATH.replace('{provider}', encodeURIComponent(provider)) })}`;
 
 /** The full public path of a route under a version prefix, e.g. `/v2/service/webhook-secret`. */
 export const routePath = (version: ApiVersion, route: Pick<RouteDefinition, 'path'>): string =>

@@ -5,7 +5,7 @@ import { possibleProviderCostMicros } from '../adapters/engine/providers/possibl
 import { PROVIDER_RETRY_DEFAULTS } from '../adapters/engine/providers/provider-http';
 import { jobInputs, jobOutputs } from '../adapters/s3/job-files';
 import { sharedInputKey } from '../adapters/s3/shared-inputs';
-import { HOSTED_PROVIDERS, type HostedProviderId, isHostedProvider } from '../deployment/providers';
+import { HOSTED_PROVIDERS, type HostedProviderId, isHostedProvider, isQueuedProvider } from '../deployment/providers';
 import { routedProviders } from '../domain/catalog/model-routes';
 import { type EngineRequest, meteredEngine, reportingLostWork } from '../domain/engine/engine';
 import type { ImageDeps } from '../domain/images/deps';
@@ -15,6 +15,7 @@ import { jobs, ledger, profiles } from './data';
 import { faceAnalyzer } from './faces';
 import { decodeInput } from './inputs';
 import { link } from './links';
+import { checkedProviderUrl, hasProviderKey } from './provider-work';
 import { providerKey, secretOrEmpty } from './secrets';
 import { objects } from './storage';
 import { startImageJob } from './workflows';
@@ -26,13 +27,14 @@ const REFERENCE_URL_SECONDS = 3600;
 export const engine = once(() => {
   const config = settings();
   // Only the routed providers are built: an unused provider's URL or key is never checked or read.
+  // A queued provider's outputs are downloaded only from its own media hosts (its row's `mediaHosts`).
   const access = (id: HostedProviderId) => {
-    const { baseUrl } = config.providers[id];
+    const { baseUrl, mediaHosts } = config.providers[id];
     const { title } = HOSTED_PROVIDERS[id];
     return {
-      baseUrl: checkedProviderUrl(baseUrl, title, config.ALLOW_LOOPBACK_URLS),
+      baseUrl: checkedProviderUrl(baseUrl, `The ${title} base URL`, config.ALLOW_LOOPBACK_URLS),
       apiKey: providerKey(id, `the ${title} API key`),
-      media: { hosts: config.FAL_MEDIA_HOSTS, allowLoopback: config.ALLOW_LOOPBACK_URLS },
+      ...(mediaHosts && { media: { hosts: mediaHosts, allowLoopback: config.ALLOW_LOOPBACK_URLS } }),
     };
   };
   const metered = meteredEngine(
@@ -51,10 +53,7 @@ export const engine = once(() => {
         },
       },
       // A job's ticket is checked and canceled by the provider that made it, routed now or not, if it has a key.
-      ticketAccess: (id) => {
-        const { key, keySecretArn } = config.providers[id];
-        return HOSTED_PROVIDERS[id].queued && (key !== '' || keySecretArn !== undefined) ? access(id) : undefined;
-      },
+      ticketAccess: (id) => (isQueuedProvider(id) && hasProviderKey(id) ? access(id) : undefined),
       references: {
         load: async (key) => {
           const object = await objects().get(key);
@@ -86,19 +85,6 @@ const lostWorkLog = (request: EngineRequest, error: unknown): void =>
     possible_cost_micros: possibleProviderCostMicros(settings().MODEL_ROUTES, request),
     error: error instanceof Error ? error.message : String(error),
   });
-
-/**
- * A provider's base URL is operator configuration: https, or (development only, ALLOW_LOOPBACK_URLS)
- * http on a loopback address, where a local double stands in for the provider.
- */
-export const checkedProviderUrl = (text: string, provider: string, allowLoopback: boolean): string => {
-  const url = new URL(text);
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  if (url.protocol === 'https:' || (allowLoopback && loopback && url.protocol === 'http:')) return text;
-  throw new Error(
-    `The ${provider} base URL must be https${allowLoopback ? ' (or http on a loopback address)' : ''}: ${text}`,
-  );
-};
 
 export const imageDeps = once(
   (): ImageDeps => ({

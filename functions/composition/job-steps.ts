@@ -4,6 +4,7 @@
  * the engine, the stored inputs and the outputs on top of the same object (image-engine.ts).
  */
 
+import { providerWebhookUrl } from '../api/routes';
 import { reportToken } from '../domain/workflow/reports';
 import type { WorkflowDeps } from '../domain/workflow/steps';
 import { watchedLedger } from './balance-watch';
@@ -25,11 +26,11 @@ export const jobStepDeps = once(
     enqueueCallback,
     cancelEngineWork: cancelTicketWork,
     warn: (message, fields) => log().warn(message, fields),
-    // fal reports to POST /v2/service/providers/fal/webhook on the API the job was submitted on.
-    reportUrl: async ({ accountId, jobId, baseUrl }) => {
+    // A queued provider reports to its webhook route on the API the job was submitted on.
+    reportUrl: async ({ accountId, jobId, baseUrl }, provider) => {
       const token = reportToken(accountId, jobId, await downloadSecret()());
       const query = new URLSearchParams({ account: accountId, job: jobId, sig: token });
-      return `${baseUrl}/v2/service/providers/fal/webhook?${query.toString()}`;
+      return `${providerWebhookUrl(baseUrl, provider)}?${query.toString()}`;
     },
     settings: { asyncBudgetMs: settings().ASYNC_BUDGET_SECONDS * 1000, maxRunningJobs: settings().MAX_RUNNING_JOBS },
   }),

@@ -1,23 +1,20 @@
 /**
- * A queued provider reporting back (domain/workflow/reports.ts): the webhook route's dependencies (fal's
- * keys, the link secret for our token in the URL, SendTaskSuccess) and AwaitEngine's (the job, fal's status
- * for the fallback). Neither touches an image: both ship without sharp (fal/queue.ts and fal/webhook.ts).
+ * A queued provider reporting back (domain/workflow/reports.ts): the webhook route's dependencies (the link
+ * secret for our token in the URL, SendTaskSuccess, the provider to stop a request no job holds) and
+ * AwaitEngine's (the job, the provider's status for the fallback). Neither touches an image: both go
+ * through the provider's queue half (provider-work.ts), which ships without sharp.
  */
 import { SendTaskSuccessCommand } from '@aws-sdk/client-sfn';
-import { cancelFalTicket, FAL_ENGINE, falFinishedRequests } from '../adapters/engine/providers/fal/queue';
-import { falWebhookVerifier } from '../adapters/engine/providers/fal/webhook';
 import { HttpEngineError } from '../adapters/engine/providers/provider-http';
-import { PROVIDER_ENV } from '../deployment/env-names';
+import type { QueuedProvider } from '../adapters/engine/providers/queued-provider';
+import { NotFoundError } from '../domain/errors';
 import type { Job } from '../domain/jobs/job';
 import type { AwaitDeps, ReportDeps } from '../domain/workflow/reports';
 import { clock, log, once, settings } from './core';
 import { jobs } from './data';
 import { downloadSecret } from './links';
-import { providerKey } from './secrets';
+import { queuedProvider } from './provider-work';
 import { sfn } from './workflows';
-
-const falKey = once(() => providerKey('fal', 'the fal API key'));
-const falAccess = () => ({ apiKey: falKey(), queueUrl: settings().providers.fal.baseUrl });
 
 /** One status round of the fallback must fit well within AwaitEngine's function timeout. */
 const STATUS_LIMIT_MS = 20_000;
@@ -26,17 +23,25 @@ const CANCEL_LIMIT_MS = 10_000;
 /** Step Functions' answers for a token no task waits on any more (a retried wait stores a new one). */
 const GONE_TASK_ERRORS = new Set(['InvalidToken', 'TaskDoesNotExist', 'TaskTimedOut']);
 
+/** The provider a webhook's path names: 404 for one that is unknown or does not queue. */
+export const reportingProvider = (id: string): QueuedProvider => {
+  const provider = queuedProvider(id);
+  if (!provider) throw new NotFoundError(`No queued provider ${id} reports here.`);
+  return provider;
+};
+
 export const awaitDeps = once(
   (): AwaitDeps => ({
     clock,
     jobs: jobs(),
     settings: { asyncBudgetMs: settings().ASYNC_BUDGET_SECONDS * 1000 },
     finishedRequests: async (ticket) => {
-      if (ticket.engine !== FAL_ENGINE) return [];
+      const provider = queuedProvider(ticket.engine);
+      if (!provider) return [];
       try {
-        return await falFinishedRequests(ticket, falAccess(), AbortSignal.timeout(STATUS_LIMIT_MS));
+        return await provider.finishedRequests(ticket, AbortSignal.timeout(STATUS_LIMIT_MS));
       } catch (error) {
-        // fal no longer knows a request (a 4xx other than a rate limit): RunEngine decides; else "none yet".
+        // The provider no longer knows a request (a 4xx other than a rate limit): RunEngine decides; else "none yet".
         const status = error instanceof HttpEngineError ? error.status : undefined;
         return status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429 ? 'lost' : [];
       }
@@ -44,45 +49,39 @@ export const awaitDeps = once(
   }),
 );
 
-/** fal's app of a job's model (`owner/app`): its queue URLs name only that (fal/fal.ts). */
-const falAppOf = (job: Job): string | undefined => {
-  const model = job.engineTicket?.model ?? settings().MODEL_ROUTES[job.work?.engine.baseModel ?? '']?.model;
-  return model?.split('/').slice(0, 2).join('/');
+/** The provider's model of a job: its ticket's, else its route's when the route names this provider. */
+const modelOf = (job: Job, id: string): string | undefined => {
+  if (job.engineTicket?.engine === id) return job.engineTicket.model;
+  const route = settings().MODEL_ROUTES[job.work?.engine.baseModel ?? ''];
+  return route?.provider === id ? route.model : undefined;
 };
 
-export const reportDeps = once(
-  (): ReportDeps => ({
+const resume = async (taskToken: string): Promise<void> => {
+  try {
+    await sfn().send(new SendTaskSuccessCommand({ taskToken, output: '{}' }));
+  } catch (error) {
+    if (!(error instanceof Error && GONE_TASK_ERRORS.has(error.name))) throw error;
+  }
+};
+
+const reportDepsOf = once(() => new Map<string, ReportDeps>());
+
+/** The webhook route's dependencies for the provider its path names (reportingProvider found it). */
+export const reportDeps = (id: string): ReportDeps => {
+  const known = reportDepsOf().get(id);
+  if (known) return known;
+  const made: ReportDeps = {
     clock,
     jobs: jobs(),
     reportSecret: downloadSecret(),
-    resume: async (taskToken) => {
-      try {
-        await sfn().send(new SendTaskSuccessCommand({ taskToken, output: '{}' }));
-      } catch (error) {
-        if (!(error instanceof Error && GONE_TASK_ERRORS.has(error.name))) throw error;
-      }
-    },
+    resume,
     cancelRequest: async (job, requestId) => {
-      const app = falAppOf(job);
-      if (!app) return;
-      const { queueUrl } = falAccess();
-      const base = `${queueUrl.replace(/\/+$/, '')}/${app}/requests/${encodeURIComponent(requestId)}`;
-      const ticket = {
-        engine: FAL_ENGINE,
-        requests: [
-          {
-            id: requestId,
-            status: `${base}/status`,
-            response: base,
-            cancel: `${base}/cancel`,
-            images: 1,
-            inputMegapixels: 0,
-          },
-        ],
-        submittedAt: clock(),
-      };
-      await cancelFalTicket(ticket, falAccess(), AbortSignal.timeout(CANCEL_LIMIT_MS)).catch((error: unknown) =>
-        log().warn('could not ask fal to stop a request nobody will use', {
+      const model = modelOf(job, id);
+      const provider = queuedProvider(id);
+      if (model === undefined || !provider) return;
+      await provider.cancelRequest(model, requestId, AbortSignal.timeout(CANCEL_LIMIT_MS)).catch((error: unknown) =>
+        log().warn('could not ask the provider to stop a request nobody will use', {
+          provider: id,
           job_id: job.jobId,
           request_id: requestId,
           error: error instanceof Error ? error.message : String(error),
@@ -90,23 +89,7 @@ export const reportDeps = once(
       );
     },
     log: (message, fields) => log().warn(message, fields),
-  }),
-);
-
-/** fal's JWKS address: https, or (ALLOW_LOOPBACK_URLS) http on a loopback address, where a local double serves it. */
-const checkedJwksUrl = (text: string, allowLoopback: boolean): string => {
-  const url = new URL(text);
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  if (url.protocol === 'https:' || (allowLoopback && loopback && url.protocol === 'http:')) return text;
-  throw new Error(
-    `${PROVIDER_ENV.falJwksUrl} must be https${allowLoopback ? ' (or http on a loopback address)' : ''}: ${text}`,
-  );
+  };
+  reportDepsOf().set(id, made);
+  return made;
 };
-
-export const falWebhookCheck = once(() =>
-  falWebhookVerifier({
-    jwksUrl: checkedJwksUrl(settings()[PROVIDER_ENV.falJwksUrl], settings().ALLOW_LOOPBACK_URLS),
-    allowLoopback: settings().ALLOW_LOOPBACK_URLS,
-    clock,
-  }),
-);

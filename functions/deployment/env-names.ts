@@ -4,7 +4,7 @@
  * reads. A name changed here changes in all three. The development settings, which only the local
  * runtimes set, are at the end.
  */
-import { HOSTED_PROVIDER_IDS, HOSTED_PROVIDERS } from './providers';
+import { HOSTED_PROVIDER_IDS, HOSTED_PROVIDERS, queueVariables } from './providers';
 
 export const ENV = {
   tableName: 'SERVICE_TABLE_NAME',
@@ -30,18 +30,14 @@ export const BACKEND_ENV = {
 
 /**
  * Hosted image models (functions/domain/catalog/model-routes.ts): the route table and the public aliases.
- * Each provider's own variables (its base URL, its key by value or as a secret's ARN) are in its row of
- * the provider table (providers.ts).
+ * Each provider's own variables (its base URL, its key by value or as a secret's ARN, a queued provider's
+ * media hosts and webhook keys) are in its row of the provider table (providers.ts).
  */
 export const PROVIDER_ENV = {
   modelRoutes: 'MODEL_ROUTES',
   modelAliases: 'MODEL_ALIASES',
   /** How long a provider's key is kept before it is read again (a 401/403 reads it again at once). */
   providerKeyCacheSeconds: 'PROVIDER_KEY_CACHE_SECONDS',
-  /** The hosts fal's output files may be downloaded from (comma-separated; `*.` for subdomains). */
-  falMediaHosts: 'FAL_MEDIA_HOSTS',
-  /** Where fal publishes the keys its webhooks are signed with (a JSON Web Key Set). */
-  falJwksUrl: 'FAL_JWKS_URL',
 } as const;
 
 /**
@@ -108,9 +104,11 @@ export const LOCAL_ENV_SETTINGS = [
   PROVIDER_ENV.modelRoutes,
   PROVIDER_ENV.modelAliases,
   PROVIDER_ENV.providerKeyCacheSeconds,
-  PROVIDER_ENV.falMediaHosts,
-  PROVIDER_ENV.falJwksUrl,
-  ...HOSTED_PROVIDER_IDS.flatMap((id) => [HOSTED_PROVIDERS[id].baseUrl.env, HOSTED_PROVIDERS[id].key.env]),
+  ...HOSTED_PROVIDER_IDS.flatMap((id) => [
+    HOSTED_PROVIDERS[id].baseUrl.env,
+    HOSTED_PROVIDERS[id].key.env,
+    ...queueVariables(id),
+  ]),
   ENV.syncBudgetSeconds,
   ENV.asyncBudgetSeconds,
   STRIPE_ENV.secretKey,

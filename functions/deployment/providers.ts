@@ -24,10 +24,12 @@ export interface HostedProvider {
    */
   readonly key: { readonly env: string; readonly secretArnEnv: string; readonly secret: string };
   /**
-   * Queued providers take work and answer later (a ticket on the job): cancelling a job stops their work,
-   * so the cancel route reads their key too. Inline providers answer within the call.
+   * Present on a provider that queues work and answers later (a ticket on the job, a webhook when done):
+   * its adapter then also implements the queued-provider contract (providers/queued-provider.ts), its
+   * webhook is POST /providers/<id>/webhook, and the cancel route reads its key too, to stop a job's work.
+   * Inline providers answer within the call.
    */
-  readonly queued: boolean;
+  readonly queue?: QueuedProviderRow;
   /** Whether its answers report usage in tokens (a token-metered model may be routed to it). */
   readonly reportsTokens: boolean;
   /** The local double that speaks its wire format in tests and `npm start` examples (repository path). */
@@ -36,12 +38,25 @@ export interface HostedProvider {
   readonly reference: string;
 }
 
+/** A queued provider's own settings, each a variable with its default (settings().providers.<id>). */
+export interface QueuedProviderRow {
+  /**
+   * The hosts its output files may be downloaded from: https only, `*.` for subdomains, comma-separated in
+   * the variable (with ALLOW_LOOPBACK_URLS its queue's host and loopback hosts too).
+   */
+  readonly mediaHosts: { readonly env: string; readonly default: readonly string[] };
+  /**
+   * Where it publishes the keys its webhooks are signed with: https (an http loopback address, a local
+   * double, only with ALLOW_LOOPBACK_URLS).
+   */
+  readonly webhookKeysUrl: { readonly env: string; readonly default: string };
+}
+
 export const HOSTED_PROVIDERS = {
   openai: {
     title: 'OpenAI',
     baseUrl: { env: 'OPENAI_BASE_URL', default: 'https://api.openai.com/v1', context: 'openaiBaseUrl' },
     key: { env: 'OPENAI_API_KEY', secretArnEnv: 'OPENAI_API_KEY_SECRET_ARN', secret: 'openaiKey' },
-    queued: false,
     reportsTokens: true,
     double: 'test/support/providers/openai-double.ts',
     reference: "OpenAI's Images API (openai-openapi, the Images operations)",
@@ -50,7 +65,6 @@ export const HOSTED_PROVIDERS = {
     title: 'Gemini',
     baseUrl: { env: 'GEMINI_BASE_URL', default: 'https://generativelanguage.googleapis.com', context: 'geminiBaseUrl' },
     key: { env: 'GEMINI_API_KEY', secretArnEnv: 'GEMINI_API_KEY_SECRET_ARN', secret: 'geminiKey' },
-    queued: false,
     reportsTokens: true,
     double: 'test/support/providers/gemini-double.ts',
     reference: "Google's Gemini API reference (models.generateContent)",
@@ -59,7 +73,12 @@ export const HOSTED_PROVIDERS = {
     title: 'fal',
     baseUrl: { env: 'FAL_QUEUE_URL', default: 'https://queue.fal.run', context: 'falQueueUrl' },
     key: { env: 'FAL_KEY', secretArnEnv: 'FAL_KEY_SECRET_ARN', secret: 'falKey' },
-    queued: true,
+    queue: {
+      // Its outputs are URLs on its CDN (https://fal.media/files/…, https://v3.fal.media/files/…).
+      mediaHosts: { env: 'FAL_MEDIA_HOSTS', default: ['fal.media', '*.fal.media'] },
+      // https://docs.fal.ai/model-apis/model-endpoints/webhooks
+      webhookKeysUrl: { env: 'FAL_JWKS_URL', default: 'https://rest.alpha.fal.ai/.well-known/jwks.json' },
+    },
     reportsTokens: false,
     double: 'test/support/providers/fal-double.ts',
     reference: "fal's queue API (the types @fal-ai/client ships)",
@@ -68,13 +87,6 @@ export const HOSTED_PROVIDERS = {
 
 export type HostedProviderId = keyof typeof HOSTED_PROVIDERS;
 
-/**
- * fal answers its outputs as URLs on its CDN (https://fal.media/files/…, https://v3.fal.media/files/…): the
- * hosts they may be downloaded from unless FAL_MEDIA_HOSTS says otherwise (functions/deployment/settings.ts).
- */
-export const FAL_MEDIA_HOSTS_DEFAULT: readonly string[] = ['fal.media', '*.fal.media'];
-/** Where fal publishes its webhook keys (https://docs.fal.ai/model-apis/model-endpoints/webhooks), unless FAL_JWKS_URL says otherwise. */
-export const FAL_JWKS_URL_DEFAULT = 'https://rest.alpha.fal.ai/.well-known/jwks.json';
 export type ProviderSecretName = (typeof HOSTED_PROVIDERS)[HostedProviderId]['key']['secret'];
 
 export const HOSTED_PROVIDER_IDS = Object.keys(HOSTED_PROVIDERS) as HostedProviderId[];
@@ -91,20 +103,42 @@ export const ROUTE_TARGETS: RouteTargets = {
 
 export const isHostedProvider = (name: string): name is HostedProviderId => Object.hasOwn(HOSTED_PROVIDERS, name);
 
+/** The providers whose row says they queue work (a `queue`): each registers the queued-provider contract. */
+export type QueuedProviderId = {
+  [Id in HostedProviderId]: (typeof HOSTED_PROVIDERS)[Id] extends { queue: QueuedProviderRow } ? Id : never;
+}[HostedProviderId];
+
+/** A provider's queue settings, or undefined for a provider that answers within the call. */
+export const queueRow = (id: HostedProviderId): QueuedProviderRow | undefined => {
+  const row: HostedProvider = HOSTED_PROVIDERS[id];
+  return row.queue;
+};
+
+export const QUEUED_PROVIDER_IDS = HOSTED_PROVIDER_IDS.filter((id) => queueRow(id) !== undefined) as QueuedProviderId[];
+
+export const isQueuedProvider = (name: string): name is QueuedProviderId =>
+  (QUEUED_PROVIDER_IDS as readonly string[]).includes(name);
+
 /** Every provider's key: what a function that runs the engine may read (a secret exists only for a routed provider). */
 export const ALL_PROVIDER_SECRETS: readonly ProviderSecretName[] = HOSTED_PROVIDER_IDS.map(
   (id) => HOSTED_PROVIDERS[id].key.secret,
 );
 
 /** The keys of the queued providers: what the cancel route reads to stop a job's queued work. */
-export const QUEUED_PROVIDER_SECRETS: readonly ProviderSecretName[] = HOSTED_PROVIDER_IDS.filter(
-  (id) => HOSTED_PROVIDERS[id].queued,
-).map((id) => HOSTED_PROVIDERS[id].key.secret);
+export const QUEUED_PROVIDER_SECRETS: readonly ProviderSecretName[] = QUEUED_PROVIDER_IDS.map(
+  (id) => HOSTED_PROVIDERS[id].key.secret,
+);
 
-/** The variables a provider row reads: its base URL, its key by value and its key's secret ARN. */
+/** The variables a queued provider's row adds: its media hosts and its webhook keys' address. */
+export const queueVariables = (id: HostedProviderId): string[] => {
+  const queue = queueRow(id);
+  return queue ? [queue.mediaHosts.env, queue.webhookKeysUrl.env] : [];
+};
+
+/** The variables a provider row reads: its base URL, its key by value and its key's secret ARN, and its queue's. */
 export const PROVIDER_VARIABLES: readonly string[] = HOSTED_PROVIDER_IDS.flatMap((id) => {
   const { baseUrl, key } = HOSTED_PROVIDERS[id];
-  return [baseUrl.env, key.env, key.secretArnEnv];
+  return [baseUrl.env, key.env, key.secretArnEnv, ...queueVariables(id)];
 });
 
 /** The stack's construct id of a provider's key secret: `OpenaiApiKey`, `GeminiApiKey`, `FalApiKey`. */

@@ -9,11 +9,11 @@ import { parseModelAliases, parseModelRoutes } from '../domain/catalog/model-rou
 import { parseUsd } from '../domain/shared/money';
 import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, PROVIDER_ENV, STATE_MACHINE_ARN_ENV, STRIPE_ENV } from './env-names';
 import {
-  FAL_JWKS_URL_DEFAULT,
-  FAL_MEDIA_HOSTS_DEFAULT,
   HOSTED_PROVIDER_IDS,
   HOSTED_PROVIDERS,
   type HostedProviderId,
+  type QueuedProviderRow,
+  queueRow,
   ROUTE_TARGETS,
 } from './providers';
 
@@ -135,28 +135,6 @@ export const ConfigSchema = v.object({
    */
   [PROVIDER_ENV.providerKeyCacheSeconds]: seconds('300'),
   /**
-   * Where fal's output files may be downloaded from: hosts, comma-separated, `*.example.com` for its
-   * subdomains (https only). With ALLOW_LOOPBACK_URLS the fal queue's own host and loopback hosts too.
-   */
-  [PROVIDER_ENV.falMediaHosts]: v.pipe(
-    v.optional(v.string(), FAL_MEDIA_HOSTS_DEFAULT.join(',')),
-    v.transform((text) =>
-      text
-        .split(',')
-        .map((host) => host.trim().toLowerCase())
-        .filter((host) => host !== ''),
-    ),
-    v.check(
-      (hosts) => hosts.every((host) => /^(\*\.)?[a-z0-9.-]+(:\d+)?$/.test(host)),
-      'FAL_MEDIA_HOSTS: hosts such as fal.media or *.fal.media, comma-separated',
-    ),
-  ),
-  /**
-   * fal's webhook keys (a JSON Web Key Set): https; an http loopback address (a local double) is accepted
-   * only with ALLOW_LOOPBACK_URLS, checked where the verifier is built (composition/provider-reports.ts).
-   */
-  [PROVIDER_ENV.falJwksUrl]: v.pipe(v.optional(v.string(), FAL_JWKS_URL_DEFAULT), v.url('FAL_JWKS_URL: a URL')),
-  /**
    * Stripe (docs/billing.md): the secret key and the webhook endpoint's signing secret, by value (local)
    * or as Secrets Manager secrets (AWS). Without a secret key, top-ups answer 503.
    */
@@ -197,7 +175,41 @@ export interface ProviderSettings {
   baseUrl: string;
   key: string;
   keySecretArn?: string;
+  /** A queued provider's (its row's `queue`): the hosts its output files may be downloaded from. */
+  mediaHosts?: string[];
+  /**
+   * A queued provider's: where the keys its webhooks are signed with are published (https; an http
+   * loopback address only with ALLOW_LOOPBACK_URLS, checked where the verifier is built).
+   */
+  webhookKeysUrl?: string;
 }
+
+/** Hosts, comma-separated in the variable, `*.example.com` for its subdomains. */
+const hostList = (name: string, fallback: readonly string[]) =>
+  v.pipe(
+    v.optional(v.string(), fallback.join(',')),
+    v.transform((text) =>
+      text
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== ''),
+    ),
+    v.check(
+      (hosts) => hosts.every((host) => /^(\*\.)?[a-z0-9.-]+(:\d+)?$/.test(host)),
+      `${name}: hosts such as ${fallback.join(' or ')}, comma-separated`,
+    ),
+  );
+
+const queueSettings = (env: NodeJS.ProcessEnv, queue: QueuedProviderRow) => {
+  const { mediaHosts, webhookKeysUrl } = queue;
+  return v.parse(
+    v.object({
+      mediaHosts: hostList(mediaHosts.env, mediaHosts.default),
+      webhookKeysUrl: v.pipe(v.optional(v.string(), webhookKeysUrl.default), v.url(`${webhookKeysUrl.env}: a URL`)),
+    }),
+    { mediaHosts: env[mediaHosts.env], webhookKeysUrl: env[webhookKeysUrl.env] },
+  );
+};
 
 const providerSettings = (env: NodeJS.ProcessEnv, id: HostedProviderId): ProviderSettings => {
   const row = HOSTED_PROVIDERS[id];
@@ -208,10 +220,12 @@ const providerSettings = (env: NodeJS.ProcessEnv, id: HostedProviderId): Provide
   });
   const parsed = v.parse(schema, env) as Record<string, string | undefined>;
   const keySecretArn = parsed[row.key.secretArnEnv];
+  const queue = queueRow(id);
   return {
     baseUrl: parsed[row.baseUrl.env] ?? row.baseUrl.default,
     key: parsed[row.key.env] ?? '',
     ...(keySecretArn !== undefined && { keySecretArn }),
+    ...(queue && queueSettings(env, queue)),
   };
 };
 

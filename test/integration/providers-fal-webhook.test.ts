@@ -132,6 +132,28 @@ describe('a fal job resumed by fal’s webhook', () => {
     expect(await spent(account.accountId)).toBe(PRICE_MICROS);
   });
 
+  it('is one route for every queued provider: a provider that is unknown or does not queue is 404, nothing recorded', async () => {
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const since = world.doubles.fal.submissions.length;
+    const jobId = await submit(account.apiKey, 'a harbour, then other providers');
+    expect((await pollJob(world.runtime, account.apiKey, jobId)).status).toBe('succeeded');
+    const { url, requestId } = webhookOf(since);
+    const body = JSON.stringify({ request_id: requestId, status: 'OK', payload: {} });
+    const signed = world.doubles.fal.signer.headers(requestId, body);
+    for (const provider of ['openai', 'nobody']) {
+      const elsewhere = new URL(url);
+      elsewhere.pathname = elsewhere.pathname.replace('/providers/fal/', `/providers/${provider}/`);
+      const answer = await post(elsewhere.toString(), body, signed);
+      expect({ status: answer.status, body: await answer.json() }).toMatchObject({
+        status: 404,
+        body: { code: 'NOT_FOUND' },
+      });
+    }
+    // fal's own delivery on its route is still the job's report (a duplicate: the job resumed by the first).
+    expect((await post(url, body, signed)).status).toBe(200);
+    expect(world.doubles.fal.violations).toEqual([]);
+  });
+
   it('has fal deliver again a report that outran its own submit’s answer, and stops nothing', async () => {
     const account = await world.runtime.newAccount(OPENING_MICROS);
     const before = { ...world.doubles.fal.counters };

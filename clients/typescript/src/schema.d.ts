@@ -1098,7 +1098,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v2/service/providers/fal/webhook": {
+    "/v2/service/providers/{provider}/webhook": {
         parameters: {
             query?: never;
             header?: never;
@@ -1108,17 +1108,17 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * fal reports a queued request’s end (internal)
-         * @description For fal (MODEL_ROUTES naming `fal:`): the URL the service gives fal as `fal_webhook`, carrying the job and our token; verified by fal’s ED25519 signature (X-Fal-Webhook-* headers, keys from FAL_JWKS_URL), not an API key (docs/providers.md).
+         * A queued provider reports a request’s end (internal)
+         * @description For a provider that queues work (MODEL_ROUTES naming one, `{provider}` its id; another id is a 404): the callback URL the service gives it with the work, carrying the job and our token; verified by the provider’s own signature over the raw body (for each provider, docs/providers.md), not an API key.
          */
-        post: operations["falWebhook"];
+        post: operations["providerWebhook"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/v1/service/providers/fal/webhook": {
+    "/v1/service/providers/{provider}/webhook": {
         parameters: {
             query?: never;
             header?: never;
@@ -1128,11 +1128,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * fal reports a queued request’s end (internal)
+         * A queued provider reports a request’s end (internal)
          * @deprecated
-         * @description For fal (MODEL_ROUTES naming `fal:`): the URL the service gives fal as `fal_webhook`, carrying the job and our token; verified by fal’s ED25519 signature (X-Fal-Webhook-* headers, keys from FAL_JWKS_URL), not an API key (docs/providers.md).
+         * @description For a provider that queues work (MODEL_ROUTES naming one, `{provider}` its id; another id is a 404): the callback URL the service gives it with the work, carrying the job and our token; verified by the provider’s own signature over the raw body (for each provider, docs/providers.md), not an API key.
          */
-        post: operations["falWebhook_v1"];
+        post: operations["providerWebhook_v1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8721,7 +8721,7 @@ export interface operations {
             };
         };
     };
-    falWebhook: {
+    providerWebhook: {
         parameters: {
             query: {
                 account: string;
@@ -8729,7 +8729,9 @@ export interface operations {
                 sig: string;
             };
             header?: never;
-            path?: never;
+            path: {
+                provider: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -8816,7 +8818,7 @@ export interface operations {
             };
         };
     };
-    falWebhook_v1: {
+    providerWebhook_v1: {
         parameters: {
             query: {
                 account: string;
@@ -8824,7 +8826,9 @@ export interface operations {
                 sig: string;
             };
             header?: never;
-            path?: never;
+            path: {
+                provider: string;
+            };
             cookie?: never;
         };
         requestBody?: never;

@@ -72,7 +72,7 @@ export const imageEngine = (options: EngineOptions): ImageEngine => {
     const made =
       byProviderModel.get(key) ??
       hostedEngine(
-        PROVIDER_ADAPTERS[provider]({
+        PROVIDER_ADAPTERS[provider].engine({
           model,
           baseUrl: access.baseUrl,
           apiKey: access.apiKey,

@@ -17,6 +17,10 @@ export const routedEngine = (
   const queue: EngineQueue = {
     kind: 'routed',
     accepts: (request) => engineOf(request.baseModel).queue?.accepts(request) ?? false,
+    kindOf: (request) => {
+      const own = engineOf(request.baseModel).queue;
+      return own?.kindOf?.(request) ?? own?.kind ?? 'routed';
+    },
     submit: (request, signal, webhookUrl) => {
       const own = engineOf(request.baseModel).queue;
       if (!own) throw new Error(`base model ${request.baseModel} is not served by a queue`);

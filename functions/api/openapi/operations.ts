@@ -20,7 +20,7 @@ import {
   ProfileParamsSchema,
   TagProfilesRequestSchema,
 } from '../schemas/profiles';
-import { FalWebhookQuerySchema } from '../schemas/providers';
+import { ProviderWebhookParamsSchema, ProviderWebhookQuerySchema } from '../schemas/providers';
 import {
   AccountSchema,
   BillingSettingsSchema,
@@ -458,14 +458,16 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     },
     errors: [400, 401, 404, 413, 422, 500, 503],
   },
-  'POST /providers/fal/webhook': {
-    operationId: 'falWebhook',
+  'POST /providers/{provider}/webhook': {
+    operationId: 'providerWebhook',
     tag: 'Providers',
-    summary: 'fal reports a queued request’s end (internal)',
+    summary: 'A queued provider reports a request’s end (internal)',
     description:
-      'For fal (MODEL_ROUTES naming `fal:`): the URL the service gives fal as `fal_webhook`, carrying the job and our token; ' +
-      'verified by fal’s ED25519 signature (X-Fal-Webhook-* headers, keys from FAL_JWKS_URL), not an API key (docs/providers.md).',
-    query: FalWebhookQuerySchema,
+      'For a provider that queues work (MODEL_ROUTES naming one, `{provider}` its id; another id is a 404): the callback URL the ' +
+      'service gives it with the work, carrying the job and our token; verified by the provider’s own signature over the raw body ' +
+      '(for each provider, docs/providers.md), not an API key.',
+    params: ProviderWebhookParamsSchema,
+    query: ProviderWebhookQuerySchema,
     success: {
       200: {
         description: 'The report was recorded (or was a duplicate of one recorded).',

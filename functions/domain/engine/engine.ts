@@ -203,7 +203,7 @@ export interface EngineTicket {
   model?: string;
   requests: { id: string; [field: string]: string | number }[];
   submittedAt: number;
-  /** The provider reports each request's end to the URL the submit gave it (fal's `fal_webhook`). */
+  /** The provider reports each request's end to the URL the submit gave it (its webhook route). */
   webhook?: boolean;
 }
 
@@ -216,6 +216,11 @@ export interface EngineQueue {
   readonly kind: string;
   /** Whether this request's work is queued (the routed engine asks the model's route). */
   accepts(request: Pick<EngineRequest, 'baseModel'>): boolean;
+  /**
+   * The kind of the ticket a submit of this request makes (its provider's id), to whose webhook the provider
+   * reports; absent: `kind` (a queue of one provider). The routed engine answers the model's provider.
+   */
+  kindOf?(request: Pick<EngineRequest, 'baseModel'>): string;
   /**
    * Starts the work; the ticket must be stored before anything else can fail. With `webhookUrl` the provider
    * is asked to report each request's end there (the ticket then says `webhook`).
@@ -302,6 +307,7 @@ export const reportingLostWork = (
       queue: {
         kind: queue.kind,
         accepts: (request) => queue.accepts(request),
+        kindOf: (request) => queue.kindOf?.(request) ?? queue.kind,
         submit: (request, signal, webhookUrl) => reported(request, () => queue.submit(request, signal, webhookUrl)),
         check: (ticket, request, signal) => queue.check(ticket, request, signal),
         cancel: (ticket, signal) => queue.cancel(ticket, signal),

@@ -80,10 +80,11 @@ export interface WorkflowDeps {
   /** For the operator: work a provider may have done (and charged) that the job will not use. */
   warn?(message: string, fields: Record<string, unknown>): void;
   /**
-   * Where a queued provider reports the job's work finished: our webhook URL naming the job, signed by us
-   * (reports.ts). Absent: no webhook, and the workflow checks the provider after each wait.
+   * Where a queued provider (`provider`: the kind of ticket its submit makes) reports the job's work finished:
+   * its webhook URL naming the job, signed by us (reports.ts). Absent: no webhook, and the workflow checks the
+   * provider after each wait.
    */
-  reportUrl?(job: Pick<Job, 'accountId' | 'jobId' | 'baseUrl'>): Promise<string>;
+  reportUrl?(job: Pick<Job, 'accountId' | 'jobId' | 'baseUrl'>, provider: string): Promise<string>;
   settings: { asyncBudgetMs: number; maxRunningJobs: number };
 }
 
@@ -196,7 +197,7 @@ export const runEngine = async (
     engineWork = checkRound(queue, ticket, request);
   } else if (queue?.accepts(request)) {
     // No round limit here: a submit cut short might still reach the provider, and the next round would pay again.
-    webhookUrl = await deps.reportUrl?.(job);
+    webhookUrl = await deps.reportUrl?.(job, queue.kindOf?.(request) ?? queue.kind);
     engineWork = submitRound(deps, queue, job, request, webhookUrl);
   } else {
     engineWork = runRound(deps.engine, request);

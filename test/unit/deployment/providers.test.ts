@@ -9,6 +9,7 @@ import {
   HOSTED_PROVIDER_IDS,
   HOSTED_PROVIDERS,
   PROVIDER_VARIABLES,
+  queueRow,
   ROUTE_TARGETS,
   secretConstructId,
 } from '../../../functions/deployment/providers';
@@ -51,20 +52,44 @@ describe('the provider table', () => {
     expect(fs.existsSync(path.join(ROOT, HOSTED_PROVIDERS[id].double))).toBe(true);
   });
 
-  it('is what the settings read: each row its base URL (default or set), its key and its secret ARN', () => {
+  it('is what the settings read: each row its base URL (default or set), its key and its secret ARN, and its queue', () => {
+    const mediaHosts = new Set(HOSTED_PROVIDER_IDS.flatMap((id) => queueRow(id)?.mediaHosts.env ?? []));
     const environment = Object.fromEntries(
-      PROVIDER_VARIABLES.map((name) => [name, `https://${name.toLowerCase()}.test`]),
+      PROVIDER_VARIABLES.map((name) => [
+        name,
+        mediaHosts.has(name)
+          ? `${name.toLowerCase().replaceAll('_', '-')}.test,*.cdn.test`
+          : `https://${name.toLowerCase()}.test`,
+      ]),
     );
     const required = { SERVICE_TABLE_NAME: 'table', SERVICE_BUCKET_NAME: 'bucket' };
     const { providers } = loadConfig({ ...required, ...environment });
     for (const id of HOSTED_PROVIDER_IDS) {
       const { baseUrl, key } = HOSTED_PROVIDERS[id];
+      const queue = queueRow(id);
       expect(providers[id]).toEqual({
         baseUrl: environment[baseUrl.env],
         key: environment[key.env],
         keySecretArn: environment[key.secretArnEnv],
+        ...(queue && {
+          mediaHosts: [`${queue.mediaHosts.env.toLowerCase().replaceAll('_', '-')}.test`, '*.cdn.test'],
+          webhookKeysUrl: environment[queue.webhookKeysUrl.env],
+        }),
       });
-      expect(loadConfig(required).providers[id]).toEqual({ baseUrl: baseUrl.default, key: '' });
+      expect(loadConfig(required).providers[id]).toEqual({
+        baseUrl: baseUrl.default,
+        key: '',
+        ...(queue && { mediaHosts: queue.mediaHosts.default, webhookKeysUrl: queue.webhookKeysUrl.default }),
+      });
     }
+  });
+
+  it("refuses a queued provider's media hosts that are not hosts", () => {
+    const queued = HOSTED_PROVIDER_IDS.flatMap((id) => queueRow(id) ?? []);
+    expect(queued.length).toBeGreaterThan(0);
+    for (const queue of queued)
+      expect(() =>
+        loadConfig({ SERVICE_TABLE_NAME: 'table', [queue.mediaHosts.env]: 'https://cdn.test/files' }),
+      ).toThrow(`${queue.mediaHosts.env}: hosts such as`);
   });
 });

@@ -1,4 +1,5 @@
 /** What every hosted-provider adapter is built from: the route's model, where the provider is, its key, the references. */
+import type { EngineRequest } from '../../../domain/engine/engine';
 import type { SharedOwner } from '../../s3/shared-inputs';
 import type { ProviderAnswer, ProviderTransport } from './provider-http';
 
@@ -27,6 +28,15 @@ export interface ReferenceImages {
    */
   share(data: Buffer, contentType: string, owner: SharedOwner): Promise<string>;
 }
+
+/**
+ * The most a request may have cost at its provider when the answer was lost after the provider may have
+ * started the work (possible-cost.ts), from the adapter's price table; undefined where it cannot be known.
+ */
+export type PossibleCost = (
+  model: string,
+  request: Pick<EngineRequest, 'width' | 'height' | 'numOutputImages'>,
+) => number | undefined;
 
 /** The job a request's work is for: its workKey is the job id, or `<job id>:<suffix>` for a retry's own work. */
 export const jobIdOf = (workKey: string): string => workKey.split(':')[0] ?? workKey;

@@ -124,6 +124,18 @@ describe('the queue', () => {
     expect(routed.queue?.accepts(request('base-c-2'))).toBe(false);
   });
 
+  it('names the kind of ticket the model’s own queue makes: the provider whose webhook is told', () => {
+    const routed = routedEngine(
+      new Map([
+        ['base-a-2', namedEngine('fal', 'fal').engine],
+        ['base-d-2', namedEngine('other', 'other').engine],
+      ]),
+      namedEngine('sandbox').engine,
+    );
+    expect(routed.queue?.kindOf?.(request('base-a-2'))).toBe('fal');
+    expect(routed.queue?.kindOf?.(request('base-d-2'))).toBe('other');
+  });
+
   it('submits to and checks with the model’s own queue', async () => {
     const fal = namedEngine('fal', 'fal');
     const other = namedEngine('other', 'other');

@@ -47,6 +47,7 @@ const IMAGES: EngineOutcome = { kind: 'images', images: OUTPUTS, usage: USAGE };
  */
 const queuedProvider = (waitingChecks: number, outcome: EngineOutcome = IMAGES) => {
   const submits: EngineRequest[] = [];
+  const webhooks: (string | undefined)[] = [];
   const checks: EngineTicket[] = [];
   const cancels: EngineTicket[] = [];
   const runs: EngineRequest[] = [];
@@ -55,8 +56,9 @@ const queuedProvider = (waitingChecks: number, outcome: EngineOutcome = IMAGES) 
   const queue: EngineQueue = {
     kind: 'fake-queue',
     accepts: () => true,
-    submit: async (request) => {
+    submit: async (request, _signal, webhookUrl) => {
       submits.push(request);
+      webhooks.push(webhookUrl);
       return { engine: 'fake-queue', requests: [{ id: `req_${submits.length}` }], submittedAt: NOW };
     },
     check: async (ticket, _request, signal) => {
@@ -75,6 +77,7 @@ const queuedProvider = (waitingChecks: number, outcome: EngineOutcome = IMAGES) 
   return {
     engine,
     submits,
+    webhooks,
     checks,
     cancels,
     runs,
@@ -210,6 +213,19 @@ describe('a queued provider', () => {
     expect(provider.checks).toEqual([]);
     expect(provider.runs).toEqual([]);
     expect(stored().engineTicket).toEqual(ticketOf('req_1'));
+  });
+
+  it('is told the webhook of the provider whose queue makes the ticket', async () => {
+    const provider = queuedProvider(1);
+    const { deps, job, round } = await world(provider.engine);
+    const asked: string[] = [];
+    deps.reportUrl = async ({ jobId }, name) => {
+      asked.push(name);
+      return `https://api.test/v2/service/providers/${name}/webhook?job=${jobId}`;
+    };
+    await round();
+    expect(asked).toEqual(['fake-queue']);
+    expect(provider.webhooks).toEqual([`https://api.test/v2/service/providers/fake-queue/webhook?job=${job.jobId}`]);
   });
 
   it('is checked, not submitted again, by the later rounds, which record its progress', async () => {

@@ -5,6 +5,7 @@
  * row here and nothing else.
  */
 import { nearestAspectRatio } from '../fit';
+import type { PossibleCost } from '../provider';
 
 /** How an endpoint family is asked for a size (from the input types in @fal-ai/client 1.10.1 src/types/endpoints.d.ts). */
 type SizeRule =
@@ -203,3 +204,24 @@ export const askedSize = (family: FalFamily, width: number, height: number): Ask
 
 export const falMegapixels = (width: number, height: number): number =>
   Math.max(1, Math.ceil((width * height) / FAL_MEGAPIXEL_PX));
+
+/**
+ * The most a request's calls could have cost when their answer was lost (possible-cost.ts): outputs only,
+ * at the size asked; the inputs an edit endpoint also bills are not known there. Undefined without a price.
+ */
+export const falPossibleCostMicros: PossibleCost = (model, request) => {
+  const family = falFamilyOf(model);
+  const { price } = family;
+  if (!price) return undefined;
+  const images = request.numOutputImages;
+  const size = askedSize(family, request.width, request.height);
+  if (price.per === 'image') {
+    const factor = size.kind === 'aspect_ratio' ? (price.tierFactor?.[size.resolution] ?? 1) : 1;
+    return Math.ceil(price.imageMicros * factor * images);
+  }
+  const megapixels =
+    size.kind === 'image_size'
+      ? falMegapixels(size.width, size.height)
+      : falMegapixels(size.longEdgePx, size.longEdgePx);
+  return Math.ceil(images * (price.firstMegapixelMicros + (megapixels - 1) * price.furtherMegapixelMicros));
+};

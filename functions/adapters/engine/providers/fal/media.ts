@@ -5,14 +5,14 @@
  * goes through the guarded client (adapters/net/safe-http.ts: the SSRF guard checks the address actually
  * connected to), capped in size, without redirects (a redirect could leave the allow-list) and without the key.
  */
-import { FAL_MEDIA_HOSTS_DEFAULT } from '../../../../deployment/providers';
+import { HOSTED_PROVIDERS } from '../../../../deployment/providers';
 import { BlockedAddressError, ResponseTooLargeError, safeRequest } from '../../../net/safe-http';
 import type { MediaPolicy } from '../provider';
 import { type Fetch, HttpEngineError } from '../provider-http';
 import { PROVIDER } from './queue';
 
-/** fal's own media hosts (FAL_MEDIA_HOSTS' default): its CDN and its subdomains (v2, v3, v3b…). */
-export { FAL_MEDIA_HOSTS_DEFAULT };
+/** fal's own media hosts (FAL_MEDIA_HOSTS' default, in its row): its CDN and its subdomains (v2, v3, v3b…). */
+export const FAL_MEDIA_HOSTS_DEFAULT: readonly string[] = HOSTED_PROVIDERS.fal.queue.mediaHosts.default;
 
 /** An output image: a 4096×4096 PNG of noise is ~50 MB; nothing fal answers for an image is larger. */
 export const FAL_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;

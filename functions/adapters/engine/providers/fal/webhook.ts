@@ -17,10 +17,11 @@
  */
 import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto';
 import * as v from 'valibot';
-import { FAL_JWKS_URL_DEFAULT } from '../../../../deployment/providers';
+import { HOSTED_PROVIDERS } from '../../../../deployment/providers';
 import { safeRequest } from '../../../net/safe-http';
 
-export { FAL_JWKS_URL_DEFAULT };
+/** Where fal publishes its webhook keys unless FAL_JWKS_URL says otherwise (its row). */
+export const FAL_JWKS_URL_DEFAULT: string = HOSTED_PROVIDERS.fal.queue.webhookKeysUrl.default;
 
 /** fal's tolerance: a delivery whose timestamp is further than this from now is refused. */
 export const FAL_WEBHOOK_TOLERANCE_SECONDS = 300;

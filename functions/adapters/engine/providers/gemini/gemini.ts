@@ -24,7 +24,7 @@ import {
   inputContentTypeOf,
 } from '../../../../domain/engine/engine';
 import { fitImage, megapixelsOf, nearestAspectRatio } from '../fit';
-import { type ProviderEngineOptions, refusedKey, withApiKey } from '../provider';
+import { type PossibleCost, type ProviderEngineOptions, refusedKey, withApiKey } from '../provider';
 import {
   defaultTransport,
   HttpEngineError,
@@ -87,6 +87,10 @@ export const GEMINI_IMAGE_PRICE_MICROS: Record<GeminiImageSize, number> = {
   '2K': Math.ceil(1680 * 60),
   '4K': Math.ceil(2520 * 60),
 };
+
+/** The most a request's calls could have cost when their answer was lost (possible-cost.ts): its images at their tier. */
+export const geminiPossibleCostMicros: PossibleCost = (_model, request) =>
+  GEMINI_IMAGE_PRICE_MICROS[imageSizeFor(request.width, request.height)] * request.numOutputImages;
 
 /**
  * The answers Google documents as "the request was not processed", the only ones a generateContent POST is
