@@ -25,7 +25,7 @@ import { type LocalRuntime, startLocalRuntime } from '../bin/local-aws/runtime';
 import { services } from '../bin/local-aws/services';
 import { MAX_INPUT_BYTES } from '../functions/adapters/images/image-input';
 import { readImageSource } from '../functions/adapters/images/image-source';
-import { enhanceCommand, remixCommand } from '../functions/api/image-commands';
+import { enhanceCommand, remixCommand } from '../functions/api/images/image-commands';
 import { EnhanceRequestSchema, RemixRequestSchema } from '../functions/api/schemas/images';
 import type { Caller } from '../functions/domain/accounts/accounts';
 import type { ImageCommand } from '../functions/domain/images/command';

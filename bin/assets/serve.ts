@@ -17,8 +17,8 @@ import type { GatewayRoute } from '../local-aws/gateway';
 import { type PolicyStatement, principalFor } from '../local-aws/iam';
 import type { QueueConsumer } from '../local-aws/sqs';
 import { type FunctionInvoker, type ResolvedMachine, stateMachineArnFor } from '../local-aws/step-functions';
-import { FunctionError, type LambdaFunction, Sandbox } from './sandbox';
 import { invokedFunction } from './flatten';
+import { FunctionError, type LambdaFunction, Sandbox } from './sandbox';
 import { type Resolver, readTemplate, resolveValue } from './template';
 
 const functionArn = localArn.function;

@@ -18,8 +18,8 @@ import { ROUTES, routePath, routeVersions } from '../../functions/api/routes';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import { clock, resetComposition } from '../../functions/composition/core';
 import { jobs, ledger, profiles, table } from '../../functions/composition/data';
-import { cancelTicketWork } from '../../functions/composition/provider-work';
-import { startImageJob } from '../../functions/composition/workflows';
+import { cancelTicketWork } from '../../functions/composition/providers/provider-work';
+import { startImageJob } from '../../functions/composition/state-machines';
 import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, LOCAL_ENV_SETTINGS } from '../../functions/deployment/env-names';
 import * as Accounts from '../../functions/domain/accounts/accounts';
 import type { Clock } from '../../functions/domain/shared/clock';
@@ -153,7 +153,7 @@ const sourceRoutes = (): GatewayRoute[] => {
         resource: routePath(version, route),
         invoke: (event: APIGatewayProxyEvent) => {
           handler ??= loadHandler<ApiHandler>(path.join(ROOT_DIR, 'functions/api', route.handler));
-          return handler(event, lambdaContext(route.handler));
+          return handler(event, lambdaContext(route.handler.replace('/', '-')));
         },
       }));
     }),

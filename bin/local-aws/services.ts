@@ -6,13 +6,13 @@
  */
 import * as core from '../../functions/composition/core';
 import * as data from '../../functions/composition/data';
-import { engineStepDeps } from '../../functions/composition/image-engine';
-import { imageDeps } from '../../functions/composition/images';
-import { jobStepDeps } from '../../functions/composition/job-steps';
-import { photoTrainingDeps } from '../../functions/composition/photo-training';
-import { profileDeps } from '../../functions/composition/profiles';
+import { imageDeps } from '../../functions/composition/images/images';
+import { profileDeps } from '../../functions/composition/profiles/profiles';
 import { sqs } from '../../functions/composition/queues';
 import { objects } from '../../functions/composition/storage';
+import { engineStepDeps } from '../../functions/composition/workflows/image-engine';
+import { jobStepDeps } from '../../functions/composition/workflows/job-steps';
+import { photoTrainingDeps } from '../../functions/composition/workflows/photo-training';
 
 const all = {
   get config() {

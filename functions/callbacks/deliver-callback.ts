@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { rechargeDeps } from '../composition/billing';
-import { callbackDeps } from '../composition/callbacks';
+import { rechargeDeps } from '../composition/account/billing';
 import { settings } from '../composition/core';
+import { callbackDeps } from '../composition/jobs/callbacks';
 import { retryCallbackLater } from '../composition/queues';
 import { runAutoRecharge } from '../domain/billing/auto-billing';
 import { deliverCallback } from '../domain/callbacks/deliver';

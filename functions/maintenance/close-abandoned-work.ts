@@ -1,7 +1,7 @@
 import { findOpenWork } from '../adapters/dynamo/open-work';
 import { log } from '../composition/core';
 import { table } from '../composition/data';
-import { abandonedWorkDeps } from '../composition/maintenance';
+import { abandonedWorkDeps } from '../composition/workflows/maintenance';
 import { closeAbandonedWork } from '../domain/workflow/abandoned';
 
 /** Scheduled (EventBridge): closes the jobs and trainings whose execution is lost, releasing their money. */

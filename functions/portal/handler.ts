@@ -17,9 +17,9 @@ import { TopUpRequestSchema, TopUpsQuerySchema } from '../api/schemas/billing';
 import { RedeliverRequestSchema, WebhookTestRequestSchema } from '../api/schemas/callbacks';
 import { ListJobsQuerySchema } from '../api/schemas/jobs';
 import { assertBodyUrlReachable, assertCallbackUrlReachable } from '../api/support/callback-url';
-import { billingPageDeps, topUpDeps, topUpLimits, topUps } from '../composition/billing';
+import { billingPageDeps, topUpDeps, topUpLimits, topUps } from '../composition/account/billing';
 import { clock, meter, once, log as processLog, settings } from '../composition/core';
-import { portalDeps } from '../composition/portal';
+import { portalDeps } from '../composition/portal/portal';
 import { presignedOrigin } from '../composition/storage';
 import { Accounts, Callbacks, Jobs, NotFoundError, Profiles, Statement } from '../domain';
 import type { Caller } from '../domain/accounts/accounts';
@@ -118,7 +118,7 @@ const openRoute = (method: Route['method'], path: string, open: OpenHandler): Ro
 
 /**
  * `__Host-` requires `Path=/` (and forbids Domain): a path is no boundary within an origin anyway, which is why
- * the docs page is sandboxed (functions/api/docs.ts). Strict: the page needs the cookie only on its own
+ * the docs page is sandboxed (functions/api/portal/docs.ts). Strict: the page needs the cookie only on its own
  * requests, never on a navigation from elsewhere.
  */
 const COOKIE_BASE = 'Path=/; HttpOnly; Secure; SameSite=Strict';

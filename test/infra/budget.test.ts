@@ -38,7 +38,7 @@ const extraRoute = (index: number): RouteDefinition => ({
   method: 'POST',
   group: ROUTE_GROUPS[index % ROUTE_GROUPS.length],
   path: `/extra-${index}`,
-  handler: 'account',
+  handler: 'account/account',
   access: { table: 'write', queues: ['callbacks'] },
 });
 

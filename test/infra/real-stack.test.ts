@@ -281,8 +281,8 @@ describe('functions', () => {
     ];
     expect(readers).toEqual(
       expect.arrayContaining([
-        routeFunctionId(ROUTES.find((r) => r.handler === 'jobs')!),
-        routeFunctionId(ROUTES.find((r) => r.handler === 'downloads')!),
+        routeFunctionId(ROUTES.find((r) => r.handler === 'jobs/jobs')!),
+        routeFunctionId(ROUTES.find((r) => r.handler === 'jobs/downloads')!),
       ]),
     );
     for (const functionId of Object.keys(functions)) {
@@ -409,8 +409,8 @@ describe('workflows', () => {
       ROUTES.filter((route) => route.access.start?.includes(workflow))
         .map((route) => route.handler)
         .sort();
-    expect(starters('image-job')).toEqual(['edit', 'enhance', 'generate', 'remix']);
-    expect(starters('profile-training')).toEqual(['profiles-add']);
+    expect(starters('image-job')).toEqual(['images/edit', 'images/enhance', 'images/generate', 'images/remix']);
+    expect(starters('profile-training')).toEqual(['profiles/profiles-add']);
     for (const route of ROUTES) {
       const functionId = routeFunctionId(route);
       const grants = allowedToFunction(template, functionId);
@@ -439,7 +439,7 @@ describe('workflows', () => {
     );
     expect(stoppers.sort()).toEqual(
       [
-        ...['jobs-cancel', 'profile-delete'].map((handler) =>
+        ...['jobs/jobs-cancel', 'profiles/profile-delete'].map((handler) =>
           routeFunctionId(ROUTES.find((r) => r.handler === handler)!),
         ),
         portalId,
@@ -452,7 +452,7 @@ describe('workflows', () => {
   });
 
   test('the job status route reads the table, and can neither write it (but its request counter), scan it, touch the bucket nor start work', () => {
-    const functionId = routeFunctionId(ROUTES.find((r) => r.handler === 'jobs')!);
+    const functionId = routeFunctionId(ROUTES.find((r) => r.handler === 'jobs/jobs')!);
     const actions = allowedToFunction(template, functionId).map(({ action }) => action);
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
     for (const denied of [
@@ -476,7 +476,7 @@ describe('workflows', () => {
   });
 
   test('the download route reads only outputs/, and nothing of the table', () => {
-    const grants = allowedToFunction(template, routeFunctionId(ROUTES.find((r) => r.handler === 'downloads')!));
+    const grants = allowedToFunction(template, routeFunctionId(ROUTES.find((r) => r.handler === 'jobs/downloads')!));
     const objects = grants.filter(({ action }) => action.startsWith('s3:') && action !== 's3:ListBucket');
     expect(objects).toEqual([
       { action: 's3:GetObject', resource: expect.stringContaining(`"${bucketId}","Arn"]},"/outputs/*"`) },

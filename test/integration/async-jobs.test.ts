@@ -2,7 +2,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { services } from '../../bin/local-aws/services';
 import { keys } from '../../functions/adapters/dynamo/table';
-import { enhanceCommand } from '../../functions/api/image-commands';
+import { enhanceCommand } from '../../functions/api/images/image-commands';
 import { EnhanceRequestSchema } from '../../functions/api/schemas/images';
 import { PINNED_PRICES } from '../../functions/domain/catalog/catalog';
 import { requestFingerprint } from '../../functions/domain/images/idempotency';

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { DOCS_CSP } from '../../functions/api/docs';
+import { DOCS_CSP } from '../../functions/api/portal/docs';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => fs.existsSync(candidate));

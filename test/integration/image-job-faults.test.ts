@@ -5,7 +5,7 @@
  */
 
 import { services } from '../../bin/local-aws/services';
-import type { JobStepDeps } from '../../functions/composition/job-steps';
+import type { JobStepDeps } from '../../functions/composition/workflows/job-steps';
 import { PINNED_PRICES } from '../../functions/domain/catalog/catalog';
 import type { WorkflowDeps } from '../../functions/domain/workflow/steps';
 import { base64Jpeg } from '../support/images';

@@ -10,8 +10,8 @@
  * (4 s) and the asynchronous one (10 s); the workflow's waits run at its time scale.
  */
 import { resetComposition } from '../../functions/composition/core';
-import type { JobStepDeps } from '../../functions/composition/job-steps';
-import { jobStepDeps } from '../../functions/composition/job-steps';
+import type { JobStepDeps } from '../../functions/composition/workflows/job-steps';
+import { jobStepDeps } from '../../functions/composition/workflows/job-steps';
 import { type JobStatus, jobStatus, pollJob, useProviderRuntime } from '../support/providers/e2e';
 import { inProcessOnly } from '../support/runtime';
 import { balanceOf, expectError } from './images/support';

@@ -1,4 +1,4 @@
-import { uploadDeps } from '../../composition/uploads';
+import { uploadDeps } from '../../composition/images/uploads';
 import { missingUploads, uploadNotFoundReason } from '../../domain/images/uploads';
 import { RequestValidationError, valueErrorDetail } from '../../entry/http/validation';
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { awaitDeps } from '../../composition/provider-reports';
+import { awaitDeps } from '../../composition/providers/provider-reports';
 import { awaitProviderReport } from '../../domain/workflow/reports';
 import { taskHandler } from '../../entry/task-handler';
 import { JobStepSchema } from './steps';

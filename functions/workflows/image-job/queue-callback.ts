@@ -1,4 +1,4 @@
-import { jobStepDeps } from '../../composition/job-steps';
+import { jobStepDeps } from '../../composition/workflows/job-steps';
 import { Workflow } from '../../domain';
 import { taskHandler } from '../../entry/task-handler';
 import { CallbackStepSchema } from './steps';

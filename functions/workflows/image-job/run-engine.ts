@@ -1,4 +1,4 @@
-import { engineStepDeps } from '../../composition/image-engine';
+import { engineStepDeps } from '../../composition/workflows/image-engine';
 import { Workflow } from '../../domain';
 import { taskHandler } from '../../entry/task-handler';
 import { JobStepSchema } from './steps';

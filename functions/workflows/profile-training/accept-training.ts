@@ -1,4 +1,4 @@
-import { trainingStepDeps } from '../../composition/training';
+import { trainingStepDeps } from '../../composition/profiles/training';
 import { Profiles } from '../../domain';
 import { taskHandler } from '../../entry/task-handler';
 import { AcceptStepSchema } from './steps';

@@ -1,4 +1,4 @@
-import { photoTrainingDeps } from '../../composition/photo-training';
+import { photoTrainingDeps } from '../../composition/workflows/photo-training';
 import { Profiles } from '../../domain';
 import { taskHandler } from '../../entry/task-handler';
 import { ValidateStepSchema } from './steps';

@@ -6,7 +6,7 @@
  * browser); its inline scripts are allowed by their hashes, each exactly the page's.
  */
 import { createHash } from 'node:crypto';
-import { DOCS_CSP, DOCS_PAGE } from '../../../functions/api/docs';
+import { DOCS_CSP, DOCS_PAGE } from '../../../functions/api/portal/docs';
 import { portalCsp } from '../../../functions/portal/csp';
 
 const directives = (policy: string) =>
