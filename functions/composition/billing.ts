@@ -9,6 +9,7 @@ import { stripeCheckout, stripeClient, stripeOffSession } from '../adapters/stri
 import { STRIPE_ENV } from '../deployment/env-names';
 import type { RechargeDeps } from '../domain/billing/auto-billing';
 import type { TopUpDeps } from '../domain/billing/top-ups';
+import { isLoopbackUrl } from '../domain/shared/loopback';
 import { billingSettingsRepository } from './balance-watch';
 import { clock, log, newId, once, settings } from './core';
 import { table } from './data';
@@ -19,8 +20,7 @@ import { secret } from './secrets';
 export const stripeApiBase = (text: string | undefined, allowLoopback: boolean): URL | undefined => {
   if (text === undefined) return undefined;
   const url = new URL(text);
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  if (!allowLoopback || !loopback)
+  if (!allowLoopback || !isLoopbackUrl(url))
     throw new Error(
       `${STRIPE_ENV.apiBase} is for development only: a loopback address, with ALLOW_LOOPBACK_URLS=true (got ${text})`,
     );

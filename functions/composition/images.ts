@@ -9,6 +9,7 @@ import { HOSTED_PROVIDERS, type HostedProviderId, isHostedProvider } from '../de
 import { routedProviders } from '../domain/catalog/model-routes';
 import { type EngineRequest, meteredEngine, reportingLostWork } from '../domain/engine/engine';
 import type { ImageDeps } from '../domain/images/deps';
+import { checkedHttpsUrl } from '../domain/shared/loopback';
 import { watchedLedger } from './balance-watch';
 import { clock, log, meter, newId, once, settings } from './core';
 import { jobs, ledger, profiles } from './data';
@@ -30,7 +31,7 @@ export const engine = once(() => {
     const { baseUrl } = config.providers[id];
     const { title } = HOSTED_PROVIDERS[id];
     return {
-      baseUrl: checkedProviderUrl(baseUrl, title, config.ALLOW_LOOPBACK_URLS),
+      baseUrl: checkedHttpsUrl(baseUrl, `The ${title} base URL`, config.ALLOW_LOOPBACK_URLS),
       apiKey: providerKey(id, `the ${title} API key`),
       media: { hosts: config.FAL_MEDIA_HOSTS, allowLoopback: config.ALLOW_LOOPBACK_URLS },
     };
@@ -86,19 +87,6 @@ const lostWorkLog = (request: EngineRequest, error: unknown): void =>
     possible_cost_micros: possibleProviderCostMicros(settings().MODEL_ROUTES, request),
     error: error instanceof Error ? error.message : String(error),
   });
-
-/**
- * A provider's base URL is operator configuration: https, or (development only, ALLOW_LOOPBACK_URLS)
- * http on a loopback address, where a local double stands in for the provider.
- */
-export const checkedProviderUrl = (text: string, provider: string, allowLoopback: boolean): string => {
-  const url = new URL(text);
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  if (url.protocol === 'https:' || (allowLoopback && loopback && url.protocol === 'http:')) return text;
-  throw new Error(
-    `The ${provider} base URL must be https${allowLoopback ? ' (or http on a loopback address)' : ''}: ${text}`,
-  );
-};
 
 export const imageDeps = once(
   (): ImageDeps => ({

@@ -9,6 +9,7 @@ import { falWebhookVerifier } from '../adapters/engine/providers/fal/webhook';
 import { HttpEngineError } from '../adapters/engine/providers/provider-http';
 import { PROVIDER_ENV } from '../deployment/env-names';
 import type { Job } from '../domain/jobs/job';
+import { checkedHttpsUrl } from '../domain/shared/loopback';
 import type { AwaitDeps, ReportDeps } from '../domain/workflow/reports';
 import { clock, log, once, settings } from './core';
 import { jobs } from './data';
@@ -93,19 +94,14 @@ export const reportDeps = once(
   }),
 );
 
-/** fal's JWKS address: https, or (ALLOW_LOOPBACK_URLS) http on a loopback address, where a local double serves it. */
-const checkedJwksUrl = (text: string, allowLoopback: boolean): string => {
-  const url = new URL(text);
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  if (url.protocol === 'https:' || (allowLoopback && loopback && url.protocol === 'http:')) return text;
-  throw new Error(
-    `${PROVIDER_ENV.falJwksUrl} must be https${allowLoopback ? ' (or http on a loopback address)' : ''}: ${text}`,
-  );
-};
-
 export const falWebhookCheck = once(() =>
   falWebhookVerifier({
-    jwksUrl: checkedJwksUrl(settings()[PROVIDER_ENV.falJwksUrl], settings().ALLOW_LOOPBACK_URLS),
+    // A local double serves the key set in development (the loopback-URL rule).
+    jwksUrl: checkedHttpsUrl(
+      settings()[PROVIDER_ENV.falJwksUrl],
+      PROVIDER_ENV.falJwksUrl,
+      settings().ALLOW_LOOPBACK_URLS,
+    ),
     allowLoopback: settings().ALLOW_LOOPBACK_URLS,
     clock,
   }),
