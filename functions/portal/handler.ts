@@ -17,18 +17,19 @@ import { TopUpRequestSchema, TopUpsQuerySchema } from '../api/schemas/billing';
 import { RedeliverRequestSchema, WebhookTestRequestSchema } from '../api/schemas/callbacks';
 import { ListJobsQuerySchema } from '../api/schemas/jobs';
 import { assertBodyUrlReachable, assertCallbackUrlReachable } from '../api/support/callback-url';
-import { billingPageDeps, topUpDeps, topUpLimits, topUps } from '../composition/billing';
+import { openTopUp } from '../api/support/top-up';
+import { billingPageDeps, topUps } from '../composition/billing';
 import { clock, once, settings } from '../composition/core';
 import { portalDeps } from '../composition/portal';
 import { presignedOrigin } from '../composition/storage';
 import { Accounts, Callbacks, Jobs, NotFoundError, Profiles, Statement } from '../domain';
-import { billingPage, createTopUp, getTopUp, listTopUps, topUpAmount } from '../domain/billing/top-ups';
+import { billingPage, getTopUp, listTopUps } from '../domain/billing/top-ups';
 import { TRAINING_PRICE_MICROS } from '../domain/catalog/pricing';
 import { type IssuedSession, type Session, signIn, signOut, signUp } from '../domain/portal/portal';
 import { moneyBody } from '../domain/shared/money';
 import { httpHandler, type Internal } from '../entry/http/api-handler';
 import { type ApiResult, accepted, binary, created, ok, text } from '../entry/http/responses';
-import { parseOrThrow, RequestValidationError, valueErrorDetail } from '../entry/http/validation';
+import { parseOrThrow } from '../entry/http/validation';
 import { portalCsp } from './csp';
 import {
   csrfToken,
@@ -129,19 +130,9 @@ const ROUTES: readonly Route[] = [
   route('GET', 'top-ups/:top_up_id', async ({ caller }, { top_up_id }) =>
     ok(await getTopUp({ topUps: topUps() }, caller, top_up_id)),
   ),
-  route('POST', 'top-ups', async ({ caller, body, baseUrl }) => {
-    const parsed = parseOrThrow('body', TopUpRequestSchema, body);
-    const amount = topUpAmount(parsed.amount, topUpLimits());
-    if ('problem' in amount)
-      throw new RequestValidationError([valueErrorDetail(['body', 'amount'], amount.problem, parsed.amount)]);
-    return created(
-      await createTopUp(topUpDeps(), caller, {
-        amountMicros: amount.micros,
-        returnUrl: `${baseUrl}/portal#/billing`,
-        saveCard: parsed.save_card,
-      }),
-    );
-  }),
+  route('POST', 'top-ups', async ({ caller, body, baseUrl }) =>
+    created(await openTopUp(caller, parseOrThrow('body', TopUpRequestSchema, body), baseUrl)),
+  ),
   route('GET', 'keys', async ({ caller }) =>
     ok({ keys: await Accounts.listKeys(portalDeps().keys, caller.accountId) }),
   ),
