@@ -65,7 +65,6 @@ const ModelEntrySchema = v.object({
   /** In the order of the spec's outputs. */
   outputNames: v.array(v.string()),
 });
-export type FaceModelEntry = v.InferOutput<typeof ModelEntrySchema>;
 
 export const FaceModelsManifestSchema = v.object({
   modelId: v.string(),

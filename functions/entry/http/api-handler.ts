@@ -90,7 +90,7 @@ const learned = new WeakMap<APIGatewayProxyEvent, Internal>();
 
 const NO_CALLER: Caller = { accountId: '', keyId: '' };
 
-export const lowerCaseHeaders = (event: APIGatewayProxyEvent): Record<string, string> =>
+const lowerCaseHeaders = (event: APIGatewayProxyEvent): Record<string, string> =>
   Object.fromEntries(
     Object.entries(event.headers ?? {}).flatMap(([name, value]) =>
       value === undefined ? [] : [[name.toLowerCase(), value]],
@@ -128,7 +128,7 @@ const commonHeaders = (
   return headers;
 };
 
-export const serialise = (result: ApiResult, base: Record<string, string>): APIGatewayProxyResult => {
+const serialise = (result: ApiResult, base: Record<string, string>): APIGatewayProxyResult => {
   switch (result.kind) {
     case 'json':
       return {
