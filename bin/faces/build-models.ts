@@ -2,7 +2,7 @@
  * `npm run build:faces [-- --out <dir>]`: the face models as ONNX files (functions/adapters/faces/face-models.ts).
  *
  * Converts @vladmandic/human's TensorFlow.js graphs (blazeface, facemesh, faceres, from the installed
- * package) with functions/adapters/faces/tfjs-to-onnx.ts, then has onnxruntime-node optimise each graph
+ * package) with bin/faces/tfjs-to-onnx.ts, then has onnxruntime-node optimise each graph
  * (optimise-models.cjs: fusions and folding at the `extended` level, the part of onnxruntime's
  * optimisation that does not depend on the CPU, so a cold start no longer redoes it) into
  * `.build/face-models/`, and again only when an input changes (human's files, the converter, the model
@@ -26,13 +26,13 @@ import {
   readManifest,
   sourceModelsDir,
 } from '../../functions/adapters/faces/face-models';
-import { convertTfjsToOnnx } from '../../functions/adapters/faces/tfjs-to-onnx';
+import { convertTfjsToOnnx } from './tfjs-to-onnx';
 
 const ROOT_DIR = path.resolve(__dirname, '../..');
 const STAMP_FILE = 'source-hash';
 const CODE = [
   'functions/adapters/faces/face-models.ts',
-  'functions/adapters/faces/tfjs-to-onnx.ts',
+  'bin/faces/tfjs-to-onnx.ts',
   'bin/faces/build-models.ts',
   'bin/faces/optimise-models.cjs',
 ].map((file) => path.join(ROOT_DIR, file));

@@ -15,6 +15,13 @@ export const secret = (value: string | undefined, arn: string | undefined, name:
     name,
   });
 
+/** A secret by value or ARN; undefined when neither is set (the feature it serves is not configured). */
+export const secretIfSet = (
+  value: string | undefined,
+  arn: string | undefined,
+  name: string,
+): (() => Promise<string>) | undefined => (value || arn ? secret(value, arn, name) : undefined);
+
 /** A token by value or ARN; empty when neither is set. */
 export const secretOrEmpty = (value: string, arn: string | undefined, name: string): (() => Promise<string>) =>
   value || arn ? secret(value, arn, name) : async () => '';

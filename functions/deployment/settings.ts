@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import { parseModelAliases, parseModelRoutes } from '../domain/catalog/model-routes';
-import { parseUsd } from '../domain/shared/money';
+import { USD_AMOUNT_PATTERN, usdAmountMicros } from '../domain/shared/money';
 import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, PROVIDER_ENV, STATE_MACHINE_ARN_ENV, STRIPE_ENV } from './env-names';
 import {
   HOSTED_PROVIDER_IDS,
@@ -30,8 +30,8 @@ const optionalUrl = v.optional(v.pipe(v.string(), v.url()));
 const usdCents = (name: string, fallback: string) =>
   v.pipe(
     v.optional(v.string(), fallback),
-    v.regex(/^\d{1,7}(\.\d{1,2})?$/, `${name}: a dollar amount with at most two decimals, e.g. 25.00`),
-    v.transform((text) => parseUsd(text) ?? 0),
+    v.regex(USD_AMOUNT_PATTERN, `${name}: a dollar amount with at most two decimals, e.g. 25.00`),
+    v.transform((text) => usdAmountMicros(text) ?? 0),
     v.minValue(1),
   );
 
@@ -152,10 +152,10 @@ export const ConfigSchema = v.object({
     v.optional(v.string(), '10,25,50,100'),
     v.transform((text) => text.split(',').map((part) => part.trim())),
     v.check(
-      (parts) => parts.length > 0 && parts.every((part) => /^\d{1,7}(\.\d{1,2})?$/.test(part)),
+      (parts) => parts.length > 0 && parts.every((part) => USD_AMOUNT_PATTERN.test(part)),
       `${STRIPE_ENV.topUpPresetsUsd}: dollar amounts, comma-separated, e.g. 10,25,50`,
     ),
-    v.transform((parts) => parts.map((part) => parseUsd(part) ?? 0)),
+    v.transform((parts) => parts.map((part) => usdAmountMicros(part) ?? 0)),
   ),
   /** The HMAC key of download links: given directly (local), or the ARN of a Secrets Manager secret (AWS). */
   DOWNLOAD_TOKEN_SECRET: v.optional(v.pipe(v.string(), v.minLength(32))),

@@ -5,46 +5,47 @@
  *
  * Every /portal/api route but sign-up and sign-in needs the session cookie (domain/portal/portal.ts);
  * every one that changes something needs the session's CSRF token in `X-CSRF-Token` and, when the browser
- * sends them, a same-origin `Origin` and `Sec-Fetch-Site`. `X-API-Key` is never read here. What a route
- * does is a use case of the domain, the same one the public API calls, scoped to the session's account.
+ * sends them, a same-origin `Origin` and `Sec-Fetch-Site`: middlewares check both (./middlewares.ts), in the
+ * stack every HTTP function runs in, whose error mapper answers every failure. `X-API-Key` is never read
+ * here. What a route does is a use case of the domain, the same one the public API calls, scoped to the
+ * session's account.
  */
 
-import { randomUUID } from 'node:crypto';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import * as v from 'valibot';
 import { LedgerQuerySchema } from '../api/schemas/account';
 import { TopUpRequestSchema, TopUpsQuerySchema } from '../api/schemas/billing';
 import { RedeliverRequestSchema, WebhookTestRequestSchema } from '../api/schemas/callbacks';
 import { ListJobsQuerySchema } from '../api/schemas/jobs';
 import { assertBodyUrlReachable, assertCallbackUrlReachable } from '../api/support/callback-url';
-import { billingPageDeps, topUpDeps, topUpLimits, topUps } from '../composition/account/billing';
-import { clock, meter, once, log as processLog, settings } from '../composition/core';
+import { openTopUp } from '../api/support/top-up';
+import { billingPageDeps, topUps } from '../composition/account/billing';
+import { clock, once, settings } from '../composition/core';
 import { portalDeps } from '../composition/portal/portal';
 import { presignedOrigin } from '../composition/storage';
 import { Accounts, Callbacks, Jobs, NotFoundError, Profiles, Statement } from '../domain';
-import type { Caller } from '../domain/accounts/accounts';
-import { billingPage, createTopUp, getTopUp, listTopUps, topUpAmount } from '../domain/billing/top-ups';
+import { billingPage, getTopUp, listTopUps } from '../domain/billing/top-ups';
 import { TRAINING_PRICE_MICROS } from '../domain/catalog/pricing';
-import { PayloadTooLargeError, RateLimitedError } from '../domain/errors';
-import {
-  checkCsrf,
-  type IssuedSession,
-  PortalError,
-  resolveSession,
-  type Session,
-  signIn,
-  signOut,
-  signUp,
-} from '../domain/portal/portal';
+import { type IssuedSession, type Session, signIn, signOut, signUp } from '../domain/portal/portal';
 import { moneyBody } from '../domain/shared/money';
-import { baseUrlOf, lowerCaseHeaders, MAX_BODY_BYTES, serialise } from '../entry/http/api-handler';
-import { errorAnswer } from '../entry/http/error-mapping';
+import { httpHandler, type Internal } from '../entry/http/api-handler';
 import { type ApiResult, accepted, binary, created, ok, text } from '../entry/http/responses';
-import { parseJsonBody, parseOrThrow, RequestValidationError, valueErrorDetail } from '../entry/http/validation';
+import { parseOrThrow } from '../entry/http/validation';
 import { portalCsp } from './csp';
+import {
+  csrfToken,
+  openRoute,
+  type PortalInternal,
+  portalRequest,
+  portalRouting,
+  type Route,
+  route,
+  SESSION_COOKIE,
+  sameOrigin,
+  sessionCookie,
+} from './middlewares';
 import { PORTAL_SCRIPT, PORTAL_STYLE, portalPage } from './ui/page';
 
-export const SESSION_COOKIE = '__Host-portal_session';
+export { SESSION_COOKIE };
 
 const SignUpSchema = v.object({
   invitation: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
@@ -75,45 +76,6 @@ const SpendQuerySchema = v.object({
     ),
     '30',
   ),
-});
-
-interface PortalRequest {
-  method: string;
-  /** After /portal/api, e.g. `jobs/job_1/deliveries`. */
-  segments: string[];
-  query: Record<string, string>;
-  headers: Record<string, string>;
-  body: unknown;
-  baseUrl: string;
-  sourceAddress: string;
-  session?: Session;
-  caller?: Caller;
-}
-
-type Handler = (
-  request: PortalRequest & { caller: Caller; session: Session },
-  params: Record<string, string>,
-) => Promise<ApiResult>;
-type OpenHandler = (request: PortalRequest) => Promise<ApiResult>;
-
-/** A route answers without a session (sign-in, sign-up) or for the session's account. */
-type Route = {
-  method: 'GET' | 'POST' | 'DELETE';
-  /** Segments; `:name` matches one segment. */
-  pattern: string[];
-} & ({ kind: 'open'; open: OpenHandler } | { kind: 'session'; handle: Handler });
-
-const route = (method: Route['method'], path: string, handle: Handler): Route => ({
-  method,
-  pattern: path.split('/'),
-  kind: 'session',
-  handle,
-});
-const openRoute = (method: Route['method'], path: string, open: OpenHandler): Route => ({
-  method,
-  pattern: path.split('/'),
-  kind: 'open',
-  open,
 });
 
 /**
@@ -168,19 +130,9 @@ const ROUTES: readonly Route[] = [
   route('GET', 'top-ups/:top_up_id', async ({ caller }, { top_up_id }) =>
     ok(await getTopUp({ topUps: topUps() }, caller, top_up_id)),
   ),
-  route('POST', 'top-ups', async ({ caller, body, baseUrl }) => {
-    const parsed = parseOrThrow('body', TopUpRequestSchema, body);
-    const amount = topUpAmount(parsed.amount, topUpLimits());
-    if ('problem' in amount)
-      throw new RequestValidationError([valueErrorDetail(['body', 'amount'], amount.problem, parsed.amount)]);
-    return created(
-      await createTopUp(topUpDeps(), caller, {
-        amountMicros: amount.micros,
-        returnUrl: `${baseUrl}/portal#/billing`,
-        saveCard: parsed.save_card,
-      }),
-    );
-  }),
+  route('POST', 'top-ups', async ({ caller, body, baseUrl }) =>
+    created(await openTopUp(caller, parseOrThrow('body', TopUpRequestSchema, body), baseUrl)),
+  ),
   route('GET', 'keys', async ({ caller }) =>
     ok({ keys: await Accounts.listKeys(portalDeps().keys, caller.accountId) }),
   ),
@@ -243,40 +195,6 @@ const ROUTES: readonly Route[] = [
   ),
 ];
 
-const match = (pattern: string[], segments: string[]): Record<string, string> | undefined => {
-  if (pattern.length !== segments.length) return undefined;
-  const params: Record<string, string> = {};
-  for (const [index, part] of pattern.entries()) {
-    const segment = segments[index];
-    if (part.startsWith(':')) params[part.slice(1)] = segment;
-    else if (part !== segment) return undefined;
-  }
-  return params;
-};
-
-const cookieValue = (header: string | undefined, name: string): string | undefined =>
-  header
-    ?.split(';')
-    .map((pair) => pair.trim().split('='))
-    .find(([key]) => key === name)?.[1];
-
-/** A state-changing request from another site is refused before its token is even looked at. */
-const assertSameOrigin = (headers: Record<string, string>, baseUrl: string): void => {
-  const site = headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none')
-    throw new PortalError('CSRF_FAILED', 'Cross-site requests are refused.');
-  const origin = headers.origin;
-  if (origin !== undefined && origin !== 'null' && origin !== new URL(baseUrl).origin)
-    throw new PortalError('CSRF_FAILED', 'Cross-site requests are refused.');
-};
-
-const parseBody = (event: APIGatewayProxyEvent): unknown => {
-  if (event.body === null || event.body === undefined || event.body === '') return undefined;
-  const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  if (Buffer.byteLength(raw) > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
-  return parseJsonBody(raw);
-};
-
 const pageHeaders = once(() => ({
   'Content-Security-Policy': portalCsp({
     bucketOrigin: presignedOrigin(),
@@ -303,60 +221,17 @@ const servePage = (segments: string[], baseUrl: string): ApiResult | undefined =
   return undefined;
 };
 
-const dispatch = async (event: APIGatewayProxyEvent, headers: Record<string, string>): Promise<ApiResult> => {
-  const baseUrl = baseUrlOf(event, headers);
-  const path = (event.path ?? '').replace(/^\/portal\/?/, '');
-  const segments = path.split('/').map((segment) => decodeURIComponent(segment));
-  if (segments[0] !== 'api') {
-    const page = event.httpMethod === 'GET' || event.httpMethod === 'HEAD' ? servePage(segments, baseUrl) : undefined;
-    if (!page) throw new NotFoundError('No portal page here.');
-    return page;
-  }
-  const apiSegments = segments.slice(1);
-  const candidates = ROUTES.flatMap((candidate) => {
-    const params = match(candidate.pattern, apiSegments);
-    return params ? [{ ...candidate, params }] : [];
-  });
-  const found = candidates.find((candidate) => candidate.method === event.httpMethod);
-  if (!found) {
-    if (candidates.length > 0) throw new PortalError('INVALID_REQUEST', `${event.httpMethod} is not allowed here.`);
-    throw new NotFoundError('No portal API route here.');
-  }
-  const request: PortalRequest = {
-    method: event.httpMethod,
-    segments: apiSegments,
-    query: Object.fromEntries(
-      Object.entries(event.queryStringParameters ?? {}).flatMap(([key, value]) =>
-        value === undefined ? [] : [[key, value]],
-      ),
-    ),
-    headers,
-    body: parseBody(event),
-    baseUrl,
-    sourceAddress: event.requestContext?.identity?.sourceIp ?? 'unknown',
-  };
-  if (found.method !== 'GET') assertSameOrigin(headers, baseUrl);
-  if (found.kind === 'open') return found.open(request);
-  const session = await resolveSession(portalDeps().auth, cookieValue(headers.cookie, SESSION_COOKIE));
-  if (found.method !== 'GET') checkCsrf(session, headers['x-csrf-token']);
-  // The session's account is the caller; the links in job bodies use the API's base URL, as a poll's do.
-  const caller: Caller = { accountId: session.accountId, keyId: '' };
-  return found.handle({ ...request, session, caller }, found.params);
+/** The page, or the route the middlewares chose, handed its request and, but for sign-up and sign-in, its session. */
+const answer = async (_event: unknown, { target, request, session, caller }: Internal & Partial<PortalInternal>) => {
+  if (target?.kind === 'page') return target.page;
+  if (!target || !request) throw new Error('the portal routing middlewares did not run');
+  if (target.route.kind === 'open') return target.route.open(request);
+  if (!session || !caller) throw new Error('the session middleware did not run');
+  return target.route.handle({ ...request, session, caller }, target.params);
 };
 
-export const handler = async (event: APIGatewayProxyEvent, context?: Context): Promise<APIGatewayProxyResult> => {
-  const requestId = event.requestContext?.requestId || randomUUID();
-  const headers = lowerCaseHeaders(event);
-  if (context?.functionName) processLog().addContext(context);
-  const log = processLog().child({ request_id: requestId, method: event.httpMethod, path: event.path });
-  const base = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store', ...pageHeaders() };
-  try {
-    const result = await dispatch(event, headers);
-    return serialise(result, base);
-  } catch (error) {
-    const answer = errorAnswer(error, requestId, log, meter());
-    const retry: Record<string, string> =
-      error instanceof RateLimitedError ? { 'Retry-After': String(error.retryAfterSeconds) } : {};
-    return serialise({ kind: 'json', status: answer.statusCode, body: answer.body }, { ...base, ...retry });
-  }
-};
+export const handler = httpHandler<PortalInternal>(
+  answer,
+  [portalRouting(ROUTES, servePage), portalRequest(), sameOrigin(), sessionCookie(), csrfToken()],
+  { headers: () => ({ 'Cache-Control': 'no-store', ...pageHeaders() }), limitWindowHeaders: false },
+);

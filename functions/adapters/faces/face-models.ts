@@ -3,7 +3,7 @@
  *
  * @vladmandic/human 3.3.6 ships its models as TensorFlow.js graphs (model.json + .bin shards). The build
  * (bin/faces/build-models.ts: `npm run build:faces`, run by the asset synthesis, `npm start`, the tests and
- * the bench) converts the three the analyser uses with tfjs-to-onnx.ts, has onnxruntime-node optimise
+ * the bench) converts the three the analyser uses with bin/faces/tfjs-to-onnx.ts, has onnxruntime-node optimise
  * each graph at the `extended` level (what a session would otherwise redo at every cold start; the same
  * outputs, bit for bit, on the fixtures) and writes them into a folder:
  *
@@ -39,7 +39,7 @@ export const MODEL_ID = `human-faceres-${HUMAN_VERSION}/b2`;
 export const FACE_MODELS_FOLDER = 'face-models';
 export const MANIFEST_FILE = 'manifest.json';
 
-/** What the converter keeps of each tfjs graph (tfjs-to-onnx.ts ConversionSpec). */
+/** What the converter keeps of each tfjs graph (bin/faces/tfjs-to-onnx.ts ConversionSpec). */
 export interface FaceModelSpec {
   /** NHWC; -1 for a dynamic batch. */
   inputShape: number[];
@@ -65,7 +65,6 @@ const ModelEntrySchema = v.object({
   /** In the order of the spec's outputs. */
   outputNames: v.array(v.string()),
 });
-export type FaceModelEntry = v.InferOutput<typeof ModelEntrySchema>;
 
 export const FaceModelsManifestSchema = v.object({
   modelId: v.string(),

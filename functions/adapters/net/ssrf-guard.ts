@@ -135,10 +135,6 @@ export function classifyAddress(address: string): AddressRange {
   return v6 === undefined ? 'invalid' : classifyIpv6(v6);
 }
 
-export function isPublicAddress(address: string): boolean {
-  return classifyAddress(address) === 'public';
-}
-
 /** Whether a connection to this IP may be made: public, or loopback when the caller allows it. */
 export function isAllowedAddress(address: string, options: GuardOptions = {}): boolean {
   const range = classifyAddress(address);

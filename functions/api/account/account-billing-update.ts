@@ -1,12 +1,12 @@
 import { billingSettingsDeps, topUpLimits } from '../../composition/account/billing';
 import { updateBillingSettings } from '../../domain/billing/auto-billing';
-import { parseUsd } from '../../domain/shared/money';
+import { usdAmountMicros } from '../../domain/shared/money';
 import { type ApiRequest, apiHandler } from '../../entry/http/api-handler';
 import { ok } from '../../entry/http/responses';
 import { type BillingSettingsRequest, BillingSettingsRequestSchema } from '../schemas/billing';
 
 /** The schema admitted only dollars with two decimals, so they parse. */
-const micros = (text: string): number => parseUsd(text) ?? 0;
+const micros = (text: string): number => usdAmountMicros(text) ?? 0;
 
 /** PUT /v2/service/account/billing: auto-recharge, the low-balance threshold and where account events go. */
 const lambdaHandler = async ({ body, caller }: ApiRequest<BillingSettingsRequest>) =>

@@ -238,6 +238,3 @@ export const openApiDocument = (routes: readonly RouteDefinition[] = ROUTES): Js
     },
   };
 };
-
-/** The document as a deployment serves it: its own base URL as the server. */
-export const servedDocument = (baseUrl: string): Json => ({ ...openApiDocument(), servers: [{ url: baseUrl }] });

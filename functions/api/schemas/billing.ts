@@ -1,12 +1,12 @@
 /** Request shapes of the billing endpoints: a top-up, and the page of top-ups. */
 import * as v from 'valibot';
-import { TOP_UP_AMOUNT_PATTERN } from '../../domain/billing/top-ups';
+import { USD_AMOUNT_PATTERN } from '../../domain/shared/money';
 import { CursorSchema, PageLimitSchema } from './jobs';
 
 export const TopUpRequestSchema = v.object({
   amount: v.pipe(
     v.string('amount must be a string of US dollars, e.g. "25.00".'),
-    v.regex(TOP_UP_AMOUNT_PATTERN, 'amount must be US dollars with at most two decimals, e.g. "25.00".'),
+    v.regex(USD_AMOUNT_PATTERN, 'amount must be US dollars with at most two decimals, e.g. "25.00".'),
     v.description(
       'US dollars with at most two decimals, from the operator’s minimum (default 5.00) to its maximum (default 2000.00).',
     ),
@@ -34,7 +34,7 @@ export type TopUpsQuery = v.InferOutput<typeof TopUpsQuerySchema>;
 const Dollars = (name: string) =>
   v.pipe(
     v.string(`${name} must be a string of US dollars, e.g. "10.00".`),
-    v.regex(TOP_UP_AMOUNT_PATTERN, `${name} must be US dollars with at most two decimals, e.g. "10.00".`),
+    v.regex(USD_AMOUNT_PATTERN, `${name} must be US dollars with at most two decimals, e.g. "10.00".`),
   );
 
 export const BillingSettingsRequestSchema = v.object({

@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import { ASPECT_RATIOS, PINNED_MODEL, QUALITIES, RESOLUTIONS } from '../../domain/catalog/catalog';
+import { SIZE_PATTERN } from '../../domain/catalog/size-text';
 import { OUTPUT_FORMATS } from '../../domain/engine/engine';
 import { IDENTITY_CHECKS } from '../../domain/engine/identity';
 import { CallbackUrlSchema } from './callbacks';
@@ -84,12 +85,7 @@ const OutputFields = {
   aspect_ratio: v.optional(v.picklist(ASPECT_RATIOS)),
   resolution: v.optional(v.picklist(RESOLUTIONS)),
   quality: v.optional(v.picklist(QUALITIES)),
-  size: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^[1-9][0-9]{0,3}x[1-9][0-9]{0,3}$/, 'size must be <width>x<height>, for example 1024x768.'),
-    ),
-  ),
+  size: v.optional(v.pipe(v.string(), v.regex(SIZE_PATTERN, 'size must be <width>x<height>, for example 1024x768.'))),
   base_model: v.optional(v.string()),
 };
 

@@ -9,40 +9,36 @@ import { stripeCheckout, stripeClient, stripeOffSession } from '../../adapters/s
 import { STRIPE_ENV } from '../../deployment/env-names';
 import type { RechargeDeps } from '../../domain/billing/auto-billing';
 import type { TopUpDeps } from '../../domain/billing/top-ups';
+import { isLoopbackUrl } from '../../domain/shared/loopback';
 import { clock, log, newId, once, settings } from '../core';
 import { table } from '../data';
 import { enqueueCallback } from '../queues';
-import { secret } from '../secrets';
+import { secretIfSet } from '../secrets';
 import { billingSettingsRepository } from './balance-watch';
 
 /** STRIPE_API_BASE is for development: a loopback http(s) origin, and only with ALLOW_LOOPBACK_URLS. */
 export const stripeApiBase = (text: string | undefined, allowLoopback: boolean): URL | undefined => {
   if (text === undefined) return undefined;
   const url = new URL(text);
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  if (!allowLoopback || !loopback)
+  if (!allowLoopback || !isLoopbackUrl(url))
     throw new Error(
       `${STRIPE_ENV.apiBase} is for development only: a loopback address, with ALLOW_LOOPBACK_URLS=true (got ${text})`,
     );
   return url;
 };
 
-const stripeSecretKey = once(() => {
-  const config = settings();
-  const arn = config[STRIPE_ENV.secretKeySecretArn];
-  return config[STRIPE_ENV.secretKey] || arn
-    ? secret(config[STRIPE_ENV.secretKey], arn, STRIPE_ENV.secretKey)
-    : undefined;
-});
+const stripeSecretKey = once(() =>
+  secretIfSet(settings()[STRIPE_ENV.secretKey], settings()[STRIPE_ENV.secretKeySecretArn], STRIPE_ENV.secretKey),
+);
 
 /** The webhook endpoint's signing secret, or undefined when none is configured (the webhook answers 503). */
-export const stripeWebhookSecret = once(() => {
-  const config = settings();
-  const arn = config[STRIPE_ENV.webhookSecretSecretArn];
-  return config[STRIPE_ENV.webhookSecret] || arn
-    ? secret(config[STRIPE_ENV.webhookSecret], arn, STRIPE_ENV.webhookSecret)
-    : undefined;
-});
+export const stripeWebhookSecret = once(() =>
+  secretIfSet(
+    settings()[STRIPE_ENV.webhookSecret],
+    settings()[STRIPE_ENV.webhookSecretSecretArn],
+    STRIPE_ENV.webhookSecret,
+  ),
+);
 
 const stripe = once(() => {
   const key = stripeSecretKey();

@@ -14,12 +14,13 @@ import {
 import { routedProviders } from '../../domain/catalog/model-routes';
 import { type EngineRequest, meteredEngine, reportingLostWork } from '../../domain/engine/engine';
 import type { ImageDeps } from '../../domain/images/deps';
+import { checkedHttpsUrl } from '../../domain/shared/loopback';
 import { watchedLedger } from '../account/balance-watch';
 import { clock, log, meter, newId, once, settings } from '../core';
 import { jobs, ledger, profiles } from '../data';
 import { faceAnalyzer } from '../faces';
 import { link } from '../jobs/links';
-import { checkedProviderUrl, hasProviderKey } from '../providers/provider-work';
+import { hasProviderKey } from '../providers/provider-work';
 import { providerKey, secretOrEmpty } from '../secrets';
 import { startImageJob } from '../state-machines';
 import { objects } from '../storage';
@@ -37,7 +38,7 @@ export const engine = once(() => {
     const { baseUrl, mediaHosts } = config.providers[id];
     const { title } = HOSTED_PROVIDERS[id];
     return {
-      baseUrl: checkedProviderUrl(baseUrl, `The ${title} base URL`, config.ALLOW_LOOPBACK_URLS),
+      baseUrl: checkedHttpsUrl(baseUrl, `The ${title} base URL`, config.ALLOW_LOOPBACK_URLS),
       apiKey: providerKey(id, `the ${title} API key`),
       ...(mediaHosts && { media: { hosts: mediaHosts, allowLoopback: config.ALLOW_LOOPBACK_URLS } }),
     };

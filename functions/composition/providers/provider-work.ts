@@ -8,20 +8,10 @@ import { QUEUED_PROVIDERS } from '../../adapters/engine/providers/queued';
 import type { QueuedProvider } from '../../adapters/engine/providers/queued-provider';
 import { HOSTED_PROVIDERS, isQueuedProvider, type QueuedProviderId } from '../../deployment/providers';
 import type { EngineQueue, EngineTicket } from '../../domain/engine/engine';
+import { checkedHttpsUrl } from '../../domain/shared/loopback';
 import { cancelEngineWork } from '../../domain/workflow/rounds';
 import { clock, once, settings } from '../core';
 import { providerKey } from '../secrets';
-
-/**
- * A provider's base URL (or the address of its webhook keys) is operator configuration: https, or
- * (development only, ALLOW_LOOPBACK_URLS) http on a loopback address, where a local double stands in for it.
- */
-export const checkedProviderUrl = (text: string, what: string, allowLoopback: boolean): string => {
-  const url = new URL(text);
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  if (url.protocol === 'https:' || (allowLoopback && loopback && url.protocol === 'http:')) return text;
-  throw new Error(`${what} must be https${allowLoopback ? ' (or http on a loopback address)' : ''}: ${text}`);
-};
 
 /** Each provider's queue half, built on first use and kept until the composition is reset (core.ts `once`). */
 const built = once(() => new Map<QueuedProviderId, QueuedProvider>());
@@ -43,7 +33,7 @@ export const queuedProvider = (id: string): QueuedProvider | undefined => {
     allowLoopback,
     // Checked when a webhook is first verified: a function that only cancels never reads it.
     get webhookKeysUrl() {
-      return checkedProviderUrl(webhookKeysUrl, queue.webhookKeysUrl.env, allowLoopback);
+      return checkedHttpsUrl(webhookKeysUrl, queue.webhookKeysUrl.env, allowLoopback);
     },
     clock,
   });

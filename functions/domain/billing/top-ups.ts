@@ -22,16 +22,13 @@ import type { Caller } from '../accounts/accounts';
 import { NotFoundError, ServiceUnavailableError } from '../errors';
 import { type Clock, toIso } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
-import { MICROS_PER_USD, type MoneyBody, moneyBody, parseUsd, usdDecimal } from '../shared/money';
+import { MICROS_PER_USD, type MoneyBody, moneyBody, usdAmountMicros, usdDecimal } from '../shared/money';
 
 export const TOP_UP_STATUSES = ['pending', 'completed', 'expired', 'failed'] as const;
 export type TopUpStatus = (typeof TOP_UP_STATUSES)[number];
 
 /** Stripe counts USD in cents: one cent is this many micro-USD (exact). */
 export const MICROS_PER_CENT = MICROS_PER_USD / 100;
-
-/** "25.00", "25", "0.5": dollars with at most two decimals, the form top-ups are asked in. */
-export const TOP_UP_AMOUNT_PATTERN = /^\d{1,7}(\.\d{1,2})?$/;
 
 export interface TopUp {
   topUpId: string;
@@ -59,7 +56,7 @@ export interface TopUpLimits {
 
 /** The amount of a top-up request in micro-USD, or the reason it is refused (a 422 on `amount`). */
 export const topUpAmount = (text: string, limits: TopUpLimits): { micros: number } | { problem: string } => {
-  const micros = TOP_UP_AMOUNT_PATTERN.test(text) ? parseUsd(text) : undefined;
+  const micros = usdAmountMicros(text);
   if (micros === undefined) return { problem: 'amount must be US dollars with at most two decimals, e.g. "25.00".' };
   if (micros < limits.minMicros || micros > limits.maxMicros)
     return {
@@ -68,7 +65,7 @@ export const topUpAmount = (text: string, limits: TopUpLimits): { micros: number
   return { micros };
 };
 
-/** Micro-USD → Stripe's cents; only whole cents are ever asked for (TOP_UP_AMOUNT_PATTERN). */
+/** Micro-USD → Stripe's cents; only whole cents are ever asked for (USD_AMOUNT_PATTERN). */
 export const toCents = (micros: number): number => {
   if (!Number.isSafeInteger(micros) || micros % MICROS_PER_CENT !== 0)
     throw new Error(`${micros} micro-USD is not a whole number of cents`);

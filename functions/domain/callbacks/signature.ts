@@ -19,14 +19,14 @@
  * The HMAC covers the bytes as sent: a receiver must verify before parsing, because re-serialised JSON
  * (other whitespace, other key order) is a different body. The `sha256=` verification accepts only the
  * exact format (no uppercase hex, no surrounding whitespace, no other algorithm), like
- * @octokit/webhooks-methods, and compares with timingSafeEqual; it returns false for anything malformed
+ * @octokit/webhooks-methods, and compares in constant time (shared/hmac.ts); it returns false for anything malformed
  * and never throws.
  *
- * Signing uses node:crypto rather than the package's `Webhook.sign`: the key derivation has to be ours
+ * Signing uses node:crypto (shared/hmac.ts) rather than the package's `Webhook.sign`: the key derivation has to be ours
  * anyway (the package's constructor throws on the base64url secrets already issued), both headers then
  * come from one primitive, and the tests verify the output with the package itself.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { hmacMatches, hmacSha256 } from '../shared/hmac';
 
 const PREFIX = 'sha256=';
 const SIGNATURE_FORMAT = /^sha256=[0-9a-f]{64}$/;
@@ -50,16 +50,14 @@ export interface SigningSecrets {
 
 export function signCallbackBody(rawBody: string | Buffer, secret: string): string {
   if (secret === '') throw new RangeError('a callback signing secret must not be empty');
-  return PREFIX + createHmac('sha256', secret).update(rawBody).digest('hex');
+  return PREFIX + hmacSha256(secret, rawBody).toString('hex');
 }
 
 export function verifyCallbackSignature(rawBody: string | Buffer, header: string | undefined, secret: string): boolean {
   if (typeof header !== 'string' || !SIGNATURE_FORMAT.test(header)) return false;
   if (typeof secret !== 'string' || secret === '') return false;
   if (typeof rawBody !== 'string' && !Buffer.isBuffer(rawBody)) return false;
-  const expected = createHmac('sha256', secret).update(rawBody).digest();
-  const received = Buffer.from(header.slice(PREFIX.length), 'hex');
-  return received.length === expected.length && timingSafeEqual(received, expected);
+  return hmacMatches(secret, rawBody, Buffer.from(header.slice(PREFIX.length), 'hex'));
 }
 
 /** The HMAC key `new Webhook(secret)` derives: the base64 after `whsec_` decoded (either alphabet, see above). */
@@ -75,7 +73,7 @@ export function standardWebhooksKey(secret: string): Buffer {
 /** One `v1,<base64>` entry of `webhook-signature`. */
 export function signStandardWebhook(id: string, timestampSeconds: number, rawBody: string, secret: string): string {
   const signed = `${id}.${timestampSeconds}.${rawBody}`;
-  return `v1,${createHmac('sha256', standardWebhooksKey(secret)).update(signed, 'utf8').digest('base64')}`;
+  return `v1,${hmacSha256(standardWebhooksKey(secret), signed).toString('base64')}`;
 }
 
 /**

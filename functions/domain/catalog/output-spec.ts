@@ -14,6 +14,7 @@ import {
   type Quality,
   type Resolution,
 } from './catalog';
+import { parseSizeText } from './size-text';
 
 export interface OutputParams {
   baseModel?: string;
@@ -130,10 +131,9 @@ const parseSize = (model: BaseModel, params: OutputParams, size: string): { widt
   if (params.aspectRatio !== undefined) {
     throw invalid(`size fixes the aspect ratio and cannot be combined with aspect_ratio '${params.aspectRatio}'.`);
   }
-  const match = /^([1-9][0-9]{0,3})x([1-9][0-9]{0,3})$/.exec(size);
-  if (!match) throw invalid('expected <width>x<height> in pixels, for example 1024x768.');
-  const width = Number(match[1]);
-  const height = Number(match[2]);
+  const written = parseSizeText(size);
+  if (!written) throw invalid('expected <width>x<height> in pixels, for example 1024x768.');
+  const { width, height } = written;
   const { edgeMultiplePx, maxEdgePx, maxRatio, minPixels, maxPixels } = SIZE_LIMITS;
   if (width % edgeMultiplePx !== 0 || height % edgeMultiplePx !== 0)
     throw invalid(`each edge must be a multiple of ${edgeMultiplePx} px.`);

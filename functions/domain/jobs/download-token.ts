@@ -7,8 +7,8 @@
  * it must be unguessable and unforgeable: any change to the token fails the constant-time comparison.
  * A valid token is answered with a redirect to a fresh short-lived presigned URL.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DownloadExpiredError, NotFoundError } from '../errors';
+import { hmacMatches, hmacSha256 } from '../shared/hmac';
 
 export const DOWNLOAD_LINK_LIFETIME_MS = 24 * 3600 * 1000;
 
@@ -19,13 +19,11 @@ export interface DownloadGrant {
   expiresAt: number;
 }
 
-const mac = (payload: string, secret: string) => createHmac('sha256', secret).update(payload).digest();
-
 export const signDownloadToken = (grant: DownloadGrant, secret: string): string => {
   const payload = Buffer.from(
     JSON.stringify({ k: grant.objectKey, a: grant.accountId, e: Math.floor(grant.expiresAt / 1000) }),
   ).toString('base64url');
-  return `${payload}.${mac(payload, secret).toString('base64url')}`;
+  return `${payload}.${hmacSha256(secret, payload).toString('base64url')}`;
 };
 
 /** Tampered or malformed → 404 (nothing is there, as far as the holder can tell); past its expiry → 410. */
@@ -33,9 +31,7 @@ export const verifyDownloadToken = (token: string, secret: string, now: number):
   const notFound = new NotFoundError('Download not found.');
   const [payload, signature, extra] = token.split('.');
   if (!payload || !signature || extra !== undefined) throw notFound;
-  const expected = mac(payload, secret);
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw notFound;
+  if (!hmacMatches(secret, payload, Buffer.from(signature, 'base64url'))) throw notFound;
   let claims: unknown;
   try {
     claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));

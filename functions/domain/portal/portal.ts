@@ -22,6 +22,7 @@ import { promisify } from 'node:util';
 import type { Account } from '../accounts/accounts';
 import { DomainError, InvalidRequestError } from '../errors';
 import type { Clock } from '../shared/clock';
+import { sameBytes } from '../shared/hmac';
 import type { IdSource } from '../shared/ids';
 import { DEFAULT_MODEL_VERSION } from '../shared/model-version';
 
@@ -261,9 +262,7 @@ export const resolveSession = async (
 
 /** A state-changing request must carry the session's CSRF token (compared in constant time). */
 export const checkCsrf = (session: Session, presented: string | undefined): void => {
-  const expected = Buffer.from(session.csrfToken);
-  const given = Buffer.from(presented ?? '');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  if (!sameBytes(Buffer.from(presented ?? ''), Buffer.from(session.csrfToken))) {
     throw new PortalError('CSRF_FAILED', 'The request did not carry this session’s CSRF token; reload the page.');
   }
 };

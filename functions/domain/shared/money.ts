@@ -9,6 +9,16 @@ export const parseUsd = (text: string): number | undefined => {
   return Number(whole) * MICROS_PER_USD + Number(fraction.padEnd(6, '0'));
 };
 
+/**
+ * A dollar amount as a person types one for money that moves through Stripe: whole cents, at most seven
+ * digits before the point ("5", "25.00", "2000.00"). Top-ups, auto-recharge, thresholds and the operator's limits.
+ */
+export const USD_AMOUNT_PATTERN = /^\d{1,7}(\.\d{1,2})?$/;
+
+/** The micro-USD of such an amount (USD_AMOUNT_PATTERN), or undefined when `text` is not one. */
+export const usdAmountMicros = (text: string): number | undefined =>
+  USD_AMOUNT_PATTERN.test(text) ? parseUsd(text) : undefined;
+
 /** Micro-USD as a decimal dollar string with two to six decimals, exact: 1_490_000 → "1.49", -232 → "-0.000232". */
 export const usdDecimal = (micros: number): string => {
   const sign = micros < 0 ? '-' : '';

@@ -24,21 +24,19 @@
  * whose answer was lost: the job has failed by then) is refused and that request cancelled at the provider
  * (docs/providers.md, "A report for a request the job does not hold").
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EngineTicket } from '../engine/engine';
 import { DomainError, NotFoundError, ServiceUnavailableError } from '../errors';
 import { isTerminal, type Job, type JobsRepository } from '../jobs/job';
 import type { Clock } from '../shared/clock';
+import { hmacSha256, sameBytes } from '../shared/hmac';
 
 /** The token in the webhook URL: HMAC-SHA256 of the account and job, with the service's link secret. */
 export const reportToken = (accountId: string, jobId: string, secret: string): string =>
-  createHmac('sha256', secret).update(`provider-report\n${accountId}\n${jobId}`).digest('base64url');
+  hmacSha256(secret, `provider-report\n${accountId}\n${jobId}`).toString('base64url');
 
-export const reportTokenMatches = (accountId: string, jobId: string, token: string, secret: string): boolean => {
-  const expected = Buffer.from(reportToken(accountId, jobId, secret));
-  const given = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-};
+/** The token's text is compared, not its decoded bytes: base64url decoding would admit other spellings. */
+export const reportTokenMatches = (accountId: string, jobId: string, token: string, secret: string): boolean =>
+  sameBytes(Buffer.from(token), Buffer.from(reportToken(accountId, jobId, secret)));
 
 /** A report whose signature (ours in the URL, or the provider's) does not verify: 401, logged. */
 export class InvalidReportSignatureError extends DomainError {

@@ -1,6 +1,8 @@
 /**
- * The middleware stack every API handler shares, in a fixed order:
- * request id → logger → error mapper (last to run) → body size limit → auth → JSON body → validation.
+ * The middleware stack every HTTP function shares (httpHandler), in a fixed order:
+ * request id → logger → error mapper (last to run) → the function's own middlewares → its handler.
+ * An API route's own are body size limit → auth → JSON body → validation (apiHandler); the portal's are
+ * its routing, body, same-origin, session and CSRF checks (functions/portal/middlewares.ts).
  * A handler receives a typed request and returns an ApiResult; it never builds a response itself.
  */
 
@@ -53,7 +55,8 @@ interface Schemas<
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 
-interface Internal extends Record<string, unknown> {
+/** What the stack's middlewares learn about a request; a function's own middlewares may add to it (`X`). */
+export interface Internal extends Record<string, unknown> {
   requestId: string;
   log: Logger;
   caller?: Caller;
@@ -64,12 +67,30 @@ interface Internal extends Record<string, unknown> {
 
 type Request = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal>;
 
+export type HttpMiddleware<X extends object = object> = MiddlewareObj<
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  Error,
+  Context,
+  Internal & X
+>;
+
+interface StackOptions {
+  /** Headers on every answer, errors included; asked for at each answer, so they may come from settings. */
+  headers?: () => Record<string, string>;
+  /**
+   * Whether a 429 states its window (`RateLimit-*`) beside `Retry-After`: the API's does. The portal's does not:
+   * its windows count sign-in attempts at an e-mail address, which others make too.
+   */
+  limitWindowHeaders?: boolean;
+}
+
 /** What the middlewares learned about a request, for the handler (middy passes it only the event). */
 const learned = new WeakMap<APIGatewayProxyEvent, Internal>();
 
 const NO_CALLER: Caller = { accountId: '', keyId: '' };
 
-export const lowerCaseHeaders = (event: APIGatewayProxyEvent): Record<string, string> =>
+const lowerCaseHeaders = (event: APIGatewayProxyEvent): Record<string, string> =>
   Object.fromEntries(
     Object.entries(event.headers ?? {}).flatMap(([name, value]) =>
       value === undefined ? [] : [[name.toLowerCase(), value]],
@@ -107,7 +128,7 @@ const commonHeaders = (
   return headers;
 };
 
-export const serialise = (result: ApiResult, base: Record<string, string>): APIGatewayProxyResult => {
+const serialise = (result: ApiResult, base: Record<string, string>): APIGatewayProxyResult => {
   switch (result.kind) {
     case 'json':
       return {
@@ -153,7 +174,7 @@ const requestContext = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
 });
 
 const errorMapper = (
-  routeHeaders?: Record<string, string>,
+  options: StackOptions,
 ): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => ({
   onError: (request: Request) => {
     const requestId = request.internal.requestId ?? request.event.requestContext?.requestId ?? randomUUID();
@@ -161,11 +182,14 @@ const errorMapper = (
     const answer = errorAnswer(request.error, requestId, log, meter());
     const limited =
       request.error instanceof RateLimitedError
-        ? { ...rateLimitHeaders(request.error.window, clock()), 'Retry-After': String(request.error.retryAfterSeconds) }
+        ? {
+            ...(options.limitWindowHeaders === false ? {} : rateLimitHeaders(request.error.window, clock())),
+            'Retry-After': String(request.error.retryAfterSeconds),
+          }
         : {};
     request.response = serialise(
       { kind: 'json', status: answer.statusCode, body: answer.body },
-      { ...commonHeaders(request.event, requestId, routeHeaders), ...request.internal.rateHeaders, ...limited },
+      { ...commonHeaders(request.event, requestId, options.headers?.()), ...request.internal.rateHeaders, ...limited },
     );
   },
 });
@@ -199,7 +223,7 @@ const rateLimit = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult,
 });
 
 /** The body as text, as FastAPI reads it before decoding JSON. */
-const bodyText = (event: APIGatewayProxyEvent): string =>
+export const bodyText = (event: APIGatewayProxyEvent): string =>
   event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');
 
 /**
@@ -223,6 +247,32 @@ const jsonBody = (
   },
 });
 
+/**
+ * The one stack every HTTP function runs in: the request context, the error mapper (the only place an error
+ * becomes an answer), then the function's own `middlewares` in order, then `handle`, whose result is
+ * serialised with the stack's headers.
+ */
+export const httpHandler = <X extends object = object>(
+  handle: (event: APIGatewayProxyEvent, internal: Internal & Partial<X>) => Promise<ApiResult>,
+  middlewares: readonly HttpMiddleware<Partial<X>>[],
+  options: StackOptions = {},
+) => {
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal & Partial<X>>()
+    .use(requestContext())
+    .use(errorMapper(options));
+  for (const middleware of middlewares) chain.use(middleware);
+  return chain.handler(async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+    // The object the middlewares filled in, `X`'s fields included (each optional until its middleware ran).
+    const internal = learned.get(event) as (Internal & Partial<X>) | undefined;
+    if (!internal) throw new Error('the request context middleware did not run');
+    const result = await handle(event, internal);
+    return serialise(result, {
+      ...commonHeaders(event, internal.requestId, options.headers?.()),
+      ...internal.rateHeaders,
+    });
+  });
+};
+
 export const apiHandler = <
   B extends v.GenericSchema | undefined = undefined,
   Q extends v.GenericSchema | undefined = undefined,
@@ -230,38 +280,35 @@ export const apiHandler = <
 >(
   fn: (request: ApiRequest<Out<B>, Out<Q>, Out<P>>) => Promise<ApiResult>,
   schemas: Schemas<B, Q, P> = {},
-) => {
-  const core = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
-    const internal = learned.get(event);
-    if (!internal) throw new Error('the request context middleware did not run');
-    const body = (schemas.body ? parseOrThrow('body', schemas.body, event.body) : undefined) as Out<B>;
-    const query = (
-      schemas.query ? parseOrThrow('query', schemas.query, event.queryStringParameters ?? {}) : undefined
-    ) as Out<Q>;
-    const params = (
-      schemas.params ? parseOrThrow('path', schemas.params, event.pathParameters ?? {}) : undefined
-    ) as Out<P>;
-    const result = await fn({
-      body,
-      query,
-      params,
-      caller: internal.caller ?? NO_CALLER,
-      requestId: internal.requestId,
-      log: internal.log,
-      headers: internal.headers,
-      baseUrl: baseUrlOf(event, internal.headers),
-      rawBody:
-        typeof event.body === 'string'
-          ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8')
-          : Buffer.alloc(0),
-    });
-    return serialise(result, { ...commonHeaders(event, internal.requestId, schemas.headers), ...internal.rateHeaders });
-  };
-  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal>()
-    .use(requestContext())
-    .use(errorMapper(schemas.headers))
-    .use(bodyLimit());
-  if (schemas.auth !== 'none') chain.use(apiKeyAuth()).use(rateLimit());
-  if (schemas.body) chain.use(jsonBody(schemas.bodyOptional === true));
-  return chain.handler(core);
-};
+) =>
+  httpHandler(
+    async (event, internal) => {
+      const body = (schemas.body ? parseOrThrow('body', schemas.body, event.body) : undefined) as Out<B>;
+      const query = (
+        schemas.query ? parseOrThrow('query', schemas.query, event.queryStringParameters ?? {}) : undefined
+      ) as Out<Q>;
+      const params = (
+        schemas.params ? parseOrThrow('path', schemas.params, event.pathParameters ?? {}) : undefined
+      ) as Out<P>;
+      return fn({
+        body,
+        query,
+        params,
+        caller: internal.caller ?? NO_CALLER,
+        requestId: internal.requestId,
+        log: internal.log,
+        headers: internal.headers,
+        baseUrl: baseUrlOf(event, internal.headers),
+        rawBody:
+          typeof event.body === 'string'
+            ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8')
+            : Buffer.alloc(0),
+      });
+    },
+    [
+      bodyLimit(),
+      ...(schemas.auth !== 'none' ? [apiKeyAuth(), rateLimit()] : []),
+      ...(schemas.body ? [jsonBody(schemas.bodyOptional === true)] : []),
+    ],
+    { headers: () => schemas.headers ?? {} },
+  );

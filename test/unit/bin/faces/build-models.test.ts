@@ -19,6 +19,7 @@ import {
   inputsHash,
   onnxRuntimeVersion,
 } from '../../../../bin/faces/build-models';
+import { convertTfjsToOnnx } from '../../../../bin/faces/tfjs-to-onnx';
 import {
   FACE_MODEL_NAMES,
   FACE_MODEL_SPECS,
@@ -29,7 +30,6 @@ import {
   sourceModelsDir,
 } from '../../../../functions/adapters/faces/face-models';
 import { createOnnxFaceAnalyzer } from '../../../../functions/adapters/faces/onnx-face-analyzer';
-import { convertTfjsToOnnx } from '../../../../functions/adapters/faces/tfjs-to-onnx';
 
 jest.setTimeout(60_000);
 

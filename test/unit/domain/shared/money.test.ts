@@ -1,4 +1,4 @@
-import { formatUsd, parseUsd } from '../../../../functions/domain/shared/money';
+import { formatUsd, parseUsd, usdAmountMicros } from '../../../../functions/domain/shared/money';
 
 describe('money', () => {
   it('parses dollars into integer micro-USD without floats', () => {
@@ -17,5 +17,17 @@ describe('money', () => {
     expect(formatUsd(120_000)).toBe('0.12 USD');
     expect(formatUsd(1)).toBe('0.000001 USD');
     expect(formatUsd(-5_000_000)).toBe('-5.00 USD');
+  });
+
+  it('reads a USD amount of whole cents into micro-USD', () => {
+    expect(usdAmountMicros('25')).toBe(25_000_000);
+    expect(usdAmountMicros('0.5')).toBe(500_000);
+    expect(usdAmountMicros('2000.00')).toBe(2_000_000_000);
+    expect(usdAmountMicros('9999999.99')).toBe(9_999_999_990_000);
+  });
+
+  it('refuses a USD amount with a third decimal, eight digits, a sign, a comma or spaces', () => {
+    for (const bad of ['1.001', '12345678', '-5', '+5', '5,00', ' 5', '5 ', '', '.5', '5.'])
+      expect(usdAmountMicros(bad)).toBeUndefined();
   });
 });

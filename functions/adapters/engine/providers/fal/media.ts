@@ -6,6 +6,7 @@
  * connected to), capped in size, without redirects (a redirect could leave the allow-list) and without the key.
  */
 import { HOSTED_PROVIDERS } from '../../../../deployment/providers';
+import { isLoopbackUrl } from '../../../../domain/shared/loopback';
 import { BlockedAddressError, ResponseTooLargeError, safeRequest } from '../../../net/safe-http';
 import type { MediaPolicy } from '../provider';
 import { type Fetch, HttpEngineError } from '../provider-http';
@@ -20,8 +21,6 @@ export const FAL_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 /** One download attempt's own limit; the transport's attempt timeout and the caller's signal bound it too. */
 const DOWNLOAD_TIMEOUT_MS = 120_000;
 
-const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
-
 const matches = (host: string, pattern: string): boolean =>
   pattern.startsWith('*.') ? host.endsWith(pattern.slice(1)) && host.length > pattern.length - 1 : host === pattern;
 
@@ -35,9 +34,7 @@ export const allowedMediaUrl = (url: string, policy: MediaPolicy, queueUrl: stri
   }
   const host = parsed?.hostname.toLowerCase();
   const development =
-    policy.allowLoopback &&
-    parsed !== undefined &&
-    (parsed.host === new URL(queueUrl).host || LOOPBACK_HOSTS.includes(parsed.hostname));
+    policy.allowLoopback && parsed !== undefined && (parsed.host === new URL(queueUrl).host || isLoopbackUrl(parsed));
   const allowed =
     parsed !== undefined &&
     host !== undefined &&

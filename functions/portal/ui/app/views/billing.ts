@@ -4,6 +4,7 @@
  * `checkout` in the hash; the page then shows that top-up's status, asking again while Stripe has not yet
  * told the service (only Stripe's webhook credits, never this return).
  */
+import { USD_AMOUNT_PATTERN } from '../../../../domain/shared/money';
 import { api } from '../api';
 import { badge, fail, field, formText, h, row, table, when } from '../dom';
 import { page } from '../layout';
@@ -162,7 +163,8 @@ export const billingView = (): void => {
       field(`Amount in USD (${billing.min_amount} to ${billing.max_amount})`, {
         name: 'amount',
         inputmode: 'decimal',
-        pattern: '\\d{1,7}(\\.\\d{1,2})?',
+        // The service's own rule; a pattern attribute is anchored anyway, so its ^ and $ change nothing.
+        pattern: USD_AMOUNT_PATTERN.source,
         required: true,
         placeholder: billing.presets[0] ?? '25.00',
       }),

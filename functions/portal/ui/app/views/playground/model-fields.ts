@@ -3,6 +3,7 @@
  * aspect ratio, quality, exact size), as GET /models describes it; a pinned operation shows what it is
  * pinned to instead.
  */
+import { SIZE_PATTERN } from '../../../../../domain/catalog/size-text';
 import { h } from '../../dom';
 import type { BaseModel } from '../../service';
 import { isPinned, labelled, option, type PlaygroundState } from './form';
@@ -78,7 +79,7 @@ export const modelFields = (state: PlaygroundState, modelPart: HTMLElement, refr
           id: 'size',
           type: 'text',
           inputmode: 'numeric',
-          pattern: '[1-9][0-9]{0,3}x[1-9][0-9]{0,3}',
+          pattern: SIZE_PATTERN.source,
           placeholder: 'e.g. 1024x768',
         })
       : null;

@@ -1,7 +1,7 @@
 /**
  * Read first: converts a TensorFlow.js graph model (model.json + .bin shards, as @vladmandic/human ships its
  * models) into ONNX bytes that onnxruntime-node runs. A build tool: bin/faces/build-models.ts runs it and
- * writes the .onnx files the analyser loads (face-models.ts); no function imports it (test/assets/load.test.ts
+ * writes the .onnx files the analyser loads (functions/adapters/faces/face-models.ts); no function imports it (test/assets/load.test.ts
  * checks that no bundle carries onnx-proto). It handles exactly the ops
  * of human's blazeface, facemesh and faceres graphs (MobileNet-style, NHWC) and throws on anything else,
  * so a changed model fails loudly instead of computing something else.
@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { onnx } from 'onnx-proto';
 import * as v from 'valibot';
-import type { FaceModelSpec } from './face-models';
+import type { FaceModelSpec } from '../../functions/adapters/faces/face-models';
 
 const AttrSchema = v.object({
   s: v.optional(v.string()),
