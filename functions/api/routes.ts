@@ -3,14 +3,19 @@
  * and mounts it under every API version prefix; the local runtime serves the same rows.
  */
 import type { Access } from '../deployment/access';
+import {
+  API_VERSIONS,
+  type ApiVersion,
+  CURRENT_API_VERSION,
+  PROVIDER_WEBHOOK_PATH,
+  routePath,
+} from '../deployment/api-paths';
 import { ALL_PROVIDER_SECRETS, QUEUED_PROVIDER_SECRETS } from '../deployment/providers';
 
 /** The docs page's renderer, Scalar's standalone browser build (served by the service: no CDN). */
 export const SCALAR_SCRIPT = '@scalar/api-reference/browser/standalone.js';
 
-export const API_VERSIONS = ['v2', 'v1'] as const;
-export type ApiVersion = (typeof API_VERSIONS)[number];
-export const CURRENT_API_VERSION: ApiVersion = 'v2';
+export { API_VERSIONS, type ApiVersion, CURRENT_API_VERSION, routePath };
 
 /**
  * The resource groups: each is one nested stack on AWS (lib/service-stack.ts), so a route costs resources
@@ -50,9 +55,6 @@ export const routeVersions = (route: Pick<RouteDefinition, 'versions'>): readonl
   route.versions ?? API_VERSIONS;
 
 const CURRENT_ONLY = ['v2'] as const satisfies readonly ApiVersion[];
-
-/** Where every queued provider reports back, by its id (provider-webhook.ts; providerWebhookUrl builds the URL). */
-const PROVIDER_WEBHOOK_PATH = '/providers/{provider}/webhook';
 
 /**
  * An image operation: the job and its charge, inputs kept for the workflow, outputs stored or replayed,
@@ -305,14 +307,3 @@ export const ROUTES: readonly RouteDefinition[] = [
     access: {},
   },
 ];
-
-/**
- * The full public URL of a queued provider's webhook (the callback its submit names) on the API at `baseUrl`
- * (`https://…/prod`): the route's path with the provider's id, under the current version.
- */
-export const providerWebhookUrl = (baseUrl: string, provider: string): string =>
-  `${baseUrl}${routePath(CURRENT_API_VERSION, { path: PROVIDER_WEBHOOK_PATH.replace('{provider}', encodeURIComponent(provider)) })}`;
-
-/** The full public path of a route under a version prefix, e.g. `/v2/service/webhook-secret`. */
-export const routePath = (version: ApiVersion, route: Pick<RouteDefinition, 'path'>): string =>
-  `/${version}/service${route.path}`;

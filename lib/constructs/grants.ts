@@ -3,7 +3,7 @@
  * declared beside its handler in the route and workflow tables) becomes exactly these grants; nothing
  * else in the stack grants a function anything (the SQS event source's consume grant aside).
  */
-import { Stack } from 'aws-cdk-lib';
+import { ArnFormat, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
@@ -15,7 +15,6 @@ import { RATE_PARTITION_PREFIX } from '../../functions/adapters/dynamo/table';
 import { type Access, BUCKET_AREAS, type BucketArea, type SecretName } from '../../functions/deployment/access';
 import type { WorkflowName } from '../../functions/deployment/env-names';
 import { acknowledgeWildcardResource } from './acknowledgements';
-import { executionsArn } from './workflows';
 
 export interface GrantableResources {
   readonly table: dynamodb.ITable;
@@ -80,6 +79,20 @@ const executions = (scope: IConstruct, workflow: string, { name }: GrantableMach
   );
   return arn;
 };
+
+/** The executions of a state machine, named at run time under its name (`<machine>:*`). */
+export const executionsArn = (stack: Stack, machineName: string): string =>
+  stack.formatArn({
+    service: 'states',
+    resource: 'execution',
+    resourceName: `${machineName}:*`,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
+
+/**
+ * A Task without a binding is an error in both homes, and a binding no Task names would deploy a function
+ * that never runs.
+ */
 
 export const grantAccess = (grantee: iam.IGrantable, access: Access, resources: GrantableResources): void => {
   const add = (

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ArnFormat, Aws, Duration, Stack } from 'aws-cdk-lib';
+import { Aws, Duration, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
@@ -128,18 +128,6 @@ export class Workflows extends Construct {
 }
 
 /** The ARN of every execution of a state machine (executions are named by job or profile id). */
-export const executionsArn = (stack: Stack, machineName: string): string =>
-  stack.formatArn({
-    service: 'states',
-    resource: 'execution',
-    resourceName: `${machineName}:*`,
-    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-  });
-
-/**
- * A Task without a binding is an error in both homes, and a binding no Task names would deploy a function
- * that never runs.
- */
 const checkSubstitutions = (definition: WorkflowDefinition, asl: string, substitutions: Record<string, string>) => {
   const named = new Set([...asl.matchAll(/\$\{([A-Za-z0-9_]+)\}/g)].map((match) => match[1]));
   const unbound = [...named].filter((variable) => !(variable in substitutions));

@@ -4,7 +4,7 @@
  * the engine, the stored inputs and the outputs on top of the same object (image-engine.ts).
  */
 
-import { providerWebhookUrl } from '../../api/routes';
+import { providerWebhookUrl } from '../../deployment/api-paths';
 import { reportToken } from '../../domain/workflow/reports';
 import type { WorkflowDeps } from '../../domain/workflow/steps';
 import { watchedLedger } from '../account/balance-watch';
