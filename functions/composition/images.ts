@@ -15,7 +15,7 @@ import { jobs, ledger, profiles } from './data';
 import { faceAnalyzer } from './faces';
 import { decodeInput } from './inputs';
 import { link } from './links';
-import { checkedProviderUrl, hasProviderKey } from './provider-work';
+import { cancelTicketWork, checkedProviderUrl, hasProviderKey } from './provider-work';
 import { providerKey, secretOrEmpty } from './secrets';
 import { objects } from './storage';
 import { startImageJob } from './workflows';
@@ -99,6 +99,7 @@ export const imageDeps = once(
     get engine() {
       return engine();
     },
+    cancelEngineWork: cancelTicketWork,
     get faces() {
       return faceAnalyzer();
     },

@@ -27,7 +27,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EngineTicket } from '../engine/engine';
 import { DomainError, NotFoundError, ServiceUnavailableError } from '../errors';
-import { isTerminal, type Job, type JobsRepository } from '../jobs/job';
+import { isTerminal, type Job, type JobsRepository, workTicket } from '../jobs/job';
 import type { Clock } from '../shared/clock';
 
 /** The token in the webhook URL: HMAC-SHA256 of the account and job, with the service's link secret. */
@@ -97,8 +97,10 @@ export const awaitSeconds = (
 };
 
 /** Whether every request of the job's ticket has been reported: RunEngine passes it on as `reported`. */
-export const jobReported = (job: Job): boolean =>
-  job.engineTicket?.webhook === true && allReported(job.engineTicket, job.engineReported);
+export const jobReported = (job: Job): boolean => {
+  const ticket = workTicket(job);
+  return ticket?.webhook === true && allReported(ticket, job.engineReported);
+};
 
 export interface AwaitDeps {
   clock: Clock;
@@ -133,7 +135,7 @@ export const awaitProviderReport = async (deps: AwaitDeps, step: AwaitStep): Pro
   const now = deps.clock();
   const before = await deps.jobs.awaitEngine(step.accountId, step.jobId, step.taskToken, now);
   if (!before) throw new NothingToAwaitError(`job ${step.jobId} not found`);
-  const ticket = before.engineTicket;
+  const ticket = workTicket(before);
   if (before.status !== 'running' || before.engineRun || !ticket?.webhook)
     throw new NothingToAwaitError('the job is not waiting for a provider');
   if (now >= waitEndsAt(before, deps.settings.asyncBudgetMs)) throw new NothingToAwaitError('the job’s time is up');
@@ -182,7 +184,7 @@ export const acceptProviderReport = async (
   const job = await deps.jobs.get(accountId, jobId);
   if (!job) throw notWaiting(`No job ${jobId} waits for a provider's report.`);
   const fields = { job_id: jobId, request_id: requestId, provider_status: report.ok ? 'OK' : 'ERROR' };
-  const ticket = job.engineTicket;
+  const ticket = workTicket(job);
   if (
     !ticket &&
     job.status === 'running' &&
@@ -216,7 +218,8 @@ export const acceptProviderReport = async (
   if (!recorded.first) return { accepted: true, duplicate: true, resumed: false };
   const after = recorded.job;
   const token = after.awaitToken;
-  if (!after.engineTicket || !allReported(after.engineTicket, after.engineReported) || !token)
+  const held = workTicket(after);
+  if (!held || !allReported(held, after.engineReported) || !token)
     return { accepted: true, duplicate: false, resumed: false };
   await deps.resume(token);
   return { accepted: true, duplicate: false, resumed: true };

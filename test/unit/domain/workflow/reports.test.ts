@@ -49,7 +49,7 @@ const world = async (overrides: Partial<Job> = {}) => {
   let now = Date.now();
   const job = aJob(
     ACCOUNT,
-    { status: 'running', startedAt: now, engineCallAt: now, engineTicket: ticketOf('req-1'), ...overrides },
+    { status: 'running', startedAt: now, engineCallAt: now, engineTickets: [ticketOf('req-1')], ...overrides },
     now,
   );
   await reserveJob(ledger, job, 40_000);
@@ -125,7 +125,7 @@ describe('a report and the wait meet once, in either order', () => {
   });
 
   it('resumes only when every request of the ticket has reported, with the latest token stored', async () => {
-    const w = await world({ engineTicket: ticketOf('req-1', 'req-2') });
+    const w = await world({ engineTickets: [ticketOf('req-1', 'req-2')] });
     await w.wait('token-1');
     await expect(w.report('req-2')).resolves.toEqual({ accepted: true, duplicate: false, resumed: false });
     await w.wait('token-2');
@@ -134,7 +134,7 @@ describe('a report and the wait meet once, in either order', () => {
   });
 
   it('after the job has ended, a recorded report is a duplicate and a new one is refused', async () => {
-    const w = await world({ engineTicket: ticketOf('req-1', 'req-2') });
+    const w = await world({ engineTickets: [ticketOf('req-1', 'req-2')] });
     await w.report('req-1');
     w.ledger.jobs.get(w.job.jobId)!.job.status = 'failed';
     await expect(w.report('req-1')).resolves.toMatchObject({ duplicate: true, resumed: false });
@@ -152,14 +152,14 @@ describe('a report and the wait meet once, in either order', () => {
 
 describe('a report for a request the job does not hold', () => {
   it('is redelivered (503) while the job’s own submit is under way, and nothing is stopped', async () => {
-    const w = await world({ engineTicket: null });
+    const w = await world({ engineTickets: [] });
     await expect(w.report('req-1')).rejects.toBeInstanceOf(ServiceUnavailableError);
     expect(w.cancelled).toEqual([]);
     expect((await w.stored()).engineReported).toBeUndefined();
   });
 
   it('of a job that failed (its submit answer lost): refused once and stopped once; redeliveries are duplicates', async () => {
-    const w = await world({ status: 'failed', engineTicket: null });
+    const w = await world({ status: 'failed', engineTickets: [] });
     await expect(w.report('req-lost')).rejects.toBeInstanceOf(NotFoundError);
     await expect(w.report('req-lost')).resolves.toEqual({ accepted: true, duplicate: true, resumed: false });
     expect(w.cancelled).toEqual(['req-lost']);
@@ -178,9 +178,9 @@ describe('a report for a request the job does not hold', () => {
 describe('the wait', () => {
   it('ends at once when the job is not waiting for a provider, or its time is up', async () => {
     await expect((await world({ status: 'succeeded' })).wait('t')).rejects.toThrow('not waiting');
-    await expect((await world({ engineTicket: { ...ticketOf('r'), webhook: undefined } })).wait('t')).rejects.toThrow(
-      'not waiting',
-    );
+    await expect(
+      (await world({ engineTickets: [{ ...ticketOf('r'), webhook: undefined }] })).wait('t'),
+    ).rejects.toThrow('not waiting');
     const late = await world();
     late.advance(BUDGET_MS);
     await expect(late.wait('t')).rejects.toThrow('time is up');
@@ -190,7 +190,7 @@ describe('the wait', () => {
   });
 
   it('asks the provider only in a later wait state, records what finished, and ends when all has', async () => {
-    const w = await world({ engineTicket: ticketOf('req-1', 'req-2') });
+    const w = await world({ engineTickets: [ticketOf('req-1', 'req-2')] });
     await w.wait('token-1');
     expect(w.finished).not.toHaveBeenCalled();
     w.finished.mockResolvedValueOnce(['req-2']);
@@ -218,7 +218,7 @@ describe('the wait', () => {
   });
 
   it('says `reported` for RunEngine only when every request of a webhook ticket has reported', async () => {
-    const w = await world({ engineTicket: ticketOf('req-1', 'req-2') });
+    const w = await world({ engineTickets: [ticketOf('req-1', 'req-2')] });
     expect(jobReported(await w.stored())).toBe(false);
     await w.report('req-1');
     expect(jobReported(await w.stored())).toBe(false);
