@@ -187,6 +187,11 @@ export const fakeJobs = (ledger: FakeLedger): JobsRepository => ({
     if (stored.job.engineTickets.length === 0) stored.job = { ...stored.job, engineTickets: [structuredClone(ticket)] };
     return structuredClone(stored.job.engineTickets[0] ?? ticket);
   },
+  markReportResumed: async (accountId, jobId) => {
+    const stored = ledger.jobs.get(jobId);
+    if (stored?.job.accountId !== accountId) return;
+    stored.job = { ...stored.job, reportResumed: true };
+  },
   addTicket: async (accountId, jobId, ticket) => {
     const stored = ledger.jobs.get(jobId);
     if (stored?.job.accountId !== accountId) throw new Error(`job ${jobId} not found`);

@@ -115,6 +115,7 @@ const JobItem = v.object({
     ),
     () => new Set<string>(),
   ),
+  reportResumed: v.optional(v.boolean()),
   // Written by the ledger (ledger-repository.ts): the reservation, then the final amount once settled or released.
   reservedMicros: v.optional(v.number()),
   finalMicros: v.optional(v.number()),
@@ -305,6 +306,22 @@ export class DynamoJobs implements JobsRepository {
       if (!isConditionalCheckFailure(error)) throw error;
       const job = await this.get(accountId, jobId);
       return job && { first: false, job };
+    }
+  }
+
+  async markReportResumed(accountId: string, jobId: string): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.job(accountId, jobId),
+          UpdateExpression: 'SET reportResumed = :yes',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':yes': true },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
     }
   }
 

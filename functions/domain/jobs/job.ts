@@ -117,6 +117,8 @@ export interface Job {
   awaitSince?: number | null;
   /** The ticket's requests the provider has reported finished (by its webhook, or a fallback check), each once. */
   engineReported?: string[];
+  /** Set once a report's SendTaskSuccess went through: a redelivered report resumes the job only until then. */
+  reportResumed?: boolean;
   /** What the ledger holds for the job, read back with it (the ledger writes it, the job's own writes never do). */
   charge: JobCharge | null;
 }
@@ -251,6 +253,8 @@ export interface JobsRepository {
     jobId: string,
     requestId: string,
   ): Promise<{ first: boolean; job: Job } | undefined>;
+  /** Marks that a report resumed the waiting workflow (its SendTaskSuccess answered). */
+  markReportResumed(accountId: string, jobId: string): Promise<void>;
   /** Stores the engine step's outcome once (the first recorded stays). */
   recordRun(accountId: string, jobId: string, run: RunOutcome): Promise<void>;
 }
