@@ -50,6 +50,11 @@ export interface QueuedProviderRow {
    * double, only with ALLOW_LOOPBACK_URLS).
    */
   readonly webhookKeysUrl: { readonly env: string; readonly default: string };
+  /**
+   * Our account's user id at the provider, as its signed webhooks name it: when set, a delivery signed for
+   * another user is refused (401). No default: unset, any user the provider signs for is accepted.
+   */
+  readonly webhookUserId: { readonly env: string };
 }
 
 export const HOSTED_PROVIDERS = {
@@ -78,6 +83,8 @@ export const HOSTED_PROVIDERS = {
       mediaHosts: { env: 'FAL_MEDIA_HOSTS', default: ['fal.media', '*.fal.media'] },
       // https://docs.fal.ai/model-apis/model-endpoints/webhooks
       webhookKeysUrl: { env: 'FAL_JWKS_URL', default: 'https://rest.alpha.fal.ai/.well-known/jwks.json' },
+      // The X-Fal-Webhook-User-Id its deliveries are signed with (fal's webhooks page).
+      webhookUserId: { env: 'FAL_USER_ID' },
     },
     reportsTokens: false,
     double: 'test/support/providers/fal-double.ts',
@@ -129,10 +136,10 @@ export const QUEUED_PROVIDER_SECRETS: readonly ProviderSecretName[] = QUEUED_PRO
   (id) => HOSTED_PROVIDERS[id].key.secret,
 );
 
-/** The variables a queued provider's row adds: its media hosts and its webhook keys' address. */
+/** The variables a queued provider's row adds: its media hosts, its webhook keys' address and its user id. */
 export const queueVariables = (id: HostedProviderId): string[] => {
   const queue = queueRow(id);
-  return queue ? [queue.mediaHosts.env, queue.webhookKeysUrl.env] : [];
+  return queue ? [queue.mediaHosts.env, queue.webhookKeysUrl.env, queue.webhookUserId.env] : [];
 };
 
 /** The variables a provider row reads: its base URL, its key by value and its key's secret ARN, and its queue's. */

@@ -182,6 +182,8 @@ export interface ProviderSettings {
    * loopback address only with ALLOW_LOOPBACK_URLS, checked where the verifier is built).
    */
   webhookKeysUrl?: string;
+  /** A queued provider's: our user id its webhooks must be signed for; absent, any. */
+  webhookUserId?: string;
 }
 
 /** Hosts, comma-separated in the variable, `*.example.com` for its subdomains. */
@@ -201,14 +203,18 @@ const hostList = (name: string, fallback: readonly string[]) =>
   );
 
 const queueSettings = (env: NodeJS.ProcessEnv, queue: QueuedProviderRow) => {
-  const { mediaHosts, webhookKeysUrl } = queue;
-  return v.parse(
+  const { mediaHosts, webhookKeysUrl, webhookUserId } = queue;
+  const parsed = v.parse(
     v.object({
       mediaHosts: hostList(mediaHosts.env, mediaHosts.default),
       webhookKeysUrl: v.pipe(v.optional(v.string(), webhookKeysUrl.default), v.url(`${webhookKeysUrl.env}: a URL`)),
+      webhookUserId: v.optional(v.pipe(v.string(), v.trim())),
     }),
-    { mediaHosts: env[mediaHosts.env], webhookKeysUrl: env[webhookKeysUrl.env] },
+    { mediaHosts: env[mediaHosts.env], webhookKeysUrl: env[webhookKeysUrl.env], webhookUserId: env[webhookUserId.env] },
   );
+  const { webhookUserId: userId, ...rest } = parsed;
+  // An empty variable pins nothing (as if unset).
+  return { ...rest, ...(userId ? { webhookUserId: userId } : {}) };
 };
 
 const providerSettings = (env: NodeJS.ProcessEnv, id: HostedProviderId): ProviderSettings => {

@@ -170,6 +170,35 @@ describe('identity_check', () => {
     expect(JSON.stringify(answer)).not.toMatch(/retries|provider_cost|providerCost/i);
   });
 
+  it('a cancel during an identity retry leaves no request running at the fal double, and refunds', async () => {
+    const account = await world.runtime.newAccount();
+    const a = await seedFaceProfile(account.accountId, facePhoto('astronaut.jpg'));
+    const before = world.doubles.fal.submissions.length;
+    // The first attempt finishes at once and draws a stranger; the retry would run for two minutes.
+    world.doubles.fal.holdNext({ ms: 0 });
+    world.doubles.fal.holdNext({ ms: 120_000 });
+    const submitted = await call('generate', account.apiKey, {
+      prompt: `[[${a.profileId}]] by a lake [double:drift]`,
+      base_model: 'base-a-2',
+      identity_check: 'retry',
+      async: true,
+      response_mode: 'urls',
+    });
+    expect(submitted.status).toBe(202);
+    const { job_id: jobId } = (await submitted.json()) as { job_id: string };
+    await waitUntil(() => world.doubles.fal.submissions.length - before >= 2);
+    const retry = world.doubles.fal.submissions[before + 1]?.requestId ?? '';
+    expect(world.doubles.fal.running()).toContain(retry);
+
+    const canceled = await world.runtime.call('POST', `/v2/service/jobs/${jobId}/cancel`, { apiKey: account.apiKey });
+    expect(canceled.status).toBe(200);
+    expect((await pollJob(world.runtime, account.apiKey, jobId)).error?.code).toBe('CANCELED');
+    await waitUntil(() => !world.doubles.fal.running().includes(retry));
+    expect(world.doubles.fal.cancelled()).toContain(retry);
+    expect(world.doubles.fal.submissions.length - before).toBe(2);
+    expect(await spent(account.accountId)).toBe(0);
+  });
+
   it('off answers no identity block; any other value is a 422 at body.identity_check', async () => {
     const account = await world.runtime.newAccount();
     const off = (await expectOk(
@@ -203,3 +232,11 @@ describe('identity_check', () => {
     });
   });
 });
+
+const waitUntil = async (condition: () => boolean, timeoutMs = 30_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};

@@ -4,7 +4,9 @@
  * by the wait's heartbeat and a status check; a delivery that is not fal's is refused. The state machines
  * run at 1/20 of their seconds here, so the heartbeat (30 s) is 1.5 s: a webhook arrives well before it.
  */
+import { reportDeps } from '../../functions/composition/providers/provider-reports';
 import { pollJob, useProviderRuntime } from '../support/providers/e2e';
+import { inProcessOnly } from '../support/runtime';
 import { balanceOf } from './images/support';
 
 jest.setTimeout(120_000);
@@ -12,7 +14,10 @@ jest.setTimeout(120_000);
 const OPENING_MICROS = 10_000_000;
 const PRICE_MICROS = 40_000;
 
-const world = useProviderRuntime({ CALLBACK_RETRY_SCALE: '0' }, {}, 0.05);
+/** The fal user the double signs for (its signer's default): the deployment pins it. */
+const FAL_USER_ID = 'double-user';
+
+const world = useProviderRuntime({ CALLBACK_RETRY_SCALE: '0', FAL_USER_ID }, {}, 0.05);
 
 const submit = async (apiKey: string, prompt: string): Promise<string> => {
   const response = await world.runtime.call('POST', '/v2/service/generate', {
@@ -96,7 +101,7 @@ describe('a fal job resumed by fal’s webhook', () => {
     expect(await spent(account.accountId)).toBe(PRICE_MICROS);
   });
 
-  it('refuses deliveries that are not fal’s, answers a known duplicate of an ended job 200, and refuses a new one 404', async () => {
+  it('refuses deliveries that are not fal’s or not for our fal user, and answers 200 to any report of an ended job', async () => {
     const account = await world.runtime.newAccount(OPENING_MICROS);
     const since = world.doubles.fal.submissions.length;
     const jobId = await submit(account.apiKey, 'a harbour, then forgeries');
@@ -116,7 +121,13 @@ describe('a fal job resumed by fal’s webhook', () => {
     const otherJob = new URL(url);
     otherJob.searchParams.set('job', 'job_unknown');
     expect((await post(otherJob.toString(), body, signed)).status).toBe(401);
-    // The job has ended: its own report again is a duplicate (200, nothing resumed); another request is refused.
+    // Signed by fal, but for another fal user than this deployment's (FAL_USER_ID): 401 in the error shape.
+    const otherUser = await post(url, body, world.doubles.fal.signer.headers(requestId, body, { userId: 'u-other' }));
+    expect({ status: otherUser.status, body: await otherUser.json() }).toMatchObject({
+      status: 401,
+      body: { code: 'INVALID_API_KEY', request_id: expect.any(String) },
+    });
+    // The job has ended: its own report again is a duplicate; another request is ignored; both 200, so fal stops.
     const again = await post(url, body, signed);
     expect({ status: again.status, body: await again.json() }).toEqual({
       status: 200,
@@ -124,7 +135,10 @@ describe('a fal job resumed by fal’s webhook', () => {
     });
     const strangerBody = JSON.stringify({ request_id: 'req-stranger', status: 'OK', payload: {} });
     const stranger = await post(url, strangerBody, world.doubles.fal.signer.headers('req-stranger', strangerBody));
-    expect(stranger.status).toBe(404);
+    expect({ status: stranger.status, body: await stranger.json() }).toEqual({
+      status: 200,
+      body: { accepted: false, duplicate: false, resumed: false },
+    });
     // The service asked fal to stop that request (the double knows no such request: the one violation expected).
     const { violations } = world.doubles.fal;
     expect(violations).toEqual(['no request req-stranger']);
@@ -183,20 +197,53 @@ describe('a fal job resumed by fal’s webhook', () => {
     const job = await pollJob(world.runtime, account.apiKey, jobId);
     expect(job.status).toBe('failed');
     const { requestId } = webhookOf(since);
-    // 503 while the step may still store it (the job running), then refused once, then fal's redelivery is a
-    // known duplicate; the request is asked to stop once.
+    // 503 while the step may still store it (the job running), then ignored with a 200, so fal stops delivering;
+    // the request is asked to stop once.
     await waitFor(() => deliveriesOf(requestId).some((delivery) => delivery.status === 200));
     const statuses = deliveriesOf(requestId).map((delivery) => delivery.status);
-    const refused = statuses.indexOf(404);
-    expect(refused).toBeGreaterThanOrEqual(0);
-    expect(statuses.slice(0, refused).every((status) => status === 503)).toBe(true);
-    expect(statuses.slice(refused + 1)).toEqual([200]);
+    expect(statuses.at(-1)).toBe(200);
+    expect(statuses.slice(0, -1).every((status) => status === 503)).toBe(true);
     const cancelsOf = () =>
       world.doubles.fal.received.filter((request) => request.path.endsWith(`/requests/${requestId}/cancel`));
     await waitFor(() => cancelsOf().length > 0);
     expect(cancelsOf()).toHaveLength(1);
     expect(world.doubles.fal.counters.cancels - before.cancels).toBe(1);
     expect(await spent(account.accountId)).toBe(0);
+  });
+
+  inProcessOnly('completes by fal’s redelivery when the first report’s resume (SendTaskSuccess) failed', async () => {
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const before = { ...world.doubles.fal.counters };
+    const since = world.doubles.fal.submissions.length;
+    const deps = reportDeps('fal');
+    const saved = deps.resume;
+    let failed = 0;
+    let resumed = 0;
+    // Step Functions refuses the first resume (throttled): the route answers 5xx and fal delivers again.
+    deps.resume = async (token) => {
+      if (failed === 0) {
+        failed += 1;
+        throw Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
+      }
+      await saved(token);
+      resumed += 1;
+    };
+    try {
+      // Long enough for the workflow to be waiting on its token when fal reports.
+      world.doubles.fal.holdNext({ ms: 300 });
+      const jobId = await submit(account.apiKey, 'a harbour resumed on the second try');
+      const job = await pollJob(world.runtime, account.apiKey, jobId, undefined, { timeoutMs: 10_000 });
+      expect(job.status).toBe('succeeded');
+      const { requestId } = webhookOf(since);
+      expect(failed).toBe(1);
+      expect(deliveriesOf(requestId).map((delivery) => delivery.status)).toEqual([500, 200]);
+      // Resumed by the redelivery, not left to the wait's next state at its heartbeat (19 minutes on AWS).
+      expect(resumed).toBe(1);
+      expect(world.doubles.fal.counters.results - before.results).toBe(1);
+      expect(await spent(account.accountId)).toBe(PRICE_MICROS);
+    } finally {
+      deps.resume = saved;
+    }
   });
 });
 

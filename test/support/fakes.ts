@@ -16,7 +16,13 @@ import type {
   SettleInput,
 } from '../../functions/domain/billing/ledger';
 import { ownerOf } from '../../functions/domain/billing/ledger';
-import type { DecodedImage, EngineOutcome, EngineRequest, ImageEngine } from '../../functions/domain/engine/engine';
+import type {
+  DecodedImage,
+  EngineOutcome,
+  EngineRequest,
+  EngineTicket,
+  ImageEngine,
+} from '../../functions/domain/engine/engine';
 import {
   AlreadyExistsError,
   ClientRequestIdTakenError,
@@ -178,8 +184,18 @@ export const fakeJobs = (ledger: FakeLedger): JobsRepository => ({
   recordTicket: async (accountId, jobId, ticket) => {
     const stored = ledger.jobs.get(jobId);
     if (stored?.job.accountId !== accountId) throw new Error(`job ${jobId} not found`);
-    stored.job = { ...stored.job, engineTicket: stored.job.engineTicket ?? structuredClone(ticket) };
-    return structuredClone(stored.job.engineTicket ?? ticket);
+    if (stored.job.engineTickets.length === 0) stored.job = { ...stored.job, engineTickets: [structuredClone(ticket)] };
+    return structuredClone(stored.job.engineTickets[0] ?? ticket);
+  },
+  markReportResumed: async (accountId, jobId) => {
+    const stored = ledger.jobs.get(jobId);
+    if (stored?.job.accountId !== accountId) return;
+    stored.job = { ...stored.job, reportResumed: true };
+  },
+  addTicket: async (accountId, jobId, ticket) => {
+    const stored = ledger.jobs.get(jobId);
+    if (stored?.job.accountId !== accountId) throw new Error(`job ${jobId} not found`);
+    stored.job = { ...stored.job, engineTickets: [...stored.job.engineTickets, structuredClone(ticket)] };
   },
   markEngineCall: async (accountId, jobId, at) => {
     const stored = ledger.jobs.get(jobId);
@@ -286,6 +302,8 @@ export interface FakeImageWorld {
   time: ReturnType<typeof manualTime>;
   stored: Map<string, Buffer>;
   started: Array<{ accountId: string; jobId: string; hasCallback: boolean }>;
+  /** The tickets whose work the use cases asked their provider to stop, in order. */
+  canceledTickets: EngineTicket[];
 }
 
 /** Image use-case dependencies on fakes: one account with `balanceMicros`, inputs decoded as 2048x1536 JPEGs. */
@@ -299,6 +317,7 @@ export const fakeImageWorld = (
   const time = manualTime(now);
   const stored = new Map<string, Buffer>();
   const started: FakeImageWorld['started'] = [];
+  const canceledTickets: EngineTicket[] = [];
   let ids = 0;
   const deps: ImageDeps = {
     clock: time.clock,
@@ -308,6 +327,7 @@ export const fakeImageWorld = (
     ledger,
     profiles: { findMany: async () => [], get: async () => undefined },
     jobs: fakeJobs(ledger),
+    cancelEngineWork: async (ticket) => void canceledTickets.push(ticket),
     engine,
     faces: fakeFaceAnalyzer(),
     decodeInput: async (value): Promise<DecodedImage> => ({
@@ -348,5 +368,5 @@ export const fakeImageWorld = (
       maxRunningJobs: 20,
     },
   };
-  return { deps, ledger, engine, time, stored, started };
+  return { deps, ledger, engine, time, stored, started, canceledTickets };
 };

@@ -11,6 +11,7 @@ import {
   type JobPageQuery,
   type JobsRepository,
   type RunOutcome,
+  workTicket,
 } from '../../domain/jobs/job';
 import {
   EngineTicketSchema,
@@ -98,7 +99,10 @@ const JobItem = v.object({
   progress: v.optional(v.nullable(v.number()), null),
   progressAt: v.optional(v.nullable(v.number()), null),
   work: v.optional(v.nullable(JobWorkItem), null),
+  // Every ticket the job opened, in order. A job stored before this list kept one ticket, `engineTicket`: it
+  // is read as the first (and a ticket added to such a job goes after it), so old records are still cancelled.
   engineTicket: v.optional(v.nullable(EngineTicketSchema), null),
+  engineTickets: v.optional(v.array(EngineTicketSchema), []),
   engineCallAt: v.optional(v.nullable(v.number()), null),
   engineRun: v.optional(v.nullable(RunOutcomeSchema), null),
   awaitToken: v.optional(v.nullable(v.string()), null),
@@ -111,14 +115,19 @@ const JobItem = v.object({
     ),
     () => new Set<string>(),
   ),
+  reportResumed: v.optional(v.boolean()),
   // Written by the ledger (ledger-repository.ts): the reservation, then the final amount once settled or released.
   reservedMicros: v.optional(v.number()),
   finalMicros: v.optional(v.number()),
 });
 
 const toJob = (item: unknown): Job => {
-  const { reservedMicros, finalMicros, ...job } = v.parse(JobItem, item);
-  return { ...job, charge: reservedMicros === undefined ? null : { reservedMicros, finalMicros: finalMicros ?? null } };
+  const { reservedMicros, finalMicros, engineTicket, engineTickets, ...job } = v.parse(JobItem, item);
+  return {
+    ...job,
+    engineTickets: engineTicket ? [engineTicket, ...engineTickets] : engineTickets,
+    charge: reservedMicros === undefined ? null : { reservedMicros, finalMicros: finalMicros ?? null },
+  };
 };
 
 const JOB_SORT_KEY_PREFIX = SORT_KEY_PREFIX.job;
@@ -195,24 +204,45 @@ export class DynamoJobs implements JobsRepository {
     }
   }
 
+  /** The work's ticket is the first of `engineTickets`: written only while the job holds none (in either shape). */
   async recordTicket(accountId: string, jobId: string, ticket: EngineTicket): Promise<EngineTicket> {
     try {
       await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: keys.job(accountId, jobId),
-          UpdateExpression: 'SET engineTicket = :ticket',
+          UpdateExpression: 'SET engineTickets = :tickets',
           ConditionExpression:
-            'attribute_exists(pk) AND (attribute_not_exists(engineTicket) OR attribute_type(engineTicket, :null))',
-          ExpressionAttributeValues: { ':ticket': ticket, ':null': 'NULL' },
+            'attribute_exists(pk) AND (attribute_not_exists(engineTicket) OR attribute_type(engineTicket, :null)) ' +
+            'AND (attribute_not_exists(engineTickets) OR size(engineTickets) = :none)',
+          ExpressionAttributeValues: { ':tickets': [ticket], ':null': 'NULL', ':none': 0 },
         }),
       );
       return ticket;
     } catch (error) {
       if (!isConditionalCheckFailure(error)) throw error;
-      const held = (await this.get(accountId, jobId))?.engineTicket;
+      const job = await this.get(accountId, jobId);
+      const held = job && workTicket(job);
       if (!held) throw new NotFoundError(`Job ${jobId} not found.`);
       return held;
+    }
+  }
+
+  /** Appended in one write (list_append), so concurrent additions both land. */
+  async addTicket(accountId: string, jobId: string, ticket: EngineTicket): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.job(accountId, jobId),
+          UpdateExpression: 'SET engineTickets = list_append(if_not_exists(engineTickets, :empty), :ticket)',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':ticket': [ticket], ':empty': [] },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+      throw new NotFoundError(`Job ${jobId} not found.`);
     }
   }
 
@@ -276,6 +306,22 @@ export class DynamoJobs implements JobsRepository {
       if (!isConditionalCheckFailure(error)) throw error;
       const job = await this.get(accountId, jobId);
       return job && { first: false, job };
+    }
+  }
+
+  async markReportResumed(accountId: string, jobId: string): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.job(accountId, jobId),
+          UpdateExpression: 'SET reportResumed = :yes',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':yes': true },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
     }
   }
 

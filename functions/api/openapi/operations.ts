@@ -465,12 +465,15 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     description:
       'For a provider that queues work (MODEL_ROUTES naming one, `{provider}` its id; another id is a 404): the callback URL the ' +
       'service gives it with the work, carrying the job and our token; verified by the provider’s own signature over the raw body ' +
-      '(for each provider, docs/providers.md), not an API key.',
+      '(for each provider, docs/providers.md), not an API key. A report of a job that has ended or is gone, or of a request the ' +
+      'job does not hold, is answered 200 with `accepted: false` (logged), so that the provider stops delivering it.',
     params: ProviderWebhookParamsSchema,
     query: ProviderWebhookQuerySchema,
     success: {
       200: {
-        description: 'The report was recorded (or was a duplicate of one recorded).',
+        description:
+          'The report was recorded (or was a duplicate of one recorded; a duplicate resumes a job whose first resume failed), ' +
+          'or ignored (`accepted: false`).',
         json: ProviderReportAcceptedSchema,
       },
     },

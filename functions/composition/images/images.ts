@@ -20,7 +20,7 @@ import { clock, log, meter, newId, once, settings } from '../core';
 import { jobs, ledger, profiles } from '../data';
 import { faceAnalyzer } from '../faces';
 import { link } from '../jobs/links';
-import { hasProviderKey } from '../providers/provider-work';
+import { cancelTicketWork, hasProviderKey } from '../providers/provider-work';
 import { providerKey, secretOrEmpty } from '../secrets';
 import { startImageJob } from '../state-machines';
 import { objects } from '../storage';
@@ -105,6 +105,7 @@ export const imageDeps = once(
     get engine() {
       return engine();
     },
+    cancelEngineWork: cancelTicketWork,
     get faces() {
       return faceAnalyzer();
     },

@@ -8,7 +8,7 @@ import { SendTaskSuccessCommand } from '@aws-sdk/client-sfn';
 import { HttpEngineError } from '../../adapters/engine/providers/provider-http';
 import type { QueuedProvider } from '../../adapters/engine/providers/queued-provider';
 import { NotFoundError } from '../../domain/errors';
-import type { Job } from '../../domain/jobs/job';
+import { type Job, workTicket } from '../../domain/jobs/job';
 import type { AwaitDeps, ReportDeps } from '../../domain/workflow/reports';
 import { clock, log, once, settings } from '../core';
 import { jobs } from '../data';
@@ -51,7 +51,8 @@ export const awaitDeps = once(
 
 /** The provider's model of a job: its ticket's, else its route's when the route names this provider. */
 const modelOf = (job: Job, id: string): string | undefined => {
-  if (job.engineTicket?.engine === id) return job.engineTicket.model;
+  const ticket = workTicket(job);
+  if (ticket?.engine === id) return ticket.model;
   const route = settings().MODEL_ROUTES[job.work?.engine.baseModel ?? ''];
   return route?.provider === id ? route.model : undefined;
 };

@@ -25,7 +25,7 @@ export const queuedProvider = (id: string): QueuedProvider | undefined => {
   const known = built().get(id);
   if (known) return known;
   const { title, queue } = HOSTED_PROVIDERS[id];
-  const { baseUrl, webhookKeysUrl = queue.webhookKeysUrl.default } = settings().providers[id];
+  const { baseUrl, webhookKeysUrl = queue.webhookKeysUrl.default, webhookUserId } = settings().providers[id];
   const allowLoopback = settings().ALLOW_LOOPBACK_URLS;
   const made = QUEUED_PROVIDERS[id]({
     baseUrl,
@@ -35,6 +35,7 @@ export const queuedProvider = (id: string): QueuedProvider | undefined => {
     get webhookKeysUrl() {
       return checkedHttpsUrl(webhookKeysUrl, queue.webhookKeysUrl.env, allowLoopback);
     },
+    ...(webhookUserId !== undefined && { webhookUserId }),
     clock,
   });
   built().set(id, made);

@@ -66,7 +66,7 @@ export const newJob = (
   cancelAt: command.cancelAfterSeconds === undefined ? null : at + command.cancelAfterSeconds * 1000,
   progress: null,
   progressAt: null,
-  engineTicket: null,
+  engineTickets: [],
   engineRun: null,
   charge: null,
   work,

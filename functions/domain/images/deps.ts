@@ -1,6 +1,6 @@
 /** What the image use cases (prepare, run-sync, submit-async, idempotency, submit) are given. */
 import type { LedgerPort } from '../billing/ledger';
-import type { DecodedImage, ImageEngine, OutputFormat } from '../engine/engine';
+import type { DecodedImage, EngineTicket, ImageEngine, OutputFormat } from '../engine/engine';
 import type { FaceAnalyzer } from '../faces';
 import type { JobsRepository, StoredInput } from '../jobs/job';
 import type { LinkMaker } from '../jobs/result';
@@ -19,6 +19,11 @@ export interface ImageDeps {
   profiles: ProfilesReader;
   jobs: JobsRepository;
   engine: ImageEngine;
+  /**
+   * Asks the provider a ticket names to stop its work, through the ticket's own provider whatever the routes
+   * say now; never throws (a replay's release of an abandoned call stops what that call left running).
+   */
+  cancelEngineWork(ticket: EngineTicket): Promise<void>;
   /** Finds the faces in every output, for recognition (engine/recognition.ts). */
   faces: FaceAnalyzer;
   /** Reads and checks one input; `accountId` owns the direct uploads it may reference. */

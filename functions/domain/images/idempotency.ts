@@ -10,7 +10,7 @@ import type { Caller } from '../accounts/accounts';
 import type { ClientRequestIdClaim } from '../billing/ledger';
 import { DomainError, IdempotencyKeyReusedError, RequestTimeoutError } from '../errors';
 import { releaseJobCharge } from '../jobs/charge';
-import { isTerminal, JOB_RETENTION_MS, type Job, jobErrorOf } from '../jobs/job';
+import { cancelOpenTickets, isTerminal, JOB_RETENTION_MS, type Job, jobErrorOf } from '../jobs/job';
 import { type ImageResult, resultOf } from '../jobs/result';
 import type { ImageCommand } from './command';
 import type { ImageDeps } from './deps';
@@ -63,8 +63,10 @@ export const replayOf = async (deps: ImageDeps, caller: Caller, jobId: string): 
     }
     if (job.createdAt + deps.settings.syncBudgetMs + ABANDONED_AFTER_MS < deps.clock()) {
       // The original request died with its function (e.g. out of memory) before it could finish:
-      // release its reservation so that neither the money nor the client_request_id stays held.
-      await releaseJobCharge(deps.ledger, job, jobErrorOf(new Error('abandoned')), deps.clock());
+      // release its reservation so that neither the money nor the client_request_id stays held, and stop
+      // what it left running at a queued provider (its first attempt's and its identity retries' tickets).
+      const released = await releaseJobCharge(deps.ledger, job, jobErrorOf(new Error('abandoned')), deps.clock());
+      if (released.applied) await cancelOpenTickets(deps.cancelEngineWork, job);
       continue;
     }
     if (deps.clock() >= deadline) throw new RequestTimeoutError(Math.round(deps.settings.syncBudgetMs / 1000));

@@ -54,11 +54,11 @@ export const runSync = async (
       throw error;
     };
 
-    // A queued provider's ticket is stored on the job before its work is checked: if this process dies
-    // mid-call, the sweep of abandoned work (workflow/abandoned.ts) closes the job and cancels that work.
-    const keepTicket: KeepTicket = async (ticket) => {
-      await deps.jobs.recordTicket(job.accountId, job.jobId, ticket);
-    };
+    // Every queued provider ticket (the first attempt's, each identity retry's) is stored on the job before
+    // its work is checked: if this process dies mid-call, the sweep of abandoned work (workflow/abandoned.ts)
+    // or a replay of the request closes the job and cancels that work. One that cannot be stored fails its run
+    // (the engine cancels its work).
+    const keepTicket: KeepTicket = (ticket) => deps.jobs.addTicket(job.accountId, job.jobId, ticket);
     let outcome: EngineOutcome;
     try {
       outcome = await abortableRun(

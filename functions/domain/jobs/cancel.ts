@@ -22,7 +22,7 @@ import { JobNotCancelableError, NotFoundError } from '../errors';
 import type { Clock } from '../shared/clock';
 import { callbackMessage } from './callback-message';
 import { releaseJobCharge } from './charge';
-import { canceledError, type JobsRepository } from './job';
+import { canceledError, cancelOpenTickets, type JobsRepository } from './job';
 import { type JobStatusBody, type LinkMaker, statusBody } from './status';
 
 export interface CancelDeps {
@@ -50,7 +50,8 @@ export const cancel = async (deps: CancelDeps, caller: Caller, jobId: string): P
   if (!released.applied) throw new JobNotCancelableError(`Job ${jobId} has already ended: ${ended.status}.`);
 
   await deps.stopImageJob(jobId);
-  await deps.cancelEngineWork(ended.engineTicket);
+  // Every ticket the job opened and not known finished: its work's, and an identity retry's running now.
+  await cancelOpenTickets(deps.cancelEngineWork, ended);
   if (ended.callbackUrl)
     await deps.enqueueCallback(await callbackMessage({ ...ended, callbackUrl: ended.callbackUrl }, deps.link));
   return statusBody(ended, deps.link, deps.clock());

@@ -95,10 +95,12 @@ export interface Job {
   progressAt: number | null;
   work: JobWork | null;
   /**
-   * A queued provider's ticket (fal), stored by the step that submitted the work and before anything
-   * else can fail: every later step checks this ticket, so the provider is asked once per job.
+   * Every queued provider ticket (fal) the job has opened, in order, each stored before its work is first
+   * checked: the work's own first (the step that submitted it stores it before anything else can fail, and
+   * every later step checks that ticket, so the provider is asked once per job; `workTicket`), then each
+   * identity retry's. Every path that ends the job cancels those still open (`openTickets`).
    */
-  engineTicket: EngineTicket | null;
+  engineTickets: EngineTicket[];
   /**
    * When the engine step first began a call that a provider does not deduplicate (a POST of paid work):
    * set once, conditionally, before the call. A later run of the step that finds it does not call again
@@ -115,6 +117,8 @@ export interface Job {
   awaitSince?: number | null;
   /** The ticket's requests the provider has reported finished (by its webhook, or a fallback check), each once. */
   engineReported?: string[];
+  /** Set once a report's SendTaskSuccess went through: a redelivered report resumes the job only until then. */
+  reportResumed?: boolean;
   /** What the ledger holds for the job, read back with it (the ledger writes it, the job's own writes never do). */
   charge: JobCharge | null;
 }
@@ -221,10 +225,15 @@ export interface JobsRepository {
   /** Records a running job's progress, only forward and only while it runs (a later or lower report changes nothing). */
   recordProgress(accountId: string, jobId: string, progress: number, at: number): Promise<void>;
   /**
-   * Stores a queued provider's ticket unless the job has one already; answers the ticket the job holds
-   * (this one, or the earlier one that won).
+   * Stores the ticket of the job's work (an asynchronous submit) unless the job holds one already; answers
+   * the job's work ticket (this one, or the earlier one that won). Throws when it cannot store it.
    */
   recordTicket(accountId: string, jobId: string, ticket: EngineTicket): Promise<EngineTicket>;
+  /**
+   * Adds another ticket the job opened (a synchronous call's, an identity retry's) after those it holds.
+   * Throws when it cannot (no such job, the table refuses): the caller then stops that work.
+   */
+  addTicket(accountId: string, jobId: string, ticket: EngineTicket): Promise<void>;
   /**
    * Marks the job "a provider call may have started" unless it is marked already: true when this call
    * made the mark, false when an earlier run of the step did (then the provider must not be called again).
@@ -244,9 +253,32 @@ export interface JobsRepository {
     jobId: string,
     requestId: string,
   ): Promise<{ first: boolean; job: Job } | undefined>;
+  /** Marks that a report resumed the waiting workflow (its SendTaskSuccess answered). */
+  markReportResumed(accountId: string, jobId: string): Promise<void>;
   /** Stores the engine step's outcome once (the first recorded stays). */
   recordRun(accountId: string, jobId: string, run: RunOutcome): Promise<void>;
 }
+
+/** The ticket of the job's work (the first it opened): the one the workflow checks and its provider reports on. */
+export const workTicket = (job: Pick<Job, 'engineTickets'>): EngineTicket | null => job.engineTickets[0] ?? null;
+
+/**
+ * The tickets whose work may still be running at their provider: all but those whose every request the
+ * provider has reported finished (a refused submit holds no request). Canceling a request the provider has
+ * finished is harmless (fal answers ALREADY_COMPLETED), so a ticket not known finished counts as open.
+ */
+export const openTickets = (job: Pick<Job, 'engineTickets' | 'engineReported'>): EngineTicket[] =>
+  job.engineTickets.filter((ticket) =>
+    ticket.requests.some((request) => request.id !== 'refused' && !job.engineReported?.includes(request.id)),
+  );
+
+/** Asks each ticket's provider to stop what is still open (each `cancel` best effort: it never throws). */
+export const cancelOpenTickets = async (
+  cancel: (ticket: EngineTicket) => Promise<void>,
+  job: Pick<Job, 'engineTickets' | 'engineReported'>,
+): Promise<void> => {
+  await Promise.all(openTickets(job).map((ticket) => cancel(ticket)));
+};
 
 export const isTerminal = (status: JobStatus): boolean => status === 'succeeded' || status === 'failed';
 

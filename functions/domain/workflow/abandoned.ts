@@ -18,7 +18,7 @@ import type { LedgerPort } from '../billing/ledger';
 import type { EngineTicket } from '../engine/engine';
 import { ERROR_CODES, type ErrorCode } from '../errors';
 import { releaseJobCharge } from '../jobs/charge';
-import type { JobError, JobsRepository } from '../jobs/job';
+import { cancelOpenTickets, type JobError, type JobsRepository } from '../jobs/job';
 import type { ProfilesReader } from '../profiles/profile';
 import { releaseProfile } from '../profiles/profiles';
 import { trainingFailureMessage } from '../profiles/training';
@@ -89,7 +89,7 @@ export const closeAbandonedWork = async (deps: AbandonedWorkDeps, open: readonly
           );
     await releaseJobCharge(deps.ledger, job, error, now);
     // Whatever a queued provider still holds for the job would run on unseen, and be charged.
-    await deps.cancelEngineWork(job.engineTicket);
+    await cancelOpenTickets(deps.cancelEngineWork, job);
     closed.jobs.push(job.jobId);
   }
   return closed;

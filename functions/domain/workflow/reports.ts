@@ -6,7 +6,9 @@
  * report is recorded on the job once (the ticket's request ids, a set); the write that completes the set
  * while a token is stored resumes the execution, once:
  * - the webhook route (acceptProviderReport) records the report; if its write completed the set and the job
- *   holds a token, it sends SendTaskSuccess. A duplicate (fal retries) finds its id recorded: 200, nothing more;
+ *   holds a token, it sends SendTaskSuccess, then marks the job resumed. A duplicate (fal retries) finds its id
+ *   recorded: 200, and nothing more unless the reports are complete and no resume went through (the first
+ *   one's SendTaskSuccess failed, answered 5xx): then it resumes the job;
  * - AwaitEngine (awaitProviderReport) stores its token and reads the job as it was just before: reports
  *   already complete (the webhook came first), the job ended, or its time up → it ends at once (the error
  *   `NothingToAwait`, caught by the state machine into RunEngine), so exactly one side sees both the token
@@ -18,15 +20,15 @@
  * held by a waiting Task the whole time, so a webhook resumes the job whenever it comes. RunEngine then reads
  * the provider's result as it always has; when fal's status has not caught up with its webhook yet, RunEngine
  * says so (`reported`) and AwaitEngine waits for its next check instead of ending at once, so the two never
- * go round without a wait. A report for an ended job is refused (4xx) unless it is a
- * recorded one; a report that outran the job's own submit (running, its call started, no ticket stored yet) is
+ * go round without a wait. A report nobody waits for (the job ended or gone, a request it does not hold) is
+ * answered 200 and logged, so the provider stops retrying; a report that outran the job's own submit (running, its call started, no ticket stored yet) is
  * answered 503 so that the provider delivers it again; a report of a request the job does not hold (a submit
- * whose answer was lost: the job has failed by then) is refused and that request cancelled at the provider
+ * whose answer was lost: the job has failed by then) is ignored (200) and that request cancelled at the provider
  * (docs/providers.md, "A report for a request the job does not hold").
  */
 import type { EngineTicket } from '../engine/engine';
-import { DomainError, NotFoundError, ServiceUnavailableError } from '../errors';
-import { isTerminal, type Job, type JobsRepository } from '../jobs/job';
+import { DomainError, ServiceUnavailableError } from '../errors';
+import { isTerminal, type Job, type JobsRepository, workTicket } from '../jobs/job';
 import type { Clock } from '../shared/clock';
 import { hmacSha256, sameBytes } from '../shared/hmac';
 
@@ -95,8 +97,10 @@ export const awaitSeconds = (
 };
 
 /** Whether every request of the job's ticket has been reported: RunEngine passes it on as `reported`. */
-export const jobReported = (job: Job): boolean =>
-  job.engineTicket?.webhook === true && allReported(job.engineTicket, job.engineReported);
+export const jobReported = (job: Job): boolean => {
+  const ticket = workTicket(job);
+  return ticket?.webhook === true && allReported(ticket, job.engineReported);
+};
 
 export interface AwaitDeps {
   clock: Clock;
@@ -131,7 +135,7 @@ export const awaitProviderReport = async (deps: AwaitDeps, step: AwaitStep): Pro
   const now = deps.clock();
   const before = await deps.jobs.awaitEngine(step.accountId, step.jobId, step.taskToken, now);
   if (!before) throw new NothingToAwaitError(`job ${step.jobId} not found`);
-  const ticket = before.engineTicket;
+  const ticket = workTicket(before);
   if (before.status !== 'running' || before.engineRun || !ticket?.webhook)
     throw new NothingToAwaitError('the job is not waiting for a provider');
   if (now >= waitEndsAt(before, deps.settings.asyncBudgetMs)) throw new NothingToAwaitError('the job’s time is up');
@@ -151,7 +155,7 @@ export const awaitProviderReport = async (deps: AwaitDeps, step: AwaitStep): Pro
 
 export interface ReportDeps {
   clock: Clock;
-  jobs: Pick<JobsRepository, 'get' | 'recordEngineReport'>;
+  jobs: Pick<JobsRepository, 'get' | 'recordEngineReport' | 'markReportResumed'>;
   /** The service's secret for the token in the webhook URL. */
   reportSecret(): Promise<string>;
   /** Resumes the waiting execution; a token no task waits on any more is not an error (a retry stores a new one). */
@@ -161,10 +165,30 @@ export interface ReportDeps {
   log(message: string, fields: Record<string, unknown>): void;
 }
 
-export type ReportAnswer = { accepted: true; duplicate: boolean; resumed: boolean };
+/**
+ * What the route answers (always 200: a provider retries anything else for hours). `accepted` is false for a
+ * report nobody waits for (the job ended, unknown, or not holding the request): logged, nothing resumed.
+ */
+export type ReportAnswer = { accepted: boolean; duplicate: boolean; resumed: boolean };
 
-/** A report of a job that is no longer waiting for it: 404, logged. */
-const notWaiting = (message: string) => new NotFoundError(message);
+const ignored: ReportAnswer = { accepted: false, duplicate: false, resumed: false };
+const duplicate: ReportAnswer = { accepted: true, duplicate: true, resumed: false };
+
+/**
+ * Resumes the waiting execution once every report is in and a token is stored, unless a resume already went
+ * through; the mark is written after SendTaskSuccess answered, so a resume that failed (the route answers
+ * 5xx) is tried again by the provider's redelivery, which finds the reports recorded and no mark.
+ */
+const resumeWhenComplete = async (deps: ReportDeps, job: Job, first: boolean): Promise<ReportAnswer> => {
+  const ticket = workTicket(job);
+  const token = job.awaitToken;
+  const waiting = job.status === 'running' && !job.engineRun && job.reportResumed !== true;
+  if (!ticket || !allReported(ticket, job.engineReported) || !token || !waiting)
+    return first ? { accepted: true, duplicate: false, resumed: false } : duplicate;
+  await deps.resume(token);
+  await deps.jobs.markReportResumed(job.accountId, job.jobId);
+  return { accepted: true, duplicate: !first, resumed: true };
+};
 
 /**
  * The webhook route, after the provider's signature has verified and named `requestId`: the report recorded
@@ -177,10 +201,14 @@ export const acceptProviderReport = async (
   const { accountId, jobId, requestId } = report;
   if (!reportTokenMatches(accountId, jobId, report.token, await deps.reportSecret()))
     throw new InvalidReportSignatureError('the job token in the URL does not match');
-  const job = await deps.jobs.get(accountId, jobId);
-  if (!job) throw notWaiting(`No job ${jobId} waits for a provider's report.`);
   const fields = { job_id: jobId, request_id: requestId, provider_status: report.ok ? 'OK' : 'ERROR' };
-  const ticket = job.engineTicket;
+  const job = await deps.jobs.get(accountId, jobId);
+  if (!job) {
+    // Our token names it, so it was ours: expired and gone. Answered 200 so that the provider stops retrying.
+    deps.log('provider report for a job that no longer exists: ignored', fields);
+    return ignored;
+  }
+  const ticket = workTicket(job);
   if (
     !ticket &&
     job.status === 'running' &&
@@ -190,32 +218,30 @@ export const acceptProviderReport = async (
   ) {
     // The job's submit is under way and its answer not stored yet (the report outran it): the job may still
     // take this request as its ticket, so nothing is stopped; the provider delivers again (503), and by
-    // then the job holds the request (accepted) or has failed (refused, and the request stopped).
+    // then the job holds the request (accepted) or has failed (ignored, and the request stopped).
     deps.log('provider report before the job stored its submit: asked to deliver again', fields);
     throw new ServiceUnavailableError(`Job ${jobId} has not stored its provider request yet; deliver again.`);
   }
   if (!ticket || !reportableIds(ticket).includes(requestId)) {
     // A request the job does not hold (a submit whose answer was lost, the job failed): nobody will use its work.
-    // Recorded on the job, so the provider's redeliveries are known duplicates (200) and it is stopped once.
-    if (job.engineReported?.includes(requestId)) return { accepted: true, duplicate: true, resumed: false };
+    // Recorded on the job, so the provider's redeliveries are known duplicates and it is stopped once.
+    if (job.engineReported?.includes(requestId)) return duplicate;
     const recorded = await deps.jobs.recordEngineReport(accountId, jobId, requestId);
-    if (recorded && !recorded.first) return { accepted: true, duplicate: true, resumed: false };
-    deps.log('provider report for a request the job does not hold: asked to stop', fields);
+    if (recorded && !recorded.first) return duplicate;
+    deps.log('provider report for a request the job does not hold: ignored, asked to stop', fields);
     await deps.cancelRequest(job, requestId);
-    throw notWaiting(`Job ${jobId} holds no provider request ${requestId}.`);
+    return ignored;
   }
   if (isTerminal(job.status) || job.engineRun) {
-    if (job.engineReported?.includes(requestId)) return { accepted: true, duplicate: true, resumed: false };
-    deps.log('provider report for a job that has ended: refused', { ...fields, job_status: job.status });
-    throw notWaiting(`Job ${jobId} has ended; it no longer waits for a provider's report.`);
+    if (job.engineReported?.includes(requestId)) return duplicate;
+    deps.log('provider report for a job that has ended: ignored', { ...fields, job_status: job.status });
+    return ignored;
   }
   const recorded = await deps.jobs.recordEngineReport(accountId, jobId, requestId);
-  if (!recorded) throw notWaiting(`No job ${jobId} waits for a provider's report.`);
-  if (!recorded.first) return { accepted: true, duplicate: true, resumed: false };
-  const after = recorded.job;
-  const token = after.awaitToken;
-  if (!after.engineTicket || !allReported(after.engineTicket, after.engineReported) || !token)
-    return { accepted: true, duplicate: false, resumed: false };
-  await deps.resume(token);
-  return { accepted: true, duplicate: false, resumed: true };
+  if (!recorded) {
+    deps.log('provider report for a job that no longer exists: ignored', fields);
+    return ignored;
+  }
+  // A duplicate still resumes a job whose earlier resume failed (recorded, not resumed).
+  return resumeWhenComplete(deps, recorded.job, recorded.first);
 };

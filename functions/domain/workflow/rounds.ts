@@ -70,7 +70,29 @@ const progressWriter = (deps: RoundDeps, job: Pick<Job, 'accountId' | 'jobId'>) 
   };
 };
 
-class Canceled extends Error {}
+/** The job ended (canceled) while its step was working: the reason a watch aborts with. */
+export class Canceled extends Error {}
+
+/**
+ * Watches the job while its step works: the signal aborts with Canceled as soon as a read (every
+ * CANCEL_CHECK_MS) finds the job ended, so work in flight (an engine round, an identity retry) is stopped.
+ */
+export const watchForCancel = (
+  deps: Pick<RoundDeps, 'jobs'>,
+  job: Pick<Job, 'accountId' | 'jobId'>,
+): { signal: AbortSignal; stop(): void } => {
+  const controller = new AbortController();
+  const watcher = setInterval(() => {
+    void deps.jobs.get(job.accountId, job.jobId).then(
+      (current) => {
+        if (current?.status === 'failed' || current?.status === 'succeeded') controller.abort(new Canceled());
+      },
+      () => undefined,
+    );
+  }, CANCEL_CHECK_MS);
+  return { signal: controller.signal, stop: () => clearInterval(watcher) };
+};
+
 class DeadlineReached extends Error {}
 /** A queue check ran past its round's limit: not a failure, the next round checks again. */
 class RoundOver extends Error {}
@@ -162,14 +184,9 @@ export const withinLimits = async (
     Math.max(0, limits.limitMs),
   );
   const progress = progressWriter(deps, job);
-  const watcher = setInterval(() => {
-    void deps.jobs.get(job.accountId, job.jobId).then(
-      (current) => {
-        if (current?.status === 'failed' || current?.status === 'succeeded') controller.abort(new Canceled());
-      },
-      () => undefined,
-    );
-  }, CANCEL_CHECK_MS);
+  const watch = watchForCancel(deps, job);
+  const forwardCancel = () => controller.abort(watch.signal.reason);
+  watch.signal.addEventListener('abort', forwardCancel, { once: true });
   try {
     return await engineWork(controller.signal, progress.report).catch(async (error: unknown) => {
       if (!controller.signal.aborted) {
@@ -189,7 +206,8 @@ export const withinLimits = async (
     });
   } finally {
     clearTimeout(timer);
-    clearInterval(watcher);
+    watch.stop();
+    watch.signal.removeEventListener('abort', forwardCancel);
     progress.stop();
   }
 };

@@ -13,7 +13,7 @@ import type { LedgerPort } from '../billing/ledger';
 import type { CallbackMessage } from '../callbacks/deliver';
 import { settlement } from '../catalog/pricing';
 import type { DecodedImage, EngineRequest, EngineTicket, ImageEngine, OutputFormat } from '../engine/engine';
-import { checkIdentity } from '../engine/identity';
+import { type CheckedOutputs, checkIdentity } from '../engine/identity';
 import { ERROR_CODES, type ErrorCode } from '../errors';
 import type { FaceAnalyzer } from '../faces';
 import { candidateOf } from '../images/prepare';
@@ -21,6 +21,7 @@ import { callbackMessage } from '../jobs/callback-message';
 import { releaseJobCharge, settleJobCharge } from '../jobs/charge';
 import {
   canceledError,
+  cancelOpenTickets,
   type EngineStepResult,
   type EngineWaiting,
   type Job,
@@ -32,6 +33,7 @@ import {
   type StoredInput,
   settleBasisOf,
   timeoutError,
+  workTicket,
 } from '../jobs/job';
 import { identityResult } from '../jobs/result';
 import type { LinkMaker } from '../jobs/status';
@@ -45,6 +47,7 @@ import {
   QUEUE_CHECK_LIMIT_MS,
   runRound,
   submitRound,
+  watchForCancel,
   withinLimits,
 } from './rounds';
 
@@ -133,7 +136,7 @@ export const runEngine = async (
   const job = await loadJob(deps, step);
   // Canceled before or while it ran: the cancel has released the charge already; the release that follows is a no-op.
   if (job.status === 'failed' && job.error) {
-    await deps.cancelEngineWork(job.engineTicket);
+    await cancelOpenTickets(deps.cancelEngineWork, job);
     return { outcome: 'failed', error: job.error };
   }
   if (job.engineRun) return withSettleBasis(job.engineRun, job);
@@ -143,17 +146,17 @@ export const runEngine = async (
   const cancelLeftMs = job.cancelAt === null ? Number.POSITIVE_INFINITY : job.cancelAt - now;
   const byDeadline = () => canceledError('deadline', (job.cancelAt ?? now) - job.createdAt);
   if (cancelLeftMs <= 0 && cancelLeftMs <= budgetLeftMs) {
-    await deps.cancelEngineWork(job.engineTicket);
+    await cancelOpenTickets(deps.cancelEngineWork, job);
     return { outcome: 'failed', error: byDeadline() };
   }
   if (budgetLeftMs <= 0) {
-    await deps.cancelEngineWork(job.engineTicket);
+    await cancelOpenTickets(deps.cancelEngineWork, job);
     return { outcome: 'failed', error: timeoutError(deps.settings.asyncBudgetMs) };
   }
 
   const { candidates: candidateIds, ...work } = job.work.engine;
   const queue = deps.engine.queue;
-  const ticket = job.engineTicket;
+  const ticket = workTicket(job);
   // A check needs no inputs (they went with the submission): they are read only when work starts.
   const [images, profiles] = await Promise.all([
     ticket ? [] : deps.inputs.load(job.work.inputs),
@@ -223,7 +226,7 @@ export const runEngine = async (
     return waiting();
   }
   if ('outcome' in outcome) {
-    if (outcome.outcome === 'failed') await deps.cancelEngineWork((await loadJob(deps, step)).engineTicket);
+    if (outcome.outcome === 'failed') await cancelOpenTickets(deps.cancelEngineWork, await loadJob(deps, step));
     return outcome;
   }
   let run: RunOutcome;
@@ -234,12 +237,28 @@ export const runEngine = async (
   else {
     // Identity is checked after the engine, in this step, so it is billed by the same rule as the sync path;
     // retries (identity_check "retry") run within what is left of the job's budget and of this function.
+    // Each retry's ticket is stored on the job before its work is checked (one that cannot be stored fails that
+    // retry, its work stopped), and the job is watched as the engine round watches it: a cancel stops the retry
+    // running now, and every path that ends the job cancels what its tickets still hold.
     const mode = job.work.identityCheck ?? 'report';
     const leftMs = Math.min(budgetLeftMs, cancelLeftMs, functionRemainingMs - STEP_MARGIN_MS) - (deps.clock() - now);
-    const checked = await checkIdentity(deps, request, outcome.images, mode, {
-      retrySignal: AbortSignal.timeout(Math.max(1, leftMs)),
-      stillWanted: async () => (await loadJob(deps, step)).status === 'running',
-    });
+    const watch = watchForCancel(deps, job);
+    let checked: CheckedOutputs;
+    try {
+      checked = await checkIdentity(deps, request, outcome.images, mode, {
+        retrySignal: AbortSignal.any([AbortSignal.timeout(Math.max(1, leftMs)), watch.signal]),
+        stillWanted: async () => (await loadJob(deps, step)).status === 'running',
+        keepTicket: (retryTicket) => deps.jobs.addTicket(job.accountId, job.jobId, retryTicket),
+      });
+    } finally {
+      watch.stop();
+    }
+    const current = watch.signal.aborted || mode === 'retry' ? await loadJob(deps, step) : job;
+    if (current.status === 'failed') {
+      // Canceled during the retries: nothing is stored or settled; what the job's tickets hold is stopped.
+      await cancelOpenTickets(deps.cancelEngineWork, current);
+      return { outcome: 'failed', error: current.error ?? canceledError('request') };
+    }
     const outputKeys = await deps.outputs.save(job.accountId, job.jobId, checked.images, work.outputFormat);
     run = { outcome: 'succeeded', outputKeys, ...identityResult(checked, mode), usage: outcome.usage };
   }
@@ -303,7 +322,7 @@ export const release = async (
     step.run?.outcome === 'failed' ? step.run.error : failureError(step.failure, deps.settings.asyncBudgetMs);
   await releaseJobCharge(deps.ledger, step, error, deps.clock());
   const job = await deps.jobs.get(step.accountId, step.jobId);
-  if (job?.status === 'failed') await deps.cancelEngineWork(job.engineTicket);
+  if (job?.status === 'failed') await cancelOpenTickets(deps.cancelEngineWork, job);
 };
 
 /** A job whose provider call may have run in an earlier attempt of its step, without an answer. */

@@ -29,7 +29,7 @@ export const aJob = (accountId: string, overrides: Partial<Job> = {}, now = Date
   cancelAt: null,
   progress: null,
   progressAt: null,
-  engineTicket: null,
+  engineTickets: [],
   engineRun: null,
   charge: null,
   work: null,

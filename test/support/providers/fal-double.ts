@@ -399,6 +399,12 @@ export interface FalDouble {
   webhookDeliveries: FalWebhookDelivery[];
   /** When each request finished (epoch ms), by request id: what a webhook reports. */
   finishedAt: Map<string, number>;
+  /**
+   * The requests still running (queued or in progress: neither finished nor cancelled), as fal would bill
+   * them on; and those a cancel stopped before they finished. By request id, in submission order.
+   */
+  running(): string[];
+  cancelled(): string[];
   /** The next `count` webhooks are never sent (a lost webhook); the work completes all the same. */
   dropNextWebhooks(count?: number): void;
   /** The next `count` webhooks are delivered twice (fal retries: duplicates are normal). */
@@ -581,6 +587,10 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
       );
     });
   };
+
+  /** A request held by time has done its work once its time is up, polled or not. */
+  const finishedByTime = (request: QueuedRequest): boolean =>
+    request.hold.ms !== undefined && Date.now() >= request.createdAt + request.hold.ms;
 
   const send = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     response.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -967,6 +977,11 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     signer,
     webhookDeliveries,
     finishedAt,
+    running: () =>
+      [...requests.values()]
+        .filter((request) => !request.cancelled && !request.completed && !finishedByTime(request))
+        .map((request) => request.id),
+    cancelled: () => [...requests.values()].filter((request) => request.cancelled).map((request) => request.id),
     dropNextWebhooks: (count = 1) => {
       webhookScripts.drop += count;
     },

@@ -74,6 +74,7 @@ describe('the provider table', () => {
         ...(queue && {
           mediaHosts: [`${queue.mediaHosts.env.toLowerCase().replaceAll('_', '-')}.test`, '*.cdn.test'],
           webhookKeysUrl: environment[queue.webhookKeysUrl.env],
+          webhookUserId: environment[queue.webhookUserId.env],
         }),
       });
       expect(loadConfig(required).providers[id]).toEqual({
@@ -81,6 +82,11 @@ describe('the provider table', () => {
         key: '',
         ...(queue && { mediaHosts: queue.mediaHosts.default, webhookKeysUrl: queue.webhookKeysUrl.default }),
       });
+      // An empty user id pins nothing, as if unset.
+      if (queue)
+        expect(loadConfig({ ...required, [queue.webhookUserId.env]: ' ' }).providers[id]).not.toHaveProperty(
+          'webhookUserId',
+        );
     }
   });
 

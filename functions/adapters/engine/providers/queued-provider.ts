@@ -33,6 +33,11 @@ export interface QueueAccess {
   allowLoopback: boolean;
   /** Where it publishes the keys its webhooks are signed with (its row's `webhookKeysUrl`), checked when read. */
   webhookKeysUrl: string;
+  /**
+   * The provider's id of our account, when the operator pins it (its row's `webhookUserId`): a delivery signed
+   * for another user is refused (401). Absent: any user the provider signs for.
+   */
+  webhookUserId?: string;
   clock: () => number;
   transport?: Partial<ProviderTransport>;
 }

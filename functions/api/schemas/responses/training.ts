@@ -8,6 +8,11 @@ export const TrainerEventAcceptedSchema = v.pipe(
 
 /** The fal webhook's answer: the report recorded, a duplicate of one recorded, and whether it resumed the job. */
 export const ProviderReportAcceptedSchema = v.pipe(
-  v.strictObject({ accepted: v.literal(true), duplicate: v.boolean(), resumed: v.boolean() }),
+  v.strictObject({
+    // false: a report nobody waits for (the job ended or is gone, a request it does not hold), logged and ignored.
+    accepted: v.boolean(),
+    duplicate: v.boolean(),
+    resumed: v.boolean(),
+  }),
   v.title('ProviderReportAccepted'),
 );

@@ -123,7 +123,7 @@ describe('a synchronous call', () => {
     world.deps.engine = {
       run: async (request, signal, progress, keepTicket) => {
         await keepTicket?.(ticket);
-        heldWhileRunning = onlyJob().job.engineTicket;
+        heldWhileRunning = onlyJob().job.engineTickets[0];
         return engine.run(request, signal, progress);
       },
     };

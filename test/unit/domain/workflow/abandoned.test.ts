@@ -71,14 +71,24 @@ describe('closing abandoned work', () => {
   });
 
   it('leaves an async job whose execution still runs, however old: its steps enforce the budget', async () => {
-    const { released, cancels } = await run({ job: job({ engineTicket: FAL_TICKET }) }, 'running');
+    const { released, cancels } = await run({ job: job({ engineTickets: [FAL_TICKET] }) }, 'running');
     expect({ released, cancels }).toEqual({ released: [], cancels: [] });
   });
 
   it('asks the provider to stop the work the ticket of a job it closes names', async () => {
-    const { closed, cancels } = await run({ job: job({ engineTicket: FAL_TICKET }) }, 'ended');
+    const { closed, cancels } = await run({ job: job({ engineTickets: [FAL_TICKET] }) }, 'ended');
     expect(closed.jobs).toEqual(['job_1']);
     expect(cancels).toEqual([FAL_TICKET]);
+  });
+
+  it('asks the provider of every ticket the job opened and not known finished to stop it', async () => {
+    const retry: EngineTicket = { ...FAL_TICKET, requests: [{ id: 'req_retry' }] };
+    const finished: EngineTicket = { ...FAL_TICKET, requests: [{ id: 'req_done' }] };
+    const { cancels } = await run(
+      { job: job({ mode: 'sync', engineTickets: [FAL_TICKET, finished, retry], engineReported: ['req_done'] }) },
+      'missing',
+    );
+    expect(cancels).toEqual([FAL_TICKET, retry]);
   });
 
   it('leaves a job that is already terminal', async () => {

@@ -1,12 +1,13 @@
 /**
  * A queued provider reporting back (domain/workflow/reports.ts): the webhook route's report and AwaitEngine's
  * wait meet on the job item, in either order, and the execution is resumed once; duplicates change nothing;
- * a report the job cannot take yet is redelivered, one nobody will use is refused once and stopped once.
+ * a report the job cannot take yet is redelivered, one nobody will use is ignored (200) and stopped once, and a
+ * redelivery resumes a job whose first resume failed.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EngineTicket } from '../../../../functions/domain/engine/engine';
-import { NotFoundError, ServiceUnavailableError } from '../../../../functions/domain/errors';
+import { ServiceUnavailableError } from '../../../../functions/domain/errors';
 import type { Job } from '../../../../functions/domain/jobs/job';
 import {
   AWAIT_CHECKS_SECONDS,
@@ -49,18 +50,24 @@ const world = async (overrides: Partial<Job> = {}) => {
   let now = Date.now();
   const job = aJob(
     ACCOUNT,
-    { status: 'running', startedAt: now, engineCallAt: now, engineTicket: ticketOf('req-1'), ...overrides },
+    { status: 'running', startedAt: now, engineCallAt: now, engineTickets: [ticketOf('req-1')], ...overrides },
     now,
   );
   await reserveJob(ledger, job, 40_000);
   const resumed: string[] = [];
   const cancelled: string[] = [];
+  /** SendTaskSuccess fails this many more times (Step Functions throttling, a network error). */
+  const resumeFailures = { left: 0 };
   const finished = jest.fn<Promise<string[] | 'lost'>, [EngineTicket]>(async () => []);
   const reportDeps: ReportDeps = {
     clock: () => now,
     jobs,
     reportSecret: async () => SECRET,
     resume: async (taskToken) => {
+      if (resumeFailures.left > 0) {
+        resumeFailures.left -= 1;
+        throw new Error('ThrottlingException');
+      }
       resumed.push(taskToken);
     },
     cancelRequest: async (_job, requestId) => {
@@ -93,6 +100,7 @@ const world = async (overrides: Partial<Job> = {}) => {
     stored,
     resumed,
     cancelled,
+    resumeFailures,
     finished,
     advance: (ms: number) => {
       now += ms;
@@ -125,7 +133,7 @@ describe('a report and the wait meet once, in either order', () => {
   });
 
   it('resumes only when every request of the ticket has reported, with the latest token stored', async () => {
-    const w = await world({ engineTicket: ticketOf('req-1', 'req-2') });
+    const w = await world({ engineTickets: [ticketOf('req-1', 'req-2')] });
     await w.wait('token-1');
     await expect(w.report('req-2')).resolves.toEqual({ accepted: true, duplicate: false, resumed: false });
     await w.wait('token-2');
@@ -133,12 +141,31 @@ describe('a report and the wait meet once, in either order', () => {
     expect(w.resumed).toEqual(['token-2']);
   });
 
-  it('after the job has ended, a recorded report is a duplicate and a new one is refused', async () => {
-    const w = await world({ engineTicket: ticketOf('req-1', 'req-2') });
+  it('after the job has ended, a recorded report is a duplicate and a new one is ignored (200), not refused', async () => {
+    const w = await world({ engineTickets: [ticketOf('req-1', 'req-2')] });
     await w.report('req-1');
     w.ledger.jobs.get(w.job.jobId)!.job.status = 'failed';
     await expect(w.report('req-1')).resolves.toMatchObject({ duplicate: true, resumed: false });
-    await expect(w.report('req-2')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(w.report('req-2')).resolves.toEqual({ accepted: false, duplicate: false, resumed: false });
+    expect(w.resumed).toEqual([]);
+  });
+
+  it('ignores (200) a report for a job that no longer exists', async () => {
+    const w = await world();
+    w.ledger.jobs.delete(w.job.jobId);
+    await expect(w.report('req-1')).resolves.toEqual({ accepted: false, duplicate: false, resumed: false });
+  });
+
+  it('resumes on the redelivery a job whose first resume failed, and only once', async () => {
+    const w = await world();
+    await w.wait('token-1');
+    w.resumeFailures.left = 1;
+    // The resume failed after the report was recorded: the route answers 5xx, and the provider delivers again.
+    await expect(w.report('req-1')).rejects.toThrow('ThrottlingException');
+    expect((await w.stored()).engineReported).toEqual(['req-1']);
+    await expect(w.report('req-1')).resolves.toEqual({ accepted: true, duplicate: true, resumed: true });
+    await expect(w.report('req-1')).resolves.toEqual({ accepted: true, duplicate: true, resumed: false });
+    expect(w.resumed).toEqual(['token-1']);
   });
 
   it('refuses a report whose token in the URL is not ours for the job', async () => {
@@ -152,23 +179,23 @@ describe('a report and the wait meet once, in either order', () => {
 
 describe('a report for a request the job does not hold', () => {
   it('is redelivered (503) while the job’s own submit is under way, and nothing is stopped', async () => {
-    const w = await world({ engineTicket: null });
+    const w = await world({ engineTickets: [] });
     await expect(w.report('req-1')).rejects.toBeInstanceOf(ServiceUnavailableError);
     expect(w.cancelled).toEqual([]);
     expect((await w.stored()).engineReported).toBeUndefined();
   });
 
-  it('of a job that failed (its submit answer lost): refused once and stopped once; redeliveries are duplicates', async () => {
-    const w = await world({ status: 'failed', engineTicket: null });
-    await expect(w.report('req-lost')).rejects.toBeInstanceOf(NotFoundError);
+  it('of a job that failed (its submit answer lost): ignored and stopped once; redeliveries are duplicates', async () => {
+    const w = await world({ status: 'failed', engineTickets: [] });
+    await expect(w.report('req-lost')).resolves.toEqual({ accepted: false, duplicate: false, resumed: false });
     await expect(w.report('req-lost')).resolves.toEqual({ accepted: true, duplicate: true, resumed: false });
     expect(w.cancelled).toEqual(['req-lost']);
   });
 
-  it('of a job holding another request: refused and stopped, the job’s own wait untouched', async () => {
+  it('of a job holding another request: ignored and stopped, the job’s own wait untouched', async () => {
     const w = await world();
     await w.wait('token-1');
-    await expect(w.report('req-stranger')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(w.report('req-stranger')).resolves.toMatchObject({ accepted: false, resumed: false });
     expect(w.cancelled).toEqual(['req-stranger']);
     expect(w.resumed).toEqual([]);
     await expect(w.report('req-1')).resolves.toMatchObject({ resumed: true });
@@ -178,9 +205,9 @@ describe('a report for a request the job does not hold', () => {
 describe('the wait', () => {
   it('ends at once when the job is not waiting for a provider, or its time is up', async () => {
     await expect((await world({ status: 'succeeded' })).wait('t')).rejects.toThrow('not waiting');
-    await expect((await world({ engineTicket: { ...ticketOf('r'), webhook: undefined } })).wait('t')).rejects.toThrow(
-      'not waiting',
-    );
+    await expect(
+      (await world({ engineTickets: [{ ...ticketOf('r'), webhook: undefined }] })).wait('t'),
+    ).rejects.toThrow('not waiting');
     const late = await world();
     late.advance(BUDGET_MS);
     await expect(late.wait('t')).rejects.toThrow('time is up');
@@ -190,7 +217,7 @@ describe('the wait', () => {
   });
 
   it('asks the provider only in a later wait state, records what finished, and ends when all has', async () => {
-    const w = await world({ engineTicket: ticketOf('req-1', 'req-2') });
+    const w = await world({ engineTickets: [ticketOf('req-1', 'req-2')] });
     await w.wait('token-1');
     expect(w.finished).not.toHaveBeenCalled();
     w.finished.mockResolvedValueOnce(['req-2']);
@@ -218,7 +245,7 @@ describe('the wait', () => {
   });
 
   it('says `reported` for RunEngine only when every request of a webhook ticket has reported', async () => {
-    const w = await world({ engineTicket: ticketOf('req-1', 'req-2') });
+    const w = await world({ engineTickets: [ticketOf('req-1', 'req-2')] });
     expect(jobReported(await w.stored())).toBe(false);
     await w.report('req-1');
     expect(jobReported(await w.stored())).toBe(false);

@@ -212,7 +212,7 @@ describe('a queued provider', () => {
     expect(provider.submits[0]).toMatchObject({ workKey: job.jobId, baseModel: 'base-a-2', numOutputImages: 2 });
     expect(provider.checks).toEqual([]);
     expect(provider.runs).toEqual([]);
-    expect(stored().engineTicket).toEqual(ticketOf('req_1'));
+    expect(stored().engineTickets[0]).toEqual(ticketOf('req_1'));
   });
 
   it('is told the webhook of the provider whose queue makes the ticket', async () => {
@@ -288,7 +288,7 @@ describe('a queued provider', () => {
     expect(provider.submits).toHaveLength(1);
     expect(first).toEqual({ outcome: 'waiting' });
     expect(second).toEqual({ outcome: 'failed', error: providerWorkLostError() });
-    expect(stored().engineTicket).toEqual(ticketOf('req_1'));
+    expect(stored().engineTickets[0]).toEqual(ticketOf('req_1'));
     // The next round finds the recorded failure: ReleaseCharge then refunds and stops the ticket's work.
     await expect(round()).resolves.toEqual({ outcome: 'failed', error: providerWorkLostError() });
   });
@@ -312,13 +312,13 @@ describe('a queued provider', () => {
 
   it('answers waiting when a check takes longer than a round may, and keeps the ticket', async () => {
     const provider = queuedProvider(0);
-    const { stored, round } = await world(provider.engine, { engineTicket: ticketOf('req_1') });
+    const { stored, round } = await world(provider.engine, { engineTickets: [ticketOf('req_1')] });
     provider.answerChecksWith(heldCheck);
     const step = round();
     await jest.advanceTimersByTimeAsync(CHECK_ROUND_MS);
     await expect(step).resolves.toEqual({ outcome: 'waiting' });
     expect(provider.cancels).toEqual([]);
-    expect(stored().engineTicket).toEqual(ticketOf('req_1'));
+    expect(stored().engineTickets[0]).toEqual(ticketOf('req_1'));
   });
 });
 
@@ -329,7 +329,7 @@ describe('a queued job that ends', () => {
     const { round } = await world(provider.engine, {
       status: 'failed',
       error,
-      engineTicket: ticketOf('req_1'),
+      engineTickets: [ticketOf('req_1')],
     });
     await expect(round()).resolves.toEqual({ outcome: 'failed', error });
     expect(provider.cancels).toEqual([ticketOf('req_1')]);
@@ -354,7 +354,7 @@ describe('a queued job that ends', () => {
 
   it('asks the provider to cancel when the job is canceled during a check', async () => {
     const provider = queuedProvider(0);
-    const { stored, round } = await world(provider.engine, { engineTicket: ticketOf('req_1') });
+    const { stored, round } = await world(provider.engine, { engineTickets: [ticketOf('req_1')] });
     provider.answerChecksWith(heldCheck);
     const step = round();
     await jest.advanceTimersByTimeAsync(10);
@@ -366,7 +366,7 @@ describe('a queued job that ends', () => {
 
   it('asks the provider to cancel a job past its budget, and reports TIMEOUT', async () => {
     const provider = queuedProvider(5);
-    const { time, round } = await world(provider.engine, { engineTicket: ticketOf('req_1') });
+    const { time, round } = await world(provider.engine, { engineTickets: [ticketOf('req_1')] });
     time.now = NOW + BUDGET_MS;
     await expect(round()).resolves.toEqual({
       outcome: 'failed',
@@ -379,7 +379,7 @@ describe('a queued job that ends', () => {
   it('asks the provider to cancel a job past its cancel_after deadline', async () => {
     const provider = queuedProvider(5);
     const { time, round } = await world(provider.engine, {
-      engineTicket: ticketOf('req_1'),
+      engineTickets: [ticketOf('req_1')],
       cancelAt: NOW + 60_000,
     });
     time.now = NOW + 60_000;
@@ -394,7 +394,7 @@ describe('a queued job that ends', () => {
 describe('ReleaseCharge (the Catch of any failed step lands there)', () => {
   it('refunds the job and asks the provider to stop the work its ticket names', async () => {
     const provider = queuedProvider(5);
-    const { deps, job, stored } = await world(provider.engine, { engineTicket: ticketOf('req_1') });
+    const { deps, job, stored } = await world(provider.engine, { engineTickets: [ticketOf('req_1')] });
     await release(deps, { accountId: job.accountId, jobId: job.jobId, failure: { Error: 'EngineFailed', Cause: 'x' } });
     expect(stored()).toMatchObject({ status: 'failed', error: { code: 'INTERNAL_ERROR' } });
     expect(provider.cancels).toEqual([ticketOf('req_1')]);
@@ -404,19 +404,19 @@ describe('ReleaseCharge (the Catch of any failed step lands there)', () => {
 describe('a failed check', () => {
   it('keeps the job waiting when the provider’s error is retryable: checked again after the wait', async () => {
     const provider = queuedProvider(0);
-    const { stored, round } = await world(provider.engine, { engineTicket: ticketOf('req_1') });
+    const { stored, round } = await world(provider.engine, { engineTickets: [ticketOf('req_1')] });
     provider.answerChecksWith(async () => {
       throw new HttpEngineError('fal answered HTTP 503: busy (gave up after 4 attempts)', { retryable: true });
     });
     await expect(round()).resolves.toEqual({ outcome: 'waiting' });
     expect(provider.cancels).toEqual([]);
-    expect(stored().engineTicket).toEqual(ticketOf('req_1'));
+    expect(stored().engineTickets[0]).toEqual(ticketOf('req_1'));
     expect(stored().status).toBe('running');
   });
 
   it('fails the engine for good when it is not retryable', async () => {
     const provider = queuedProvider(0);
-    const { round } = await world(provider.engine, { engineTicket: ticketOf('req_1') });
+    const { round } = await world(provider.engine, { engineTickets: [ticketOf('req_1')] });
     provider.answerChecksWith(async () => {
       throw new HttpEngineError('fal answer does not match its API: no images', { retryable: false });
     });
@@ -424,7 +424,7 @@ describe('a failed check', () => {
   });
 
   it('fails the engine for good when no engine here has a queue for the stored ticket', async () => {
-    const { round } = await world(fakeEngine(), { engineTicket: ticketOf('req_1') });
+    const { round } = await world(fakeEngine(), { engineTickets: [ticketOf('req_1')] });
     const step = round();
     await expect(step).rejects.toThrow(EngineFailedError);
     await expect(step).rejects.toThrow(/holds a fake-queue ticket that no engine here checks/);

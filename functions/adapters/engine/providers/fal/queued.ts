@@ -26,6 +26,9 @@ export const falQueuedProvider: QueuedProviderAdapter = (access) => {
       });
       const checked = await verify(headers, rawBody);
       if (!checked.ok) return { verified: false, reason: checked.reason };
+      // Signed by fal, but for our account only if its user is ours (FAL_USER_ID, when the operator pins it).
+      if (access.webhookUserId !== undefined && checked.userId !== access.webhookUserId)
+        return { verified: false, reason: 'the signed user id is not this deployment’s fal user' };
       let json: unknown;
       try {
         json = JSON.parse(rawBody.toString('utf8'));

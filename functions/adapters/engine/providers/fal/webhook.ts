@@ -65,7 +65,9 @@ export type FalWebhookRefusal =
   | 'bad-signature'
   | 'no-key-verifies';
 
-export type FalWebhookCheck = { ok: true; requestId: string } | { ok: false; reason: FalWebhookRefusal };
+export type FalWebhookCheck =
+  | { ok: true; requestId: string; userId: string }
+  | { ok: false; reason: FalWebhookRefusal };
 
 const HEX_SIGNATURE = /^[0-9a-fA-F]{128}$/;
 
@@ -91,7 +93,7 @@ export const checkFalWebhook = (
   const message = falWebhookMessage(requestId, userId, timestamp, body);
   const signed = Buffer.from(signature, 'hex');
   if (!keys.some((key) => verify(null, message, key, signed))) return { ok: false, reason: 'no-key-verifies' };
-  return { ok: true, requestId };
+  return { ok: true, requestId, userId };
 };
 
 /** How long a fetched set is used before it is fetched again, and how soon an unknown signer may refetch it. */

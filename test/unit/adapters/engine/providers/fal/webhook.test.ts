@@ -39,7 +39,11 @@ const keys = ed25519Keys(jwks(signer));
 
 describe('checkFalWebhook', () => {
   it('accepts a delivery signed by a key of the set, naming its request', () => {
-    expect(checkFalWebhook(delivery(BODY), Buffer.from(BODY), keys, NOW)).toEqual({ ok: true, requestId: 'req-1' });
+    expect(checkFalWebhook(delivery(BODY), Buffer.from(BODY), keys, NOW)).toEqual({
+      ok: true,
+      requestId: 'req-1',
+      userId: 'user-1',
+    });
   });
 
   it('refuses a changed body, a changed request id and a signature by a key not in the set', () => {
