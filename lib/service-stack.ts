@@ -110,6 +110,12 @@ export class ServiceStack extends Stack {
       providerBaseUrls: Object.fromEntries(
         HOSTED_PROVIDER_IDS.map((id) => [id, this.node.tryGetContext(HOSTED_PROVIDERS[id].baseUrl.context)]),
       ),
+      providerWebhookUserIds: Object.fromEntries(
+        HOSTED_PROVIDER_IDS.flatMap((id) => {
+          const row = HOSTED_PROVIDERS[id];
+          return 'queue' in row ? [[id, this.node.tryGetContext(row.queue.webhookUserId.context)]] : [];
+        }),
+      ),
       engineUrl: this.node.tryGetContext('engineUrl'),
       trainerUrl: this.node.tryGetContext('trainerUrl'),
       trainerCallbackUrl: this.node.tryGetContext('trainerCallbackUrl'),

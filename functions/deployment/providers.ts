@@ -54,7 +54,7 @@ export interface QueuedProviderRow {
    * Our account's user id at the provider, as its signed webhooks name it: when set, a delivery signed for
    * another user is refused (401). No default: unset, any user the provider signs for is accepted.
    */
-  readonly webhookUserId: { readonly env: string };
+  readonly webhookUserId: { readonly env: string; readonly context: string };
 }
 
 export const HOSTED_PROVIDERS = {
@@ -84,7 +84,7 @@ export const HOSTED_PROVIDERS = {
       // https://docs.fal.ai/model-apis/model-endpoints/webhooks
       webhookKeysUrl: { env: 'FAL_JWKS_URL', default: 'https://rest.alpha.fal.ai/.well-known/jwks.json' },
       // The X-Fal-Webhook-User-Id its deliveries are signed with (fal's webhooks page).
-      webhookUserId: { env: 'FAL_USER_ID' },
+      webhookUserId: { env: 'FAL_USER_ID', context: 'falUserId' },
     },
     reportsTokens: false,
     double: 'test/support/providers/fal-double.ts',

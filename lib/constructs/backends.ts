@@ -30,6 +30,8 @@ export interface BackendsProps {
   readonly modelAliases?: unknown;
   /** CDK context per provider (its row's `baseUrl.context`, e.g. `openaiBaseUrl`): a gateway in front of it (https). */
   readonly providerBaseUrls?: Partial<Record<HostedProviderId, string>>;
+  /** A queued provider's account id its webhooks must be signed for (its row's `queue.webhookUserId`). */
+  readonly providerWebhookUserIds?: Partial<Record<HostedProviderId, string>>;
   readonly engineUrl?: string;
   readonly trainerUrl?: string;
   readonly trainerCallbackUrl?: string;
@@ -114,6 +116,9 @@ export class Backends extends Construct {
         if (!url.startsWith('https://')) throw new Error(`the ${provider} base URL must be https: ${url}`);
         this.environment[row.baseUrl.env] = url;
       }
+      const userId = props.providerWebhookUserIds?.[provider];
+      const queue = 'queue' in row ? row.queue : undefined;
+      if (userId && queue) this.environment[queue.webhookUserId.env] = userId;
     }
   }
 

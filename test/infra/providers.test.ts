@@ -51,6 +51,13 @@ const expectedReaders = (provider: HostedProviderId): string[] => {
 };
 
 describe('hosted providers in the stack', () => {
+  it("pins fal's webhook user with context falUserId, and pins nothing without it", () => {
+    const pinned = resourcesOf(stackWith({ modelRoutes, falUserId: 'user-123' }), 'AWS::Lambda::Function');
+    const variables = Object.values(pinned).map((fn) => fn.Properties.Environment?.Variables ?? {});
+    expect(variables.filter((vars) => vars.FAL_USER_ID === 'user-123').length).toBeGreaterThan(0);
+    expect(Object.values(functions).some((fn) => fn.Properties.Environment?.Variables?.FAL_USER_ID)).toBe(false);
+  });
+
   it('makes one secret per routed provider, beside the download-token secret', () => {
     expect(Object.keys(resourcesOf(template, 'AWS::SecretsManager::Secret')).sort()).toEqual(
       [...(['openai', 'gemini', 'fal'] as const).map(secretIdOf), expect.stringMatching(/DownloadToken/)].sort(),
