@@ -33,7 +33,7 @@ import {
   settleBasisOf,
   timeoutError,
 } from '../jobs/job';
-import { identityResult } from '../jobs/result';
+import { identityResult, pricedOutcomeOf } from '../jobs/result';
 import type { LinkMaker } from '../jobs/status';
 import type { ProfilesReader } from '../profiles/profile';
 import type { Clock } from '../shared/clock';
@@ -234,10 +234,14 @@ export const runEngine = async (
   else {
     // Identity is checked after the engine, in this step, so it is billed by the same rule as the sync path;
     // retries (identity_check "retry") run within what is left of the job's budget and of this function.
+    // The window closes STEP_MARGIN_MS before the job's or the function's end, leaving the time to record.
     const mode = job.work.identityCheck ?? 'report';
-    const leftMs = Math.min(budgetLeftMs, cancelLeftMs, functionRemainingMs - STEP_MARGIN_MS) - (deps.clock() - now);
     const checked = await checkIdentity(deps, request, outcome.images, mode, {
-      retrySignal: AbortSignal.timeout(Math.max(1, leftMs)),
+      window: {
+        endsAt: now + Math.min(budgetLeftMs, cancelLeftMs, functionRemainingMs - STEP_MARGIN_MS),
+        firstCallMs: deps.clock() - now,
+        clock: deps.clock,
+      },
       stillWanted: async () => (await loadJob(deps, step)).status === 'running',
     });
     const outputKeys = await deps.outputs.save(job.accountId, job.jobId, checked.images, work.outputFormat);
@@ -280,7 +284,8 @@ export const settle = async (
     basis.reservedMicros !== undefined && basis.readStatus !== undefined
       ? { reservedMicros: basis.reservedMicros, asyncJobStatus: basis.readStatus }
       : undefined;
-  await settleJobCharge(deps.ledger, step, settlement(basis.priced, step.run, reserved), result, deps.clock(), known);
+  const charge = settlement(basis.priced, pricedOutcomeOf(step.run.usage, step.run), reserved);
+  await settleJobCharge(deps.ledger, step, charge, result, deps.clock(), known);
 };
 
 /** How a failure caught by the workflow ({Error, Cause}) is reported on the job. */
