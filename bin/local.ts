@@ -16,10 +16,13 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { listPriceOf } from '../functions/adapters/engine/providers/list-prices';
 import { BACKEND_ENV, PROVIDER_ENV } from '../functions/deployment/env-names';
 import { ROUTE_TARGETS } from '../functions/deployment/providers';
+import { allowRoutesBelowCost } from '../functions/deployment/settings';
 import { BASE_MODELS } from '../functions/domain/catalog/catalog';
 import { engineNameOf, parseModelRoutes } from '../functions/domain/catalog/model-routes';
+import { checkRouteCosts } from '../functions/domain/catalog/route-margins';
 import { ROOT_DIR, startLocalRuntime } from './local-aws/runtime';
 
 const DEV_ACCOUNT_CREDIT_MICROS = 100_000_000;
@@ -48,6 +51,7 @@ const reconciledLines = ({
  */
 const engineLines = (environment: NodeJS.ProcessEnv): string[] => {
   const routes = parseModelRoutes(environment[PROVIDER_ENV.modelRoutes], ROUTE_TARGETS);
+  checkRouteCosts(routes, listPriceOf, allowRoutesBelowCost(environment));
   const fallback =
     environment[BACKEND_ENV.engine] === 'http'
       ? `http engine (${environment[BACKEND_ENV.engineUrl] ?? 'no ENGINE_URL'})`

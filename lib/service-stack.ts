@@ -106,6 +106,7 @@ export class ServiceStack extends Stack {
     const data = new Data(this, 'Data');
     const backends = new Backends(this, 'Backends', {
       modelRoutes: this.node.tryGetContext('modelRoutes'),
+      allowRoutesBelowCost: this.node.tryGetContext('allowRoutesBelowCost'),
       modelAliases: this.node.tryGetContext('modelAliases'),
       providerBaseUrls: Object.fromEntries(
         HOSTED_PROVIDER_IDS.map((id) => [id, this.node.tryGetContext(HOSTED_PROVIDERS[id].baseUrl.context)]),

@@ -31,10 +31,25 @@ export const IdentityReportSchema = v.object({
       attempts: v.number(),
     }),
   ),
+  retriedOutputs: v.optional(v.number()),
 });
 
-/** What identity retries cost the provider, for the operator. */
-export const IdentityRetriesSchema = v.object({ calls: v.number(), providerCostMicros: v.optional(v.number()) });
+const UsageSchema = v.object({
+  outputTokens: v.number(),
+  inputTextTokens: v.optional(v.number()),
+  inputImageTokens: v.optional(v.number()),
+  tokensMissing: v.optional(v.boolean()),
+  megapixels: v.number(),
+  providerCostMicros: v.optional(v.number()),
+});
+
+/** What identity retries made (outputs, charged to the caller) and used; their provider cost for the operator. */
+export const IdentityRetriesSchema = v.object({
+  calls: v.number(),
+  outputs: v.optional(v.number()),
+  usage: v.optional(UsageSchema),
+  providerCostMicros: v.optional(v.number()),
+});
 
 export const RunOutcomeSchema = v.variant('outcome', [
   v.object({
@@ -45,14 +60,7 @@ export const RunOutcomeSchema = v.variant('outcome', [
     recognizedFaces: v.optional(v.array(RecognizedFaceSchema)),
     identity: v.optional(IdentityReportSchema),
     identityRetries: v.optional(IdentityRetriesSchema),
-    usage: v.object({
-      outputTokens: v.number(),
-      inputTextTokens: v.optional(v.number()),
-      inputImageTokens: v.optional(v.number()),
-      tokensMissing: v.optional(v.boolean()),
-      megapixels: v.number(),
-      providerCostMicros: v.optional(v.number()),
-    }),
+    usage: UsageSchema,
   }),
   v.object({ outcome: v.literal('failed'), error: JobErrorSchema }),
 ]);

@@ -38,6 +38,8 @@ export const PROVIDER_ENV = {
   modelAliases: 'MODEL_ALIASES',
   /** How long a provider's key is kept before it is read again (a 401/403 reads it again at once). */
   providerKeyCacheSeconds: 'PROVIDER_KEY_CACHE_SECONDS',
+  /** `true` lets a route whose provider lists a price at or above ours start anyway (catalog/route-margins.ts). */
+  allowRoutesBelowCost: 'ALLOW_ROUTES_BELOW_COST',
 } as const;
 
 /**
@@ -104,6 +106,7 @@ export const LOCAL_ENV_SETTINGS = [
   PROVIDER_ENV.modelRoutes,
   PROVIDER_ENV.modelAliases,
   PROVIDER_ENV.providerKeyCacheSeconds,
+  PROVIDER_ENV.allowRoutesBelowCost,
   ...HOSTED_PROVIDER_IDS.flatMap((id) => [
     HOSTED_PROVIDERS[id].baseUrl.env,
     HOSTED_PROVIDERS[id].key.env,

@@ -5,7 +5,9 @@
  * which only the local runtimes set, from their own environment.
  */
 import * as v from 'valibot';
+import { listPriceOf } from '../adapters/engine/providers/list-prices';
 import { parseModelAliases, parseModelRoutes } from '../domain/catalog/model-routes';
+import { checkRouteCosts } from '../domain/catalog/route-margins';
 import { USD_AMOUNT_PATTERN, usdAmountMicros } from '../domain/shared/money';
 import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, PROVIDER_ENV, STATE_MACHINE_ARN_ENV, STRIPE_ENV } from './env-names';
 import {
@@ -125,6 +127,8 @@ export const ConfigSchema = v.object({
     v.optional(v.string(), ''),
     v.transform((text) => parseModelRoutes(text, ROUTE_TARGETS)),
   ),
+  /** Serve a route whose provider lists a price at or above ours (refused at start otherwise). */
+  [PROVIDER_ENV.allowRoutesBelowCost]: flag,
   [PROVIDER_ENV.modelAliases]: v.pipe(
     v.optional(v.string(), ''),
     v.transform((text) => parseModelAliases(text)),
@@ -248,13 +252,25 @@ export const currentProviderKey = (id: HostedProviderId, env: NodeJS.ProcessEnv 
 
 let cached: ServiceConfig | undefined;
 
-export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig => ({
-  ...v.parse(ConfigSchema, env),
-  providers: Object.fromEntries(HOSTED_PROVIDER_IDS.map((id) => [id, providerSettings(env, id)])) as Record<
-    HostedProviderId,
-    ProviderSettings
-  >,
-});
+/** ALLOW_ROUTES_BELOW_COST as the settings read it, for the local runtime's start (bin/local.ts). */
+export const allowRoutesBelowCost = (env: NodeJS.ProcessEnv): boolean =>
+  v.parse(flag, env[PROVIDER_ENV.allowRoutesBelowCost]);
+
+/**
+ * The configuration; a route table with a pairing the provider lists at or above our price stops the cold
+ * start (catalog/route-margins.ts) unless ALLOW_ROUTES_BELOW_COST=true.
+ */
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig => {
+  const parsed = v.parse(ConfigSchema, env);
+  checkRouteCosts(parsed[PROVIDER_ENV.modelRoutes], listPriceOf, parsed[PROVIDER_ENV.allowRoutesBelowCost]);
+  return {
+    ...parsed,
+    providers: Object.fromEntries(HOSTED_PROVIDER_IDS.map((id) => [id, providerSettings(env, id)])) as Record<
+      HostedProviderId,
+      ProviderSettings
+    >,
+  };
+};
 
 /** The configuration of this process, parsed on first use and then kept. */
 export const config = (): ServiceConfig => (cached ??= loadConfig());

@@ -9,6 +9,7 @@
  */
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { listPriceOf } from '../../functions/adapters/engine/providers/list-prices';
 import { BACKEND_ENV, PROVIDER_ENV, STRIPE_ENV } from '../../functions/deployment/env-names';
 import {
   HOSTED_PROVIDERS,
@@ -19,6 +20,7 @@ import {
   secretConstructId,
 } from '../../functions/deployment/providers';
 import { parseModelAliases, parseModelRoutes, routedProviders } from '../../functions/domain/catalog/model-routes';
+import { checkRouteCosts } from '../../functions/domain/catalog/route-margins';
 import { acknowledge } from './acknowledgements';
 
 export { BACKEND_ENV };
@@ -26,6 +28,11 @@ export { BACKEND_ENV };
 export interface BackendsProps {
   /** CDK context `modelRoutes`: a JSON object (string) or an object, e.g. {"base-b-2":"openai:gpt-image-2"}. */
   readonly modelRoutes?: unknown;
+  /**
+   * CDK context `allowRoutesBelowCost=true`: serve routes whose provider lists a price at or above ours
+   * (refused at synth otherwise, and at every cold start without ALLOW_ROUTES_BELOW_COST, which this sets).
+   */
+  readonly allowRoutesBelowCost?: unknown;
   /** CDK context `modelAliases`: public model names → our ids. */
   readonly modelAliases?: unknown;
   /** CDK context per provider (its row's `baseUrl.context`, e.g. `openaiBaseUrl`): a gateway in front of it (https). */
@@ -87,6 +94,9 @@ export class Backends extends Construct {
     const text = (value: unknown) =>
       value === undefined ? undefined : typeof value === 'string' ? value : JSON.stringify(value);
     const routes = parseModelRoutes(text(props.modelRoutes), ROUTE_TARGETS, 'context modelRoutes');
+    const allowBelowCost = props.allowRoutesBelowCost === true || props.allowRoutesBelowCost === 'true';
+    checkRouteCosts(routes, listPriceOf, allowBelowCost, 'context modelRoutes', 'context allowRoutesBelowCost=true');
+    if (allowBelowCost) this.environment[PROVIDER_ENV.allowRoutesBelowCost] = 'true';
     const aliases = parseModelAliases(text(props.modelAliases), 'context modelAliases');
     if (Object.keys(aliases).length > 0) this.environment[PROVIDER_ENV.modelAliases] = JSON.stringify(aliases);
     // The environment carries the route table in its own written form: provider:model.

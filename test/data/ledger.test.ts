@@ -103,6 +103,14 @@ describe('ledger', () => {
     await expectLedgerMatchesBalance(accountId);
   });
 
+  it('names the identity retries a settle charged on its entry', async () => {
+    const accountId = await openAccount(1_000_000);
+    const owner = await reserve(accountId, 480_000);
+    await ledger.settle({ accountId, finalMicros: 360_000, ends: succeeded(owner), at: Date.now(), retriedOutputs: 2 });
+    const settled = (await ledger.allEntries(accountId)).find((entry) => entry.kind === 'settle');
+    expect(settled).toMatchObject({ retriedOutputs: 2, note: expect.stringContaining('2 outputs made again') });
+  });
+
   it('releases a reservation once; a retried release is a no-op', async () => {
     const accountId = await openAccount(1_000_000);
     const owner = await reserve(accountId, 300_000);

@@ -98,6 +98,18 @@ describe('hosted providers in the stack', () => {
     expect(Object.keys(resourcesOf(plain, 'AWS::SecretsManager::Secret'))).toHaveLength(1);
   });
 
+  it("refuses a route below its provider's list price unless context allowRoutesBelowCost, which the functions then get", () => {
+    const belowCost = { 'base-c-2': 'fal:fal-ai/nano-banana-2' };
+    expect(() => stackWith({ modelRoutes: belowCost })).toThrow(
+      /context modelRoutes: "base-c-2" on fal:fal-ai\/nano-banana-2 sells at or below .*context allowRoutesBelowCost=true/,
+    );
+    const allowed = stackWith({ modelRoutes: belowCost, allowRoutesBelowCost: 'true' });
+    const variables = Object.values(resourcesOf(allowed, 'AWS::Lambda::Function')).map(
+      (fn) => (fn.Properties as { Environment?: { Variables?: Record<string, unknown> } }).Environment?.Variables ?? {},
+    );
+    expect(variables.some((vars) => vars[PROVIDER_ENV.allowRoutesBelowCost] === 'true')).toBe(true);
+  });
+
   it('refuses a route table that names an unknown model or provider', () => {
     expect(() => stackWith({ modelRoutes: { 'base-z-9': 'openai:gpt-image-2' } })).toThrow(
       /context modelRoutes: "base-z-9" is not a base model/,

@@ -27,6 +27,7 @@ interface IdentityAnswer {
   identity?: {
     expected: string[];
     outputs: { output_index: number; kept: string[]; missing: string[]; attempts: number }[];
+    retried_outputs: number;
   };
 }
 
@@ -66,6 +67,7 @@ describe('who is there decides what is sent', () => {
     expect(answer.identity).toEqual({
       expected: [a.profileId],
       outputs: [{ output_index: 0, kept: [a.profileId], missing: [], attempts: 1 }],
+      retried_outputs: 0,
     });
     const [face] = answer.recognized_faces;
     expect(face).toMatchObject({ output_index: 0, profile_id: a.profileId, billed: true });
@@ -89,6 +91,7 @@ describe('who is there decides what is sent', () => {
     expect(answer.identity).toEqual({
       expected: [],
       outputs: [{ output_index: 0, kept: [], missing: [], attempts: 1 }],
+      retried_outputs: 0,
     });
     expect(await spent(account.accountId)).toBe(PINNED_PRICES.perImageMicros);
   });
@@ -147,7 +150,7 @@ describe('several subjects', () => {
 });
 
 describe('identity_check', () => {
-  it('retry makes again an output that drifted, at most twice, and bills no surcharge when it never kept the subject', async () => {
+  it('retry makes again an output that drifted, at most twice, charges each output made again and no surcharge when it never kept the subject', async () => {
     const account = await world.runtime.newAccount();
     const a = await seedFaceProfile(account.accountId, facePhoto('astronaut.jpg'));
     const before = world.doubles.fal.submissions.length;
@@ -163,9 +166,12 @@ describe('identity_check', () => {
     expect(answer.identity).toEqual({
       expected: [a.profileId],
       outputs: [{ output_index: 0, kept: [], missing: [a.profileId], attempts: 3 }],
+      retried_outputs: 2,
     });
     expect(answer.known_subjects.counts).toEqual({});
     expect(world.doubles.fal.submissions.length - before).toBe(3);
+    // Each output made again at base-a-2's 1K price ($0.04), no surcharge: three outputs made, three paid.
+    expect(await spent(account.accountId)).toBe(3 * 40_000);
     // The retries' provider cost stays on the job for the operator; the answer carries none of it.
     expect(JSON.stringify(answer)).not.toMatch(/retries|provider_cost|providerCost/i);
   });
@@ -229,6 +235,7 @@ describe('identity_check', () => {
     expect(result.identity).toEqual({
       expected: [a.profileId],
       outputs: [{ output_index: 0, kept: [a.profileId], missing: [], attempts: 1 }],
+      retried_outputs: 0,
     });
   });
 });

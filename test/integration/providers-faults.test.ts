@@ -273,6 +273,8 @@ describe('nothing is left running at fal', () => {
 
       const routes = process.env.MODEL_ROUTES;
       process.env.MODEL_ROUTES = JSON.stringify({ ...JSON.parse(routes ?? '{}'), 'base-a-2': 'openai:gpt-image-2' });
+      // base-a-2 sells below gpt-image-2's list price: allowed here, the route change is what is tested.
+      process.env.ALLOW_ROUTES_BELOW_COST = 'true';
       resetComposition();
       try {
         // The change came before fal finished: what follows runs under the new route, which new work takes.
@@ -297,6 +299,7 @@ describe('nothing is left running at fal', () => {
       } finally {
         if (routes === undefined) delete process.env.MODEL_ROUTES;
         else process.env.MODEL_ROUTES = routes;
+        delete process.env.ALLOW_ROUTES_BELOW_COST;
         resetComposition();
       }
     },

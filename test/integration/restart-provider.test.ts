@@ -131,7 +131,11 @@ describe('a route change while jobs are held at fal', () => {
     // The operator routes base-a-2 to OpenAI now (a deployment with a new MODEL_ROUTES, here a restart).
     const openAiCalls = doubles.openai.received.length;
     const routes = { ...JSON.parse(doubles.env.MODEL_ROUTES!), 'base-a-2': 'openai:gpt-image-2' };
-    runtime = await startTestRuntime({ dataDir, env: { ...doubles.env, MODEL_ROUTES: JSON.stringify(routes) } });
+    // base-a-2 sells below gpt-image-2's list price: allowed here, the route change is what is tested.
+    runtime = await startTestRuntime({
+      dataDir,
+      env: { ...doubles.env, MODEL_ROUTES: JSON.stringify(routes), ALLOW_ROUTES_BELOW_COST: 'true' },
+    });
     expect([...runtime.reconciled.resumedJobs].sort()).toEqual([completingJob, canceledJob].sort());
     const apiKey = runtime.devAccount!.apiKey;
     const accountId = runtime.devAccount!.accountId;

@@ -1387,7 +1387,8 @@ export interface components {
          *             "missing": [],
          *             "attempts": 1
          *           }
-         *         ]
+         *         ],
+         *         "retried_outputs": 0
          *       },
          *       "images": [],
          *       "download_urls": [
@@ -1442,6 +1443,8 @@ export interface components {
                     /** @description How many times this output was made: more than 1 only with `identity_check: retry`. */
                     attempts: number;
                 }[];
+                /** @description Outputs made again by `identity_check: retry` (the sum of each output’s attempts beyond the first), each charged at the operation’s per-output price; 0 without a retry. */
+                retried_outputs: number;
             };
             /** @description Base64 images (`response_mode: bytes`), else empty. */
             images: string[];
@@ -1546,6 +1549,8 @@ export interface components {
                             /** @description How many times this output was made: more than 1 only with `identity_check: retry`. */
                             attempts: number;
                         }[];
+                        /** @description Outputs made again by `identity_check: retry` (the sum of each output’s attempts beyond the first), each charged at the operation’s per-output price; 0 without a retry. */
+                        retried_outputs: number;
                     };
                     /** @description Base64 images (`response_mode: bytes`), else empty. */
                     images: string[];
@@ -1660,6 +1665,8 @@ export interface components {
                         /** @description How many times this output was made: more than 1 only with `identity_check: retry`. */
                         attempts: number;
                     }[];
+                    /** @description Outputs made again by `identity_check: retry` (the sum of each output’s attempts beyond the first), each charged at the operation’s per-output price; 0 without a retry. */
+                    retried_outputs: number;
                 };
                 /** @description Base64 images (`response_mode: bytes`), else empty. */
                 images: string[];
@@ -1718,8 +1725,10 @@ export interface components {
                 };
                 job_id: string | null;
                 profile_id: string | null;
-                /** @description The operator’s note on a credit. */
+                /** @description The operator’s note on a credit; on a settle, what identity retries were charged. */
                 note: string | null;
+                /** @description On the settle of a job whose `identity_check: retry` made outputs again: how many, each charged at the operation’s per-output price. */
+                retried_outputs?: number;
             }[];
             /** @description Pass as `cursor` for older entries; null on the last page. */
             next_cursor: string | null;

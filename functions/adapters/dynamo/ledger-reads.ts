@@ -18,6 +18,7 @@ const LedgerItem = v.object({
   ownerKind: v.optional(v.picklist(CHARGE_OWNER_KINDS)),
   ownerId: v.optional(v.string()),
   note: v.optional(v.string()),
+  retriedOutputs: v.optional(v.number()),
   createdAt: v.number(),
 });
 
@@ -30,6 +31,7 @@ const toEntry = (raw: unknown): LedgerEntry => {
     amountMicros: item.amountMicros,
     owner: item.ownerKind && item.ownerId ? { kind: item.ownerKind, id: item.ownerId } : null,
     note: item.note ?? null,
+    ...(item.retriedOutputs !== undefined && { retriedOutputs: item.retriedOutputs }),
     createdAt: item.createdAt,
   };
 };

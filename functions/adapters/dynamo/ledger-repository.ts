@@ -69,6 +69,15 @@ export const readFunds = async (table: Table, accountId: string): Promise<Accoun
   return v.parse(AccountFundsItem, found.Item);
 };
 
+/** A settle that charged identity retries names them on its entry: a count, and a note a person reads. */
+const retriedDetails = (retriedOutputs: number | undefined): { note?: string; retriedOutputs?: number } =>
+  retriedOutputs && retriedOutputs > 0
+    ? {
+        retriedOutputs,
+        note: `identity retries: ${retriedOutputs} output${retriedOutputs === 1 ? '' : 's'} made again, each charged at the per-output price`,
+      }
+    : {};
+
 /** A ledger entry's Put: the entry is new (its time-ordered id is too). */
 export const ledgerEntryWrite = (
   table: Table,
@@ -80,6 +89,7 @@ export const ledgerEntryWrite = (
     at: number;
     owner?: ChargeOwner;
     note?: string;
+    retriedOutputs?: number;
   },
 ): { item: TransactItem; entry: LedgerEntry } => ({
   entry: {
@@ -89,6 +99,7 @@ export const ledgerEntryWrite = (
     amountMicros: entry.amountMicros,
     owner: entry.owner ?? null,
     note: entry.note ?? null,
+    ...(entry.retriedOutputs !== undefined && { retriedOutputs: entry.retriedOutputs }),
     createdAt: entry.at,
   },
   item: {
@@ -103,6 +114,7 @@ export const ledgerEntryWrite = (
         ownerKind: entry.owner?.kind,
         ownerId: entry.owner?.id,
         note: entry.note,
+        retriedOutputs: entry.retriedOutputs,
         createdAt: entry.at,
       },
       ConditionExpression: 'attribute_not_exists(pk)',
@@ -218,8 +230,9 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
     amountMicros: number,
     at: number,
     owner?: ChargeOwner,
+    details: { note?: string; retriedOutputs?: number } = {},
   ): { item: TransactItem; entry: LedgerEntry } {
-    return ledgerEntryWrite(this.table, this.newId('led'), { accountId, kind, amountMicros, at, owner });
+    return ledgerEntryWrite(this.table, this.newId('led'), { accountId, kind, amountMicros, at, owner, ...details });
   }
 
   /** `covers`: a reservation, which the balance must cover and which an account in debt may not make. */
@@ -343,7 +356,7 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
    * transaction (jobs-repository.ts markRunning took it), guarded by the status it was read with.
    */
   private async close(
-    input: { accountId: string; ends: ChargeOwner; at: number; known?: KnownReservation },
+    input: { accountId: string; ends: ChargeOwner; at: number; known?: KnownReservation; retriedOutputs?: number },
     kind: 'settle' | 'release',
     to: 'settled' | 'released',
     amounts: (reservedMicros: number) => { delta: number; amountMicros: number; patch: Record<string, unknown> },
@@ -366,7 +379,7 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
   }
 
   private async closeOnce(
-    input: { accountId: string; ends: ChargeOwner; at: number },
+    input: { accountId: string; ends: ChargeOwner; at: number; retriedOutputs?: number },
     kind: 'settle' | 'release',
     to: 'settled' | 'released',
     amounts: (reservedMicros: number) => { delta: number; amountMicros: number; patch: Record<string, unknown> },
@@ -386,7 +399,7 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
 
     const { delta, amountMicros, patch } = amounts(charge.reservedMicros);
     const { sets, names, values } = patchExpression(patch);
-    const { item } = this.entryPut(input.accountId, kind, delta, input.at, owner);
+    const { item } = this.entryPut(input.accountId, kind, delta, input.at, owner, retriedDetails(input.retriedOutputs));
     // An asynchronous job's status decides whether it holds a place: the close is guarded by the status it read.
     const guarded = owner.kind === 'job' && charge.mode === 'async' && charge.status !== undefined;
     const freesPlace = guarded && charge.status === 'running';

@@ -67,6 +67,8 @@ export interface LedgerEntryBody {
   job_id: string | null;
   profile_id: string | null;
   note: string | null;
+  /** A job's settle that charged identity retries: the outputs made again. */
+  retried_outputs?: number;
 }
 
 export interface LedgerPageBody {
@@ -130,6 +132,7 @@ export const ledgerEntryBody = (entry: LedgerEntry & { balanceAfterMicros: numbe
   job_id: entry.owner?.kind === 'job' ? entry.owner.id : null,
   profile_id: entry.owner?.kind === 'profile' ? entry.owner.id : null,
   note: entry.note,
+  ...(entry.retriedOutputs !== undefined && { retried_outputs: entry.retriedOutputs }),
 });
 
 /** GET /account/ledger: one page of entries, newest first, each with the balance after it. */

@@ -39,6 +39,8 @@ export interface LedgerEntry {
   amountMicros: number;
   owner: ChargeOwner | null;
   note: string | null;
+  /** A job's settle: outputs its identity retries made again, each charged at the per-output price. */
+  retriedOutputs?: number;
   createdAt: number;
 }
 
@@ -124,6 +126,8 @@ export interface SettleInput<O extends ChargeOwners = ChargeOwners> {
   at: number;
   known?: KnownReservation;
   note?: SettlementNote;
+  /** Outputs identity retries made again, charged in this settle: named on its ledger entry. */
+  retriedOutputs?: number;
 }
 
 export interface ReleaseInput<O extends ChargeOwners = ChargeOwners> {

@@ -69,7 +69,7 @@ export const BASE_MODELS: readonly BaseModel[] = [
     autoAspectRatio: true,
     qualities: [],
     exactSize: false,
-    // At least what its providers charge per image at list prices (test/unit/margins.test.ts): Gemini's
+    // At least what its providers charge per image at list prices (test/unit/domain/catalog/margins.test.ts; a route below it stops the start: route-margins.ts): Gemini's
     // gemini-3.1-flash-image $0.0672 / $0.1008 / $0.1512, fal's nano-banana-2 $0.08 / $0.12 / $0.16.
     pricing: { metering: 'flat', perImageMicros: { '1K': 80_000, '2K': 120_000, '4K': 160_000 } },
     identitySurchargeMicros: 30_000,

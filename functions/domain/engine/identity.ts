@@ -10,11 +10,20 @@
  *    largest first and only until every candidate is found.
  * 2. After the engine (`checkIdentity`): every output is recognised (recognition.ts); each output's entry
  *    in the identity report says which expected subjects it kept and which it is missing.
- * 3. With `identity_check: "retry"`, an output missing an expected subject is made again (the same request,
- *    one image per output still missing someone), at most MAX_IDENTITY_RETRIES more times; each output
- *    delivered is its best attempt (most expected subjects kept, then the highest similarity). The caller
- *    pays for the delivered outputs as recognised; what the extra calls cost the provider is kept on the
- *    job for the operator (`retries`), never answered.
+ * 3. With `identity_check: "retry"`, an output is made again (the same request, one image per output to
+ *    make again) when it can help (`worthRetrying`): it misses an expected subject AND shows a face that is
+ *    no expected subject's (a stranger, or the subject drawn too far from the profile to be recognised),
+ *    which another attempt can draw as the subject. An output that shows no face beyond the subjects it
+ *    kept (the missing subject drawn from behind, too small or out of frame) is delivered as it is: the
+ *    same prompt tends to make the same picture again, and there is no face to recognise.
+ *    At most MAX_IDENTITY_RETRIES more times; each output delivered is its best attempt (most expected
+ *    subjects kept, then the highest similarity). Every output made again is the caller's, charged at the
+ *    operation's per-output price (catalog/pricing.ts) and reserved up front; `retries` says how many and
+ *    what their calls used (their provider cost is the operator's to see, never answered).
+ * 4. A retry starts only when it can end in time (`RetryWindow`): an attempt is expected to take as long
+ *    as the longest so far, and a retry still running when the window closes is abandoned, its outputs
+ *    neither delivered nor charged. The best attempts so far are then delivered, on the sync path as on
+ *    the async one.
  */
 import type { DetectedFace, FaceAnalyzer } from '../faces';
 import {
@@ -28,7 +37,7 @@ import {
   type KeepTicket,
   type Operation,
 } from './engine';
-import { type Recognition, type RecognizedFace, recogniseFaces, recognitionOf } from './recognition';
+import { facesToMatch, type Recognition, type RecognizedFace, recogniseFaces, recognitionOf } from './recognition';
 
 export const IDENTITY_CHECKS = ['report', 'retry', 'off'] as const;
 export type IdentityCheck = (typeof IDENTITY_CHECKS)[number];
@@ -50,12 +59,29 @@ export interface IdentityReport {
   expected: string[];
   /** One entry per output. */
   outputs: OutputIdentity[];
+  /** Outputs made again by identity retries, each charged at the operation's per-output price (absent on older runs: none was). */
+  retriedOutputs?: number;
 }
 
-/** What the extra attempts cost the provider: the operator's, never the caller's. */
+/** What identity retries made: the caller pays for each output made again; the provider cost is the operator's to see. */
 export interface IdentityRetries {
   calls: number;
+  /** Outputs made again and received (each charged at the operation's per-output price); absent on older runs. */
+  outputs?: number;
+  /** What the retry calls used, summed (a metered model prices it). */
+  usage?: EngineUsage;
   providerCostMicros?: number;
+}
+
+/**
+ * When retries must end: `endsAt` (epoch ms) leaves the time to save the outputs and settle; a retry starts
+ * only when `clock() + expected` fits before it, `expected` being the longest attempt so far (at first
+ * `firstCallMs`, the first engine call, plus the analysis of its outputs).
+ */
+export interface RetryWindow {
+  endsAt: number;
+  firstCallMs: number;
+  clock: () => number;
 }
 
 /** Which inputs a `profile_ids` candidate may be present in, by operation (their indices in `images`). */
@@ -95,6 +121,21 @@ export const expectedCandidates = async (
   );
 };
 
+/**
+ * Whether making an output again can help: it misses an expected subject and shows a face recognition
+ * could read (a person's, or an animal's) that is no expected subject's. A face drawn but not recognised is
+ * another attempt's chance; no such face (the subject seen from behind, too small, left out) is not.
+ */
+export const worthRetrying = (
+  faces: readonly DetectedFace[],
+  recognised: readonly RecognizedFace[],
+  expected: readonly string[],
+): boolean => {
+  const kept = expected.filter((id) => recognised.some((face) => face.profileId === id));
+  if (kept.length === expected.length) return false;
+  return facesToMatch(faces).length > recognised.filter((face) => expected.includes(face.profileId)).length;
+};
+
 /** One output's standing: expected subjects kept, then their summed similarity. */
 const standing = (faces: readonly RecognizedFace[], expected: readonly string[]) => {
   const kept = expected.filter((id) => faces.some((face) => face.profileId === id));
@@ -117,11 +158,30 @@ export interface CheckedOutputs {
 const addCost = (total: number | undefined, usage: EngineUsage): number | undefined =>
   usage.providerCostMicros === undefined ? total : (total ?? 0) + usage.providerCostMicros;
 
+const addUsage = (total: EngineUsage | undefined, usage: EngineUsage): EngineUsage => {
+  if (!total) return { ...usage };
+  const sum = (a: number | undefined, b: number | undefined) =>
+    a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
+  const inputTextTokens = sum(total.inputTextTokens, usage.inputTextTokens);
+  const inputImageTokens = sum(total.inputImageTokens, usage.inputImageTokens);
+  const providerCostMicros = sum(total.providerCostMicros, usage.providerCostMicros);
+  return {
+    outputTokens: total.outputTokens + usage.outputTokens,
+    ...(inputTextTokens !== undefined && { inputTextTokens }),
+    ...(inputImageTokens !== undefined && { inputImageTokens }),
+    ...((total.tokensMissing === true || usage.tokensMissing === true) && { tokensMissing: true }),
+    megapixels: total.megapixels + usage.megapixels,
+    ...(providerCostMicros !== undefined && { providerCostMicros }),
+  };
+};
+
 export interface CheckOptions {
   /** Aborts the whole check (the sync budget): rethrown. */
   signal?: AbortSignal;
-  /** Ends the retries only (what is left of an async job's budget): the best attempts so far are delivered. */
+  /** Ends the retries only (a cancel): the best attempts so far are delivered. */
   retrySignal?: AbortSignal;
+  /** When retries must end (the sync deadline, what is left of an async job's budget); absent: no limit. */
+  window?: RetryWindow;
   /** Asked before each retry: false (the job was canceled) delivers the best attempts so far. */
   stillWanted?: () => Promise<boolean>;
   /**
@@ -141,31 +201,44 @@ export const checkIdentity = async (
   request: EngineRequest,
   images: Buffer[],
   mode: IdentityCheck,
-  { signal, retrySignal, stillWanted, keepTicket }: CheckOptions = {},
+  { signal, retrySignal, window, stillWanted, keepTicket }: CheckOptions = {},
 ): Promise<CheckedOutputs> => {
   const expected = request.candidates.map((candidate) => candidate.profileId);
-  const analyse = async (batch: readonly Buffer[]): Promise<RecognizedFace[][]> => {
-    if (expected.length === 0) return batch.map(() => []);
-    const faces: DetectedFace[][] = [];
+  const analyse = async (
+    batch: readonly Buffer[],
+  ): Promise<{ detected: DetectedFace[][]; found: RecognizedFace[][] }> => {
+    if (expected.length === 0) return { detected: batch.map(() => []), found: batch.map(() => []) };
+    const detected: DetectedFace[][] = [];
     for (const image of batch) {
       signal?.throwIfAborted();
-      faces.push(await deps.faces.analyze(image));
+      detected.push(await deps.faces.analyze(image));
     }
-    const found = recogniseFaces(deps.faces.modelId, faces, request.candidates);
-    return batch.map((_, index) => found.filter((face) => face.outputIndex === index));
+    const found = recogniseFaces(deps.faces.modelId, detected, request.candidates);
+    return { detected, found: batch.map((_, index) => found.filter((face) => face.outputIndex === index)) };
   };
 
   const delivered = [...images];
-  const facesOf = await analyse(images);
+  const analysisStartedAt = window?.clock();
+  const first = await analyse(images);
+  const facesOf = first.found;
+  const detectedOf = first.detected;
+  // An attempt is expected to take as long as the longest so far: the first call and its analysis, at first.
+  let expectedAttemptMs =
+    window && analysisStartedAt !== undefined ? window.firstCallMs + (window.clock() - analysisStartedAt) : 0;
   const attempts = images.map(() => 1);
-  const retries: IdentityRetries = { calls: 0 };
+  const retries: IdentityRetries = { calls: 0, outputs: 0 };
   for (let round = 1; mode === 'retry' && round <= MAX_IDENTITY_RETRIES; round += 1) {
     const short = delivered.flatMap((_, index) =>
-      standing(facesOf[index] ?? [], expected).kept.length < expected.length ? [index] : [],
+      worthRetrying(detectedOf[index] ?? [], facesOf[index] ?? [], expected) ? [index] : [],
     );
     if (short.length === 0 || retrySignal?.aborted || (stillWanted && !(await stillWanted()))) break;
-    const signals = [signal, retrySignal].filter((item): item is AbortSignal => item !== undefined);
+    const startedAt = window?.clock() ?? 0;
+    if (window && startedAt + expectedAttemptMs > window.endsAt) break;
+    const signals = [signal, retrySignal, window && AbortSignal.timeout(Math.max(1, window.endsAt - startedAt))].filter(
+      (item): item is AbortSignal => item !== undefined,
+    );
     let outcome: EngineOutcome;
+    let again: Awaited<ReturnType<typeof analyse>>;
     try {
       outcome = await abortableRun(
         deps.engine,
@@ -174,23 +247,27 @@ export const checkIdentity = async (
         undefined,
         keepTicket,
       );
+      retries.calls += 1;
+      if (outcome.kind !== 'images') break;
+      again = await analyse(outcome.images);
     } catch (error) {
       if (signal?.aborted) throw error;
       break;
     }
-    retries.calls += 1;
-    if (outcome.kind !== 'images') break;
     const cost = addCost(retries.providerCostMicros, outcome.usage);
     if (cost !== undefined) retries.providerCostMicros = cost;
-    const again = await analyse(outcome.images);
+    retries.usage = addUsage(retries.usage, outcome.usage);
+    if (window) expectedAttemptMs = Math.max(expectedAttemptMs, window.clock() - startedAt);
     short.forEach((index, offset) => {
       const image = outcome.images[offset];
       if (!image) return;
       attempts[index] = (attempts[index] ?? 1) + 1;
-      const candidate = again[offset] ?? [];
+      retries.outputs = (retries.outputs ?? 0) + 1;
+      const candidate = again.found[offset] ?? [];
       if (better(standing(candidate, expected), standing(facesOf[index] ?? [], expected))) {
         delivered[index] = image;
         facesOf[index] = candidate;
+        detectedOf[index] = again.detected[offset] ?? [];
       }
     });
   }
@@ -210,6 +287,7 @@ export const checkIdentity = async (
           attempts: attempts[outputIndex] ?? 1,
         };
       }),
+      ...((retries.outputs ?? 0) > 0 && { retriedOutputs: retries.outputs }),
     },
     retries,
   };

@@ -12,7 +12,7 @@ import type { Caller } from '../accounts/accounts';
 import { pinnedTwoK, resolveOutputSpec } from '../catalog/output-spec';
 import { type CeilingInputs, ceilingPrice, type PricedRequest } from '../catalog/pricing';
 import type { CandidateProfile, Operation, OutputFormat, PreparedEngineRequest } from '../engine/engine';
-import { expectedCandidates, type IdentityCheck } from '../engine/identity';
+import { expectedCandidates, type IdentityCheck, MAX_IDENTITY_RETRIES } from '../engine/identity';
 import { CROPS_PER_PROFILE, instructedPrompt, planIdentity } from '../engine/identity-prompt';
 import type { Profile } from '../profiles/profile';
 import type { ImageCommand } from './command';
@@ -83,6 +83,7 @@ export const prepare = async (
     const profile = byId.get(id);
     return profile ? [candidateOf(profile)] : [];
   });
+  const identityCheck = command.identityCheck ?? 'report';
   const candidates = await expectedCandidates(
     deps.faces,
     { operation: command.operation, images, candidates: referencedCandidates, namedInPrompt },
@@ -103,11 +104,11 @@ export const prepare = async (
       namedInPrompt,
     },
     priced,
-    reservedMicros: ceilingPrice(
-      priced,
-      ceilingInputs(command.operation, command.prompt, images.length, candidates, namedInPrompt),
-    ),
-    identityCheck: command.identityCheck ?? 'report',
+    reservedMicros: ceilingPrice(priced, {
+      ...ceilingInputs(command.operation, command.prompt, images.length, candidates, namedInPrompt),
+      maxRetriedOutputs: maxRetriedOutputs(identityCheck, candidates, command.numOutputImages),
+    }),
+    identityCheck,
   };
 };
 
@@ -140,6 +141,15 @@ const ceilingInputs = (
     },
   };
 };
+
+/**
+ * The most outputs identity retries may make again, reserved with the request: each output
+ * MAX_IDENTITY_RETRIES more times with `identity_check: "retry"` and an expected subject recognition can find.
+ */
+const maxRetriedOutputs = (mode: IdentityCheck, candidates: CandidateProfile[], numOutputImages: number): number =>
+  mode === 'retry' && candidates.some((candidate) => candidate.face !== null)
+    ? numOutputImages * MAX_IDENTITY_RETRIES
+    : 0;
 
 /** A profile as recognition and the engine see it: its face template and reference crops, when trained with faces. */
 export const candidateOf = (profile: Pick<Profile, 'profileId' | 'face'>): CandidateProfile => ({

@@ -12,7 +12,7 @@ import { type CheckedOutputs, checkIdentity } from '../engine/identity';
 import { ContentModerationError, type DomainError, NoImageGeneratedError, RequestTimeoutError } from '../errors';
 import { releaseJobCharge, reserveJobCharge, settleJobCharge } from '../jobs/charge';
 import { jobErrorOf } from '../jobs/job';
-import { type ImageResult, identityResult, providerCost, resultOf } from '../jobs/result';
+import { type ImageResult, identityResult, pricedOutcomeOf, providerCost, resultOf } from '../jobs/result';
 import { type ImageCommand, newJob, type RequestContext } from './command';
 import type { ImageDeps } from './deps';
 import { clientRequestIdClaim } from './idempotency';
@@ -26,12 +26,22 @@ export const outcomeError = (outcome: Exclude<EngineOutcome, { kind: 'images' }>
 
 class DeadlineReached extends Error {}
 
+/**
+ * Time kept at the end of the sync budget to save the outputs and settle: identity retries end this long
+ * before the deadline (a tenth of the budget when that is shorter), so a retry never costs the caller a
+ * good first attempt (504) after every attempt was paid.
+ */
+export const SYNC_FINISH_MARGIN_MS = 5_000;
+export const syncRetriesEndAt = (startedAt: number, syncBudgetMs: number): number =>
+  startedAt + syncBudgetMs - Math.min(SYNC_FINISH_MARGIN_MS, syncBudgetMs / 10);
+
 export const runSync = async (
   deps: ImageDeps,
   caller: Caller,
   command: ImageCommand,
   context: RequestContext,
 ): Promise<ImageResult> => {
+  const startedAt = deps.clock();
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new DeadlineReached()), deps.settings.syncBudgetMs);
   const timedOut = () => new RequestTimeoutError(Math.round(deps.settings.syncBudgetMs / 1000));
@@ -60,6 +70,7 @@ export const runSync = async (
     // (the engine cancels its work).
     const keepTicket: KeepTicket = (ticket) => deps.jobs.addTicket(job.accountId, job.jobId, ticket);
     let outcome: EngineOutcome;
+    const callStartedAt = deps.clock();
     try {
       outcome = await abortableRun(
         deps.engine,
@@ -72,6 +83,7 @@ export const runSync = async (
       return await fail(error instanceof DeadlineReached || deadline.signal.aborted ? timedOut() : (error as Error));
     }
     if (outcome.kind !== 'images') return await fail(outcomeError(outcome));
+    const firstCallMs = deps.clock() - callStartedAt;
 
     const { outputFormat } = prepared.engineRequest;
     let outputKeys: string[];
@@ -82,13 +94,20 @@ export const runSync = async (
         { ...prepared.engineRequest, workKey: job.jobId, accountId: job.accountId },
         outcome.images,
         prepared.identityCheck,
-        { signal: deadline.signal, keepTicket },
+        {
+          signal: deadline.signal,
+          keepTicket,
+          window: {
+            endsAt: syncRetriesEndAt(startedAt, deps.settings.syncBudgetMs),
+            firstCallMs,
+            clock: deps.clock,
+          },
+        },
       );
       outputKeys = await deps.outputs.save(caller.accountId, job.jobId, checked.images, outputFormat);
     } catch (error) {
       return await fail(error instanceof DeadlineReached || deadline.signal.aborted ? timedOut() : (error as Error));
     }
-    const recognition = checked.recognition;
     const completedAt = deps.clock();
     const result = {
       outputKeys,
@@ -97,11 +116,7 @@ export const runSync = async (
       ...providerCost(outcome.usage),
     };
     try {
-      const charge = settlement(
-        prepared.priced,
-        { usage: outcome.usage, knownSubjects: recognition.knownSubjects },
-        prepared.reservedMicros,
-      );
+      const charge = settlement(prepared.priced, pricedOutcomeOf(outcome.usage, result), prepared.reservedMicros);
       await settleJobCharge(deps.ledger, job, charge, result, completedAt, known);
     } catch (error) {
       // Unsettled work is not delivered, and its reservation must not stay held: release it (a no-op

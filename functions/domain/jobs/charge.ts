@@ -78,6 +78,7 @@ export const settleJobCharge = (
     at,
     known,
     note: noteOf(charge, result),
+    ...(result.identityRetries?.outputs && { retriedOutputs: result.identityRetries.outputs }),
   });
 
 const noteOf = (charge: Settlement, result: JobResult): SettlementNote | undefined =>

@@ -4,6 +4,7 @@
  * snake_case names).
  */
 
+import type { PricedOutcome } from '../catalog/pricing';
 import type { EngineUsage } from '../engine/engine';
 import type { CheckedOutputs, IdentityCheck, IdentityReport } from '../engine/identity';
 import type { RecognizedFace } from '../engine/recognition';
@@ -77,6 +78,7 @@ export interface RecognizedFaceBody {
 export interface IdentityBody {
   expected: string[];
   outputs: { output_index: number; kept: string[]; missing: string[]; attempts: number }[];
+  retried_outputs: number;
 }
 
 export interface ImageResultBody {
@@ -105,6 +107,7 @@ export const imageResultBody = (result: ImageResult): ImageResultBody => ({
         missing,
         attempts,
       })),
+      retried_outputs: result.identity.retriedOutputs ?? 0,
     },
   }),
   images: result.images.map(base64Of),
@@ -120,6 +123,25 @@ export const identityResult = (
   recognizedFaces: checked.recognition.recognizedFaces,
   ...(mode !== 'off' && { identity: checked.identity }),
   ...(checked.retries.calls > 0 && { identityRetries: checked.retries }),
+});
+
+/**
+ * What a run is priced from (catalog/pricing.ts): the delivered call's usage, who is recognised in each
+ * output, and what identity retries made again (charged to the caller) and used.
+ */
+export const pricedOutcomeOf = (
+  usage: EngineUsage,
+  result: Pick<JobResult, 'knownSubjects' | 'recognizedFaces' | 'identityRetries'>,
+): PricedOutcome => ({
+  usage,
+  knownSubjects: result.knownSubjects,
+  ...(result.recognizedFaces && { recognizedFaces: result.recognizedFaces }),
+  ...(result.identityRetries?.outputs && {
+    retries: {
+      outputs: result.identityRetries.outputs,
+      ...(result.identityRetries.usage && { usage: result.identityRetries.usage }),
+    },
+  }),
 });
 
 /** The operator's cost of the delivered call, where the provider reports it. */

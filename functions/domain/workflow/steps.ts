@@ -35,7 +35,7 @@ import {
   timeoutError,
   workTicket,
 } from '../jobs/job';
-import { identityResult } from '../jobs/result';
+import { identityResult, pricedOutcomeOf } from '../jobs/result';
 import type { LinkMaker } from '../jobs/status';
 import type { ProfilesReader } from '../profiles/profile';
 import type { Clock } from '../shared/clock';
@@ -239,14 +239,19 @@ export const runEngine = async (
     // retries (identity_check "retry") run within what is left of the job's budget and of this function.
     // Each retry's ticket is stored on the job before its work is checked (one that cannot be stored fails that
     // retry, its work stopped), and the job is watched as the engine round watches it: a cancel stops the retry
-    // running now, and every path that ends the job cancels what its tickets still hold.
+    // running now, and every path that ends the job cancels what its tickets still hold. The retries' window
+    // closes STEP_MARGIN_MS before the job's or the function's end, leaving the time to record.
     const mode = job.work.identityCheck ?? 'report';
-    const leftMs = Math.min(budgetLeftMs, cancelLeftMs, functionRemainingMs - STEP_MARGIN_MS) - (deps.clock() - now);
     const watch = watchForCancel(deps, job);
     let checked: CheckedOutputs;
     try {
       checked = await checkIdentity(deps, request, outcome.images, mode, {
-        retrySignal: AbortSignal.any([AbortSignal.timeout(Math.max(1, leftMs)), watch.signal]),
+        retrySignal: watch.signal,
+        window: {
+          endsAt: now + Math.min(budgetLeftMs, cancelLeftMs, functionRemainingMs - STEP_MARGIN_MS),
+          firstCallMs: deps.clock() - now,
+          clock: deps.clock,
+        },
         stillWanted: async () => (await loadJob(deps, step)).status === 'running',
         keepTicket: (retryTicket) => deps.jobs.addTicket(job.accountId, job.jobId, retryTicket),
       });
@@ -299,7 +304,8 @@ export const settle = async (
     basis.reservedMicros !== undefined && basis.readStatus !== undefined
       ? { reservedMicros: basis.reservedMicros, asyncJobStatus: basis.readStatus }
       : undefined;
-  await settleJobCharge(deps.ledger, step, settlement(basis.priced, step.run, reserved), result, deps.clock(), known);
+  const charge = settlement(basis.priced, pricedOutcomeOf(step.run.usage, step.run), reserved);
+  await settleJobCharge(deps.ledger, step, charge, result, deps.clock(), known);
 };
 
 /** How a failure caught by the workflow ({Error, Cause}) is reported on the job. */

@@ -164,7 +164,7 @@ export const useImageWorld = <Images extends Record<string, Buffer> = Record<nev
 export const answerNamingNobody = (outputs: Partial<Pick<ImageAnswer, 'images' | 'download_urls'>> = {}) => ({
   known_subjects: { counts: {} },
   recognized_faces: [],
-  identity: { expected: [], outputs: [{ output_index: 0, kept: [], missing: [], attempts: 1 }] },
+  identity: { expected: [], outputs: [{ output_index: 0, kept: [], missing: [], attempts: 1 }], retried_outputs: 0 },
   images: [expect.any(String)],
   download_urls: [],
   ...outputs,

@@ -57,7 +57,20 @@ export const LedgerPageSchema = v.pipe(
           balance_after: MoneySchema,
           job_id: v.nullable(v.string()),
           profile_id: v.nullable(v.string()),
-          note: v.pipe(v.nullable(v.string()), v.description('The operator’s note on a credit.')),
+          note: v.pipe(
+            v.nullable(v.string()),
+            v.description('The operator’s note on a credit; on a settle, what identity retries were charged.'),
+          ),
+          retried_outputs: v.optional(
+            v.pipe(
+              v.number(),
+              v.integer(),
+              v.minValue(1),
+              v.description(
+                'On the settle of a job whose `identity_check: retry` made outputs again: how many, each charged at the operation’s per-output price.',
+              ),
+            ),
+          ),
         }),
         v.title('LedgerEntry'),
       ),

@@ -51,6 +51,15 @@ const IdentitySchema = v.pipe(
       ),
     ),
     outputs: v.pipe(v.array(OutputIdentitySchema), v.description('One entry per output.')),
+    retried_outputs: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(0),
+      v.description(
+        'Outputs made again by `identity_check: retry` (the sum of each output’s attempts beyond the first), each charged at the ' +
+          'operation’s per-output price; 0 without a retry.',
+      ),
+    ),
   }),
   v.title('Identity'),
   v.description('How identity was kept, output by output; absent with `identity_check: off`.'),
@@ -94,6 +103,7 @@ export const ImageResultSchema = v.pipe(
       identity: {
         expected: ['prf_5kq2x8'],
         outputs: [{ output_index: 0, kept: ['prf_5kq2x8'], missing: [], attempts: 1 }],
+        retried_outputs: 0,
       },
       images: [],
       download_urls: ['https://api.example.com/v2/service/downloads/dl_…'],

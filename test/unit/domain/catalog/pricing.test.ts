@@ -1,9 +1,12 @@
 import {
+  ceilingPrice,
   finalPrice,
   floorPrice,
   type PricedRequest,
+  settlement,
   TRAINING_PRICE_MICROS,
 } from '../../../../functions/domain/catalog/pricing';
+import type { EngineUsage } from '../../../../functions/domain/engine/engine';
 
 type EditOverrides = Partial<{ resolution: '1K' | '2K' | '4K'; width: number; height: number; n: number }>;
 const edit = (baseModel: string, overrides: EditOverrides = {}): PricedRequest => ({
@@ -91,5 +94,84 @@ describe('pricing', () => {
 
   it('settles remix without recognition at the floor', () => {
     expect(finalPrice(remix(2), nobody)).toBe(floorPrice(remix(2)));
+  });
+
+  it('prices enhance and remix per output by what is recognised in it, not by the largest count', () => {
+    // Two profiles, each recognised in a different output: both outputs show a profile (0.30, not 0.27).
+    const faces = [
+      { outputIndex: 0, billed: true },
+      { outputIndex: 1, billed: true },
+    ];
+    expect(
+      finalPrice(remix(2), { usage: usage(), knownSubjects: { prf_a: 1, prf_b: 1 }, recognizedFaces: faces }),
+    ).toBe(300_000);
+    // Two profiles in one output: that output once at 0.15, the other at 0.12.
+    const together = [
+      { outputIndex: 0, billed: true },
+      { outputIndex: 0, billed: true },
+    ];
+    const outcome = { usage: usage(), knownSubjects: { prf_a: 1, prf_b: 1 }, recognizedFaces: together };
+    expect(finalPrice({ operation: 'enhance', numOutputImages: 2 }, outcome)).toBe(270_000);
+    // An animal's match is reported, not billed: no profile price for it.
+    const cat = { usage: usage(), knownSubjects: {}, recognizedFaces: [{ outputIndex: 0, billed: false }] };
+    expect(finalPrice(remix(1), cat)).toBe(120_000);
+  });
+});
+
+describe('identity retries are priced', () => {
+  const retried = (outputs: number, more: EngineUsage = usage()) => ({ outputs, usage: more });
+
+  it('charges each output made again at the flat tier price, the surcharge only on what is delivered', () => {
+    const outcome = { usage: usage(), knownSubjects: { prf_a: 1 }, retries: retried(2) };
+    expect(finalPrice(edit('base-c-2', { resolution: '4K', n: 1 }), outcome)).toBe(3 * 160_000 + 30_000);
+  });
+
+  it('a retry request that made outputs again costs more than the same request in report mode', () => {
+    const request = edit('base-c-2', { resolution: '4K', n: 4 });
+    const report = finalPrice(request, nobody);
+    const retry = finalPrice(request, { ...nobody, retries: retried(8) });
+    expect(retry).toBe(report + 8 * 160_000);
+  });
+
+  it('charges enhance and remix 0.12 per output made again', () => {
+    const outcome = { usage: usage(), knownSubjects: {}, recognizedFaces: [], retries: retried(2) };
+    expect(finalPrice(remix(1), outcome)).toBe(120_000 + 2 * 120_000);
+  });
+
+  it('prices a metered model from the usage of every call, never below the floor per output made', () => {
+    // base-b-2: $40 per 1M output tokens; 1000 delivered + 2000 retried tokens.
+    const outcome = { usage: usage(1000), knownSubjects: {}, retries: retried(2, usage(2000)) };
+    expect(finalPrice(edit('base-b-2'), outcome)).toBe(120_000);
+    const cheap = { usage: usage(10), knownSubjects: {}, retries: retried(2, usage(20)) };
+    expect(finalPrice(edit('base-b-2'), cheap)).toBe(3 * 20_000);
+    // base-a-2-pro: megapixels of every output made.
+    const mp = { usage: usage(0, 1), knownSubjects: {}, retries: retried(1, usage(0, 1)) };
+    expect(finalPrice(edit('base-a-2-pro', { width: 1000, height: 1000 }), mp)).toBe(2 * 120_000);
+  });
+
+  it('a retry call without its token counts settles at the reservation (fail closed)', () => {
+    const outcome = {
+      usage: usage(1000),
+      knownSubjects: {},
+      retries: retried(1, { ...usage(1000), tokensMissing: true }),
+    };
+    expect(settlement(edit('base-b-2'), outcome, 500_000)).toMatchObject({
+      chargedMicros: 500_000,
+      usageMissing: true,
+    });
+  });
+
+  it('reserves every output retries may make again, and settlement never exceeds it', () => {
+    const sent = { promptBytes: 100, images: 1 };
+    const request = edit('base-c-2', { resolution: '2K', n: 2 });
+    const ceiling = ceilingPrice(request, { recognisable: 1, sent, maxRetriedOutputs: 4 });
+    expect(ceiling).toBe(6 * 120_000 + 2 * 30_000);
+    const worst = { usage: usage(), knownSubjects: { prf_a: 2 }, retries: retried(4) };
+    expect(settlement(request, worst, ceiling)).toMatchObject({ chargedMicros: ceiling, unbilledMicros: 0 });
+    expect(ceilingPrice(remix(2), { recognisable: 1, sent, maxRetriedOutputs: 4 })).toBe(2 * 150_000 + 4 * 120_000);
+    // Token-metered: output and input tokens of every call that may be made.
+    const tokens = edit('base-b-2', { resolution: '1K', n: 1 });
+    const once = ceilingPrice(tokens, { recognisable: 0, sent });
+    expect(ceilingPrice(tokens, { recognisable: 0, sent, maxRetriedOutputs: 2 })).toBe(3 * once);
   });
 });

@@ -1,6 +1,8 @@
 /**
  * Who is expected (named, or present in the operation's inputs), and the identity check after the engine:
- * the report, the retries of outputs missing someone, the best attempt delivered, the retries' cost kept apart.
+ * the report, the retries of outputs missing someone when another attempt can help (a face drawn that is no
+ * expected subject's), the best attempt delivered, what the retries made (charged) and cost, and the window
+ * a retry must end in.
  */
 import type {
   CandidateProfile,
@@ -147,10 +149,13 @@ describe('the identity check', () => {
   const faces = analyser({
     'a and b': [A, B],
     'only a': [A],
+    'a and a stranger': [A, NOBODY],
     'only b': [B],
+    'b and a stranger': [B, NOBODY],
     stranger: [NOBODY],
     'a again': [A],
     'b again': [B],
+    'from behind': [],
   });
 
   it('reports, per output, the expected subjects kept and missing, with similarity on each face', async () => {
@@ -174,22 +179,43 @@ describe('the identity check', () => {
   });
 
   it('with retry, makes again only the outputs missing someone, and delivers the better attempt', async () => {
-    const { checked, asked } = await checkWith(faces, [['a and b']], ['a and b', 'only a']);
+    const { checked, asked } = await checkWith(faces, [['a and b']], ['a and b', 'a and a stranger']);
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ numOutputImages: 1, workKey: 'job_1:identity-1' });
     expect(checked.images.map(String)).toEqual(['a and b', 'a and b']);
     expect(checked.identity.outputs[1]).toEqual({ outputIndex: 1, kept: ['prf_a', 'prf_b'], missing: [], attempts: 2 });
+    expect(checked.identity.retriedOutputs).toBe(1);
     expect(checked.recognition.knownSubjects).toEqual({ prf_a: 2, prf_b: 2 });
-    expect(checked.retries).toEqual({ calls: 1, providerCostMicros: 1000 });
+    expect(checked.retries).toEqual({
+      calls: 1,
+      outputs: 1,
+      usage: { outputTokens: 0, megapixels: 0, providerCostMicros: 1000 },
+      providerCostMicros: 1000,
+    });
   });
 
   it('stops after two retries and keeps the best attempt, never a worse one', async () => {
-    const { checked, asked } = await checkWith(faces, [['stranger'], ['only b']], ['only a', 'a and b']);
+    const { checked, asked } = await checkWith(
+      faces,
+      [['stranger'], ['b and a stranger']],
+      ['a and a stranger', 'a and b'],
+    );
     expect(asked).toHaveLength(2);
-    // 'only a' and 'only b' keep one each: the first attempt stays (it came first, equal standing).
-    expect(checked.images.map(String)).toEqual(['only a', 'a and b']);
+    // 'a and a stranger' and 'b and a stranger' keep one each: the first attempt stays (it came first, equal standing).
+    expect(checked.images.map(String)).toEqual(['a and a stranger', 'a and b']);
     expect(checked.identity.outputs[0]).toEqual({ outputIndex: 0, kept: ['prf_a'], missing: ['prf_b'], attempts: 3 });
-    expect(checked.retries.calls).toBe(2);
+    expect(checked.retries).toMatchObject({ calls: 2, outputs: 2 });
+    expect(checked.identity.retriedOutputs).toBe(2);
+  });
+
+  it('retries only where it can help: a face that is no expected subject, never an output without one', async () => {
+    // A stranger drawn in place of the subject: retried. The subject seen from behind (no face at all), or
+    // an output whose only faces are the subjects it kept: delivered as they are, nothing charged again.
+    const { checked, asked } = await checkWith(faces, [['a and b']], ['from behind', 'only a', 'stranger']);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.numOutputImages).toBe(1);
+    expect(checked.identity.outputs.map((output) => output.attempts)).toEqual([1, 1, 2]);
+    expect(checked.identity.retriedOutputs).toBe(1);
   });
 
   it('does not retry with report or off, nor when nobody is expected', async () => {
@@ -209,12 +235,47 @@ describe('the identity check', () => {
 
   it('delivers the best so far when the job no longer wants retries or its budget is spent', async () => {
     const { engine, asked } = scriptedEngine([['a and b']]);
-    await checkIdentity({ engine, faces }, request(), [Buffer.from('only a')], 'retry', {
+    await checkIdentity({ engine, faces }, request(), [Buffer.from('stranger')], 'retry', {
       stillWanted: async () => false,
     });
     const spent = AbortSignal.abort();
-    await checkIdentity({ engine, faces }, request(), [Buffer.from('only a')], 'retry', { retrySignal: spent });
+    await checkIdentity({ engine, faces }, request(), [Buffer.from('stranger')], 'retry', { retrySignal: spent });
     expect(asked).toEqual([]);
+  });
+
+  it('starts a retry only when an attempt as long as the longest so far ends inside the window', async () => {
+    let now = 0;
+    const clock = () => now;
+    const asked: number[] = [];
+    // Each call takes 4 s on the clock; the window closes at 9 s, the first call took 4 s.
+    const engine: ImageEngine = {
+      run: async () => {
+        asked.push(now);
+        now += 4_000;
+        return { kind: 'images', images: [Buffer.from('stranger')], usage: { outputTokens: 0, megapixels: 0 } };
+      },
+    };
+    now = 4_000;
+    const checked = await checkIdentity({ engine, faces }, request(), [Buffer.from('stranger')], 'retry', {
+      window: { endsAt: 9_000, firstCallMs: 4_000, clock },
+    });
+    // 4 s + 4 s ≤ 9 s: one retry; 8 s + 4 s > 9 s: not a second. The best so far is delivered.
+    expect(asked).toEqual([4_000]);
+    expect(checked.identity.outputs[0]?.attempts).toBe(2);
+    expect(checked.retries).toMatchObject({ calls: 1, outputs: 1 });
+  });
+
+  it('a retry still running when the window closes is abandoned: the first attempt is delivered, the retry not charged', async () => {
+    const engine: ImageEngine = {
+      run: (_req, signal) =>
+        new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason))),
+    };
+    const checked = await checkIdentity({ engine, faces }, request(), [Buffer.from('stranger')], 'retry', {
+      window: { endsAt: Date.now() + 50, firstCallMs: 0, clock: Date.now },
+    });
+    expect(checked.images.map(String)).toEqual(['stranger']);
+    expect(checked.identity.outputs[0]?.attempts).toBe(1);
+    expect(checked.retries).toMatchObject({ calls: 0, outputs: 0 });
   });
 
   it("hands each retry's run the call's keepTicket, so a retry's queued work is stored and can be stopped", async () => {
@@ -233,7 +294,7 @@ describe('the identity check', () => {
         faces,
       },
       request(),
-      [Buffer.from('only a')],
+      [Buffer.from('a and a stranger')],
       'retry',
       { keepTicket: async (ticket) => void kept.push(ticket.requests[0]?.id ?? '') },
     );

@@ -65,7 +65,10 @@ describe('a synchronous call', () => {
         jobId: 'job_0001',
         knownSubjects: {},
         recognizedFaces: [],
-        identity: { expected: [], outputs: [{ outputIndex: 0, kept: [], missing: [], attempts: 1 }] },
+        identity: {
+          expected: [],
+          outputs: [{ outputIndex: 0, kept: [], missing: [], attempts: 1 }],
+        },
         images: [Buffer.from('output 0')],
         downloadUrls: [],
       },

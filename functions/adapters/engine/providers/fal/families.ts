@@ -4,7 +4,7 @@
  * per megapixel), and the size to ask for. Apart from the queue engine (fal.ts) so that a new family is a
  * row here and nothing else.
  */
-import { nearestAspectRatio } from '../fit';
+import { nearestAspectRatio } from '../aspect-ratio';
 import type { PossibleCost } from '../provider';
 
 /** How an endpoint family is asked for a size (from the input types in @fal-ai/client 1.10.1 src/types/endpoints.d.ts). */

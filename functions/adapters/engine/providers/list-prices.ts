@@ -1,0 +1,68 @@
+/**
+ * Each hosted provider's list prices, by model, in the domain's terms (catalog/route-margins.ts): the
+ * models each adapter has a price table for, and what one of their outputs costs. Read at every cold start
+ * (functions/deployment/settings.ts checks the route table against it), so it imports only the adapters'
+ * price tables, which are data (no adapter, no image library).
+ */
+
+import type { HostedProviderId } from '../../../deployment/providers';
+import type { ListPrice } from '../../../domain/catalog/route-margins';
+import { falFamilyOf, falPossibleCostMicros } from './fal/families';
+import { GEMINI_IMAGE_PRICE_MICROS, imageSizeFor } from './gemini/prices';
+import { OPENAI_OUTPUT_TOKENS, OPENAI_PRICES_MICROS_PER_TOKEN } from './openai/prices';
+
+/** The provider models each adapter knows (its model table), for the margin table of every pairing. */
+export const PROVIDER_MODELS: Readonly<Record<HostedProviderId, readonly string[]>> = {
+  openai: Object.keys(OPENAI_PRICES_MICROS_PER_TOKEN),
+  gemini: ['gemini-3.1-flash-image'],
+  fal: [
+    'fal-ai/flux-2',
+    'fal-ai/flux-2-pro',
+    'fal-ai/nano-banana-2',
+    'fal-ai/qwen-image-2',
+    'fal-ai/bytedance/seedream/v5/text-to-image',
+  ],
+};
+
+const openAiPrice = (model: string): ListPrice | undefined => {
+  const rates = OPENAI_PRICES_MICROS_PER_TOKEN[model];
+  const outputTokens = OPENAI_OUTPUT_TOKENS[model];
+  if (!rates || !outputTokens) return undefined;
+  return {
+    per: 'token',
+    textInputMicros: rates.textInput,
+    imageInputMicros: rates.imageInput,
+    imageOutputMicros: rates.imageOutput,
+    outputTokens,
+  };
+};
+
+const falPrice = (model: string): ListPrice | undefined => {
+  let priced: boolean;
+  try {
+    priced = falFamilyOf(model).price !== undefined;
+  } catch {
+    return undefined;
+  }
+  if (!priced) return undefined;
+  return {
+    per: 'image',
+    imageMicros: (width, height) => falPossibleCostMicros(model, { width, height, numOutputImages: 1 }) ?? 0,
+  };
+};
+
+/** A provider model's list price; undefined for a model without a published price, or our own `http` backend. */
+export const listPriceOf = (provider: string, model: string): ListPrice | undefined => {
+  switch (provider) {
+    case 'openai':
+      return openAiPrice(model);
+    case 'gemini':
+      return PROVIDER_MODELS.gemini.includes(model)
+        ? { per: 'image', imageMicros: (width, height) => GEMINI_IMAGE_PRICE_MICROS[imageSizeFor(width, height)] }
+        : undefined;
+    case 'fal':
+      return falPrice(model);
+    default:
+      return undefined;
+  }
+};
