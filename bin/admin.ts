@@ -2,7 +2,7 @@
  * `npm run admin -- <command> [flags]`: operate accounts, keys and balances, locally or on AWS.
  *
  *   create-account --name NAME [--credit USD] [--model-version v1|v2]
- *   create-key     --account ACCOUNT_ID [--name NAME]
+ *   create-key     --account ACCOUNT_ID [--name NAME] [--scopes images,profiles,jobs,account:read,billing]
  *   invite         --email EMAIL [--credit USD] [--portal-url URL]   (the portal sign-up link, shown once)
  *   list-invitations
  *   revoke-key     --account ACCOUNT_ID --key KEY_ID
@@ -30,6 +30,7 @@ import { DynamoPortal } from '../functions/adapters/dynamo/portal-repository';
 import { openTable } from '../functions/adapters/dynamo/table';
 import { createObjectStore, type ObjectStore } from '../functions/adapters/s3/object-store';
 import * as Accounts from '../functions/domain/accounts/accounts';
+import { API_SCOPES, chosenScopes, DEFAULT_KEY_SCOPES } from '../functions/domain/accounts/scopes';
 import { DomainError, NotFoundError } from '../functions/domain/errors';
 import { DEFAULT_INVITATION_CREDIT_MICROS, invite } from '../functions/domain/portal/portal';
 import { reembedProfiles } from '../functions/domain/profiles/reembed';
@@ -47,7 +48,8 @@ class UsageError extends Error {}
 
 const USAGE = `usage: npm run admin -- <command> [flags]
   create-account --name NAME [--credit USD] [--model-version v1|v2]
-  create-key     --account ACCOUNT_ID [--name NAME]
+  create-key     --account ACCOUNT_ID [--name NAME] [--scopes SCOPE,…]   (${API_SCOPES.join(', ')};
+                 default ${DEFAULT_KEY_SCOPES.join(',')})
   invite         --email EMAIL [--credit USD] [--portal-url URL]   (prints the portal sign-up link, shown once)
   list-invitations
   revoke-key     --account ACCOUNT_ID --key KEY_ID
@@ -148,6 +150,20 @@ const isAlive = (pid: number) => {
   }
 };
 
+/** `--scopes images,jobs`: each a known scope (else a usage error, exit 2); absent: the default, without billing. */
+const keyScopes = (text: string | undefined) => {
+  if (text === undefined) return DEFAULT_KEY_SCOPES;
+  const requested = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  try {
+    return chosenScopes(requested);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+};
+
 const main = async (argv: string[]): Promise<void> => {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -158,6 +174,7 @@ const main = async (argv: string[]): Promise<void> => {
       'model-version': { type: 'string' },
       account: { type: 'string' },
       key: { type: 'string' },
+      scopes: { type: 'string' },
       amount: { type: 'string' },
       note: { type: 'string' },
       entries: { type: 'string' },
@@ -259,9 +276,11 @@ const main = async (argv: string[]): Promise<void> => {
         });
       }
       case 'create-key': {
-        const key = await Accounts.issueKey(deps, required(values.account, 'account'), values.name ?? null);
+        const scopes = keyScopes(values.scopes);
+        const key = await Accounts.issueKey(deps, required(values.account, 'account'), values.name ?? null, scopes);
         return print({
           key_id: key.keyId,
+          scopes,
           api_key: key.apiKey,
           note: 'The API key is shown once; only its hash is stored.',
         });
@@ -273,6 +292,8 @@ const main = async (argv: string[]): Promise<void> => {
         return print(
           (await accounts.listKeys(required(values.account, 'account'))).map((k) => ({
             key_id: k.keyId,
+            name: k.name ?? null,
+            scopes: k.scopes,
             created_at: new Date(k.createdAt).toISOString(),
             revoked_at: k.revokedAt ? new Date(k.revokedAt).toISOString() : null,
           })),

@@ -11,6 +11,7 @@ import {
   routePath,
 } from '../deployment/api-paths';
 import { ALL_PROVIDER_SECRETS, QUEUED_PROVIDER_SECRETS } from '../deployment/providers';
+import type { ApiScope } from '../domain/accounts/scopes';
 
 /** The docs page's renderer, Scalar's standalone browser build (served by the service: no CDN). */
 export const SCALAR_SCRIPT = '@scalar/api-reference/browser/standalone.js';
@@ -24,7 +25,7 @@ export { API_VERSIONS, type ApiVersion, CURRENT_API_VERSION, routePath };
 export const ROUTE_GROUPS = ['images', 'jobs', 'profiles', 'account', 'providers', 'portal'] as const;
 export type RouteGroup = (typeof ROUTE_GROUPS)[number];
 
-export interface RouteDefinition {
+interface RouteFields {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** The resource group it belongs to, and so the nested stack it is deployed in. */
   group: RouteGroup;
@@ -36,8 +37,6 @@ export interface RouteDefinition {
   stream?: boolean;
   /** The function needs sharp (and the HEIC decoder) installed as linux node modules. */
   images?: boolean;
-  /** `none` where the request carries its own credential (a download token, the trainer's bearer token). */
-  auth?: 'api-key' | 'none';
   memoryMb?: number;
   /** Installed files the handler reads at run time (package specifiers), copied beside its bundle (esbuild bundles only imports). */
   files?: readonly string[];
@@ -49,6 +48,15 @@ export interface RouteDefinition {
    */
   versions?: readonly ApiVersion[];
 }
+
+/**
+ * How a route is authenticated: by an API key that must carry `scope` (domain/accounts/scopes.ts; 403
+ * INSUFFICIENT_SCOPE otherwise, checked in the one middleware stack before any work), or `none` where the
+ * request carries its own credential (a download token, the trainer's bearer token, a provider's or Stripe's
+ * signature) and so needs no scope.
+ */
+export type RouteDefinition = RouteFields &
+  ({ auth?: 'api-key'; scope: ApiScope } | { auth: 'none'; scope?: undefined });
 
 /** The versions a route is mounted under. */
 export const routeVersions = (route: Pick<RouteDefinition, 'versions'>): readonly ApiVersion[] =>
@@ -78,6 +86,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     group: 'images',
     path: '/edit',
     handler: 'images/edit',
+    scope: 'images',
     stream: true,
     images: true,
     access: IMAGE_OPERATION,
@@ -87,6 +96,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     group: 'images',
     path: '/generate',
     handler: 'images/generate',
+    scope: 'images',
     stream: true,
     images: true,
     access: IMAGE_OPERATION,
@@ -96,6 +106,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     group: 'images',
     path: '/enhance',
     handler: 'images/enhance',
+    scope: 'images',
     stream: true,
     images: true,
     access: IMAGE_OPERATION,
@@ -105,6 +116,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     group: 'images',
     path: '/remix',
     handler: 'images/remix',
+    scope: 'images',
     stream: true,
     images: true,
     access: IMAGE_OPERATION,
@@ -115,17 +127,19 @@ export const ROUTES: readonly RouteDefinition[] = [
     group: 'images',
     path: '/uploads',
     handler: 'images/uploads',
+    scope: 'images',
     access: { bucket: { write: ['uploads'] } },
   },
   // Reads the configuration only (the route table): no secret, no item beyond the caller's key.
-  { method: 'GET', group: 'images', path: '/models', handler: 'images/models', access: {} },
-  { method: 'GET', group: 'jobs', path: '/jobs', handler: 'jobs/jobs-list', access: JOB_READ },
-  { method: 'GET', group: 'jobs', path: '/jobs/{job_id}', handler: 'jobs/jobs', access: JOB_READ },
+  { method: 'GET', group: 'images', path: '/models', handler: 'images/models', scope: 'images', access: {} },
+  { method: 'GET', group: 'jobs', path: '/jobs', handler: 'jobs/jobs-list', scope: 'jobs', access: JOB_READ },
+  { method: 'GET', group: 'jobs', path: '/jobs/{job_id}', handler: 'jobs/jobs', scope: 'jobs', access: JOB_READ },
   {
     method: 'GET',
     group: 'jobs',
     path: '/jobs/{job_id}/deliveries',
     handler: 'jobs/jobs-deliveries',
+    scope: 'jobs',
     access: { table: 'read' },
   },
   // Queues a fresh delivery whose body carries download links.
@@ -134,6 +148,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     group: 'jobs',
     path: '/jobs/{job_id}/deliveries/redeliver',
     handler: 'jobs/jobs-redeliver',
+    scope: 'jobs',
     access: { table: 'read', queues: ['callbacks'], secrets: ['downloadToken'] },
   },
   // Releases the reservation, stops the execution, queues the callback (its body carries download links).
@@ -142,6 +157,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     group: 'jobs',
     path: '/jobs/{job_id}/cancel',
     handler: 'jobs/jobs-cancel',
+    scope: 'jobs',
     // And asks a queued provider to stop the job's work: the queued providers' keys.
     access: {
       table: 'write',
@@ -164,6 +180,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     group: 'profiles',
     path: '/profiles/add',
     handler: 'profiles/profiles-add',
+    scope: 'profiles',
     // Looks up the `upload:` photos it names (their metadata) before anything is created.
     access: { table: 'write', start: ['profile-training'], bucket: { read: ['uploads'] } },
   },
@@ -173,6 +190,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     group: 'profiles',
     path: '/profiles/preflight',
     handler: 'profiles/profiles-preflight',
+    scope: 'profiles',
     images: true,
     access: { bucket: { read: ['uploads'] } },
   },
@@ -181,6 +199,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     group: 'profiles',
     path: '/profiles/ids',
     handler: 'profiles/profiles-list',
+    scope: 'profiles',
     access: { table: 'read' },
   },
   {
@@ -188,6 +207,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     group: 'profiles',
     path: '/profiles/tags',
     handler: 'profiles/profiles-tags',
+    scope: 'profiles',
     access: { table: 'write' },
   },
   {
@@ -195,6 +215,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     group: 'profiles',
     path: '/profiles/{profile_id}/status',
     handler: 'profiles/profile-status',
+    scope: 'profiles',
     access: { table: 'read' },
   },
   {
@@ -202,6 +223,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     group: 'profiles',
     path: '/profiles/{profile_id}/profile_picture',
     handler: 'profiles/profile-picture',
+    scope: 'profiles',
     stream: true,
     access: { table: 'read', bucket: { read: ['profiles'] } },
   },
@@ -210,26 +232,50 @@ export const ROUTES: readonly RouteDefinition[] = [
     group: 'profiles',
     path: '/profiles/{profile_id}',
     handler: 'profiles/profile-delete',
+    scope: 'profiles',
     // inputs: the profile's copies shown to a provider (inputs/shared/<account>/<profile>/).
     access: { table: 'write', stop: ['profile-training'], bucket: { delete: ['profiles', 'inputs'] } },
   },
   // The first read creates the account's secret.
-  { method: 'GET', group: 'jobs', path: '/webhook-secret', handler: 'jobs/webhook-secret', access: { table: 'write' } },
+  {
+    method: 'GET',
+    group: 'jobs',
+    path: '/webhook-secret',
+    handler: 'jobs/webhook-secret',
+    scope: 'jobs',
+    access: { table: 'write' },
+  },
   {
     method: 'POST',
     group: 'jobs',
     path: '/webhook-secret/rotate',
     handler: 'jobs/webhook-secret-rotate',
+    scope: 'jobs',
     access: { table: 'write' },
   },
   // Signs with the account's secrets (created on first use, like GET /webhook-secret) and POSTs through the SSRF guard.
-  { method: 'POST', group: 'jobs', path: '/webhook-test', handler: 'jobs/webhook-test', access: { table: 'write' } },
-  { method: 'GET', group: 'account', path: '/account', handler: 'account/account', access: { table: 'read' } },
+  {
+    method: 'POST',
+    group: 'jobs',
+    path: '/webhook-test',
+    handler: 'jobs/webhook-test',
+    scope: 'jobs',
+    access: { table: 'write' },
+  },
+  {
+    method: 'GET',
+    group: 'account',
+    path: '/account',
+    handler: 'account/account',
+    scope: 'account:read',
+    access: { table: 'read' },
+  },
   {
     method: 'GET',
     group: 'account',
     path: '/account/ledger',
     handler: 'account/account-ledger',
+    scope: 'account:read',
     access: { table: 'read' },
   },
   // Money in (docs/billing.md): only these functions are granted Stripe's keys.
@@ -238,6 +284,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     group: 'account',
     path: '/account/top-ups',
     handler: 'account/account-top-ups-create',
+    scope: 'billing',
     access: { table: 'write', secrets: ['stripeSecretKey'] },
     versions: CURRENT_ONLY,
   },
@@ -246,6 +293,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     group: 'account',
     path: '/account/top-ups',
     handler: 'account/account-top-ups-list',
+    scope: 'billing',
     access: { table: 'read' },
     versions: CURRENT_ONLY,
   },
@@ -254,6 +302,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     group: 'account',
     path: '/account/billing',
     handler: 'account/account-billing',
+    scope: 'billing',
     access: { table: 'read' },
     versions: CURRENT_ONLY,
   },
@@ -262,6 +311,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     group: 'account',
     path: '/account/billing',
     handler: 'account/account-billing-update',
+    scope: 'billing',
     access: { table: 'write' },
     versions: CURRENT_ONLY,
   },
@@ -307,3 +357,16 @@ export const ROUTES: readonly RouteDefinition[] = [
     access: {},
   },
 ];
+
+const ROUTES_BY_RESOURCE = new Map(
+  ROUTES.flatMap((route) =>
+    routeVersions(route).map((version) => [`${route.method} ${routePath(version, route)}`, route]),
+  ),
+);
+
+/**
+ * The row of the route table an API Gateway event was routed by: its method and its resource
+ * (`/v2/service/jobs/{job_id}`, which API Gateway and the local gateway both pass as `resource`).
+ */
+export const routeOf = (method: string, resource: string): RouteDefinition | undefined =>
+  ROUTES_BY_RESOURCE.get(`${method.toUpperCase()} ${resource}`);

@@ -56,6 +56,8 @@ export const STRIPE_ENV = {
   topUpMinUsd: 'TOP_UP_MIN_USD',
   topUpMaxUsd: 'TOP_UP_MAX_USD',
   topUpPresetsUsd: 'TOP_UP_PRESETS_USD',
+  autoRechargeDailyMaxUsd: 'AUTO_RECHARGE_DAILY_MAX_USD',
+  autoRechargeWindowSeconds: 'AUTO_RECHARGE_WINDOW_SECONDS',
 } as const;
 
 /** Workflow (functions/workflows/definitions.ts) → the variable holding its state machine's ARN. */
@@ -120,4 +122,6 @@ export const LOCAL_ENV_SETTINGS = [
   STRIPE_ENV.topUpMinUsd,
   STRIPE_ENV.topUpMaxUsd,
   STRIPE_ENV.topUpPresetsUsd,
+  STRIPE_ENV.autoRechargeDailyMaxUsd,
+  STRIPE_ENV.autoRechargeWindowSeconds,
 ];

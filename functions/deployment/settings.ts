@@ -151,6 +151,13 @@ export const ConfigSchema = v.object({
   /** The smallest and largest top-up, in USD with at most two decimals. */
   [STRIPE_ENV.topUpMinUsd]: usdCents(STRIPE_ENV.topUpMinUsd, '5.00'),
   [STRIPE_ENV.topUpMaxUsd]: usdCents(STRIPE_ENV.topUpMaxUsd, '2000.00'),
+  /**
+   * Auto-recharge (docs/billing.md): what automatic charges may take per account per UTC day together, and
+   * the least time between two of them (an hour; 0 lets every settle below the threshold start one, the cap
+   * alone then bounds them).
+   */
+  [STRIPE_ENV.autoRechargeDailyMaxUsd]: usdCents(STRIPE_ENV.autoRechargeDailyMaxUsd, '500.00'),
+  [STRIPE_ENV.autoRechargeWindowSeconds]: seconds('3600'),
   /** The amounts the portal's Billing page offers, comma-separated USD. */
   [STRIPE_ENV.topUpPresetsUsd]: v.pipe(
     v.optional(v.string(), '10,25,50,100'),

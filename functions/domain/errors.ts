@@ -9,6 +9,8 @@ export const ERROR_CODES = [
   'INVALID_REQUEST',
   'MISSING_API_KEY',
   'INVALID_API_KEY',
+  'INSUFFICIENT_SCOPE',
+  'PERSON_REQUIRED',
   'INSUFFICIENT_BALANCE',
   'BALANCE_IN_DEBT',
   'NOT_FOUND',
@@ -76,6 +78,26 @@ export class MissingApiKeyError extends DomainError {
 export class InvalidApiKeyError extends DomainError {
   constructor() {
     super('INVALID_API_KEY', 'The API key is not valid.');
+  }
+}
+
+/** The key lacks the scope the route needs (domain/accounts/scopes.ts); the message names it. */
+export class InsufficientScopeError extends DomainError {
+  constructor(readonly scope: string) {
+    super(
+      'INSUFFICIENT_SCOPE',
+      `This API key lacks the scope this operation needs: ${scope}. A person can create a key with it in the developer portal.`,
+    );
+  }
+}
+
+/**
+ * What charges a card without a person present (turning auto-recharge on, raising it, saving a card) is
+ * agreed to only in a person's portal session, never with an API key, whatever its scopes.
+ */
+export class PersonRequiredError extends DomainError {
+  constructor(what: string) {
+    super('PERSON_REQUIRED', `${what} is done by a person signed in to the developer portal, not with an API key.`);
   }
 }
 

@@ -13,16 +13,19 @@
 
 import * as v from 'valibot';
 import { LedgerQuerySchema } from '../api/schemas/account';
-import { TopUpRequestSchema, TopUpsQuerySchema } from '../api/schemas/billing';
+import { BillingSettingsRequestSchema, TopUpRequestSchema, TopUpsQuerySchema } from '../api/schemas/billing';
 import { RedeliverRequestSchema, WebhookTestRequestSchema } from '../api/schemas/callbacks';
 import { ListJobsQuerySchema } from '../api/schemas/jobs';
+import { applyBillingSettings } from '../api/support/billing-settings';
 import { assertBodyUrlReachable, assertCallbackUrlReachable } from '../api/support/callback-url';
 import { openTopUp } from '../api/support/top-up';
-import { billingPageDeps, topUps } from '../composition/account/billing';
+import { billingPageDeps, billingSettingsDeps, topUps } from '../composition/account/billing';
 import { clock, once, settings } from '../composition/core';
 import { portalDeps } from '../composition/portal/portal';
 import { presignedOrigin } from '../composition/storage';
 import { Accounts, Callbacks, Jobs, NotFoundError, Profiles, Statement } from '../domain';
+import { API_SCOPES, chosenScopes, DEFAULT_KEY_SCOPES, SCOPE_MEANING } from '../domain/accounts/scopes';
+import { billingSettings } from '../domain/billing/auto-billing';
 import { billingPage, getTopUp, listTopUps } from '../domain/billing/top-ups';
 import { TRAINING_PRICE_MICROS } from '../domain/catalog/pricing';
 import { type IssuedSession, type Session, signIn, signOut, signUp } from '../domain/portal/portal';
@@ -64,7 +67,16 @@ const NewKeySchema = v.object({
     v.minLength(1, 'name must not be empty.'),
     v.maxLength(80, 'name has at most 80 characters.'),
   ),
+  /** Omitted: the default (every scope but billing). */
+  scopes: v.optional(v.pipe(v.array(v.string()), v.maxLength(API_SCOPES.length * 2))),
 });
+
+/** The scopes a person may choose on the key page, what each allows and whether it is preselected. */
+const SCOPE_CHOICES = API_SCOPES.map((scope) => ({
+  scope,
+  meaning: SCOPE_MEANING[scope],
+  default: DEFAULT_KEY_SCOPES.includes(scope),
+}));
 const SpendQuerySchema = v.object({
   days: v.optional(
     v.pipe(
@@ -130,16 +142,23 @@ const ROUTES: readonly Route[] = [
   route('GET', 'top-ups/:top_up_id', async ({ caller }, { top_up_id }) =>
     ok(await getTopUp({ topUps: topUps() }, caller, top_up_id)),
   ),
+  // A person is present here: this is where a card is kept for automatic charges (`save_card`).
   route('POST', 'top-ups', async ({ caller, body, baseUrl }) =>
-    created(await openTopUp(caller, parseOrThrow('body', TopUpRequestSchema, body), baseUrl)),
+    created(await openTopUp(caller, parseOrThrow('body', TopUpRequestSchema, body), baseUrl, 'person')),
+  ),
+  // Auto-recharge is turned on or raised only here, by the signed-in person (domain/billing/recharge-rules.ts).
+  route('GET', 'billing/settings', async ({ caller }) => ok(await billingSettings(billingSettingsDeps(), caller))),
+  route('PUT', 'billing/settings', async ({ caller, body }) =>
+    ok(await applyBillingSettings(caller, parseOrThrow('body', BillingSettingsRequestSchema, body ?? {}), 'person')),
   ),
   route('GET', 'keys', async ({ caller }) =>
-    ok({ keys: await Accounts.listKeys(portalDeps().keys, caller.accountId) }),
+    ok({ keys: await Accounts.listKeys(portalDeps().keys, caller.accountId), scopes: SCOPE_CHOICES }),
   ),
   route('POST', 'keys', async ({ caller, body }) => {
-    const { name } = parseOrThrow('body', NewKeySchema, body);
-    const issued = await Accounts.issueKey(portalDeps().keys, caller.accountId, name);
-    return ok({ key_id: issued.keyId, name, api_key: issued.apiKey });
+    const parsed = parseOrThrow('body', NewKeySchema, body);
+    const scopes = parsed.scopes === undefined ? DEFAULT_KEY_SCOPES : chosenScopes(parsed.scopes);
+    const issued = await Accounts.issueKey(portalDeps().keys, caller.accountId, parsed.name, scopes);
+    return ok({ key_id: issued.keyId, name: parsed.name, scopes, api_key: issued.apiKey });
   }),
   route('POST', 'keys/:key_id/revoke', async ({ caller }, { key_id }) => {
     await Accounts.revokeKey(portalDeps().keys, caller.accountId, key_id);

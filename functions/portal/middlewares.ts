@@ -38,7 +38,7 @@ type OpenHandler = (request: PortalRequest) => Promise<ApiResult>;
 
 /** A route answers without a session (sign-in, sign-up) or for the session's account. */
 export type Route = {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Segments; `:name` matches one segment. */
   pattern: string[];
 } & ({ kind: 'open'; open: OpenHandler } | { kind: 'session'; handle: Handler });

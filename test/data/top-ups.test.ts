@@ -200,12 +200,44 @@ describe('the billing settings’ claims', () => {
     await settings.clearLowNotice(accountId);
     expect(await settings.claimLowNotice(accountId)).toBe(true);
 
-    const windows = await Promise.all(
-      Array.from({ length: 10 }, () => settings.claimRechargeWindow(accountId, 10_000, 3_600_000)),
-    );
+    const claim = (now: number, windowMs = 3_600_000) =>
+      settings.claimRecharge(accountId, {
+        now,
+        windowMs,
+        amountMicros: 1_000_000,
+        dayStart: 0,
+        dailyMaxMicros: 500_000_000,
+      });
+    const windows = await Promise.all(Array.from({ length: 10 }, () => claim(10_000)));
     expect(windows.filter(Boolean)).toHaveLength(1);
-    expect(await settings.claimRechargeWindow(accountId, 10_000 + 3_599_999, 3_600_000)).toBe(false);
-    expect(await settings.claimRechargeWindow(accountId, 10_000 + 3_600_000, 3_600_000)).toBe(true);
+    expect(await claim(10_000 + 3_599_999)).toBe(false);
+    expect(await claim(10_000 + 3_600_000)).toBe(true);
+  });
+
+  it('holds the daily cap of automatic charges under a race of claims, per day', async () => {
+    const settings = new DynamoBillingSettings(backend.table);
+    const accountId = await openAccount(0);
+    const claim = (dayStart: number) =>
+      settings.claimRecharge(accountId, {
+        now: dayStart + 1,
+        windowMs: 0,
+        amountMicros: 200_000_000,
+        dayStart,
+        dailyMaxMicros: 500_000_000,
+      });
+    const claims = await Promise.all(Array.from({ length: 12 }, () => claim(0)));
+    expect(claims.filter(Boolean)).toHaveLength(2);
+    expect(await settings.rechargedOn(accountId, 0)).toBe(400_000_000);
+    expect(await claim(86_400_000)).toBe(true);
+    expect(
+      await settings.claimRecharge(accountId, {
+        now: 86_400_002,
+        windowMs: 0,
+        amountMicros: 600_000_000,
+        dayStart: 86_400_000,
+        dailyMaxMicros: 500_000_000,
+      }),
+    ).toBe(false);
   });
 
   it('keeps the first card saved, and a decline turns auto-recharge off until it is turned on again', async () => {

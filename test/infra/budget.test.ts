@@ -38,6 +38,7 @@ const extraRoute = (index: number): RouteDefinition => ({
   method: 'POST',
   group: ROUTE_GROUPS[index % ROUTE_GROUPS.length],
   path: `/extra-${index}`,
+  scope: 'jobs',
   handler: 'account/account',
   access: { table: 'write', queues: ['callbacks'] },
 });

@@ -233,6 +233,7 @@ describe('keys, and the wall between the portal and the API', () => {
     expect(created).toEqual({
       key_id: expect.stringMatching(/^key_/),
       name: 'ci runner',
+      scopes: ['images', 'profiles', 'jobs', 'account:read'],
       api_key: expect.stringMatching(/^isk_/),
     });
     const listed = () => portal('GET', 'keys', { browser }).then((r) => r.json() as Promise<Json>);
@@ -240,6 +241,7 @@ describe('keys, and the wall between the portal and the API', () => {
       {
         key_id: created.key_id,
         name: 'ci runner',
+        scopes: ['images', 'profiles', 'jobs', 'account:read'],
         created_at: expect.any(String),
         last_used_at: null,
         revoked_at: null,

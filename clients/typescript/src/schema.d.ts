@@ -15,6 +15,8 @@ export interface paths {
          * @description Edits the input images by a text prompt; profiles named in `profile_ids` or as `[[<profile_id>]]` in the prompt keep their identity.
          *
          *     Synchronous by default (200 with the result); with `async: true` the answer is 202 with a job handle, polled at `poll_url` or delivered to `callback_url`. The floor price is reserved before any work and settled to the final price, or released on failure. `client_request_id` makes the submit idempotent: a repeat answers the original with `Idempotent-Replayed: true` and charges nothing.
+         *
+         *     Requires an API key with the `images` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["edit"];
         delete?: never;
@@ -38,6 +40,8 @@ export interface paths {
          * @description Edits the input images by a text prompt; profiles named in `profile_ids` or as `[[<profile_id>]]` in the prompt keep their identity.
          *
          *     Synchronous by default (200 with the result); with `async: true` the answer is 202 with a job handle, polled at `poll_url` or delivered to `callback_url`. The floor price is reserved before any work and settled to the final price, or released on failure. `client_request_id` makes the submit idempotent: a repeat answers the original with `Idempotent-Replayed: true` and charges nothing.
+         *
+         *     Requires an API key with the `images` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["edit_v1"];
         delete?: never;
@@ -60,6 +64,8 @@ export interface paths {
          * @description Creates images from a prompt with no input image; profiles are referenced only as `[[<profile_id>]]` in the prompt.
          *
          *     Synchronous by default (200 with the result); with `async: true` the answer is 202 with a job handle, polled at `poll_url` or delivered to `callback_url`. The floor price is reserved before any work and settled to the final price, or released on failure. `client_request_id` makes the submit idempotent: a repeat answers the original with `Idempotent-Replayed: true` and charges nothing.
+         *
+         *     Requires an API key with the `images` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["generate"];
         delete?: never;
@@ -83,6 +89,8 @@ export interface paths {
          * @description Creates images from a prompt with no input image; profiles are referenced only as `[[<profile_id>]]` in the prompt.
          *
          *     Synchronous by default (200 with the result); with `async: true` the answer is 202 with a job handle, polled at `poll_url` or delivered to `callback_url`. The floor price is reserved before any work and settled to the final price, or released on failure. `client_request_id` makes the submit idempotent: a repeat answers the original with `Idempotent-Replayed: true` and charges nothing.
+         *
+         *     Requires an API key with the `images` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["generate_v1"];
         delete?: never;
@@ -105,6 +113,8 @@ export interface paths {
          * @description Improves one image; pinned to the default base model at 2K (`base_model`, `aspect_ratio` and `resolution` are refused).
          *
          *     Synchronous by default (200 with the result); with `async: true` the answer is 202 with a job handle, polled at `poll_url` or delivered to `callback_url`. The floor price is reserved before any work and settled to the final price, or released on failure. `client_request_id` makes the submit idempotent: a repeat answers the original with `Idempotent-Replayed: true` and charges nothing.
+         *
+         *     Requires an API key with the `images` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["enhance"];
         delete?: never;
@@ -128,6 +138,8 @@ export interface paths {
          * @description Improves one image; pinned to the default base model at 2K (`base_model`, `aspect_ratio` and `resolution` are refused).
          *
          *     Synchronous by default (200 with the result); with `async: true` the answer is 202 with a job handle, polled at `poll_url` or delivered to `callback_url`. The floor price is reserved before any work and settled to the final price, or released on failure. `client_request_id` makes the submit idempotent: a repeat answers the original with `Idempotent-Replayed: true` and charges nothing.
+         *
+         *     Requires an API key with the `images` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["enhance_v1"];
         delete?: never;
@@ -150,6 +162,8 @@ export interface paths {
          * @description Renders the content of `input_image` in the style of `reference_image`, at 2K in the input’s aspect ratio.
          *
          *     Synchronous by default (200 with the result); with `async: true` the answer is 202 with a job handle, polled at `poll_url` or delivered to `callback_url`. The floor price is reserved before any work and settled to the final price, or released on failure. `client_request_id` makes the submit idempotent: a repeat answers the original with `Idempotent-Replayed: true` and charges nothing.
+         *
+         *     Requires an API key with the `images` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["remix"];
         delete?: never;
@@ -173,6 +187,8 @@ export interface paths {
          * @description Renders the content of `input_image` in the style of `reference_image`, at 2K in the input’s aspect ratio.
          *
          *     Synchronous by default (200 with the result); with `async: true` the answer is 202 with a job handle, polled at `poll_url` or delivered to `callback_url`. The floor price is reserved before any work and settled to the final price, or released on failure. `client_request_id` makes the submit idempotent: a repeat answers the original with `Idempotent-Replayed: true` and charges nothing.
+         *
+         *     Requires an API key with the `images` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["remix_v1"];
         delete?: never;
@@ -193,6 +209,8 @@ export interface paths {
         /**
          * Upload a large input directly
          * @description For an input too large to send inline (request bodies are limited to 6 MB): answers a presigned URL that takes a PUT of exactly `size_bytes` bytes of `content_type` (up to 50 MiB) for 15 minutes, and the `reference` (`upload:<upload_id>`) to send wherever an image input is accepted. The upload belongs to this account (another account’s reference is 404) and serves for 24 h after it arrives; it is checked like any input when used.
+         *
+         *     Requires an API key with the `images` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["createUpload"];
         delete?: never;
@@ -214,6 +232,8 @@ export interface paths {
          * Upload a large input directly
          * @deprecated
          * @description For an input too large to send inline (request bodies are limited to 6 MB): answers a presigned URL that takes a PUT of exactly `size_bytes` bytes of `content_type` (up to 50 MiB) for 15 minutes, and the `reference` (`upload:<upload_id>`) to send wherever an image input is accepted. The upload belongs to this account (another account’s reference is 404) and serves for 24 h after it arrives; it is checked like any input when used.
+         *
+         *     Requires an API key with the `images` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["createUpload_v1"];
         delete?: never;
@@ -232,6 +252,8 @@ export interface paths {
         /**
          * List the base models, what each accepts and costs
          * @description Every base model with its operations, resolutions, aspect ratios, `quality` values, `size` support and prices, and whether a real hosted model serves it in this deployment (`served_by`). Enhance and remix are pinned (`pinned`).
+         *
+         *     Requires an API key with the `images` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         get: operations["listModels"];
         put?: never;
@@ -253,6 +275,8 @@ export interface paths {
          * List the base models, what each accepts and costs
          * @deprecated
          * @description Every base model with its operations, resolutions, aspect ratios, `quality` values, `size` support and prices, and whether a real hosted model serves it in this deployment (`served_by`). Enhance and remix are pinned (`pinned`).
+         *
+         *     Requires an API key with the `images` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         get: operations["listModels_v1"];
         put?: never;
@@ -273,6 +297,8 @@ export interface paths {
         /**
          * List the account’s jobs
          * @description Newest first, synchronous calls included; one page per call, continued with `cursor`.
+         *
+         *     Requires an API key with the `jobs` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         get: operations["listJobs"];
         put?: never;
@@ -294,6 +320,8 @@ export interface paths {
          * List the account’s jobs
          * @deprecated
          * @description Newest first, synchronous calls included; one page per call, continued with `cursor`.
+         *
+         *     Requires an API key with the `jobs` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         get: operations["listJobs_v1"];
         put?: never;
@@ -314,6 +342,8 @@ export interface paths {
         /**
          * Poll a job
          * @description The authoritative outcome of a job. Another account’s job is 404; 24 h after completion, 410 `JOB_EXPIRED`.
+         *
+         *     Requires an API key with the `jobs` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         get: operations["getJob"];
         put?: never;
@@ -335,6 +365,8 @@ export interface paths {
          * Poll a job
          * @deprecated
          * @description The authoritative outcome of a job. Another account’s job is 404; 24 h after completion, 410 `JOB_EXPIRED`.
+         *
+         *     Requires an API key with the `jobs` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         get: operations["getJob_v1"];
         put?: never;
@@ -355,6 +387,8 @@ export interface paths {
         /**
          * A job’s callback delivery attempts
          * @description Every attempt to deliver the job’s callback (and its redeliveries), oldest first: when, the receiver’s status or why there was none, the latency, and whether it was the last of its delivery. Attempts are kept while the job is (24 h after completion).
+         *
+         *     Requires an API key with the `jobs` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         get: operations["listJobDeliveries"];
         put?: never;
@@ -376,6 +410,8 @@ export interface paths {
          * A job’s callback delivery attempts
          * @deprecated
          * @description Every attempt to deliver the job’s callback (and its redeliveries), oldest first: when, the receiver’s status or why there was none, the latency, and whether it was the last of its delivery. Attempts are kept while the job is (24 h after completion).
+         *
+         *     Requires an API key with the `jobs` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         get: operations["listJobDeliveries_v1"];
         put?: never;
@@ -398,6 +434,8 @@ export interface paths {
         /**
          * Deliver a job’s callback again
          * @description Queues a fresh delivery of an ended job’s event: a new delivery id (receivers that deduplicate by id take it), the body a poll answers now, signed when sent, with the same retries. To the job’s `callback_url`, or to `callback_url` in the body (required for a job submitted without one; the same address rules). 409 `JOB_NOT_FINISHED` while the job is pending or running. Webhook tests and redeliveries together are limited to 30 a minute per account (429 `RATE_LIMITED`).
+         *
+         *     Requires an API key with the `jobs` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["redeliverJobCallback"];
         delete?: never;
@@ -419,6 +457,8 @@ export interface paths {
          * Deliver a job’s callback again
          * @deprecated
          * @description Queues a fresh delivery of an ended job’s event: a new delivery id (receivers that deduplicate by id take it), the body a poll answers now, signed when sent, with the same retries. To the job’s `callback_url`, or to `callback_url` in the body (required for a job submitted without one; the same address rules). 409 `JOB_NOT_FINISHED` while the job is pending or running. Webhook tests and redeliveries together are limited to 30 a minute per account (429 `RATE_LIMITED`).
+         *
+         *     Requires an API key with the `jobs` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["redeliverJobCallback_v1"];
         delete?: never;
@@ -439,6 +479,8 @@ export interface paths {
         /**
          * Cancel a job
          * @description A `pending` or `running` asynchronous job stops: it ends `failed` with `error.code` `CANCELED`, its reservation is refunded, and its callback is sent. A job that has already ended (or whose success crossed the cancel) is 409 `JOB_NOT_CANCELABLE`, as is a synchronous call. Submit with `cancel_after` to have a job canceled by a deadline.
+         *
+         *     Requires an API key with the `jobs` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["cancelJob"];
         delete?: never;
@@ -460,6 +502,8 @@ export interface paths {
          * Cancel a job
          * @deprecated
          * @description A `pending` or `running` asynchronous job stops: it ends `failed` with `error.code` `CANCELED`, its reservation is refunded, and its callback is sent. A job that has already ended (or whose success crossed the cancel) is 409 `JOB_NOT_CANCELABLE`, as is a synchronous call. Submit with `cancel_after` to have a job canceled by a deadline.
+         *
+         *     Requires an API key with the `jobs` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["cancelJob_v1"];
         delete?: never;
@@ -521,6 +565,8 @@ export interface paths {
         /**
          * Create a profile from photos
          * @description Reserves the tier’s price (Full Train 2.90, Quick Train 1.49) and starts training at once.
+         *
+         *     Requires an API key with the `profiles` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["addProfile"];
         delete?: never;
@@ -542,6 +588,8 @@ export interface paths {
          * Create a profile from photos
          * @deprecated
          * @description Reserves the tier’s price (Full Train 2.90, Quick Train 1.49) and starts training at once.
+         *
+         *     Requires an API key with the `profiles` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["addProfile_v1"];
         delete?: never;
@@ -562,6 +610,8 @@ export interface paths {
         /**
          * Check a training set, free
          * @description Fetches and checks each photo as training would (the same URL rules and image checks) and says, per photo, whether it was fetched, its format and dimensions, and warnings (too small, duplicate or near-duplicate, very blurry, greyscale, extreme aspect); overall, whether `profiles/add` with the same body would be accepted and why not. Nothing is created or charged. It answers within 25 s: a photo not reached by then is `status: "not_checked"`. What a direct upload (`upload:` reference) turned out to be is remembered for a day, by its id and ETag, so sending the preflight again as photos arrive reads only the new ones.
+         *
+         *     Requires an API key with the `profiles` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["preflightProfile"];
         delete?: never;
@@ -583,6 +633,8 @@ export interface paths {
          * Check a training set, free
          * @deprecated
          * @description Fetches and checks each photo as training would (the same URL rules and image checks) and says, per photo, whether it was fetched, its format and dimensions, and warnings (too small, duplicate or near-duplicate, very blurry, greyscale, extreme aspect); overall, whether `profiles/add` with the same body would be accepted and why not. Nothing is created or charged. It answers within 25 s: a photo not reached by then is `status: "not_checked"`. What a direct upload (`upload:` reference) turned out to be is remembered for a day, by its id and ETag, so sending the preflight again as photos arrive reads only the new ones.
+         *
+         *     Requires an API key with the `profiles` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["preflightProfile_v1"];
         delete?: never;
@@ -598,7 +650,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the account’s profiles */
+        /**
+         * List the account’s profiles
+         * @description Requires an API key with the `profiles` scope (403 `INSUFFICIENT_SCOPE` otherwise).
+         */
         get: operations["listProfiles"];
         put?: never;
         post?: never;
@@ -618,6 +673,7 @@ export interface paths {
         /**
          * List the account’s profiles
          * @deprecated
+         * @description Requires an API key with the `profiles` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         get: operations["listProfiles_v1"];
         put?: never;
@@ -640,6 +696,8 @@ export interface paths {
         /**
          * Backfill tags
          * @description Sets a tag only where a profile has none; every entry lands in exactly one bucket of the report.
+         *
+         *     Requires an API key with the `profiles` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["tagProfiles"];
         delete?: never;
@@ -661,6 +719,8 @@ export interface paths {
          * Backfill tags
          * @deprecated
          * @description Sets a tag only where a profile has none; every entry lands in exactly one bucket of the report.
+         *
+         *     Requires an API key with the `profiles` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["tagProfiles_v1"];
         delete?: never;
@@ -676,7 +736,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a profile’s training status */
+        /**
+         * Read a profile’s training status
+         * @description Requires an API key with the `profiles` scope (403 `INSUFFICIENT_SCOPE` otherwise).
+         */
         get: operations["getProfileStatus"];
         put?: never;
         post?: never;
@@ -696,6 +759,7 @@ export interface paths {
         /**
          * Read a profile’s training status
          * @deprecated
+         * @description Requires an API key with the `profiles` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         get: operations["getProfileStatus_v1"];
         put?: never;
@@ -713,7 +777,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a profile’s picture */
+        /**
+         * Read a profile’s picture
+         * @description Requires an API key with the `profiles` scope (403 `INSUFFICIENT_SCOPE` otherwise).
+         */
         get: operations["getProfilePicture"];
         put?: never;
         post?: never;
@@ -733,6 +800,7 @@ export interface paths {
         /**
          * Read a profile’s picture
          * @deprecated
+         * @description Requires an API key with the `profiles` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         get: operations["getProfilePicture_v1"];
         put?: never;
@@ -756,6 +824,8 @@ export interface paths {
         /**
          * Delete a profile and its data
          * @description Stops training, refunds an unsettled reservation, deletes the photos, picture and record.
+         *
+         *     Requires an API key with the `profiles` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         delete: operations["deleteProfile"];
         options?: never;
@@ -777,6 +847,8 @@ export interface paths {
          * Delete a profile and its data
          * @deprecated
          * @description Stops training, refunds an unsettled reservation, deletes the photos, picture and record.
+         *
+         *     Requires an API key with the `profiles` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         delete: operations["deleteProfile_v1"];
         options?: never;
@@ -794,6 +866,8 @@ export interface paths {
         /**
          * Read the callback signing secret
          * @description Created on first use. Callbacks carry `X-Service-Signature` and the Standard Webhooks headers (docs/callbacks.md).
+         *
+         *     Requires an API key with the `jobs` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         get: operations["getWebhookSecret"];
         put?: never;
@@ -815,6 +889,8 @@ export interface paths {
          * Read the callback signing secret
          * @deprecated
          * @description Created on first use. Callbacks carry `X-Service-Signature` and the Standard Webhooks headers (docs/callbacks.md).
+         *
+         *     Requires an API key with the `jobs` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         get: operations["getWebhookSecret_v1"];
         put?: never;
@@ -837,6 +913,8 @@ export interface paths {
         /**
          * Rotate the callback signing secret
          * @description Answers a new secret; for 24 h deliveries are signed with both the new and the previous one (docs/callbacks.md).
+         *
+         *     Requires an API key with the `jobs` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -858,6 +936,8 @@ export interface paths {
          * Rotate the callback signing secret
          * @deprecated
          * @description Answers a new secret; for 24 h deliveries are signed with both the new and the previous one (docs/callbacks.md).
+         *
+         *     Requires an API key with the `jobs` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["rotateWebhookSecret_v1"];
         delete?: never;
@@ -878,6 +958,8 @@ export interface paths {
         /**
          * Send a signed test event
          * @description POSTs one test event (`{"type": "webhook.test", …}`) to `url`, signed exactly as callbacks are (Standard Webhooks headers and `X-Service-Signature`, with every live secret), through the same guarded client (https only, public addresses only, 10 s), and answers what the receiver did. Nothing is retried or recorded; an unreachable receiver is a 200 that says so. Webhook tests and redeliveries together are limited to 30 a minute per account (429 `RATE_LIMITED`).
+         *
+         *     Requires an API key with the `jobs` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["testWebhook"];
         delete?: never;
@@ -899,6 +981,8 @@ export interface paths {
          * Send a signed test event
          * @deprecated
          * @description POSTs one test event (`{"type": "webhook.test", …}`) to `url`, signed exactly as callbacks are (Standard Webhooks headers and `X-Service-Signature`, with every live secret), through the same guarded client (https only, public addresses only, 10 s), and answers what the receiver did. Nothing is retried or recorded; an unreachable receiver is a 200 that says so. Webhook tests and redeliveries together are limited to 30 a minute per account (429 `RATE_LIMITED`).
+         *
+         *     Requires an API key with the `jobs` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["testWebhook_v1"];
         delete?: never;
@@ -917,6 +1001,8 @@ export interface paths {
         /**
          * The account: balance and limits
          * @description The prepaid balance (read strongly: reservations of running work already taken out), the default model version, and the limits in force.
+         *
+         *     Requires an API key with the `account:read` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         get: operations["getAccount"];
         put?: never;
@@ -938,6 +1024,8 @@ export interface paths {
          * The account: balance and limits
          * @deprecated
          * @description The prepaid balance (read strongly: reservations of running work already taken out), the default model version, and the limits in force.
+         *
+         *     Requires an API key with the `account:read` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         get: operations["getAccount_v1"];
         put?: never;
@@ -958,6 +1046,8 @@ export interface paths {
         /**
          * The account’s ledger
          * @description Every change of the balance, newest first, each with the balance after it and the job or profile it belongs to: `credit`, `reserve` (at submit), `settle` (the difference to the final price) and `release` (a refund). One page per call, continued with `cursor`.
+         *
+         *     Requires an API key with the `account:read` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         get: operations["getLedger"];
         put?: never;
@@ -979,6 +1069,8 @@ export interface paths {
          * The account’s ledger
          * @deprecated
          * @description Every change of the balance, newest first, each with the balance after it and the job or profile it belongs to: `credit`, `reserve` (at submit), `settle` (the difference to the final price) and `release` (a refund). One page per call, continued with `cursor`.
+         *
+         *     Requires an API key with the `account:read` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         get: operations["getLedger_v1"];
         put?: never;
@@ -999,12 +1091,16 @@ export interface paths {
         /**
          * The account’s top-ups
          * @description Newest first, one page per call, continued with `cursor`.
+         *
+         *     Requires an API key with the `billing` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         get: operations["listTopUps"];
         put?: never;
         /**
          * Top up the balance (Stripe Checkout)
          * @description Opens a Stripe Checkout page for `amount` US dollars and answers where it is. The balance is credited when Stripe confirms the payment to this service (its webhook), exactly once, with the amount Stripe reports; returning from Checkout credits nothing by itself. Checkout sends the developer back to the portal’s Billing page. 422 for an amount that is not dollars with at most two decimals, outside the operator’s limits, or a currency other than `usd`; 503 when the operator has not configured Stripe.
+         *
+         *     Requires an API key with the `billing` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         post: operations["createTopUp"];
         delete?: never;
@@ -1023,11 +1119,15 @@ export interface paths {
         /**
          * Auto-recharge and the low-balance notice
          * @description The account’s billing settings, its balance, and the debt a refund or a lost dispute left (docs/billing.md).
+         *
+         *     Requires an API key with the `billing` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         get: operations["getBillingSettings"];
         /**
          * Set auto-recharge and the low-balance notice
          * @description Each field given replaces what was set (null clears it). Auto-recharge needs a card saved at a top-up paid with `save_card: true` (400 otherwise) and charges at least the smallest top-up. After a job’s settle leaves the balance below `auto_recharge.threshold`, the card is charged off-session for `auto_recharge.amount`, at most once an hour; a decline or a bank asking for authentication turns it off and sends `auto_recharge.failed` to `webhook_url`. Below `low_balance_threshold`, one `balance.low` event is sent to `webhook_url` per crossing, signed as callbacks are.
+         *
+         *     Requires an API key with the `billing` scope (403 `INSUFFICIENT_SCOPE` otherwise).
          */
         put: operations["updateBillingSettings"];
         post?: never;
@@ -1312,6 +1412,10 @@ export interface components {
                 card_saved: boolean;
                 /** @description Why the service turned auto-recharge off (Stripe’s decline code, e.g. `card_declined`). */
                 disabled_reason: string | null;
+                /** @description What automatic charges claimed today (UTC); they stop at `daily_max`. */
+                charged_today: string;
+                /** @description The operator’s cap of automatic charges per account per UTC day (AUTO_RECHARGE_DAILY_MAX_USD). */
+                daily_max: string;
             };
             low_balance_threshold: string | null;
             webhook_url: string | null;
@@ -1348,7 +1452,7 @@ export interface components {
              * @description Stable error code; switch on this, not on `detail`.
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "BALANCE_IN_DEBT" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "PROFILE_NEEDS_REEMBEDDING" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE" | "JOB_NOT_FINISHED";
+            code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_SCOPE" | "PERSON_REQUIRED" | "INSUFFICIENT_BALANCE" | "BALANCE_IN_DEBT" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "PROFILE_NEEDS_REEMBEDDING" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE" | "JOB_NOT_FINISHED";
             /** @description The `X-Request-Id` of this answer; quote it to support. */
             request_id: string;
         };
@@ -1560,7 +1664,7 @@ export interface components {
                 /** @description Set once `failed`. */
                 error: {
                     /** @enum {string} */
-                    code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "BALANCE_IN_DEBT" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "PROFILE_NEEDS_REEMBEDDING" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE" | "JOB_NOT_FINISHED";
+                    code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_SCOPE" | "PERSON_REQUIRED" | "INSUFFICIENT_BALANCE" | "BALANCE_IN_DEBT" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "PROFILE_NEEDS_REEMBEDDING" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE" | "JOB_NOT_FINISHED";
                     message: string;
                 } | null;
                 completed_at: string | null;
@@ -1676,7 +1780,7 @@ export interface components {
             /** @description Set once `failed`. */
             error: {
                 /** @enum {string} */
-                code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_BALANCE" | "BALANCE_IN_DEBT" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "PROFILE_NEEDS_REEMBEDDING" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE" | "JOB_NOT_FINISHED";
+                code: "INVALID_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_SCOPE" | "PERSON_REQUIRED" | "INSUFFICIENT_BALANCE" | "BALANCE_IN_DEBT" | "NOT_FOUND" | "JOB_EXPIRED" | "DOWNLOAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "CONTENT_MODERATION" | "MIXED_PROFILE_MODEL_VERSIONS" | "PROFILE_NOT_READY" | "PROFILE_NEEDS_REEMBEDDING" | "NO_IMAGE_GENERATED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "CANCELED" | "JOB_NOT_CANCELABLE" | "JOB_NOT_FINISHED";
                 message: string;
             } | null;
             completed_at: string | null;
@@ -8152,7 +8256,7 @@ export interface operations {
                      * @enum {string}
                      */
                     currency?: "usd";
-                    /** @description Keep the card this top-up is paid with, for auto-recharge (`PUT /account/billing`): Checkout asks the developer to agree. */
+                    /** @description Keep the card this top-up is paid with, for auto-recharge: only from the portal’s Billing page, where a person is present (403 `PERSON_REQUIRED` with an API key); Checkout asks them to agree. */
                     save_card?: boolean;
                 };
             };
@@ -8344,7 +8448,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description When a job’s settle leaves the balance below `threshold`, the saved card is charged `amount`, at most once an hour. A decline turns it off. */
+                    /** @description When a job’s or a training’s settle leaves the balance below `threshold`, the saved card is charged `amount`, at most once an hour and within the daily cap. A decline turns it off. When on: `amount` within the top-up limits and the daily cap, `threshold` below `amount` (422 otherwise). With an API key it may only be turned off or lowered (403 `PERSON_REQUIRED` otherwise): a person turns it on or raises it in the portal. */
                     auto_recharge?: {
                         enabled: boolean;
                         threshold: string;
@@ -8352,7 +8456,7 @@ export interface operations {
                     };
                     /** @description Below this balance, one signed `balance.low` event is sent to `webhook_url` (null: none). */
                     low_balance_threshold?: string | null;
-                    /** @description Where account events (`balance.low`, `auto_recharge.failed`) are sent, signed as callbacks are. */
+                    /** @description Where account events (`balance.low`, `billing.auto_recharge.charged`, `auto_recharge.failed`) are sent, signed as callbacks are. */
                     webhook_url?: string | null;
                 };
             };

@@ -7,6 +7,7 @@ import type {
   ApiKeyRecord,
   WebhookSecretRecord,
 } from '../../domain/accounts/accounts';
+import { storedScopes } from '../../domain/accounts/scopes';
 import { AlreadyExistsError } from '../../domain/errors';
 import type { IdSource } from '../../domain/shared/ids';
 import { MODEL_VERSIONS } from '../../domain/shared/model-version';
@@ -31,16 +32,25 @@ const AccountItem = v.object({
   runningJobs: v.optional(v.nullable(v.number()), null),
 });
 
-const ApiKeyItem = v.object({
-  keyId: v.string(),
-  accountId: v.string(),
-  name: v.optional(v.nullable(v.string()), null),
-  keyHash: v.string(),
-  createdAt: v.number(),
-  revokedAt: v.optional(v.nullable(v.number()), null),
-  requestsPerMinute: v.optional(v.nullable(v.number()), null),
-  runningJobs: v.optional(v.nullable(v.number()), null),
-});
+/**
+ * `scopes` (a list of scope names) exists on keys made since keys had scopes. A key item without it is the
+ * previous shape and reads as LEGACY_KEY_SCOPES (all but billing); a scope name this code does not know
+ * (written by a later deploy) is dropped, never a failure to authenticate.
+ */
+const ApiKeyItem = v.pipe(
+  v.object({
+    keyId: v.string(),
+    accountId: v.string(),
+    name: v.optional(v.nullable(v.string()), null),
+    keyHash: v.string(),
+    scopes: v.optional(v.nullable(v.array(v.string())), null),
+    createdAt: v.number(),
+    revokedAt: v.optional(v.nullable(v.number()), null),
+    requestsPerMinute: v.optional(v.nullable(v.number()), null),
+    runningJobs: v.optional(v.nullable(v.number()), null),
+  }),
+  v.transform((item): ApiKeyRecord => ({ ...item, scopes: storedScopes(item.scopes) })),
+);
 
 /** `previousSecret`/`previousExpiresAt` (epoch ms) exist only after a rotation; items written before rotation existed lack them. */
 const WebhookSecretItem = v.pipe(
@@ -125,6 +135,7 @@ export class DynamoAccounts implements AccountsRepository {
       accountId: key.accountId,
       name: key.name ?? null,
       keyHash: key.keyHash,
+      scopes: [...key.scopes],
       createdAt: key.createdAt,
       revokedAt: key.revokedAt,
       requestsPerMinute: key.requestsPerMinute ?? null,

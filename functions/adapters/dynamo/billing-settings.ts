@@ -1,12 +1,30 @@
 /**
  * An account's billing settings (functions/domain/billing/auto-billing.ts): one item beside the account,
  * whose flags are moved by conditional writes so that a notice is sent once per crossing and a card is
- * charged at most once per window, however many settles race. Keys in table.ts.
+ * charged at most once per window and within the day's cap, however many settles race: a claim is one
+ * transaction of the window's condition on the settings and the cap's condition on the day's counter item
+ * (keys in table.ts).
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { type BillingSettings, type BillingSettingsRepository, NO_SETTINGS } from '../../domain/billing/auto-billing';
-import { ITEM_TYPE, isConditionalCheckFailure, keys, type Table } from './table';
+import {
+  type BillingSettings,
+  type BillingSettingsRepository,
+  NO_SETTINGS,
+  type RechargeClaim,
+} from '../../domain/billing/auto-billing';
+import {
+  cancellationReasons,
+  ITEM_TYPE,
+  isConditionalCheckFailure,
+  keys,
+  type Table,
+  transactWrite,
+  ttlAfter,
+} from './table';
+
+const DAY_MS = 86_400_000;
+const RechargeDayItem = v.object({ chargedMicros: v.optional(v.number(), 0) });
 
 const SettingsItem = v.object({
   autoRecharge: v.optional(v.object({ enabled: v.boolean(), thresholdMicros: v.number(), amountMicros: v.number() })),
@@ -101,13 +119,56 @@ export class DynamoBillingSettings implements BillingSettingsRepository {
     await this.write(accountId, 'lowNotified = :false', { ':false': false });
   }
 
-  claimRechargeWindow(accountId: string, now: number, windowMs: number): Promise<boolean> {
-    return this.write(
-      accountId,
-      'lastRechargeAt = :now',
-      { ':now': now, ':windowStart': now - windowMs },
-      'attribute_not_exists(lastRechargeAt) OR lastRechargeAt <= :windowStart',
+  async claimRecharge(accountId: string, claim: RechargeClaim): Promise<boolean> {
+    if (claim.amountMicros > claim.dailyMaxMicros) return false;
+    try {
+      await transactWrite(this.table, [
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.billingSettings(accountId),
+            UpdateExpression: 'SET #type = :type, lastRechargeAt = :now',
+            ConditionExpression: 'attribute_not_exists(lastRechargeAt) OR lastRechargeAt <= :windowStart',
+            ExpressionAttributeNames: { '#type': 'type' },
+            ExpressionAttributeValues: {
+              ':type': ITEM_TYPE.billingSettings,
+              ':now': claim.now,
+              ':windowStart': claim.now - claim.windowMs,
+            },
+          },
+        },
+        {
+          // The day's total after this charge stays within the cap: at most cap − amount before it.
+          Update: {
+            TableName: this.table.name,
+            Key: keys.rechargeDay(accountId, claim.dayStart),
+            UpdateExpression:
+              'SET #type = :type, accountId = :account, #ttl = :ttl ADD chargedMicros :amount, charges :one',
+            ConditionExpression: 'attribute_not_exists(chargedMicros) OR chargedMicros <= :room',
+            ExpressionAttributeNames: { '#type': 'type', '#ttl': 'ttl' },
+            ExpressionAttributeValues: {
+              ':type': ITEM_TYPE.rechargeDay,
+              ':account': accountId,
+              ':ttl': ttlAfter(claim.dayStart + DAY_MS),
+              ':amount': claim.amountMicros,
+              ':one': 1,
+              ':room': claim.dailyMaxMicros - claim.amountMicros,
+            },
+          },
+        },
+      ]);
+      return true;
+    } catch (error) {
+      if (cancellationReasons(error)?.some((reason) => reason.Code === 'ConditionalCheckFailed')) return false;
+      throw error;
+    }
+  }
+
+  async rechargedOn(accountId: string, dayStart: number): Promise<number> {
+    const found = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.rechargeDay(accountId, dayStart), ConsistentRead: true }),
     );
+    return found.Item ? v.parse(RechargeDayItem, found.Item).chargedMicros : 0;
   }
 
   async disableAutoRecharge(accountId: string, reason: string): Promise<void> {

@@ -25,6 +25,7 @@
  * | portal user (e-mail, lower case)        | pk PORTAL_USER#<email>  sk USER                             | portalUser      | none                         |
  * | portal session (cookie hash)            | pk PORTAL_SESSION#<sha256 hex>  sk SESSION                  | portalSession   | expiresAt + grace            |
  * | billing settings (auto-recharge, notice)| pk ACCOUNT#<accountId>  sk BILLING                          | billingSettings | none                         |
+ * | automatic charges of a UTC day (the cap) | pk ACCOUNT#<accountId>  sk RECHARGE_DAY#<day start, epoch ms> | rechargeDay   | day end + grace              |
  * | top-up, newest first (billing/top-ups)  | pk ACCOUNT#<accountId>  sk TOPUP#<topUpId> (time-ordered)   | topUp           | none (the books are kept)    |
  * | the top-up a Stripe payment credited    | pk STRIPE_PAYMENT#<payment intent id>  sk PAYMENT           | stripePayment   | none                         |
  * | a Stripe event acted on (exactly once)  | pk STRIPE_EVENT#<event id>  sk EVENT                        | stripeEvent     | at + 90 days + grace         |
@@ -113,6 +114,7 @@ export const ITEM_TYPE = {
   runningJobs: 'runningJobs',
   topUp: 'topUp',
   billingSettings: 'billingSettings',
+  rechargeDay: 'rechargeDay',
   stripePayment: 'stripePayment',
   stripeEvent: 'stripeEvent',
 } as const;
@@ -181,6 +183,11 @@ export const keys = {
     sk: `${SORT_KEY_PREFIX.topUp}${topUpId}`,
   }),
   billingSettings: (accountId: string): ItemKey => ({ pk: accountPk(accountId), sk: 'BILLING' }),
+  /** What automatic charges claimed on one UTC day, against AUTO_RECHARGE_DAILY_MAX_USD (billing-settings.ts). */
+  rechargeDay: (accountId: string, dayStart: number): ItemKey => ({
+    pk: accountPk(accountId),
+    sk: `RECHARGE_DAY#${dayStart}`,
+  }),
   stripePayment: (paymentIntentId: string): ItemKey => ({ pk: `STRIPE_PAYMENT#${paymentIntentId}`, sk: 'PAYMENT' }),
   stripeEvent: (eventId: string): ItemKey => ({ pk: `STRIPE_EVENT#${eventId}`, sk: 'EVENT' }),
   accountPk,

@@ -10,6 +10,7 @@
  */
 import { type JsonSchema, toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import { API_SCOPES } from '../../domain/accounts/scopes';
 import { API_ERROR_CODES } from '../../domain/errors';
 import {
   type ApiVersion,
@@ -153,14 +154,27 @@ const errorsOf = (route: RouteDefinition, doc: OperationDoc): ErrorStatus[] =>
     (a, b) => a - b,
   );
 
+/**
+ * What a route's key must carry (routes.ts): `x-required-scope`, a line of the description, and the scope in
+ * its security requirement (OpenAPI 3.1 lets an apiKey scheme list role names there). A route without an API
+ * key has none.
+ */
+const scopeOf = (route: RouteDefinition, description: string | undefined): Json =>
+  route.auth === 'none'
+    ? { ...(description && { description }), security: [] }
+    : {
+        description: `${description ? `${description}\n\n` : ''}Requires an API key with the \`${route.scope}\` scope (403 \`INSUFFICIENT_SCOPE\` otherwise).`,
+        'x-required-scope': route.scope,
+        security: [{ ApiKey: [route.scope] }],
+      };
+
 const operation = (route: RouteDefinition, version: ApiVersion, doc: OperationDoc, named: Namer): Json => ({
   operationId: version === CURRENT_API_VERSION ? doc.operationId : `${doc.operationId}_${version}`,
   // The older version's copies are grouped apart, so the reference lists each operation once at the top.
   tags: [version === CURRENT_API_VERSION ? doc.tag : DEPRECATED_TAG],
   summary: doc.summary,
-  ...(doc.description && { description: doc.description }),
+  ...scopeOf(route, doc.description),
   ...(version !== CURRENT_API_VERSION && { deprecated: true }),
-  ...(route.auth === 'none' && { security: [] }),
   parameters: [...parameters('path', doc.params), ...parameters('query', doc.query)],
   ...(doc.body && {
     requestBody: {
@@ -231,7 +245,12 @@ export const openApiDocument = (routes: readonly RouteDefinition[] = ROUTES): Js
     paths,
     components: {
       securitySchemes: {
-        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The account’s API key.' },
+        ApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: `The account’s API key. Each key carries scopes (${API_SCOPES.map((scope) => `\`${scope}\``).join(', ')}) and each operation names the one it needs; a call outside them is 403 \`INSUFFICIENT_SCOPE\`.`,
+        },
       },
       headers: HEADERS,
       schemas: Object.fromEntries([...components].sort(([a], [b]) => a.localeCompare(b))),

@@ -21,7 +21,7 @@ export const TopUpRequestSchema = v.object({
     v.pipe(
       v.boolean('save_card must be true or false.'),
       v.description(
-        'Keep the card this top-up is paid with, for auto-recharge (`PUT /account/billing`): Checkout asks the developer to agree.',
+        'Keep the card this top-up is paid with, for auto-recharge: only from the portal’s Billing page, where a person is present (403 `PERSON_REQUIRED` with an API key); Checkout asks them to agree.',
       ),
     ),
   ),
@@ -46,7 +46,7 @@ export const BillingSettingsRequestSchema = v.object({
         amount: Dollars('auto_recharge.amount'),
       }),
       v.description(
-        'When a job’s settle leaves the balance below `threshold`, the saved card is charged `amount`, at most once an hour. A decline turns it off.',
+        'When a job’s or a training’s settle leaves the balance below `threshold`, the saved card is charged `amount`, at most once an hour and within the daily cap. A decline turns it off. When on: `amount` within the top-up limits and the daily cap, `threshold` below `amount` (422 otherwise). With an API key it may only be turned off or lowered (403 `PERSON_REQUIRED` otherwise): a person turns it on or raises it in the portal.',
       ),
     ),
   ),
@@ -67,7 +67,9 @@ export const BillingSettingsRequestSchema = v.object({
           ),
         ),
       ),
-      v.description('Where account events (`balance.low`, `auto_recharge.failed`) are sent, signed as callbacks are.'),
+      v.description(
+        'Where account events (`balance.low`, `billing.auto_recharge.charged`, `auto_recharge.failed`) are sent, signed as callbacks are.',
+      ),
     ),
   ),
 });

@@ -6,6 +6,7 @@
 import { DynamoBillingSettings } from '../../adapters/dynamo/billing-settings';
 import { readFunds } from '../../adapters/dynamo/ledger-repository';
 import { sendJson } from '../../adapters/sqs/queues';
+import { STRIPE_ENV } from '../../deployment/env-names';
 import { afterSettle, type BalanceWatchDeps } from '../../domain/billing/auto-billing';
 import type { LedgerPort } from '../../domain/billing/ledger';
 import { clock, log, newId, once, settings } from '../core';
@@ -15,7 +16,7 @@ import { enqueueCallback, sqs } from '../queues';
 export const billingSettingsRepository = once(() => new DynamoBillingSettings(table()));
 
 /**
- * The settles' watcher (auto-billing.ts, afterSettle): a job's settle that applied is followed by it;
+ * The settles' watcher (auto-billing.ts, afterSettle): a job's or a training's settle that applied is followed by it;
  * what it throws is logged, never the settle's failure. The account's billing settings are read alongside
  * the settle's transaction (a settle that did not apply, a rare replay, reads them for nothing).
  */
@@ -25,12 +26,15 @@ export const watchedLedger = <L extends LedgerPort>(inner: L): L => {
     balance: (accountId) => readFunds(table(), accountId).then((funds) => funds.balanceMicros),
     enqueueCallback,
     enqueueRecharge: (message) => sendJson(sqs(), settings().CALLBACK_QUEUE_URL, message),
+    rechargeLimits: {
+      windowMs: settings()[STRIPE_ENV.autoRechargeWindowSeconds] * 1000,
+      dailyMaxMicros: settings()[STRIPE_ENV.autoRechargeDailyMaxUsd],
+    },
     clock,
     newId,
   });
   return Object.assign(Object.create(inner) as L, {
     settle: async (input: Parameters<LedgerPort['settle']>[0]) => {
-      if (input.ends.kind !== 'job') return inner.settle(input);
       const watch = deps();
       // Read while the settle's transaction runs; a failure of the read is afterSettle's, logged below.
       const settingsRead = watch.settings.get(input.accountId);

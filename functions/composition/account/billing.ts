@@ -81,9 +81,17 @@ export const stripeWebhookDeps = once(() => ({
     billingSettingsRepository().saveCard(accountId, card),
 }));
 
+/** What auto-recharge may be (domain/billing/recharge-rules.ts): the top-up limits and the daily cap. */
+export const rechargeLimits = () => ({
+  ...topUpLimits(),
+  dailyMaxMicros: settings()[STRIPE_ENV.autoRechargeDailyMaxUsd],
+});
+
 export const billingSettingsDeps = once(() => ({
   settings: billingSettingsRepository(),
   funds: (accountId: string) => readFunds(table(), accountId),
+  limits: rechargeLimits(),
+  clock,
 }));
 
 /** What the deliverer needs to run an automatic charge (auto-billing.ts, runAutoRecharge). */

@@ -8,6 +8,7 @@ import { httpTrainer, sfnTrainingTasks } from '../../adapters/engine/http-traine
 import { photoStore } from '../../adapters/s3/photo-store';
 import { DEVELOPMENT_ENV } from '../../deployment/env-names';
 import type { RemoteTrainer, TrainerCallbackDeps } from '../../domain/profiles/training';
+import { watchedLedger } from '../account/balance-watch';
 import { clock, once, settings } from '../core';
 import { ledger, profiles } from '../data';
 import { enqueueCallback } from '../queues';
@@ -46,7 +47,8 @@ const remoteTrainer = once((): RemoteTrainer => {
 export const trainingStepDeps = once(() => ({
   clock,
   profiles: profiles(),
-  ledger: ledger(),
+  // A training's settle is followed by the low-balance notice and auto-recharge, as a job's is.
+  ledger: watchedLedger(ledger()),
   photos: photoStore(objects()),
   get remoteTrainer() {
     return remoteTrainer();

@@ -10,6 +10,7 @@ import {
 import { type Clock, toIso } from '../shared/clock';
 import { type IdSource, newSecret } from '../shared/ids';
 import { DEFAULT_MODEL_VERSION, type ModelVersion } from '../shared/model-version';
+import { ALL_SCOPES, type ApiScope, DEFAULT_KEY_SCOPES } from './scopes';
 
 export interface Account {
   accountId: string;
@@ -29,6 +30,8 @@ export interface ApiKeyRecord {
   name?: string | null;
   /** SHA-256 of the key, hex. The key itself is shown once and never stored. */
   keyHash: string;
+  /** What the key may do (scopes.ts); a key stored without them reads as LEGACY_KEY_SCOPES. */
+  scopes: readonly ApiScope[];
   createdAt: number;
   revokedAt: number | null;
   /** The account's limits, copied onto each of its keys so that authentication reads them for free. */
@@ -40,6 +43,8 @@ export interface ApiKeyRecord {
 export interface Caller {
   accountId: string;
   keyId: string;
+  /** The key's scopes; absent where no API key called (the portal's session, a workflow step). */
+  scopes?: readonly ApiScope[];
   /** The account's own request limit, if the operator set one (rate-limit.ts). */
   requestsPerMinute?: number | null;
   /** The account's own cap of running asynchronous jobs, if the operator set one. */
@@ -96,6 +101,7 @@ export const authenticate = async (
   return {
     accountId: key.accountId,
     keyId: key.keyId,
+    scopes: key.scopes,
     requestsPerMinute: key.requestsPerMinute ?? null,
     runningJobs: key.runningJobs ?? null,
   };
@@ -109,11 +115,14 @@ export interface IssuedKey {
 
 export const MAX_KEY_NAME_LENGTH = 80;
 
+/** A new key of the account, with `scopes` (already checked: scopes.ts chosenScopes). */
 export const issueKey = async (
   deps: AccountsDeps,
   accountId: string,
   name: string | null = null,
+  scopes: readonly ApiScope[] = DEFAULT_KEY_SCOPES,
 ): Promise<IssuedKey> => {
+  if (scopes.length === 0) throw new InvalidRequestError('A key needs at least one scope.');
   if (name !== null && (name.trim() === '' || name.length > MAX_KEY_NAME_LENGTH))
     throw new InvalidRequestError(`A key's name has 1 to ${MAX_KEY_NAME_LENGTH} characters.`);
   const account = await deps.accounts.get(accountId);
@@ -125,6 +134,7 @@ export const issueKey = async (
     accountId,
     name: name?.trim() ?? null,
     keyHash: hashApiKey(apiKey),
+    scopes,
     createdAt: deps.clock(),
     revokedAt: null,
     requestsPerMinute: account.requestsPerMinute ?? null,
@@ -142,6 +152,7 @@ export interface KeyUses {
 export interface KeyBody {
   key_id: string;
   name: string | null;
+  scopes: ApiScope[];
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
@@ -160,6 +171,7 @@ export const listKeys = async (
       return {
         key_id: key.keyId,
         name: key.name ?? null,
+        scopes: [...key.scopes],
         created_at: toIso(key.createdAt),
         last_used_at: lastUsedAt === undefined ? null : toIso(lastUsedAt),
         revoked_at: key.revokedAt === null ? null : toIso(key.revokedAt),
@@ -182,7 +194,8 @@ export const open = async (
     createdAt: deps.clock(),
   };
   await deps.accounts.create(account, 'opening credit');
-  return { account, key: await issueKey(deps, account.accountId) };
+  // The first key is the account holder's own: it may do everything, billing included.
+  return { account, key: await issueKey(deps, account.accountId, null, ALL_SCOPES) };
 };
 
 /** The limits an operator may set per account (admin CLI `limits`). */

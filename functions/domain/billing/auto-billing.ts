@@ -10,9 +10,12 @@
  *   conditional write, makes it one per crossing; the first settle that finds the balance back at or above
  *   the threshold clears it.
  * - auto-recharge: the card saved at a top-up the developer consented on (`save_card`) is charged
- *   off-session for `amount`, at most once per AUTO_RECHARGE_WINDOW_MS: the window is claimed by a
- *   conditional write before a message asks the deliverer to charge. A decline, or a bank that asks for
- *   authentication, turns auto-recharge off and sends `auto_recharge.failed` to `webhook_url`.
+ *   off-session for `amount`, at most once per window (AUTO_RECHARGE_WINDOW_SECONDS, an hour) and within
+ *   the account's daily cap (AUTO_RECHARGE_DAILY_MAX_USD): one conditional transaction claims the window
+ *   and counts the amount on the day's item before a message asks the deliverer to charge
+ *   (recharge-rules.ts). Each charge credited sends `billing.auto_recharge.charged` to `webhook_url`; a
+ *   decline, or a bank that asks for authentication, turns auto-recharge off and sends
+ *   `auto_recharge.failed`. Job and training settles both run it.
  *
  * Nothing here may fail a settle: the caller logs what throws and goes on.
  */
@@ -21,11 +24,29 @@ import { InvalidRequestError } from '../errors';
 import { type Clock, toIso } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
 import { type MoneyBody, moneyBody, usdDecimal } from '../shared/money';
+import {
+  assertAgreedTo,
+  type BillingActor,
+  type RechargeLimits,
+  rechargeDayStart,
+  rechargeProblems,
+} from './recharge-rules';
 import type { TopUpsRepository } from './top-ups';
 import { toCents } from './top-ups';
 
-/** At most one automatic charge per account in this long. */
+/** By default at most one automatic charge per account in this long (AUTO_RECHARGE_WINDOW_SECONDS). */
 export const AUTO_RECHARGE_WINDOW_MS = 60 * 60 * 1000;
+
+/** What one automatic charge claims, in one conditional transaction (billing-settings.ts). */
+export interface RechargeClaim {
+  now: number;
+  /** No other charge may have been claimed within this long before `now`. */
+  windowMs: number;
+  amountMicros: number;
+  /** The day the amount counts against (recharge-rules.ts rechargeDayStart) and its cap. */
+  dayStart: number;
+  dailyMaxMicros: number;
+}
 
 export interface SavedCard {
   /** Stripe's customer the consenting Checkout created. */
@@ -67,8 +88,10 @@ export interface BillingSettingsRepository {
   /** false when the notice was already sent for this crossing. */
   claimLowNotice(accountId: string): Promise<boolean>;
   clearLowNotice(accountId: string): Promise<void>;
-  /** false when a charge was made (or is being made) within the window. */
-  claimRechargeWindow(accountId: string, now: number, windowMs: number): Promise<boolean>;
+  /** false when a charge was made (or is being made) within the window, or the amount would pass the day's cap. */
+  claimRecharge(accountId: string, claim: RechargeClaim): Promise<boolean>;
+  /** What automatic charges claimed on the day starting at `dayStart` (0 before the first). */
+  rechargedOn(accountId: string, dayStart: number): Promise<number>;
   disableAutoRecharge(accountId: string, reason: string): Promise<void>;
 }
 
@@ -86,11 +109,15 @@ export interface AutoRechargeMessage {
   accountId: string;
   /** The top-up the charge becomes; Stripe's idempotency key, so a redelivered message charges once. */
   rechargeId: string;
+  /** What the claim counted against the daily cap: the charge is never more (absent in messages queued before the cap). */
+  amountMicros?: number;
 }
 
 /** What a settle's watcher needs. */
 export interface BalanceWatchDeps {
-  settings: Pick<BillingSettingsRepository, 'get' | 'claimLowNotice' | 'clearLowNotice' | 'claimRechargeWindow'>;
+  settings: Pick<BillingSettingsRepository, 'get' | 'claimLowNotice' | 'clearLowNotice' | 'claimRecharge'>;
+  /** AUTO_RECHARGE_WINDOW_SECONDS and AUTO_RECHARGE_DAILY_MAX_USD (settings.ts). */
+  rechargeLimits: { windowMs: number; dailyMaxMicros: number };
   balance(accountId: string): Promise<number>;
   enqueueCallback(message: AccountEventMessage): Promise<void>;
   enqueueRecharge(message: AutoRechargeMessage): Promise<void>;
@@ -152,13 +179,25 @@ export const afterSettle = async (
     } else if (settings.lowNotified) await deps.settings.clearLowNotice(accountId);
   }
   const recharge = settings.autoRecharge;
+  const now = deps.clock();
   if (
     recharge?.enabled &&
     settings.card !== null &&
     balanceMicros < recharge.thresholdMicros &&
-    (await deps.settings.claimRechargeWindow(accountId, deps.clock(), AUTO_RECHARGE_WINDOW_MS))
+    (await deps.settings.claimRecharge(accountId, {
+      now,
+      windowMs: deps.rechargeLimits.windowMs,
+      amountMicros: recharge.amountMicros,
+      dayStart: rechargeDayStart(now),
+      dailyMaxMicros: deps.rechargeLimits.dailyMaxMicros,
+    }))
   ) {
-    await deps.enqueueRecharge({ kind: 'auto-recharge', accountId, rechargeId: deps.newId('tup') });
+    await deps.enqueueRecharge({
+      kind: 'auto-recharge',
+      accountId,
+      rechargeId: deps.newId('tup'),
+      amountMicros: recharge.amountMicros,
+    });
     done.push('auto-recharge');
   }
   return done;
@@ -202,7 +241,7 @@ export const runAutoRecharge = async (
     await deps.topUps.create({
       topUpId: message.rechargeId,
       accountId: message.accountId,
-      amountMicros: recharge.amountMicros,
+      amountMicros: Math.min(message.amountMicros ?? recharge.amountMicros, recharge.amountMicros),
       status: 'pending',
       createdAt: deps.clock(),
       checkoutSessionId: null,
@@ -213,7 +252,9 @@ export const runAutoRecharge = async (
       refundedMicros: 0,
       disputedMicros: 0,
     });
-  const amountMicros = existing?.amountMicros ?? recharge.amountMicros;
+  // Never more than the claim counted against the daily cap, nor than the amount set now (it may have been lowered).
+  const amountMicros =
+    existing?.amountMicros ?? Math.min(message.amountMicros ?? recharge.amountMicros, recharge.amountMicros);
   const result = await deps.charger.charge({
     card: settings.card,
     amountCents: toCents(amountMicros),
@@ -229,7 +270,19 @@ export const runAutoRecharge = async (
       paymentIntentId: result.paymentIntentId,
       at: deps.clock(),
     });
-    return applied === 'applied' ? 'credited' : 'duplicate';
+    if (applied !== 'applied') return 'duplicate';
+    if (settings.webhookUrl !== null)
+      await deps.enqueueCallback(
+        accountEvent(deps, message.accountId, settings.webhookUrl, {
+          type: 'billing.auto_recharge.charged',
+          account_id: message.accountId,
+          top_up_id: message.rechargeId,
+          amount: moneyBody(result.amountCents * 10_000),
+          payment_intent_id: result.paymentIntentId,
+          created_at: toIso(deps.clock()),
+        }),
+      );
+    return 'credited';
   }
   await deps.settings.disableAutoRecharge(message.accountId, result.reason);
   if (settings.webhookUrl !== null)
@@ -253,6 +306,9 @@ export interface BillingSettingsBody {
     amount: string | null;
     card_saved: boolean;
     disabled_reason: string | null;
+    /** What automatic charges claimed today (UTC), and the daily cap they stop at. */
+    charged_today: string;
+    daily_max: string;
   };
   low_balance_threshold: string | null;
   webhook_url: string | null;
@@ -263,6 +319,7 @@ export interface BillingSettingsBody {
 export const billingSettingsBody = (
   settings: BillingSettings,
   funds: { balanceMicros: number; debtMicros: number },
+  today: { chargedMicros: number; dailyMaxMicros: number },
 ): BillingSettingsBody => ({
   auto_recharge: {
     enabled: settings.autoRecharge?.enabled ?? false,
@@ -270,6 +327,8 @@ export const billingSettingsBody = (
     amount: settings.autoRecharge ? usdDecimal(settings.autoRecharge.amountMicros) : null,
     card_saved: settings.card !== null,
     disabled_reason: settings.disabledReason,
+    charged_today: usdDecimal(today.chargedMicros),
+    daily_max: usdDecimal(today.dailyMaxMicros),
   },
   low_balance_threshold:
     settings.lowBalanceThresholdMicros === null ? null : usdDecimal(settings.lowBalanceThresholdMicros),
@@ -279,18 +338,26 @@ export const billingSettingsBody = (
 });
 
 export interface BillingSettingsDeps {
-  settings: Pick<BillingSettingsRepository, 'get' | 'update'>;
+  settings: Pick<BillingSettingsRepository, 'get' | 'update' | 'rechargedOn'>;
   funds(accountId: string): Promise<{ balanceMicros: number; debtMicros: number }>;
+  /** The top-up limits and the daily cap (recharge-rules.ts). */
+  limits: RechargeLimits;
+  clock: Clock;
 }
 
 export const billingSettings = async (deps: BillingSettingsDeps, caller: Caller): Promise<BillingSettingsBody> => {
-  const [settings, funds] = await Promise.all([deps.settings.get(caller.accountId), deps.funds(caller.accountId)]);
-  return billingSettingsBody(settings, funds);
+  const [settings, funds, chargedMicros] = await Promise.all([
+    deps.settings.get(caller.accountId),
+    deps.funds(caller.accountId),
+    deps.settings.rechargedOn(caller.accountId, rechargeDayStart(deps.clock())),
+  ]);
+  return billingSettingsBody(settings, funds, { chargedMicros, dailyMaxMicros: deps.limits.dailyMaxMicros });
 };
 
 /**
- * PUT /account/billing: what is given replaces what was set (null clears it). Auto-recharge can be on only
- * with a saved card, and charges at least the smallest top-up.
+ * PUT /account/billing and the portal's Billing page: what is given replaces what was set (null clears it).
+ * Auto-recharge can be on only with a saved card, within the limits (recharge-rules.ts; the API answers
+ * their breach as a 422 before calling this), and only a person (`actor`) turns it on or raises it.
  */
 export const updateBillingSettings = async (
   deps: BillingSettingsDeps,
@@ -300,16 +367,17 @@ export const updateBillingSettings = async (
     lowBalanceThresholdMicros?: number | null;
     webhookUrl?: string | null;
   },
-  minTopUpMicros: number,
+  actor: BillingActor,
 ): Promise<BillingSettingsBody> => {
-  if (input.autoRecharge?.enabled) {
+  if (input.autoRecharge) {
     const current = await deps.settings.get(caller.accountId);
-    if (current.card === null)
+    assertAgreedTo(actor, current.autoRecharge, input.autoRecharge);
+    const [problem] = rechargeProblems(input.autoRecharge, deps.limits);
+    if (problem) throw new InvalidRequestError(problem.message);
+    if (input.autoRecharge.enabled && current.card === null)
       throw new InvalidRequestError(
-        'Auto-recharge needs a saved card: make a top-up with "save_card": true first, and pay it.',
+        'Auto-recharge needs a saved card: make a top-up in the portal with "Keep this card" first, and pay it.',
       );
-    if (input.autoRecharge.amountMicros < minTopUpMicros)
-      throw new InvalidRequestError(`auto_recharge.amount must be at least ${usdDecimal(minTopUpMicros)} USD.`);
   }
   await deps.settings.update(caller.accountId, {
     ...(input.autoRecharge && { autoRecharge: input.autoRecharge }),

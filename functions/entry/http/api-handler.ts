@@ -1,7 +1,7 @@
 /**
  * The middleware stack every HTTP function shares (httpHandler), in a fixed order:
  * request id → logger → error mapper (last to run) → the function's own middlewares → its handler.
- * An API route's own are body size limit → auth → JSON body → validation (apiHandler); the portal's are
+ * An API route's own are body size limit → auth → scope → rate limit → JSON body → validation (apiHandler); the portal's are
  * its routing, body, same-origin, session and CSRF checks (functions/portal/middlewares.ts).
  * A handler receives a typed request and returns an ApiResult; it never builds a response itself.
  */
@@ -11,10 +11,12 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as v from 'valibot';
 import type { Logger } from '../../adapters/logger';
+import { routeOf } from '../../api/routes';
 import { clock, meter, log as processLog, settings } from '../../composition/core';
 import { keyLookup, keyUses, rateLimitDeps } from '../../composition/data';
 import { authenticate, type Caller } from '../../domain/accounts/accounts';
 import { admitRequest, rateLimitHeaders } from '../../domain/accounts/rate-limit';
+import { requireScope } from '../../domain/accounts/scopes';
 import { PayloadTooLargeError, RateLimitedError } from '../../domain/errors';
 import { errorAnswer } from './error-mapping';
 import type { ApiResult } from './responses';
@@ -208,6 +210,24 @@ const apiKeyAuth = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult
   },
 });
 
+/**
+ * The scope the route's row of the route table names (routes.ts), which the key must carry: 403
+ * INSUFFICIENT_SCOPE before anything is counted, read or written. A route the table does not know is
+ * refused too (a 500: the function was deployed for another route), never let through.
+ */
+const scopeCheck = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => ({
+  before: (request: Request) => {
+    const caller = request.internal.caller;
+    if (!caller) throw new Error('the scope check runs after authentication');
+    const route = routeOf(request.event.httpMethod, request.event.resource);
+    if (!route || route.auth === 'none')
+      throw new Error(
+        `${request.event.httpMethod} ${request.event.resource} is not an API-key route of the route table`,
+      );
+    requireScope(caller.scopes ?? [], route.scope);
+  },
+});
+
 /** Counts the request against its account's limit: 429 past it, the limit headers on every answer (rate-limit.ts). */
 const rateLimit = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal> => ({
   before: async (request: Request) => {
@@ -307,7 +327,7 @@ export const apiHandler = <
     },
     [
       bodyLimit(),
-      ...(schemas.auth !== 'none' ? [apiKeyAuth(), rateLimit()] : []),
+      ...(schemas.auth !== 'none' ? [apiKeyAuth(), scopeCheck(), rateLimit()] : []),
       ...(schemas.body ? [jsonBody(schemas.bodyOptional === true)] : []),
     ],
     { headers: () => schemas.headers ?? {} },

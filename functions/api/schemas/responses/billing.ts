@@ -75,6 +75,14 @@ export const BillingSettingsSchema = v.pipe(
         v.nullable(v.string()),
         v.description('Why the service turned auto-recharge off (Stripe’s decline code, e.g. `card_declined`).'),
       ),
+      charged_today: v.pipe(
+        Dollars,
+        v.description('What automatic charges claimed today (UTC); they stop at `daily_max`.'),
+      ),
+      daily_max: v.pipe(
+        Dollars,
+        v.description('The operator’s cap of automatic charges per account per UTC day (AUTO_RECHARGE_DAILY_MAX_USD).'),
+      ),
     }),
     low_balance_threshold: v.nullable(Dollars),
     webhook_url: v.nullable(v.string()),

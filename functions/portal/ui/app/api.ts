@@ -7,6 +7,8 @@ import { go } from './navigation';
 import type {
   Account,
   Billing,
+  BillingSettings,
+  BillingSettingsUpdate,
   IssuedKey,
   JobDeliveries,
   JobPage,
@@ -15,6 +17,7 @@ import type {
   Money,
   Profile,
   Redelivery,
+  ScopeChoice,
   Session,
   Spend,
   TopUp,
@@ -68,7 +71,7 @@ const failureMessage = (status: number, body: ErrorBody): string => {
  * One request. The answer is typed, not parsed: the API is this page's own back end, deployed with it, and
  * the shapes are those of types.ts.
  */
-const call = async <T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> => {
+const call = async <T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> => {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET' && session) headers['X-CSRF-Token'] = session.csrf_token;
@@ -119,8 +122,12 @@ export const api = {
   createTopUp: (amount: string, saveCard: boolean) =>
     call<TopUpCreated>('POST', 'top-ups', { amount, save_card: saveCard }),
 
-  keys: () => call<{ keys: Key[] }>('GET', 'keys'),
-  createKey: (name: string) => call<IssuedKey>('POST', 'keys', { name }),
+  billingSettings: () => call<BillingSettings>('GET', 'billing/settings'),
+  updateBillingSettings: (body: BillingSettingsUpdate) => call<BillingSettings>('PUT', 'billing/settings', body),
+
+  keys: () => call<{ keys: Key[]; scopes: ScopeChoice[] }>('GET', 'keys'),
+  /** `scopes` omitted: the default (every scope but billing). */
+  createKey: (name: string, scopes?: string[]) => call<IssuedKey>('POST', 'keys', { name, scopes }),
   revokeKey: (keyId: string) => call<unknown>('POST', `keys/${segment(keyId)}/revoke`),
 
   jobs: (cursor: string | null) => call<JobPage>('GET', paged('jobs', cursor)),

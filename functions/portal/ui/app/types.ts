@@ -52,6 +52,7 @@ export interface LedgerPage {
 export interface Key {
   key_id: string;
   name: string | null;
+  scopes: string[];
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
@@ -60,7 +61,34 @@ export interface Key {
 export interface IssuedKey {
   key_id: string;
   name: string;
+  scopes: string[];
   api_key: string;
+}
+
+/** A scope the key page offers: what it allows, and whether new keys have it unless unticked. */
+export interface ScopeChoice {
+  scope: string;
+  meaning: string;
+  default: boolean;
+}
+
+/** GET /portal/api/billing/settings: the same body as GET /v2/service/account/billing. */
+export interface BillingSettings {
+  auto_recharge: {
+    enabled: boolean;
+    threshold: string | null;
+    amount: string | null;
+    card_saved: boolean;
+    disabled_reason: string | null;
+    charged_today: string;
+    daily_max: string;
+  };
+  low_balance_threshold: string | null;
+  webhook_url: string | null;
+}
+
+export interface BillingSettingsUpdate {
+  auto_recharge?: { enabled: boolean; threshold: string; amount: string };
 }
 
 export interface Job {

@@ -99,7 +99,10 @@ describe('the OpenAPI document', () => {
 
   it('refuses to build without a description of every route', () => {
     expect(() =>
-      openApiDocument([...ROUTES, { method: 'GET', group: 'images', path: '/undocumented', handler: 'x', access: {} }]),
+      openApiDocument([
+        ...ROUTES,
+        { method: 'GET', group: 'images', path: '/undocumented', handler: 'x', scope: 'images', access: {} },
+      ]),
     ).toThrow('GET /undocumented');
   });
 });

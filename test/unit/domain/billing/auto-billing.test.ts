@@ -9,6 +9,7 @@ import {
   afterSettle,
   type BillingSettings,
   NO_SETTINGS,
+  type RechargeClaim,
   runAutoRecharge,
 } from '../../../../functions/domain/billing/auto-billing';
 import type { TopUp } from '../../../../functions/domain/billing/top-ups';
@@ -20,6 +21,7 @@ const memory = (initial: Partial<BillingSettings>, balanceMicros: number) => {
   let settings: BillingSettings = { ...NO_SETTINGS, ...initial };
   const sent: Array<{ body: string; callbackUrl: string }> = [];
   const recharges: AutoRechargeMessage[] = [];
+  const days = new Map<number, number>();
   let now = 1_000_000;
   let ids = 0;
   const deps = {
@@ -33,12 +35,16 @@ const memory = (initial: Partial<BillingSettings>, balanceMicros: number) => {
       clearLowNotice: async () => {
         settings = { ...settings, lowNotified: false };
       },
-      claimRechargeWindow: async (_account: string, at: number, windowMs: number) => {
-        if (settings.lastRechargeAt !== null && settings.lastRechargeAt > at - windowMs) return false;
-        settings = { ...settings, lastRechargeAt: at };
+      claimRecharge: async (_account: string, claim: RechargeClaim) => {
+        if (settings.lastRechargeAt !== null && settings.lastRechargeAt > claim.now - claim.windowMs) return false;
+        const charged = days.get(claim.dayStart) ?? 0;
+        if (charged + claim.amountMicros > claim.dailyMaxMicros) return false;
+        days.set(claim.dayStart, charged + claim.amountMicros);
+        settings = { ...settings, lastRechargeAt: claim.now };
         return true;
       },
     },
+    rechargeLimits: { windowMs: AUTO_RECHARGE_WINDOW_MS, dailyMaxMicros: 500_000_000 },
     balance: async () => balanceMicros,
     enqueueCallback: async (message: { body: string; callbackUrl: string }) => void sent.push(message),
     enqueueRecharge: async (message: AutoRechargeMessage) => void recharges.push(message),
@@ -103,9 +109,24 @@ describe('afterSettle', () => {
     m.advance(1);
     expect(await afterSettle(m.deps, 'acc_1')).toEqual(['auto-recharge']);
     expect(m.recharges).toEqual([
-      { kind: 'auto-recharge', accountId: 'acc_1', rechargeId: 'tup_1' },
-      { kind: 'auto-recharge', accountId: 'acc_1', rechargeId: 'tup_2' },
+      { kind: 'auto-recharge', accountId: 'acc_1', rechargeId: 'tup_1', amountMicros: 20_000_000 },
+      { kind: 'auto-recharge', accountId: 'acc_1', rechargeId: 'tup_2', amountMicros: 20_000_000 },
     ]);
+  });
+
+  it('stops automatic charges at the daily cap, and starts again the next UTC day', async () => {
+    const m = memory(
+      { autoRecharge: { enabled: true, thresholdMicros: 5_000_000, amountMicros: 200_000_000 }, card: CARD },
+      1,
+    );
+    const deps = { ...m.deps, rechargeLimits: { windowMs: 0, dailyMaxMicros: 500_000_000 } };
+    const day = 86_400_000;
+    m.advance(day - (1_000_000 % day));
+    const outcomes = [];
+    for (let settle = 0; settle < 4; settle += 1) outcomes.push(await afterSettle(deps, 'acc_1'));
+    expect(outcomes).toEqual([['auto-recharge'], ['auto-recharge'], [], []]);
+    m.advance(day);
+    expect(await afterSettle(deps, 'acc_1')).toEqual(['auto-recharge']);
   });
 
   it('decides on the settings read alongside the settle when given them, without reading them again', async () => {
@@ -187,6 +208,26 @@ describe('runAutoRecharge', () => {
     expect(s.charges[1]).toEqual(s.charges[0]);
     expect(s.credits[0]).toMatchObject({ topUpId: 'tup_r', amountMicros: 20_000_000, paymentIntentId: 'pi_auto' });
     expect(s.topUps.get('tup_r')).toMatchObject({ amountMicros: 20_000_000 });
+    expect(s.sent.map((body) => JSON.parse(body))).toEqual([
+      {
+        id: 'dlv_1',
+        type: 'billing.auto_recharge.charged',
+        account_id: 'acc_1',
+        top_up_id: 'tup_r',
+        amount: { usd: '20.00', micro_usd: 20_000_000 },
+        payment_intent_id: 'pi_auto',
+        created_at: new Date(5).toISOString(),
+      },
+    ]);
+  });
+
+  it('never charges more than the claim counted against the daily cap, nor than the amount set now', async () => {
+    const claimedLess = setup(settingsWith(), { ok: true, paymentIntentId: 'pi_a', amountCents: 1000 });
+    await runAutoRecharge(claimedLess.deps, { ...message, amountMicros: 10_000_000 });
+    expect(claimedLess.charges[0]).toMatchObject({ amountCents: 1000 });
+    const loweredSince = setup(settingsWith(), { ok: true, paymentIntentId: 'pi_b', amountCents: 2000 });
+    await runAutoRecharge(loweredSince.deps, { ...message, amountMicros: 50_000_000 });
+    expect(loweredSince.charges[0]).toMatchObject({ amountCents: 2000 });
   });
 
   it('turns auto-recharge off after a decline and tells the developer', async () => {

@@ -10,6 +10,7 @@ import { badge, fail, field, formText, h, row, table, when } from '../dom';
 import { page } from '../layout';
 import { currentRoute } from '../navigation';
 import type { Billing, TopUp } from '../types';
+import { autoRechargeCard } from './auto-recharge';
 
 /** How long the page waits for Stripe's word after the return, asking every POLL_MS. */
 const WAIT_MS = 30_000;
@@ -109,7 +110,7 @@ export const billingView = (): void => {
     table(COLUMNS, [], rows),
     h('p', {}, more),
   );
-  main.append(top, cards, buy, history);
+  main.append(top, cards, buy, autoRechargeCard(), history);
 
   const keepCard = h('input', { type: 'checkbox', name: 'save_card' });
   const pay = (amount: string, button: HTMLButtonElement) => {
@@ -175,7 +176,7 @@ export const billingView = (): void => {
         class: 'muted',
         text: 'Paid on Stripe’s Checkout page; the balance is credited as soon as Stripe confirms the payment.',
       }),
-      h('label', {}, keepCard, ' Keep this card for auto-recharge (turned on with PUT /v2/service/account/billing)'),
+      h('label', {}, keepCard, ' Keep this card for auto-recharge (turned on below)'),
       presets,
       form,
     );

@@ -1,12 +1,16 @@
-/** API keys: create one (its secret shown once, with a copy button), see each key's last use, revoke one. */
+/**
+ * API keys: create one with the scopes chosen here (its secret shown once, with a copy button), see each
+ * key's scopes and last use, revoke one. `billing` is not preselected: a key that can top up is chosen on purpose.
+ */
 import { api } from '../api';
 import { badge, fail, field, formText, h, row, say, table, when } from '../dom';
 import { page } from '../layout';
-import type { IssuedKey, Key } from '../types';
+import type { IssuedKey, Key, ScopeChoice } from '../types';
 
 const COLUMNS = [
   { title: 'Name' },
   { title: 'Key id' },
+  { title: 'Scopes' },
   { title: 'Created' },
   { title: 'Last used' },
   { title: 'Status' },
@@ -38,7 +42,7 @@ const issuedCard = (created: IssuedKey): { card: HTMLElement; input: HTMLInputEl
   const card = h(
     'div',
     { class: 'card' },
-    h('label', { for: 'new-key' }, `Your new key "${created.name}"`),
+    h('label', { for: 'new-key' }, `Your new key "${created.name}" (${created.scopes.join(', ')})`),
     h('div', { class: 'secret' }, input, copy),
     h('p', { id: 'new-key-note', class: 'muted', text: 'It is shown this once: only its hash is kept. Store it now.' }),
   );
@@ -72,6 +76,7 @@ export const keysView = (): void => {
     return row([
       key.name || '(unnamed)',
       { node: h('code', { text: key.key_id }) },
+      { node: h('span', { 'data-testid': 'key-scopes', text: key.scopes.join(', ') }) },
       when(key.created_at),
       key.last_used_at ? when(key.last_used_at) : 'never',
       { node: badge(key.revoked_at ? 'revoked' : 'active') },
@@ -79,8 +84,30 @@ export const keysView = (): void => {
     ]);
   };
 
+  const scopeBoxes = h('fieldset', { class: 'scopes' }, h('legend', { text: 'Scopes' }));
+  const drawScopes = (choices: ScopeChoice[]) => {
+    if (scopeBoxes.querySelector('input')) return;
+    for (const choice of choices)
+      scopeBoxes.append(
+        h(
+          'label',
+          { title: choice.meaning },
+          h('input', { type: 'checkbox', name: 'scope', value: choice.scope, checked: choice.default }),
+          ` ${choice.scope}`,
+          h('span', { class: 'muted', text: ` (${choice.meaning})` }),
+        ),
+      );
+  };
+  const chosen = (): string[] =>
+    [...scopeBoxes.querySelectorAll<HTMLInputElement>('input[name=scope]')]
+      .filter((box) => box.checked)
+      .map((box) => box.value);
+
   const list = () => {
-    api.keys().then((answer) => holder.replaceChildren(table(COLUMNS, answer.keys.map(keyRow))), fail);
+    api.keys().then((answer) => {
+      drawScopes(answer.scopes);
+      holder.replaceChildren(table(COLUMNS, answer.keys.map(keyRow)));
+    }, fail);
   };
 
   const form = h(
@@ -89,7 +116,7 @@ export const keysView = (): void => {
       class: 'inline',
       onsubmit: (event) => {
         event.preventDefault();
-        api.createKey(formText(form, 'name')).then((created) => {
+        api.createKey(formText(form, 'name'), chosen()).then((created) => {
           form.reset();
           const { card, input } = issuedCard(created);
           shown.replaceChildren(card);
@@ -99,6 +126,7 @@ export const keysView = (): void => {
       },
     },
     field('Name', { name: 'name', required: true, maxlength: 80, placeholder: 'e.g. production server' }),
+    scopeBoxes,
     h('button', { type: 'submit' }, 'Create key'),
   );
   main.append(form, shown, holder);
