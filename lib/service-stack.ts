@@ -11,6 +11,8 @@
  */
 import { NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { CALLBACK_QUEUE } from '../functions/callbacks/definitions';
+import { HOSTED_PROVIDER_IDS, HOSTED_PROVIDERS } from '../functions/deployment/providers';
 import {
   ROUTE_GROUPS,
   ROUTES,
@@ -18,9 +20,7 @@ import {
   type RouteGroup,
   routePath,
   routeVersions,
-} from '../functions/api/routes';
-import { CALLBACK_QUEUE } from '../functions/callbacks/definitions';
-import { HOSTED_PROVIDER_IDS, HOSTED_PROVIDERS } from '../functions/deployment/providers';
+} from '../functions/deployment/routes';
 import { ABANDONED_WORK } from '../functions/maintenance/definitions';
 import { PORTAL_ROUTE } from '../functions/portal/route';
 import { WORKFLOWS, type WorkflowDefinition } from '../functions/workflows/definitions';

@@ -3,7 +3,7 @@ import { lazySecret, type SecretReader } from '../adapters/secrets';
 import { PROVIDER_ENV } from '../deployment/env-names';
 import type { HostedProviderId } from '../deployment/providers';
 import { currentProviderKey } from '../deployment/settings';
-import { settings } from './core';
+import { once, settings } from './core';
 
 /** A secret by value or ARN; fails on use when neither is set. */
 export const secret = (value: string | undefined, arn: string | undefined, name: string): (() => Promise<string>) =>
@@ -39,3 +39,8 @@ export const providerKey = (id: HostedProviderId, name: string): SecretReader =>
     name,
     maxAgeMs: settings()[PROVIDER_ENV.providerKeyCacheSeconds] * 1000,
   });
+
+/** Our own key: download links and the token in a queued provider's webhook URL are signed with it. */
+export const downloadSecret = once(() =>
+  secret(settings().DOWNLOAD_TOKEN_SECRET, settings().DOWNLOAD_TOKEN_SECRET_ARN, 'the download token secret'),
+);

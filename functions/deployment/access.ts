@@ -1,5 +1,5 @@
 /**
- * Read first: what a function may touch. Each row of the route table (functions/api/routes.ts), each
+ * Read first: what a function may touch. Each row of the route table (functions/deployment/routes.ts), each
  * task of the workflow table (functions/workflows/definitions.ts) and the two other functions (the
  * callback deliverer, the maintenance sweep) declare their Access beside their handler. The stack grants
  * exactly that and nothing else (lib/constructs/grants.ts), and `npm run start:assets` refuses every

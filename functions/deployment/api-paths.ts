@@ -1,5 +1,5 @@
 /**
- * The API's public paths, shared by the route table (functions/api/routes.ts) and by what tells the world
+ * The API's public paths, shared by the route table (functions/deployment/routes.ts) and by what tells the world
  * where to call back (a queued provider's webhook URL, named when its work is submitted): the versions,
  * the `/service` prefix and the one path every queued provider reports to.
  */

@@ -134,7 +134,7 @@ export class Backends extends Construct {
 
   /**
    * Stripe's secret key and the webhook endpoint's signing secret, issued by Stripe and put here by the
-   * operator; only the top-up and webhook functions are granted them (functions/api/routes.ts).
+   * operator; only the top-up and webhook functions are granted them (functions/deployment/routes.ts).
    */
   private stripe(): void {
     const issued = (id: string, description: string) => {

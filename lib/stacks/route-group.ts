@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import { NestedStack, type NestedStackProps } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { type RouteDefinition, routePath, routeVersions } from '../../functions/api/routes';
 import { type Access, API_KEY_ACCESS, union } from '../../functions/deployment/access';
+import { type RouteDefinition, routePath, routeVersions } from '../../functions/deployment/routes';
 import { type Api, BUFFERED_TIMEOUT, Mounter, STREAM_TIMEOUT } from '../constructs/api';
 import {
   type BuildSteps,

@@ -16,7 +16,7 @@ import { ensureAssets } from '../../bin/assets/build';
 import { Sandbox } from '../../bin/assets/sandbox';
 import { readTemplate, resolveValue, type Template } from '../../bin/assets/template';
 import { FACE_MODEL_NAMES, MODEL_ID, readManifest, sourceModelsDir } from '../../functions/adapters/faces/face-models';
-import { CURRENT_API_VERSION, ROUTES, routePath } from '../../functions/api/routes';
+import { CURRENT_API_VERSION, ROUTES, routePath } from '../../functions/deployment/routes';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
 import { hostArchitecture } from '../../lib/constructs/function-defaults';
 

@@ -4,7 +4,7 @@
  * of the limit), and 40 more routes, spread over the groups as new routes would be, keep every template
  * at most 450. docs/deploy-aws.md ("What a route costs") quotes the per-route cost measured here.
  */
-import { ROUTE_GROUPS, ROUTES, type RouteDefinition } from '../../functions/api/routes';
+import { ROUTE_GROUPS, ROUTES, type RouteDefinition } from '../../functions/deployment/routes';
 import { PORTAL_ROUTE } from '../../functions/portal/route';
 import { ServiceStack } from '../../lib/service-stack';
 import { testApp } from '../fixtures/infra/service-stack';

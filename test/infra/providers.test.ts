@@ -4,9 +4,9 @@
  * a provider read its key (the image routes and RunEngine call them all; the cancel route stops fal work).
  */
 
-import { ROUTES } from '../../functions/api/routes';
 import { PROVIDER_ENV } from '../../functions/deployment/env-names';
 import { HOSTED_PROVIDERS, type HostedProviderId } from '../../functions/deployment/providers';
+import { ROUTES } from '../../functions/deployment/routes';
 import { ABANDONED_WORK } from '../../functions/maintenance/definitions';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
 import { ServiceStack } from '../../lib/service-stack';

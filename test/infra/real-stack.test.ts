@@ -1,5 +1,5 @@
 /**
- * The stack built from the real route and workflow tables (functions/api/routes.ts,
+ * The stack built from the real route and workflow tables (functions/deployment/routes.ts,
  * functions/workflows/definitions.ts) and the real ASL files. Every expectation is derived from those
  * tables, so a new row is checked as soon as it is added.
  *
@@ -13,9 +13,15 @@ import aslValidator from 'asl-validator';
 import type { BundlingOptions } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { type API_VERSIONS, ROUTES, type RouteDefinition, routePath, routeVersions } from '../../functions/api/routes';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import type { WorkflowName } from '../../functions/deployment/env-names';
+import {
+  type API_VERSIONS,
+  ROUTES,
+  type RouteDefinition,
+  routePath,
+  routeVersions,
+} from '../../functions/deployment/routes';
 import { PORTAL_ROUTE } from '../../functions/portal/route';
 import { WORKFLOWS } from '../../functions/workflows/definitions';
 import { BUFFERED_TIMEOUT, STREAM_TIMEOUT } from '../../lib/constructs/api';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
-import { API_VERSIONS, routePath } from '../../functions/api/routes';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
+import { API_VERSIONS, routePath } from '../../functions/deployment/routes';
 import { MAX_CALLBACK_ATTEMPTS } from '../../functions/domain/callbacks/retry-schedule';
 import { METRICS, METRICS_NAMESPACE } from '../../functions/domain/shared/meter';
 import { OLDEST_CALLBACK_SECONDS } from '../../lib/constructs/alarms';

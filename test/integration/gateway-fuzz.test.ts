@@ -11,7 +11,7 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import { ROUTES, routePath, routeVersions } from '../../functions/api/routes';
+import { ROUTES, routePath, routeVersions } from '../../functions/deployment/routes';
 import { startTestRuntime, type TestRuntime } from '../support/runtime';
 
 const SEED = 20261123;

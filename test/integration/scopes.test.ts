@@ -7,7 +7,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { services } from '../../bin/local-aws/services';
 import { ITEM_TYPE, keys } from '../../functions/adapters/dynamo/table';
-import { ROUTES, routePath } from '../../functions/api/routes';
+import { ROUTES, routePath } from '../../functions/deployment/routes';
 import { API_KEY_PREFIX, hashApiKey } from '../../functions/domain/accounts/accounts';
 import { API_SCOPES } from '../../functions/domain/accounts/scopes';
 import { newId, newSecret } from '../../functions/domain/shared/ids';

@@ -10,8 +10,6 @@
  */
 import { type JsonSchema, toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { API_SCOPES } from '../../domain/accounts/scopes';
-import { API_ERROR_CODES } from '../../domain/errors';
 import {
   type ApiVersion,
   CURRENT_API_VERSION,
@@ -19,7 +17,9 @@ import {
   type RouteDefinition,
   routePath,
   routeVersions,
-} from '../routes';
+} from '../../deployment/routes';
+import { API_SCOPES } from '../../domain/accounts/scopes';
+import { API_ERROR_CODES } from '../../domain/errors';
 import { ErrorBodySchema, ValidationErrorBodySchema } from '../schemas/responses';
 import {
   type ErrorStatus,

@@ -1,5 +1,5 @@
 /**
- * What the OpenAPI document says about each route of the route table (functions/api/routes.ts): its
+ * What the OpenAPI document says about each route of the route table (functions/deployment/routes.ts): its
  * summary, the valibot schemas of its request (the same ones its handler validates with) and of each
  * answer, keyed by `METHOD /path`. The document builder refuses a route without an entry here, and the
  * integration suite checks every answer it receives against what is declared, so neither can drift.

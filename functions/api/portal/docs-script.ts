@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { SCALAR_SCRIPT } from '../../deployment/routes';
 import { apiHandler } from '../../entry/http/api-handler';
 import { text } from '../../entry/http/responses';
-import { SCALAR_SCRIPT } from '../routes';
 
 /**
  * Scalar's standalone build. In the Lambda asset it lies beside the bundle (RouteDefinition.files copies

@@ -7,13 +7,9 @@
 import { listCallbackAttempts } from '../../adapters/dynamo/callback-attempts';
 import { signDownloadToken } from '../../domain/jobs/download-token';
 import type { LinkMaker } from '../../domain/jobs/result';
-import { clock, once, settings } from '../core';
+import { clock, once } from '../core';
 import { jobs, table } from '../data';
-import { secret } from '../secrets';
-
-export const downloadSecret = once(() =>
-  secret(settings().DOWNLOAD_TOKEN_SECRET, settings().DOWNLOAD_TOKEN_SECRET_ARN, 'the download token secret'),
-);
+import { downloadSecret } from '../secrets';
 
 /** The public download link for a grant, on the API's base URL. */
 export const link: LinkMaker = async (baseUrl, grant) =>

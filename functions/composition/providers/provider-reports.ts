@@ -12,7 +12,7 @@ import { type Job, workTicket } from '../../domain/jobs/job';
 import type { AwaitDeps, ReportDeps } from '../../domain/workflow/reports';
 import { clock, log, once, settings } from '../core';
 import { jobs } from '../data';
-import { downloadSecret } from '../jobs/links';
+import { downloadSecret } from '../secrets';
 import { sfn } from '../state-machines';
 import { queuedProvider } from './provider-work';
 

@@ -10,9 +10,10 @@ import type { WorkflowDeps } from '../../domain/workflow/steps';
 import { watchedLedger } from '../account/balance-watch';
 import { clock, log, once, settings } from '../core';
 import { jobs, ledger } from '../data';
-import { downloadSecret, link } from '../jobs/links';
+import { link } from '../jobs/links';
 import { cancelTicketWork } from '../providers/provider-work';
 import { enqueueCallback } from '../queues';
+import { downloadSecret } from '../secrets';
 
 export type JobStepDeps = Omit<WorkflowDeps, 'engine' | 'faces' | 'profiles' | 'inputs' | 'outputs'>;
 

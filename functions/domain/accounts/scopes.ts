@@ -1,7 +1,7 @@
 /**
  * Read first: what an API key may do (docs/api.md, "Scopes"). As Stripe's restricted keys and GitHub's
  * fine-grained tokens, each key carries scopes, and each API-key route of the route table
- * (functions/api/routes.ts) names the one scope it needs; the one middleware stack refuses a call outside
+ * (functions/deployment/routes.ts) names the one scope it needs; the one middleware stack refuses a call outside
  * its key's scopes with 403 INSUFFICIENT_SCOPE before any work.
  *
  * Keys are minted only by a person in the portal and by the operator's CLI. A key stored before scopes

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SANDBOX_PROMPT_TOKENS } from '../../../functions/adapters/engine/sandbox-prompts';
-import { API_VERSIONS, ROUTES, routePath } from '../../../functions/api/routes';
 import { LOCAL_ENV_SETTINGS } from '../../../functions/deployment/env-names';
+import { API_VERSIONS, ROUTES, routePath } from '../../../functions/deployment/routes';
 
 const read = (file: string) => fs.readFileSync(path.join(__dirname, '../../..', file), 'utf8');
 const readme = read('README.md');

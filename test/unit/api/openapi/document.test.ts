@@ -1,7 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { openApiDocument, routeKey } from '../../../../functions/api/openapi/document';
-import { API_VERSIONS, ROUTES, type RouteDefinition, routePath, routeVersions } from '../../../../functions/api/routes';
+import {
+  API_VERSIONS,
+  ROUTES,
+  type RouteDefinition,
+  routePath,
+  routeVersions,
+} from '../../../../functions/deployment/routes';
 import { answerChecker } from '../../../support/openapi-conformance';
 
 type Operation = {

@@ -1,5 +1,5 @@
 /** What a key may do: the scopes as stored, as chosen, and the check (scopes.ts), and each route's scope. */
-import { ROUTES } from '../../../../functions/api/routes';
+import { ROUTES } from '../../../../functions/deployment/routes';
 import { API_SCOPES, chosenScopes, requireScope, storedScopes } from '../../../../functions/domain/accounts/scopes';
 
 describe('scopes', () => {

@@ -2,16 +2,11 @@
  * The route table: every HTTP route is declared once, here. The CDK stack creates one function per row
  * and mounts it under every API version prefix; the local runtime serves the same rows.
  */
-import type { Access } from '../deployment/access';
-import {
-  API_VERSIONS,
-  type ApiVersion,
-  CURRENT_API_VERSION,
-  PROVIDER_WEBHOOK_PATH,
-  routePath,
-} from '../deployment/api-paths';
-import { ALL_PROVIDER_SECRETS, QUEUED_PROVIDER_SECRETS } from '../deployment/providers';
+
 import type { ApiScope } from '../domain/accounts/scopes';
+import type { Access } from './access';
+import { API_VERSIONS, type ApiVersion, CURRENT_API_VERSION, PROVIDER_WEBHOOK_PATH, routePath } from './api-paths';
+import { ALL_PROVIDER_SECRETS, QUEUED_PROVIDER_SECRETS } from './providers';
 
 /** The docs page's renderer, Scalar's standalone browser build (served by the service: no CDN). */
 export const SCALAR_SCRIPT = '@scalar/api-reference/browser/standalone.js';
