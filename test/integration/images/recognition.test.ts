@@ -90,6 +90,7 @@ const identityOf = (expected: string[], kept: string[][]): Identity => ({
     missing: expected.filter((id) => !ids.includes(id)),
     attempts: 1,
   })),
+  retried_outputs: 0,
 });
 
 /** What a call cost the account. */
