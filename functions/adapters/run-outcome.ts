@@ -31,6 +31,7 @@ export const IdentityReportSchema = v.object({
       attempts: v.number(),
     }),
   ),
+  notChecked: v.optional(v.array(v.string())),
 });
 
 /** What identity retries cost the provider, for the operator. */

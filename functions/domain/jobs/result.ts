@@ -77,6 +77,7 @@ export interface RecognizedFaceBody {
 export interface IdentityBody {
   expected: string[];
   outputs: { output_index: number; kept: string[]; missing: string[]; attempts: number }[];
+  not_checked?: string[];
 }
 
 export interface ImageResultBody {
@@ -105,6 +106,7 @@ export const imageResultBody = (result: ImageResult): ImageResultBody => ({
         missing,
         attempts,
       })),
+      ...(result.identity.notChecked && { not_checked: result.identity.notChecked }),
     },
   }),
   images: result.images.map(base64Of),

@@ -51,6 +51,15 @@ const IdentitySchema = v.pipe(
       ),
     ),
     outputs: v.pipe(v.array(OutputIdentitySchema), v.description('One entry per output.')),
+    not_checked: v.optional(
+      v.pipe(
+        v.array(v.string()),
+        v.description(
+          'Expected subjects whose face template of the current face model was not ready in time: their references were sent, ' +
+            'but they were not recognised and are not billed (nor listed as missing). Absent when every subject was checked.',
+        ),
+      ),
+    ),
   }),
   v.title('Identity'),
   v.description('How identity was kept, output by output; absent with `identity_check: off`.'),
