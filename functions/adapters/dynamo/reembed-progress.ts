@@ -34,7 +34,7 @@ export class DynamoReembedProgress implements ReembedProgressStore {
         TableName: this.table.name,
         Key: keys.reembedProgress(modelId),
         UpdateExpression: expression,
-        ExpressionAttributeNames: names,
+        ...(Object.keys(names).length > 0 && { ExpressionAttributeNames: names }),
         ExpressionAttributeValues: values,
       }),
     );
@@ -81,7 +81,7 @@ export class DynamoReembedProgress implements ReembedProgressStore {
   }
 
   async finish(modelId: string, at: number): Promise<void> {
-    await this.update(modelId, 'SET updatedAt = :at, finishedAt = :at', {}, { ':at': at }).catch(() => undefined);
+    await this.update(modelId, 'SET updatedAt = :at, finishedAt = :at', {}, { ':at': at });
   }
 
   async get(modelId: string): Promise<ReembedProgress | undefined> {
