@@ -549,7 +549,8 @@ describe('hygiene', () => {
         taskFunctionId(task.workflow, task.variable),
       ),
     ];
-    expect(imageFunctions).toHaveLength(7);
+    // Four operations, preflight, RunEngine, ValidatePhotos and the backfill's ReembedProfile.
+    expect(imageFunctions).toHaveLength(8);
     for (const [functionId, { Properties: props }] of Object.entries(functions)) {
       expect({ functionId, cap: props.ReservedConcurrentExecutions }).toEqual({
         functionId,
