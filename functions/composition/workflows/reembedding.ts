@@ -1,20 +1,14 @@
 /**
- * The backfill's steps (statemachines/profile-reembedding.asl.json): ListStaleProfiles and FinishBackfill
- * read the table only; ReembedProfile analyses photos, so it carries sharp and the face models.
+ * The backfill's ReembedProfile step (statemachines/profile-reembedding.asl.json): it analyses photos, so
+ * it carries sharp and the face models (the table-only steps are in reembedding-steps.ts).
  */
-import { DynamoReembedProgress } from '../../adapters/dynamo/reembed-progress';
 import { profilePhotos } from '../../adapters/images/photos';
 import type { ReembedDeps } from '../../domain/profiles/reembed';
-import { clock, meter, once } from '../core';
-import { profiles, table } from '../data';
+import { meter, once } from '../core';
+import { profiles } from '../data';
 import { faceAnalyzer } from '../faces';
 import { objects } from '../storage';
-
-export const reembedStepDeps = once(() => ({
-  clock,
-  readyPage: (cursor: string | null) => profiles().readyPage(cursor),
-  progress: new DynamoReembedProgress(table()),
-}));
+import { reembedStepDeps } from './reembedding-steps';
 
 export const reembedDeps = once(
   (): ReembedDeps => ({

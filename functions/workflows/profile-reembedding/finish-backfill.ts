@@ -1,4 +1,4 @@
-import { reembedStepDeps } from '../../composition/workflows/reembedding';
+import { reembedStepDeps } from '../../composition/workflows/reembedding-steps';
 import { taskHandler } from '../../entry/task-handler';
 import { FinishStepSchema } from './steps';
 

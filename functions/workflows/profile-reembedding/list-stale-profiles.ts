@@ -1,4 +1,4 @@
-import { reembedStepDeps } from '../../composition/workflows/reembedding';
+import { reembedStepDeps } from '../../composition/workflows/reembedding-steps';
 import { stalePage } from '../../domain/profiles/reembed';
 import { taskHandler } from '../../entry/task-handler';
 import { ListStepSchema } from './steps';
