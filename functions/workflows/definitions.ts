@@ -105,7 +105,7 @@ export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
       ListStaleProfilesFunctionArn: {
         handler: 'functions/workflows/profile-reembedding/list-stale-profiles',
         // The progress record's start, and a Scan page of the table.
-        access: { table: 'write' },
+        access: { table: 'write', scan: true },
       },
       ReembedProfileFunctionArn: {
         handler: 'functions/workflows/profile-reembedding/reembed-profile',
