@@ -10,8 +10,10 @@
  *   credit         --account ACCOUNT_ID --amount USD [--note TEXT]
  *   show           --account ACCOUNT_ID [--entries N]
  *   limits         --account ACCOUNT_ID [--requests-per-minute N|default] [--running-jobs N|default]
- *   reembed-profiles [--bucket NAME] [--s3-endpoint URL]
+ *   reembed-profiles [--bucket NAME] [--s3-endpoint URL] [--concurrency N]
  *                  (READY profiles without a face template of the installed face model get one from their photos)
+ *   reembed-profiles --status [--model-id ID]
+ *                  (how many READY profiles have a template of the model, and the backfill's progress and failures)
  *
  * Target: --table NAME (or SERVICE_TABLE_NAME) and --region (or AWS_REGION) for AWS; the local runtime
  * with --local (the default when no table is named): the running `npm start` if there is one, else the
@@ -33,7 +35,7 @@ import * as Accounts from '../functions/domain/accounts/accounts';
 import { API_SCOPES, chosenScopes, DEFAULT_KEY_SCOPES } from '../functions/domain/accounts/scopes';
 import { DomainError, NotFoundError } from '../functions/domain/errors';
 import { DEFAULT_INVITATION_CREDIT_MICROS, invite } from '../functions/domain/portal/portal';
-import { reembedProfiles } from '../functions/domain/profiles/reembed';
+import { reembedProfiles, reembedStatus } from '../functions/domain/profiles/reembed';
 import { systemClock } from '../functions/domain/shared/clock';
 import { newId } from '../functions/domain/shared/ids';
 import { formatUsd, parseUsd } from '../functions/domain/shared/money';
@@ -42,7 +44,7 @@ import { startLocalDynamo } from './local-aws/dynamo';
 import { ROOT_DIR } from './local-aws/runtime';
 import { startLocalS3 } from './local-aws/s3';
 import { ensureTable } from './local-aws/table';
-import { reembedDeps } from './reembed-profiles';
+import { installedModelId, reembedDeps, reembedStatusDeps } from './reembed-profiles';
 
 class UsageError extends Error {}
 
@@ -57,7 +59,8 @@ const USAGE = `usage: npm run admin -- <command> [flags]
   credit         --account ACCOUNT_ID --amount USD [--note TEXT]
   show           --account ACCOUNT_ID [--entries N]
   limits         --account ACCOUNT_ID [--requests-per-minute N|default] [--running-jobs N|default]
-  reembed-profiles [--bucket NAME] [--s3-endpoint URL]   (face templates of the installed model, from stored photos)
+  reembed-profiles [--bucket NAME] [--s3-endpoint URL] [--concurrency N]   (face templates of the installed model, from stored photos)
+  reembed-profiles --status [--model-id ID]   (the backfill's progress: READY profiles with the model's template, failures)
 target: --table NAME --region REGION [--endpoint URL] for AWS, or --local [--data-dir DIR] (default)`;
 
 const required = (value: string | undefined, flag: string): string => {
@@ -189,6 +192,9 @@ const main = async (argv: string[]): Promise<void> => {
       'portal-url': { type: 'string' },
       bucket: { type: 'string' },
       's3-endpoint': { type: 'string' },
+      status: { type: 'boolean' },
+      'model-id': { type: 'string' },
+      concurrency: { type: 'string' },
     },
   });
   const [command] = positionals;
@@ -224,9 +230,14 @@ const main = async (argv: string[]): Promise<void> => {
     const portal = new DynamoPortal(target.table, newId);
     switch (command) {
       case 'reembed-profiles': {
+        if (values.status)
+          return print(await reembedStatus(reembedStatusDeps(target.table), values['model-id'] ?? installedModelId()));
+        const concurrency = Number(values.concurrency ?? 4);
+        if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+          throw new UsageError('--concurrency must be a whole number from 1 to 64');
         const bucket = await openBucket(values);
         try {
-          return print(await reembedProfiles(reembedDeps(target.table, bucket.objects)));
+          return print(await reembedProfiles(reembedDeps(target.table, bucket.objects), concurrency));
         } finally {
           await bucket.close();
         }

@@ -116,6 +116,12 @@ const main = async () => {
       `Development account ${devAccount.accountId}`,
       `API key: ${key}`,
       ...reconciledLines(runtime.reconciled),
+      ...(runtime.backfill
+        ? [
+            `Some READY profiles lack a face template of ${runtime.backfill.modelId}: the backfill started ` +
+              '(npm run admin -- reembed-profiles --status).',
+          ]
+        : []),
       ...models,
       '',
       `  curl -s -H 'X-API-Key: ${key}' ${runtime.url}/v2/service/webhook-secret`,

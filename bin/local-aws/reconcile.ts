@@ -15,11 +15,13 @@
  * by a scheduled function (functions/maintenance/close-abandoned-work.ts).
  */
 import { findOpenWork } from '../../functions/adapters/dynamo/open-work';
+import type { DynamoProfiles } from '../../functions/adapters/dynamo/profiles-repository';
 import type { Table } from '../../functions/adapters/dynamo/table';
 import type { LedgerPort } from '../../functions/domain/billing/ledger';
 import type { EngineTicket } from '../../functions/domain/engine/engine';
 import type { JobsRepository } from '../../functions/domain/jobs/job';
-import type { ProfilesReader } from '../../functions/domain/profiles/profile';
+import type { Profile, ProfilesReader } from '../../functions/domain/profiles/profile';
+import { needsReembedding } from '../../functions/domain/profiles/reembed';
 import type { Clock } from '../../functions/domain/shared/clock';
 import { closeAbandonedWork, type OpenWork } from '../../functions/domain/workflow/abandoned';
 
@@ -55,4 +57,27 @@ export const reconcileInterruptedWork = async (deps: ReconcileDeps): Promise<Rec
   // Nothing of the previous run is still in flight: what cannot resume is closed now.
   const closed = await closeAbandonedWork({ ...deps, graceMs: 0, executionState: async () => 'missing' }, rest);
   return { resumedJobs, failedJobs: closed.jobs, failedProfiles: closed.profiles };
+};
+
+/**
+ * After a change of face model (FACE_MODEL_ID, or a new MODEL_ID in the checkout): when some READY profile
+ * lacks a template of the model the functions run, the backfill workflow is started, as a deploy starts it on
+ * AWS (lib/constructs/workflows.ts). A start after a stop resumes it: the workflow skips what is done.
+ */
+export const startBackfillIfNeeded = async (deps: {
+  profiles: Pick<DynamoProfiles, 'readyPage'>;
+  modelId: string;
+  clock: Clock;
+  startBackfill(modelId: string, at: number): Promise<void>;
+}): Promise<{ modelId: string } | null> => {
+  let cursor: string | null = null;
+  do {
+    const page: { profiles: Profile[]; cursor: string | null } = await deps.profiles.readyPage(cursor, 500);
+    if (page.profiles.some((profile) => needsReembedding(profile, deps.modelId))) {
+      await deps.startBackfill(deps.modelId, deps.clock());
+      return { modelId: deps.modelId };
+    }
+    cursor = page.cursor;
+  } while (cursor !== null);
+  return null;
 };

@@ -15,10 +15,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
-import { clock, resetComposition } from '../../functions/composition/core';
+import { clock, resetComposition, settings } from '../../functions/composition/core';
 import { jobs, ledger, profiles, table } from '../../functions/composition/data';
 import { cancelTicketWork } from '../../functions/composition/providers/provider-work';
-import { startImageJob } from '../../functions/composition/state-machines';
+import { startImageJob, startProfileReembedding } from '../../functions/composition/state-machines';
 import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, LOCAL_ENV_SETTINGS } from '../../functions/deployment/env-names';
 import { ROUTES, routePath, routeVersions } from '../../functions/deployment/routes';
 import * as Accounts from '../../functions/domain/accounts/accounts';
@@ -34,7 +34,7 @@ import { startLocalDynamo } from './dynamo';
 import { type ApiHandler, type GatewayAnswer, type GatewayRoute, startLocalGateway } from './gateway';
 import { IamGate } from './iam';
 import { lambdaContext, loadHandler } from './lambda-context';
-import { type Reconciled, reconcileInterruptedWork } from './reconcile';
+import { type Reconciled, reconcileInterruptedWork, startBackfillIfNeeded } from './reconcile';
 import { startLocalS3 } from './s3';
 import { startLocalSecretsManager } from './secrets-manager';
 import { services } from './services';
@@ -88,6 +88,8 @@ export interface LocalRuntime {
   devAccount?: DevAccount;
   /** What this start found unfinished from a previous run, and did about it. */
   reconciled: Reconciled;
+  /** The face model whose backfill this start began (some READY profile lacked its template), else null. */
+  backfill: { modelId: string } | null;
   /** With the artefacts: the IAM gate the stand-ins check every function's calls with, and its refusals. */
   iam?: IamGate;
   close(): Promise<void>;
@@ -313,6 +315,12 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       startImageJob,
       cancelEngineWork: cancelTicketWork,
     });
+    const backfill = await startBackfillIfNeeded({
+      profiles: profiles(),
+      modelId: settings()[DEVELOPMENT_ENV.faceModelId],
+      clock,
+      startBackfill: async (modelId, at) => void (await startProfileReembedding(modelId, at)),
+    });
 
     const poller = startQueuePoller({
       client: sqs.client,
@@ -359,6 +367,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
       stepFunctions,
       devAccount,
       reconciled,
+      backfill,
       iam: gate,
       close: closeAll,
     };

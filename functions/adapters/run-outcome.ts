@@ -32,6 +32,7 @@ export const IdentityReportSchema = v.object({
     }),
   ),
   retriedOutputs: v.optional(v.number()),
+  notChecked: v.optional(v.array(v.string())),
 });
 
 const UsageSchema = v.object({

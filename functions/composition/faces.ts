@@ -5,6 +5,7 @@
  * (lib/constructs/function-defaults.ts).
  */
 import { createOnnxFaceAnalyzer } from '../adapters/faces/onnx-face-analyzer';
-import { once } from './core';
+import { DEVELOPMENT_ENV } from '../deployment/env-names';
+import { once, settings } from './core';
 
-export const faceAnalyzer = once(() => createOnnxFaceAnalyzer());
+export const faceAnalyzer = once(() => createOnnxFaceAnalyzer({ modelId: settings()[DEVELOPMENT_ENV.faceModelId] }));

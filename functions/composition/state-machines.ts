@@ -30,3 +30,13 @@ export const stopProfileTraining = (profileId: string) =>
     error: 'ProfileDeleted',
     cause: 'The profile was deleted.',
   });
+
+/**
+ * Starts the backfill of face templates for `modelId` (statemachines/profile-reembedding.asl.json); each start is
+ * a new execution, which skips what an earlier one did.
+ */
+export const startProfileReembedding = (modelId: string, at: number) =>
+  startExecution(sfn(), settings()[STATE_MACHINE_ARN_ENV['profile-reembedding']], `reembed-${at}`, {
+    modelId,
+    cursor: null,
+  });

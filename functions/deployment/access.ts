@@ -31,7 +31,7 @@ export interface Access {
    * UpdateItem, DeleteItem and ConditionCheckItem (transactions are authorised item by item).
    */
   table?: 'read' | 'write';
-  /** Scan of the whole table: the maintenance sweep only. */
+  /** Scan of the whole table: the maintenance sweep, and the face-template backfill's pages (ListStaleProfiles). */
   scan?: true;
   /** UpdateItem on the per-account request counters only (partition keys RATE#…): every API-key route. */
   rateCounter?: true;

@@ -64,6 +64,7 @@ export const STRIPE_ENV = {
 export const STATE_MACHINE_ARN_ENV = {
   'image-job': 'IMAGE_JOB_STATE_MACHINE_ARN',
   'profile-training': 'PROFILE_TRAINING_STATE_MACHINE_ARN',
+  'profile-reembedding': 'PROFILE_REEMBEDDING_STATE_MACHINE_ARN',
 } as const;
 
 export type WorkflowName = keyof typeof STATE_MACHINE_ARN_ENV;
@@ -89,6 +90,8 @@ export const DEVELOPMENT_ENV = {
   engineToken: 'ENGINE_TOKEN',
   trainerToken: 'TRAINER_TOKEN',
   metricsDisabled: 'POWERTOOLS_METRICS_DISABLED',
+  faceModelId: 'FACE_MODEL_ID',
+  templateBudgetSeconds: 'TEMPLATE_BUDGET_SECONDS',
 } as const;
 
 /**

@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import { listPriceOf } from '../adapters/engine/providers/list-prices';
+import { FACE_MODEL_IDS, MODEL_ID } from '../adapters/faces/face-models';
 import { parseModelAliases, parseModelRoutes } from '../domain/catalog/model-routes';
 import { checkRouteCosts } from '../domain/catalog/route-margins';
 import { USD_AMOUNT_PATTERN, usdAmountMicros } from '../domain/shared/money';
@@ -98,6 +99,18 @@ export const ConfigSchema = v.object({
     v.minValue(0.001),
   ),
   [STATE_MACHINE_ARN_ENV['profile-training']]: v.optional(v.string(), ''),
+  [STATE_MACHINE_ARN_ENV['profile-reembedding']]: v.optional(v.string(), ''),
+  /**
+   * The face model id the analyser runs under: the built models' own (MODEL_ID), or the same weights under
+   * TEST_MODEL_ID, for tests of a face-model change. Not set on AWS.
+   */
+  [DEVELOPMENT_ENV.faceModelId]: v.optional(v.picklist(FACE_MODEL_IDS), MODEL_ID),
+  /**
+   * How long an image request may spend making the templates of the current face model that its READY
+   * profiles lack (profiles/templates.ts), before it serves them unchecked: 20 s fits an asynchronous
+   * submit inside API Gateway's 29 s, and the measured cost of a 50-photo profile (bench `templates`).
+   */
+  [DEVELOPMENT_ENV.templateBudgetSeconds]: seconds('20'),
   /** From this instant the default output_format is jpg (png before). */
   [DEVELOPMENT_ENV.outputFormatSwitchAt]: v.pipe(
     v.optional(v.string(), '2026-05-08T00:00:00Z'),

@@ -97,4 +97,27 @@ export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
       },
     },
   },
+  // The backfill after a change of face model (functions/domain/profiles/reembed.ts): started by the deploy
+  // (lib/constructs/workflows.ts) and, locally, by the runtime's start.
+  'profile-reembedding': {
+    file: 'statemachines/profile-reembedding.asl.json',
+    tasks: {
+      ListStaleProfilesFunctionArn: {
+        handler: 'functions/workflows/profile-reembedding/list-stale-profiles',
+        // The progress record's start, and a Scan page of the table.
+        access: { table: 'write', scan: true },
+      },
+      ReembedProfileFunctionArn: {
+        handler: 'functions/workflows/profile-reembedding/reembed-profile',
+        images: true,
+        timeoutSeconds: 900,
+        // Reads the stored photos; a profile trained before faces gets its crops, picture and template.json.
+        access: { table: 'write', bucket: { read: ['profiles'], write: ['profiles'] } },
+      },
+      FinishBackfillFunctionArn: {
+        handler: 'functions/workflows/profile-reembedding/finish-backfill',
+        access: { table: 'write' },
+      },
+    },
+  },
 };

@@ -490,11 +490,13 @@ describe('workflows', () => {
     expect(grants.filter(({ action }) => action.startsWith('dynamodb:'))).toEqual([]);
   });
 
-  test('no function but the maintenance sweep may scan the table', () => {
+  test("no function but the maintenance sweep and the backfill's page listing may scan the table", () => {
     const scanners = Object.keys(functions).filter((id) =>
       allowedToFunction(template, id).some(({ action }) => action === 'dynamodb:Scan'),
     );
-    expect(scanners).toEqual([maintenanceId]);
+    expect(scanners.sort()).toEqual(
+      [taskFunctionId('profile-reembedding', 'ListStaleProfilesFunctionArn'), maintenanceId].sort(),
+    );
   });
 
   test("each task function gets what its row declares: RunEngine reads inputs and the candidates' reference crops, writes outputs and the inputs it shares with a provider by URL; only QueueCallback and the steps that end a training send callbacks", () => {
@@ -555,7 +557,8 @@ describe('hygiene', () => {
         taskFunctionId(task.workflow, task.variable),
       ),
     ];
-    expect(imageFunctions).toHaveLength(7);
+    // Four operations, preflight, RunEngine, ValidatePhotos and the backfill's ReembedProfile.
+    expect(imageFunctions).toHaveLength(8);
     for (const [functionId, { Properties: props }] of Object.entries(functions)) {
       expect({ functionId, cap: props.ReservedConcurrentExecutions }).toEqual({
         functionId,

@@ -14,7 +14,7 @@ import { services } from '../../bin/local-aws/services';
 import { reembedDeps } from '../../bin/reembed-profiles';
 import { MODEL_ID } from '../../functions/adapters/faces/onnx-face-analyzer';
 import { photoKey } from '../../functions/adapters/s3/photo-store';
-import type { ProfileFace } from '../../functions/domain/profiles/profile';
+import { faceOfModel, type ProfileFace } from '../../functions/domain/profiles/profile';
 import { reembedProfiles } from '../../functions/domain/profiles/reembed';
 import { subjectPhoto, variedPhoto } from '../support/photos';
 import { seedProfile } from '../support/profiles';
@@ -53,7 +53,9 @@ describe('re-embedding profiles', () => {
     const { accountId } = await runtime.newAccount();
     const hashed = await storedProfile(accountId, (index) => subjectPhoto(index, 'jpeg'));
     const otherModel = await storedProfile(accountId, (index) => subjectPhoto(index + 3, 'jpeg'), face('old/0'));
-    const current = await storedProfile(accountId, (index) => subjectPhoto(index, 'jpeg'), face(MODEL_ID));
+    // Current: a template of the installed model, and crops (a profile without crops was trained before faces).
+    const currentFace = { ...face(MODEL_ID), referenceKeys: ['profiles/a/b/references/01.jpg'] };
+    const current = await storedProfile(accountId, (index) => subjectPhoto(index, 'jpeg'), currentFace);
     const faceless = await storedProfile(accountId, (index) => variedPhoto(index + 1));
 
     const report = await reembedProfiles(reembedDeps(services().table, services().objects));
@@ -69,13 +71,15 @@ describe('re-embedding profiles', () => {
     for (const profileId of [hashed, otherModel]) {
       const profile = await services().profiles.get(accountId, profileId);
       expect(profile?.status).toBe('READY');
-      expect(profile?.face?.modelId).toBe(MODEL_ID);
-      expect(profile?.face?.mean).toHaveLength(1024);
-      expect(profile?.face?.referenceKeys.length).toBeGreaterThanOrEqual(3);
-      for (const key of profile?.face?.referenceKeys ?? []) expect(await services().objects.get(key)).toBeDefined();
+      const current = profile && faceOfModel(profile, MODEL_ID);
+      expect(current?.mean).toHaveLength(1024);
+      expect(current?.referenceKeys.length).toBeGreaterThanOrEqual(3);
+      for (const key of current?.referenceKeys ?? []) expect(await services().objects.get(key)).toBeDefined();
       expect(await services().objects.get(`profiles/${accountId}/${profileId}/template.json`)).toBeDefined();
     }
-    expect((await services().profiles.get(accountId, current))?.face).toEqual(face(MODEL_ID));
+    expect((await services().profiles.get(accountId, current))?.face).toEqual(currentFace);
+    // The other model's template is kept beside the new one, for the functions of that model.
+    expect((await services().profiles.get(accountId, otherModel))?.face?.modelId).toBe('old/0');
     expect((await services().profiles.get(accountId, faceless))?.face).toBeNull();
 
     const again = await reembedProfiles(reembedDeps(services().table, services().objects));

@@ -366,7 +366,9 @@ export const fakeImageWorld = (
       outputFormatSwitchAt: 0,
       replayPollMs: 200,
       maxRunningJobs: 20,
+      templateBudgetMs: 20_000,
     },
+    profileTemplates: { photos: { load: async () => [] }, profiles: { addFace: async () => 'stored' } },
   };
   return { deps, ledger, engine, time, stored, started, canceledTickets };
 };

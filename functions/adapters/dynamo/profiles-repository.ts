@@ -7,17 +7,24 @@ import {
   QueryCommand,
   ScanCommand,
   UpdateCommand,
+  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { FACE_KINDS } from '../../domain/faces';
 import {
+  faceOfModel,
   PROFILE_STATUSES,
   type Profile,
   type ProfileFace,
   type ProfilesReader,
   TRAINING_TIERS,
 } from '../../domain/profiles/profile';
-import type { ProfileChanges, ProfileSummary, ProfilesRepository } from '../../domain/profiles/profiles';
+import type {
+  AddFaceOutcome,
+  ProfileChanges,
+  ProfileSummary,
+  ProfilesRepository,
+} from '../../domain/profiles/profiles';
 import type { TagWriter } from '../../domain/profiles/tags';
 import { DEFAULT_MODEL_VERSION, MODEL_VERSIONS } from '../../domain/shared/model-version';
 import { ITEM_TYPE, isConditionalCheckFailure, keys, SORT_KEY_PREFIX, type Table } from './table';
@@ -55,6 +62,18 @@ const FaceItem = v.object({
   referenceKeys: v.array(v.string()),
 });
 
+/**
+ * Templates of several face models side by side (docs/identity.md, "Face models side by side"):
+ * `face` keeps the template it was first written with, in the shape every earlier reader parses, and is
+ * never overwritten by another model's; the templates of the models the profile was embedded with since are
+ * in the map `faces`, keyed by model id. An earlier reader ignores `faces` (valibot's object drops unknown
+ * keys) and matches with `face` when it is its own model's.
+ */
+const FacesByModel = v.pipe(
+  v.record(v.string(), FaceItem),
+  v.transform((byModel) => Object.values(byModel)),
+);
+
 export const ProfileItem = v.object({
   profileId: v.string(),
   accountId: v.string(),
@@ -65,6 +84,7 @@ export const ProfileItem = v.object({
   modelVersion: v.picklist(MODEL_VERSIONS),
   signature: v.optional(v.nullable(v.string()), null),
   face: v.optional(v.nullable(FaceItem), null),
+  faces: v.optional(FacesByModel, {}),
   photoNotes: v.optional(v.array(v.string()), []),
   pictureKey: v.optional(v.nullable(v.string()), null),
   photoKeys: v.optional(v.array(v.string()), []),
@@ -75,7 +95,14 @@ export const ProfileItem = v.object({
   updatedAt: v.number(),
 });
 
-export const toProfile = (item: unknown): Profile => v.parse(ProfileItem, item);
+export const toProfile = (item: unknown): Profile => {
+  const { faces, ...profile } = v.parse(ProfileItem, item);
+  return { ...profile, moreFaces: faces.filter((face) => face.modelId !== profile.face?.modelId) };
+};
+
+/** The `faces` attribute as stored: each template of `moreFaces` under its model id. */
+export const facesItem = (faces: readonly ProfileFace[]) =>
+  Object.fromEntries(faces.map((face) => [face.modelId, faceItem(face)]));
 
 const SummaryItem = v.object({
   profileId: v.string(),
@@ -87,6 +114,9 @@ const SummaryItem = v.object({
   pictureKey: v.optional(v.nullable(v.string()), null),
   createdAt: v.optional(v.number(), 0),
 });
+
+/** A Scan's LastEvaluatedKey on the table: its key attributes (strings). */
+const CursorKey = v.record(v.string(), v.string());
 
 export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWriter {
   constructor(private readonly table: Table) {}
@@ -146,6 +176,28 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
     return summaries;
   }
 
+  /**
+   * The backfill's pages (reembed.ts): the READY profiles of one Scan page of the table (at most
+   * `limit` items read), and the cursor of the next (an opaque string), null at the end.
+   */
+  async readyPage(cursor: string | null, limit = 200): Promise<{ profiles: Profile[]; cursor: string | null }> {
+    const page = await this.table.doc.send(
+      new ScanCommand({
+        TableName: this.table.name,
+        FilterExpression: '#type = :profile AND #status = :ready',
+        ExpressionAttributeNames: { '#type': 'type', '#status': 'status' },
+        ExpressionAttributeValues: { ':profile': ITEM_TYPE.profile, ':ready': 'READY' },
+        Limit: limit,
+        ...(cursor !== null && { ExclusiveStartKey: v.parse(CursorKey, JSON.parse(cursor)) }),
+        ConsistentRead: true,
+      }),
+    );
+    return {
+      profiles: (page.Items ?? []).map(toProfile),
+      cursor: page.LastEvaluatedKey ? JSON.stringify(page.LastEvaluatedKey) : null,
+    };
+  }
+
   /** For the operator's CLI only (reembed-profiles): every READY profile, by a Scan of the whole table. */
   async allReady(): Promise<Profile[]> {
     const ready: Profile[] = [];
@@ -187,6 +239,58 @@ export class DynamoProfiles implements ProfilesReader, ProfilesRepository, TagWr
       if (isConditionalCheckFailure(error)) return false;
       throw error;
     }
+  }
+
+  /**
+   * Stores a template of another face model beside the profile's, once: in `face` when the profile has none,
+   * else in `faces` under its model id. Never overwrites a template (two requests that made the same one
+   * race to one write) and never writes to a profile that is gone or no longer READY.
+   */
+  async addFace(accountId: string, profileId: string, face: ProfileFace, at: number): Promise<AddFaceOutcome> {
+    const ready = '#status = :ready';
+    const attempts: Array<
+      Pick<
+        UpdateCommandInput,
+        'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
+      >
+    > = [
+      {
+        UpdateExpression: 'SET #face = :face, updatedAt = :at',
+        ConditionExpression: `${ready} AND (attribute_not_exists(#face) OR attribute_type(#face, :null))`,
+        ExpressionAttributeNames: { '#status': 'status', '#face': 'face' },
+        ExpressionAttributeValues: { ':ready': 'READY', ':face': faceItem(face), ':null': 'NULL', ':at': at },
+      },
+      {
+        UpdateExpression: 'SET #faces.#model = :face, updatedAt = :at',
+        ConditionExpression: `${ready} AND #face.modelId <> :model AND attribute_exists(#faces) AND attribute_not_exists(#faces.#model)`,
+        ExpressionAttributeNames: { '#status': 'status', '#face': 'face', '#faces': 'faces', '#model': face.modelId },
+        ExpressionAttributeValues: { ':ready': 'READY', ':face': faceItem(face), ':model': face.modelId, ':at': at },
+      },
+      {
+        UpdateExpression: 'SET #faces = :faces, updatedAt = :at',
+        ConditionExpression: `${ready} AND #face.modelId <> :model AND attribute_not_exists(#faces)`,
+        ExpressionAttributeNames: { '#status': 'status', '#face': 'face', '#faces': 'faces' },
+        ExpressionAttributeValues: {
+          ':ready': 'READY',
+          ':faces': facesItem([face]),
+          ':model': face.modelId,
+          ':at': at,
+        },
+      },
+    ];
+    for (const attempt of attempts) {
+      try {
+        await this.table.doc.send(
+          new UpdateCommand({ TableName: this.table.name, Key: keys.profile(accountId, profileId), ...attempt }),
+        );
+        return 'stored';
+      } catch (error) {
+        if (!isConditionalCheckFailure(error)) throw error;
+      }
+    }
+    const current = await this.get(accountId, profileId);
+    if (current?.status !== 'READY') return 'missing';
+    return faceOfModel(current, face.modelId) ? 'exists' : 'missing';
   }
 
   async remove(accountId: string, profileId: string): Promise<void> {

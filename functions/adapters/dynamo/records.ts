@@ -11,7 +11,7 @@ import type {
 } from '../../domain/billing/ledger';
 import type { Job, JobFailed, JobSucceeded } from '../../domain/jobs/job';
 import type { Profile, ProfileFailed, ProfileReady } from '../../domain/profiles/profile';
-import { faceItem } from './profiles-repository';
+import { faceItem, facesItem } from './profiles-repository';
 import { ITEM_TYPE, keys, ttlAfter } from './table';
 
 /** The job's `charge` is the ledger's (reservedMicros, finalMicros on the item): a job write never carries it. */
@@ -26,12 +26,13 @@ export const jobItem = ({ charge: _ledgers, ...job }: Job) => ({
  * its face template's mean is stored compactly (faceItem).
  */
 export const profileItem = (profile: Profile) => {
-  const { tag, face, ...untagged } = profile;
+  const { tag, face, moreFaces, ...untagged } = profile;
   return {
     ...keys.profile(profile.accountId, profile.profileId),
     type: ITEM_TYPE.profile,
     ...untagged,
     face: face && faceItem(face),
+    ...(moreFaces.length > 0 && { faces: facesItem(moreFaces) }),
     ...(tag ? { tag, ...keys.tagIndex(profile.accountId, tag, profile.profileId) } : {}),
   };
 };

@@ -29,6 +29,7 @@
  * | top-up, newest first (billing/top-ups)  | pk ACCOUNT#<accountId>  sk TOPUP#<topUpId> (time-ordered)   | topUp           | none (the books are kept)    |
  * | the top-up a Stripe payment credited    | pk STRIPE_PAYMENT#<payment intent id>  sk PAYMENT           | stripePayment   | none                         |
  * | a Stripe event acted on (exactly once)  | pk STRIPE_EVENT#<event id>  sk EVENT                        | stripeEvent     | at + 90 days + grace         |
+ * | a face model's backfill (progress)      | pk FACE_MODEL#<model id>  sk REEMBED                        | reembedProgress | none                         |
  *
  * The webhook-secret item holds `secret` (current) and, after a rotation, `previousSecret` with
  * `previousExpiresAt` (epoch ms; our code ignores it after that, no TTL: the item is the current secret).
@@ -117,6 +118,7 @@ export const ITEM_TYPE = {
   rechargeDay: 'rechargeDay',
   stripePayment: 'stripePayment',
   stripeEvent: 'stripeEvent',
+  reembedProgress: 'reembedProgress',
 } as const;
 
 export const keys = {
@@ -139,6 +141,7 @@ export const keys = {
     pk: accountPk(accountId),
     sk: `${SORT_KEY_PREFIX.profile}${profileId}`,
   }),
+  reembedProgress: (modelId: string): ItemKey => ({ pk: `FACE_MODEL#${modelId}`, sk: 'REEMBED' }),
   chargeOwner: (accountId: string, owner: ChargeOwner): ItemKey =>
     owner.kind === 'job' ? keys.job(accountId, owner.id) : keys.profile(accountId, owner.id),
   idempotency: (accountId: string, clientRequestId: string): ItemKey => ({

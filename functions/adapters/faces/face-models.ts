@@ -34,6 +34,14 @@ export const HUMAN_VERSION = '3.3.6';
  * a new embedding space, so templates of b1 are re-embedded.
  */
 export const MODEL_ID = `human-faceres-${HUMAN_VERSION}/b2`;
+/**
+ * The same weights and pipeline under another id, selected by the development setting FACE_MODEL_ID: tests
+ * of a face-model change (templates side by side, made on demand, the backfill, a rollback) run two model
+ * ids without building a second set of models. Never set on AWS.
+ */
+export const TEST_MODEL_ID = `${MODEL_ID}+test`;
+export const FACE_MODEL_IDS = [MODEL_ID, TEST_MODEL_ID] as const;
+export type FaceModelId = (typeof FACE_MODEL_IDS)[number];
 
 /** The folder's name, beside the bundle in an asset and under `.build/` for the sources. */
 export const FACE_MODELS_FOLDER = 'face-models';

@@ -53,7 +53,14 @@ import {
   toLuma,
   yawDegreesOf,
 } from './face-geometry';
-import { defaultModelsDir, FACE_MODEL_NAMES, type FaceModelName, MODEL_ID, readManifest } from './face-models';
+import {
+  defaultModelsDir,
+  FACE_MODEL_NAMES,
+  type FaceModelId,
+  type FaceModelName,
+  MODEL_ID,
+  readManifest,
+} from './face-models';
 
 export { MODEL_ID };
 
@@ -207,7 +214,10 @@ const facesArea = (
   return { left, top, width: right - left, height: bottom - top };
 };
 
-export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): OnnxFaceAnalyzer => {
+/** `modelId`: the id the analyser reports and templates are stored under (TEST_MODEL_ID: the same weights, for tests). */
+export const createOnnxFaceAnalyzer = (
+  options: { modelsDir?: string; modelId?: FaceModelId } = {},
+): OnnxFaceAnalyzer => {
   const modelsDir = options.modelsDir ?? defaultModelsDir();
   const model = (name: FaceModelName) => modelOf(modelsDir, name);
 
@@ -363,5 +373,5 @@ export const createOnnxFaceAnalyzer = (options: { modelsDir?: string } = {}): On
     return { runtimeMs: timing.runtimeMs - before.runtimeMs, sessionMs: timing.sessionMs - before.sessionMs };
   };
 
-  return { modelId: MODEL_ID, analyze, crop, load };
+  return { modelId: options.modelId ?? MODEL_ID, analyze, crop, load };
 };

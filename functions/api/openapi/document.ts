@@ -60,7 +60,7 @@ const jsonSchemaOf = (schema: v.GenericSchema, typeMode: 'input' | 'ignore'): Js
 };
 
 const ERROR_MEANING: Record<ErrorStatus, string> = {
-  400: 'Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`).',
+  400: 'Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`).',
   401: 'Unknown or revoked API key (`INVALID_API_KEY`).',
   402: 'The balance does not cover the reservation (`INSUFFICIENT_BALANCE`): for an image operation, the most it can cost (its ceiling), which `detail` names with the balance; nothing is created. `BALANCE_IN_DEBT`: a refund or a lost payment dispute took more than the balance held, and no new work starts until a top-up or a credit has repaid it.',
   403: 'No `X-API-Key` header (`MISSING_API_KEY`).',

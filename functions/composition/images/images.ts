@@ -4,6 +4,7 @@ import { imageEngine } from '../../adapters/engine/engines';
 import { possibleProviderCostMicros } from '../../adapters/engine/providers/possible-cost';
 import { PROVIDER_RETRY_DEFAULTS } from '../../adapters/engine/providers/provider-http';
 import { jobInputs, jobOutputs } from '../../adapters/s3/job-files';
+import { photoStore } from '../../adapters/s3/photo-store';
 import { sharedInputKey } from '../../adapters/s3/shared-inputs';
 import {
   HOSTED_PROVIDERS,
@@ -120,6 +121,9 @@ export const imageDeps = once(
       replayPollMs: 200,
       maxRunningJobs: settings().MAX_RUNNING_JOBS,
       modelAliases: settings().MODEL_ALIASES,
+      templateBudgetMs: settings().TEMPLATE_BUDGET_SECONDS * 1000,
     },
+    profileTemplates: { photos: photoStore(objects()), profiles: profiles() },
+    warn: (message, fields) => log().warn(message, fields),
   }),
 );

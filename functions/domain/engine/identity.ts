@@ -61,6 +61,12 @@ export interface IdentityReport {
   outputs: OutputIdentity[];
   /** Outputs made again by identity retries, each charged at the operation's per-output price (absent on older runs: none was). */
   retriedOutputs?: number;
+  /**
+   * Expected subjects with no template of the analyser's face model (not made within the request's template
+   * budget, or their photos no longer give one): sent as the others, never recognised, never billed, never
+   * counted as missing. Absent when every expected subject was checked.
+   */
+  notChecked?: string[];
 }
 
 /** What identity retries made: the caller pays for each output made again; the provider cost is the operator's to see. */
@@ -100,7 +106,12 @@ export const expectedCandidates = async (
   request: Pick<EngineRequest, 'operation' | 'images' | 'candidates' | 'namedInPrompt'>,
   signal?: AbortSignal,
 ): Promise<CandidateProfile[]> => {
-  const unnamed = request.candidates.filter((candidate) => !request.namedInPrompt.includes(candidate.profileId));
+  // A candidate without a template of this model cannot be found in an input: it is sent as if present (the
+  // caller listed it), and reported not checked (checkIdentity).
+  const checkable = (candidate: CandidateProfile) => candidate.face?.modelId === analyzer.modelId;
+  const unnamed = request.candidates.filter(
+    (candidate) => !request.namedInPrompt.includes(candidate.profileId) && checkable(candidate),
+  );
   const inputs = unnamed.length > 0 ? searchedInputs(request.operation, request.images) : [];
   const present = new Set<string>();
   const recognisedIn = (faces: readonly DetectedFace[]) =>
@@ -117,7 +128,8 @@ export const expectedCandidates = async (
     for (const id of recognisedIn(await analyzer.analyze(input.data, { enough: everyoneFound }))) present.add(id);
   }
   return request.candidates.filter(
-    (candidate) => request.namedInPrompt.includes(candidate.profileId) || present.has(candidate.profileId),
+    (candidate) =>
+      request.namedInPrompt.includes(candidate.profileId) || present.has(candidate.profileId) || !checkable(candidate),
   );
 };
 
@@ -203,7 +215,11 @@ export const checkIdentity = async (
   mode: IdentityCheck,
   { signal, retrySignal, window, stillWanted, keepTicket }: CheckOptions = {},
 ): Promise<CheckedOutputs> => {
-  const expected = request.candidates.map((candidate) => candidate.profileId);
+  const notChecked = request.candidates
+    .filter((candidate) => candidate.face?.modelId !== deps.faces.modelId)
+    .map((candidate) => candidate.profileId);
+  // Kept, missing and the retries are about the subjects that can be checked.
+  const expected = request.candidates.map((candidate) => candidate.profileId).filter((id) => !notChecked.includes(id));
   const analyse = async (
     batch: readonly Buffer[],
   ): Promise<{ detected: DetectedFace[][]; found: RecognizedFace[][] }> => {
@@ -277,7 +293,8 @@ export const checkIdentity = async (
     images: delivered,
     recognition: recognitionOf(recognizedFaces),
     identity: {
-      expected,
+      expected: request.candidates.map((candidate) => candidate.profileId),
+      ...(notChecked.length > 0 && { notChecked }),
       outputs: facesOf.map((faces, outputIndex) => {
         const { kept } = standing(faces, expected);
         return {

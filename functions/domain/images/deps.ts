@@ -5,6 +5,7 @@ import type { FaceAnalyzer } from '../faces';
 import type { JobsRepository, StoredInput } from '../jobs/job';
 import type { LinkMaker } from '../jobs/result';
 import type { ProfilesReader } from '../profiles/profile';
+import type { TemplateDeps } from '../profiles/templates';
 import type { Clock } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
 import type { Meter } from '../shared/meter';
@@ -26,6 +27,11 @@ export interface ImageDeps {
   cancelEngineWork(ticket: EngineTicket): Promise<void>;
   /** Finds the faces in every output, for recognition (engine/recognition.ts). */
   faces: FaceAnalyzer;
+  /**
+   * What makes a READY profile's template of the current face model inside a request (profiles/templates.ts):
+   * its stored photos, and the conditional write that stores the template once.
+   */
+  profileTemplates: Pick<TemplateDeps, 'photos' | 'profiles'>;
   /** Reads and checks one input; `accountId` owns the direct uploads it may reference. */
   decodeInput(value: string, label: string, signal: AbortSignal, accountId: string): Promise<DecodedImage>;
   inputs: {
@@ -63,5 +69,8 @@ export interface ImageDeps {
     maxRunningJobs: number;
     /** Public model names this deployment accepts in `base_model` (MODEL_ALIASES), each → a catalog id. */
     modelAliases?: Readonly<Record<string, string>>;
+    /** How long a request may spend making the templates of the current face model its profiles lack. */
+    templateBudgetMs: number;
   };
+  warn?(message: string, fields: Record<string, unknown>): void;
 }

@@ -1,8 +1,9 @@
 /**
  * Steps 1-3 of an image operation, before anything is created or charged:
  * 1. rules that need no I/O (base model, resolution, quality, aspect ratio, size) → 400;
- * 2. profile references: unknown → 404, not READY → 400, mixed versions → 400, no usable face template
- *    → 400 PROFILE_NEEDS_REEMBEDDING;
+ * 2. profile references: unknown → 404, not READY → 400, mixed versions → 400; a READY profile without a
+ *    template of the current face model gets one from its stored photos within the template budget
+ *    (profiles/templates.ts), or is served unchecked (sent, not recognised, not billed), never refused;
  * 3. inputs decoded (fetched through the SSRF guard) → 400 naming the input;
  * 4. who is there: the candidates the engine gets are those named in the prompt or present in the inputs
  *    (engine/identity.ts), each input analysed once.
@@ -14,10 +15,11 @@ import { type CeilingInputs, ceilingPrice, type PricedRequest } from '../catalog
 import type { CandidateProfile, Operation, OutputFormat, PreparedEngineRequest } from '../engine/engine';
 import { expectedCandidates, type IdentityCheck, MAX_IDENTITY_RETRIES } from '../engine/identity';
 import { CROPS_PER_PROFILE, instructedPrompt, planIdentity } from '../engine/identity-prompt';
-import type { Profile } from '../profiles/profile';
+import { faceOfModel, type Profile, referenceKeysOf } from '../profiles/profile';
+import { templatesForRequest } from '../profiles/templates';
 import type { ImageCommand } from './command';
 import type { ImageDeps } from './deps';
-import { checkReferencedProfiles, checkTemplates, mergeReferences } from './profile-references';
+import { checkReferencedProfiles, mergeReferences } from './profile-references';
 
 /** What is known once a request has passed every check and its inputs are decoded. */
 export interface PreparedOperation {
@@ -32,7 +34,10 @@ export const defaultOutputFormat = (now: number, switchAt: number): OutputFormat
 
 /** Steps 1-3: checks and decoding, nothing created, nothing charged. */
 export const prepare = async (
-  deps: Pick<ImageDeps, 'profiles' | 'decodeInput' | 'clock' | 'settings' | 'faces'>,
+  deps: Pick<
+    ImageDeps,
+    'profiles' | 'decodeInput' | 'clock' | 'settings' | 'faces' | 'profileTemplates' | 'meter' | 'warn'
+  >,
   caller: Caller,
   command: ImageCommand,
   signal: AbortSignal,
@@ -48,9 +53,21 @@ export const prepare = async (
     command.operation === 'edit' || command.operation === 'generate'
       ? mergeReferences(command.profileIds, command.prompt)
       : { referenced: [...new Set(command.profileIds)], namedInPrompt: [] };
-  const profiles = referenced.length > 0 ? await deps.profiles.findMany(caller.accountId, referenced) : [];
-  checkReferencedProfiles(referenced, profiles);
-  checkTemplates(profiles, deps.faces.modelId);
+  const found = referenced.length > 0 ? await deps.profiles.findMany(caller.accountId, referenced) : [];
+  checkReferencedProfiles(referenced, found);
+  const { profiles } = await templatesForRequest(
+    {
+      ...deps.profileTemplates,
+      faces: deps.faces,
+      clock: deps.clock,
+      meter: deps.meter,
+      warn: deps.warn,
+      settings: { photoConcurrency: 1 },
+    },
+    found,
+    deps.settings.templateBudgetMs,
+    signal,
+  );
 
   const images = await Promise.all(
     command.inputs.map((input) => deps.decodeInput(input.value, input.label, signal, caller.accountId)),
@@ -81,7 +98,7 @@ export const prepare = async (
   const byId = new Map(profiles.map((profile) => [profile.profileId, profile]));
   const referencedCandidates = referenced.flatMap((id) => {
     const profile = byId.get(id);
-    return profile ? [candidateOf(profile)] : [];
+    return profile ? [candidateOf(profile, deps.faces.modelId)] : [];
   });
   const identityCheck = command.identityCheck ?? 'report';
   const candidates = await expectedCandidates(
@@ -151,18 +168,28 @@ const maxRetriedOutputs = (mode: IdentityCheck, candidates: CandidateProfile[], 
     ? numOutputImages * MAX_IDENTITY_RETRIES
     : 0;
 
-/** A profile as recognition and the engine see it: its face template and reference crops, when trained with faces. */
-export const candidateOf = (profile: Pick<Profile, 'profileId' | 'face'>): CandidateProfile => ({
-  profileId: profile.profileId,
-  face: profile.face
-    ? {
-        modelId: profile.face.modelId,
-        kind: profile.face.kind,
-        mean: profile.face.mean,
-        referenceKeys: profile.face.referenceKeys,
-      }
-    : null,
-});
+/**
+ * A profile as recognition and the engine see it: its template of face model `modelId` and its reference
+ * crops. Without a template of that model, another model's (its crops are sent; recognition, which compares
+ * only faces of one model, cannot match it: the subject is not checked), or none.
+ */
+export const candidateOf = (
+  profile: Pick<Profile, 'profileId' | 'face' | 'moreFaces'>,
+  modelId: string,
+): CandidateProfile => {
+  const face = faceOfModel(profile, modelId) ?? profile.face ?? profile.moreFaces[0] ?? null;
+  return {
+    profileId: profile.profileId,
+    face: face
+      ? {
+          modelId: face.modelId,
+          kind: face.kind,
+          mean: face.mean,
+          referenceKeys: face.referenceKeys.length > 0 ? face.referenceKeys : referenceKeysOf(profile),
+        }
+      : null,
+  };
+};
 
 const editOrGenerate = (operation: Operation): 'edit' | 'generate' => {
   if (operation !== 'edit' && operation !== 'generate') throw new Error(`${operation} takes no output choice`);

@@ -42,33 +42,6 @@ export class MixedProfileModelVersionsError extends DomainError {
   }
 }
 
-/**
- * A READY profile whose face template cannot be compared with today's faces: made before faces were kept
- * (none), or by another face model. Refused rather than run without identity (and without its surcharge),
- * or sent to a provider as an unexplained `[[id]]`.
- */
-export class ProfileNeedsReembeddingError extends DomainError {
-  constructor(
-    readonly profileIds: readonly string[],
-    modelId: string,
-  ) {
-    super(
-      'PROFILE_NEEDS_REEMBEDDING',
-      `Profiles have no face template of the current face model (${modelId}): ${profileIds.join(', ')}. ` +
-        'The operator re-embeds them from their stored photos with `npm run admin -- reembed-profiles`; then retry.',
-    );
-  }
-}
-
-/** Refuses referenced profiles without a face template of `modelId` (the analyser's). */
-export const checkTemplates = (
-  profiles: ReadonlyArray<{ profileId: string; face: { modelId: string } | null }>,
-  modelId: string,
-): void => {
-  const stale = profiles.filter((profile) => profile.face?.modelId !== modelId).map((profile) => profile.profileId);
-  if (stale.length > 0) throw new ProfileNeedsReembeddingError(stale, modelId);
-};
-
 const PROMPT_REFERENCE = /\[\[([A-Za-z0-9_-]{1,64})\]\]/g;
 
 const unique = (ids: Iterable<string>): string[] => [...new Set(ids)];

@@ -79,6 +79,7 @@ export interface IdentityBody {
   expected: string[];
   outputs: { output_index: number; kept: string[]; missing: string[]; attempts: number }[];
   retried_outputs: number;
+  not_checked?: string[];
 }
 
 export interface ImageResultBody {
@@ -108,6 +109,7 @@ export const imageResultBody = (result: ImageResult): ImageResultBody => ({
         attempts,
       })),
       retried_outputs: result.identity.retriedOutputs ?? 0,
+      ...(result.identity.notChecked && { not_checked: result.identity.notChecked }),
     },
   }),
   images: result.images.map(base64Of),

@@ -34,8 +34,14 @@ export interface Profile {
    * handed to the HTTP engine; null with the sandbox trainer, whose identity is `face` alone.
    */
   signature: string | null;
-  /** The profile's face template, compact: recognition compares faces with it. Null before training (or an old profile). */
+  /**
+   * The profile's first face template, compact: recognition compares faces with it when it is of the
+   * analyser's model. Null before training (or an old profile). Never replaced by another model's template:
+   * code of that model (an older deploy) keeps reading it here.
+   */
   face: ProfileFace | null;
+  /** Templates of the other face models the profile was embedded with since (one per model id, never `face`'s). */
+  moreFaces: ProfileFace[];
   /** Sentences about the photos training did not use (no face, another person…), shown in the READY message. */
   photoNotes: string[];
   /** Object key of the profile picture, once chosen. */
@@ -62,6 +68,14 @@ export interface ProfileFace {
   mean: number[];
   referenceKeys: string[];
 }
+
+/** The profile's template of face model `modelId`, if it has one. */
+export const faceOfModel = (profile: Pick<Profile, 'face' | 'moreFaces'>, modelId: string): ProfileFace | undefined =>
+  [profile.face, ...profile.moreFaces].find((face) => face?.modelId === modelId) ?? undefined;
+
+/** The profile's reference crops: those of any template (the crops are images, not of a model). */
+export const referenceKeysOf = (profile: Pick<Profile, 'face' | 'moreFaces'>): string[] =>
+  [profile.face, ...profile.moreFaces].find((face) => face && face.referenceKeys.length > 0)?.referenceKeys ?? [];
 
 /** A profile's terminal state when training succeeded (settled). */
 export interface ProfileReady {

@@ -15,7 +15,7 @@ import { NotFoundError, ServiceUnavailableError } from '../errors';
 import type { Clock } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
 import type { ModelVersion } from '../shared/model-version';
-import { type Profile, type ProfileStatus, type TrainingTier, trainingProgress } from './profile';
+import { type Profile, type ProfileFace, type ProfileStatus, type TrainingTier, trainingProgress } from './profile';
 
 /** What a list of profiles shows of each. */
 export type ProfileSummary = Pick<
@@ -39,6 +39,9 @@ export type ProfileChanges = Partial<
   >
 >;
 
+/** What storing a template of another face model did: stored now, already there (another request's), or the profile is gone or not READY. */
+export type AddFaceOutcome = 'stored' | 'exists' | 'missing';
+
 export interface ProfilesRepository {
   get(accountId: string, profileId: string): Promise<Profile | undefined>;
   findMany(accountId: string, ids: readonly string[]): Promise<Profile[]>;
@@ -46,6 +49,8 @@ export interface ProfilesRepository {
   list(accountId: string, tag?: string): Promise<ProfileSummary[]>;
   /** Changes a profile that still exists; false when it is gone (deleted meanwhile). */
   patch(accountId: string, profileId: string, changes: ProfileChanges, at: number): Promise<boolean>;
+  /** Stores a READY profile's template of another face model beside its others, once (profile-templates.ts). */
+  addFace(accountId: string, profileId: string, face: ProfileFace, at: number): Promise<AddFaceOutcome>;
   remove(accountId: string, profileId: string): Promise<void>;
 }
 
@@ -119,6 +124,7 @@ export const add = async (
     modelVersion: command.modelVersion ?? account.defaultModelVersion,
     signature: null,
     face: null,
+    moreFaces: [],
     photoNotes: [],
     pictureKey: null,
     photoKeys: [],

@@ -32,6 +32,14 @@ export const METRICS = {
   unbilledMicros: 'UnbilledMicros',
   /** A token-metered run whose provider reported no usage, settled at its reservation. */
   usageMissing: 'UsageMissing',
+  /** A READY profile's template of the current face model made inside a request (profiles/templates.ts). */
+  templatesMadeOnDemand: 'TemplatesMadeOnDemand',
+  templateOnDemandLatency: 'TemplateOnDemandLatency',
+  /** A candidate served without a template of the current face model: sent, not recognised, not billed. */
+  subjectsNotChecked: 'SubjectsNotChecked',
+  /** Profiles the backfill gave a template of the current face model, and those whose photos no longer could. */
+  profilesReembedded: 'ProfilesReembedded',
+  profilesReembedFailed: 'ProfilesReembedFailed',
 } as const;
 export type MetricName = (typeof METRICS)[keyof typeof METRICS];
 

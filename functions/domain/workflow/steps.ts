@@ -168,7 +168,9 @@ export const runEngine = async (
       : [],
   ]);
   // A profile deleted since the submit is no longer READY (or gone): no longer a candidate.
-  const candidates = profiles.filter((profile) => profile.status === 'READY').map(candidateOf);
+  const candidates = profiles
+    .filter((profile) => profile.status === 'READY')
+    .map((profile) => candidateOf(profile, deps.faces.modelId));
   const request: EngineRequest = { ...work, candidates, images, workKey: job.jobId, accountId: job.accountId };
 
   // A provider that does not deduplicate is called once per job: the job is marked before the call, and a

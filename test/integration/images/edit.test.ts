@@ -7,7 +7,6 @@
 
 import { refusalsOf } from '../../support/builders/requests';
 import { facePhoto, seedFaceProfile } from '../../support/faces';
-import { jobCount } from '../../support/ledger';
 import { seedProfile } from '../../support/profiles';
 import {
   b64,
@@ -199,30 +198,24 @@ describe('edit: profile references', () => {
     expect(answer.known_subjects.counts).toEqual({});
   });
 
-  /** The 400 names the profile and the admin command, and nothing was reserved or created. */
-  const expectReembedding = async (accountId: string, response: Response, profileId: string) => {
-    const body = await expectError(response, 400, 'PROFILE_NEEDS_REEMBEDDING');
-    expect(body.detail).toContain(profileId);
-    expect(body.detail).toContain('npm run admin -- reembed-profiles');
-    expect(await balanceOf(accountId)).toBe(1_000_000);
-    expect(await jobCount(accountId)).toBe(0);
-  };
-
-  it('answers 400 PROFILE_NEEDS_REEMBEDDING for a named READY profile with no face template, charging nothing', async () => {
+  it('serves a named READY profile with no face template: not checked, not billed, never a 400', async () => {
     const account = await world.runtime.newAccount(1_000_000);
     const profile = await seedProfile(account.accountId);
-    const response = await edit(validEdit({ prompt: `[[${profile.profileId}]] waving` }), account.apiKey);
-    await expectReembedding(account.accountId, response, profile.profileId);
+    const answer = await expectOk(await edit(validEdit({ prompt: `[[${profile.profileId}]] waving` }), account.apiKey));
+    expect(answer.identity?.not_checked).toEqual([profile.profileId]);
+    expect(answer.known_subjects.counts).toEqual({});
   });
 
-  it('answers 400 PROFILE_NEEDS_REEMBEDDING for a profile_ids profile whose template is of another face model', async () => {
+  it('serves a profile_ids profile whose template is of another face model and has no photos: sent, not checked', async () => {
     const account = await world.runtime.newAccount(1_000_000);
     const trained = await seedFaceProfile(account.accountId, facePhoto('astronaut.jpg'));
     const stale = await seedProfile(account.accountId, {
       face: { ...trained.face!, modelId: 'an-older-face-model/1' },
     });
-    const response = await edit(withFace({ profile_ids: [stale.profileId] }), account.apiKey);
-    await expectReembedding(account.accountId, response, stale.profileId);
+    const answer = await expectOk(await edit(withFace({ profile_ids: [stale.profileId] }), account.apiKey));
+    expect(answer.identity?.expected).toEqual([stale.profileId]);
+    expect(answer.identity?.not_checked).toEqual([stale.profileId]);
+    expect(answer.known_subjects.counts).toEqual({});
   });
 
   it('preserves no identity when the request references no profile, even if one matches', async () => {

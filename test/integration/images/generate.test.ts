@@ -9,7 +9,7 @@ import { refusalsOf } from '../../support/builders/requests';
 import { facePhoto, seedFaceProfile } from '../../support/faces';
 import { jobCount } from '../../support/ledger';
 import { seedProfile } from '../../support/profiles';
-import { balanceOf, expectError, expectOk, expectValidation, jpeg, operationCall, useImageWorld } from './support';
+import { expectOk, expectValidation, jpeg, operationCall, useImageWorld } from './support';
 
 const world = useImageWorld();
 
@@ -88,18 +88,15 @@ describe('generate: [[id]] references', () => {
     expect(answer.known_subjects.counts).toEqual({ [first.profileId]: 1, [second.profileId]: 1 });
   });
 
-  it('answers 400 PROFILE_NEEDS_REEMBEDDING for a named READY profile without a face template, charging nothing', async () => {
+  it('serves a named READY profile without a face template: not checked, not billed, never a 400', async () => {
     const account = await world.runtime.newAccount(1_000_000);
     const profile = await seedProfile(account.accountId);
-    const body = await expectError(
+    const answer = await expectOk(
       await generate(validGenerate({ prompt: `[[${profile.profileId}]] at the lighthouse` }), account.apiKey),
-      400,
-      'PROFILE_NEEDS_REEMBEDDING',
     );
-    expect(body.detail).toContain(profile.profileId);
-    expect(body.detail).toContain('npm run admin -- reembed-profiles');
-    expect(await balanceOf(account.accountId)).toBe(1_000_000);
-    expect(await jobCount(account.accountId)).toBe(0);
+    expect(answer.identity?.not_checked).toEqual([profile.profileId]);
+    expect(answer.known_subjects.counts).toEqual({});
+    expect(await jobCount(account.accountId)).toBe(1);
   });
 
   call.itRefusesProfilesItCannotUse();

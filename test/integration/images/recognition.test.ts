@@ -59,6 +59,7 @@ type ScoredFace = RecognizedFace & { similarity: number; billed: boolean };
 interface Identity {
   expected: string[];
   outputs: { output_index: number; kept: string[]; missing: string[]; attempts: number }[];
+  retried_outputs: number;
 }
 
 /** An answer with the fields recognition adds. */

@@ -75,6 +75,7 @@ export interface RecognizedFace {
 export interface ImageAnswer {
   known_subjects: { counts: Record<string, number> };
   recognized_faces: RecognizedFace[];
+  identity?: { expected: string[]; not_checked?: string[] };
   images: string[];
   download_urls: string[];
 }

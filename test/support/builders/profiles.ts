@@ -13,6 +13,7 @@ export const aProfile = (accountId: string, overrides: Partial<Profile> = {}, no
   modelVersion: 'v2',
   signature: null,
   face: null,
+  moreFaces: [],
   photoNotes: [],
   pictureKey: null,
   photoKeys: [],

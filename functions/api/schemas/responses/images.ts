@@ -60,6 +60,15 @@ const IdentitySchema = v.pipe(
           'operation’s per-output price; 0 without a retry.',
       ),
     ),
+    not_checked: v.optional(
+      v.pipe(
+        v.array(v.string()),
+        v.description(
+          'Expected subjects whose face template of the current face model was not ready in time: their references were sent, ' +
+            'but they were not recognised and are not billed (nor listed as missing). Absent when every subject was checked.',
+        ),
+      ),
+    ),
   }),
   v.title('Identity'),
   v.description('How identity was kept, output by output; absent with `identity_check: off`.'),
