@@ -9,8 +9,12 @@
  * Every function is published behind its `live` alias and rolled out by CodeDeploy (lib/constructs/live.ts).
  * The route and workflow tables default to the real ones; tests pass fixtures.
  */
-import { NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnParameter, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
+import { MODEL_ID } from '../functions/adapters/faces/face-models';
 import { CALLBACK_QUEUE } from '../functions/callbacks/definitions';
 import { HOSTED_PROVIDER_IDS, HOSTED_PROVIDERS } from '../functions/deployment/providers';
 import {
@@ -82,8 +86,41 @@ class WorkflowsStack extends NestedStack {
     const describe = ABANDONED_WORK.access.describe.filter((name) => this.workflows.stateMachines.has(name));
     grantAccess(maintenance.closeAbandonedWork.fn, { ...ABANDONED_WORK.access, describe }, withMachines);
     this.closeAbandonedWork = maintenance.closeAbandonedWork;
+
+    const backfill = this.workflows.stateMachines.get(BACKFILL_WORKFLOW);
+    if (backfill) {
+      // The root stack's id, which a nested stack sees only as a parameter (its own AWS::StackId is its own).
+      const serviceStackId = new CfnParameter(this, 'ServiceStackId', { type: 'String' });
+      this.setParameter('ServiceStackId', Stack.of(scope).stackId);
+      startBackfillAfterEachDeploy(this, backfill, serviceStackId.valueAsString);
+    }
   }
 }
+
+/** The workflow that gives every READY profile a template of the installed face model. */
+const BACKFILL_WORKFLOW = 'profile-reembedding';
+
+/**
+ * After every deploy of the service (its root stack reaching CREATE_COMPLETE or UPDATE_COMPLETE, as
+ * CloudFormation reports to EventBridge), the backfill starts for the face model this code carries: a
+ * deploy that changed the model re-embeds every profile lacking its template, in parallel; any other
+ * deploy finds nothing to do. A run stopped half-way is resumed by the next start (each step is idempotent).
+ */
+const startBackfillAfterEachDeploy = (scope: Construct, machine: sfn.IStateMachine, serviceStackId: string) =>
+  new events.Rule(scope, 'BackfillAfterDeploy', {
+    description: 'Starts the face-template backfill when a deploy of the service completes',
+    eventPattern: {
+      source: ['aws.cloudformation'],
+      detailType: ['CloudFormation Stack Status Change'],
+      resources: [serviceStackId],
+      detail: { 'status-details': { status: ['CREATE_COMPLETE', 'UPDATE_COMPLETE'] } },
+    },
+    targets: [
+      new targets.SfnStateMachine(machine, {
+        input: events.RuleTargetInput.fromObject({ modelId: MODEL_ID, cursor: null }),
+      }),
+    ],
+  });
 
 /** The alarms that watch the whole service, and its dashboard. */
 class AlarmsStack extends NestedStack {

@@ -13,6 +13,7 @@ import aslValidator from 'asl-validator';
 import type { BundlingOptions } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { MODEL_ID } from '../../functions/adapters/faces/face-models';
 import { CALLBACK_QUEUE } from '../../functions/callbacks/definitions';
 import type { WorkflowName } from '../../functions/deployment/env-names';
 import {
@@ -148,6 +149,24 @@ const statesOf = (definition: State): [string, State][] =>
 /** `${Name}` → `Name`. */
 const substitution = (value: unknown) => (typeof value === 'string' ? /^\$\{(\w+)\}$/.exec(value)?.[1] : undefined);
 
+test('every completed deploy of the service starts the face-template backfill for the face model it carries', () => {
+  const machineId = machineIdOf('profile-reembedding');
+  const rules = Object.values(resourcesOf(template, 'AWS::Events::Rule')).filter(
+    (rule) => rule.Properties.EventPattern,
+  );
+  expect(rules).toHaveLength(1);
+  expect(rules[0].Properties.EventPattern).toEqual({
+    source: ['aws.cloudformation'],
+    'detail-type': ['CloudFormation Stack Status Change'],
+    // The root stack's own id, handed to the workflows' nested stack.
+    resources: [{ Ref: 'AWS::StackId' }],
+    detail: { 'status-details': { status: ['CREATE_COMPLETE', 'UPDATE_COMPLETE'] } },
+  });
+  expect(rules[0].Properties.Targets).toEqual([
+    expect.objectContaining({ Arn: { Ref: machineId }, Input: JSON.stringify({ modelId: MODEL_ID, cursor: null }) }),
+  ]);
+});
+
 describe('api', () => {
   test('every route is mounted under /v2/service and (unless it is /v2 only) /v1/service, on the one function of its row', () => {
     expect(methods.filter((m) => !m.route.startsWith('ANY /portal'))).toHaveLength(
@@ -261,7 +280,9 @@ describe('functions', () => {
   });
 
   test('abandoned work is closed on a schedule by a function that may read the table and describe executions', () => {
-    const rules = Object.values(resourcesOf(template, 'AWS::Events::Rule'));
+    const rules = Object.values(resourcesOf(template, 'AWS::Events::Rule')).filter(
+      (rule) => rule.Properties.ScheduleExpression,
+    );
     expect(rules).toHaveLength(1);
     expect(rules[0].Properties).toMatchObject({
       ScheduleExpression: `rate(${MAINTENANCE_INTERVAL.toMinutes()} minutes)`,
