@@ -10,6 +10,7 @@ import { DynamoLedger, readFunds } from '../../functions/adapters/dynamo/ledger-
 import { DynamoTopUps } from '../../functions/adapters/dynamo/top-ups-repository';
 import type { TopUp } from '../../functions/domain/billing/top-ups';
 import { BalanceInDebtError, InsufficientBalanceError } from '../../functions/domain/errors';
+import { failedAt } from '../../functions/domain/jobs/job';
 import { newId } from '../../functions/domain/shared/ids';
 import { aJob } from '../support/builders/jobs';
 import { type DataBackend, startDataBackend } from '../support/data-backend';
@@ -172,6 +173,44 @@ describe('a refund’s debit', () => {
       at: Date.now(),
     });
     expect(await ledger.balance(accountId)).toBe(0);
+  });
+});
+
+describe('a debt', () => {
+  it('is repaid first by a release, so a balance never sits beside a debt', async () => {
+    const accountId = await openAccount(0);
+    const topUp = await pendingTopUp(accountId, 20_000_000);
+    await credit(topUp, 'evt_debt_credit');
+    const job = aJob(accountId);
+    await ledger.reserve({ accountId, amountMicros: 15_000_000, creates: { kind: 'job', job }, at: Date.now() });
+    await refund(topUp, 'evt_debt_refund', 20_000_000);
+    expect(await readFunds(backend.table, accountId)).toEqual({ balanceMicros: 0, debtMicros: 15_000_000 });
+    const released = await ledger.release({
+      accountId,
+      ends: { kind: 'job', id: job.jobId, end: failedAt(Date.now(), { code: 'TIMEOUT', message: 'too slow' }) },
+      at: Date.now(),
+      known: { reservedMicros: 15_000_000 },
+    });
+    expect(released).toMatchObject({ applied: true, chargeState: 'released' });
+    expect(await readFunds(backend.table, accountId)).toEqual({ balanceMicros: 0, debtMicros: 0 });
+    expect(await entriesSum(accountId)).toBe(0);
+  });
+
+  it('is repaid by a release only up to what it owes; the rest is the balance', async () => {
+    const accountId = await openAccount(0);
+    const topUp = await pendingTopUp(accountId, 10_000_000);
+    await credit(topUp, 'evt_debt2_credit');
+    const job = aJob(accountId);
+    await ledger.reserve({ accountId, amountMicros: 8_000_000, creates: { kind: 'job', job }, at: Date.now() });
+    await refund(topUp, 'evt_debt2_refund', 5_000_000);
+    expect(await readFunds(backend.table, accountId)).toEqual({ balanceMicros: 0, debtMicros: 3_000_000 });
+    await ledger.release({
+      accountId,
+      ends: { kind: 'job', id: job.jobId, end: failedAt(Date.now(), { code: 'TIMEOUT', message: 'too slow' }) },
+      at: Date.now(),
+    });
+    expect(await readFunds(backend.table, accountId)).toEqual({ balanceMicros: 5_000_000, debtMicros: 0 });
+    expect(await entriesSum(accountId)).toBe(5_000_000);
   });
 });
 
