@@ -6,11 +6,13 @@
 import Stripe from 'stripe';
 import type { OffSessionCharger } from '../../domain/billing/auto-billing';
 import type { CheckoutPort } from '../../domain/billing/top-ups';
+import { STRIPE_MAX_NETWORK_RETRIES, STRIPE_TIMEOUT_MS } from './budget';
 
 export const stripeClient = (secretKey: string, apiBase?: URL): Stripe =>
   new Stripe(secretKey, {
-    maxNetworkRetries: 2,
-    timeout: 20_000,
+    // Sized so that the functions that charge finish their calls inside their own timeout (budget.ts).
+    maxNetworkRetries: STRIPE_MAX_NETWORK_RETRIES,
+    timeout: STRIPE_TIMEOUT_MS,
     ...(apiBase && {
       host: apiBase.hostname,
       port: Number(apiBase.port || (apiBase.protocol === 'http:' ? 80 : 443)),

@@ -13,7 +13,7 @@ import { isLoopbackUrl } from '../../domain/shared/loopback';
 import { clock, log, newId, once, settings } from '../core';
 import { table } from '../data';
 import { enqueueCallback } from '../queues';
-import { secretIfSet } from '../secrets';
+import { keyCacheMs, secretIfSet } from '../secrets';
 import { billingSettingsRepository } from './balance-watch';
 
 /** STRIPE_API_BASE is for development: a loopback http(s) origin, and only with ALLOW_LOOPBACK_URLS. */
@@ -27,16 +27,28 @@ export const stripeApiBase = (text: string | undefined, allowLoopback: boolean):
   return url;
 };
 
+// Both are read again after the providers' key TTL (PROVIDER_KEY_CACHE_SECONDS), so that a rotated key or
+// signing secret is taken up without a cold start.
 const stripeSecretKey = once(() =>
-  secretIfSet(settings()[STRIPE_ENV.secretKey], settings()[STRIPE_ENV.secretKeySecretArn], STRIPE_ENV.secretKey),
+  secretIfSet(
+    settings()[STRIPE_ENV.secretKey],
+    settings()[STRIPE_ENV.secretKeySecretArn],
+    STRIPE_ENV.secretKey,
+    keyCacheMs(),
+  ),
 );
 
-/** The webhook endpoint's signing secret, or undefined when none is configured (the webhook answers 503). */
+/**
+ * The webhook endpoint's signing secret, or undefined when none is configured (the webhook answers 503).
+ * Stripe keeps signing with the old secret too for a while after a roll (up to 24 h, as the Dashboard
+ * offers), longer than the TTL, and redelivers what was refused meanwhile.
+ */
 export const stripeWebhookSecret = once(() =>
   secretIfSet(
     settings()[STRIPE_ENV.webhookSecret],
     settings()[STRIPE_ENV.webhookSecretSecretArn],
     STRIPE_ENV.webhookSecret,
+    keyCacheMs(),
   ),
 );
 
@@ -44,10 +56,12 @@ const stripe = once(() => {
   const key = stripeSecretKey();
   if (!key) return undefined;
   const base = stripeApiBase(settings()[STRIPE_ENV.apiBase], settings().ALLOW_LOOPBACK_URLS);
-  let client: Stripe | undefined;
+  // One client per key: a new key (after the TTL) makes a new client.
+  let client: { key: string; stripe: Stripe } | undefined;
   return async () => {
-    client ??= stripeClient(await key(), base);
-    return client;
+    const current = await key();
+    if (client?.key !== current) client = { key: current, stripe: stripeClient(current, base) };
+    return client.stripe;
   };
 });
 
