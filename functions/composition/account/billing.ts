@@ -7,10 +7,11 @@ import { readFunds } from '../../adapters/dynamo/ledger-repository';
 import { DynamoTopUps } from '../../adapters/dynamo/top-ups-repository';
 import { stripeCheckout, stripeClient, stripeOffSession } from '../../adapters/stripe/checkout';
 import { STRIPE_ENV } from '../../deployment/env-names';
-import type { RechargeDeps } from '../../domain/billing/auto-billing';
-import type { TopUpDeps } from '../../domain/billing/top-ups';
+import { type RechargeDeps, recordDecline, type SavedCard } from '../../domain/billing/auto-billing';
+import type { StripeAlarm, TopUp, TopUpDeps } from '../../domain/billing/top-ups';
 import { isLoopbackUrl } from '../../domain/shared/loopback';
-import { clock, log, newId, once, settings } from '../core';
+import { METRICS } from '../../domain/shared/meter';
+import { clock, log, meter, newId, once, settings } from '../core';
 import { table } from '../data';
 import { enqueueCallback } from '../queues';
 import { keyCacheMs, secretIfSet } from '../secrets';
@@ -88,11 +89,23 @@ export const billingPageDeps = once(() => ({
 
 export { billingSettingsRepository };
 
-/** The webhook's dependencies: the top-ups, and where a consenting top-up's card is kept. */
+/** Counts Stripe money that needs a person (METRICS.stripeUnhandled, alarmed) and logs what it is. */
+export const stripeAlarm = once(
+  (): StripeAlarm => ({
+    unhandled: (kind, fields) => {
+      meter().count(METRICS.stripeUnhandled, { kind });
+      log().error('stripe money needs a person', { kind, ...fields });
+    },
+  }),
+);
+
+/** The webhook's dependencies: the top-ups, where a consenting top-up's card is kept, and what a decline does. */
 export const stripeWebhookDeps = once(() => ({
   ...topUpDeps(),
-  saveCard: (accountId: string, card: { customerId: string; paymentIntentId: string }) =>
-    billingSettingsRepository().saveCard(accountId, card),
+  saveCard: (accountId: string, card: SavedCard) => billingSettingsRepository().saveCard(accountId, card),
+  declined: (topUp: TopUp, reason: string, detail: string) =>
+    recordDecline({ settings: billingSettingsRepository(), enqueueCallback, clock, newId }, topUp, reason, detail),
+  alarm: stripeAlarm(),
 }));
 
 export const billingSettingsDeps = once(() => ({

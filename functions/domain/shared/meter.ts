@@ -32,6 +32,11 @@ export const METRICS = {
   unbilledMicros: 'UnbilledMicros',
   /** A token-metered run whose provider reported no usage, settled at its reservation. */
   usageMissing: 'UsageMissing',
+  /**
+   * Money from Stripe that needs a person (alarmed): an event in another currency (recorded, not applied),
+   * or an automatic charge the sweep found unfinished (its message lost or dead-lettered). Dimension `kind`.
+   */
+  stripeUnhandled: 'StripeUnhandled',
 } as const;
 export type MetricName = (typeof METRICS)[keyof typeof METRICS];
 
