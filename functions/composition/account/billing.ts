@@ -125,3 +125,6 @@ export const rechargeDeps = once((): RechargeDeps => {
     newId,
   };
 });
+
+/** The sweep's: an automatic charge's dependencies, the alarm, and the log. */
+export const rechargeSweepDeps = once(() => ({ ...rechargeDeps(), alarm: stripeAlarm(), log: log() }));

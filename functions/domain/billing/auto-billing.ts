@@ -28,7 +28,7 @@ import { InvalidRequestError } from '../errors';
 import { type Clock, toIso } from '../shared/clock';
 import type { IdSource } from '../shared/ids';
 import { type MoneyBody, moneyBody, usdDecimal } from '../shared/money';
-import type { TopUp, TopUpsRepository } from './top-ups';
+import type { StripeAlarm, TopUp, TopUpsRepository } from './top-ups';
 import { fromCents, toCents } from './top-ups';
 
 /** At most one automatic charge per account in this long. */
@@ -305,6 +305,40 @@ export const runAutoRecharge = async (deps: RechargeDeps, message: AutoRechargeM
     if (!(await deps.topUps.get(message.accountId, message.rechargeId))) throw error;
   });
   return finishRecharge(deps, (await deps.topUps.get(message.accountId, message.rechargeId)) ?? topUp);
+};
+
+/** A started charge younger than this is left to its message's own retries (the deliverer runs it). */
+export const RECHARGE_SWEEP_GRACE_MS = 15 * 60_000;
+
+/**
+ * The sweep's part (functions/maintenance/): every automatic charge started and not finished after the
+ * grace (its message lost, or in the dead-letter queue after its retries) is finished here like the
+ * deliverer would, and counted for the operator (alarmed), unless Stripe still reports it `processing`.
+ */
+export const finishStartedRecharges = async (
+  deps: RechargeDeps & { alarm: StripeAlarm; log: { error(message: string, fields?: Record<string, unknown>): void } },
+  started: ReadonlyArray<{ accountId: string; topUpId: string }>,
+): Promise<Record<string, RechargeOutcome | 'failed'>> => {
+  const outcomes: Record<string, RechargeOutcome | 'failed'> = {};
+  for (const { accountId, topUpId } of started) {
+    const topUp = await deps.topUps.get(accountId, topUpId);
+    if (topUp?.status !== 'pending' || !topUp.rechargeCard || deps.clock() - topUp.createdAt < RECHARGE_SWEEP_GRACE_MS)
+      continue;
+    let outcome: RechargeOutcome | 'failed';
+    try {
+      outcome = await finishRecharge(deps, topUp);
+    } catch (error) {
+      deps.log.error('an unfinished automatic charge could not be finished', {
+        top_up_id: topUpId,
+        error: String(error),
+      });
+      outcome = 'failed';
+    }
+    outcomes[topUpId] = outcome;
+    if (outcome !== 'processing')
+      deps.alarm.unhandled('recharge-unfinished', { account_id: accountId, top_up_id: topUpId, outcome });
+  }
+  return outcomes;
 };
 
 export interface BillingSettingsBody {

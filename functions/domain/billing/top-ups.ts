@@ -388,16 +388,22 @@ export type StripeNotice =
     }
   | { kind: 'ignored'; eventId: string; type: string };
 
-export type StripeOutcome =
-  | 'credited'
-  | 'debited'
-  | 'adjusted'
-  | 'closed'
-  | 'declined'
-  | 'duplicate'
-  | 'ignored'
-  | 'foreign'
-  | 'recorded';
+/**
+ * What a verified event did: `credited`, `adjusted` (a refund's or a dispute's money moved), `closed` (a
+ * session expired or failed), `declined` (an automatic charge failed), `duplicate` (done already),
+ * `ignored`, `foreign` (not this service's), `recorded` (another currency: kept for the operator).
+ */
+export const STRIPE_OUTCOMES = [
+  'credited',
+  'adjusted',
+  'closed',
+  'declined',
+  'duplicate',
+  'ignored',
+  'foreign',
+  'recorded',
+] as const;
+export type StripeOutcome = (typeof STRIPE_OUTCOMES)[number];
 
 /** The top-up a Checkout event is for, if this service opened that session. */
 const ownTopUp = async (

@@ -10,7 +10,9 @@ import {
   type BillingSettings,
   type ChargeResult,
   finishRecharge,
+  finishStartedRecharges,
   NO_SETTINGS,
+  RECHARGE_SWEEP_GRACE_MS,
   runAutoRecharge,
 } from '../../../../functions/domain/billing/auto-billing';
 import type { TopUp } from '../../../../functions/domain/billing/top-ups';
@@ -303,6 +305,68 @@ describe('runAutoRecharge', () => {
     });
     expect(await finishRecharge(s.deps, s.topUps.get('tup_r') as TopUp)).toBe('expired-key');
     expect(s.charges).toEqual([]);
+  });
+});
+
+describe('finishStartedRecharges (the sweep)', () => {
+  const started = (overrides: Partial<TopUp>): TopUp => ({
+    topUpId: 'tup_s',
+    accountId: 'acc_1',
+    amountMicros: 20_000_000,
+    status: 'pending',
+    createdAt: 0,
+    checkoutSessionId: null,
+    checkoutUrl: null,
+    creditedMicros: null,
+    paymentIntentId: null,
+    completedAt: null,
+    refundedMicros: 0,
+    disputedMicros: 0,
+    rechargeCard: CARD,
+    ...overrides,
+  });
+
+  it('finishes a charge left unfinished past the grace and alarms it; leaves a young one to its message', async () => {
+    const table = new Map<string, TopUp>([
+      ['tup_old', started({ topUpId: 'tup_old', createdAt: 0 })],
+      ['tup_young', started({ topUpId: 'tup_young', createdAt: RECHARGE_SWEEP_GRACE_MS })],
+    ]);
+    const alarms: string[] = [];
+    const credits: string[] = [];
+    const charges: string[] = [];
+    const deps = {
+      settings: { get: async () => NO_SETTINGS, disableAutoRecharge: async () => undefined },
+      topUps: {
+        get: async (_a: string, id: string) => table.get(id),
+        create: async () => undefined,
+        credit: async (input: { topUpId: string }) => {
+          credits.push(input.topUpId);
+          return 'applied' as const;
+        },
+        close: async () => true,
+        attachPayment: async () => undefined,
+      },
+      charger: {
+        charge: async (input: { idempotencyKey: string }): Promise<ChargeResult> => {
+          charges.push(input.idempotencyKey);
+          return { kind: 'succeeded', paymentIntentId: 'pi_1', amountCents: 2000 };
+        },
+        find: async (): Promise<ChargeResult> => ({ kind: 'processing', paymentIntentId: 'pi_1' }),
+      },
+      enqueueCallback: async () => undefined,
+      clock: () => RECHARGE_SWEEP_GRACE_MS + 1,
+      newId: () => 'dlv_1',
+      alarm: { unhandled: (kind: string) => void alarms.push(kind) },
+      log: { error: () => undefined },
+    };
+    const outcomes = await finishStartedRecharges(deps, [
+      { accountId: 'acc_1', topUpId: 'tup_old' },
+      { accountId: 'acc_1', topUpId: 'tup_young' },
+    ]);
+    expect(outcomes).toEqual({ tup_old: 'credited' });
+    expect(charges).toEqual(['auto-recharge-tup_old']);
+    expect(credits).toEqual(['tup_old']);
+    expect(alarms).toEqual(['recharge-unfinished']);
   });
 });
 
