@@ -10,10 +10,14 @@ import type { Access } from '../deployment/access';
 export const CALLBACK_QUEUE = {
   name: 'callbacks',
   deadLetterName: 'callbacks-dlq',
-  /** Each callback POST times out after 10 s and the deliverer sends a batch concurrently. */
-  delivererTimeoutSeconds: 30,
+  /**
+   * Each callback POST times out after 10 s and the deliverer sends a batch concurrently; an automatic
+   * charge makes two Stripe calls, each at most STRIPE_CALL_WORST_CASE_MS (adapters/stripe/budget.ts), and
+   * must finish them with a margin (test/unit/adapters/stripe-budget.test.ts).
+   */
+  delivererTimeoutSeconds: 60,
   /** Six times the deliverer's timeout, as AWS advises for a queue that feeds a function. */
-  visibilityTimeoutSeconds: 6 * 30,
+  visibilityTimeoutSeconds: 6 * 60,
   maxReceiveCount: 20,
   handler: 'functions/callbacks/deliver-callback',
   /**

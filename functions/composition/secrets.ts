@@ -1,18 +1,24 @@
-/** Secrets given directly (local) or as Secrets Manager secrets (AWS): read once per process, a provider's key a few minutes. */
+/** Secrets given directly (local) or as Secrets Manager secrets (AWS): read once per process; a provider's key and Stripe's secrets a few minutes. */
 import { lazySecret, type SecretReader } from '../adapters/secrets';
 import { PROVIDER_ENV } from '../deployment/env-names';
 import type { HostedProviderId } from '../deployment/providers';
 import { currentProviderKey } from '../deployment/settings';
 import { once, settings } from './core';
 
-/** A secret by value or ARN; fails on use when neither is set. */
-export const secret = (value: string | undefined, arn: string | undefined, name: string): (() => Promise<string>) =>
+/** A secret by value or ARN; fails on use when neither is set. `maxAgeMs`: read again after that long. */
+export const secret = (
+  value: string | undefined,
+  arn: string | undefined,
+  name: string,
+  maxAgeMs?: number,
+): SecretReader =>
   lazySecret({
     value: value || undefined,
     arn,
     region: settings().AWS_REGION,
     endpoint: settings().SECRETS_MANAGER_ENDPOINT,
     name,
+    maxAgeMs,
   });
 
 /** A secret by value or ARN; undefined when neither is set (the feature it serves is not configured). */
@@ -20,7 +26,11 @@ export const secretIfSet = (
   value: string | undefined,
   arn: string | undefined,
   name: string,
-): (() => Promise<string>) | undefined => (value || arn ? secret(value, arn, name) : undefined);
+  maxAgeMs?: number,
+): SecretReader | undefined => (value || arn ? secret(value, arn, name, maxAgeMs) : undefined);
+
+/** How long a rotatable key is kept before it is read again (the providers' keys, and Stripe's two secrets). */
+export const keyCacheMs = (): number => settings()[PROVIDER_ENV.providerKeyCacheSeconds] * 1000;
 
 /** A token by value or ARN; empty when neither is set. */
 export const secretOrEmpty = (value: string, arn: string | undefined, name: string): (() => Promise<string>) =>
@@ -37,7 +47,7 @@ export const providerKey = (id: HostedProviderId, name: string): SecretReader =>
     region: settings().AWS_REGION,
     endpoint: settings().SECRETS_MANAGER_ENDPOINT,
     name,
-    maxAgeMs: settings()[PROVIDER_ENV.providerKeyCacheSeconds] * 1000,
+    maxAgeMs: keyCacheMs(),
   });
 
 /** Our own key: download links and the token in a queued provider's webhook URL are signed with it. */

@@ -317,7 +317,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/billing/stripe/webhook',
     handler: 'account/stripe-webhook',
     auth: 'none',
-    access: { table: 'write', secrets: ['stripeWebhookSecret'] },
+    // The callback queue: a decline it learns of (payment_intent.payment_failed) sends auto_recharge.failed.
+    access: { table: 'write', queues: ['callbacks'], secrets: ['stripeWebhookSecret'] },
     versions: CURRENT_ONLY,
   },
   {

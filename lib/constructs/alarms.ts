@@ -9,6 +9,8 @@
  *   engine failures do not;
  * - money a run's price exceeded its reservation by (UnbilledMicros): a provider reported more usage
  *   than the published counts the reservation was computed from; not charged, the operator's loss;
+ * - Stripe money that needs a person (StripeUnhandled): an event in another currency, recorded and not
+ *   applied, or an automatic charge the sweep found unfinished and finished;
  * - a workflow execution that failed (every expected failure is caught inside the workflows, so a
  *   failed execution means a charge may not have been closed);
  * - any function's errors (in two of three minutes: a single retried engine error is normal), made beside
@@ -158,6 +160,20 @@ export class Alarms extends Construct {
       serviceMetric(METRICS.unbilledMicros, { dimensions: { kind: 'job' } }),
       0,
       "A run's price exceeded its reservation (a provider reported more usage than its published counts): the rest was not charged and is the operator's loss; the log line names the job.",
+    );
+    this.add(
+      'StripeMoneyUnhandled',
+      new cloudwatch.MathExpression({
+        expression: 'FILL(currency, 0) + FILL(recharge, 0)',
+        usingMetrics: {
+          currency: serviceMetric(METRICS.stripeUnhandled, { dimensions: { kind: 'currency' } }),
+          recharge: serviceMetric(METRICS.stripeUnhandled, { dimensions: { kind: 'recharge-unfinished' } }),
+        },
+        period: PERIOD,
+        label: 'Stripe money that needs a person',
+      }),
+      0,
+      'Stripe money needs a person: an event in another currency than USD was recorded, not applied, or the sweep found an automatic charge unfinished (its message lost or dead-lettered) and finished it; the log line names it (docs/billing.md).',
     );
     for (const [name, machine] of props.stateMachines) {
       this.add(

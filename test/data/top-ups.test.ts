@@ -8,8 +8,9 @@ import { DynamoAccounts } from '../../functions/adapters/dynamo/accounts-reposit
 import { DynamoBillingSettings } from '../../functions/adapters/dynamo/billing-settings';
 import { DynamoLedger, readFunds } from '../../functions/adapters/dynamo/ledger-repository';
 import { DynamoTopUps } from '../../functions/adapters/dynamo/top-ups-repository';
-import type { TopUp } from '../../functions/domain/billing/top-ups';
+import type { TopUp, TopUpAdjustment } from '../../functions/domain/billing/top-ups';
 import { BalanceInDebtError, InsufficientBalanceError } from '../../functions/domain/errors';
+import { failedAt } from '../../functions/domain/jobs/job';
 import { newId } from '../../functions/domain/shared/ids';
 import { aJob } from '../support/builders/jobs';
 import { type DataBackend, startDataBackend } from '../support/data-backend';
@@ -68,16 +69,21 @@ const credit = (topUp: TopUp, eventId: string, paymentIntentId = `pi_${topUp.top
     at: Date.now(),
   });
 
-const refund = (topUp: TopUp, eventId: string, cumulativeMicros: number) =>
-  topUps.debit({
+/** Stripe's word, applied as the webhook applies it (top-ups.ts, adjustmentFor). */
+const adjust = (topUp: TopUp, eventId: string, change: (current: TopUp) => TopUpAdjustment | undefined) =>
+  topUps.adjust({
     eventId,
     accountId: topUp.accountId,
     topUpId: topUp.topUpId,
-    field: 'refundedMicros',
-    cumulativeMicros,
-    note: 'refund',
+    change,
+    note: 'stripe',
     at: Date.now(),
   });
+
+const refund = (topUp: TopUp, eventId: string, cumulativeMicros: number) =>
+  adjust(topUp, eventId, (current) =>
+    cumulativeMicros > current.refundedMicros ? { refundedMicros: cumulativeMicros } : undefined,
+  );
 
 describe('a top-up’s credit', () => {
   it('is applied once: the same event, and another event for the same top-up, find it done', async () => {
@@ -175,6 +181,84 @@ describe('a refund’s debit', () => {
   });
 });
 
+describe('a dispute and a failed refund', () => {
+  it('debit when the dispute opens, give back when it is won or the refund fails, never beyond the credit', async () => {
+    const accountId = await openAccount(0);
+    const topUp = await pendingTopUp(accountId, 20_000_000);
+    await credit(topUp, 'evt_dc');
+    expect(await adjust(topUp, 'evt_open', () => ({ disputedMicros: 20_000_000 }))).toBe('applied');
+    expect(await readFunds(backend.table, accountId)).toEqual({ balanceMicros: 0, debtMicros: 0 });
+    expect(await adjust(topUp, 'evt_open', () => ({ disputedMicros: 20_000_000 }))).toBe('duplicate-event');
+    // A refund within what the dispute already took: Stripe's word is kept, no money moves.
+    expect(await refund(topUp, 'evt_ref', 5_000_000)).toBe('applied');
+    expect(await ledger.balance(accountId)).toBe(0);
+    expect(await adjust(topUp, 'evt_won', () => ({ disputedMicros: 0, disputeClosed: true }))).toBe('applied');
+    expect(await ledger.balance(accountId)).toBe(15_000_000);
+    expect(
+      await adjust(topUp, 'evt_refund_failed', () => ({ refundFailedMicros: 5_000_000, failedRefundIds: ['re_1'] })),
+    ).toBe('applied');
+    expect(await ledger.balance(accountId)).toBe(20_000_000);
+    expect(await topUps.get(accountId, topUp.topUpId)).toMatchObject({
+      disputeClosed: true,
+      failedRefundIds: ['re_1'],
+      revision: 4,
+    });
+    expect(await entriesSum(accountId)).toBe(20_000_000);
+  });
+
+  it('apply racing changes each once, each computed from the top-up as the last one left it', async () => {
+    const accountId = await openAccount(0);
+    const topUp = await pendingTopUp(accountId, 20_000_000);
+    await credit(topUp, 'evt_rc');
+    const outcomes = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        adjust(topUp, `evt_race_${i}`, (current) => ({ refundedMicros: current.refundedMicros + 1_000_000 })),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome === 'applied')).toHaveLength(6);
+    expect(await ledger.balance(accountId)).toBe(14_000_000);
+    expect(await entriesSum(accountId)).toBe(14_000_000);
+  });
+});
+
+describe('a debt', () => {
+  it('is repaid first by a release, so a balance never sits beside a debt', async () => {
+    const accountId = await openAccount(0);
+    const topUp = await pendingTopUp(accountId, 20_000_000);
+    await credit(topUp, 'evt_debt_credit');
+    const job = aJob(accountId);
+    await ledger.reserve({ accountId, amountMicros: 15_000_000, creates: { kind: 'job', job }, at: Date.now() });
+    await refund(topUp, 'evt_debt_refund', 20_000_000);
+    expect(await readFunds(backend.table, accountId)).toEqual({ balanceMicros: 0, debtMicros: 15_000_000 });
+    const released = await ledger.release({
+      accountId,
+      ends: { kind: 'job', id: job.jobId, end: failedAt(Date.now(), { code: 'TIMEOUT', message: 'too slow' }) },
+      at: Date.now(),
+      known: { reservedMicros: 15_000_000 },
+    });
+    expect(released).toMatchObject({ applied: true, chargeState: 'released' });
+    expect(await readFunds(backend.table, accountId)).toEqual({ balanceMicros: 0, debtMicros: 0 });
+    expect(await entriesSum(accountId)).toBe(0);
+  });
+
+  it('is repaid by a release only up to what it owes; the rest is the balance', async () => {
+    const accountId = await openAccount(0);
+    const topUp = await pendingTopUp(accountId, 10_000_000);
+    await credit(topUp, 'evt_debt2_credit');
+    const job = aJob(accountId);
+    await ledger.reserve({ accountId, amountMicros: 8_000_000, creates: { kind: 'job', job }, at: Date.now() });
+    await refund(topUp, 'evt_debt2_refund', 5_000_000);
+    expect(await readFunds(backend.table, accountId)).toEqual({ balanceMicros: 0, debtMicros: 3_000_000 });
+    await ledger.release({
+      accountId,
+      ends: { kind: 'job', id: job.jobId, end: failedAt(Date.now(), { code: 'TIMEOUT', message: 'too slow' }) },
+      at: Date.now(),
+    });
+    expect(await readFunds(backend.table, accountId)).toEqual({ balanceMicros: 5_000_000, debtMicros: 0 });
+    expect(await entriesSum(accountId)).toBe(5_000_000);
+  });
+});
+
 describe('the top-up list', () => {
   it('pages newest first and refuses a cursor it did not give out', async () => {
     const accountId = await openAccount(0);
@@ -240,11 +324,13 @@ describe('the billing settings’ claims', () => {
     ).toBe(false);
   });
 
-  it('keeps the first card saved, and a decline turns auto-recharge off until it is turned on again', async () => {
+  it('keeps the newest consenting card, and a decline turns auto-recharge off until it is turned on again', async () => {
     const settings = new DynamoBillingSettings(backend.table);
     const accountId = await openAccount(0);
-    await settings.saveCard(accountId, { customerId: 'cus_1', paymentIntentId: 'pi_1' });
-    await settings.saveCard(accountId, { customerId: 'cus_2', paymentIntentId: 'pi_2' });
+    await settings.saveCard(accountId, { customerId: 'cus_0', paymentIntentId: 'pi_0', consentedAt: 1 });
+    await settings.saveCard(accountId, { customerId: 'cus_1', paymentIntentId: 'pi_1', consentedAt: 2 });
+    // An older consent delivered late (or replayed) keeps the newer card.
+    await settings.saveCard(accountId, { customerId: 'cus_2', paymentIntentId: 'pi_2', consentedAt: 1 });
     await settings.update(accountId, { autoRecharge: { enabled: true, thresholdMicros: 1, amountMicros: 5_000_000 } });
     await settings.disableAutoRecharge(accountId, 'card_declined');
     expect(await settings.get(accountId)).toMatchObject({

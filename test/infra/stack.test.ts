@@ -418,7 +418,7 @@ describe('callbacks', () => {
     });
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: 'Delivers signed job callbacks from the callback queue',
-      Timeout: 30,
+      Timeout: CALLBACK_QUEUE.delivererTimeoutSeconds,
     });
     const grants = allowedToFunction(template, delivererId);
     for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']) {

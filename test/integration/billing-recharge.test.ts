@@ -24,6 +24,15 @@ const call = async (apiKey: string, method: string, route: string, body?: unknow
 };
 const balanceOf = async (apiKey: string) =>
   (await call(apiKey, 'GET', '/v2/service/account')).body.balance.micro_usd as number;
+/** The first value `find` answers, polled until it does. */
+const found = async <T>(find: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> => {
+  let value: T | undefined;
+  await until(async () => {
+    value = await find();
+    return value !== undefined;
+  }, timeoutMs);
+  return value as T;
+};
 const generate = (apiKey: string) => call(apiKey, 'POST', '/v2/service/generate', { prompt: 'a lighthouse at dawn' });
 
 /** A person's account with a paid 10.00 top-up whose card they consented, in the portal, to keep. */
@@ -186,6 +195,42 @@ describe('after a settle', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('leaves a charge Stripe answers processing pending, and credits it once when payment_intent.succeeded arrives', async () => {
+    const account = await accountWithCard();
+    await call(account.apiKey, 'PUT', '/v2/service/account/billing', {
+      auto_recharge: { enabled: true, threshold: '10.00', amount: '20.00' },
+    });
+    world.stripe.processingNext();
+    const before = world.stripe.requests.filter((request) => request.path === '/v1/payment_intents').length;
+    expect((await generate(account.apiKey)).status).toBe(200);
+    const intent = await found(async () =>
+      [...world.stripe.paymentIntents.values()].find(
+        (candidate) => candidate.status === 'processing' && candidate.metadata.account_id === account.accountId,
+      ),
+    );
+    const pending = await found(async () => {
+      const [latest] = (await call(account.apiKey, 'GET', '/v2/service/account/top-ups')).body.top_ups as Json[];
+      return latest?.top_up_id === intent.metadata.top_up_id ? latest : undefined;
+    });
+    expect(pending).toMatchObject({ status: 'pending', credited: null });
+    const spentBalance = await balanceOf(account.apiKey);
+    expect(spentBalance).toBeLessThan(10_000_000);
+    // Turning auto-recharge off meanwhile does not strand the charge Stripe is already making.
+    await call(account.apiKey, 'PUT', '/v2/service/account/billing', {
+      auto_recharge: { enabled: false, threshold: '10.00', amount: '20.00' },
+    });
+    const succeeded = world.stripe.event('payment_intent.succeeded', world.stripe.settle(intent.id, 'succeeded'));
+    expect(JSON.parse((await world.stripe.send(succeeded)).body).outcome).toBe('credited');
+    expect(JSON.parse((await world.stripe.send(succeeded)).body).outcome).toBe('duplicate');
+    expect(JSON.parse((await world.stripe.send({ ...succeeded, id: 'evt_test_resent' })).body).outcome).toBe(
+      'duplicate',
+    );
+    expect(await balanceOf(account.apiKey)).toBe(spentBalance + 20_000_000);
+    expect(world.stripe.requests.filter((request) => request.path === '/v1/payment_intents').length).toBe(before + 1);
+    const [credited] = (await call(account.apiKey, 'GET', '/v2/service/account/top-ups')).body.top_ups as Json[];
+    expect(credited).toMatchObject({ status: 'completed', credited: { usd: '20.00' } });
   });
 
   it.each(['card_declined', 'authentication_required'] as const)(

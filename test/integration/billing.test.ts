@@ -2,7 +2,8 @@
  * Money in, over HTTP in both runtimes: a top-up opens a Checkout Session with the official `stripe`
  * library (pointed at the local Stripe double), and only Stripe's signed events move money, each once:
  * duplicates, replays, events out of order and a race of deliveries credit a top-up once; refunds and
- * lost disputes debit, never below zero (the rest is a debt that stops new work).
+ * disputes debit when opened and give back when won, a failed refund gives back, never more than was
+ * credited and never below zero (the rest is a debt that stops new work).
  */
 import type Stripe from 'stripe';
 import type { SendableType } from '../support/stripe-double';
@@ -297,11 +298,11 @@ describe('refunds and disputes', () => {
   it('debits what a refund returned, once, and only the difference of a later partial refund', async () => {
     const { account, paymentIntent, topUpId } = await paidTopUp('25.00', 0);
     const first = world.stripe.event('charge.refunded', world.stripe.refund(paymentIntent, 1000));
-    expect(JSON.parse((await world.stripe.send(first)).body).outcome).toBe('debited');
+    expect(JSON.parse((await world.stripe.send(first)).body).outcome).toBe('adjusted');
     expect(JSON.parse((await world.stripe.send(first)).body).outcome).toBe('duplicate');
     expect(await balanceOf(account.apiKey)).toBe(15_000_000);
     const second = world.stripe.event('charge.refunded', world.stripe.refund(paymentIntent, 500));
-    expect(JSON.parse((await world.stripe.send(second)).body).outcome).toBe('debited');
+    expect(JSON.parse((await world.stripe.send(second)).body).outcome).toBe('adjusted');
     // The first one again, under another id (a resend): it reports less than is already debited.
     expect(JSON.parse((await world.stripe.send({ ...first, id: 'evt_test_old_refund' })).body).outcome).toBe(
       'duplicate',
@@ -327,7 +328,7 @@ describe('refunds and disputes', () => {
     const spent = 20_000_000 - (await balanceOf(account.apiKey));
     expect(spent).toBeGreaterThan(0);
     const refund = world.stripe.event('charge.refunded', world.stripe.refund(paymentIntent, 2000));
-    expect(JSON.parse((await world.stripe.send(refund)).body).outcome).toBe('debited');
+    expect(JSON.parse((await world.stripe.send(refund)).body).outcome).toBe('adjusted');
     expect(await balanceOf(account.apiKey)).toBe(0);
     const [debit] = await ledgerOf(account.apiKey);
     expect(debit).toMatchObject({ amount: { micro_usd: -(20_000_000 - spent) }, balance_after: { micro_usd: 0 } });
@@ -356,17 +357,60 @@ describe('refunds and disputes', () => {
     expect((await generate()).status).toBe(200);
   });
 
-  it('debits a lost dispute, and ignores one that was won', async () => {
-    const { account, paymentIntent } = await paidTopUp('30.00', 0);
-    const dispute = (status: 'won' | 'lost') => world.stripe.dispute(paymentIntent, status);
-    expect(
-      JSON.parse((await world.stripe.send(world.stripe.event('charge.dispute.closed', dispute('won')))).body).outcome,
-    ).toBe('ignored');
-    expect(await balanceOf(account.apiKey)).toBe(30_000_000);
-    expect(
-      JSON.parse((await world.stripe.send(world.stripe.event('charge.dispute.closed', dispute('lost')))).body).outcome,
-    ).toBe('debited');
+  it('debits a dispute at once when it is opened, and gives it back when it is won', async () => {
+    const { account, paymentIntent, topUpId } = await paidTopUp('30.00', 0);
+    const opened = world.stripe.event('charge.dispute.created', world.stripe.dispute(paymentIntent, 'needs_response'));
+    expect(JSON.parse((await world.stripe.send(opened)).body).outcome).toBe('adjusted');
     expect(await balanceOf(account.apiKey)).toBe(0);
+    expect(JSON.parse((await world.stripe.send(opened)).body).outcome).toBe('duplicate');
+    const won = world.stripe.event('charge.dispute.closed', world.stripe.dispute(paymentIntent, 'won'));
+    expect(JSON.parse((await world.stripe.send(won)).body).outcome).toBe('adjusted');
+    expect(await balanceOf(account.apiKey)).toBe(30_000_000);
+    const [givenBack] = await ledgerOf(account.apiKey);
+    expect(givenBack).toMatchObject({
+      amount: { micro_usd: 30_000_000 },
+      note: expect.stringContaining(`dispute won: given back of top-up ${topUpId}`),
+    });
+    // Its opening delivered again after the end moves nothing.
+    expect(JSON.parse((await world.stripe.send({ ...opened, id: 'evt_test_late_open' })).body).outcome).toBe(
+      'duplicate',
+    );
+    expect(await balanceOf(account.apiKey)).toBe(30_000_000);
+  });
+
+  it('takes a refund and a lost dispute of one payment back once: never more than it credited', async () => {
+    const { account, paymentIntent } = await paidTopUp('30.00', 0);
+    const refund = world.stripe.event('charge.refunded', world.stripe.refund(paymentIntent, 1000));
+    expect(JSON.parse((await world.stripe.send(refund)).body).outcome).toBe('adjusted');
+    expect(await balanceOf(account.apiKey)).toBe(20_000_000);
+    const lost = world.stripe.event('charge.dispute.closed', world.stripe.dispute(paymentIntent, 'lost'));
+    expect(JSON.parse((await world.stripe.send(lost)).body).outcome).toBe('adjusted');
+    const billing = await world.runtime.call('GET', '/v2/service/account/billing', { apiKey: account.apiKey });
+    expect(await billing.json()).toMatchObject({ balance: { micro_usd: 0 }, debt: { micro_usd: 0 } });
+    expect((await topUpsOf(account.apiKey)).top_ups[0].refunded).toEqual({ usd: '30.00', micro_usd: 30_000_000 });
+  });
+
+  it('gives a failed refund back once, however Stripe names the failure', async () => {
+    const { account, paymentIntent } = await paidTopUp('25.00', 0);
+    const refund = world.stripe.event('charge.refunded', world.stripe.refund(paymentIntent, 1000));
+    expect(JSON.parse((await world.stripe.send(refund)).body).outcome).toBe('adjusted');
+    const failed = world.stripe.failedRefund(paymentIntent, 1000);
+    expect(JSON.parse((await world.stripe.send(world.stripe.event('refund.failed', failed))).body).outcome).toBe(
+      'adjusted',
+    );
+    expect(
+      JSON.parse((await world.stripe.send(world.stripe.event('charge.refund.updated', failed))).body).outcome,
+    ).toBe('duplicate');
+    expect(await balanceOf(account.apiKey)).toBe(25_000_000);
+  });
+
+  it('records and alarms a dispute in another currency, moving nothing (200)', async () => {
+    const { account, paymentIntent } = await paidTopUp('25.00', 0);
+    const dispute = { ...world.stripe.dispute(paymentIntent, 'needs_response'), currency: 'eur' };
+    const answer = await world.stripe.send(world.stripe.event('charge.dispute.created', dispute));
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body).outcome).toBe('recorded');
+    expect(await balanceOf(account.apiKey)).toBe(25_000_000);
   });
 
   it('asks Stripe to deliver a refund again (503) while the payment it is for is not credited yet', async () => {
@@ -383,7 +427,7 @@ describe('refunds and disputes', () => {
     expect(
       JSON.parse((await world.stripe.send(sessionEvent(sessionId, 'checkout.session.completed', paid))).body).outcome,
     ).toBe('credited');
-    expect(JSON.parse((await world.stripe.send(early)).body).outcome).toBe('debited');
+    expect(JSON.parse((await world.stripe.send(early)).body).outcome).toBe('adjusted');
     expect(await balanceOf(account.apiKey)).toBe(0);
   });
 });

@@ -45,7 +45,12 @@ export interface Sendable {
   'checkout.session.async_payment_failed': Stripe.Checkout.Session;
   'checkout.session.expired': Stripe.Checkout.Session;
   'charge.refunded': Stripe.Charge;
+  'charge.dispute.created': Stripe.Dispute;
   'charge.dispute.closed': Stripe.Dispute;
+  'charge.refund.updated': Stripe.Refund;
+  'refund.failed': Stripe.Refund;
+  'payment_intent.succeeded': Stripe.PaymentIntent;
+  'payment_intent.payment_failed': Stripe.PaymentIntent;
   'customer.created': Stripe.Customer;
 }
 export type SendableType = keyof Sendable;
@@ -64,12 +69,18 @@ export interface StripeDouble {
   violations: string[];
   /** The next off-session PaymentIntents fail this way (then succeed again). */
   declineNext(code: 'card_declined' | 'authentication_required'): void;
+  /** The next off-session PaymentIntent is answered `processing` (as a bank debit or a slow network is), charged later by `settle`. */
+  processingNext(): void;
+  /** Ends a `processing` PaymentIntent as Stripe would, answering it for the event `payment_intent.succeeded` or `payment_intent.payment_failed`. */
+  settle(paymentIntentId: string, outcome: 'succeeded' | 'failed'): Stripe.PaymentIntent;
+  /** A refund of a paid PaymentIntent that failed (its money back to the merchant), as `refund.failed` carries it. */
+  failedRefund(paymentIntentId: string, cents: number): Stripe.Refund;
   /** Pays a session as the hosted page's button does: completes it, sends the webhook, answers the event and the webhook's status. */
   pay(sessionId: string): Promise<{ event: EventOf<'checkout.session.completed'>; status: number }>;
   /** An event of `type` about `object`, as Stripe sends it. */
   event<T extends SendableType>(type: T, object: Sendable[T]): EventOf<T>;
-  /** A closed dispute of a paid PaymentIntent's charge (all of it unless `cents`), as Stripe reports it in `charge.dispute.closed`. */
-  dispute(paymentIntentId: string, status: 'won' | 'lost', cents?: number): Stripe.Dispute;
+  /** A dispute of a paid PaymentIntent's charge (all of it unless `cents`), as Stripe reports it (`needs_response` when opened, `won`/`lost` when closed). */
+  dispute(paymentIntentId: string, status: Stripe.Dispute.Status, cents?: number): Stripe.Dispute;
   /** A customer as Stripe answers it. */
   customer(fields?: { email?: string | null; metadata?: Stripe.Metadata }): Stripe.Customer;
   /** A charge of `cents` for a PaymentIntent, as Stripe answers it (for events about payments the double did not take). */
@@ -477,7 +488,7 @@ const chargeObject = (fields: {
   transfer_group: null,
 });
 
-const refundObject = (charge: Stripe.Charge, cents: number): Stripe.Refund => ({
+const refundObject = (charge: Stripe.Charge, cents: number, failed = false): Stripe.Refund => ({
   id: id('re'),
   object: 'refund',
   amount: cents,
@@ -493,8 +504,9 @@ const refundObject = (charge: Stripe.Charge, cents: number): Stripe.Refund => ({
   reason: null,
   receipt_number: null,
   source_transfer_reversal: null,
-  status: 'succeeded',
+  status: failed ? 'failed' : 'succeeded',
   transfer_reversal: null,
+  ...(failed && { failure_reason: 'expired_or_canceled_card' }),
 });
 
 const disputeObject = (fields: {
@@ -584,7 +596,16 @@ const events: { [T in SendableType]: (object: Sendable[T]) => EventOf<T> } = {
   }),
   'checkout.session.expired': (object) => ({ ...envelope(), type: 'checkout.session.expired', data: { object } }),
   'charge.refunded': (object) => ({ ...envelope(), type: 'charge.refunded', data: { object } }),
+  'charge.dispute.created': (object) => ({ ...envelope(), type: 'charge.dispute.created', data: { object } }),
   'charge.dispute.closed': (object) => ({ ...envelope(), type: 'charge.dispute.closed', data: { object } }),
+  'charge.refund.updated': (object) => ({ ...envelope(), type: 'charge.refund.updated', data: { object } }),
+  'refund.failed': (object) => ({ ...envelope(), type: 'refund.failed', data: { object } }),
+  'payment_intent.succeeded': (object) => ({ ...envelope(), type: 'payment_intent.succeeded', data: { object } }),
+  'payment_intent.payment_failed': (object) => ({
+    ...envelope(),
+    type: 'payment_intent.payment_failed',
+    data: { object },
+  }),
   'customer.created': (object) => ({ ...envelope(), type: 'customer.created', data: { object } }),
 };
 
@@ -609,6 +630,7 @@ export const startStripeDouble = async (options: { webhookUrl?: string } = {}): 
   const requests: StripeDouble['requests'] = [];
   const violations: string[] = [];
   const declines: Array<'card_declined' | 'authentication_required'> = [];
+  let processingNext = false;
   /** Cards kept for off-session use (a Checkout with setup_future_usage), by payment method: their customer. */
   const savedCards = new Map<string, string>();
   let url = '';
@@ -714,6 +736,22 @@ export const startStripeDouble = async (options: { webhookUrl?: string } = {}): 
         payment_intent: intent,
       });
     }
+    if (body.off_session === 'true' && processingNext) {
+      processingNext = false;
+      // Confirmed, not yet charged: the charge exists once settle() ends it (Stripe's `processing`).
+      const intent = paymentIntentObject({
+        cents: amount,
+        status: 'processing',
+        customer: customer ?? null,
+        paymentMethod: paymentMethod ?? null,
+        latestCharge: null,
+        metadata,
+        setupFutureUsage: null,
+        lastPaymentError: null,
+      });
+      paymentIntents.set(intent.id, intent);
+      return { status: 200, body: intent };
+    }
     const chargeId = id('ch');
     const intent = paymentIntentObject({
       cents: amount,
@@ -767,6 +805,35 @@ export const startStripeDouble = async (options: { webhookUrl?: string } = {}): 
     requests,
     violations,
     declineNext: (code) => declines.push(code),
+    processingNext: () => {
+      processingNext = true;
+    },
+    settle(paymentIntentId, outcome) {
+      const intent = paymentIntents.get(paymentIntentId);
+      if (intent?.status !== 'processing') throw new Error(`PaymentIntent ${paymentIntentId} is not processing`);
+      if (outcome === 'failed')
+        Object.assign(intent, {
+          status: 'requires_payment_method',
+          last_payment_error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' },
+        });
+      else {
+        const chargeId = id('ch');
+        charges.set(
+          chargeId,
+          chargeObject({
+            id: chargeId,
+            paymentIntentId,
+            cents: intent.amount,
+            customer: typeof intent.customer === 'string' ? intent.customer : null,
+            paymentMethod: typeof intent.payment_method === 'string' ? intent.payment_method : null,
+            metadata: intent.metadata,
+          }),
+        );
+        Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, latest_charge: chargeId });
+      }
+      return { ...intent };
+    },
+    failedRefund: (paymentIntentId, cents) => refundObject(chargeOf(paymentIntentId), cents, true),
     event: (type, object) => events[type](object),
     refund,
     customer: (fields = {}) => customerObject(fields),

@@ -12,6 +12,7 @@ import {
   type BillingSettingsRepository,
   NO_SETTINGS,
   type RechargeClaim,
+  type SavedCard,
 } from '../../domain/billing/auto-billing';
 import {
   cancellationReasons,
@@ -30,7 +31,9 @@ const SettingsItem = v.object({
   autoRecharge: v.optional(v.object({ enabled: v.boolean(), thresholdMicros: v.number(), amountMicros: v.number() })),
   lowBalanceThresholdMicros: v.optional(v.nullable(v.number())),
   webhookUrl: v.optional(v.nullable(v.string())),
-  card: v.optional(v.object({ customerId: v.string(), paymentIntentId: v.string() })),
+  card: v.optional(
+    v.object({ customerId: v.string(), paymentIntentId: v.string(), consentedAt: v.optional(v.number()) }),
+  ),
   lastRechargeAt: v.optional(v.number()),
   lowNotified: v.optional(v.boolean(), false),
   disabledReason: v.optional(v.nullable(v.string())),
@@ -102,8 +105,15 @@ export class DynamoBillingSettings implements BillingSettingsRepository {
     if (sets.length > 0) await this.write(accountId, sets.join(', '), values);
   }
 
-  async saveCard(accountId: string, card: { customerId: string; paymentIntentId: string }): Promise<void> {
-    await this.write(accountId, 'card = :card', { ':card': card }, 'attribute_not_exists(card)');
+  /** The newest consent wins: a card saved from an older top-up (a late or replayed event) changes nothing. */
+  async saveCard(accountId: string, card: SavedCard): Promise<void> {
+    const consentedAt = card.consentedAt ?? 0;
+    await this.write(
+      accountId,
+      'card = :card',
+      { ':card': { ...card, consentedAt }, ':at': consentedAt },
+      'attribute_not_exists(card) OR attribute_not_exists(card.consentedAt) OR card.consentedAt <= :at',
+    );
   }
 
   claimLowNotice(accountId: string): Promise<boolean> {

@@ -361,13 +361,72 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
     to: 'settled' | 'released',
     amounts: (reservedMicros: number) => { delta: number; amountMicros: number; patch: Record<string, unknown> },
   ): Promise<ChargeOutcome> {
+    // The account's funds as last seen: none owed until a close finds a debt (then it repays it first).
+    let funds: AccountFunds | undefined;
+    let ownerChanges = 0;
+    let fundsMoves = 0;
     for (let attempt = 1; ; attempt += 1) {
       // What the caller knows stands in for the first read only; a retry reads what is there.
-      const outcome = await this.closeOnce(input, kind, to, amounts, attempt === 1 ? input.known : undefined);
-      if (outcome !== 'owner-changed') return outcome;
-      if (attempt >= CLOSE_ATTEMPTS)
-        throw new Error(`${input.ends.kind} ${input.ends.id} kept changing while its charge was closed`);
+      const outcome = await this.closeOnce(input, kind, to, amounts, attempt === 1 ? input.known : undefined, funds);
+      if (outcome === 'owner-changed') {
+        ownerChanges += 1;
+        if (ownerChanges >= CLOSE_ATTEMPTS)
+          throw new Error(`${input.ends.kind} ${input.ends.id} kept changing while its charge was closed`);
+      } else if ('inDebt' in outcome) {
+        funds = outcome.inDebt;
+        fundsMoves += 1;
+        if (fundsMoves >= MONEY_ATTEMPTS)
+          throw new Error(`account ${input.accountId}'s funds kept moving while a charge was closed`);
+      } else return outcome;
     }
+  }
+
+  /**
+   * The account's side of a close that gives `delta` back. Without a debt (the usual case, no read): the
+   * balance moves, guarded by there being no debt. With a debt as last seen: the money repays it first,
+   * as a second entry, guarded by the funds it was computed from (as a credit does, fundsChange).
+   */
+  private closeFunds(accountId: string, delta: number, at: number, funds: AccountFunds | undefined): TransactItem[] {
+    if (delta <= 0) return [this.balanceChange(accountId, delta)];
+    if (!funds || funds.debtMicros <= 0)
+      return [
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.account(accountId),
+            UpdateExpression: 'SET balanceMicros = balanceMicros + :delta ADD entryCount :one',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(debtMicros) OR debtMicros <= :zero)',
+            ExpressionAttributeValues: { ':delta': delta, ':one': 1, ':zero': 0 },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+      ];
+    const repaid = Math.min(funds.debtMicros, delta);
+    return [
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.account(accountId),
+          UpdateExpression: 'SET balanceMicros = balanceMicros + :delta, debtMicros = :debt ADD entryCount :two',
+          ConditionExpression: 'attribute_exists(pk) AND balanceMicros = :balance AND debtMicros = :oldDebt',
+          ExpressionAttributeValues: {
+            ':delta': delta - repaid,
+            ':debt': funds.debtMicros - repaid,
+            ':two': 2,
+            ':balance': funds.balanceMicros,
+            ':oldDebt': funds.debtMicros,
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      ledgerEntryWrite(this.table, this.newId('led'), {
+        accountId,
+        kind: 'credit',
+        amountMicros: -repaid,
+        at,
+        note: 'repays the debt left by a refund or a lost dispute',
+      }).item,
+    ];
   }
 
   private async readCharge(ownerKey: ItemKey, owner: ChargeOwner): Promise<v.InferOutput<typeof ChargedOwnerItem>> {
@@ -384,7 +443,8 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
     to: 'settled' | 'released',
     amounts: (reservedMicros: number) => { delta: number; amountMicros: number; patch: Record<string, unknown> },
     known: KnownReservation | undefined,
-  ): Promise<ChargeOutcome | 'owner-changed'> {
+    funds: AccountFunds | undefined,
+  ): Promise<ChargeOutcome | 'owner-changed' | { inDebt: AccountFunds }> {
     const owner: ChargeOwner = { kind: input.ends.kind, id: input.ends.id };
     const ownerKey = keys.chargeOwner(input.accountId, owner);
     const charge = known
@@ -426,8 +486,8 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
         },
-        this.balanceChange(input.accountId, delta),
         item,
+        ...this.closeFunds(input.accountId, delta, input.at, funds),
         ...(freesPlace
           ? [
               {
@@ -442,7 +502,14 @@ export class DynamoLedger implements LedgerPort, LedgerStatements {
           : []),
       ]);
     } catch (error) {
-      const reason = cancellationReasons(error)?.[0];
+      const reasons = cancellationReasons(error);
+      const account = reasons?.[2];
+      // The account owes (or its funds moved since they were read): repay the debt first, from funds read now.
+      if (account?.Code === 'ConditionalCheckFailed' && reasons?.[0]?.Code !== 'ConditionalCheckFailed') {
+        if (!account.Item) throw new NotFoundError(`Account ${input.accountId} not found.`);
+        return { inDebt: await readFunds(this.table, input.accountId) };
+      }
+      const reason = reasons?.[0];
       if (reason?.Code === 'ConditionalCheckFailed') {
         const state = reason.Item?.chargeState;
         const chargeState = state && 'S' in state ? v.parse(v.picklist(CHARGE_STATES), state.S) : null;

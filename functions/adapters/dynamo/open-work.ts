@@ -40,3 +40,29 @@ export const findOpenWork = async (table: Table): Promise<OpenWork[]> => {
   } while (startKey);
   return open;
 };
+
+/**
+ * The automatic charges started and not finished: pending top-ups that carry the card they charge
+ * (auto-billing.ts, finishStartedRecharges). A Scan like the one above, for the same sweep.
+ */
+export const findStartedRecharges = async (table: Table): Promise<Array<{ accountId: string; topUpId: string }>> => {
+  const found: Array<{ accountId: string; topUpId: string }> = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(
+      new ScanCommand({
+        TableName: table.name,
+        FilterExpression: '#type = :topUp AND #status = :pending AND attribute_exists(rechargeCard)',
+        ExpressionAttributeNames: { '#type': 'type', '#status': 'status' },
+        ExpressionAttributeValues: { ':topUp': ITEM_TYPE.topUp, ':pending': 'pending' },
+        ProjectionExpression: 'accountId, topUpId',
+        ExclusiveStartKey: startKey,
+        ConsistentRead: true,
+      }),
+    );
+    for (const item of page.Items ?? [])
+      found.push({ accountId: String(item.accountId), topUpId: String(item.topUpId) });
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return found;
+};

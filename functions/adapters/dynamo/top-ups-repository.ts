@@ -11,19 +11,23 @@ import {
   type StripeApplyOutcome,
   TOP_UP_STATUSES,
   type TopUp,
+  type TopUpAdjustment,
   type TopUpPage,
   type TopUpsRepository,
+  takenBack,
 } from '../../domain/billing/top-ups';
 import { InvalidRequestError } from '../../domain/errors';
 import type { IdSource } from '../../domain/shared/ids';
 import { fundsChange, withFunds } from './ledger-repository';
 import {
+  cancellationReasons,
   ITEM_TYPE,
   isConditionalCheckFailure,
   keys,
   SORT_KEY_PREFIX,
   type Table,
   type TransactItem,
+  transactWrite,
   ttlAfter,
 } from './table';
 
@@ -44,6 +48,11 @@ const TopUpItem = v.object({
   refundedMicros: v.optional(v.pipe(v.number(), v.safeInteger()), 0),
   disputedMicros: v.optional(v.pipe(v.number(), v.safeInteger()), 0),
   saveCard: v.optional(v.boolean(), false),
+  refundFailedMicros: v.optional(v.pipe(v.number(), v.safeInteger()), 0),
+  failedRefundIds: v.optional(v.array(v.string()), []),
+  disputeClosed: v.optional(v.boolean(), false),
+  revision: v.optional(v.pipe(v.number(), v.safeInteger()), 0),
+  rechargeCard: v.optional(v.object({ customerId: v.string(), paymentIntentId: v.string() })),
 });
 
 const toTopUp = (raw: unknown): TopUp => {
@@ -62,6 +71,11 @@ const toTopUp = (raw: unknown): TopUp => {
     refundedMicros: item.refundedMicros,
     disputedMicros: item.disputedMicros,
     saveCard: item.saveCard,
+    refundFailedMicros: item.refundFailedMicros,
+    failedRefundIds: item.failedRefundIds,
+    disputeClosed: item.disputeClosed,
+    revision: item.revision,
+    rechargeCard: item.rechargeCard ?? null,
   };
 };
 
@@ -104,6 +118,7 @@ export class DynamoTopUps implements TopUpsRepository {
           refundedMicros: topUp.refundedMicros,
           disputedMicros: topUp.disputedMicros,
           saveCard: topUp.saveCard === true,
+          ...(topUp.rechargeCard && { rechargeCard: topUp.rechargeCard }),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
@@ -241,61 +256,112 @@ export class DynamoTopUps implements TopUpsRepository {
     );
   }
 
-  async debit(input: {
+  async adjust(input: {
     eventId: string;
     accountId: string;
     topUpId: string;
-    field: 'refundedMicros' | 'disputedMicros';
-    cumulativeMicros: number;
+    change: (topUp: TopUp) => TopUpAdjustment | undefined;
     note: string;
     at: number;
   }): Promise<StripeApplyOutcome> {
     for (;;) {
       const topUp = await this.get(input.accountId, input.topUpId);
       if (!topUp) throw new Error(`top-up ${input.topUpId} of a credited payment is missing`);
-      const already = topUp[input.field];
-      // Cumulative amounts: an older event delivered after a newer one asks for less than is recorded.
-      if (input.cumulativeMicros <= already) return 'already-applied';
-      const outcome = await withFunds<StripeApplyOutcome | 'moved'>(
-        this.table,
-        input.accountId,
-        (funds) => {
-          const money = fundsChange(
-            this.table,
-            this.newId,
-            {
-              accountId: input.accountId,
-              amountMicros: already - input.cumulativeMicros,
-              note: input.note,
-              at: input.at,
-            },
-            funds,
-          );
-          const items: TransactItem[] = [
-            this.eventClaim(input.eventId, input.at),
-            {
-              Update: {
-                TableName: this.table.name,
-                Key: keys.topUp(input.accountId, input.topUpId),
-                UpdateExpression: 'SET #field = :now',
-                ConditionExpression: '#field = :before',
-                ExpressionAttributeNames: { '#field': input.field },
-                ExpressionAttributeValues: { ':now': input.cumulativeMicros, ':before': already },
-              },
-            },
-            ...money.items,
-          ];
-          return { items, accountIndex: 2, result: 'applied' };
+      const change = input.change(topUp);
+      if (change === undefined) return 'already-applied';
+      const deltaMicros = takenBack(topUp) - takenBack({ ...topUp, ...change });
+      const revision = topUp.revision ?? 0;
+      const names: Record<string, string> = {};
+      const values: Record<string, unknown> = { ':next': revision + 1 };
+      const sets = ['revision = :next'];
+      for (const [name, value] of Object.entries(change)) {
+        names[`#${name}`] = name;
+        values[`:${name}`] = value;
+        sets.push(`#${name} = :${name}`);
+      }
+      if (revision > 0) values[':revision'] = revision;
+      const topUpUpdate: TransactItem = {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.topUp(input.accountId, input.topUpId),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          // The revision it was computed from (none before the first change).
+          ConditionExpression: revision > 0 ? 'revision = :revision' : 'attribute_not_exists(revision)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
         },
-        // The top-up's recorded refund moved (another event): read it again.
-        (reasons) =>
-          reasons[0]?.Code === 'ConditionalCheckFailed'
-            ? 'duplicate-event'
-            : reasons[1]?.Code === 'ConditionalCheckFailed'
-              ? 'moved'
-              : undefined,
-      );
+      };
+      const onFailure = (reasons: { Code?: string }[]) =>
+        reasons[0]?.Code === 'ConditionalCheckFailed'
+          ? ('duplicate-event' as const)
+          : reasons[1]?.Code === 'ConditionalCheckFailed'
+            ? ('moved' as const)
+            : undefined;
+      let outcome: StripeApplyOutcome | 'moved';
+      if (deltaMicros === 0) {
+        // Stripe's word changed, the money does not (a refund within what a lost dispute already took).
+        try {
+          await transactWrite(this.table, [this.eventClaim(input.eventId, input.at), topUpUpdate]);
+          outcome = 'applied';
+        } catch (error) {
+          const reasons = cancellationReasons(error);
+          const found = reasons && onFailure(reasons);
+          if (!found) throw error;
+          outcome = found;
+        }
+      } else
+        outcome = await withFunds<StripeApplyOutcome | 'moved'>(
+          this.table,
+          input.accountId,
+          (funds) => {
+            const money = fundsChange(
+              this.table,
+              this.newId,
+              { accountId: input.accountId, amountMicros: deltaMicros, note: input.note, at: input.at },
+              funds,
+            );
+            return {
+              items: [this.eventClaim(input.eventId, input.at), topUpUpdate, ...money.items],
+              accountIndex: 2,
+              result: 'applied',
+            };
+          },
+          // The top-up moved (another event): read it again.
+          onFailure,
+        );
       if (outcome !== 'moved') return outcome;
+    }
+  }
+
+  async attachPayment(accountId: string, topUpId: string, paymentIntentId: string): Promise<void> {
+    await this.table.doc.send(
+      new UpdateCommand({
+        TableName: this.table.name,
+        Key: keys.topUp(accountId, topUpId),
+        UpdateExpression: 'SET paymentIntentId = :payment',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':payment': paymentIntentId },
+      }),
+    );
+  }
+
+  async recordUnhandled(eventId: string, reason: string, at: number): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new PutCommand({
+          TableName: this.table.name,
+          Item: {
+            ...keys.stripeEvent(eventId),
+            type: ITEM_TYPE.stripeEvent,
+            at,
+            unhandled: reason,
+            ttl: ttlAfter(at + EVENT_MEMORY_MS),
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
     }
   }
 }

@@ -4,13 +4,15 @@
  * Stripe double), otherwise at api.stripe.com.
  */
 import Stripe from 'stripe';
-import type { OffSessionCharger } from '../../domain/billing/auto-billing';
+import type { ChargeResult, OffSessionCharger } from '../../domain/billing/auto-billing';
 import type { CheckoutPort } from '../../domain/billing/top-ups';
+import { STRIPE_MAX_NETWORK_RETRIES, STRIPE_TIMEOUT_MS } from './budget';
 
 export const stripeClient = (secretKey: string, apiBase?: URL): Stripe =>
   new Stripe(secretKey, {
-    maxNetworkRetries: 2,
-    timeout: 20_000,
+    // Sized so that the functions that charge finish their calls inside their own timeout (budget.ts).
+    maxNetworkRetries: STRIPE_MAX_NETWORK_RETRIES,
+    timeout: STRIPE_TIMEOUT_MS,
     ...(apiBase && {
       host: apiBase.hostname,
       port: Number(apiBase.port || (apiBase.protocol === 'http:' ? 80 : 443)),
@@ -57,10 +59,24 @@ export const stripeCheckout = (client: () => Promise<Stripe>): CheckoutPort => (
   },
 });
 
+/** What a PaymentIntent's status says of an automatic charge. */
+const resultOf = (intent: Stripe.PaymentIntent): ChargeResult => {
+  if (intent.status === 'succeeded')
+    return { kind: 'succeeded', paymentIntentId: intent.id, amountCents: intent.amount_received };
+  if (intent.status === 'processing') return { kind: 'processing', paymentIntentId: intent.id };
+  const error = intent.last_payment_error;
+  return {
+    kind: 'declined',
+    reason:
+      intent.status === 'requires_action' ? 'authentication_required' : (error?.code ?? intent.status ?? 'declined'),
+    detail: error?.message ?? `The card's payment is ${intent.status}.`,
+  };
+};
+
 /**
  * Auto-recharge's charge: the card of the payment the developer consented on, charged off-session and
  * confirmed at once. A decline or a bank asking for authentication is Stripe's card error (402): an
- * answer, not a failure of ours.
+ * answer, not a failure of ours. `processing` is neither: the webhook's payment_intent events end it.
  */
 export const stripeOffSession = (client: () => Promise<Stripe>): OffSessionCharger => ({
   async charge(input) {
@@ -68,31 +84,30 @@ export const stripeOffSession = (client: () => Promise<Stripe>): OffSessionCharg
     const consented = await stripe.paymentIntents.retrieve(input.card.paymentIntentId);
     const method = consented.payment_method;
     const paymentMethod = typeof method === 'string' ? method : method?.id;
-    if (!paymentMethod) return { ok: false, reason: 'no_saved_card', detail: 'The saved payment has no card.' };
+    if (!paymentMethod) return { kind: 'declined', reason: 'no_saved_card', detail: 'The saved payment has no card.' };
     try {
-      const intent = await stripe.paymentIntents.create(
-        {
-          amount: input.amountCents,
-          currency: 'usd',
-          customer: input.card.customerId,
-          payment_method: paymentMethod,
-          off_session: true,
-          confirm: true,
-          metadata: input.metadata,
-        },
-        { idempotencyKey: input.idempotencyKey },
+      return resultOf(
+        await stripe.paymentIntents.create(
+          {
+            amount: input.amountCents,
+            currency: 'usd',
+            customer: input.card.customerId,
+            payment_method: paymentMethod,
+            off_session: true,
+            confirm: true,
+            metadata: input.metadata,
+          },
+          { idempotencyKey: input.idempotencyKey },
+        ),
       );
-      if (intent.status === 'succeeded')
-        return { ok: true, paymentIntentId: intent.id, amountCents: intent.amount_received };
-      return {
-        ok: false,
-        reason: intent.status === 'requires_action' ? 'authentication_required' : intent.status,
-        detail: `The card's payment is ${intent.status}.`,
-      };
     } catch (error) {
       if (error instanceof Stripe.errors.StripeCardError)
-        return { ok: false, reason: error.code ?? 'card_declined', detail: error.message };
+        return { kind: 'declined', reason: error.code ?? 'card_declined', detail: error.message };
       throw error;
     }
+  },
+  async find(paymentIntentId) {
+    const stripe = await client();
+    return resultOf(await stripe.paymentIntents.retrieve(paymentIntentId));
   },
 });

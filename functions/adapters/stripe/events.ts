@@ -57,6 +57,22 @@ const Dispute = v.object({
   status: v.string(),
 });
 
+const PaymentIntent = v.object({
+  id: v.string(),
+  amount_received: v.number(),
+  currency: v.string(),
+  metadata: Metadata,
+  last_payment_error: v.nullish(v.object({ code: v.nullish(v.string()), message: v.nullish(v.string()) })),
+});
+
+const Refund = v.object({
+  id: v.string(),
+  payment_intent: idOf,
+  amount: v.number(),
+  currency: v.string(),
+  status: v.nullish(v.string()),
+});
+
 /** The notice a verified event carries for this service. */
 export const noticeOf = (event: Stripe.Event): StripeNotice => {
   const eventId = event.id;
@@ -102,15 +118,63 @@ export const noticeOf = (event: Stripe.Event): StripeNotice => {
         ref: refOf(charge.metadata),
       };
     }
+    case 'charge.dispute.created':
     case 'charge.dispute.closed': {
       const dispute = v.parse(Dispute, object);
-      if (dispute.status !== 'lost') return { kind: 'ignored', eventId, type: `${event.type}:${dispute.status}` };
+      // An inquiry (`warning_*`) withdraws no funds; a closed inquiry gives nothing back.
+      const stage =
+        event.type === 'charge.dispute.created'
+          ? dispute.status.startsWith('warning_')
+            ? undefined
+            : 'opened'
+          : dispute.status === 'won' || dispute.status === 'lost'
+            ? dispute.status
+            : undefined;
+      if (!stage) return { kind: 'ignored', eventId, type: `${event.type}:${dispute.status}` };
       return {
-        kind: 'dispute-lost',
+        kind: 'dispute',
         eventId,
         paymentIntentId: id(dispute.payment_intent),
         amountCents: dispute.amount,
         currency: dispute.currency.toLowerCase(),
+        stage,
+      };
+    }
+    case 'refund.failed':
+    case 'charge.refund.updated': {
+      const refund = v.parse(Refund, object);
+      if (refund.status !== 'failed') return { kind: 'ignored', eventId, type: `${event.type}:${refund.status}` };
+      return {
+        kind: 'refund-failed',
+        eventId,
+        refundId: refund.id,
+        paymentIntentId: id(refund.payment_intent),
+        amountCents: refund.amount,
+        currency: refund.currency.toLowerCase(),
+      };
+    }
+    case 'payment_intent.succeeded':
+    case 'payment_intent.payment_failed': {
+      const intent = v.parse(PaymentIntent, object);
+      const ref = refOf(intent.metadata);
+      // Only automatic charges: a Checkout payment is credited from its session's events.
+      if (!ref || intent.metadata?.auto_recharge !== 'true') return { kind: 'ignored', eventId, type: event.type };
+      if (event.type === 'payment_intent.succeeded')
+        return {
+          kind: 'payment-succeeded',
+          eventId,
+          paymentIntentId: intent.id,
+          ref,
+          amountCents: intent.amount_received,
+          currency: intent.currency.toLowerCase(),
+        };
+      return {
+        kind: 'payment-failed',
+        eventId,
+        paymentIntentId: intent.id,
+        ref,
+        reason: intent.last_payment_error?.code ?? 'payment_failed',
+        detail: intent.last_payment_error?.message ?? 'The card payment failed.',
       };
     }
     default:

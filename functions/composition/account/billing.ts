@@ -7,13 +7,14 @@ import { readFunds } from '../../adapters/dynamo/ledger-repository';
 import { DynamoTopUps } from '../../adapters/dynamo/top-ups-repository';
 import { stripeCheckout, stripeClient, stripeOffSession } from '../../adapters/stripe/checkout';
 import { STRIPE_ENV } from '../../deployment/env-names';
-import type { RechargeDeps } from '../../domain/billing/auto-billing';
-import type { TopUpDeps } from '../../domain/billing/top-ups';
+import { type RechargeDeps, recordDecline, type SavedCard } from '../../domain/billing/auto-billing';
+import type { StripeAlarm, TopUp, TopUpDeps } from '../../domain/billing/top-ups';
 import { isLoopbackUrl } from '../../domain/shared/loopback';
-import { clock, log, newId, once, settings } from '../core';
+import { METRICS } from '../../domain/shared/meter';
+import { clock, log, meter, newId, once, settings } from '../core';
 import { table } from '../data';
 import { enqueueCallback } from '../queues';
-import { secretIfSet } from '../secrets';
+import { keyCacheMs, secretIfSet } from '../secrets';
 import { billingSettingsRepository } from './balance-watch';
 
 /** STRIPE_API_BASE is for development: a loopback http(s) origin, and only with ALLOW_LOOPBACK_URLS. */
@@ -27,16 +28,28 @@ export const stripeApiBase = (text: string | undefined, allowLoopback: boolean):
   return url;
 };
 
+// Both are read again after the providers' key TTL (PROVIDER_KEY_CACHE_SECONDS), so that a rotated key or
+// signing secret is taken up without a cold start.
 const stripeSecretKey = once(() =>
-  secretIfSet(settings()[STRIPE_ENV.secretKey], settings()[STRIPE_ENV.secretKeySecretArn], STRIPE_ENV.secretKey),
+  secretIfSet(
+    settings()[STRIPE_ENV.secretKey],
+    settings()[STRIPE_ENV.secretKeySecretArn],
+    STRIPE_ENV.secretKey,
+    keyCacheMs(),
+  ),
 );
 
-/** The webhook endpoint's signing secret, or undefined when none is configured (the webhook answers 503). */
+/**
+ * The webhook endpoint's signing secret, or undefined when none is configured (the webhook answers 503).
+ * Stripe keeps signing with the old secret too for a while after a roll (up to 24 h, as the Dashboard
+ * offers), longer than the TTL, and redelivers what was refused meanwhile.
+ */
 export const stripeWebhookSecret = once(() =>
   secretIfSet(
     settings()[STRIPE_ENV.webhookSecret],
     settings()[STRIPE_ENV.webhookSecretSecretArn],
     STRIPE_ENV.webhookSecret,
+    keyCacheMs(),
   ),
 );
 
@@ -44,10 +57,12 @@ const stripe = once(() => {
   const key = stripeSecretKey();
   if (!key) return undefined;
   const base = stripeApiBase(settings()[STRIPE_ENV.apiBase], settings().ALLOW_LOOPBACK_URLS);
-  let client: Stripe | undefined;
+  // One client per key: a new key (after the TTL) makes a new client.
+  let client: { key: string; stripe: Stripe } | undefined;
   return async () => {
-    client ??= stripeClient(await key(), base);
-    return client;
+    const current = await key();
+    if (client?.key !== current) client = { key: current, stripe: stripeClient(current, base) };
+    return client.stripe;
   };
 });
 
@@ -74,11 +89,23 @@ export const billingPageDeps = once(() => ({
 
 export { billingSettingsRepository };
 
-/** The webhook's dependencies: the top-ups, and where a consenting top-up's card is kept. */
+/** Counts Stripe money that needs a person (METRICS.stripeUnhandled, alarmed) and logs what it is. */
+export const stripeAlarm = once(
+  (): StripeAlarm => ({
+    unhandled: (kind, fields) => {
+      meter().count(METRICS.stripeUnhandled, { kind });
+      log().error('stripe money needs a person', { kind, ...fields });
+    },
+  }),
+);
+
+/** The webhook's dependencies: the top-ups, where a consenting top-up's card is kept, and what a decline does. */
 export const stripeWebhookDeps = once(() => ({
   ...topUpDeps(),
-  saveCard: (accountId: string, card: { customerId: string; paymentIntentId: string }) =>
-    billingSettingsRepository().saveCard(accountId, card),
+  saveCard: (accountId: string, card: SavedCard) => billingSettingsRepository().saveCard(accountId, card),
+  declined: (topUp: TopUp, reason: string, detail: string) =>
+    recordDecline({ settings: billingSettingsRepository(), enqueueCallback, clock, newId }, topUp, reason, detail),
+  alarm: stripeAlarm(),
 }));
 
 /** What auto-recharge may be (domain/billing/recharge-rules.ts): the top-up limits and the daily cap. */
@@ -106,3 +133,6 @@ export const rechargeDeps = once((): RechargeDeps => {
     newId,
   };
 });
+
+/** The sweep's: an automatic charge's dependencies, the alarm, and the log. */
+export const rechargeSweepDeps = once(() => ({ ...rechargeDeps(), alarm: stripeAlarm(), log: log() }));

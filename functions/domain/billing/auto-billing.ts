@@ -17,6 +17,13 @@
  *   decline, or a bank that asks for authentication, turns auto-recharge off and sends
  *   `auto_recharge.failed`. Job and training settles both run it.
  *
+ * A started charge is finished whatever the settings say now: the top-up it becomes is written (with the
+ * card) before Stripe is asked, and a redelivered message, or the sweep that finds it later (a message in
+ * the dead-letter queue), finishes that top-up: the same card, the same amount, and Stripe's idempotency
+ * key derived from the recharge, so a retry never charges twice. A PaymentIntent Stripe answers
+ * `processing` stays pending until `payment_intent.succeeded` credits it or `payment_intent.payment_failed`
+ * records the decline (top-ups.ts, from the webhook).
+ *
  * Nothing here may fail a settle: the caller logs what throws and goes on.
  */
 import type { Caller } from '../accounts/accounts';
@@ -31,8 +38,8 @@ import {
   rechargeDayStart,
   rechargeProblems,
 } from './recharge-rules';
-import type { TopUpsRepository } from './top-ups';
-import { toCents } from './top-ups';
+import type { StripeAlarm, TopUp, TopUpsRepository } from './top-ups';
+import { fromCents, toCents } from './top-ups';
 
 /** By default at most one automatic charge per account in this long (AUTO_RECHARGE_WINDOW_SECONDS). */
 export const AUTO_RECHARGE_WINDOW_MS = 60 * 60 * 1000;
@@ -53,7 +60,15 @@ export interface SavedCard {
   customerId: string;
   /** The payment the developer consented on; its payment method is the card charged later. */
   paymentIntentId: string;
+  /** When the consenting top-up was made: a newer consent replaces the card, an older one never does. */
+  consentedAt?: number;
 }
+
+/** Stripe keeps an idempotency key for 24 hours; past that, a charge is looked up, never made again. */
+export const IDEMPOTENCY_KEY_LIFE_MS = 23 * 3600 * 1000;
+
+/** Stripe's idempotency key of an automatic charge: derived from the recharge, so every retry is the same charge. */
+export const rechargeIdempotencyKey = (rechargeId: string) => `auto-recharge-${rechargeId}`;
 
 export interface BillingSettings {
   autoRecharge: { enabled: boolean; thresholdMicros: number; amountMicros: number } | null;
@@ -83,7 +98,7 @@ export interface BillingSettingsRepository {
     accountId: string,
     patch: Partial<Pick<BillingSettings, 'autoRecharge' | 'lowBalanceThresholdMicros' | 'webhookUrl'>>,
   ): Promise<void>;
-  /** Keeps the first card the developer consented to save. */
+  /** Keeps the card of the newest consenting top-up (by `consentedAt`); saving the same card again is a no-op. */
   saveCard(accountId: string, card: SavedCard): Promise<void>;
   /** false when the notice was already sent for this crossing. */
   claimLowNotice(accountId: string): Promise<boolean>;
@@ -203,6 +218,12 @@ export const afterSettle = async (
   return done;
 };
 
+/** What Stripe said of an automatic charge. */
+export type ChargeResult =
+  | { kind: 'succeeded'; paymentIntentId: string; amountCents: number }
+  | { kind: 'processing'; paymentIntentId: string }
+  | { kind: 'declined'; reason: string; detail: string };
+
 /** Charges a saved card without the developer present (adapters/stripe/checkout.ts). */
 export interface OffSessionCharger {
   charge(input: {
@@ -210,93 +231,176 @@ export interface OffSessionCharger {
     amountCents: number;
     idempotencyKey: string;
     metadata: Record<string, string>;
-  }): Promise<
-    { ok: true; paymentIntentId: string; amountCents: number } | { ok: false; reason: string; detail: string }
-  >;
+  }): Promise<ChargeResult>;
+  /** The state of a charge already made (one answered `processing`). */
+  find(paymentIntentId: string): Promise<ChargeResult>;
 }
 
 export interface RechargeDeps {
   settings: Pick<BillingSettingsRepository, 'get' | 'disableAutoRecharge'>;
-  topUps: Pick<TopUpsRepository, 'get' | 'create' | 'credit'>;
+  topUps: Pick<TopUpsRepository, 'get' | 'create' | 'credit' | 'close' | 'attachPayment'>;
   charger: OffSessionCharger | undefined;
   enqueueCallback(message: AccountEventMessage): Promise<void>;
   clock: Clock;
   newId: IdSource;
 }
 
-/**
- * One automatic charge, as the deliverer runs it from the queue: the charge (idempotent at Stripe by the
- * recharge id), then the credit, claimed like a Checkout's (top-ups.ts), so a redelivered message moves
- * money once. A decline turns auto-recharge off and tells the developer.
- */
-export const runAutoRecharge = async (
-  deps: RechargeDeps,
-  message: AutoRechargeMessage,
-): Promise<'credited' | 'duplicate' | 'off' | 'disabled'> => {
-  const settings = await deps.settings.get(message.accountId);
-  const recharge = settings.autoRecharge;
-  if (!recharge?.enabled || settings.card === null || !deps.charger) return 'off';
-  const existing = await deps.topUps.get(message.accountId, message.rechargeId);
-  if (!existing)
-    await deps.topUps.create({
-      topUpId: message.rechargeId,
-      accountId: message.accountId,
-      amountMicros: Math.min(message.amountMicros ?? recharge.amountMicros, recharge.amountMicros),
-      status: 'pending',
-      createdAt: deps.clock(),
-      checkoutSessionId: null,
-      checkoutUrl: null,
-      creditedMicros: null,
-      paymentIntentId: null,
-      completedAt: null,
-      refundedMicros: 0,
-      disputedMicros: 0,
-    });
-  // Never more than the claim counted against the daily cap, nor than the amount set now (it may have been lowered).
-  const amountMicros =
-    existing?.amountMicros ?? Math.min(message.amountMicros ?? recharge.amountMicros, recharge.amountMicros);
-  const result = await deps.charger.charge({
-    card: settings.card,
-    amountCents: toCents(amountMicros),
-    idempotencyKey: `auto-recharge-${message.rechargeId}`,
-    metadata: { top_up_id: message.rechargeId, account_id: message.accountId, auto_recharge: 'true' },
-  });
-  if (result.ok) {
-    const applied = await deps.topUps.credit({
-      eventId: `auto-recharge:${message.rechargeId}`,
-      accountId: message.accountId,
-      topUpId: message.rechargeId,
-      amountMicros: result.amountCents * 10_000,
-      paymentIntentId: result.paymentIntentId,
-      at: deps.clock(),
-    });
-    if (applied !== 'applied') return 'duplicate';
-    if (settings.webhookUrl !== null)
-      await deps.enqueueCallback(
-        accountEvent(deps, message.accountId, settings.webhookUrl, {
-          type: 'billing.auto_recharge.charged',
-          account_id: message.accountId,
-          top_up_id: message.rechargeId,
-          amount: moneyBody(result.amountCents * 10_000),
-          payment_intent_id: result.paymentIntentId,
-          created_at: toIso(deps.clock()),
-        }),
-      );
-    return 'credited';
-  }
-  await deps.settings.disableAutoRecharge(message.accountId, result.reason);
+export type RechargeOutcome = 'credited' | 'duplicate' | 'off' | 'disabled' | 'processing' | 'expired-key';
+
+/** A decline: auto-recharge off, and the developer told (by the deliverer, or the webhook that learns it later). */
+export const recordDecline = async (
+  deps: Pick<RechargeDeps, 'settings' | 'enqueueCallback' | 'clock' | 'newId'>,
+  topUp: TopUp,
+  reason: string,
+  detail: string,
+): Promise<void> => {
+  await deps.settings.disableAutoRecharge(topUp.accountId, reason);
+  const settings = await deps.settings.get(topUp.accountId);
   if (settings.webhookUrl !== null)
     await deps.enqueueCallback(
-      accountEvent(deps, message.accountId, settings.webhookUrl, {
+      accountEvent(deps, topUp.accountId, settings.webhookUrl, {
         type: 'auto_recharge.failed',
-        account_id: message.accountId,
-        reason: result.reason,
-        detail: `${result.detail} Auto-recharge is now off; turn it on again in the portal or with PUT /v2/service/account/billing.`,
-        amount: moneyBody(amountMicros),
+        account_id: topUp.accountId,
+        reason,
+        detail: `${detail} Auto-recharge is now off; turn it on again in the portal or with PUT /v2/service/account/billing.`,
+        amount: moneyBody(topUp.amountMicros),
         created_at: toIso(deps.clock()),
       }),
     );
-  return 'disabled';
+};
+
+/**
+ * Finishes a started automatic charge (a pending top-up with its card), whatever the settings say now:
+ * the charge under its idempotency key (Stripe answers a retry with the first answer), or, once Stripe
+ * answered `processing`, a look at that PaymentIntent. Past the idempotency key's life with no
+ * PaymentIntent known, nothing is charged again: `expired-key`, for a person (the sweep alarms it).
+ */
+export const finishRecharge = async (deps: RechargeDeps, topUp: TopUp): Promise<RechargeOutcome> => {
+  const card = topUp.rechargeCard;
+  if (topUp.status !== 'pending' || !card) return 'duplicate';
+  // Not configured any more: thrown, so that the message is retried and the sweep finds the charge later.
+  if (!deps.charger) throw new Error(`automatic charge ${topUp.topUpId} cannot be finished: Stripe is not configured`);
+  let result: ChargeResult;
+  if (topUp.paymentIntentId !== null) result = await deps.charger.find(topUp.paymentIntentId);
+  else if (deps.clock() - topUp.createdAt > IDEMPOTENCY_KEY_LIFE_MS) return 'expired-key';
+  else
+    result = await deps.charger.charge({
+      card,
+      amountCents: toCents(topUp.amountMicros),
+      idempotencyKey: rechargeIdempotencyKey(topUp.topUpId),
+      metadata: { top_up_id: topUp.topUpId, account_id: topUp.accountId, auto_recharge: 'true' },
+    });
+  switch (result.kind) {
+    case 'succeeded': {
+      const applied = await deps.topUps.credit({
+        eventId: `auto-recharge:${topUp.topUpId}`,
+        accountId: topUp.accountId,
+        topUpId: topUp.topUpId,
+        amountMicros: fromCents(result.amountCents),
+        paymentIntentId: result.paymentIntentId,
+        at: deps.clock(),
+      });
+      if (applied !== 'applied') return 'duplicate';
+      await announceCharge(deps, topUp, result);
+      return 'credited';
+    }
+    case 'processing':
+      await deps.topUps.attachPayment(topUp.accountId, topUp.topUpId, result.paymentIntentId);
+      return 'processing';
+    case 'declined':
+      // The webhook's payment_intent.payment_failed may have recorded it first: one notice either way.
+      if (!(await deps.topUps.close(topUp.accountId, topUp.topUpId, 'failed', deps.clock()))) return 'duplicate';
+      await recordDecline(deps, topUp, result.reason, result.detail);
+      return 'disabled';
+  }
+};
+
+/** The signed `billing.auto_recharge.charged` event, to the account's webhook when it has one. */
+const announceCharge = async (
+  deps: Pick<RechargeDeps, 'settings' | 'enqueueCallback' | 'clock' | 'newId'>,
+  topUp: TopUp,
+  result: { amountCents: number; paymentIntentId: string },
+): Promise<void> => {
+  const settings = await deps.settings.get(topUp.accountId);
+  if (settings.webhookUrl !== null)
+    await deps.enqueueCallback(
+      accountEvent(deps, topUp.accountId, settings.webhookUrl, {
+        type: 'billing.auto_recharge.charged',
+        account_id: topUp.accountId,
+        top_up_id: topUp.topUpId,
+        amount: moneyBody(fromCents(result.amountCents)),
+        payment_intent_id: result.paymentIntentId,
+        created_at: toIso(deps.clock()),
+      }),
+    );
+};
+
+/**
+ * One automatic charge, as the deliverer runs it from the queue. Once started (its top-up written), it is
+ * finished whatever the settings say now (finishRecharge); before that, auto-recharge turned off or the
+ * card gone means no charge.
+ */
+export const runAutoRecharge = async (deps: RechargeDeps, message: AutoRechargeMessage): Promise<RechargeOutcome> => {
+  const started = await deps.topUps.get(message.accountId, message.rechargeId);
+  if (started) return finishRecharge(deps, started);
+  const settings = await deps.settings.get(message.accountId);
+  const recharge = settings.autoRecharge;
+  if (!recharge?.enabled || settings.card === null || !deps.charger) return 'off';
+  const topUp: TopUp = {
+    topUpId: message.rechargeId,
+    accountId: message.accountId,
+    // Never more than the claim counted against the daily cap, nor than the amount set now (it may have been lowered).
+    amountMicros: Math.min(message.amountMicros ?? recharge.amountMicros, recharge.amountMicros),
+    status: 'pending',
+    createdAt: deps.clock(),
+    checkoutSessionId: null,
+    checkoutUrl: null,
+    creditedMicros: null,
+    paymentIntentId: null,
+    completedAt: null,
+    refundedMicros: 0,
+    disputedMicros: 0,
+    rechargeCard: { customerId: settings.card.customerId, paymentIntentId: settings.card.paymentIntentId },
+  };
+  // A concurrent delivery of the same message may have written it first: finish what is there.
+  await deps.topUps.create(topUp).catch(async (error: unknown) => {
+    if (!(await deps.topUps.get(message.accountId, message.rechargeId))) throw error;
+  });
+  return finishRecharge(deps, (await deps.topUps.get(message.accountId, message.rechargeId)) ?? topUp);
+};
+
+/** A started charge younger than this is left to its message's own retries (the deliverer runs it). */
+export const RECHARGE_SWEEP_GRACE_MS = 15 * 60_000;
+
+/**
+ * The sweep's part (functions/maintenance/): every automatic charge started and not finished after the
+ * grace (its message lost, or in the dead-letter queue after its retries) is finished here like the
+ * deliverer would, and counted for the operator (alarmed), unless Stripe still reports it `processing`.
+ */
+export const finishStartedRecharges = async (
+  deps: RechargeDeps & { alarm: StripeAlarm; log: { error(message: string, fields?: Record<string, unknown>): void } },
+  started: ReadonlyArray<{ accountId: string; topUpId: string }>,
+): Promise<Record<string, RechargeOutcome | 'failed'>> => {
+  const outcomes: Record<string, RechargeOutcome | 'failed'> = {};
+  for (const { accountId, topUpId } of started) {
+    const topUp = await deps.topUps.get(accountId, topUpId);
+    if (topUp?.status !== 'pending' || !topUp.rechargeCard || deps.clock() - topUp.createdAt < RECHARGE_SWEEP_GRACE_MS)
+      continue;
+    let outcome: RechargeOutcome | 'failed';
+    try {
+      outcome = await finishRecharge(deps, topUp);
+    } catch (error) {
+      deps.log.error('an unfinished automatic charge could not be finished', {
+        top_up_id: topUpId,
+        error: String(error),
+      });
+      outcome = 'failed';
+    }
+    outcomes[topUpId] = outcome;
+    if (outcome !== 'processing')
+      deps.alarm.unhandled('recharge-unfinished', { account_id: accountId, top_up_id: topUpId, outcome });
+  }
+  return outcomes;
 };
 
 export interface BillingSettingsBody {

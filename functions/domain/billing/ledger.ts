@@ -15,7 +15,9 @@
  *
  * Amounts are signed effects on the balance: credit +x, reserve −ceiling, settle +(reserved − final),
  * release +reserved. A settle never charges more than was reserved (the final is capped at the
- * reservation), so a balance that covered its reservations never goes below zero.
+ * reservation), so a balance that covered its reservations never goes below zero. Money given back (a
+ * credit, a release, a settle below its reservation) repays an account's debt first (a refund or a lost
+ * dispute left it), as a second entry: a balance above zero never sits beside a debt.
  */
 
 export const LEDGER_ENTRY_KINDS = ['credit', 'reserve', 'settle', 'release'] as const;

@@ -9,11 +9,15 @@
  * entry and the balance (adapters/dynamo/top-ups-repository.ts), so a duplicate, a replay or a second
  * event for the same session finds a condition false and moves nothing.
  *
- * Refunds and lost disputes debit what Stripe says was returned: the top-up keeps the cumulative amount
- * already debited for each, so partial refunds delivered twice or out of order debit the difference only.
- * The balance never reads below zero: what a debit cannot take from the balance is recorded as the
- * account's debt; while an account owes, new work is refused (402 BALANCE_IN_DEBT) and the next credits
- * repay the debt first (ledger-repository.ts, `credit`).
+ * Refunds and disputes take back what Stripe says was returned. The top-up records Stripe's word (the
+ * cumulative amount refunded, the refunds that failed, the disputed amount and whether the dispute is
+ * closed) and the money moved is always the difference of `takenBack` before and after: refunds net of
+ * failed ones, plus the disputed amount, never more than the top-up credited. So a dispute debits when it
+ * is opened and credits back when it is won, a failed refund credits back, and a refund plus a lost
+ * dispute of one payment take it back once. The balance never reads below zero: what a debit cannot take
+ * from the balance is recorded as the account's debt; while an account owes, new work is refused (402
+ * BALANCE_IN_DEBT) and money given back (credits, releases) repays the debt first (ledger-repository.ts).
+ * An event in another currency than USD is recorded and counted for the operator (alarmed), never dropped.
  *
  * Statuses: `pending` (Checkout open), `completed` (credited), `expired` (the session expired unpaid),
  * `failed` (Stripe could not open the session, or an asynchronous payment failed).
@@ -42,12 +46,34 @@ export interface TopUp {
   creditedMicros: number | null;
   paymentIntentId: string | null;
   completedAt: number | null;
-  /** What refunds and lost disputes have debited so far (cumulative, as Stripe reports them). */
+  /** Refunded so far, cumulative as Stripe reports it on the charge (`amount_refunded`). */
   refundedMicros: number;
+  /** Refunds that failed (Stripe gave the money back), each counted once by its refund id. */
+  refundFailedMicros?: number;
+  failedRefundIds?: string[];
+  /** The amount of the payment's dispute while it is open or lost; 0 once won. */
   disputedMicros: number;
+  /** The dispute's end is known: a late `charge.dispute.created` moves nothing. */
+  disputeClosed?: boolean;
+  /** Counts the top-up's refund and dispute changes; each is guarded by the one it was computed from. */
+  revision?: number;
   /** The developer consented to keep the card for auto-recharge (auto-billing.ts). */
   saveCard?: boolean;
+  /** An automatic charge: the saved card it charges (the same card on every retry of the charge). */
+  rechargeCard?: { customerId: string; paymentIntentId: string } | null;
 }
+
+/** What refunds and disputes have taken back from a top-up: never more than it credited. */
+export const takenBack = (topUp: TopUp): number =>
+  Math.min(
+    topUp.creditedMicros ?? 0,
+    Math.max(0, topUp.refundedMicros - (topUp.refundFailedMicros ?? 0)) + topUp.disputedMicros,
+  );
+
+/** A change of a top-up's refunds and dispute, as Stripe reported it. */
+export type TopUpAdjustment = Partial<
+  Pick<TopUp, 'refundedMicros' | 'refundFailedMicros' | 'failedRefundIds' | 'disputedMicros' | 'disputeClosed'>
+>;
 
 export interface TopUpLimits {
   minMicros: number;
@@ -121,23 +147,33 @@ export interface TopUpsRepository {
   /** The top-up a Stripe payment credited (found by its PaymentIntent), once it was credited. */
   findByPayment(paymentIntentId: string): Promise<{ accountId: string; topUpId: string } | undefined>;
   /**
-   * Claims the event and debits `cumulativeMicros` minus what this top-up's `field` already recorded (a
-   * no-op when that is not more), never below a zero balance: the rest becomes the account's debt.
+   * Claims the event and applies `change` to the top-up as read (undefined: nothing to do), moving the
+   * difference of `takenBack` before and after: a debit never below a zero balance (the rest becomes the
+   * account's debt), a credit back repaying a debt first. Guarded by the top-up's revision: a change that
+   * lost a race is computed again from the top-up read again.
    */
-  debit(input: {
+  adjust(input: {
     eventId: string;
     accountId: string;
     topUpId: string;
-    field: 'refundedMicros' | 'disputedMicros';
-    cumulativeMicros: number;
+    change: (topUp: TopUp) => TopUpAdjustment | undefined;
     note: string;
     at: number;
   }): Promise<StripeApplyOutcome>;
+  /** An automatic charge Stripe left `processing`: its PaymentIntent, so that it is looked up, not made again. */
+  attachPayment(accountId: string, topUpId: string, paymentIntentId: string): Promise<void>;
+  /** A Stripe event this service could not act on (another currency): kept, with why, for the operator. */
+  recordUnhandled(eventId: string, reason: string, at: number): Promise<void>;
 }
 
 export interface StripeLog {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** Counts what needs a person (METRICS.stripeUnhandled, alarmed). */
+export interface StripeAlarm {
+  unhandled(kind: 'currency' | 'recharge-unfinished', fields: Record<string, unknown>): void;
 }
 
 export interface TopUpDeps {
@@ -168,7 +204,7 @@ export const topUpBody = (topUp: TopUp): TopUpBody => ({
   created_at: toIso(topUp.createdAt),
   completed_at: topUp.completedAt === null ? null : toIso(topUp.completedAt),
   credited: topUp.creditedMicros === null ? null : moneyBody(topUp.creditedMicros),
-  refunded: moneyBody(topUp.refundedMicros + topUp.disputedMicros),
+  refunded: moneyBody(takenBack(topUp)),
 });
 
 export const STRIPE_NOT_CONFIGURED =
@@ -306,6 +342,24 @@ export type StripeNotice =
   | { kind: 'checkout-unpaid'; eventId: string; sessionId: string; ref: TopUpRef | null }
   | { kind: 'checkout-closed'; eventId: string; sessionId: string; ref: TopUpRef | null; status: 'expired' | 'failed' }
   | {
+      /** An automatic charge's PaymentIntent succeeded (`payment_intent.succeeded`; it may have been `processing`). */
+      kind: 'payment-succeeded';
+      eventId: string;
+      paymentIntentId: string;
+      ref: TopUpRef;
+      amountCents: number;
+      currency: string;
+    }
+  | {
+      /** An automatic charge's PaymentIntent failed (`payment_intent.payment_failed`). */
+      kind: 'payment-failed';
+      eventId: string;
+      paymentIntentId: string;
+      ref: TopUpRef;
+      reason: string;
+      detail: string;
+    }
+  | {
       kind: 'refunded';
       eventId: string;
       paymentIntentId: string | null;
@@ -315,15 +369,41 @@ export type StripeNotice =
       ref: TopUpRef | null;
     }
   | {
-      kind: 'dispute-lost';
+      /** A refund Stripe could not complete: its money is back (`refund.failed`, `charge.refund.updated`). */
+      kind: 'refund-failed';
       eventId: string;
+      refundId: string;
       paymentIntentId: string | null;
       amountCents: number;
       currency: string;
     }
+  | {
+      /** `charge.dispute.created` (opened) or `charge.dispute.closed` (won or lost). */
+      kind: 'dispute';
+      eventId: string;
+      paymentIntentId: string | null;
+      amountCents: number;
+      currency: string;
+      stage: 'opened' | 'won' | 'lost';
+    }
   | { kind: 'ignored'; eventId: string; type: string };
 
-export type StripeOutcome = 'credited' | 'debited' | 'closed' | 'duplicate' | 'ignored' | 'foreign';
+/**
+ * What a verified event did: `credited`, `adjusted` (a refund's or a dispute's money moved), `closed` (a
+ * session expired or failed), `declined` (an automatic charge failed), `duplicate` (done already),
+ * `ignored`, `foreign` (not this service's), `recorded` (another currency: kept for the operator).
+ */
+export const STRIPE_OUTCOMES = [
+  'credited',
+  'adjusted',
+  'closed',
+  'declined',
+  'duplicate',
+  'ignored',
+  'foreign',
+  'recorded',
+] as const;
+export type StripeOutcome = (typeof STRIPE_OUTCOMES)[number];
 
 /** The top-up a Checkout event is for, if this service opened that session. */
 const ownTopUp = async (
@@ -342,21 +422,87 @@ const ownTopUp = async (
   return topUp;
 };
 
-const outcomeOf = (applied: StripeApplyOutcome, done: 'credited' | 'debited'): StripeOutcome =>
+const outcomeOf = (applied: StripeApplyOutcome, done: StripeOutcome): StripeOutcome =>
   applied === 'applied' ? done : 'duplicate';
+
+/** The new Stripe word on a top-up's refunds and dispute, or undefined when it changes nothing. */
+export const adjustmentFor = (
+  notice: Extract<StripeNotice, { kind: 'refunded' | 'refund-failed' | 'dispute' }>,
+  topUp: TopUp,
+): TopUpAdjustment | undefined => {
+  switch (notice.kind) {
+    case 'refunded': {
+      // Cumulative: an older event delivered after a newer one reports less than is recorded.
+      const refunded = fromCents(notice.amountRefundedCents);
+      return refunded > topUp.refundedMicros ? { refundedMicros: refunded } : undefined;
+    }
+    case 'refund-failed': {
+      const failed = topUp.failedRefundIds ?? [];
+      if (failed.includes(notice.refundId)) return undefined;
+      return {
+        refundFailedMicros: (topUp.refundFailedMicros ?? 0) + fromCents(notice.amountCents),
+        failedRefundIds: [...failed, notice.refundId],
+      };
+    }
+    case 'dispute': {
+      // A dispute's end is final: its opening delivered late moves nothing.
+      if (topUp.disputeClosed) return undefined;
+      const disputed = fromCents(notice.amountCents);
+      if (notice.stage === 'opened')
+        return topUp.disputedMicros === disputed ? undefined : { disputedMicros: disputed };
+      return { disputedMicros: notice.stage === 'lost' ? disputed : 0, disputeClosed: true };
+    }
+  }
+};
+
+const adjustmentNote = (
+  notice: Extract<StripeNotice, { kind: 'refunded' | 'refund-failed' | 'dispute' }>,
+  topUpId: string,
+): string => {
+  const what =
+    notice.kind === 'refunded'
+      ? 'refund'
+      : notice.kind === 'refund-failed'
+        ? `failed refund ${notice.refundId} given back`
+        : notice.stage === 'opened'
+          ? 'dispute opened'
+          : notice.stage === 'won'
+            ? 'dispute won: given back'
+            : 'lost dispute';
+  return `${what} of top-up ${topUpId} (Stripe payment ${notice.paymentIntentId})`;
+};
+
+/** What an automatic charge's decline does (auto-billing.ts); the webhook learns of some declines first. */
+export type RecordDecline = (topUp: TopUp, reason: string, detail: string) => Promise<void>;
 
 /**
  * What a verified Stripe event does. A refund for a payment not credited yet (its events crossed) is
- * answered 503, so that Stripe delivers it again after the credit; anything not ours is 200 and ignored.
+ * answered 503, so that Stripe delivers it again after the credit; anything not ours is 200 and ignored;
+ * an event of ours in another currency is recorded and alarmed.
  */
 export const applyStripeNotice = async (
   deps: Pick<TopUpDeps, 'topUps' | 'clock' | 'log'> & {
-    /** Keeps the card of a top-up the developer consented on (auto-billing.ts). */
-    saveCard(accountId: string, card: { customerId: string; paymentIntentId: string }): Promise<void>;
+    /** Keeps the card of a top-up the developer consented on (auto-billing.ts); a newer one replaces it. */
+    saveCard(
+      accountId: string,
+      card: { customerId: string; paymentIntentId: string; consentedAt: number },
+    ): Promise<void>;
+    declined: RecordDecline;
+    alarm: StripeAlarm;
   },
   notice: StripeNotice,
 ): Promise<StripeOutcome> => {
   const at = deps.clock();
+  const otherCurrency = async (currency: string, fields: Record<string, unknown>): Promise<StripeOutcome> => {
+    deps.log.warn('stripe event in another currency than USD: recorded for the operator, nothing moved', {
+      event_id: notice.eventId,
+      currency,
+      ...fields,
+    });
+    await deps.topUps.recordUnhandled(notice.eventId, `currency ${currency}`, at);
+    deps.alarm.unhandled('currency', { event_id: notice.eventId, currency, ...fields });
+    return 'recorded';
+  };
   switch (notice.kind) {
     case 'ignored':
       return 'ignored';
@@ -371,13 +517,7 @@ export const applyStripeNotice = async (
     case 'checkout-paid': {
       const topUp = await ownTopUp(deps, notice);
       if (!topUp) return 'foreign';
-      if (notice.currency !== 'usd') {
-        deps.log.warn('stripe reported a payment in another currency: nothing credited', {
-          event_id: notice.eventId,
-          currency: notice.currency,
-        });
-        return 'ignored';
-      }
+      if (notice.currency !== 'usd') return otherCurrency(notice.currency, { top_up_id: topUp.topUpId });
       const amountMicros = fromCents(notice.amountCents);
       if (amountMicros !== topUp.amountMicros)
         deps.log.warn('stripe reported another amount than the top-up asked: crediting what Stripe reports', {
@@ -393,16 +533,43 @@ export const applyStripeNotice = async (
         paymentIntentId: notice.paymentIntentId,
         at,
       });
-      if (applied === 'applied' && topUp.saveCard && notice.customerId !== null)
+      // Whatever the credit found (a redelivery after a failed save finds it done), the card is kept: the
+      // save is idempotent, and a newer consenting top-up's card replaces an older one, never the reverse.
+      if (topUp.saveCard && notice.customerId !== null)
         await deps.saveCard(topUp.accountId, {
           customerId: notice.customerId,
           paymentIntentId: notice.paymentIntentId,
+          consentedAt: topUp.createdAt,
         });
       return outcomeOf(applied, 'credited');
     }
+    case 'payment-succeeded': {
+      const topUp = await deps.topUps.get(notice.ref.accountId, notice.ref.topUpId);
+      if (!topUp?.rechargeCard) return 'foreign';
+      if (notice.currency !== 'usd') return otherCurrency(notice.currency, { top_up_id: topUp.topUpId });
+      return outcomeOf(
+        await deps.topUps.credit({
+          eventId: notice.eventId,
+          accountId: topUp.accountId,
+          topUpId: topUp.topUpId,
+          amountMicros: fromCents(notice.amountCents),
+          paymentIntentId: notice.paymentIntentId,
+          at,
+        }),
+        'credited',
+      );
+    }
+    case 'payment-failed': {
+      const topUp = await deps.topUps.get(notice.ref.accountId, notice.ref.topUpId);
+      if (!topUp?.rechargeCard) return 'foreign';
+      if (!(await deps.topUps.close(topUp.accountId, topUp.topUpId, 'failed', at))) return 'duplicate';
+      await deps.declined(topUp, notice.reason, notice.detail);
+      return 'declined';
+    }
     case 'refunded':
-    case 'dispute-lost': {
-      if (notice.currency !== 'usd' || notice.paymentIntentId === null) return 'ignored';
+    case 'refund-failed':
+    case 'dispute': {
+      if (notice.paymentIntentId === null) return 'ignored';
       const credited = await deps.topUps.findByPayment(notice.paymentIntentId);
       if (!credited) {
         // Ours but not credited yet: Stripe redelivers on a non-2xx answer, by which time the credit is in.
@@ -411,19 +578,16 @@ export const applyStripeNotice = async (
         deps.log.info('stripe event for a payment this service did not credit: ignored', { event_id: notice.eventId });
         return 'foreign';
       }
-      const refund = notice.kind === 'refunded';
-      return outcomeOf(
-        await deps.topUps.debit({
-          eventId: notice.eventId,
-          accountId: credited.accountId,
-          topUpId: credited.topUpId,
-          field: refund ? 'refundedMicros' : 'disputedMicros',
-          cumulativeMicros: fromCents(refund ? notice.amountRefundedCents : notice.amountCents),
-          note: `${refund ? 'refund' : 'lost dispute'} of top-up ${credited.topUpId} (Stripe payment ${notice.paymentIntentId})`,
-          at,
-        }),
-        'debited',
-      );
+      if (notice.currency !== 'usd') return otherCurrency(notice.currency, { top_up_id: credited.topUpId });
+      const applied = await deps.topUps.adjust({
+        eventId: notice.eventId,
+        accountId: credited.accountId,
+        topUpId: credited.topUpId,
+        change: (topUp) => adjustmentFor(notice, topUp),
+        note: adjustmentNote(notice, credited.topUpId),
+        at,
+      });
+      return outcomeOf(applied, 'adjusted');
     }
   }
 };

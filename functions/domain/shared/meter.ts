@@ -40,6 +40,11 @@ export const METRICS = {
   /** Profiles the backfill gave a template of the current face model, and those whose photos no longer could. */
   profilesReembedded: 'ProfilesReembedded',
   profilesReembedFailed: 'ProfilesReembedFailed',
+  /**
+   * Money from Stripe that needs a person (alarmed): an event in another currency (recorded, not applied),
+   * or an automatic charge the sweep found unfinished (its message lost or dead-lettered). Dimension `kind`.
+   */
+  stripeUnhandled: 'StripeUnhandled',
 } as const;
 export type MetricName = (typeof METRICS)[keyof typeof METRICS];
 

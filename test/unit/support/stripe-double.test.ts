@@ -238,7 +238,23 @@ describe('the Stripe double, through the official library', () => {
     const charger = stripeOffSession(async () => client);
     const card = { paymentIntentId: paid, customerId: customer };
     const charged = await charger.charge({ card, amountCents: 1000, idempotencyKey: 'auto-1', metadata: {} });
-    expect(charged).toMatchObject({ ok: true, amountCents: 1000 });
+    expect(charged).toMatchObject({ kind: 'succeeded', amountCents: 1000 });
+
+    // `processing`, then charged: the charger says so, and finds it ended once Stripe ends it.
+    stripe.processingNext();
+    const slow = await charger.charge({ card, amountCents: 1000, idempotencyKey: 'auto-2', metadata: {} });
+    expect(slow).toMatchObject({ kind: 'processing' });
+    const slowId = slow.kind === 'processing' ? slow.paymentIntentId : '';
+    const ended = stripe.settle(slowId, 'succeeded');
+    expect(conformance(JSON.parse(JSON.stringify(ended)), declarations.paymentIntent)).toEqual(conforms);
+    expect(await charger.find(slowId)).toEqual({ kind: 'succeeded', paymentIntentId: slowId, amountCents: 1000 });
+    const event = stripe.event('payment_intent.succeeded', ended);
+    const payload = JSON.stringify(event);
+    const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: stripe.webhookSecret });
+    expect(Stripe.webhooks.constructEvent(payload, header, stripe.webhookSecret).type).toBe('payment_intent.succeeded');
+    expect(conformance(JSON.parse(JSON.stringify(stripe.failedRefund(slowId, 500))), declarations.refund)).toEqual(
+      conforms,
+    );
 
     stripe.declineNext('card_declined');
     const declined = await client.paymentIntents

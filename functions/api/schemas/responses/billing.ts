@@ -1,6 +1,6 @@
 /** Response bodies of the billing endpoints (responses/index.ts): top-ups and the Stripe webhook's receipt. */
 import * as v from 'valibot';
-import { TOP_UP_STATUSES } from '../../../domain/billing/top-ups';
+import { STRIPE_OUTCOMES, TOP_UP_STATUSES } from '../../../domain/billing/top-ups';
 import { IsoDateTime, MoneySchema } from './common';
 
 const Dollars = v.pipe(v.string(), v.regex(/^\d+\.\d{2}$/), v.description('US dollars, two decimals.'));
@@ -57,7 +57,7 @@ export const StripeWebhookReceiptSchema = v.pipe(
   v.strictObject({
     received: v.literal(true),
     outcome: v.pipe(
-      v.picklist(['credited', 'debited', 'closed', 'duplicate', 'ignored', 'foreign']),
+      v.picklist(STRIPE_OUTCOMES),
       v.description('What the event did; every outcome is a 200, so Stripe does not deliver it again.'),
     ),
   }),

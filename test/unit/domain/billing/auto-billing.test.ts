@@ -8,7 +8,11 @@ import {
   type AutoRechargeMessage,
   afterSettle,
   type BillingSettings,
+  type ChargeResult,
+  finishRecharge,
+  finishStartedRecharges,
   NO_SETTINGS,
+  RECHARGE_SWEEP_GRACE_MS,
   type RechargeClaim,
   runAutoRecharge,
 } from '../../../../functions/domain/billing/auto-billing';
@@ -159,55 +163,99 @@ describe('runAutoRecharge', () => {
     webhookUrl: 'https://example.com/h',
     ...overrides,
   });
-  const setup = (
-    settings: BillingSettings,
-    outcome: Awaited<ReturnType<NonNullable<Parameters<typeof runAutoRecharge>[0]['charger']>['charge']>>,
-  ) => {
+  /** A table in memory whose credit and close are guarded as the adapter's are (status), and a charger answering `outcomes` in turn. */
+  const setup = (initial: BillingSettings, outcomes: ChargeResult[], now = 5) => {
+    let settings = initial;
     const topUps = new Map<string, TopUp>();
     const credits: unknown[] = [];
     const disabled: string[] = [];
     const sent: string[] = [];
     const charges: unknown[] = [];
+    const finds: string[] = [];
+    const answer = () => {
+      const next = outcomes.length > 1 ? outcomes.shift() : outcomes[0];
+      if (!next) throw new Error('no answer');
+      return next;
+    };
     const deps = {
       settings: {
         get: async () => settings,
-        disableAutoRecharge: async (_a: string, reason: string) => void disabled.push(reason),
+        disableAutoRecharge: async (_a: string, reason: string) => {
+          disabled.push(reason);
+          settings = {
+            ...settings,
+            autoRecharge: settings.autoRecharge && { ...settings.autoRecharge, enabled: false },
+          };
+        },
       },
       topUps: {
         get: async (_a: string, id: string) => topUps.get(id),
-        create: async (topUp: TopUp) => void topUps.set(topUp.topUpId, topUp),
-        credit: async (input: unknown) => {
+        create: async (topUp: TopUp) => {
+          if (topUps.has(topUp.topUpId)) throw new Error('exists');
+          topUps.set(topUp.topUpId, { ...topUp });
+        },
+        credit: async (input: { topUpId: string; paymentIntentId: string }) => {
+          const topUp = topUps.get(input.topUpId);
+          if (!topUp || topUp.status === 'completed') return 'already-applied' as const;
           credits.push(input);
-          return credits.length === 1 ? ('applied' as const) : ('already-applied' as const);
+          Object.assign(topUp, { status: 'completed', paymentIntentId: input.paymentIntentId });
+          return 'applied' as const;
+        },
+        close: async (_a: string, id: string, status: 'expired' | 'failed') => {
+          const topUp = topUps.get(id);
+          if (topUp?.status !== 'pending') return false;
+          topUp.status = status;
+          return true;
+        },
+        attachPayment: async (_a: string, id: string, paymentIntentId: string) => {
+          const topUp = topUps.get(id);
+          if (topUp) topUp.paymentIntentId = paymentIntentId;
         },
       },
       charger: {
         charge: async (input: unknown) => {
           charges.push(input);
-          return outcome;
+          return answer();
+        },
+        find: async (paymentIntentId: string) => {
+          finds.push(paymentIntentId);
+          return answer();
         },
       },
       enqueueCallback: async (message: { body: string }) => void sent.push(message.body),
-      clock: () => 5,
+      clock: () => now,
       newId: () => 'dlv_1',
     };
-    return { deps, topUps, credits, disabled, sent, charges };
+    return {
+      deps,
+      topUps,
+      credits,
+      disabled,
+      sent,
+      charges,
+      finds,
+      turnOff: () => {
+        settings = { ...settings, autoRecharge: null, card: null };
+      },
+    };
   };
   const message: AutoRechargeMessage = { kind: 'auto-recharge', accountId: 'acc_1', rechargeId: 'tup_r' };
+  const succeeded: ChargeResult = { kind: 'succeeded', paymentIntentId: 'pi_auto', amountCents: 2000 };
 
-  it('charges the saved card for the amount, idempotently, and credits once however often the message comes', async () => {
-    const s = setup(settingsWith(), { ok: true, paymentIntentId: 'pi_auto', amountCents: 2000 });
+  it('charges the saved card for the amount, with a key derived from the recharge, and credits once however often the message comes', async () => {
+    const s = setup(settingsWith(), [succeeded]);
     expect(await runAutoRecharge(s.deps, message)).toBe('credited');
     expect(await runAutoRecharge(s.deps, message)).toBe('duplicate');
-    expect(s.charges[0]).toEqual({
-      card: CARD,
-      amountCents: 2000,
-      idempotencyKey: 'auto-recharge-tup_r',
-      metadata: { top_up_id: 'tup_r', account_id: 'acc_1', auto_recharge: 'true' },
-    });
-    expect(s.charges[1]).toEqual(s.charges[0]);
-    expect(s.credits[0]).toMatchObject({ topUpId: 'tup_r', amountMicros: 20_000_000, paymentIntentId: 'pi_auto' });
-    expect(s.topUps.get('tup_r')).toMatchObject({ amountMicros: 20_000_000 });
+    expect(s.charges).toEqual([
+      {
+        card: CARD,
+        amountCents: 2000,
+        idempotencyKey: 'auto-recharge-tup_r',
+        metadata: { top_up_id: 'tup_r', account_id: 'acc_1', auto_recharge: 'true' },
+      },
+    ]);
+    expect(s.credits).toEqual([expect.objectContaining({ topUpId: 'tup_r', amountMicros: 20_000_000 })]);
+    expect(s.topUps.get('tup_r')).toMatchObject({ amountMicros: 20_000_000, rechargeCard: CARD });
     expect(s.sent.map((body) => JSON.parse(body))).toEqual([
       {
         id: 'dlv_1',
@@ -222,19 +270,56 @@ describe('runAutoRecharge', () => {
   });
 
   it('never charges more than the claim counted against the daily cap, nor than the amount set now', async () => {
-    const claimedLess = setup(settingsWith(), { ok: true, paymentIntentId: 'pi_a', amountCents: 1000 });
+    const claimedLess = setup(settingsWith(), [{ kind: 'succeeded', paymentIntentId: 'pi_a', amountCents: 1000 }]);
     await runAutoRecharge(claimedLess.deps, { ...message, amountMicros: 10_000_000 });
     expect(claimedLess.charges[0]).toMatchObject({ amountCents: 1000 });
-    const loweredSince = setup(settingsWith(), { ok: true, paymentIntentId: 'pi_b', amountCents: 2000 });
+    const loweredSince = setup(settingsWith(), [{ kind: 'succeeded', paymentIntentId: 'pi_b', amountCents: 2000 }]);
     await runAutoRecharge(loweredSince.deps, { ...message, amountMicros: 50_000_000 });
     expect(loweredSince.charges[0]).toMatchObject({ amountCents: 2000 });
   });
 
-  it('turns auto-recharge off after a decline and tells the developer', async () => {
-    const s = setup(settingsWith(), { ok: false, reason: 'card_declined', detail: 'Your card was declined.' });
+  it('finishes a started charge after auto-recharge was turned off and the card removed meanwhile', async () => {
+    const s = setup(settingsWith(), []);
+    s.deps.charger.charge = async () => {
+      throw new Error('Stripe timed out');
+    };
+    await expect(runAutoRecharge(s.deps, message)).rejects.toThrow('Stripe timed out');
+    s.turnOff();
+    s.deps.charger.charge = async (input: unknown) => {
+      s.charges.push(input);
+      return succeeded;
+    };
+    expect(await runAutoRecharge(s.deps, message)).toBe('credited');
+    expect(s.charges).toEqual([expect.objectContaining({ card: CARD, idempotencyKey: 'auto-recharge-tup_r' })]);
+  });
+
+  it('charges nothing when auto-recharge was turned off before the charge started', async () => {
+    const s = setup(settingsWith({ autoRecharge: { enabled: false, thresholdMicros: 1, amountMicros: 20_000_000 } }), [
+      succeeded,
+    ]);
+    expect(await runAutoRecharge(s.deps, message)).toBe('off');
+    expect(s.charges).toEqual([]);
+    expect(s.topUps.size).toBe(0);
+  });
+
+  it('leaves a processing charge pending, credits nothing, and later looks it up instead of charging again', async () => {
+    const s = setup(settingsWith(), [{ kind: 'processing', paymentIntentId: 'pi_slow' }]);
+    expect(await runAutoRecharge(s.deps, message)).toBe('processing');
+    expect(s.credits).toEqual([]);
+    expect(s.disabled).toEqual([]);
+    expect(s.topUps.get('tup_r')).toMatchObject({ status: 'pending', paymentIntentId: 'pi_slow' });
+    expect(await runAutoRecharge(s.deps, message)).toBe('processing');
+    expect(s.charges).toHaveLength(1);
+    expect(s.finds).toEqual(['pi_slow']);
+  });
+
+  it('turns auto-recharge off after a decline and tells the developer, once', async () => {
+    const s = setup(settingsWith(), [{ kind: 'declined', reason: 'card_declined', detail: 'Your card was declined.' }]);
     expect(await runAutoRecharge(s.deps, message)).toBe('disabled');
+    expect(await runAutoRecharge(s.deps, message)).toBe('duplicate');
     expect(s.disabled).toEqual(['card_declined']);
     expect(s.credits).toEqual([]);
+    expect(s.sent).toHaveLength(1);
     expect(JSON.parse(s.sent[0] ?? '{}')).toMatchObject({
       type: 'auto_recharge.failed',
       reason: 'card_declined',
@@ -242,14 +327,87 @@ describe('runAutoRecharge', () => {
     });
   });
 
-  it('charges nothing once auto-recharge was turned off meanwhile', async () => {
-    const s = setup(settingsWith({ autoRecharge: { enabled: false, thresholdMicros: 1, amountMicros: 20_000_000 } }), {
-      ok: true,
-      paymentIntentId: 'pi_x',
-      amountCents: 2000,
+  it('never makes a charge again once its idempotency key may have expired at Stripe', async () => {
+    const s = setup(settingsWith(), [succeeded], 24 * 3600 * 1000);
+    s.topUps.set('tup_r', {
+      topUpId: 'tup_r',
+      accountId: 'acc_1',
+      amountMicros: 20_000_000,
+      status: 'pending',
+      createdAt: 0,
+      checkoutSessionId: null,
+      checkoutUrl: null,
+      creditedMicros: null,
+      paymentIntentId: null,
+      completedAt: null,
+      refundedMicros: 0,
+      disputedMicros: 0,
+      rechargeCard: CARD,
     });
-    expect(await runAutoRecharge(s.deps, message)).toBe('off');
+    expect(await finishRecharge(s.deps, s.topUps.get('tup_r') as TopUp)).toBe('expired-key');
     expect(s.charges).toEqual([]);
+  });
+});
+
+describe('finishStartedRecharges (the sweep)', () => {
+  const started = (overrides: Partial<TopUp>): TopUp => ({
+    topUpId: 'tup_s',
+    accountId: 'acc_1',
+    amountMicros: 20_000_000,
+    status: 'pending',
+    createdAt: 0,
+    checkoutSessionId: null,
+    checkoutUrl: null,
+    creditedMicros: null,
+    paymentIntentId: null,
+    completedAt: null,
+    refundedMicros: 0,
+    disputedMicros: 0,
+    rechargeCard: CARD,
+    ...overrides,
+  });
+
+  it('finishes a charge left unfinished past the grace and alarms it; leaves a young one to its message', async () => {
+    const table = new Map<string, TopUp>([
+      ['tup_old', started({ topUpId: 'tup_old', createdAt: 0 })],
+      ['tup_young', started({ topUpId: 'tup_young', createdAt: RECHARGE_SWEEP_GRACE_MS })],
+    ]);
+    const alarms: string[] = [];
+    const credits: string[] = [];
+    const charges: string[] = [];
+    const deps = {
+      settings: { get: async () => NO_SETTINGS, disableAutoRecharge: async () => undefined },
+      topUps: {
+        get: async (_a: string, id: string) => table.get(id),
+        create: async () => undefined,
+        credit: async (input: { topUpId: string }) => {
+          credits.push(input.topUpId);
+          return 'applied' as const;
+        },
+        close: async () => true,
+        attachPayment: async () => undefined,
+      },
+      charger: {
+        charge: async (input: { idempotencyKey: string }): Promise<ChargeResult> => {
+          charges.push(input.idempotencyKey);
+          return { kind: 'succeeded', paymentIntentId: 'pi_1', amountCents: 2000 };
+        },
+        find: async (): Promise<ChargeResult> => ({ kind: 'processing', paymentIntentId: 'pi_1' }),
+      },
+      enqueueCallback: async () => undefined,
+      clock: () => RECHARGE_SWEEP_GRACE_MS + 1,
+      newId: () => 'dlv_1',
+      alarm: { unhandled: (kind: string) => void alarms.push(kind) },
+      log: { error: () => undefined },
+    };
+    const outcomes = await finishStartedRecharges(deps, [
+      { accountId: 'acc_1', topUpId: 'tup_old' },
+      { accountId: 'acc_1', topUpId: 'tup_young' },
+    ]);
+    expect(outcomes).toEqual({ tup_old: 'credited' });
+    expect(charges).toEqual(['auto-recharge-tup_old']);
+    expect(credits).toEqual(['tup_old']);
+    expect(alarms).toEqual(['recharge-unfinished']);
   });
 });
 

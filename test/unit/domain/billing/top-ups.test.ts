@@ -5,12 +5,14 @@
  * sent back to be delivered again).
  */
 import {
+  adjustmentFor,
   applyStripeNotice,
   createTopUp,
   fromCents,
   type StripeNotice,
   type TopUp,
   type TopUpsRepository,
+  takenBack,
   toCents,
   topUpAmount,
 } from '../../../../functions/domain/billing/top-ups';
@@ -81,6 +83,7 @@ const repository = (
   const credits: unknown[] = [];
   const debits: unknown[] = [];
   const closed: string[] = [];
+  const unhandled: string[] = [];
   const repo: TopUpsRepository = {
     create: async (topUp) => void topUps.push(topUp),
     attachSession: async (_account, id, session) => {
@@ -98,21 +101,31 @@ const repository = (
       return 'applied';
     },
     findByPayment: async (id) => payments[id],
-    debit: async (input) => {
-      debits.push(input);
+    adjust: async (input) => {
+      const topUp = topUps.find((t) => t.topUpId === input.topUpId);
+      const change = topUp && input.change(topUp);
+      debits.push({ topUpId: input.topUpId, note: input.note, change });
+      if (!topUp || !change) return 'already-applied';
+      Object.assign(topUp, change);
       return 'applied';
     },
+    attachPayment: async () => undefined,
+    recordUnhandled: async (eventId, reason) => void unhandled.push(`${eventId}:${reason}`),
   };
-  return { repo, credits, debits, closed, topUps };
+  return { repo, credits, debits, closed, topUps, unhandled };
 };
 
 const log = { info: jest.fn(), warn: jest.fn() };
 const savedCards: unknown[] = [];
+const declines: string[] = [];
+const alarms: string[] = [];
 const deps = (repo: TopUpsRepository) => ({
   topUps: repo,
   clock: () => 1_000,
   log,
   saveCard: async (accountId: string, card: unknown) => void savedCards.push({ accountId, card }),
+  declined: async (topUp: TopUp, reason: string) => void declines.push(`${topUp.topUpId}:${reason}`),
+  alarm: { unhandled: (kind: string) => void alarms.push(kind) },
 });
 
 const paid = (overrides: Partial<Extract<StripeNotice, { kind: 'checkout-paid' }>> = {}): StripeNotice => ({
@@ -162,7 +175,17 @@ describe('applyStripeNotice', () => {
       deps(repo),
       paid({ eventId: 'evt_2', sessionId: 'cs_2', ref: { accountId: 'acc_1', topUpId: 'tup_2' } }),
     );
-    expect(savedCards).toEqual([{ accountId: 'acc_1', card: { customerId: 'cus_1', paymentIntentId: 'pi_1' } }]);
+    expect(savedCards).toEqual([
+      { accountId: 'acc_1', card: { customerId: 'cus_1', paymentIntentId: 'pi_1', consentedAt: 0 } },
+    ]);
+  });
+
+  it('saves the card again on a redelivery whose credit is already in (a save that failed is retried)', async () => {
+    savedCards.length = 0;
+    const { repo } = repository([aTopUp({ saveCard: true })]);
+    repo.credit = async () => 'duplicate-event';
+    expect(await applyStripeNotice(deps(repo), paid())).toBe('duplicate');
+    expect(savedCards).toHaveLength(1);
   });
 
   it('credits a session whose id was not recorded yet (the event won the race with the answer)', async () => {
@@ -171,10 +194,13 @@ describe('applyStripeNotice', () => {
     expect(credits).toHaveLength(1);
   });
 
-  it('credits nothing in another currency', async () => {
-    const { repo, credits } = repository();
-    expect(await applyStripeNotice(deps(repo), paid({ currency: 'eur' }))).toBe('ignored');
+  it('credits nothing in another currency, and records and alarms the event', async () => {
+    alarms.length = 0;
+    const { repo, credits, unhandled } = repository();
+    expect(await applyStripeNotice(deps(repo), paid({ currency: 'eur' }))).toBe('recorded');
     expect(credits).toEqual([]);
+    expect(unhandled).toEqual(['evt_1:currency eur']);
+    expect(alarms).toEqual(['currency']);
   });
 
   it('reports a credit already applied as a duplicate', async () => {
@@ -183,8 +209,10 @@ describe('applyStripeNotice', () => {
     expect(await applyStripeNotice(deps(repo), paid())).toBe('duplicate');
   });
 
-  it('debits a refund by its cumulative amount, for the top-up its payment credited', async () => {
-    const { repo, debits } = repository([aTopUp()], { pi_1: { accountId: 'acc_1', topUpId: 'tup_1' } });
+  it('adjusts a top-up by a refund’s cumulative amount, for the top-up its payment credited', async () => {
+    const { repo, debits, topUps } = repository([aTopUp({ status: 'completed', creditedMicros: 25_000_000 })], {
+      pi_1: { accountId: 'acc_1', topUpId: 'tup_1' },
+    });
     const notice: StripeNotice = {
       kind: 'refunded',
       eventId: 'evt_2',
@@ -193,10 +221,57 @@ describe('applyStripeNotice', () => {
       currency: 'usd',
       ref: null,
     };
-    expect(await applyStripeNotice(deps(repo), notice)).toBe('debited');
-    expect(debits).toEqual([
-      expect.objectContaining({ field: 'refundedMicros', cumulativeMicros: 10_000_000, topUpId: 'tup_1' }),
-    ]);
+    expect(await applyStripeNotice(deps(repo), notice)).toBe('adjusted');
+    expect(debits).toEqual([expect.objectContaining({ topUpId: 'tup_1', change: { refundedMicros: 10_000_000 } })]);
+    expect(takenBack(topUps[0] as TopUp)).toBe(10_000_000);
+  });
+
+  it('records a refund or a dispute in another currency and alarms it, moving nothing', async () => {
+    alarms.length = 0;
+    const { repo, debits, unhandled } = repository([aTopUp()], { pi_1: { accountId: 'acc_1', topUpId: 'tup_1' } });
+    const notice: StripeNotice = {
+      kind: 'dispute',
+      eventId: 'evt_eur',
+      paymentIntentId: 'pi_1',
+      amountCents: 2500,
+      currency: 'eur',
+      stage: 'opened',
+    };
+    expect(await applyStripeNotice(deps(repo), notice)).toBe('recorded');
+    expect(debits).toEqual([]);
+    expect(unhandled).toEqual(['evt_eur:currency eur']);
+    expect(alarms).toEqual(['currency']);
+  });
+
+  it('credits an automatic charge from payment_intent.succeeded, and records its decline from payment_failed once', async () => {
+    declines.length = 0;
+    const auto = (topUpId: string) =>
+      aTopUp({ topUpId, checkoutSessionId: null, rechargeCard: { customerId: 'cus_1', paymentIntentId: 'pi_c' } });
+    const { repo, credits } = repository([auto('tup_a'), auto('tup_b')]);
+    const ref = (topUpId: string) => ({ accountId: 'acc_1', topUpId });
+    expect(
+      await applyStripeNotice(deps(repo), {
+        kind: 'payment-succeeded',
+        eventId: 'evt_s',
+        paymentIntentId: 'pi_a',
+        ref: ref('tup_a'),
+        amountCents: 2000,
+        currency: 'usd',
+      }),
+    ).toBe('credited');
+    expect(credits).toEqual([expect.objectContaining({ topUpId: 'tup_a', amountMicros: 20_000_000 })]);
+    const failed: StripeNotice = {
+      kind: 'payment-failed',
+      eventId: 'evt_f',
+      paymentIntentId: 'pi_b',
+      ref: ref('tup_b'),
+      reason: 'card_declined',
+      detail: 'Your card was declined.',
+    };
+    expect(await applyStripeNotice(deps(repo), failed)).toBe('declined');
+    repo.close = async () => false;
+    expect(await applyStripeNotice(deps(repo), failed)).toBe('duplicate');
+    expect(declines).toEqual(['tup_b:card_declined']);
   });
 
   it('asks for a refund of its own payment not credited yet to be delivered again, and ignores another’s', async () => {
@@ -213,19 +288,6 @@ describe('applyStripeNotice', () => {
       ServiceUnavailableError,
     );
     expect(await applyStripeNotice(deps(repo), refund(null))).toBe('foreign');
-  });
-
-  it('debits a lost dispute by the disputed amount', async () => {
-    const { repo, debits } = repository([aTopUp()], { pi_1: { accountId: 'acc_1', topUpId: 'tup_1' } });
-    const notice: StripeNotice = {
-      kind: 'dispute-lost',
-      eventId: 'evt_4',
-      paymentIntentId: 'pi_1',
-      amountCents: 2500,
-      currency: 'usd',
-    };
-    expect(await applyStripeNotice(deps(repo), notice)).toBe('debited');
-    expect(debits).toEqual([expect.objectContaining({ field: 'disputedMicros', cumulativeMicros: 25_000_000 })]);
   });
 
   it('closes an expired session’s top-up, and ignores events it does not act on', async () => {
@@ -301,5 +363,70 @@ describe('createTopUp', () => {
       cancelUrl: 'https://x/portal#/billing?top_up=tup_new&checkout=canceled',
     });
     expect(topUps[0]).toMatchObject({ checkoutSessionId: 'cs_9', status: 'pending' });
+  });
+});
+
+describe('what refunds and disputes take back', () => {
+  const credited = aTopUp({ status: 'completed', creditedMicros: 25_000_000 });
+  type Adjusting = Parameters<typeof adjustmentFor>[0];
+  const dispute = (stage: 'opened' | 'won' | 'lost', amountCents = 2500): Adjusting => ({
+    kind: 'dispute',
+    eventId: 'e',
+    paymentIntentId: 'pi_1',
+    amountCents,
+    currency: 'usd',
+    stage,
+  });
+  const refunded = (cents: number): Adjusting => ({
+    kind: 'refunded',
+    eventId: 'e',
+    paymentIntentId: 'pi_1',
+    amountRefundedCents: cents,
+    currency: 'usd',
+    ref: null,
+  });
+  const refundFailed = (refundId: string, cents: number): Adjusting => ({
+    kind: 'refund-failed',
+    eventId: 'e',
+    refundId,
+    paymentIntentId: 'pi_1',
+    amountCents: cents,
+    currency: 'usd',
+  });
+  /** Applies notices in order, as the repository does, and answers what is taken back after each. */
+  const run = (...notices: Adjusting[]) => {
+    let topUp = { ...credited };
+    return notices.map((notice) => {
+      topUp = { ...topUp, ...adjustmentFor(notice, topUp) };
+      return takenBack(topUp);
+    });
+  };
+
+  it('takes a dispute back when it is opened and gives it back when it is won', () => {
+    expect(run(dispute('opened'), dispute('won'))).toEqual([25_000_000, 0]);
+  });
+
+  it('takes a lost dispute once, whether or not its opening came first', () => {
+    expect(run(dispute('opened'), dispute('lost'))).toEqual([25_000_000, 25_000_000]);
+    expect(run(dispute('lost'))).toEqual([25_000_000]);
+  });
+
+  it('lets a late opening move nothing once the dispute is closed', () => {
+    expect(run(dispute('won'), dispute('opened'))).toEqual([0, 0]);
+    expect(adjustmentFor(dispute('opened'), { ...credited, disputeClosed: true })).toBeUndefined();
+  });
+
+  it('never takes back more than the payment credited, a refund and a lost dispute together', () => {
+    expect(run(refunded(1000), dispute('lost'))).toEqual([10_000_000, 25_000_000]);
+    expect(run(dispute('opened', 2000), refunded(2500))).toEqual([20_000_000, 25_000_000]);
+  });
+
+  it('gives a failed refund back once, whichever event names it', () => {
+    expect(run(refunded(1000), refundFailed('re_1', 1000), refundFailed('re_1', 1000))).toEqual([10_000_000, 0, 0]);
+  });
+
+  it('takes a refund by its cumulative amount: an older one after a newer one changes nothing', () => {
+    expect(run(refunded(1500), refunded(1000))).toEqual([15_000_000, 15_000_000]);
+    expect(adjustmentFor(refunded(1000), { ...credited, refundedMicros: 15_000_000 })).toBeUndefined();
   });
 });
