@@ -36,6 +36,8 @@ describe('Stripe in the stack', () => {
   it('lets only the functions that charge (top-ups, the portal, auto-recharge in the deliverer) read the secret key, and only the webhook function the signing secret', () => {
     expect(readersOf(secretKeyId).sort()).toEqual([
       'ANY /portal, /portal/{proxy+}: the developer portal',
+      // It finishes automatic charges whose message was lost or dead-lettered.
+      'Closes jobs and trainings whose workflow execution is lost, releasing their reservations',
       // It runs auto-recharge's off-session charges.
       'Delivers signed job callbacks from the callback queue',
       'POST /{v2}/service/account/top-ups',

@@ -199,7 +199,8 @@ describe('after a settle', () => {
 
   it('leaves a charge Stripe answers processing pending, and credits it once when payment_intent.succeeded arrives', async () => {
     const account = await accountWithCard();
-    await call(account.apiKey, 'PUT', '/v2/service/account/billing', {
+    // Turned on by the person, in the portal: no API key may.
+    await account.portal('PUT', 'billing/settings', {
       auto_recharge: { enabled: true, threshold: '10.00', amount: '20.00' },
     });
     world.stripe.processingNext();
