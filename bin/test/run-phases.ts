@@ -47,7 +47,8 @@ const main = () => {
       env: { ...process.env, TEST_TIMINGS_FILE: timingsFile(phase) },
     });
     exitCode = run.status ?? 1;
-    results.push({ phase, seconds: (Date.now() - startedMs) / 1000, exitCode, jest: readTimings(phase) });
+    const seconds = (Date.now() - startedMs) / 1000;
+    results.push({ phase, seconds, exitCode, signal: run.signal ?? undefined, jest: readTimings(phase) });
     if (exitCode !== 0) break;
   }
   const report = timingsReport(results, PHASES.length);

@@ -16,6 +16,8 @@ export interface PhaseResult {
   phase: string;
   seconds: number;
   exitCode: number;
+  /** The signal that ended the phase's npm process, if one did (its children may still be running). */
+  signal?: string;
   /** Absent for a phase that is not a Jest run (or one that did not get to report). */
   jest?: PhaseTimings;
 }
@@ -26,9 +28,9 @@ const seconds = (value: number) => value.toFixed(1);
 
 export const timingsReport = (results: PhaseResult[], phaseCount: number): string => {
   const totalSeconds = results.reduce((sum, result) => sum + result.seconds, 0);
-  const phaseRows = results.map(({ phase, seconds: s, exitCode, jest }) => {
+  const phaseRows = results.map(({ phase, seconds: s, exitCode, signal, jest }) => {
     const tests = jest ? `${jest.passed} passed, ${jest.failed} failed, ${jest.skipped} skipped` : '';
-    const outcome = exitCode === 0 ? 'ok' : `failed (exit ${exitCode})`;
+    const outcome = signal ? `killed (${signal})` : exitCode === 0 ? 'ok' : `failed (exit ${exitCode})`;
     return `| ${phase} | ${seconds(s)} | ${tests} | ${outcome} |`;
   });
   const notRun = phaseCount - results.length;

@@ -27,6 +27,11 @@ describe('the timings table npm test ends with', () => {
     expect(report).toContain('5 phase(s) not run');
   });
 
+  it('says when a signal, not a failure, ended a phase', () => {
+    const report = timingsReport([{ phase: 'test:assets', seconds: 28.7, exitCode: 1, signal: 'SIGTERM' }], 6);
+    expect(report).toContain('| test:assets | 28.7 |  | killed (SIGTERM) |');
+  });
+
   it('ranks the fifteen slowest files across the Jest phases', () => {
     const many = Array.from({ length: 20 }, (_, i): [string, number] => [`f${i}.test.ts`, i]);
     const report = timingsReport(
