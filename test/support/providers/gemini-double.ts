@@ -13,10 +13,12 @@
  *   https://ai.google.dev/gemini-api/docs/image-generation (not stored for this session: read through the
  *   types Google's SDK ships, below, and the request tables of mirrors such as
  *   https://docs.gptproto.com/docs/allapi/Google/gemini-3-pro-image-preview/official-format/image-edit).
- * - Field names and types: `@google/genai` 3.3.0's `Content`, `Part`, `Blob`, `GenerationConfig`,
+ * - Field names and types: `@google/genai` 2.32.0's `Content`, `Part`, `Blob`, `GenerationConfig`,
  *   `ImageConfig`, `GenerateContentResponse` (genai.d.ts), checked at compile time below; enums
- *   (`Modality`, `FinishReason`, `BlockedReason`) as their wire strings.
- * - `imageSize` 1K/2K/4K: `ImageConfig.imageSize` doc comment in @google/genai 3.3.0.
+ *   (`Modality`, `FinishReason`, `BlockedReason`) as their wire strings. 2.32.0 is the last release that
+ *   supports Node 20; 3.3.0 declares these six types the same but for doc comments (its FinishReason adds
+ *   values neither the double nor the adapter uses, MODEL_ARMOR among them).
+ * - `imageSize` 1K/2K/4K: `ImageConfig.imageSize` doc comment in @google/genai 2.32.0 and 3.3.0.
  * - `aspectRatio`: the SDK's doc comment lists 1:1, 2:3, 3:2, 3:4, 4:3, 9:16, 16:9, 21:9; Gemini 3.1 Flash
  *   Image adds 4:5, 5:4, 1:4, 4:1, 1:8, 8:1 (14 in all). Google's own list for 3.1 Flash was not reachable
  *   here; the 14 are as third-party integrators of the model publish them, e.g.
