@@ -7,7 +7,7 @@ import { readFunds } from '../../adapters/dynamo/ledger-repository';
 import { DynamoTopUps } from '../../adapters/dynamo/top-ups-repository';
 import { stripeCheckout, stripeClient, stripeOffSession } from '../../adapters/stripe/checkout';
 import { STRIPE_ENV } from '../../deployment/env-names';
-import { type RechargeDeps, recordDecline, type SavedCard } from '../../domain/billing/auto-billing';
+import { announceCharge, type RechargeDeps, recordDecline, type SavedCard } from '../../domain/billing/auto-billing';
 import type { StripeAlarm, TopUp, TopUpDeps } from '../../domain/billing/top-ups';
 import { isLoopbackUrl } from '../../domain/shared/loopback';
 import { METRICS } from '../../domain/shared/meter';
@@ -105,6 +105,8 @@ export const stripeWebhookDeps = once(() => ({
   saveCard: (accountId: string, card: SavedCard) => billingSettingsRepository().saveCard(accountId, card),
   declined: (topUp: TopUp, reason: string, detail: string) =>
     recordDecline({ settings: billingSettingsRepository(), enqueueCallback, clock, newId }, topUp, reason, detail),
+  charged: (topUp: TopUp, charge: { amountCents: number; paymentIntentId: string }) =>
+    announceCharge({ settings: billingSettingsRepository(), enqueueCallback, clock, newId }, topUp, charge),
   alarm: stripeAlarm(),
 }));
 

@@ -316,7 +316,7 @@ export const finishRecharge = async (deps: RechargeDeps, topUp: TopUp): Promise<
 };
 
 /** The signed `billing.auto_recharge.charged` event, to the account's webhook when it has one. */
-const announceCharge = async (
+export const announceCharge = async (
   deps: Pick<RechargeDeps, 'settings' | 'enqueueCallback' | 'clock' | 'newId'>,
   topUp: TopUp,
   result: { amountCents: number; paymentIntentId: string },

@@ -474,6 +474,8 @@ const adjustmentNote = (
 
 /** What an automatic charge's decline does (auto-billing.ts); the webhook learns of some declines first. */
 export type RecordDecline = (topUp: TopUp, reason: string, detail: string) => Promise<void>;
+/** Tells the developer an automatic charge was credited (the signed `billing.auto_recharge.charged` event). */
+export type AnnounceCharge = (topUp: TopUp, charge: { amountCents: number; paymentIntentId: string }) => Promise<void>;
 
 /**
  * What a verified Stripe event does. A refund for a payment not credited yet (its events crossed) is
@@ -488,6 +490,7 @@ export const applyStripeNotice = async (
       card: { customerId: string; paymentIntentId: string; consentedAt: number },
     ): Promise<void>;
     declined: RecordDecline;
+    charged: AnnounceCharge;
     alarm: StripeAlarm;
   },
   notice: StripeNotice,
@@ -547,17 +550,18 @@ export const applyStripeNotice = async (
       const topUp = await deps.topUps.get(notice.ref.accountId, notice.ref.topUpId);
       if (!topUp?.rechargeCard) return 'foreign';
       if (notice.currency !== 'usd') return otherCurrency(notice.currency, { top_up_id: topUp.topUpId });
-      return outcomeOf(
-        await deps.topUps.credit({
-          eventId: notice.eventId,
-          accountId: topUp.accountId,
-          topUpId: topUp.topUpId,
-          amountMicros: fromCents(notice.amountCents),
-          paymentIntentId: notice.paymentIntentId,
-          at,
-        }),
-        'credited',
-      );
+      const applied = await deps.topUps.credit({
+        eventId: notice.eventId,
+        accountId: topUp.accountId,
+        topUpId: topUp.topUpId,
+        amountMicros: fromCents(notice.amountCents),
+        paymentIntentId: notice.paymentIntentId,
+        at,
+      });
+      // A charge Stripe first answered `processing` is announced when its credit lands, as one credited at once is.
+      if (applied === 'applied')
+        await deps.charged(topUp, { amountCents: notice.amountCents, paymentIntentId: notice.paymentIntentId });
+      return outcomeOf(applied, 'credited');
     }
     case 'payment-failed': {
       const topUp = await deps.topUps.get(notice.ref.accountId, notice.ref.topUpId);

@@ -118,6 +118,7 @@ const repository = (
 const log = { info: jest.fn(), warn: jest.fn() };
 const savedCards: unknown[] = [];
 const declines: string[] = [];
+const announced: string[] = [];
 const alarms: string[] = [];
 const deps = (repo: TopUpsRepository) => ({
   topUps: repo,
@@ -125,6 +126,8 @@ const deps = (repo: TopUpsRepository) => ({
   log,
   saveCard: async (accountId: string, card: unknown) => void savedCards.push({ accountId, card }),
   declined: async (topUp: TopUp, reason: string) => void declines.push(`${topUp.topUpId}:${reason}`),
+  charged: async (topUp: TopUp, charge: { amountCents: number }) =>
+    void announced.push(`${topUp.topUpId}:${charge.amountCents}`),
   alarm: { unhandled: (kind: string) => void alarms.push(kind) },
 });
 
@@ -243,8 +246,9 @@ describe('applyStripeNotice', () => {
     expect(alarms).toEqual(['currency']);
   });
 
-  it('credits an automatic charge from payment_intent.succeeded, and records its decline from payment_failed once', async () => {
+  it('credits an automatic charge from payment_intent.succeeded and announces it, and records its decline from payment_failed once', async () => {
     declines.length = 0;
+    announced.length = 0;
     const auto = (topUpId: string) =>
       aTopUp({ topUpId, checkoutSessionId: null, rechargeCard: { customerId: 'cus_1', paymentIntentId: 'pi_c' } });
     const { repo, credits } = repository([auto('tup_a'), auto('tup_b')]);
@@ -260,6 +264,7 @@ describe('applyStripeNotice', () => {
       }),
     ).toBe('credited');
     expect(credits).toEqual([expect.objectContaining({ topUpId: 'tup_a', amountMicros: 20_000_000 })]);
+    expect(announced).toEqual(['tup_a:2000']);
     const failed: StripeNotice = {
       kind: 'payment-failed',
       eventId: 'evt_f',
