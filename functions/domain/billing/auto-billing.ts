@@ -39,7 +39,7 @@ import {
   rechargeProblems,
 } from './recharge-rules';
 import type { StripeAlarm, TopUp, TopUpsRepository } from './top-ups';
-import { fromCents, toCents } from './top-ups';
+import { fromCents, pendingTopUp, toCents } from './top-ups';
 
 /** By default at most one automatic charge per account in this long (AUTO_RECHARGE_WINDOW_SECONDS). */
 export const AUTO_RECHARGE_WINDOW_MS = 60 * 60 * 1000;
@@ -346,22 +346,14 @@ export const runAutoRecharge = async (deps: RechargeDeps, message: AutoRechargeM
   const settings = await deps.settings.get(message.accountId);
   const recharge = settings.autoRecharge;
   if (!recharge?.enabled || settings.card === null || !deps.charger) return 'off';
-  const topUp: TopUp = {
+  const topUp = pendingTopUp({
     topUpId: message.rechargeId,
     accountId: message.accountId,
     // Never more than the claim counted against the daily cap, nor than the amount set now (it may have been lowered).
     amountMicros: Math.min(message.amountMicros ?? recharge.amountMicros, recharge.amountMicros),
-    status: 'pending',
     createdAt: deps.clock(),
-    checkoutSessionId: null,
-    checkoutUrl: null,
-    creditedMicros: null,
-    paymentIntentId: null,
-    completedAt: null,
-    refundedMicros: 0,
-    disputedMicros: 0,
     rechargeCard: { customerId: settings.card.customerId, paymentIntentId: settings.card.paymentIntentId },
-  };
+  });
   // A concurrent delivery of the same message may have written it first: finish what is there.
   await deps.topUps.create(topUp).catch(async (error: unknown) => {
     if (!(await deps.topUps.get(message.accountId, message.rechargeId))) throw error;

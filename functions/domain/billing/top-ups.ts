@@ -63,6 +63,21 @@ export interface TopUp {
   rechargeCard?: { customerId: string; paymentIntentId: string } | null;
 }
 
+/** A top-up as it starts, before any payment: pending, nothing credited, refunded or disputed. */
+export const pendingTopUp = (
+  start: Pick<TopUp, 'topUpId' | 'accountId' | 'amountMicros' | 'createdAt'> & Pick<TopUp, 'saveCard' | 'rechargeCard'>,
+): TopUp => ({
+  status: 'pending',
+  checkoutSessionId: null,
+  checkoutUrl: null,
+  creditedMicros: null,
+  paymentIntentId: null,
+  completedAt: null,
+  refundedMicros: 0,
+  disputedMicros: 0,
+  ...start,
+});
+
 /** What refunds and disputes have taken back from a top-up: never more than it credited. */
 export const takenBack = (topUp: TopUp): number =>
   Math.min(
@@ -224,21 +239,15 @@ export const createTopUp = async (
   if (!checkout) throw new ServiceUnavailableError(STRIPE_NOT_CONFIGURED);
   const topUpId = deps.newId('tup');
   const now = deps.clock();
-  await deps.topUps.create({
-    topUpId,
-    accountId: caller.accountId,
-    amountMicros: input.amountMicros,
-    status: 'pending',
-    createdAt: now,
-    checkoutSessionId: null,
-    checkoutUrl: null,
-    creditedMicros: null,
-    paymentIntentId: null,
-    completedAt: null,
-    refundedMicros: 0,
-    disputedMicros: 0,
-    saveCard: input.saveCard === true,
-  });
+  await deps.topUps.create(
+    pendingTopUp({
+      topUpId,
+      accountId: caller.accountId,
+      amountMicros: input.amountMicros,
+      createdAt: now,
+      saveCard: input.saveCard === true,
+    }),
+  );
   const back = (outcome: string) =>
     `${input.returnUrl}${input.returnUrl.includes('?') ? '&' : '?'}top_up=${topUpId}&checkout=${outcome}`;
   let session: { sessionId: string; url: string };
