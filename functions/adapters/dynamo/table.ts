@@ -40,15 +40,15 @@
  * that cannot be read that way bumps its family's version, ships a reader that branches on `v` first and the
  * writer a deploy later. Updates keep the `v` the item was created with (they only add attributes too).
  *
- * | family (type)            | v | version 1, still read                                                              |
- * |--------------------------|---|-------------------------------------------------------------------------------------|
- * | account                  | 2 | the same attributes (no `debtMicros`: no debt)                                      |
- * | apiKeyLookup, apiKey     | 2 | no `scopes`: every scope but billing (LEGACY_KEY_SCOPES)                            |
- * | profile                  | 2 | the template in `face` only, no `faces` map                                          |
- * | job                      | 2 | one ticket, in `engineTicket`, and no `engineTickets` list                           |
- * | ledger                   | 2 | no `retriedOutputs`                                                                 |
- * | topUp                    | 2 | no refundFailedMicros, failedRefundIds, disputeClosed, revision, rechargeCard       |
- * | billingSettings          | 2 | a `card` without `consentedAt` (the daily cap is its own item, rechargeDay)         |
+ * | family (type)        | v | version 1, still read                                                              |
+ * |----------------------|---|------------------------------------------------------------------------------------|
+ * | account              | 2 | the same attributes                                                                |
+ * | apiKeyLookup, apiKey | 2 | no `scopes`: every scope but billing (LEGACY_KEY_SCOPES)                           |
+ * | profile              | 2 | the template in `face` only, no `faces` map                                        |
+ * | job                  | 2 | one ticket, in `engineTicket`; or (written after f2880e8) the work's first in `engineTickets` |
+ * | ledger               | 2 | no `retriedOutputs`                                                                |
+ * | topUp                | 2 | no refundFailedMicros, failedRefundIds, disputeClosed, revision, rechargeCard      |
+ * | billingSettings      | 2 | a `card` without `consentedAt` (the daily cap is its own item, rechargeDay)        |
  *
  * The webhook-secret item holds `secret` (current) and, after a rotation, `previousSecret` with
  * `previousExpiresAt` (epoch ms; our code ignores it after that, no TTL: the item is the current secret).
