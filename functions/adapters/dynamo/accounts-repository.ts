@@ -11,11 +11,13 @@ import { storedScopes } from '../../domain/accounts/scopes';
 import { AlreadyExistsError } from '../../domain/errors';
 import type { IdSource } from '../../domain/shared/ids';
 import { MODEL_VERSIONS } from '../../domain/shared/model-version';
+import { ledgerEntryWrite } from './ledger-repository';
 import {
   cancellationReasons,
   ITEM_TYPE,
   isConditionalCheckFailure,
   keys,
+  RECORD_VERSION,
   SORT_KEY_PREFIX,
   type Table,
   type TransactItem,
@@ -85,25 +87,23 @@ export const accountCreation = (
   {
     Put: {
       TableName: table.name,
-      Item: { ...keys.account(account.accountId), type: ITEM_TYPE.account, ...account, entryCount: 1 },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  },
-  {
-    Put: {
-      TableName: table.name,
       Item: {
-        ...keys.ledgerEntry(account.accountId, entryId),
-        type: ITEM_TYPE.ledger,
-        accountId: account.accountId,
-        kind: 'credit',
-        amountMicros: account.balanceMicros,
-        note: openingCreditNote,
-        createdAt: account.createdAt,
+        ...keys.account(account.accountId),
+        type: ITEM_TYPE.account,
+        v: RECORD_VERSION.account,
+        ...account,
+        entryCount: 1,
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   },
+  ledgerEntryWrite(table, entryId, {
+    accountId: account.accountId,
+    kind: 'credit',
+    amountMicros: account.balanceMicros,
+    at: account.createdAt,
+    note: openingCreditNote,
+  }).item,
 ];
 
 export class DynamoAccounts implements AccountsRepository {
@@ -131,6 +131,7 @@ export class DynamoAccounts implements AccountsRepository {
 
   async createKey(key: ApiKeyRecord): Promise<void> {
     const record = {
+      v: RECORD_VERSION.apiKey,
       keyId: key.keyId,
       accountId: key.accountId,
       name: key.name ?? null,

@@ -19,12 +19,15 @@ import {
   ITEM_TYPE,
   isConditionalCheckFailure,
   keys,
+  RECORD_VERSION,
   type Table,
   transactWrite,
   ttlAfter,
 } from './table';
 
 const DAY_MS = 86_400_000;
+/** Every write may create the item (an update of nothing): it gets this code's version, an existing item keeps its own. */
+const VERSION_SET = 'v = if_not_exists(v, :v)';
 const RechargeDayItem = v.object({ chargedMicros: v.optional(v.number(), 0) });
 
 const SettingsItem = v.object({
@@ -48,10 +51,14 @@ export class DynamoBillingSettings implements BillingSettingsRepository {
         new UpdateCommand({
           TableName: this.table.name,
           Key: keys.billingSettings(accountId),
-          UpdateExpression: `SET #type = :type, ${expression}`,
+          UpdateExpression: `SET #type = :type, ${VERSION_SET}, ${expression}`,
           ...(condition && { ConditionExpression: condition }),
           ExpressionAttributeNames: { '#type': 'type' },
-          ExpressionAttributeValues: { ':type': ITEM_TYPE.billingSettings, ...values },
+          ExpressionAttributeValues: {
+            ':type': ITEM_TYPE.billingSettings,
+            ':v': RECORD_VERSION.billingSettings,
+            ...values,
+          },
         }),
       );
       return true;
@@ -137,11 +144,12 @@ export class DynamoBillingSettings implements BillingSettingsRepository {
           Update: {
             TableName: this.table.name,
             Key: keys.billingSettings(accountId),
-            UpdateExpression: 'SET #type = :type, lastRechargeAt = :now',
+            UpdateExpression: `SET #type = :type, ${VERSION_SET}, lastRechargeAt = :now`,
             ConditionExpression: 'attribute_not_exists(lastRechargeAt) OR lastRechargeAt <= :windowStart',
             ExpressionAttributeNames: { '#type': 'type' },
             ExpressionAttributeValues: {
               ':type': ITEM_TYPE.billingSettings,
+              ':v': RECORD_VERSION.billingSettings,
               ':now': claim.now,
               ':windowStart': claim.now - claim.windowMs,
             },

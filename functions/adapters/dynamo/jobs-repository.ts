@@ -99,8 +99,9 @@ const JobItem = v.object({
   progress: v.optional(v.nullable(v.number()), null),
   progressAt: v.optional(v.nullable(v.number()), null),
   work: v.optional(v.nullable(JobWorkItem), null),
-  // Every ticket the job opened, in order. A job stored before this list kept one ticket, `engineTicket`: it
-  // is read as the first (and a ticket added to such a job goes after it), so old records are still cancelled.
+  // Every ticket the job opened, in order: the work's (recordTicket) in `engineTicket`, where every earlier
+  // reader looks for it (to check, cancel and match reports), and the others (addTicket) in `engineTickets`
+  // after it. A job stored before that may hold its work's ticket first in `engineTickets`: read the same.
   engineTicket: v.optional(v.nullable(EngineTicketSchema), null),
   engineTickets: v.optional(v.array(EngineTicketSchema), []),
   engineCallAt: v.optional(v.nullable(v.number()), null),
@@ -204,18 +205,21 @@ export class DynamoJobs implements JobsRepository {
     }
   }
 
-  /** The work's ticket is the first of `engineTickets`: written only while the job holds none (in either shape). */
+  /**
+   * The work's ticket, in `engineTicket` (read first of `engineTickets`): written only while the job holds no
+   * ticket in either attribute, so code of the previous deploy still finds, checks and cancels it.
+   */
   async recordTicket(accountId: string, jobId: string, ticket: EngineTicket): Promise<EngineTicket> {
     try {
       await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: keys.job(accountId, jobId),
-          UpdateExpression: 'SET engineTickets = :tickets',
+          UpdateExpression: 'SET engineTicket = :ticket',
           ConditionExpression:
             'attribute_exists(pk) AND (attribute_not_exists(engineTicket) OR attribute_type(engineTicket, :null)) ' +
             'AND (attribute_not_exists(engineTickets) OR size(engineTickets) = :none)',
-          ExpressionAttributeValues: { ':tickets': [ticket], ':null': 'NULL', ':none': 0 },
+          ExpressionAttributeValues: { ':ticket': ticket, ':null': 'NULL', ':none': 0 },
         }),
       );
       return ticket;

@@ -37,6 +37,7 @@ import {
   ITEM_TYPE,
   type ItemKey,
   keys,
+  RECORD_VERSION,
   type Table,
   type TransactItem,
   transactWrite,
@@ -108,6 +109,7 @@ export const ledgerEntryWrite = (
       Item: {
         ...keys.ledgerEntry(entry.accountId, entryId),
         type: ITEM_TYPE.ledger,
+        v: RECORD_VERSION.ledger,
         accountId: entry.accountId,
         kind: entry.kind,
         amountMicros: entry.amountMicros,

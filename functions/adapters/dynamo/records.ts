@@ -12,13 +12,14 @@ import type {
 import type { Job, JobFailed, JobSucceeded } from '../../domain/jobs/job';
 import type { Profile, ProfileFailed, ProfileReady } from '../../domain/profiles/profile';
 import { faceItem, facesItem } from './profiles-repository';
-import { ITEM_TYPE, keys, ttlAfter } from './table';
+import { ITEM_TYPE, keys, RECORD_VERSION, ttlAfter } from './table';
 
 /** The job's `charge` is the ledger's (reservedMicros, finalMicros on the item): a job write never carries it. */
 export const jobItem = ({ charge: _ledgers, ...job }: Job) => ({
   ...keys.job(job.accountId, job.jobId),
   type: ITEM_TYPE.job,
   ...job,
+  v: RECORD_VERSION.job,
 });
 
 /**
@@ -30,6 +31,7 @@ export const profileItem = (profile: Profile) => {
   return {
     ...keys.profile(profile.accountId, profile.profileId),
     type: ITEM_TYPE.profile,
+    v: RECORD_VERSION.profile,
     ...untagged,
     face: face && faceItem(face),
     ...(moreFaces.length > 0 && { faces: facesItem(moreFaces) }),

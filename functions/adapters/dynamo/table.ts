@@ -31,6 +31,25 @@
  * | a Stripe event acted on (exactly once)  | pk STRIPE_EVENT#<event id>  sk EVENT                        | stripeEvent     | at + 90 days + grace         |
  * | a face model's backfill (progress)      | pk FACE_MODEL#<model id>  sk REEMBED                        | reembedProgress | none                         |
  *
+ * Record versions. Old and new code run side by side during a deploy (docs/deploy-aws.md, "Changing what is
+ * stored"), so every family below is written with `v` (RECORD_VERSION: the shape its writer wrote) and read
+ * by code that accepts the current shape and the previous one. An item without `v` is version 1: anything
+ * written before versions were recorded (commit f2880e8's shapes, and the attributes added after it, listed
+ * here). Readers do not branch on `v`: each version only adds attributes, which a reader of the previous
+ * version drops (valibot's object ignores unknown keys) and today's reader defaults when absent. A change
+ * that cannot be read that way bumps its family's version, ships a reader that branches on `v` first and the
+ * writer a deploy later. Updates keep the `v` the item was created with (they only add attributes too).
+ *
+ * | family (type)        | v | version 1, still read                                                              |
+ * |----------------------|---|------------------------------------------------------------------------------------|
+ * | account              | 2 | the same attributes                                                                |
+ * | apiKeyLookup, apiKey | 2 | no `scopes`: every scope but billing (LEGACY_KEY_SCOPES)                           |
+ * | profile              | 2 | the template in `face` only, no `faces` map                                        |
+ * | job                  | 2 | one ticket, in `engineTicket`; or (written after f2880e8) the work's first in `engineTickets` |
+ * | ledger               | 2 | no `retriedOutputs`                                                                |
+ * | topUp                | 2 | no refundFailedMicros, failedRefundIds, disputeClosed, revision, rechargeCard      |
+ * | billingSettings      | 2 | a `card` without `consentedAt` (the daily cap is its own item, rechargeDay)        |
+ *
  * The webhook-secret item holds `secret` (current) and, after a rotation, `previousSecret` with
  * `previousExpiresAt` (epoch ms; our code ignores it after that, no TTL: the item is the current secret).
  * Every write of it is conditional on the `secret` it replaces (accounts-repository.ts), so of two
@@ -194,6 +213,18 @@ export const keys = {
   stripePayment: (paymentIntentId: string): ItemKey => ({ pk: `STRIPE_PAYMENT#${paymentIntentId}`, sk: 'PAYMENT' }),
   stripeEvent: (eventId: string): ItemKey => ({ pk: `STRIPE_EVENT#${eventId}`, sk: 'EVENT' }),
   accountPk,
+} as const;
+
+/** The record version (`v`) each family's writer stamps on the items it creates (the header's table). */
+export const RECORD_VERSION = {
+  account: 2,
+  /** Both items of a key: the lookup by hash and the account's key item. */
+  apiKey: 2,
+  profile: 2,
+  job: 2,
+  ledger: 2,
+  topUp: 2,
+  billingSettings: 2,
 } as const;
 
 /** TTL only cleans up: a week after our code stopped answering for the item. */

@@ -24,6 +24,7 @@ import {
   ITEM_TYPE,
   isConditionalCheckFailure,
   keys,
+  RECORD_VERSION,
   SORT_KEY_PREFIX,
   type Table,
   type TransactItem,
@@ -110,6 +111,7 @@ export class DynamoTopUps implements TopUpsRepository {
         Item: {
           ...keys.topUp(topUp.accountId, topUp.topUpId),
           type: ITEM_TYPE.topUp,
+          v: RECORD_VERSION.topUp,
           topUpId: topUp.topUpId,
           accountId: topUp.accountId,
           amountMicros: topUp.amountMicros,
