@@ -100,7 +100,11 @@ describe('image operations through the bundled functions', () => {
     expect(answer).toEqual({
       known_subjects: { counts: {} },
       recognized_faces: [],
-      identity: { expected: [], outputs: [{ output_index: 0, kept: [], missing: [], attempts: 1 }] },
+      identity: {
+        expected: [],
+        outputs: [{ output_index: 0, kept: [], missing: [], attempts: 1 }],
+        retried_outputs: 0,
+      },
       images: [expect.any(String)],
       download_urls: [],
     });
@@ -112,7 +116,11 @@ describe('image operations through the bundled functions', () => {
     expect(answer).toEqual({
       known_subjects: { counts: {} },
       recognized_faces: [],
-      identity: { expected: [], outputs: [{ output_index: 0, kept: [], missing: [], attempts: 1 }] },
+      identity: {
+        expected: [],
+        outputs: [{ output_index: 0, kept: [], missing: [], attempts: 1 }],
+        retried_outputs: 0,
+      },
       images: [],
       download_urls: [expect.any(String)],
     });
