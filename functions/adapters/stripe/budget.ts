@@ -5,7 +5,7 @@
  * (auto-recharge, two calls), the sweep, and the API's top-up route (one call, under API Gateway's 29 s).
  * No imports, so that the stack's definitions can read it without shipping the library.
  */
-export const STRIPE_TIMEOUT_MS = 10_000;
+export const STRIPE_TIMEOUT_MS = 8_000;
 export const STRIPE_MAX_NETWORK_RETRIES = 1;
 const STRIPE_MAX_RETRY_WAIT_MS = 5_000;
 
