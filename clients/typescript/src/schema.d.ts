@@ -1209,7 +1209,7 @@ export interface paths {
         put?: never;
         /**
          * A queued provider reports a request’s end (internal)
-         * @description For a provider that queues work (MODEL_ROUTES naming one, `{provider}` its id; another id is a 404): the callback URL the service gives it with the work, carrying the job and our token; verified by the provider’s own signature over the raw body (for each provider, docs/providers.md), not an API key.
+         * @description For a provider that queues work (MODEL_ROUTES naming one, `{provider}` its id; another id is a 404): the callback URL the service gives it with the work, carrying the job and our token; verified by the provider’s own signature over the raw body (for each provider, docs/providers.md), not an API key. A report of a job that has ended or is gone, or of a request the job does not hold, is answered 200 with `accepted: false` (logged), so that the provider stops delivering it.
          */
         post: operations["providerWebhook"];
         delete?: never;
@@ -1230,7 +1230,7 @@ export interface paths {
         /**
          * A queued provider reports a request’s end (internal)
          * @deprecated
-         * @description For a provider that queues work (MODEL_ROUTES naming one, `{provider}` its id; another id is a 404): the callback URL the service gives it with the work, carrying the job and our token; verified by the provider’s own signature over the raw body (for each provider, docs/providers.md), not an API key.
+         * @description For a provider that queues work (MODEL_ROUTES naming one, `{provider}` its id; another id is a 404): the callback URL the service gives it with the work, carrying the job and our token; verified by the provider’s own signature over the raw body (for each provider, docs/providers.md), not an API key. A report of a job that has ended or is gone, or of a request the job does not hold, is answered 200 with `accepted: false` (logged), so that the provider stops delivering it.
          */
         post: operations["providerWebhook_v1"];
         delete?: never;
@@ -1549,6 +1549,8 @@ export interface components {
                 }[];
                 /** @description Outputs made again by `identity_check: retry` (the sum of each output’s attempts beyond the first), each charged at the operation’s per-output price; 0 without a retry. */
                 retried_outputs: number;
+                /** @description Expected subjects whose face template of the current face model was not ready in time: their references were sent, but they were not recognised and are not billed (nor listed as missing). Absent when every subject was checked. */
+                not_checked?: string[];
             };
             /** @description Base64 images (`response_mode: bytes`), else empty. */
             images: string[];
@@ -1655,6 +1657,8 @@ export interface components {
                         }[];
                         /** @description Outputs made again by `identity_check: retry` (the sum of each output’s attempts beyond the first), each charged at the operation’s per-output price; 0 without a retry. */
                         retried_outputs: number;
+                        /** @description Expected subjects whose face template of the current face model was not ready in time: their references were sent, but they were not recognised and are not billed (nor listed as missing). Absent when every subject was checked. */
+                        not_checked?: string[];
                     };
                     /** @description Base64 images (`response_mode: bytes`), else empty. */
                     images: string[];
@@ -1771,6 +1775,8 @@ export interface components {
                     }[];
                     /** @description Outputs made again by `identity_check: retry` (the sum of each output’s attempts beyond the first), each charged at the operation’s per-output price; 0 without a retry. */
                     retried_outputs: number;
+                    /** @description Expected subjects whose face template of the current face model was not ready in time: their references were sent, but they were not recognised and are not billed (nor listed as missing). Absent when every subject was checked. */
+                    not_checked?: string[];
                 };
                 /** @description Base64 images (`response_mode: bytes`), else empty. */
                 images: string[];
@@ -2120,8 +2126,7 @@ export interface components {
         };
         /** ProviderReportAccepted */
         ProviderReportAccepted: {
-            /** @constant */
-            accepted: true;
+            accepted: boolean;
             duplicate: boolean;
             resumed: boolean;
         };
@@ -2139,7 +2144,7 @@ export interface components {
              * @description What the event did; every outcome is a 200, so Stripe does not deliver it again.
              * @enum {string}
              */
-            outcome: "credited" | "debited" | "closed" | "duplicate" | "ignored" | "foreign";
+            outcome: "credited" | "adjusted" | "closed" | "declined" | "duplicate" | "ignored" | "foreign" | "recorded";
         };
         /**
          * TagReport
@@ -2423,7 +2428,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobHandle"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2614,7 +2619,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobHandle"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2800,7 +2805,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobHandle"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2986,7 +2991,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobHandle"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3172,7 +3177,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobHandle"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3358,7 +3363,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobHandle"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3544,7 +3549,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobHandle"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3730,7 +3735,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobHandle"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4252,7 +4257,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobPage"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4360,7 +4365,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobPage"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4927,7 +4932,7 @@ export interface operations {
                     "application/json": components["schemas"]["Redelivery"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5068,7 +5073,7 @@ export interface operations {
                     "application/json": components["schemas"]["Redelivery"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7941,7 +7946,7 @@ export interface operations {
                     "application/json": components["schemas"]["LedgerPage"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8046,7 +8051,7 @@ export interface operations {
                     "application/json": components["schemas"]["LedgerPage"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8151,7 +8156,7 @@ export interface operations {
                     "application/json": components["schemas"]["TopUpPage"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8472,7 +8477,7 @@ export interface operations {
                     "application/json": components["schemas"]["BillingSettings"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8574,7 +8579,7 @@ export interface operations {
                     "application/json": components["schemas"]["StripeWebhookReceipt"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8653,7 +8658,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrainerEventAccepted"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8762,7 +8767,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrainerEventAccepted"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8849,7 +8854,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The report was recorded (or was a duplicate of one recorded). */
+            /** @description The report was recorded (or was a duplicate of one recorded; a duplicate resumes a job whose first resume failed), or ignored (`accepted: false`). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8859,7 +8864,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderReportAccepted"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8946,7 +8951,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The report was recorded (or was a duplicate of one recorded). */
+            /** @description The report was recorded (or was a duplicate of one recorded; a duplicate resumes a job whose first resume failed), or ignored (`accepted: false`). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8956,7 +8961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderReportAccepted"];
                 };
             };
-            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `PROFILE_NEEDS_REEMBEDDING`, `IDEMPOTENCY_KEY_REUSED`). */
+            /** @description Invalid request (a rule of the base-model catalog, `CONTENT_MODERATION`, `MIXED_PROFILE_MODEL_VERSIONS`, `PROFILE_NOT_READY`, `IDEMPOTENCY_KEY_REUSED`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
