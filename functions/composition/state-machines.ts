@@ -1,6 +1,8 @@
 /** Starting and stopping the state machines; executions are named by job or profile id. */
+
 import { sfnClient, startExecution, stopExecution } from '../adapters/sfn/executions';
 import { STATE_MACHINE_ARN_ENV } from '../deployment/env-names';
+import type { TrainingTier } from '../domain/profiles/profile';
 import { once, settings } from './core';
 
 export const sfn = once(() => sfnClient(settings().AWS_REGION, settings().SFN_ENDPOINT));
@@ -19,10 +21,24 @@ export const stopImageJob = (jobId: string) =>
     cause: 'The job was canceled.',
   });
 
-export const startProfileTraining = (input: { accountId: string; profileId: string; imageUrls: string[] }) =>
+/**
+ * The trainer a profile trains with: TRAINER's, except that a hosted LoRA trainer (TRAINER=fal) trains Full
+ * Train only; Quick Train keeps the sandbox's face template and never calls it. `apiBaseUrl` is the API the
+ * profile was created on, where the trainer's webhook reports.
+ */
+export const startProfileTraining = ({
+  trainingTier,
+  ...input
+}: {
+  accountId: string;
+  profileId: string;
+  imageUrls: string[];
+  trainingTier: TrainingTier;
+  apiBaseUrl: string;
+}) =>
   startExecution(sfn(), settings()[STATE_MACHINE_ARN_ENV['profile-training']], input.profileId, {
     ...input,
-    trainer: settings().TRAINER,
+    trainer: settings().TRAINER === 'fal' && trainingTier !== 'standard' ? 'sandbox' : settings().TRAINER,
   });
 
 export const stopProfileTraining = (profileId: string) =>

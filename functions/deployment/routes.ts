@@ -228,8 +228,14 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/profiles/{profile_id}',
     handler: 'profiles/profile-delete',
     scope: 'profiles',
-    // inputs: the profile's copies shown to a provider (inputs/shared/<account>/<profile>/).
-    access: { table: 'write', stop: ['profile-training'], bucket: { delete: ['profiles', 'inputs'] } },
+    // inputs: the profile's copies shown to a provider (inputs/shared/<account>/<profile>/); fal's key: a LoRA
+    // training at fal is cancelled and fal's copies deleted (TRAINER=fal).
+    access: {
+      table: 'write',
+      stop: ['profile-training'],
+      bucket: { delete: ['profiles', 'inputs'] },
+      secrets: ['falKey'],
+    },
   },
   // The first read creates the account's secret.
   {
@@ -338,7 +344,12 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: PROVIDER_WEBHOOK_PATH,
     handler: 'providers/provider-webhook',
     auth: 'none',
-    access: { table: 'write', answerTasks: ['image-job'], secrets: ['downloadToken', ...QUEUED_PROVIDER_SECRETS] },
+    // profile-training: a LoRA trainer's report resumes the training waiting for it (TRAINER=fal).
+    access: {
+      table: 'write',
+      answerTasks: ['image-job', 'profile-training'],
+      secrets: ['downloadToken', ...QUEUED_PROVIDER_SECRETS],
+    },
   },
   // The API's own description, public like any API reference: generated from this table and the schemas.
   { method: 'GET', group: 'portal', path: '/openapi.json', handler: 'portal/openapi', auth: 'none', access: {} },

@@ -5,10 +5,17 @@
  * which only the local runtimes set, from their own environment.
  */
 import * as v from 'valibot';
-import { listPriceOf } from '../adapters/engine/providers/list-prices';
+import { FAL_PLATFORM_URL_DEFAULT } from '../adapters/engine/providers/fal/trainer-settings';
+import {
+  FAL_TRAINER_DEFAULT_LEARNING_RATE,
+  FAL_TRAINER_DEFAULT_STEPS,
+  falTrainerCostMicros,
+  listPriceOf,
+} from '../adapters/engine/providers/list-prices';
 import { FACE_MODEL_IDS, MODEL_ID } from '../adapters/faces/face-models';
 import { parseModelAliases, parseModelRoutes } from '../domain/catalog/model-routes';
 import { checkRouteCosts } from '../domain/catalog/route-margins';
+import { checkTrainerCost } from '../domain/catalog/trainer-cost';
 import { USD_AMOUNT_PATTERN, usdAmountMicros } from '../domain/shared/money';
 import { BACKEND_ENV, DEVELOPMENT_ENV, ENV, PROVIDER_ENV, STATE_MACHINE_ARN_ENV, STRIPE_ENV } from './env-names';
 import {
@@ -123,8 +130,32 @@ export const ConfigSchema = v.object({
   [DEVELOPMENT_ENV.engineToken]: v.optional(v.string(), ''),
   /** On AWS the engine's token is a Secrets Manager secret, read once per cold start. */
   [BACKEND_ENV.engineTokenSecretArn]: v.optional(v.string()),
-  /** The trainer: the sandbox (signature computed in process), or a training backend over HTTPS that calls back (docs/trainer-contract.md). */
-  [BACKEND_ENV.trainer]: v.optional(v.picklist(['sandbox', 'http']), 'sandbox'),
+  /**
+   * The trainer: the sandbox (the face template is the training), a training backend over HTTPS that calls back
+   * (docs/trainer-contract.md), or fal (Full Train as a LoRA on fal-ai/flux-2-trainer; Quick Train stays the
+   * sandbox's: domain/profiles/lora-training.ts).
+   */
+  [BACKEND_ENV.trainer]: v.optional(v.picklist(['sandbox', 'http', 'fal']), 'sandbox'),
+  /** TRAINER=fal: the steps of each training (fal's default 1 000 costs more than Full Train's price). */
+  [BACKEND_ENV.falTrainerSteps]: v.pipe(
+    v.optional(v.string(), String(FAL_TRAINER_DEFAULT_STEPS)),
+    v.transform(Number),
+    v.integer(`${BACKEND_ENV.falTrainerSteps}: a whole number of steps`),
+    v.minValue(1),
+    v.maxValue(10_000),
+  ),
+  /** TRAINER=fal: the learning rate (fal's default 5e-5). */
+  [BACKEND_ENV.falTrainerLearningRate]: v.pipe(
+    v.optional(v.string(), String(FAL_TRAINER_DEFAULT_LEARNING_RATE)),
+    v.transform(Number),
+    v.number(`${BACKEND_ENV.falTrainerLearningRate}: a number, e.g. 0.00005`),
+    v.minValue(0),
+    v.maxValue(0.01),
+  ),
+  /** Train with a trainer whose list price exceeds the Full Train price (refused at start otherwise). */
+  [BACKEND_ENV.allowTrainingBelowCost]: flag,
+  /** fal's platform API (FAL_PLATFORM_URL): where a training's files are deleted at fal. */
+  [BACKEND_ENV.falPlatformUrl]: v.optional(v.pipe(v.string(), v.url()), FAL_PLATFORM_URL_DEFAULT),
   [BACKEND_ENV.trainerUrl]: optionalUrl,
   /** Shared with the training backend: sent on our requests, and required on its callbacks. */
   [DEVELOPMENT_ENV.trainerToken]: v.optional(v.string(), ''),
@@ -283,6 +314,13 @@ export const allowRoutesBelowCost = (env: NodeJS.ProcessEnv): boolean =>
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig => {
   const parsed = v.parse(ConfigSchema, env);
   checkRouteCosts(parsed[PROVIDER_ENV.modelRoutes], listPriceOf, parsed[PROVIDER_ENV.allowRoutesBelowCost]);
+  if (parsed[BACKEND_ENV.trainer] === 'fal')
+    checkTrainerCost(
+      falTrainerCostMicros(parsed[BACKEND_ENV.falTrainerSteps]),
+      parsed[BACKEND_ENV.allowTrainingBelowCost],
+      `${BACKEND_ENV.falTrainerSteps}=${parsed[BACKEND_ENV.falTrainerSteps]}`,
+      `${BACKEND_ENV.allowTrainingBelowCost}=true`,
+    );
   return {
     ...parsed,
     providers: Object.fromEntries(HOSTED_PROVIDER_IDS.map((id) => [id, providerSettings(env, id)])) as Record<

@@ -91,6 +91,29 @@ export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
         handler: 'functions/workflows/profile-training/accept-training',
         access: { table: 'write', queues: ['callbacks'] },
       },
+      // TRAINER=fal (Full Train): the zip of captioned photos stored and presigned for fal, the trainer asked with a
+      // webhook signed by the link secret (downloadToken) and fal's key.
+      SubmitLoraTrainingFunctionArn: {
+        handler: 'functions/workflows/profile-training/submit-lora-training',
+        timeoutSeconds: 300,
+        access: {
+          table: 'write',
+          bucket: { read: ['profiles'], write: ['profiles'] },
+          secrets: ['downloadToken', 'falKey'],
+        },
+      },
+      // Invoked by the `lambda:invoke.waitForTaskToken` Task AwaitLoraTraining: stores the token fal's webhook resumes.
+      AwaitLoraTrainingFunctionArn: {
+        handler: 'functions/workflows/profile-training/await-lora-training',
+        timeoutSeconds: 60,
+        access: { table: 'write' },
+      },
+      // fal's status and result; the LoRA downloaded from fal's media hosts into the bucket; fal's copies deleted.
+      CheckLoraTrainingFunctionArn: {
+        handler: 'functions/workflows/profile-training/check-lora-training',
+        timeoutSeconds: 900,
+        access: { table: 'write', bucket: { write: ['profiles'] }, queues: ['callbacks'], secrets: ['falKey'] },
+      },
       FailTrainingFunctionArn: {
         handler: 'functions/workflows/profile-training/fail-training',
         access: { table: 'write', queues: ['callbacks'] },

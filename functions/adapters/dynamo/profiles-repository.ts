@@ -91,6 +91,25 @@ export const ProfileItem = v.object({
   callbackUrl: v.optional(v.nullable(v.string()), null),
   trainingStartedAt: v.optional(v.nullable(v.number()), null),
   trainingSeconds: v.optional(v.nullable(v.number()), null),
+  // Full Train on a LoRA trainer (domain/profiles/lora-training.ts): absent on other and older profiles.
+  loraToken: v.optional(v.nullable(v.string())),
+  loraTraining: v.optional(
+    v.nullable(
+      v.object({
+        requestId: v.string(),
+        model: v.string(),
+        statusUrl: v.string(),
+        responseUrl: v.string(),
+        cancelUrl: v.string(),
+        submittedAt: v.number(),
+        steps: v.number(),
+      }),
+    ),
+  ),
+  queuePosition: v.optional(v.nullable(v.number())),
+  loraAwaitToken: v.optional(v.nullable(v.string())),
+  loraReported: v.optional(v.boolean()),
+  lora: v.optional(v.nullable(v.object({ key: v.string() }))),
   createdAt: v.number(),
   updatedAt: v.number(),
 });

@@ -3,6 +3,7 @@
  * prefix (no image work here): photos/NN.jpg, references/NN.jpg (aligned face crops, best first),
  * picture.jpg and template.json (model id, kind, mean and per-photo embeddings).
  */
+import { createHash } from 'node:crypto';
 import type { FaceTemplate } from '../../domain/faces';
 import type { ObjectStore } from './object-store';
 
@@ -15,6 +16,17 @@ export const referenceKey = (accountId: string, profileId: string, rank: number)
 export const templateKey = (accountId: string, profileId: string) =>
   `${profilePrefix(accountId, profileId)}template.json`;
 
+/**
+ * What a hosted trainer is shown of a profile and what it made (the training zip, the LoRA): also the
+ * profile's, but under digests of its ids (`profiles/shared/<A>/<P>/`), since their presigned URLs reach a
+ * provider, which is never shown `prf_…` or an account id (as shared-inputs.ts does for reference crops).
+ * Deleted with the profile (deleteAll), and, being under `profiles/`, never expired by the bucket's lifecycle.
+ */
+const digest = (kind: string, id: string): string =>
+  createHash('sha256').update(`${kind}:${id}`).digest('hex').slice(0, 32);
+export const profileSharedPrefix = (accountId: string, profileId: string) =>
+  `profiles/shared/${digest('account', accountId)}/${digest('profile', profileId)}/`;
+
 export const photoStore = (objects: ObjectStore) => ({
   load: (keys: string[]) =>
     Promise.all(
@@ -26,6 +38,7 @@ export const photoStore = (objects: ObjectStore) => ({
     ),
   async deleteAll(accountId: string, profileId: string): Promise<void> {
     await objects.deletePrefix(profilePrefix(accountId, profileId));
+    await objects.deletePrefix(profileSharedPrefix(accountId, profileId));
   },
   picture: async (key: string) => (await objects.get(key))?.body,
   async saveReference(accountId: string, profileId: string, rank: number, jpeg: Buffer): Promise<string> {

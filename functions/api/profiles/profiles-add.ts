@@ -7,7 +7,7 @@ import { assertCallbackUrlReachable } from '../support/callback-url';
 import { assertUploadsFound } from '../support/upload-references';
 
 /** POST /v2/service/profiles/add: the tier's price reserved, training started, the id returned at once. */
-const lambdaHandler = async ({ body, caller }: ApiRequest<AddProfileRequest>) => {
+const lambdaHandler = async ({ body, caller, baseUrl }: ApiRequest<AddProfileRequest>) => {
   assertCallbackUrlReachable(body);
   await assertUploadsFound(caller.accountId, 'image_urls', body.image_urls);
   return ok(
@@ -17,6 +17,7 @@ const lambdaHandler = async ({ body, caller }: ApiRequest<AddProfileRequest>) =>
       tag: body.tag,
       modelVersion: body.model_version,
       callbackUrl: body.callback_url,
+      apiBaseUrl: baseUrl,
     }),
   );
 };

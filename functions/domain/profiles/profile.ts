@@ -1,6 +1,7 @@
 /** A profile: a learned representation of one subject, trained from reference photos. */
 import type { FaceKind } from '../faces';
 import type { ModelVersion } from '../shared/model-version';
+import type { LoraTrainingTicket } from './lora-training';
 
 export const PROFILE_STATUSES = ['VALIDATING', 'QUEUING', 'IN_PROGRESS', 'READY', 'ERROR'] as const;
 export type ProfileStatus = (typeof PROFILE_STATUSES)[number];
@@ -53,6 +54,18 @@ export interface Profile {
   /** When IN_PROGRESS began, and how long the training is expected to take there (null when unknown: a remote trainer). */
   trainingStartedAt: number | null;
   trainingSeconds: number | null;
+  /**
+   * Full Train on a LoRA trainer (TRAINER=fal; lora-training.ts), each absent on every other profile and on
+   * records written before it: the random token the LoRA learned the subject as (never the profile id), the
+   * trainer's request while it trains, the trainer's queue position while queued, the task token its
+   * webhook resumes and whether that webhook has come, and once READY the LoRA's key in our bucket.
+   */
+  loraToken?: string | null;
+  loraTraining?: LoraTrainingTicket | null;
+  queuePosition?: number | null;
+  loraAwaitToken?: string | null;
+  loraReported?: boolean;
+  lora?: { key: string } | null;
   createdAt: number;
   updatedAt: number;
 }

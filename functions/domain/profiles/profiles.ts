@@ -36,6 +36,12 @@ export type ProfileChanges = Partial<
     | 'photoKeys'
     | 'trainingStartedAt'
     | 'trainingSeconds'
+    | 'loraToken'
+    | 'loraTraining'
+    | 'queuePosition'
+    | 'loraAwaitToken'
+    | 'loraReported'
+    | 'lora'
   >
 >;
 
@@ -61,8 +67,16 @@ export interface ProfileDeps {
   profiles: ProfilesRepository;
   accounts: { get(accountId: string): Promise<{ defaultModelVersion: ModelVersion } | undefined> };
   training: {
-    start(input: { accountId: string; profileId: string; imageUrls: string[] }): Promise<void>;
+    start(input: {
+      accountId: string;
+      profileId: string;
+      imageUrls: string[];
+      trainingTier: TrainingTier;
+      apiBaseUrl: string;
+    }): Promise<void>;
     stop(profileId: string): Promise<void>;
+    /** A hosted trainer's work for the profile (TRAINER=fal): stopped and its copies deleted; never throws. */
+    stopRemote(profile: Profile): Promise<void>;
   };
   photos: {
     deleteAll(accountId: string, profileId: string): Promise<void>;
@@ -79,6 +93,8 @@ export interface AddProfileCommand {
   modelVersion?: ModelVersion;
   /** https; gets a signed POST of the profile status when training ends. */
   callbackUrl?: string;
+  /** The API the profile is created on (`https://…/prod`): where a hosted trainer reports. */
+  apiBaseUrl: string;
 }
 
 const statusMessage: Record<ProfileStatus, string> = {
@@ -141,7 +157,13 @@ export const add = async (
     at,
   });
   try {
-    await deps.training.start({ accountId: caller.accountId, profileId, imageUrls: command.imageUrls });
+    await deps.training.start({
+      accountId: caller.accountId,
+      profileId,
+      imageUrls: command.imageUrls,
+      trainingTier: command.trainingTier,
+      apiBaseUrl: command.apiBaseUrl,
+    });
   } catch (error) {
     const failedAt = deps.clock();
     await releaseProfile(
@@ -174,6 +196,10 @@ export const statusBody = (profile: Profile, now: number) => {
     message: profile.message,
     progress,
     eta_seconds: etaSeconds,
+    // A training queued at a hosted trainer (TRAINER=fal): the requests ahead of it there.
+    ...(profile.status === 'QUEUING' && typeof profile.queuePosition === 'number'
+      ? { queue_position: profile.queuePosition }
+      : {}),
   };
 };
 
@@ -241,10 +267,12 @@ export const remove = async (
   caller: Caller,
   profileId: string,
 ): Promise<{ profile_id: string; status: 'deleted' }> => {
-  await ownProfile(deps, caller, profileId);
+  const profile = await ownProfile(deps, caller, profileId);
   const at = deps.clock();
   await releaseProfile(deps, caller.accountId, profileId, 'Deleted.', at);
   await deps.training.stop(profileId);
+  // Its LoRA training at fal, if any: cancelled (still running) and fal's copies deleted; ours go with the prefix.
+  await deps.training.stopRemote(profile);
   await deps.photos.deleteAll(caller.accountId, profileId);
   await deps.shared.deleteProfileCopies(caller.accountId, profileId);
   await deps.profiles.remove(caller.accountId, profileId);

@@ -372,10 +372,16 @@ export const trainingFailureMessage = (failure: { Error?: string; Cause?: string
 
 export const failTraining = async (
   deps: { ledger: Pick<LedgerPort, 'release'>; clock: Clock } & Pick<TrainingDeps, 'profiles' | 'enqueueCallback'>,
-  step: TrainingStep & { validation?: ValidationOutcome; failure?: { Error?: string; Cause?: string } },
+  step: TrainingStep & {
+    validation?: ValidationOutcome;
+    failure?: { Error?: string; Cause?: string };
+    lora?: { failure?: string };
+  },
 ): Promise<void> => {
   const message =
-    step.validation && !step.validation.ok ? step.validation.message : trainingFailureMessage(step.failure);
+    step.validation && !step.validation.ok
+      ? step.validation.message
+      : (step.lora?.failure ?? trainingFailureMessage(step.failure));
   await releaseProfile(deps, step.accountId, step.profileId, message, deps.clock());
   await queueTrainingCallback(deps, step);
 };

@@ -25,4 +25,11 @@ export const FailStepSchema = v.object({
     ]),
   ),
   failure: v.optional(v.object({ Error: v.optional(v.string()), Cause: v.optional(v.string()) })),
+  /** CheckLoraTraining's outcome (TRAINER=fal): a failure is the message for the user. */
+  lora: v.optional(v.object({ done: v.boolean(), failure: v.optional(v.string()) })),
+});
+
+export const LoraSubmitStepSchema = v.object({
+  ...TrainingStepSchema.entries,
+  apiBaseUrl: v.pipe(v.string(), v.url()),
 });

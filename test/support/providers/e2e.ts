@@ -57,6 +57,8 @@ export const startProviderDoubles = async (drawing: DoubleDrawing = {}): Promise
       FAL_QUEUE_URL: fal.baseUrl,
       FAL_KEY,
       FAL_JWKS_URL: fal.jwksUrl,
+      // fal's platform API (a training's files deleted: TRAINER=fal), on the double.
+      FAL_PLATFORM_URL: fal.platformUrl,
     },
     keys: [openai.apiKey, GEMINI_KEY, FAL_KEY],
     violations: () => [...openai.violations, ...gemini.violations, ...fal.violations],

@@ -41,6 +41,15 @@ import type { InQueueQueueStatus, QueueStatus } from '@fal-ai/client';
 import type { EndpointTypeMap } from '@fal-ai/client/endpoints';
 import * as v from 'valibot';
 import { internalIdsIn, renderOutput, requestSeed } from './face-render';
+import {
+  checkTrainingSet,
+  Flux2TrainerInputSchema,
+  LorasSchema,
+  loraFile,
+  readZip,
+  TRAINER_ENDPOINT,
+  type TrainingSet,
+} from './fal-trainer-double';
 
 // ---- Input schemas, one per endpoint, checked against the client's types ----
 
@@ -90,6 +99,13 @@ const flux2Fields = {
 };
 export const Flux2InputSchema = v.strictObject(flux2Fields);
 export const Flux2EditInputSchema = v.strictObject({ ...flux2Fields, image_urls: imageUrls(1, 4) });
+/** FLUX.2 [dev] with LoRAs (Flux2LoraInput, Flux2LoraEditInput: at most 3 image_urls on the edit). */
+export const Flux2LoraInputSchema = v.strictObject({ ...flux2Fields, loras: v.optional(LorasSchema) });
+export const Flux2LoraEditInputSchema = v.strictObject({
+  ...flux2Fields,
+  image_urls: imageUrls(1, 3),
+  loras: v.optional(LorasSchema),
+});
 
 const flux2ProFields = {
   prompt,
@@ -183,6 +199,8 @@ type InputOf<E extends keyof EndpointTypeMap> = EndpointTypeMap[E]['input'];
 export type FalSchemasMatchClientTypes = [
   Assert<Assignable<v.InferOutput<typeof Flux2InputSchema>, InputOf<'fal-ai/flux-2'>>>,
   Assert<Assignable<v.InferOutput<typeof Flux2EditInputSchema>, InputOf<'fal-ai/flux-2/edit'>>>,
+  Assert<Assignable<v.InferOutput<typeof Flux2LoraInputSchema>, InputOf<'fal-ai/flux-2/lora'>>>,
+  Assert<Assignable<v.InferOutput<typeof Flux2LoraEditInputSchema>, InputOf<'fal-ai/flux-2/lora/edit'>>>,
   Assert<Assignable<v.InferOutput<typeof Flux2ProInputSchema>, InputOf<'fal-ai/flux-2-pro'>>>,
   Assert<Assignable<v.InferOutput<typeof Flux2ProEditInputSchema>, InputOf<'fal-ai/flux-2-pro/edit'>>>,
   Assert<Assignable<v.InferOutput<typeof NanoBanana2InputSchema>, InputOf<'fal-ai/nano-banana-2'>>>,
@@ -195,7 +213,7 @@ export type FalSchemasMatchClientTypes = [
   Assert<Assignable<v.InferOutput<typeof SeedreamEditInputSchema>, InputOf<'fal-ai/bytedance/seedream/v5/lite/edit'>>>,
 ];
 
-type OutputKind = 'flux-2' | 'flux-2-pro' | 'nano-banana-2' | 'qwen-image-2' | 'seedream';
+type OutputKind = 'flux-2' | 'flux-2-pro' | 'nano-banana-2' | 'qwen-image-2' | 'seedream' | 'trainer';
 
 interface EndpointSpec {
   schema: v.GenericSchema;
@@ -216,6 +234,24 @@ const ENDPOINTS: Record<string, EndpointSpec> = {
     schema: Flux2EditInputSchema,
     output: 'flux-2',
     defaultSize: { width: 1024, height: 768 },
+    defaultFormat: 'png',
+  },
+  'fal-ai/flux-2/lora': {
+    schema: Flux2LoraInputSchema,
+    output: 'flux-2',
+    defaultSize: { width: 1024, height: 768 },
+    defaultFormat: 'png',
+  },
+  'fal-ai/flux-2/lora/edit': {
+    schema: Flux2LoraEditInputSchema,
+    output: 'flux-2',
+    defaultSize: { width: 1024, height: 768 },
+    defaultFormat: 'png',
+  },
+  [TRAINER_ENDPOINT]: {
+    schema: Flux2TrainerInputSchema,
+    output: 'trainer',
+    defaultSize: { width: 0, height: 0 },
     defaultFormat: 'png',
   },
   'fal-ai/flux-2-pro': {
@@ -350,7 +386,28 @@ export interface FalSubmission {
   webhook?: string;
 }
 
+/** One training the trainer app took: what its zip held, and its settings. */
+export interface FalTraining {
+  requestId: string;
+  zipUrl: string;
+  steps?: number;
+  learningRate?: number;
+  set?: TrainingSet;
+  /** The LoRA file's URL it answered. */
+  loraUrl?: string;
+}
+
 export interface FalDouble {
+  /** Trainings submitted to fal-ai/flux-2-trainer, in order (their sets once read). */
+  trainings: FalTraining[];
+  /** The next training does its work, then fails with this message (ERROR on its webhook, 422 on its result). */
+  failNextTraining(message: string): void;
+  /** Every LoRA `path` a LoRA endpoint fetched, with the HTTP status it got (0: no connection). */
+  loraFetches: { path: string; status: number }[];
+  /** The request ids whose payloads were deleted (DELETE /v1/models/requests/{id}/payloads). */
+  deletedPayloads: string[];
+  /** FAL_PLATFORM_URL for the service: the double's own platform API. */
+  platformUrl: string;
   baseUrl: string;
   received: FalReceived[];
   /** Accepted submissions, in order. */
@@ -435,6 +492,8 @@ interface QueuedRequest {
   reported?: boolean;
   /** A status poll has answered COMPLETED (what a result fetch must follow when the status lags). */
   statusSaidCompleted?: boolean;
+  /** A training (fal-ai/flux-2-trainer): its record, and the failure it ends with after its work. */
+  training?: FalTraining & { failure?: string };
 }
 
 const POLICY_MESSAGE = 'The content was flagged by a content checker.';
@@ -481,6 +540,10 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
   const submissions: FalSubmission[] = [];
   const violations: string[] = [];
   const counters = { submits: 0, statusPolls: 0, results: 0, cancels: 0, files: 0 };
+  const trainings: FalTraining[] = [];
+  const trainingFailures: string[] = [];
+  const loraFetches: { path: string; status: number }[] = [];
+  const deletedPayloads: string[] = [];
   const failures: {
     on: FalStage;
     after: number;
@@ -635,6 +698,7 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     input: Record<string, unknown>,
     count: number,
   ): Promise<QueuedRequest['files'] extends Promise<infer T> ? T : never> => {
+    if (spec.output === 'trainer') return trainerWork(id, input);
     drawnRequests += 1;
     const ordinal = drawnRequests; // taken before any await: the seed follows the order of submission
     const { width, height } = sizeOfInput(spec, input);
@@ -662,7 +726,44 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     return made;
   };
 
+  /**
+   * A training's work: the zip fetched and read, its images and captions checked (recorded in `violations`
+   * when fal would refuse them, or when a name or caption carries an internal id), the LoRA file made.
+   */
+  const trainerWork = async (id: string, input: Record<string, unknown>) => {
+    const training = trainings.find((entry) => entry.requestId === id);
+    const response = await fetch(String(input.image_data_url));
+    if (!response.ok) throw new Error(`image_data_url answered HTTP ${response.status}`);
+    const entries = readZip(Buffer.from(await response.arrayBuffer()));
+    const set = checkTrainingSet(
+      entries,
+      typeof input.default_caption === 'string' ? input.default_caption : undefined,
+    );
+    for (const problem of set.problems) violations.push(`${TRAINER_ENDPOINT}: ${problem}`);
+    for (const where of internalIdsIn({ names: entries.map((entry) => entry.name), captions: set.captions }))
+      violations.push(`${TRAINER_ENDPOINT}: internal id in the zip: ${where}`);
+    const name = `${id}-lora.safetensors`;
+    files.set(name, { data: loraFile(id), contentType: 'application/octet-stream' });
+    if (training) {
+      training.set = set;
+      training.loraUrl = `${filesAt ?? baseUrl}/files/${name}`;
+    }
+    return [{ name, width: 0, height: 0, contentType: 'application/octet-stream' }];
+  };
+
   const outputOf = async (request: QueuedRequest): Promise<unknown> => {
+    if (request.output === 'trainer') {
+      const [lora] = await request.files;
+      const file = (name: string, contentType: string) => ({
+        url: `${filesAt ?? baseUrl}/files/${name}`,
+        content_type: contentType,
+        file_name: name,
+      });
+      return {
+        diffusers_lora_file: file(lora?.name ?? '', 'application/octet-stream'),
+        config_file: file(`${request.id}-config.json`, 'application/json'),
+      } satisfies EndpointTypeMap['fal-ai/flux-2-trainer']['output'];
+    }
     const made = request.refusal === 'no_image' ? [] : await request.files;
     const images = made.map((file) => ({
       url: `${filesAt ?? baseUrl}/files/${file.name}`,
@@ -692,11 +793,15 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
           seed: request.seed,
         } satisfies EndpointTypeMap['fal-ai/bytedance/seedream/v5/lite/text-to-image']['output'];
     }
+    return undefined;
   };
 
   /** The delivery body (fal's docs: OK with the endpoint's output; ERROR with `error` and the detail as payload). */
   const webhookBodyOf = async (request: QueuedRequest): Promise<Record<string, unknown>> => {
     const ids = { request_id: request.id, gateway_request_id: request.id };
+    const failed = request.training?.failure;
+    if (failed !== undefined)
+      return { ...ids, status: 'ERROR', error: 'Invalid status code: 422', payload: { detail: failedDetail(failed) } };
     if (request.refusal === 'content_policy')
       return {
         ...ids,
@@ -714,6 +819,8 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
       };
     return { ...ids, status: 'OK', payload: await outputOf(request) };
   };
+
+  const failedDetail = (message: string) => [{ loc: ['body', 'image_data_url'], msg: message, type: 'value_error' }];
 
   const urlsOf = (request: QueuedRequest) => {
     const base = `${options.queueAt ?? baseUrl}/${request.app}/requests/${request.id}`;
@@ -748,11 +855,25 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     }
     const urls = urlsOf(request);
     if (state === 'IN_QUEUE') return { status: 'IN_QUEUE', queue_position: position, ...urls };
-    if (state === 'IN_PROGRESS') return { status: 'IN_PROGRESS', logs: [], ...urls };
+    if (state === 'IN_PROGRESS') {
+      // The trainer logs its steps as it goes (fal shows a training's logs on its status).
+      const logs =
+        request.output === 'trainer'
+          ? [
+              {
+                message: `step 1/${request.training?.steps ?? 1000}`,
+                level: 'INFO' as const,
+                source: 'USER' as const,
+                timestamp: new Date().toISOString(),
+              },
+            ]
+          : [];
+      return { status: 'IN_PROGRESS', logs, ...urls };
+    }
     return { status: 'COMPLETED', logs: [], metrics: { inference_time: 1.5 }, ...urls };
   };
 
-  const onSubmit = (
+  const onSubmit = async (
     endpoint: string,
     headers: IncomingHttpHeaders,
     body: unknown,
@@ -784,6 +905,24 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     if (scriptedFailure('submit', response)) return;
     const input = parsed.output as Record<string, unknown>;
     for (const where of internalIdsIn(input)) violations.push(`${endpoint}: internal id sent: ${where}`);
+    // A LoRA endpoint loads each LoRA from its path: one it cannot fetch fails the request.
+    if (Array.isArray(input.loras)) {
+      for (const lora of input.loras as { path: string }[]) {
+        const status = await fetch(lora.path).then(
+          async (answer) => {
+            await answer.arrayBuffer();
+            return answer.status;
+          },
+          () => 0,
+        );
+        loraFetches.push({ path: lora.path, status });
+        if (status !== 200)
+          return reject(response, 422, `${endpoint}: the LoRA at ${lora.path} could not be fetched (HTTP ${status})`, [
+            'body',
+            'loras',
+          ]);
+      }
+    }
     const [next] = refusals;
     const refusal = next && next.after === 0 ? refusals.shift() : undefined;
     if (next && next.after > 0) next.after -= 1;
@@ -803,11 +942,27 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     const id = randomUUID();
     const seed = Number.parseInt(createHash('sha256').update(id).digest('hex').slice(0, 6), 16);
     const count = typeof input.num_images === 'number' ? input.num_images : 1;
+    // The training is recorded before its work starts (trainerWork finds it).
+    const pending: FalTraining | undefined =
+      spec.output === 'trainer' ? { requestId: id, zipUrl: String(input.image_data_url) } : undefined;
+    if (pending) trainings.push(pending);
     const files = makeFiles(id, spec, input, count);
     files.catch((error: unknown) =>
       violations.push(`${endpoint}: ${error instanceof Error ? error.message : String(error)}`),
     );
+    const training =
+      spec.output === 'trainer'
+        ? {
+            requestId: id,
+            zipUrl: String(input.image_data_url),
+            ...(typeof input.steps === 'number' && { steps: input.steps }),
+            ...(typeof input.learning_rate === 'number' && { learningRate: input.learning_rate }),
+            ...(trainingFailures.length > 0 && { failure: trainingFailures.shift() }),
+          }
+        : undefined;
+
     const request: QueuedRequest = {
+      ...(pending && training && { training: Object.assign(pending, training) }),
       id,
       endpoint,
       app: endpoint.split('/').slice(0, 2).join('/'),
@@ -877,6 +1032,8 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
         return reject(response, 400, `result of ${id} fetched before its status said COMPLETED`, ['path']);
       }
       if (request.cancelled) return send(response, 400, { detail: 'Request was cancelled' });
+      if (request.training?.failure !== undefined)
+        return send(response, 422, { detail: failedDetail(request.training.failure) });
       if (request.refusal === 'content_policy') {
         return send(response, 422, {
           detail: [
@@ -927,6 +1084,13 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
             'authorization',
           ]);
         }
+        const payloads = /^\/v1\/models\/requests\/([^/]+)\/payloads$/.exec(path);
+        if (payloads && method === 'DELETE') {
+          const id = payloads[1] ?? '';
+          if (!requests.has(id)) return reject(response, 404, `no request ${id}`, ['path']);
+          deletedPayloads.push(id);
+          return send(response, 200, { cdn_delete_results: [] });
+        }
         const queued = /^\/(.+)\/requests\/([^/]+)(\/status|\/cancel)?$/.exec(path);
         if (queued) return onRequest(queued[1] ?? '', queued[2] ?? '', queued[3] ?? '', method, response);
         if (method === 'POST') return onSubmit(path.slice(1), request.headers, body, response, query);
@@ -947,6 +1111,13 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
   baseUrl = `http://127.0.0.1:${address.port}`;
 
   return {
+    trainings,
+    failNextTraining: (message) => {
+      trainingFailures.push(message);
+    },
+    loraFetches,
+    deletedPayloads,
+    platformUrl: `${baseUrl}/v1`,
     baseUrl,
     received,
     submissions,

@@ -66,3 +66,24 @@ export const listPriceOf = (provider: string, model: string): ListPrice | undefi
       return undefined;
   }
 };
+
+/**
+ * fal's trainer for FLUX.2 [dev] (`fal-ai/flux-2-trainer`): 0.0064 USD per step (fal's model page,
+ * https://fal.ai/models/fal-ai/flux-2-trainer, as quoted in issue 42: "6.40 USD at 1 000 steps"), so fal's
+ * default of 1 000 steps costs more than the Full Train price (2.90 USD).
+ */
+export const FAL_TRAINER_MICROS_PER_STEP = 6_400;
+/**
+ * The steps a training runs unless FAL_TRAINER_STEPS says otherwise: 300 steps list at 1.92 USD, 66 % of the
+ * Full Train price (at most 70 %: 317 steps). fal's default learning rate (5e-5) is kept.
+ */
+export const FAL_TRAINER_DEFAULT_STEPS = 300;
+export const FAL_TRAINER_DEFAULT_LEARNING_RATE = 0.00005;
+export const falTrainerCostMicros = (steps: number): number => steps * FAL_TRAINER_MICROS_PER_STEP;
+
+/**
+ * FLUX.2 [dev] with a LoRA (`fal-ai/flux-2/lora`, `fal-ai/flux-2/lora/edit`): 0.021 USD per megapixel of
+ * output (fal's model page https://fal.ai/models/fal-ai/flux-2/lora, as quoted in issue 42), with the same
+ * megapixel rounding as flux-2 (families.ts).
+ */
+export const FAL_LORA_MICROS_PER_MEGAPIXEL = 21_000;

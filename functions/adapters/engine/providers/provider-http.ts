@@ -83,7 +83,7 @@ export interface ProviderCall {
   /** For messages: "OpenAI", "Gemini", "fal". */
   provider: string;
   url: string | URL;
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   headers: Record<string, string>;
   /** A string (JSON) or a FormData (multipart); rebuilt by the caller never, reused on every attempt. */
   body?: string | FormData;

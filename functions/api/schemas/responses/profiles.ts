@@ -26,6 +26,16 @@ export const ProfileStatusSchema = v.pipe(
         'Seconds of training left; null while unknown (before training starts, with a remote trainer) and for ERROR.',
       ),
     ),
+    queue_position: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.description(
+          'While QUEUING at a hosted trainer (Full Train with a LoRA): how many trainings are ahead of this one there. Absent otherwise.',
+        ),
+      ),
+    ),
   }),
   v.title('ProfileStatus'),
   v.examples([
