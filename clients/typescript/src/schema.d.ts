@@ -2123,6 +2123,8 @@ export interface components {
             progress: number;
             /** @description Seconds of training left; null while unknown (before training starts, with a remote trainer) and for ERROR. */
             eta_seconds: number | null;
+            /** @description While QUEUING at a hosted trainer (Full Train with a LoRA): how many trainings are ahead of this one there. Absent otherwise. */
+            queue_position?: number;
         };
         /** ProviderReportAccepted */
         ProviderReportAccepted: {
@@ -8843,7 +8845,8 @@ export interface operations {
         parameters: {
             query: {
                 account: string;
-                job: string;
+                job?: string;
+                profile?: string;
                 sig: string;
             };
             header?: never;
@@ -8940,7 +8943,8 @@ export interface operations {
         parameters: {
             query: {
                 account: string;
-                job: string;
+                job?: string;
+                profile?: string;
                 sig: string;
             };
             header?: never;
