@@ -23,20 +23,10 @@ import { DomainError } from '../errors';
 import type { FaceKind } from '../faces';
 import type { Clock } from '../shared/clock';
 import { hmacSha256, sameBytes } from '../shared/hmac';
-import type { Profile } from './profile';
+import type { LoraTrainingTicket, Profile } from './profile';
 import { defaultMessage, type ProfilesRepository, statusBody } from './profiles';
 
-/** What the trainer answered for a submit: its request, stored on the profile so later steps find it. */
-export interface LoraTrainingTicket {
-  requestId: string;
-  /** The trainer's model (fal: `fal-ai/flux-2-trainer`) and its request's URLs as it answered them. */
-  model: string;
-  statusUrl: string;
-  responseUrl: string;
-  cancelUrl: string;
-  submittedAt: number;
-  steps: number;
-}
+export type { LoraTrainingTicket };
 
 export type LoraTrainingStatus =
   | { state: 'IN_QUEUE'; queuePosition?: number }

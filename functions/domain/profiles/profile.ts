@@ -1,7 +1,6 @@
 /** A profile: a learned representation of one subject, trained from reference photos. */
 import type { FaceKind } from '../faces';
 import type { ModelVersion } from '../shared/model-version';
-import type { LoraTrainingTicket } from './lora-training';
 
 export const PROFILE_STATUSES = ['VALIDATING', 'QUEUING', 'IN_PROGRESS', 'READY', 'ERROR'] as const;
 export type ProfileStatus = (typeof PROFILE_STATUSES)[number];
@@ -20,6 +19,18 @@ export const PHOTO_COUNT_BY_TIER = { standard: { min: 10, max: 50 }, fast: { min
  * the 10 may, and the larger tier keeps its promise of a steadier template.
  */
 export const MIN_USABLE_PHOTOS_BY_TIER = { standard: 8, fast: 4 } as const;
+
+/** What a LoRA trainer answered for a submit (lora-training.ts): its request, stored on the profile. */
+export interface LoraTrainingTicket {
+  requestId: string;
+  /** The trainer's model (fal: `fal-ai/flux-2-trainer`) and its request's URLs as it answered them. */
+  model: string;
+  statusUrl: string;
+  responseUrl: string;
+  cancelUrl: string;
+  submittedAt: number;
+  steps: number;
+}
 
 export interface Profile {
   profileId: string;
