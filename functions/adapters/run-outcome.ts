@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import { RESOLUTIONS } from '../domain/catalog/catalog';
 import { OUTPUT_FORMATS } from '../domain/engine/engine';
+import { CARRIED_BY } from '../domain/engine/identity';
 import { ERROR_CODES } from '../domain/errors';
 import { JOB_STATUSES } from '../domain/jobs/job';
 
@@ -29,6 +30,8 @@ export const IdentityReportSchema = v.object({
       kept: v.array(v.string()),
       missing: v.array(v.string()),
       attempts: v.number(),
+      // Absent on runs recorded before it (issue 42).
+      carriedBy: v.optional(v.record(v.string(), v.picklist(CARRIED_BY))),
     }),
   ),
   retriedOutputs: v.optional(v.number()),

@@ -1546,6 +1546,10 @@ export interface components {
                     missing: string[];
                     /** @description How many times this output was made: more than 1 only with `identity_check: retry`. */
                     attempts: number;
+                    /** @description profile_id → how each expected subject was given to the model for this output: `lora`, by the LoRA its Full Train trained (only `base-a-2`, for at most one subject of a request: docs/identity.md), or `references`, by reference images of its face. Absent on results made before it was reported. */
+                    carried_by?: {
+                        [key: string]: "lora" | "references";
+                    };
                 }[];
                 /** @description Outputs made again by `identity_check: retry` (the sum of each output’s attempts beyond the first), each charged at the operation’s per-output price; 0 without a retry. */
                 retried_outputs: number;
@@ -1654,6 +1658,10 @@ export interface components {
                             missing: string[];
                             /** @description How many times this output was made: more than 1 only with `identity_check: retry`. */
                             attempts: number;
+                            /** @description profile_id → how each expected subject was given to the model for this output: `lora`, by the LoRA its Full Train trained (only `base-a-2`, for at most one subject of a request: docs/identity.md), or `references`, by reference images of its face. Absent on results made before it was reported. */
+                            carried_by?: {
+                                [key: string]: "lora" | "references";
+                            };
                         }[];
                         /** @description Outputs made again by `identity_check: retry` (the sum of each output’s attempts beyond the first), each charged at the operation’s per-output price; 0 without a retry. */
                         retried_outputs: number;
@@ -1772,6 +1780,10 @@ export interface components {
                         missing: string[];
                         /** @description How many times this output was made: more than 1 only with `identity_check: retry`. */
                         attempts: number;
+                        /** @description profile_id → how each expected subject was given to the model for this output: `lora`, by the LoRA its Full Train trained (only `base-a-2`, for at most one subject of a request: docs/identity.md), or `references`, by reference images of its face. Absent on results made before it was reported. */
+                        carried_by?: {
+                            [key: string]: "lora" | "references";
+                        };
                     }[];
                     /** @description Outputs made again by `identity_check: retry` (the sum of each output’s attempts beyond the first), each charged at the operation’s per-output price; 0 without a retry. */
                     retried_outputs: number;

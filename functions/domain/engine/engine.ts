@@ -88,6 +88,17 @@ export interface CandidateFace {
 export interface CandidateProfile {
   profileId: string;
   face: CandidateFace | null;
+  /**
+   * The profile's LoRA, for a model that takes one (Full Train on a LoRA trainer, profiles/lora-training.ts):
+   * the file's key in our bucket and the token it learned the subject as. Absent on every other profile.
+   */
+  lora?: CandidateLora;
+}
+
+/** A READY profile's trained LoRA: sent by a presigned URL of `key`; its subject named by `token` in the prompt. */
+export interface CandidateLora {
+  key: string;
+  token: string;
 }
 
 export interface EngineRequest {
@@ -147,6 +158,11 @@ export type EngineOutcome =
       /** Encoded in `outputFormat`, exactly `numOutputImages` of them. Who they show is for recognition to say. */
       images: Buffer[];
       usage: EngineUsage;
+      /**
+       * The subjects the provider was given as a LoRA (identity-prompt.ts `loraCarried`), not as reference
+       * images; absent or empty: every subject by its references.
+       */
+      carriedByLora?: string[];
     }
   | { kind: 'moderated'; message: string }
   | { kind: 'no_image'; message: string };

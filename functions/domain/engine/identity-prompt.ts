@@ -5,8 +5,14 @@
  * crops one by one, each profile's crops become one contact sheet (one image); profiles that still do
  * not fit are left out, those named in the prompt kept first. Pure: the adapters load and tile the crops.
  * Whoever the model draws, recognition of the outputs (recognition.ts) decides `known_subjects`.
+ *
+ * A model that takes a LoRA (FLUX.2 [dev] on fal: `base-a-2`) carries at most one subject by its LoRA
+ * (`loraCarried`, the rule in docs/identity.md "Which subject a LoRA carries"): that subject is sent no crop,
+ * and `[[id]]` becomes the words its LoRA was trained on (`<token> person`); every other subject keeps its
+ * references. Several LoRAs in one call bleed into each other (issue 42), so one is the most ever sent.
  */
-import type { CandidateProfile, EngineRequest } from './engine';
+import type { FaceKind } from '../faces';
+import type { CandidateLora, CandidateProfile, EngineRequest } from './engine';
 
 /** The crops of one profile sent one by one, at most this many (the best first). */
 export const CROPS_PER_PROFILE = 3;
@@ -23,7 +29,40 @@ export interface IdentityPlan {
   prompt: string;
   /** In order, after the caller's images. */
   references: ReferenceImage[];
+  /** The subject carried by its LoRA (only when the model takes one): sent as a LoRA, not as crops. */
+  lora?: CandidateLora & { profileId: string };
 }
+
+/**
+ * The scale a subject's LoRA is applied at (fal's LoRAInput.scale, 0-4, default 1): 1, as it was trained.
+ * Lower scales weaken the likeness; higher ones overfit (issue 42: users report bleeding at high strength).
+ */
+export const LORA_SCALE = 1;
+
+/** The class word a LoRA's captions and prompts use for its subject (profiles/lora-training.ts captions). */
+const loraClassWord = (kind: FaceKind | undefined): string => (kind === 'animal' ? 'animal' : 'person');
+
+/** What a prompt says for a subject carried by its LoRA: the token it was trained on and its class. */
+export const loraSubjectWords = (token: string, kind: FaceKind | undefined): string =>
+  `${token} ${loraClassWord(kind)}`;
+
+/**
+ * Which subject a model that takes a LoRA carries by it: the first candidate with a LoRA among those named
+ * as `[[id]]` in the prompt, in the prompt's order; without one, the first with a LoRA listed in profile_ids
+ * (present in the input). At most one: the others keep their references.
+ */
+export const loraCarried = (
+  request: Pick<EngineRequest, 'candidates' | 'namedInPrompt'>,
+): (CandidateProfile & { lora: CandidateLora }) | undefined => {
+  const withLora = request.candidates.filter(
+    (candidate): candidate is CandidateProfile & { lora: CandidateLora } => candidate.lora !== undefined,
+  );
+  for (const id of request.namedInPrompt) {
+    const named = withLora.find((candidate) => candidate.profileId === id);
+    if (named) return named;
+  }
+  return withLora[0];
+};
 
 const REFERENCE = /\[\[([^\][]+)\]\]/g;
 
@@ -38,14 +77,17 @@ const imageList = (numbers: number[]): string => {
 
 /**
  * @param maxInputImages the provider's cap on input images in one call (caller's images included).
+ * @param takesLora whether the model takes a LoRA (one subject is then carried by it: `loraCarried`).
  */
 export const planIdentity = (
   request: Pick<EngineRequest, 'prompt' | 'candidates' | 'namedInPrompt' | 'images'>,
   maxInputImages: number,
+  takesLora = false,
 ): IdentityPlan => {
+  const carried = takesLora ? loraCarried(request) : undefined;
   const withCrops = request.candidates.filter(
     (candidate): candidate is CandidateProfile & { face: NonNullable<CandidateProfile['face']> } =>
-      candidate.face !== null && candidate.face.referenceKeys.length > 0,
+      candidate.profileId !== carried?.profileId && candidate.face !== null && candidate.face.referenceKeys.length > 0,
   );
   // Named in the prompt first: they are what the caller asked to see.
   const ordered = [
@@ -83,19 +125,28 @@ export const planIdentity = (
     const sheet = shown.length === 1 && (references.find((ref) => ref.profileId === id)?.keys.length ?? 0) > 1;
     return `${subjectWord(candidate)} in ${imageList(shown)}${sheet ? ' (a sheet of several photos of them)' : ''}`;
   };
+  const carriedWords = carried && loraSubjectWords(carried.lora.token, carried.face?.kind);
   // No `[[` reaches a provider: a candidate left without room is named by kind, other bracketed text loses its brackets.
   let prompt = request.prompt.replace(REFERENCE, (_whole, inner: string) => {
     const candidate = byId.get(inner.trim());
+    if (carriedWords && candidate?.profileId === carried?.profileId) return carriedWords;
     return describe(inner.trim()) ?? (candidate ? subjectWord(candidate) : inner.trim());
   });
   prompt = prompt.replaceAll('[[', '[').replaceAll(']]', ']');
   const unnamed = ordered.filter((candidate) => !request.namedInPrompt.includes(candidate.profileId));
-  const keep = unnamed.map((candidate) => describe(candidate.profileId)).filter((text) => text !== undefined);
+  const keep = [
+    ...(carriedWords && carried && !request.namedInPrompt.includes(carried.profileId) ? [carriedWords] : []),
+    ...unnamed.map((candidate) => describe(candidate.profileId)).filter((text) => text !== undefined),
+  ];
   if (keep.length > 0) {
     const sentence = `Keep the identity of ${keep.join(' and of ')}.`;
     prompt = prompt.trim() === '' ? sentence : `${prompt.trim()} ${sentence}`;
   }
-  return { prompt, references };
+  return {
+    prompt,
+    references,
+    ...(carried && { lora: { profileId: carried.profileId, key: carried.lora.key, token: carried.lora.token } }),
+  };
 };
 
 /**

@@ -52,7 +52,15 @@ export interface OutputIdentity {
   missing: string[];
   /** How many times this output was made (1 without a retry). */
   attempts: number;
+  /**
+   * How each expected subject was given to the model for the attempt delivered: by its LoRA (a model that
+   * takes one, identity-prompt.ts `loraCarried`) or by its reference images. Absent on runs before it.
+   */
+  carriedBy?: Record<string, CarriedBy>;
 }
+
+export const CARRIED_BY = ['lora', 'references'] as const;
+export type CarriedBy = (typeof CARRIED_BY)[number];
 
 export interface IdentityReport {
   /** The named and present subjects, in request order. */
@@ -201,6 +209,8 @@ export interface CheckOptions {
    * sweep of abandoned work cancels a retry that a dead process left running (a synchronous call's).
    */
   keepTicket?: KeepTicket;
+  /** The subjects the first run carried by a LoRA (its outcome's `carriedByLora`). */
+  carriedByLora?: readonly string[];
 }
 
 /**
@@ -213,7 +223,7 @@ export const checkIdentity = async (
   request: EngineRequest,
   images: Buffer[],
   mode: IdentityCheck,
-  { signal, retrySignal, window, stillWanted, keepTicket }: CheckOptions = {},
+  { signal, retrySignal, window, stillWanted, keepTicket, carriedByLora = [] }: CheckOptions = {},
 ): Promise<CheckedOutputs> => {
   const notChecked = request.candidates
     .filter((candidate) => candidate.face?.modelId !== deps.faces.modelId)
@@ -242,6 +252,8 @@ export const checkIdentity = async (
   let expectedAttemptMs =
     window && analysisStartedAt !== undefined ? window.firstCallMs + (window.clock() - analysisStartedAt) : 0;
   const attempts = images.map(() => 1);
+  // Which subjects the delivered attempt of each output had carried by a LoRA.
+  const loraOf = images.map(() => [...carriedByLora]);
   const retries: IdentityRetries = { calls: 0, outputs: 0 };
   for (let round = 1; mode === 'retry' && round <= MAX_IDENTITY_RETRIES; round += 1) {
     const short = delivered.flatMap((_, index) =>
@@ -282,6 +294,7 @@ export const checkIdentity = async (
       const candidate = again.found[offset] ?? [];
       if (better(standing(candidate, expected), standing(facesOf[index] ?? [], expected))) {
         delivered[index] = image;
+        loraOf[index] = [...(outcome.kind === 'images' ? (outcome.carriedByLora ?? []) : [])];
         facesOf[index] = candidate;
         detectedOf[index] = again.detected[offset] ?? [];
       }
@@ -289,6 +302,11 @@ export const checkIdentity = async (
   }
 
   const recognizedFaces = facesOf.flatMap((faces, outputIndex) => faces.map((face) => ({ ...face, outputIndex })));
+  const everyone = request.candidates.map((candidate) => candidate.profileId);
+  const carriedByOf = (outputIndex: number): Record<string, CarriedBy> =>
+    Object.fromEntries(
+      everyone.map((id) => [id, (loraOf[outputIndex] ?? []).includes(id) ? 'lora' : 'references'] as const),
+    );
   return {
     images: delivered,
     recognition: recognitionOf(recognizedFaces),
@@ -302,6 +320,7 @@ export const checkIdentity = async (
           kept,
           missing: expected.filter((id) => !kept.includes(id)),
           attempts: attempts[outputIndex] ?? 1,
+          carriedBy: carriedByOf(outputIndex),
         };
       }),
       ...((retries.outputs ?? 0) > 0 && { retriedOutputs: retries.outputs }),

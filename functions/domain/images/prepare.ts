@@ -171,15 +171,23 @@ const maxRetriedOutputs = (mode: IdentityCheck, candidates: CandidateProfile[], 
 /**
  * A profile as recognition and the engine see it: its template of face model `modelId` and its reference
  * crops. Without a template of that model, another model's (its crops are sent; recognition, which compares
- * only faces of one model, cannot match it: the subject is not checked), or none.
+ * only faces of one model, cannot match it: the subject is not checked), or none. A Full Train profile
+ * whose LoRA training ended READY also carries its LoRA (a model that takes one may use it instead of its
+ * crops: engine/identity-prompt.ts `loraCarried`); Quick Train profiles never have one.
  */
 export const candidateOf = (
-  profile: Pick<Profile, 'profileId' | 'face' | 'moreFaces'>,
+  profile: Pick<Profile, 'profileId' | 'face' | 'moreFaces'> &
+    Partial<Pick<Profile, 'trainingTier' | 'lora' | 'loraToken'>>,
   modelId: string,
 ): CandidateProfile => {
   const face = faceOfModel(profile, modelId) ?? profile.face ?? profile.moreFaces[0] ?? null;
+  const lora =
+    profile.trainingTier === 'standard' && profile.lora && profile.loraToken
+      ? { key: profile.lora.key, token: profile.loraToken }
+      : undefined;
   return {
     profileId: profile.profileId,
+    ...(lora && { lora }),
     face: face
       ? {
           modelId: face.modelId,

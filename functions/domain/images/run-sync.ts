@@ -97,6 +97,7 @@ export const runSync = async (
         {
           signal: deadline.signal,
           keepTicket,
+          ...(outcome.carriedByLora && { carriedByLora: outcome.carriedByLora }),
           window: {
             endsAt: syncRetriesEndAt(startedAt, deps.settings.syncBudgetMs),
             firstCallMs,

@@ -6,7 +6,7 @@
 
 import type { PricedOutcome } from '../catalog/pricing';
 import type { EngineUsage } from '../engine/engine';
-import type { CheckedOutputs, IdentityCheck, IdentityReport } from '../engine/identity';
+import type { CarriedBy, CheckedOutputs, IdentityCheck, IdentityReport } from '../engine/identity';
 import type { RecognizedFace } from '../engine/recognition';
 import { base64Of } from '../shared/base64';
 import { DOWNLOAD_LINK_LIFETIME_MS, type DownloadGrant } from './download-token';
@@ -77,7 +77,13 @@ export interface RecognizedFaceBody {
 
 export interface IdentityBody {
   expected: string[];
-  outputs: { output_index: number; kept: string[]; missing: string[]; attempts: number }[];
+  outputs: {
+    output_index: number;
+    kept: string[];
+    missing: string[];
+    attempts: number;
+    carried_by?: Record<string, CarriedBy>;
+  }[];
   retried_outputs: number;
   not_checked?: string[];
 }
@@ -102,11 +108,12 @@ export const imageResultBody = (result: ImageResult): ImageResultBody => ({
   ...(result.identity && {
     identity: {
       expected: result.identity.expected,
-      outputs: result.identity.outputs.map(({ outputIndex, kept, missing, attempts }) => ({
+      outputs: result.identity.outputs.map(({ outputIndex, kept, missing, attempts, carriedBy }) => ({
         output_index: outputIndex,
         kept,
         missing,
         attempts,
+        ...(carriedBy && { carried_by: carriedBy }),
       })),
       retried_outputs: result.identity.retriedOutputs ?? 0,
       ...(result.identity.notChecked && { not_checked: result.identity.notChecked }),

@@ -19,6 +19,7 @@ import { randomBytes } from 'node:crypto';
 import type { LedgerPort } from '../billing/ledger';
 import type { CallbackMessage } from '../callbacks/deliver';
 import { TRAINING_PRICE_MICROS } from '../catalog/pricing';
+import { loraSubjectWords } from '../engine/identity-prompt';
 import { DomainError } from '../errors';
 import type { FaceKind } from '../faces';
 import type { Clock } from '../shared/clock';
@@ -71,22 +72,20 @@ export const LORA_CHECK_SECONDS = 60;
 /** A training not finished this long after its submit is stopped and ends in ERROR (released). */
 export const LORA_TRAINING_LIMIT_MS = 2 * 3600 * 1000;
 
-/** The scale a profile's LoRA is applied at (fal's LoRAInput.scale, 0-4, default 1): 1, as trained. */
-export const LORA_SCALE = 1;
+/** The scale a profile's LoRA is applied at: engine/identity-prompt.ts `LORA_SCALE`. */
+export { LORA_SCALE } from '../engine/identity-prompt';
 
 /** A fresh token: 8 lowercase letters, a word no tokenizer knows and no prompt contains by chance. */
 export const newLoraToken = (random: (size: number) => Buffer = randomBytes): string =>
   Array.from(random(8), (byte) => String.fromCharCode(97 + (byte % 26))).join('');
 
-/** The class word of a caption: the face analyser tells a person from an animal (not a dog from a cat). */
-const classWord = (kind: FaceKind | undefined): string => (kind === 'animal' ? 'animal' : 'person');
-
-/** The caption of each training photo (fal: `NAME.txt` beside `NAME.jpg` in the zip). */
+/**
+ * The caption of each training photo (fal: `NAME.txt` beside `NAME.jpg` in the zip): the token and the class
+ * word (the face analyser tells a person from an animal, not a dog from a cat), the same words a prompt says
+ * in place of `[[id]]` for the subject carried by its LoRA (engine/identity-prompt.ts `loraSubjectWords`).
+ */
 export const loraCaption = (token: string, kind: FaceKind | undefined): string =>
-  `a photo of ${token} ${classWord(kind)}`;
-
-/** What a prompt says in place of `[[id]]` for a subject carried by its LoRA. */
-export const loraSubjectWords = (token: string, kind: FaceKind | undefined): string => `${token} ${classWord(kind)}`;
+  `a photo of ${loraSubjectWords(token, kind)}`;
 
 /** The token of the trainer's webhook URL: HMAC-SHA256 of the account and profile, with the link secret. */
 export const profileReportToken = (accountId: string, profileId: string, secret: string): string =>

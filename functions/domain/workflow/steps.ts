@@ -249,6 +249,7 @@ export const runEngine = async (
     try {
       checked = await checkIdentity(deps, request, outcome.images, mode, {
         retrySignal: watch.signal,
+        ...(outcome.carriedByLora && { carriedByLora: outcome.carriedByLora }),
         window: {
           endsAt: now + Math.min(budgetLeftMs, cancelLeftMs, functionRemainingMs - STEP_MARGIN_MS),
           firstCallMs: deps.clock() - now,

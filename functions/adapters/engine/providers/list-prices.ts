@@ -81,9 +81,5 @@ export const FAL_TRAINER_DEFAULT_STEPS = 300;
 export const FAL_TRAINER_DEFAULT_LEARNING_RATE = 0.00005;
 export const falTrainerCostMicros = (steps: number): number => steps * FAL_TRAINER_MICROS_PER_STEP;
 
-/**
- * FLUX.2 [dev] with a LoRA (`fal-ai/flux-2/lora`, `fal-ai/flux-2/lora/edit`): 0.021 USD per megapixel of
- * output (fal's model page https://fal.ai/models/fal-ai/flux-2/lora, as quoted in issue 42), with the same
- * megapixel rounding as flux-2 (families.ts).
- */
-export const FAL_LORA_MICROS_PER_MEGAPIXEL = 21_000;
+/** FLUX.2 [dev] with a LoRA: its price is in the family's table (fal/families.ts). */
+export { FAL_LORA_MICROS_PER_MEGAPIXEL } from './fal/families';

@@ -11,7 +11,8 @@ import { PROVIDER_ADAPTERS } from './index';
 
 export const possibleProviderCostMicros = (
   routes: ModelRoutes | undefined,
-  request: Pick<EngineRequest, 'baseModel' | 'width' | 'height' | 'numOutputImages'>,
+  request: Pick<EngineRequest, 'baseModel' | 'width' | 'height' | 'numOutputImages'> &
+    Partial<Pick<EngineRequest, 'candidates' | 'namedInPrompt' | 'images'>>,
 ): number | undefined => {
   const route = routes?.[request.baseModel];
   if (!route || !isHostedProvider(route.provider)) return undefined;

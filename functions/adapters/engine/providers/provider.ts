@@ -35,7 +35,8 @@ export interface ReferenceImages {
  */
 export type PossibleCost = (
   model: string,
-  request: Pick<EngineRequest, 'width' | 'height' | 'numOutputImages'>,
+  request: Pick<EngineRequest, 'width' | 'height' | 'numOutputImages'> &
+    Partial<Pick<EngineRequest, 'candidates' | 'namedInPrompt' | 'images'>>,
 ) => number | undefined;
 
 /** The job a request's work is for: its workKey is the job id, or `<job id>:<suffix>` for a retry's own work. */

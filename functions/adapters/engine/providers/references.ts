@@ -39,8 +39,9 @@ export const identityInputs = async (
   request: Pick<EngineRequest, 'operation' | 'prompt' | 'candidates' | 'namedInPrompt' | 'images'>,
   maxInputImages: number,
   load: (key: string) => Promise<Buffer>,
+  takesLora = false,
 ): Promise<IdentityInputs> => {
-  const plan = planIdentity(request, maxInputImages);
+  const plan = planIdentity(request, maxInputImages, takesLora);
   const references = await Promise.all(
     plan.references.map(async ({ keys }) => {
       const crops = await Promise.all(keys.map(load));

@@ -1,5 +1,6 @@
 /** The answer of an image operation (responses/index.ts): its outputs and who was recognised in them. */
 import * as v from 'valibot';
+import { CARRIED_BY } from '../../../domain/engine/identity';
 import { PixelBoxSchema } from './common';
 
 const RecognizedFaceSchema = v.pipe(
@@ -37,6 +38,16 @@ const OutputIdentitySchema = v.pipe(
       v.integer(),
       v.minValue(1),
       v.description('How many times this output was made: more than 1 only with `identity_check: retry`.'),
+    ),
+    carried_by: v.optional(
+      v.pipe(
+        v.record(v.string(), v.picklist(CARRIED_BY)),
+        v.description(
+          'profile_id → how each expected subject was given to the model for this output: `lora`, by the LoRA its Full Train ' +
+            'trained (only `base-a-2`, for at most one subject of a request: docs/identity.md), or `references`, by reference ' +
+            'images of its face. Absent on results made before it was reported.',
+        ),
+      ),
     ),
   }),
   v.title('OutputIdentity'),

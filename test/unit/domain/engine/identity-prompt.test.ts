@@ -4,7 +4,12 @@
  * can bind.
  */
 import type { CandidateProfile, DecodedImage, EngineRequest } from '../../../../functions/domain/engine/engine';
-import { CROPS_PER_PROFILE, instructedPrompt, planIdentity } from '../../../../functions/domain/engine/identity-prompt';
+import {
+  CROPS_PER_PROFILE,
+  instructedPrompt,
+  loraCarried,
+  planIdentity,
+} from '../../../../functions/domain/engine/identity-prompt';
 
 const crops = (profileId: string, count: number) =>
   Array.from({ length: count }, (_, index) => `profiles/acc_1/${profileId}/reference-${index}.jpg`);
@@ -209,5 +214,52 @@ describe('the instruction of the pinned operations, whatever the provider', () =
   it('leaves edit and generate prompts as the caller wrote them', () => {
     expect(instructedPrompt('generate', 'a lighthouse')).toBe('a lighthouse');
     expect(instructedPrompt('edit', '')).toBe('');
+  });
+});
+
+describe('a subject carried by its LoRA (a model that takes one)', () => {
+  const withLora = (profileId: string, token: string, kind: 'person' | 'animal' = 'person'): CandidateProfile => ({
+    ...person(profileId, 2, kind),
+    lora: { key: `profiles/shared/x/y/${profileId}-lora.safetensors`, token },
+  });
+
+  it('sends no crop of it and names it by its token and class in place of [[id]]', () => {
+    const plan = planIdentity(request({ candidates: [withLora('prf_a', 'qwertyui')] }), 3, true);
+    expect(plan).toEqual({
+      prompt: 'qwertyui person on a beach',
+      references: [],
+      lora: { profileId: 'prf_a', key: 'profiles/shared/x/y/prf_a-lora.safetensors', token: 'qwertyui' },
+    });
+  });
+
+  it('on a model that takes none, its references as for any profile', () => {
+    const plan = planIdentity(request({ candidates: [withLora('prf_a', 'qwertyui')] }), 3);
+    expect(plan.lora).toBeUndefined();
+    expect(plan.prompt).toBe('the person in reference images 1 and 2 on a beach');
+  });
+
+  it('carries one subject at most: the first with a LoRA named in the prompt; the others keep references', () => {
+    const candidates = [withLora('prf_a', 'aaaaaaaa'), withLora('prf_b', 'bbbbbbbb', 'animal'), person('prf_c')];
+    const named = {
+      prompt: '[[prf_c]] with [[prf_b]] and [[prf_a]]',
+      candidates,
+      namedInPrompt: ['prf_c', 'prf_b', 'prf_a'],
+    };
+    expect(loraCarried(named)?.profileId).toBe('prf_b');
+    const plan = planIdentity(request(named), 10, true);
+    expect(plan.lora?.profileId).toBe('prf_b');
+    expect(plan.prompt).toBe(
+      'the person in reference images 3 and 4 with bbbbbbbb animal and the person in reference images 1 and 2',
+    );
+    expect(plan.references.map((reference) => reference.profileId)).toEqual(['prf_a', 'prf_a', 'prf_c', 'prf_c']);
+  });
+
+  it('with none named (listed in profile_ids), the first listed with a LoRA, kept by its token in the sentence', () => {
+    const candidates = [person('prf_c'), withLora('prf_a', 'aaaaaaaa')];
+    const plan = planIdentity(request({ prompt: 'at the beach', candidates, namedInPrompt: [] }), 10, true);
+    expect(plan.lora?.profileId).toBe('prf_a');
+    expect(plan.prompt).toBe(
+      'at the beach Keep the identity of aaaaaaaa person and of the person in reference images 1 and 2.',
+    );
   });
 });

@@ -112,6 +112,8 @@ describe('who is expected', () => {
   });
 });
 
+const BY_REFERENCES = { prf_a: 'references', prf_b: 'references' };
+
 /** An engine that answers scripted outputs, call after call, and records what it was asked. */
 const scriptedEngine = (calls: string[][], costMicros = 1000) => {
   const asked: EngineRequest[] = [];
@@ -169,8 +171,8 @@ describe('the identity check', () => {
     expect(checked.identity).toEqual({
       expected: ['prf_a', 'prf_b'],
       outputs: [
-        { outputIndex: 0, kept: ['prf_a', 'prf_b'], missing: [], attempts: 1 },
-        { outputIndex: 1, kept: ['prf_a'], missing: ['prf_b'], attempts: 1 },
+        { outputIndex: 0, kept: ['prf_a', 'prf_b'], missing: [], attempts: 1, carriedBy: BY_REFERENCES },
+        { outputIndex: 1, kept: ['prf_a'], missing: ['prf_b'], attempts: 1, carriedBy: BY_REFERENCES },
       ],
     });
     expect(checked.recognition.knownSubjects).toEqual({ prf_a: 2, prf_b: 1 });
@@ -183,7 +185,13 @@ describe('the identity check', () => {
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ numOutputImages: 1, workKey: 'job_1:identity-1' });
     expect(checked.images.map(String)).toEqual(['a and b', 'a and b']);
-    expect(checked.identity.outputs[1]).toEqual({ outputIndex: 1, kept: ['prf_a', 'prf_b'], missing: [], attempts: 2 });
+    expect(checked.identity.outputs[1]).toEqual({
+      outputIndex: 1,
+      kept: ['prf_a', 'prf_b'],
+      missing: [],
+      attempts: 2,
+      carriedBy: BY_REFERENCES,
+    });
     expect(checked.identity.retriedOutputs).toBe(1);
     expect(checked.recognition.knownSubjects).toEqual({ prf_a: 2, prf_b: 2 });
     expect(checked.retries).toEqual({
@@ -203,7 +211,13 @@ describe('the identity check', () => {
     expect(asked).toHaveLength(2);
     // 'a and a stranger' and 'b and a stranger' keep one each: the first attempt stays (it came first, equal standing).
     expect(checked.images.map(String)).toEqual(['a and a stranger', 'a and b']);
-    expect(checked.identity.outputs[0]).toEqual({ outputIndex: 0, kept: ['prf_a'], missing: ['prf_b'], attempts: 3 });
+    expect(checked.identity.outputs[0]).toEqual({
+      outputIndex: 0,
+      kept: ['prf_a'],
+      missing: ['prf_b'],
+      attempts: 3,
+      carriedBy: BY_REFERENCES,
+    });
     expect(checked.retries).toMatchObject({ calls: 2, outputs: 2 });
     expect(checked.identity.retriedOutputs).toBe(2);
   });
@@ -229,8 +243,24 @@ describe('the identity check', () => {
     expect(asked).toEqual([]);
     expect(checked.identity).toEqual({
       expected: [],
-      outputs: [{ outputIndex: 0, kept: [], missing: [], attempts: 1 }],
+      outputs: [{ outputIndex: 0, kept: [], missing: [], attempts: 1, carriedBy: {} }],
     });
+  });
+
+  it('says per output how each subject was carried: by the LoRA of the attempt delivered, else by references', async () => {
+    // The first run carried prf_a by its LoRA; the retry (an engine without one) made output 1 again, better.
+    const { engine } = scriptedEngine([['a and b']]);
+    const checked = await checkIdentity(
+      { engine, faces },
+      request(),
+      [Buffer.from('a and b'), Buffer.from('a and a stranger')],
+      'retry',
+      { carriedByLora: ['prf_a'] },
+    );
+    expect(checked.identity.outputs.map((output) => output.carriedBy)).toEqual([
+      { prf_a: 'lora', prf_b: 'references' },
+      BY_REFERENCES,
+    ]);
   });
 
   it('delivers the best so far when the job no longer wants retries or its budget is spent', async () => {

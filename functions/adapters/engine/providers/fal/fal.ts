@@ -28,6 +28,7 @@ import {
   type ProgressReport,
   type QueueCheck,
 } from '../../../../domain/engine/engine';
+import { LORA_SCALE } from '../../../../domain/engine/identity-prompt';
 import { loadSharp } from '../../../images/sharp';
 import { fitImage, megapixelsOf } from '../fit';
 import { jobIdOf, type MediaPolicy, type ProviderEngineOptions, withApiKey } from '../provider';
@@ -41,7 +42,14 @@ import {
 } from '../provider-http';
 import { identityInputs } from '../references';
 import { parseAnswer, ResultSchema, type StatusAnswer, SubmitAnswerSchema } from './answers';
-import { askedSize, type FalFamily, falFamilyOf, falMegapixels, MAX_BILLED_INPUT_MEGAPIXELS } from './families';
+import {
+  askedSize,
+  type FalFamily,
+  falFamilyOf,
+  falMegapixels,
+  falTakesLora,
+  MAX_BILLED_INPUT_MEGAPIXELS,
+} from './families';
 import { allowedMediaUrl, FAL_MAX_OUTPUT_BYTES, FAL_MEDIA_HOSTS_DEFAULT, guardedFetch, tooLarge } from './media';
 import {
   cancelFalTicket,
@@ -142,8 +150,17 @@ export class FalEngine implements ImageEngine {
     );
   }
 
-  /** The caller's images, then the reference crops (or contact sheets), shared as short-lived URLs. */
-  private async inputs(request: EngineRequest): Promise<{ prompt: string; urls: string[]; megapixels: number }> {
+  /**
+   * The caller's images, then the reference crops (or contact sheets), shared as short-lived URLs; on a family
+   * with LoRA endpoints, the one subject carried by its LoRA (identity-prompt.ts `loraCarried`) as a presigned
+   * URL of our copy of the LoRA instead of crops, and the word its LoRA learned in the prompt.
+   */
+  private async inputs(request: EngineRequest): Promise<{
+    prompt: string;
+    urls: string[];
+    megapixels: number;
+    lora?: { profileId: string; url: string };
+  }> {
     const { family } = this;
     if (request.images.length > family.maxInputImages) {
       throw new HttpEngineError(
@@ -151,7 +168,15 @@ export class FalEngine implements ImageEngine {
         { retryable: false },
       );
     }
-    const identity = await identityInputs(request, family.maxInputImages, this.options.references.load);
+    const takesLora = falTakesLora(family, request);
+    const identity = await identityInputs(
+      request,
+      takesLora ? (family.lora?.maxInputImages ?? 0) : family.maxInputImages,
+      this.options.references.load,
+      takesLora,
+    );
+    const carried = identity.plan.lora;
+    const lora = carried && { profileId: carried.profileId, url: await this.options.references.url(carried.key) };
     // Each input is shared as what its bytes are (DecodedImage.format is the format after re-encoding).
     const callers = request.images.map((image) => ({
       data: image.data,
@@ -181,16 +206,23 @@ export class FalEngine implements ImageEngine {
       (sum, { width, height }) => sum + Math.min(MAX_BILLED_INPUT_MEGAPIXELS, falMegapixels(width, height)),
       0,
     );
-    return { prompt: identity.prompt, urls, megapixels };
+    return { prompt: identity.prompt, urls, megapixels, ...(lora && { lora }) };
   }
 
   /** One call's input, in the endpoint's own fields (the double checks them against the client's types). */
-  private input(request: EngineRequest, prompt: string, urls: string[], images: number): Record<string, unknown> {
+  private input(
+    request: EngineRequest,
+    prompt: string,
+    urls: string[],
+    images: number,
+    loraUrl?: string,
+  ): Record<string, unknown> {
     const { family } = this;
     const size = askedSize(family, request.width, request.height);
     return {
       prompt,
       ...(urls.length > 0 && { image_urls: urls }),
+      ...(loraUrl !== undefined && { loras: [{ path: loraUrl, scale: LORA_SCALE }] }),
       ...(family.numImagesField && { num_images: images }),
       ...(size.kind === 'image_size'
         ? { image_size: { width: size.width, height: size.height } }
@@ -204,9 +236,11 @@ export class FalEngine implements ImageEngine {
   async submit(request: EngineRequest, signal: AbortSignal, webhookUrl?: string): Promise<EngineTicket> {
     signal.throwIfAborted();
     const submittedAt = this.transport.clock();
-    const { prompt, urls, megapixels } = await this.inputs(request);
-    // A generate that names profiles carries their crops, so it goes to the edit endpoint too.
-    const endpoint = urls.length > 0 ? this.family.editEndpoint : this.family.generateEndpoint;
+    const { prompt, urls, megapixels, lora } = await this.inputs(request);
+    // A generate that names profiles carries their crops, so it goes to the edit endpoint too; a subject carried
+    // by its LoRA sends the family's LoRA endpoints.
+    const endpoints = lora && this.family.lora ? this.family.lora : this.family;
+    const endpoint = urls.length > 0 ? endpoints.editEndpoint : endpoints.generateEndpoint;
     const counts: number[] = [];
     for (let left = request.numOutputImages; left > 0; left -= this.family.maxImagesPerCall) {
       counts.push(Math.min(left, this.family.maxImagesPerCall));
@@ -227,7 +261,7 @@ export class FalEngine implements ImageEngine {
           {
             url: `${this.queueUrl}/${endpoint}${webhookUrl ? `?fal_webhook=${encodeURIComponent(webhookUrl)}` : ''}`,
             method: 'POST',
-            body: JSON.stringify(this.input(request, prompt, urls, images)),
+            body: JSON.stringify(this.input(request, prompt, urls, images, lora?.url)),
             notProcessed: FAL_SUBMIT_NOT_PROCESSED,
           },
           signal,
@@ -252,6 +286,7 @@ export class FalEngine implements ImageEngine {
           cancel: onQueue(queued.cancel_url, this.queueUrl, 'cancel'),
           images,
           inputMegapixels: megapixels,
+          ...(lora && { lora: lora.profileId }),
         });
       }
     } catch (error) {
@@ -351,6 +386,7 @@ export class FalEngine implements ImageEngine {
       images.push(await fitImage(data, request.width, request.height, request.outputFormat, signal));
     }
     const providerCostMicros = this.costMicros(request, queued);
+    const carriedByLora = [...new Set(queued.flatMap((entry) => (entry.lora ? [entry.lora] : [])))];
     return {
       kind: 'images',
       images,
@@ -359,6 +395,7 @@ export class FalEngine implements ImageEngine {
         megapixels: megapixelsOf(request.width, request.height, images.length),
         ...(providerCostMicros !== undefined && { providerCostMicros }),
       },
+      ...(carriedByLora.length > 0 && { carriedByLora }),
     };
   }
 
@@ -385,13 +422,16 @@ export class FalEngine implements ImageEngine {
     return Buffer.from(answer.text, 'base64');
   }
 
-  /** From the price table: per call, its outputs at the size asked, and on edit endpoints its inputs. */
+  /**
+   * From the price table: per call, its outputs at the size asked, and on edit endpoints its inputs; a call
+   * to a LoRA endpoint at the LoRA endpoints' price.
+   */
   private costMicros(request: EngineRequest, queued: QueuedRequest[]): number | undefined {
-    const { price } = this.family;
-    if (!price) return undefined;
     const size = askedSize(this.family, request.width, request.height);
     let micros = 0;
     for (const entry of queued) {
+      const price = entry.lora ? this.family.lora?.price : this.family.price;
+      if (!price) return undefined;
       if (price.per === 'image') {
         const factor = size.kind === 'aspect_ratio' ? (price.tierFactor?.[size.resolution] ?? 1) : 1;
         micros += price.imageMicros * factor * entry.images;

@@ -4,6 +4,8 @@
  * per megapixel), and the size to ask for. Apart from the queue engine (fal.ts) so that a new family is a
  * row here and nothing else.
  */
+import type { EngineRequest } from '../../../../domain/engine/engine';
+import { loraCarried } from '../../../../domain/engine/identity-prompt';
 import { nearestAspectRatio } from '../aspect-ratio';
 import type { PossibleCost } from '../provider';
 
@@ -31,6 +33,13 @@ type Price =
   | { per: 'megapixel'; firstMegapixelMicros: number; furtherMegapixelMicros: number; inputMegapixelMicros: number }
   | { per: 'image'; imageMicros: number; tierFactor?: Record<string, number> };
 
+/**
+ * FLUX.2 [dev] with a LoRA (`fal-ai/flux-2/lora`, `fal-ai/flux-2/lora/edit`): 0.021 USD per megapixel of
+ * output (fal's model page https://fal.ai/models/fal-ai/flux-2/lora, as quoted in issue 42), with the same
+ * megapixel rounding as flux-2.
+ */
+export const FAL_LORA_MICROS_PER_MEGAPIXEL = 21_000;
+
 /** fal's megapixel: 1024×1024 px ("a 1024x1024 image will cost $0.05" at $0.05/MP); inputs beyond 4 MP are resized. */
 export const FAL_MEGAPIXEL_PX = 1024 * 1024;
 export const MAX_BILLED_INPUT_MEGAPIXELS = 4;
@@ -48,7 +57,24 @@ export interface FalFamily {
   outputFormatField: boolean;
   safetyCheckerField: boolean;
   price?: Price;
+  /**
+   * The family's endpoints that take a LoRA (`loras: [{path, scale}]`), where it has them: a request whose
+   * subject has a LoRA goes there (identity-prompt.ts `loraCarried`), with its own cap on input images and price.
+   */
+  lora?: { generateEndpoint: string; editEndpoint: string; maxInputImages: number; price: Price };
 }
+
+/**
+ * Whether this request goes to the family's LoRA endpoints: the family has them, a subject has a LoRA, and the
+ * caller's own images fit the LoRA edit endpoint's cap (else every subject keeps its references).
+ */
+export const falTakesLora = (
+  family: FalFamily,
+  request: Pick<EngineRequest, 'candidates' | 'namedInPrompt' | 'images'>,
+): boolean =>
+  family.lora !== undefined &&
+  request.images.length <= family.lora.maxInputImages &&
+  loraCarried(request) !== undefined;
 
 const NANO_ASPECT_RATIOS = [
   '21:9',
@@ -100,6 +126,19 @@ export const falFamilyOf = (model: string): FalFamily => {
           firstMegapixelMicros: 12_000,
           furtherMegapixelMicros: 12_000,
           inputMegapixelMicros: 12_000,
+        },
+        // fal-ai/flux-2/lora and /lora/edit (Flux2LoraInput, Flux2LoraEditInput: image_urls 1-3, loras ≤ 3).
+        // Inputs on /lora/edit are assumed billed as outputs, as on /edit (fal's page gives only the per-MP price).
+        lora: {
+          generateEndpoint: `${base}/lora`,
+          editEndpoint: `${base}/lora/edit`,
+          maxInputImages: 3,
+          price: {
+            per: 'megapixel',
+            firstMegapixelMicros: FAL_LORA_MICROS_PER_MEGAPIXEL,
+            furtherMegapixelMicros: FAL_LORA_MICROS_PER_MEGAPIXEL,
+            inputMegapixelMicros: FAL_LORA_MICROS_PER_MEGAPIXEL,
+          },
         },
       };
     case 'fal-ai/flux-2-pro':
@@ -208,10 +247,18 @@ export const falMegapixels = (width: number, height: number): number =>
 /**
  * The most a request's calls could have cost when their answer was lost (possible-cost.ts): outputs only,
  * at the size asked; the inputs an edit endpoint also bills are not known there. Undefined without a price.
+ * A request that goes to the LoRA endpoints (`falTakesLora`) at their price.
  */
 export const falPossibleCostMicros: PossibleCost = (model, request) => {
   const family = falFamilyOf(model);
-  const { price } = family;
+  const lora =
+    family.lora &&
+    falTakesLora(family, {
+      candidates: request.candidates ?? [],
+      namedInPrompt: request.namedInPrompt ?? [],
+      images: request.images ?? [],
+    });
+  const price = lora ? family.lora?.price : family.price;
   if (!price) return undefined;
   const images = request.numOutputImages;
   const size = askedSize(family, request.width, request.height);

@@ -35,6 +35,8 @@ export const TicketRequestSchema = v.union([
     images: v.pipe(v.number(), v.integer(), v.minValue(1)),
     /** fal's whole megapixels of the inputs this call sent (what an edit endpoint bills). */
     inputMegapixels: v.pipe(v.number(), v.minValue(0)),
+    /** The subject this call carried by its LoRA (a LoRA endpoint); absent: none, and on older tickets. */
+    lora: v.optional(v.string()),
   }),
   /** A submit fal refused outright (422 content_policy_violation): nothing to poll. */
   v.object({ id: v.literal('refused'), refusal: v.picklist(['moderated', 'no_image']), message: v.string() }),

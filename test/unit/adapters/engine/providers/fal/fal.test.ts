@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { HttpEngineError, type Wait } from '../../../../../../functions/adapters/engine/http-engine';
 import { FalEngine } from '../../../../../../functions/adapters/engine/providers/fal/fal';
+import { falPossibleCostMicros } from '../../../../../../functions/adapters/engine/providers/fal/families';
 import type { ProviderTransport } from '../../../../../../functions/adapters/engine/providers/provider-http';
 import type {
   CandidateProfile,
@@ -17,6 +18,7 @@ import type {
 } from '../../../../../../functions/domain/engine/engine';
 import { anEngineRequest, referencesIn } from '../../../../../support/builders/engine';
 import { type FalDouble, startFalDouble } from '../../../../../support/providers/fal-double';
+import { loraFile } from '../../../../../support/providers/fal-trainer-double';
 
 let double: FalDouble;
 let waits: number[];
@@ -54,6 +56,9 @@ const recordWait: Wait = async (milliseconds) => {
   waits.push(milliseconds);
 };
 
+/** Our copies of LoRA files, by key, served at a loopback URL as a presigned GET of the bucket would. */
+const loras = new Map<string, Buffer>();
+
 const engine = (model = 'fal-ai/flux-2', transport: Partial<ProviderTransport> = {}) =>
   new FalEngine({
     model,
@@ -63,7 +68,10 @@ const engine = (model = 'fal-ai/flux-2', transport: Partial<ProviderTransport> =
     media: { hosts: ['fal.media', '*.fal.media'], allowLoopback: true },
     references: {
       ...referencesIn(crops),
-      url: async (key) => `${double.baseUrl}/unused/${key}`,
+      url: async (key) => {
+        const lora = loras.get(key);
+        return lora ? double.share(lora, 'application/octet-stream') : `${double.baseUrl}/unused/${key}`;
+      },
       share: (data, contentType) => double.share(data, contentType),
     },
     transport: { wait: recordWait, random: () => 0.5, ...transport },
@@ -609,5 +617,54 @@ describe('fal double', () => {
     expect(response.status).toBe(400);
     expect(double.violations).toEqual([expect.stringContaining('before its status said COMPLETED')]);
     double.violations.length = 0;
+  });
+});
+
+describe('fal engine: a subject carried by its LoRA (flux-2)', () => {
+  const KEY = 'profiles/shared/d1/d2/lora.safetensors';
+  const withLora: CandidateProfile = { ...profile('a'), lora: { key: KEY, token: 'qwertyui' } };
+  beforeAll(() => {
+    loras.set(KEY, loraFile('unit'));
+  });
+  const named = (overrides: Partial<EngineRequest> = {}) =>
+    request({ prompt: '[[prf_a]] on a boat', candidates: [withLora], namedInPrompt: ['prf_a'], ...overrides });
+
+  it('a generate goes to fal-ai/flux-2/lora with the LoRA by URL, its token in the prompt, at the LoRA price', async () => {
+    const outcome = await engine().run(named(), live());
+    const submission = onlySubmission();
+    expect(submission.endpoint).toBe('fal-ai/flux-2/lora');
+    expect(submission.input).toMatchObject({ prompt: 'qwertyui person on a boat', loras: [{ scale: 1 }] });
+    expect(submission.input).not.toHaveProperty('image_urls');
+    expect(double.loraFetches).toEqual([{ path: expect.any(String), status: 200 }]);
+    if (outcome.kind !== 'images') throw new Error(outcome.kind);
+    expect(outcome.carriedByLora).toEqual(['prf_a']);
+    expect(outcome.usage.providerCostMicros).toBe(21_000);
+    expect(falPossibleCostMicros('fal-ai/flux-2', named())).toBe(21_000);
+  });
+
+  it('an edit goes to /lora/edit with the other subject’s crops; the LoRA subject sends none', async () => {
+    const { images: _none, ...naming } = named();
+    await engine().run(withInput({ ...naming, candidates: [withLora, profile('b')] }), live());
+    const submission = onlySubmission();
+    expect(submission.endpoint).toBe('fal-ai/flux-2/lora/edit');
+    // Room for two more images beside the caller's: prf_b's three crops go as one sheet.
+    expect(submission.input.image_urls).toEqual([sharedUrl(input), expect.any(String)]);
+    expect(submission.input.prompt).toBe(
+      'qwertyui person on a boat Keep the identity of the person in reference image 2 (a sheet of several photos of them).',
+    );
+  });
+
+  it('more caller images than /lora/edit takes (3): references for everyone, at flux-2’s price', async () => {
+    const image = { data: input, format: 'jpeg' as const, width: 64, height: 48 };
+    const outcome = await engine().run(named({ operation: 'edit', images: [image, image, image, image] }), live());
+    expect(onlySubmission().endpoint).toBe('fal-ai/flux-2/edit');
+    expect(outcome).not.toHaveProperty('carriedByLora');
+    expect(falPossibleCostMicros('fal-ai/flux-2', named({ images: [image, image, image, image] }))).toBe(12_000);
+  });
+
+  it('models without LoRA endpoints keep references', async () => {
+    await engine('fal-ai/flux-2-pro').run(named(), live());
+    expect(onlySubmission().endpoint).toBe('fal-ai/flux-2-pro/edit');
+    expect(onlySubmission().input).not.toHaveProperty('loras');
   });
 });
