@@ -12,6 +12,7 @@ import { services } from '../../bin/local-aws/services';
 import { TRAINING_PRICE_MICROS } from '../../functions/domain/catalog/pricing';
 import { serveSubjectPhotos, startPhotoServer } from '../support/photos';
 import { useProviderRuntime } from '../support/providers/e2e';
+import { expectOk } from './images/support';
 
 jest.setTimeout(240_000);
 
@@ -30,19 +31,40 @@ afterAll(async () => {
 
 type Status = { status: string; message: string; queue_position?: number };
 
-const train = async (apiKey: string, tier: 'standard' | 'fast') => {
+const statusOf = async (apiKey: string, profileId: string): Promise<Status> =>
+  (await (await world.runtime.call('GET', `/v2/service/profiles/${profileId}/status`, { apiKey })).json()) as Status;
+
+const startTraining = async (apiKey: string, tier: 'standard' | 'fast'): Promise<string> => {
   const created = await world.runtime.call('POST', '/v2/service/profiles/add', {
     apiKey,
     body: { image_urls: tier === 'fast' ? photoUrls.slice(0, 6) : photoUrls, training_tier: tier },
   });
   expect(created.status).toBe(200);
-  const { profile_id: profileId } = (await created.json()) as { profile_id: string };
-  await world.runtime.stepFunctions.waitForExecution(profileId);
-  const final = (await (
-    await world.runtime.call('GET', `/v2/service/profiles/${profileId}/status`, { apiKey })
-  ).json()) as Status;
-  return { profileId, final };
+  return ((await created.json()) as { profile_id: string }).profile_id;
 };
+
+const train = async (apiKey: string, tier: 'standard' | 'fast') => {
+  const profileId = await startTraining(apiKey, tier);
+  await world.runtime.stepFunctions.waitForExecution(profileId);
+  return { profileId, final: await statusOf(apiKey, profileId) };
+};
+
+/** Reads the profile's status as a client polls it (every 20 ms) until `wanted`, or fails after 60 s. */
+const statusUntil = async (apiKey: string, profileId: string, wanted: (status: Status) => boolean) => {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const status = await statusOf(apiKey, profileId);
+    if (wanted(status)) return status;
+    if (Date.now() > deadline) throw new Error(`profile ${profileId} is still ${JSON.stringify(status)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+type Identity = {
+  expected: string[];
+  outputs: { output_index: number; kept: string[]; carried_by?: Record<string, string> }[];
+};
+const identityOf = (answer: unknown): Identity => (answer as { identity: Identity }).identity;
 
 describe('Full Train on fal’s LoRA trainer', () => {
   it('trains a LoRA from the captioned photos, through fal’s webhook, to READY with the LoRA kept and fal’s copies deleted', async () => {
@@ -95,4 +117,119 @@ describe('Full Train on fal’s LoRA trainer', () => {
     expect(final.status).toBe('READY');
     expect(world.doubles.fal.trainings.length).toBe(since);
   });
+});
+
+describe('the LoRA at request time', () => {
+  // One account with a READY Full Train profile (its LoRA trained) and a READY Quick Train profile.
+  let account: Awaited<ReturnType<typeof world.runtime.newAccount>>;
+  let full: { profileId: string; token: string; trainingId: string };
+  let quick: string;
+  beforeAll(async () => {
+    account = await world.runtime.newAccount(OPENING_MICROS);
+    const next = world.doubles.fal.nextTraining();
+    const trained = await train(account.apiKey, 'standard');
+    expect(trained.final.status).toBe('READY');
+    const profile = await services().profiles.get(account.accountId, trained.profileId);
+    full = { profileId: trained.profileId, token: profile?.loraToken ?? '', trainingId: (await next).requestId };
+    const fast = await train(account.apiKey, 'fast');
+    expect(fast.final.status).toBe('READY');
+    quick = fast.profileId;
+  });
+
+  const generate = (body: Record<string, unknown>) =>
+    world.runtime.call('POST', '/v2/service/generate', { apiKey: account.apiKey, body });
+
+  it('a base-a-2 generate naming the Full Train profile calls fal-ai/flux-2/lora with its LoRA and its token, and says so', async () => {
+    const balance = await services().ledger.balance(account.accountId);
+    const answer = await expectOk(
+      await generate({ prompt: `[[${full.profileId}]] on a boat`, base_model: 'base-a-2' }),
+    );
+
+    const submission = world.doubles.fal.submissions.at(-1);
+    expect(submission?.endpoint).toBe('fal-ai/flux-2/lora');
+    expect(submission?.input).not.toHaveProperty('image_urls');
+    expect(submission?.input.loras).toEqual([{ path: expect.stringMatching(/^http:\/\/127\.0\.0\.1:/), scale: 1 }]);
+    expect(submission?.input.prompt).toBe(`${full.token} person on a boat`);
+    // fal fetched our copy of the LoRA by its presigned URL: the file its trainer made for this profile.
+    const [use] = world.doubles.fal.loraUses.filter((entry) => entry.requestId === submission?.requestId);
+    expect(use).toMatchObject({ trainingId: full.trainingId, triggered: true });
+    expect(world.doubles.fal.loraFetches.find((entry) => entry.path === use?.path)?.status).toBe(200);
+    expect(use?.path).not.toContain(full.profileId);
+
+    expect(identityOf(answer).outputs).toEqual([
+      expect.objectContaining({ output_index: 0, kept: [full.profileId], carried_by: { [full.profileId]: 'lora' } }),
+    ]);
+    // The subject drawn and recognised: base-a-2's 1K price and the identity surcharge, nothing else.
+    expect(answer.known_subjects.counts).toEqual({ [full.profileId]: 1 });
+    expect(balance - (await services().ledger.balance(account.accountId))).toBe(40_000 + 30_000);
+  });
+
+  it('a Gemini-routed model does not use the LoRA: the profile is carried by its references', async () => {
+    const [fal, gemini] = [world.doubles.fal.submissions.length, world.doubles.gemini.received.length];
+    const answer = await expectOk(
+      await generate({ prompt: `[[${full.profileId}]] on a boat`, base_model: 'base-c-2' }),
+    );
+    expect(world.doubles.fal.submissions.length).toBe(fal);
+    expect(world.doubles.gemini.received.length).toBe(gemini + 1);
+    expect(JSON.stringify(world.doubles.gemini.received.at(-1)?.body)).not.toContain(full.token);
+    expect(identityOf(answer).outputs).toEqual([
+      expect.objectContaining({ carried_by: { [full.profileId]: 'references' } }),
+    ]);
+  });
+
+  it('a Quick Train profile on base-a-2 is carried by its references (fal-ai/flux-2/edit, no LoRA)', async () => {
+    const answer = await expectOk(await generate({ prompt: `[[${quick}]] on a boat`, base_model: 'base-a-2' }));
+    const submission = world.doubles.fal.submissions.at(-1);
+    expect(submission?.endpoint).toBe('fal-ai/flux-2/edit');
+    expect(submission?.input).not.toHaveProperty('loras');
+    expect(identityOf(answer).outputs).toEqual([expect.objectContaining({ carried_by: { [quick]: 'references' } })]);
+  });
+
+  it('with two profiles one LoRA at most: the Full Train one by its LoRA, the other by its references', async () => {
+    const answer = await expectOk(
+      await generate({ prompt: `[[${quick}]] and [[${full.profileId}]] at a table`, base_model: 'base-a-2' }),
+    );
+    const submission = world.doubles.fal.submissions.at(-1);
+    expect(submission?.endpoint).toBe('fal-ai/flux-2/lora/edit');
+    expect(submission?.input.loras).toHaveLength(1);
+    expect(submission?.input.image_urls).toEqual([expect.any(String), expect.any(String), expect.any(String)]);
+    expect(submission?.input.prompt).toMatch(
+      new RegExp(`^the person in reference images? [0-9, and]+ and ${full.token} person at a table$`),
+    );
+    expect(identityOf(answer).outputs).toEqual([
+      expect.objectContaining({ carried_by: { [quick]: 'references', [full.profileId]: 'lora' } }),
+    ]);
+  });
+});
+
+describe('a profile deleted while fal trains it', () => {
+  it.each(['IN_QUEUE', 'IN_PROGRESS'] as const)(
+    'cancels the fal request (%s) and deletes fal’s copies; while queued its status shows the queue position',
+    async (stage) => {
+      const account = await world.runtime.newAccount(OPENING_MICROS);
+      world.doubles.fal.holdNext({ untilTold: { queuePosition: 4 } });
+      const next = world.doubles.fal.nextTraining();
+      const profileId = await startTraining(account.apiKey, 'standard');
+      const training = await next;
+      const queued = await statusUntil(account.apiKey, profileId, (status) => status.queue_position !== undefined);
+      expect(queued).toMatchObject({ status: 'QUEUING', queue_position: 4 });
+      if (stage === 'IN_PROGRESS') {
+        world.doubles.fal.advance(training.requestId, 'IN_PROGRESS');
+        const running = await statusUntil(account.apiKey, profileId, (status) => status.status === 'IN_PROGRESS');
+        expect(running).not.toHaveProperty('queue_position');
+      }
+      expect(world.doubles.fal.running()).toContain(training.requestId);
+
+      const deleted = await world.runtime.call('DELETE', `/v2/service/profiles/${profileId}`, {
+        apiKey: account.apiKey,
+      });
+      expect(deleted.status).toBe(200);
+      expect(world.doubles.fal.cancelled()).toContain(training.requestId);
+      expect(world.doubles.fal.running()).not.toContain(training.requestId);
+      expect(world.doubles.fal.deletedPayloads).toContain(training.requestId);
+      await world.runtime.stepFunctions.waitForExecution(profileId);
+      // Nothing charged for a training that never ended.
+      expect(await services().ledger.balance(account.accountId)).toBe(OPENING_MICROS);
+    },
+  );
 });

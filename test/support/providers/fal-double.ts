@@ -340,6 +340,11 @@ export interface Hold {
    * status lagging its webhook); the result is served once the status has said COMPLETED.
    */
   statusLagMs?: number;
+  /**
+   * Or until told: IN_QUEUE at this queue_position until `advance(id, 'IN_PROGRESS')`, IN_PROGRESS until
+   * `advance(id, 'COMPLETED')`, which completes the work and reports it to the webhook.
+   */
+  untilTold?: { queuePosition: number };
 }
 
 export type RefusalKind = 'content_policy' | 'nsfw' | 'no_image';
@@ -395,6 +400,22 @@ export interface FalTraining {
   set?: TrainingSet;
   /** The LoRA file's URL it answered. */
   loraUrl?: string;
+  /** The zip's images: what a LoRA endpoint draws when its prompt names the LoRA's trigger word. */
+  photos?: Buffer[];
+  /** The words every caption has but common ones: the trigger words the LoRA learned. */
+  triggers?: string[];
+}
+
+/** One call to a LoRA endpoint: each LoRA's path, whether it was fetched, and whether the prompt triggered it. */
+export interface FalLoraUse {
+  requestId: string;
+  endpoint: string;
+  path: string;
+  scale?: number;
+  /** The training whose LoRA file it fetched (by the file's metadata), if any. */
+  trainingId?: string;
+  /** The prompt named one of that LoRA's trigger words: the double drew its subject. */
+  triggered: boolean;
 }
 
 export interface FalDouble {
@@ -404,6 +425,12 @@ export interface FalDouble {
   failNextTraining(message: string): void;
   /** Every LoRA `path` a LoRA endpoint fetched, with the HTTP status it got (0: no connection). */
   loraFetches: { path: string; status: number }[];
+  /** Every LoRA a LoRA endpoint loaded, in order. */
+  loraUses: FalLoraUse[];
+  /** Resolves with the next training submitted to fal-ai/flux-2-trainer (from now on). */
+  nextTraining(): Promise<FalTraining>;
+  /** Moves a request held `untilTold` on: IN_PROGRESS, or COMPLETED (its work done and reported). */
+  advance(requestId: string, state: 'IN_PROGRESS' | 'COMPLETED'): void;
   /** The request ids whose payloads were deleted (DELETE /v1/models/requests/{id}/payloads). */
   deletedPayloads: string[];
   /** FAL_PLATFORM_URL for the service: the double's own platform API. */
@@ -494,7 +521,30 @@ interface QueuedRequest {
   statusSaidCompleted?: boolean;
   /** A training (fal-ai/flux-2-trainer): its record, and the failure it ends with after its work. */
   training?: FalTraining & { failure?: string };
+  /** Where a request held `untilTold` stands. */
+  told?: 'IN_PROGRESS' | 'COMPLETED';
 }
+
+/** Words of a caption that name no one: what is left in every caption is the trigger the LoRA learned. */
+const CAPTION_WORDS = new Set(['a', 'an', 'the', 'photo', 'of', 'person', 'animal', 'dog', 'cat', 'portrait']);
+const triggersOf = (captions: string[]): string[] => {
+  const [first, ...rest] = captions.map((caption) => new Set(caption.toLowerCase().split(/[^a-z0-9]+/)));
+  if (!first) return [];
+  return [...first].filter((word) => word !== '' && !CAPTION_WORDS.has(word) && rest.every((set) => set.has(word)));
+};
+
+/** The `seed` a LoRA file of the double's carries in its safetensors metadata (loraFile): its training's id. */
+const loraSeedOf = (data: Buffer): string | undefined => {
+  try {
+    const length = Number(data.readBigUInt64LE(0));
+    const header = JSON.parse(data.subarray(8, 8 + length).toString('utf8')) as {
+      __metadata__?: { seed?: unknown };
+    };
+    return typeof header.__metadata__?.seed === 'string' ? header.__metadata__.seed : undefined;
+  } catch {
+    return undefined;
+  }
+};
 
 const POLICY_MESSAGE = 'The content was flagged by a content checker.';
 
@@ -543,6 +593,8 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
   const trainings: FalTraining[] = [];
   const trainingFailures: string[] = [];
   const loraFetches: { path: string; status: number }[] = [];
+  const loraUses: FalLoraUse[] = [];
+  const trainingWaiters: ((training: FalTraining) => void)[] = [];
   const deletedPayloads: string[] = [];
   const failures: {
     on: FalStage;
@@ -638,6 +690,7 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
    */
   const completeByWebhook = (request: QueuedRequest): void => {
     if (!request.webhook) return;
+    if (request.hold.untilTold) return;
     if (request.hold.ms === undefined && (request.hold.queuedPolls ?? 0) + (request.hold.runningPolls ?? 0) > 0) return;
     later(request.hold.ms ?? 0, () => {
       void request.files.then(
@@ -697,6 +750,8 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     spec: EndpointSpec,
     input: Record<string, unknown>,
     count: number,
+    /** The subjects the request's LoRAs draw (their prompt named the trigger), beside its inputs' people. */
+    loraSubjects: Buffer[] = [],
   ): Promise<QueuedRequest['files'] extends Promise<infer T> ? T : never> => {
     if (spec.output === 'trainer') return trainerWork(id, input);
     drawnRequests += 1;
@@ -705,7 +760,7 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     const format = input.output_format === 'jpeg' ? 'jpeg' : input.output_format === 'png' ? 'png' : spec.defaultFormat;
     const urls = Array.isArray(input.image_urls) ? input.image_urls.map(String) : [];
     const fetched = await Promise.all(urls.map(fetchInput));
-    const inputs = drawFaces ? fetched : [];
+    const inputs = drawFaces ? [...loraSubjects, ...fetched] : [];
     const prompt = String(input.prompt ?? '');
     const made = [];
     for (let index = 0; index < count; index += 1) {
@@ -747,6 +802,8 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     if (training) {
       training.set = set;
       training.loraUrl = `${filesAt ?? baseUrl}/files/${name}`;
+      training.photos = entries.filter((entry) => set.images.includes(entry.name)).map((entry) => entry.data);
+      training.triggers = triggersOf(Object.values(set.captions));
     }
     return [{ name, width: 0, height: 0, contentType: 'application/octet-stream' }];
   };
@@ -833,7 +890,10 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     let state: QueueStatus['status'] = 'COMPLETED';
     let position = 0;
     if (!request.cancelled && !request.completed) {
-      if (ms !== undefined) {
+      if (request.hold.untilTold) {
+        state = request.told ?? 'IN_QUEUE';
+        position = request.hold.untilTold.queuePosition;
+      } else if (ms !== undefined) {
         const elapsed = Date.now() - request.createdAt;
         state = elapsed >= ms ? 'COMPLETED' : elapsed < ms / 2 ? 'IN_QUEUE' : 'IN_PROGRESS';
       } else if (request.polls <= queuedPolls) {
@@ -905,22 +965,38 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     if (scriptedFailure('submit', response)) return;
     const input = parsed.output as Record<string, unknown>;
     for (const where of internalIdsIn(input)) violations.push(`${endpoint}: internal id sent: ${where}`);
-    // A LoRA endpoint loads each LoRA from its path: one it cannot fetch fails the request.
+    // A LoRA endpoint loads each LoRA from its path: one it cannot fetch fails the request. A LoRA of the
+    // double's trainer draws its subject when the prompt names its trigger word, as a trained LoRA would.
+    const loaded: Omit<FalLoraUse, 'requestId'>[] = [];
+    const loraSubjects: Buffer[] = [];
     if (Array.isArray(input.loras)) {
-      for (const lora of input.loras as { path: string }[]) {
-        const status = await fetch(lora.path).then(
-          async (answer) => {
-            await answer.arrayBuffer();
-            return answer.status;
-          },
-          () => 0,
+      for (const lora of input.loras as { path: string; scale?: number }[]) {
+        const fetched = await fetch(lora.path).then(
+          async (answer) => ({ status: answer.status, data: Buffer.from(await answer.arrayBuffer()) }),
+          () => ({ status: 0, data: Buffer.alloc(0) }),
         );
-        loraFetches.push({ path: lora.path, status });
-        if (status !== 200)
-          return reject(response, 422, `${endpoint}: the LoRA at ${lora.path} could not be fetched (HTTP ${status})`, [
-            'body',
-            'loras',
-          ]);
+        loraFetches.push({ path: lora.path, status: fetched.status });
+        if (fetched.status !== 200)
+          return reject(
+            response,
+            422,
+            `${endpoint}: the LoRA at ${lora.path} could not be fetched (HTTP ${fetched.status})`,
+            ['body', 'loras'],
+          );
+        const seed = loraSeedOf(fetched.data);
+        const trained = trainings.find((entry) => entry.requestId === seed);
+        const words = String(input.prompt ?? '')
+          .toLowerCase()
+          .split(/[^a-z0-9]+/);
+        const triggered = (trained?.triggers ?? []).some((word) => words.includes(word));
+        if (triggered && trained?.photos?.[0]) loraSubjects.push(trained.photos[0]);
+        loaded.push({
+          endpoint,
+          path: lora.path,
+          ...(lora.scale !== undefined && { scale: lora.scale }),
+          ...(trained && { trainingId: trained.requestId }),
+          triggered,
+        });
       }
     }
     const [next] = refusals;
@@ -945,8 +1021,12 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     // The training is recorded before its work starts (trainerWork finds it).
     const pending: FalTraining | undefined =
       spec.output === 'trainer' ? { requestId: id, zipUrl: String(input.image_data_url) } : undefined;
-    if (pending) trainings.push(pending);
-    const files = makeFiles(id, spec, input, count);
+    if (pending) {
+      trainings.push(pending);
+      for (const waiter of trainingWaiters.splice(0)) waiter(pending);
+    }
+    for (const use of loaded) loraUses.push({ requestId: id, ...use });
+    const files = makeFiles(id, spec, input, count, loraSubjects);
     files.catch((error: unknown) =>
       violations.push(`${endpoint}: ${error instanceof Error ? error.message : String(error)}`),
     );
@@ -990,7 +1070,7 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
     if (scriptedFailure('submit', response, true)) return;
     const answer: InQueueQueueStatus = {
       status: 'IN_QUEUE',
-      queue_position: request.hold.queuedPolls ?? 0,
+      queue_position: request.hold.untilTold?.queuePosition ?? request.hold.queuedPolls ?? 0,
       ...urlsOf(request),
     };
     const slow = slowSubmits.shift();
@@ -1116,6 +1196,24 @@ export const startFalDouble = async (options: FalDoubleOptions = {}): Promise<Fa
       trainingFailures.push(message);
     },
     loraFetches,
+    loraUses,
+    nextTraining: () => new Promise<FalTraining>((resolve) => trainingWaiters.push(resolve)),
+    advance: (requestId, state) => {
+      const request = requests.get(requestId);
+      if (!request?.hold.untilTold) throw new Error(`request ${requestId} is not held until told`);
+      if (request.cancelled || request.completed) return;
+      request.told = state;
+      if (state !== 'COMPLETED') return;
+      // Its work done: reported to its webhook as fal reports a finished request.
+      void request.files.then(
+        () => {
+          if (request.cancelled) return;
+          request.completed = true;
+          report(request);
+        },
+        () => undefined,
+      );
+    },
     deletedPayloads,
     platformUrl: `${baseUrl}/v1`,
     baseUrl,
