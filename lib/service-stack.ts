@@ -157,6 +157,10 @@ export class ServiceStack extends Stack {
       engineUrl: this.node.tryGetContext('engineUrl'),
       trainerUrl: this.node.tryGetContext('trainerUrl'),
       trainerCallbackUrl: this.node.tryGetContext('trainerCallbackUrl'),
+      trainer: this.node.tryGetContext('trainer'),
+      falTrainerSteps: this.node.tryGetContext('falTrainerSteps'),
+      falTrainerLearningRate: this.node.tryGetContext('falTrainerLearningRate'),
+      allowTrainingBelowCost: this.node.tryGetContext('allowTrainingBelowCost'),
       stripe: [true, 'true'].includes(this.node.tryGetContext('stripe')),
     });
 

@@ -6,10 +6,20 @@
  *
  *   npx cdk deploy -c engineUrl=https://gpu.example.com -c trainerUrl=https://train.example.com \
  *     -c trainerCallbackUrl=https://<api>/prod/v2/service/internal/trainer-callback
+ *
+ * Or context `trainer=fal` (Full Train as a LoRA on fal-ai/flux-2-trainer, docs/identity.md), with a model
+ * routed to fal (its key is the trainer's), optional `falTrainerSteps`, `falTrainerLearningRate`, and
+ * `allowTrainingBelowCost=true` to synthesise steps whose list price exceeds the Full Train price (the synth
+ * stops otherwise, as every cold start would).
  */
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { listPriceOf } from '../../functions/adapters/engine/providers/list-prices';
+import {
+  FAL_TRAINER_DEFAULT_LEARNING_RATE,
+  FAL_TRAINER_DEFAULT_STEPS,
+  falTrainerCostMicros,
+  listPriceOf,
+} from '../../functions/adapters/engine/providers/list-prices';
 import { BACKEND_ENV, PROVIDER_ENV, STRIPE_ENV } from '../../functions/deployment/env-names';
 import {
   HOSTED_PROVIDERS,
@@ -21,6 +31,7 @@ import {
 } from '../../functions/deployment/providers';
 import { parseModelAliases, parseModelRoutes, routedProviders } from '../../functions/domain/catalog/model-routes';
 import { checkRouteCosts } from '../../functions/domain/catalog/route-margins';
+import { checkTrainerCost } from '../../functions/domain/catalog/trainer-cost';
 import { acknowledge } from './acknowledgements';
 
 export { BACKEND_ENV };
@@ -42,6 +53,13 @@ export interface BackendsProps {
   readonly engineUrl?: string;
   readonly trainerUrl?: string;
   readonly trainerCallbackUrl?: string;
+  /** CDK context `trainer`: `fal` trains Full Train as a LoRA on fal (a model must be routed to fal). */
+  readonly trainer?: unknown;
+  /** CDK context `falTrainerSteps` / `falTrainerLearningRate` (trainer=fal): FAL_TRAINER_STEPS, FAL_TRAINER_LEARNING_RATE. */
+  readonly falTrainerSteps?: unknown;
+  readonly falTrainerLearningRate?: unknown;
+  /** CDK context `allowTrainingBelowCost=true`: ALLOW_TRAINING_BELOW_COST (trainer=fal). */
+  readonly allowTrainingBelowCost?: unknown;
   /** CDK context `stripe=true`: top-ups through Stripe; the operator puts the keys in the two secrets (docs/billing.md). */
   readonly stripe?: boolean;
 }
@@ -84,6 +102,44 @@ export class Backends extends Construct {
         [BACKEND_ENV.trainerCallbackUrl]: props.trainerCallbackUrl,
       });
     }
+    if (props.trainer !== undefined) this.falTrainer(props);
+  }
+
+  /**
+   * TRAINER=fal: checked here as at cold start (a training whose steps list above the Full Train price fails
+   * the synth unless allowed), on fal's key (the secret of a model routed to fal).
+   */
+  private falTrainer(props: BackendsProps): void {
+    if (props.trainer !== 'fal') throw new Error(`context trainer: only "fal" is known, not ${String(props.trainer)}`);
+    if (props.trainerUrl) throw new Error('context trainer=fal and trainerUrl name two trainers: choose one');
+    if (!this.tokens.falKey)
+      throw new Error('context trainer=fal needs a model routed to fal in context modelRoutes (its key trains)');
+    const number = (value: unknown, fallback: number, name: string) => {
+      const parsed = value === undefined ? fallback : Number(value);
+      if (!Number.isFinite(parsed) || parsed <= 0)
+        throw new Error(`context ${name}: a positive number, not ${String(value)}`);
+      return parsed;
+    };
+    const steps = number(props.falTrainerSteps, FAL_TRAINER_DEFAULT_STEPS, 'falTrainerSteps');
+    if (!Number.isInteger(steps)) throw new Error(`context falTrainerSteps: a whole number of steps, not ${steps}`);
+    const learningRate = number(
+      props.falTrainerLearningRate,
+      FAL_TRAINER_DEFAULT_LEARNING_RATE,
+      'falTrainerLearningRate',
+    );
+    const allow = props.allowTrainingBelowCost === true || props.allowTrainingBelowCost === 'true';
+    checkTrainerCost(
+      falTrainerCostMicros(steps),
+      allow,
+      `context falTrainerSteps=${steps}`,
+      'context allowTrainingBelowCost=true',
+    );
+    Object.assign(this.environment, {
+      [BACKEND_ENV.trainer]: 'fal',
+      [BACKEND_ENV.falTrainerSteps]: String(steps),
+      [BACKEND_ENV.falTrainerLearningRate]: String(learningRate),
+      ...(allow && { [BACKEND_ENV.allowTrainingBelowCost]: 'true' }),
+    });
   }
 
   /**

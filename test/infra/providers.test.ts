@@ -83,8 +83,9 @@ describe('hosted providers in the stack', () => {
     const readers = expectedReaders(provider);
     // The four image routes and RunEngine; for fal (queued) also what ends a job and stops its ticket's work:
     // the cancel route, ReleaseCharge and the sweep of abandoned work; and what waits for fal's word: AwaitEngine
-    // (a status check when the webhook is late) and the webhook route (a cancel of a request no job holds).
-    expect(readers).toHaveLength(provider === 'fal' ? 10 : 5);
+    // (a status check when the webhook is late) and the webhook route (a cancel of a request no job holds); and
+    // fal's LoRA trainer (TRAINER=fal): SubmitLoraTraining, CheckLoraTraining and the profile delete route.
+    expect(readers).toHaveLength(provider === 'fal' ? 13 : 5);
     for (const functionId of Object.keys(functions)) {
       const reads = allowedToFunction(template, functionId).some(
         ({ action, resource }) => action === 'secretsmanager:GetSecretValue' && resource === ref(secretIdOf(provider)),
@@ -108,6 +109,32 @@ describe('hosted providers in the stack', () => {
       (fn) => (fn.Properties as { Environment?: { Variables?: Record<string, unknown> } }).Environment?.Variables ?? {},
     );
     expect(variables.some((vars) => vars[PROVIDER_ENV.allowRoutesBelowCost] === 'true')).toBe(true);
+  });
+
+  it('context trainer=fal: the functions train on fal; steps listing above the Full Train price stop the synth unless allowed', () => {
+    const variablesOf = (stack: ReturnType<typeof stackWith>) =>
+      Object.values(resourcesOf(stack, 'AWS::Lambda::Function')).map(
+        (fn) =>
+          (fn.Properties as { Environment?: { Variables?: Record<string, unknown> } }).Environment?.Variables ?? {},
+      );
+    // Every function told the routes is told the trainer (the callback deliverer is told neither).
+    const trained = variablesOf(stackWith({ modelRoutes, trainer: 'fal' })).filter(
+      (vars) => vars[PROVIDER_ENV.modelRoutes] !== undefined,
+    );
+    expect(trained.length).toBe(Object.keys(functions).length - 1);
+    expect(trained.every((vars) => vars.TRAINER === 'fal' && vars.FAL_TRAINER_STEPS === '300')).toBe(true);
+    // 500 steps list at 3.20 USD, above the 2.90 USD Full Train price.
+    expect(() => stackWith({ modelRoutes, trainer: 'fal', falTrainerSteps: '500' })).toThrow(
+      /context falTrainerSteps=500: the trainer lists 3\.20 USD a training, more than the Full Train price \(2\.90 USD\).*context allowTrainingBelowCost=true/,
+    );
+    const allowed = variablesOf(
+      stackWith({ modelRoutes, trainer: 'fal', falTrainerSteps: '500', allowTrainingBelowCost: 'true' }),
+    ).filter((vars) => vars[PROVIDER_ENV.modelRoutes] !== undefined);
+    expect(allowed.every((vars) => vars.ALLOW_TRAINING_BELOW_COST === 'true' && vars.FAL_TRAINER_STEPS === '500')).toBe(
+      true,
+    );
+    expect(() => stackWith({ trainer: 'fal' })).toThrow(/context trainer=fal needs a model routed to fal/);
+    expect(() => stackWith({ modelRoutes, trainer: 'replicate' })).toThrow(/only "fal" is known/);
   });
 
   it('refuses a route table that names an unknown model or provider', () => {
