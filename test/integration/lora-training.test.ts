@@ -11,7 +11,7 @@
 import { services } from '../../bin/local-aws/services';
 import { TRAINING_PRICE_MICROS } from '../../functions/domain/catalog/pricing';
 import { serveSubjectPhotos, startPhotoServer } from '../support/photos';
-import { useProviderRuntime } from '../support/providers/e2e';
+import { pollJob, useProviderRuntime } from '../support/providers/e2e';
 import { expectOk } from './images/support';
 
 jest.setTimeout(240_000);
@@ -162,6 +162,24 @@ describe('the LoRA at request time', () => {
     // The subject drawn and recognised: base-a-2's 1K price and the identity surcharge, nothing else.
     expect(answer.known_subjects.counts).toEqual({ [full.profileId]: 1 });
     expect(balance - (await services().ledger.balance(account.accountId))).toBe(40_000 + 30_000);
+  });
+
+  it('an asynchronous base-a-2 job uses the LoRA too: its ticket remembers it, and its result says so', async () => {
+    const response = await generate({
+      prompt: `[[${full.profileId}]] in the snow`,
+      base_model: 'base-a-2',
+      async: true,
+    });
+    expect(response.status).toBe(202);
+    const { job_id: jobId } = (await response.json()) as { job_id: string };
+    const job = await pollJob(world.runtime, account.apiKey, jobId);
+    expect(job.status).toBe('succeeded');
+    const submission = world.doubles.fal.submissions.at(-1);
+    expect(submission?.endpoint).toBe('fal-ai/flux-2/lora');
+    expect(submission?.input.prompt).toBe(`${full.token} person in the snow`);
+    expect(identityOf(job.result).outputs).toEqual([
+      expect.objectContaining({ carried_by: { [full.profileId]: 'lora' } }),
+    ]);
   });
 
   it('a Gemini-routed model does not use the LoRA: the profile is carried by its references', async () => {
