@@ -26,7 +26,13 @@ interface IdentityAnswer {
   recognized_faces: { output_index: number; profile_id: string; similarity: number; billed: boolean }[];
   identity?: {
     expected: string[];
-    outputs: { output_index: number; kept: string[]; missing: string[]; attempts: number }[];
+    outputs: {
+      output_index: number;
+      kept: string[];
+      missing: string[];
+      attempts: number;
+      carried_by?: Record<string, string>;
+    }[];
     retried_outputs: number;
   };
 }
@@ -66,7 +72,9 @@ describe('who is there decides what is sent', () => {
     expect(answer.known_subjects.counts).toEqual({ [a.profileId]: 1 });
     expect(answer.identity).toEqual({
       expected: [a.profileId],
-      outputs: [{ output_index: 0, kept: [a.profileId], missing: [], attempts: 1 }],
+      outputs: [
+        { output_index: 0, kept: [a.profileId], missing: [], attempts: 1, carried_by: { [a.profileId]: 'references' } },
+      ],
       retried_outputs: 0,
     });
     const [face] = answer.recognized_faces;
@@ -141,7 +149,13 @@ describe('several subjects', () => {
 
     expect(answer.identity?.expected).toEqual(ids);
     expect(answer.identity?.outputs).toEqual([
-      { output_index: 0, kept: ids, missing: [], attempts: expect.any(Number) },
+      {
+        output_index: 0,
+        kept: ids,
+        missing: [],
+        attempts: expect.any(Number),
+        carried_by: Object.fromEntries(ids.map((id) => [id, 'references'])),
+      },
     ]);
     expect(answer.known_subjects.counts).toEqual(Object.fromEntries(ids.map((id) => [id, 1])));
     // None confused: each face recognised for one man, each man once.
@@ -165,7 +179,9 @@ describe('identity_check', () => {
 
     expect(answer.identity).toEqual({
       expected: [a.profileId],
-      outputs: [{ output_index: 0, kept: [], missing: [a.profileId], attempts: 3 }],
+      outputs: [
+        { output_index: 0, kept: [], missing: [a.profileId], attempts: 3, carried_by: { [a.profileId]: 'references' } },
+      ],
       retried_outputs: 2,
     });
     expect(answer.known_subjects.counts).toEqual({});
@@ -234,7 +250,9 @@ describe('identity_check', () => {
     expect(job.status).toBe('succeeded');
     expect(result.identity).toEqual({
       expected: [a.profileId],
-      outputs: [{ output_index: 0, kept: [a.profileId], missing: [], attempts: 1 }],
+      outputs: [
+        { output_index: 0, kept: [a.profileId], missing: [], attempts: 1, carried_by: { [a.profileId]: 'references' } },
+      ],
       retried_outputs: 0,
     });
   });

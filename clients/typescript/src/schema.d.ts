@@ -1546,7 +1546,7 @@ export interface components {
                     missing: string[];
                     /** @description How many times this output was made: more than 1 only with `identity_check: retry`. */
                     attempts: number;
-                    /** @description profile_id → how each expected subject was given to the model for this output: `lora`, by the LoRA its Full Train trained (only `base-a-2`, for at most one subject of a request: docs/identity.md), or `references`, by reference images of its face. Absent on results made before it was reported. */
+                    /** @description profile_id → how each expected subject was given to the model for this output: `lora`, by the LoRA its Full Train trained (only `base-a-2`, for at most one subject of a request: docs/identity.md), or `references`, by reference images of its face. Absent when nobody is expected, and on results made before it was reported. */
                     carried_by?: {
                         [key: string]: "lora" | "references";
                     };
@@ -1658,7 +1658,7 @@ export interface components {
                             missing: string[];
                             /** @description How many times this output was made: more than 1 only with `identity_check: retry`. */
                             attempts: number;
-                            /** @description profile_id → how each expected subject was given to the model for this output: `lora`, by the LoRA its Full Train trained (only `base-a-2`, for at most one subject of a request: docs/identity.md), or `references`, by reference images of its face. Absent on results made before it was reported. */
+                            /** @description profile_id → how each expected subject was given to the model for this output: `lora`, by the LoRA its Full Train trained (only `base-a-2`, for at most one subject of a request: docs/identity.md), or `references`, by reference images of its face. Absent when nobody is expected, and on results made before it was reported. */
                             carried_by?: {
                                 [key: string]: "lora" | "references";
                             };
@@ -1780,7 +1780,7 @@ export interface components {
                         missing: string[];
                         /** @description How many times this output was made: more than 1 only with `identity_check: retry`. */
                         attempts: number;
-                        /** @description profile_id → how each expected subject was given to the model for this output: `lora`, by the LoRA its Full Train trained (only `base-a-2`, for at most one subject of a request: docs/identity.md), or `references`, by reference images of its face. Absent on results made before it was reported. */
+                        /** @description profile_id → how each expected subject was given to the model for this output: `lora`, by the LoRA its Full Train trained (only `base-a-2`, for at most one subject of a request: docs/identity.md), or `references`, by reference images of its face. Absent when nobody is expected, and on results made before it was reported. */
                         carried_by?: {
                             [key: string]: "lora" | "references";
                         };

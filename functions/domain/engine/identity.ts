@@ -54,7 +54,8 @@ export interface OutputIdentity {
   attempts: number;
   /**
    * How each expected subject was given to the model for the attempt delivered: by its LoRA (a model that
-   * takes one, identity-prompt.ts `loraCarried`) or by its reference images. Absent on runs before it.
+   * takes one, identity-prompt.ts `loraCarried`) or by its reference images. Absent when nobody is
+   * expected, and on runs before it.
    */
   carriedBy?: Record<string, CarriedBy>;
 }
@@ -320,7 +321,7 @@ export const checkIdentity = async (
           kept,
           missing: expected.filter((id) => !kept.includes(id)),
           attempts: attempts[outputIndex] ?? 1,
-          carriedBy: carriedByOf(outputIndex),
+          ...(everyone.length > 0 && { carriedBy: carriedByOf(outputIndex) }),
         };
       }),
       ...((retries.outputs ?? 0) > 0 && { retriedOutputs: retries.outputs }),

@@ -33,7 +33,13 @@ interface Answer {
   known_subjects: { counts: Record<string, number> };
   identity?: {
     expected: string[];
-    outputs: { output_index: number; kept: string[]; missing: string[]; attempts: number }[];
+    outputs: {
+      output_index: number;
+      kept: string[];
+      missing: string[];
+      attempts: number;
+      carried_by?: Record<string, string>;
+    }[];
     retried_outputs: number;
   };
 }
@@ -82,7 +88,15 @@ describe('identity retries are the caller’s', () => {
     expect(world.doubles.fal.submissions.length - submissions).toBe(3);
     expect(answer.identity).toEqual({
       expected: [profile.profileId],
-      outputs: [{ output_index: 0, kept: [], missing: [profile.profileId], attempts: 3 }],
+      outputs: [
+        {
+          output_index: 0,
+          kept: [],
+          missing: [profile.profileId],
+          attempts: 3,
+          carried_by: { [profile.profileId]: 'references' },
+        },
+      ],
       retried_outputs: 2,
     });
     expect(retry).toBe(3 * PER_OUTPUT);
@@ -114,7 +128,15 @@ describe('identity retries are the caller’s', () => {
     expect(world.doubles.fal.submissions.length - submissions).toBe(1);
     expect(answer.identity).toEqual({
       expected: [profile.profileId],
-      outputs: [{ output_index: 0, kept: [], missing: [profile.profileId], attempts: 1 }],
+      outputs: [
+        {
+          output_index: 0,
+          kept: [],
+          missing: [profile.profileId],
+          attempts: 1,
+          carried_by: { [profile.profileId]: 'references' },
+        },
+      ],
       retried_outputs: 0,
     });
     expect(await spent(account.accountId)).toBe(PER_OUTPUT);

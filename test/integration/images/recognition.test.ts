@@ -58,7 +58,13 @@ type ScoredFace = RecognizedFace & { similarity: number; billed: boolean };
 /** The identity report of an answer. */
 interface Identity {
   expected: string[];
-  outputs: { output_index: number; kept: string[]; missing: string[]; attempts: number }[];
+  outputs: {
+    output_index: number;
+    kept: string[];
+    missing: string[];
+    attempts: number;
+    carried_by?: Record<string, string>;
+  }[];
   retried_outputs: number;
 }
 
@@ -90,6 +96,8 @@ const identityOf = (expected: string[], kept: string[][]): Identity => ({
     kept: ids,
     missing: expected.filter((id) => !ids.includes(id)),
     attempts: 1,
+    // The sandbox engine takes no LoRA: every expected subject by its references.
+    ...(expected.length > 0 && { carried_by: Object.fromEntries(expected.map((id) => [id, 'references'])) }),
   })),
   retried_outputs: 0,
 });

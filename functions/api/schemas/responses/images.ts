@@ -45,7 +45,7 @@ const OutputIdentitySchema = v.pipe(
         v.description(
           'profile_id → how each expected subject was given to the model for this output: `lora`, by the LoRA its Full Train ' +
             'trained (only `base-a-2`, for at most one subject of a request: docs/identity.md), or `references`, by reference ' +
-            'images of its face. Absent on results made before it was reported.',
+            'images of its face. Absent when nobody is expected, and on results made before it was reported.',
         ),
       ),
     ),

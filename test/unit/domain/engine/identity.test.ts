@@ -243,7 +243,7 @@ describe('the identity check', () => {
     expect(asked).toEqual([]);
     expect(checked.identity).toEqual({
       expected: [],
-      outputs: [{ outputIndex: 0, kept: [], missing: [], attempts: 1, carriedBy: {} }],
+      outputs: [{ outputIndex: 0, kept: [], missing: [], attempts: 1 }],
     });
   });
 

@@ -196,8 +196,8 @@ const SUCCEEDED = (jobId: string) => ({
   identity: {
     expected: ['prf_me'],
     outputs: [
-      { outputIndex: 0, kept: ['prf_me'], missing: [], attempts: 1 },
-      { outputIndex: 1, kept: [], missing: ['prf_me'], attempts: 1 },
+      { outputIndex: 0, kept: ['prf_me'], missing: [], attempts: 1, carriedBy: { prf_me: 'references' } },
+      { outputIndex: 1, kept: [], missing: ['prf_me'], attempts: 1, carriedBy: { prf_me: 'references' } },
     ],
   },
   usage: USAGE,
