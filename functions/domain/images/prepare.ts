@@ -15,7 +15,7 @@ import { type CeilingInputs, ceilingPrice, type PricedRequest } from '../catalog
 import type { CandidateProfile, Operation, OutputFormat, PreparedEngineRequest } from '../engine/engine';
 import { expectedCandidates, type IdentityCheck, MAX_IDENTITY_RETRIES } from '../engine/identity';
 import { CROPS_PER_PROFILE, instructedPrompt, planIdentity } from '../engine/identity-prompt';
-import { faceOfModel, type Profile, referenceKeysOf } from '../profiles/profile';
+import { faceOfModel, type Profile, posesOf, referenceKeysOf, referencePosesOf } from '../profiles/profile';
 import { templatesForRequest } from '../profiles/templates';
 import type { ImageCommand } from './command';
 import type { ImageDeps } from './deps';
@@ -170,7 +170,7 @@ const maxRetriedOutputs = (mode: IdentityCheck, candidates: CandidateProfile[], 
 
 /**
  * A profile as recognition and the engine see it: its template of face model `modelId` and its reference
- * crops. Without a template of that model, another model's (its crops are sent; recognition, which compares
+ * crops (with their poses, when training recorded them). Without a template of that model, another model's (its crops are sent; recognition, which compares
  * only faces of one model, cannot match it: the subject is not checked), or none.
  */
 export const candidateOf = (
@@ -178,6 +178,8 @@ export const candidateOf = (
   modelId: string,
 ): CandidateProfile => {
   const face = faceOfModel(profile, modelId) ?? profile.face ?? profile.moreFaces[0] ?? null;
+  const own = face !== null && face.referenceKeys.length > 0;
+  const referencePoses = own ? posesOf(face) : referencePosesOf(profile);
   return {
     profileId: profile.profileId,
     face: face
@@ -185,7 +187,8 @@ export const candidateOf = (
           modelId: face.modelId,
           kind: face.kind,
           mean: face.mean,
-          referenceKeys: face.referenceKeys.length > 0 ? face.referenceKeys : referenceKeysOf(profile),
+          referenceKeys: own ? face.referenceKeys : referenceKeysOf(profile),
+          ...(referencePoses && { referencePoses }),
         }
       : null,
   };
