@@ -40,7 +40,7 @@ import { AccessDenied, type AccessRequest, type IamGate } from './iam';
 import { inFlightWork } from './in-flight';
 import { lambdaContext, loadHandler } from './lambda-context';
 
-// aws-local-stepfunctions 3 targets Node 22; on Node 20 it needs this one function.
+// aws-local-stepfunctions 3 targets Node 22 (what CI runs); on Node 20 the service still runs with this one function.
 if (!('withResolvers' in Promise)) {
   Object.defineProperty(Promise, 'withResolvers', {
     value: <T>() => {

@@ -289,7 +289,8 @@ describe('the previous readers read what today’s writers write', () => {
   });
 
   it('a job with its work’s ticket and a retry’s: the previous reader sees the work’s ticket', async () => {
-    const job = aJob(ACCOUNT, { work: engineWork() });
+    const inputPose = { yawDegrees: 32.5, pitchDegrees: -4 };
+    const job = aJob(ACCOUNT, { work: engineWork({ candidates: [{ profileId: 'prf_posed', inputPose }] }) });
     const jobs = new DynamoJobs(backend.table);
     await new DynamoLedger(backend.table, newId).reserve({
       accountId: ACCOUNT,
@@ -308,10 +309,19 @@ describe('the previous readers read what today’s writers write', () => {
       engineTicket: ticket('req-work'),
       reservedMicros: 40_000,
     });
+    // Today's reader keeps the subject's pose in the input (the optional attribute the reference choice reads).
+    expect((await jobs.get(ACCOUNT, job.jobId))?.work?.engine.candidates).toEqual([
+      { profileId: 'prf_posed', inputPose },
+    ]);
   });
 
   it('a profile with templates of two face models: the previous reader sees the first, in `face`', async () => {
-    const profile = aProfile(ACCOUNT, { face: face('model-a'), moreFaces: [face('model-b')], tag: 'team' });
+    const referencePoses = [{ yawDegrees: -12.5, pitchDegrees: 3.1, luminance: 0.462 }];
+    const profile = aProfile(ACCOUNT, {
+      face: { ...face('model-a'), referencePoses },
+      moreFaces: [face('model-b')],
+      tag: 'team',
+    });
     await new DynamoLedger(backend.table, newId).reserve({
       accountId: ACCOUNT,
       amountMicros: 1_000_000,
@@ -326,6 +336,10 @@ describe('the previous readers read what today’s writers write', () => {
       tag: 'team',
       face: { modelId: 'model-a', kind: 'person', referenceKeys: ['references/01.jpg'] },
     });
+    // Today's reader reads the reference bank's poses back beside their keys.
+    expect((await new DynamoProfiles(backend.table).get(ACCOUNT, profile.profileId))?.face?.referencePoses).toEqual(
+      referencePoses,
+    );
   });
 
   it('an API key with scopes: the previous reader finds both of its items', async () => {

@@ -235,6 +235,8 @@ export const fakeFace = (embedding: number[], kind: DetectedFace['kind'] = 'pers
   embedding,
   sharpness: 1,
   yawDegrees: 0,
+  pitchDegrees: 0,
+  luminance: 0.5,
 });
 
 export const FAKE_FACE_MODEL = 'fake-faces/1';

@@ -32,6 +32,23 @@ export const subjectPhoto = async (
   return format === 'png' ? cropped.png().toBuffer() : cropped.jpeg({ quality: 92 }).toBuffer();
 };
 
+/** How many photos of one man `facematch-man.jpg` holds (a 3 × 3 sheet: SOURCES.md). */
+export const FACEMATCH_TILES = 9;
+
+/**
+ * One of the nine photos of the facematch man (tile 0-8, row by row), 600 px square with his face about
+ * 200 px wide, mirrored when asked: his head turned and tilted differently in each (the analyser reads
+ * yaw from −34° to 44° over the nine and their mirrors), the set a reference bank can cover.
+ */
+export const facematchPhoto = async (tile: number, mirrored = false): Promise<Buffer> => {
+  if (!Number.isInteger(tile) || tile < 0 || tile >= FACEMATCH_TILES) throw new Error(`no tile ${tile}`);
+  const cell = await sharp(faceFixture('facematch-man.jpg'))
+    .extract({ left: 200 * (tile % 3), top: 200 * Math.floor(tile / 3), width: 200, height: 200 })
+    .toBuffer();
+  const photo = sharp(cell).resize(600, 600, { kernel: 'lanczos3' });
+  return (mirrored ? photo.flop() : photo).jpeg({ quality: 92 }).toBuffer();
+};
+
 /**
  * A photo unlike any other seed's: a background and a dozen shapes of colours, sizes and places drawn
  * from `seed` (a fixed sequence, so a seed always makes the same photo), as a varied training set has.

@@ -42,7 +42,13 @@ const EngineParamsItem = v.object({
   baseModel: v.string(),
   quality: v.optional(v.string()),
   // Jobs written before recognition moved out of the engine also carry a `signature`, read past here.
-  candidates: v.array(v.object({ profileId: v.string() })),
+  candidates: v.array(
+    v.object({
+      profileId: v.string(),
+      // The subject's head pose in the input (reference-choice.ts); absent on older jobs and when not found.
+      inputPose: v.optional(v.object({ yawDegrees: v.number(), pitchDegrees: v.number() })),
+    }),
+  ),
   namedInPrompt: v.array(v.string()),
 });
 

@@ -53,13 +53,18 @@ export const faceItem = (face: ProfileFace) => ({
   kind: face.kind,
   mean: encodeEmbedding(face.mean),
   referenceKeys: face.referenceKeys,
+  ...(face.referencePoses && { referencePoses: face.referencePoses }),
 });
+
+/** A reference crop's pose (Full Train's reference bank); absent on Quick Train and older profiles, and ignored by older readers. */
+const ReferencePoseItem = v.object({ yawDegrees: v.number(), pitchDegrees: v.number(), luminance: v.number() });
 
 const FaceItem = v.object({
   modelId: v.string(),
   kind: v.picklist(FACE_KINDS),
   mean: v.pipe(v.string(), v.transform(decodeEmbedding)),
   referenceKeys: v.array(v.string()),
+  referencePoses: v.optional(v.array(ReferencePoseItem)),
 });
 
 /**

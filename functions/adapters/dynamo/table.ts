@@ -50,6 +50,9 @@
  * | topUp                | 2 | no refundFailedMicros, failedRefundIds, disputeClosed, revision, rechargeCard      |
  * | billingSettings      | 2 | a `card` without `consentedAt` (the daily cap is its own item, rechargeDay)        |
  *
+ * Optional attributes added without a new version (absent reads as before, an older reader drops them): a
+ * profile template's `referencePoses` (Full Train's reference bank), a job's stored candidate `inputPose`.
+ *
  * The webhook-secret item holds `secret` (current) and, after a rotation, `previousSecret` with
  * `previousExpiresAt` (epoch ms; our code ignores it after that, no TTL: the item is the current secret).
  * Every write of it is conditional on the `secret` it replaces (accounts-repository.ts), so of two

@@ -13,6 +13,7 @@
  */
 import * as v from 'valibot';
 import type { EngineOutcome, EngineRequest, ImageEngine, OutputFormat } from '../../domain/engine/engine';
+import { MAX_REFERENCES_PER_SUBJECT, referencesInOrder } from '../../domain/engine/reference-choice';
 import type { Clock } from '../../domain/shared/clock';
 import {
   defaultTransport,
@@ -174,9 +175,11 @@ const toRunBody = async (
     quality: request.quality ?? null,
   },
   candidates: await Promise.all(
-    request.candidates.map(async ({ profileId, face }) => ({
-      profile_id: profileId,
-      reference_urls: referenceUrl && face ? await Promise.all(face.referenceKeys.map(referenceUrl)) : [],
+    request.candidates.map(async (candidate) => ({
+      profile_id: candidate.profileId,
+      reference_urls: referenceUrl
+        ? await Promise.all(referencesInOrder(candidate).slice(0, MAX_REFERENCES_PER_SUBJECT).map(referenceUrl))
+        : [],
     })),
   ),
   named_in_prompt: request.namedInPrompt,

@@ -34,6 +34,7 @@ import type {
   ImageEngine,
   ProgressReport,
 } from '../../domain/engine/engine';
+import { referencesInOrder } from '../../domain/engine/reference-choice';
 import { loadSharp } from '../images/sharp';
 import {
   type ChannelLinear,
@@ -150,7 +151,10 @@ const namedFaces = async (
 ): Promise<Buffer[]> => {
   if (request.operation !== 'generate' && request.operation !== 'edit') return [];
   const byId = new Map(request.candidates.map((candidate) => [candidate.profileId, candidate]));
-  const keys = request.namedInPrompt.flatMap((id) => byId.get(id)?.face?.referenceKeys.slice(0, 1) ?? []);
+  const keys = request.namedInPrompt.flatMap((id) => {
+    const candidate = byId.get(id);
+    return candidate ? referencesInOrder(candidate).slice(0, 1) : [];
+  });
   return Promise.all(keys.map(referenceImage));
 };
 

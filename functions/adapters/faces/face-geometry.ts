@@ -1,7 +1,7 @@
 /**
  * Pixel work of the face pipeline, without models: BlazeFace's anchors and box decoding, the aligned crop
  * (one bilinear pass from the full-resolution image, so no intermediate resize loses detail), the blur
- * measure and the head-turn estimate.
+ * measure, the head-turn and head-tilt estimates and the face's luminance.
  */
 import type { Point } from '../../domain/faces';
 
@@ -267,6 +267,53 @@ export const yawDegreesOf = (landmarks: readonly Point[]): number => {
   if (halfEyeDistance === 0) return 90;
   const along = (nose[0] - midX) * Math.cos(angle) + (nose[1] - midY) * Math.sin(angle);
   return (Math.atan(along / halfEyeDistance / NOSE_DEPTH) * 180) / Math.PI;
+};
+
+/**
+ * Head tilt from BlazeFace's keypoints (0, 1 eyes; 2 nose tip; 3 mouth centre), a geometric estimate.
+ * A rigid head model in units of half the eye distance (y down, z towards the camera): eyes at (±1, 0, 0),
+ * nose tip at (0, NOSE_DROP, NOSE_DEPTH), mouth at (0, MOUTH_DROP, MOUTH_DEPTH). Tilting the chin up by φ
+ * moves a point to y cos φ − z sin φ: the nose, further in front, rises towards the eyes faster than the
+ * mouth does. In the frame where the eyes are level, the ratio r of the nose's drop below the eyes to the
+ * mouth's is independent of the face's size and of its yaw (a turn moves points sideways only), and
+ *   r = (NOSE_DROP cos φ − NOSE_DEPTH sin φ) / (MOUTH_DROP cos φ − MOUTH_DEPTH sin φ)
+ *   ⇒ tan φ = (NOSE_DROP − r·MOUTH_DROP) / (NOSE_DEPTH − r·MOUTH_DEPTH).
+ * MOUTH_DROP (≈ 68 mm below the pupils against a half eye distance of 31 mm) and MOUTH_DEPTH (the lips
+ * ≈ 11 mm in front of the eyes) are an adult's proportions; NOSE_DROP is set so that a level face reads
+ * 0: the ratio BlazeFace gives on the fixtures' frontal portraits (astronaut 0.55, man-a and man-b 0.58,
+ * yale 0.57, the subject photos 0.53) is 0.56. Positive: chin up; negative: chin down.
+ */
+const MOUTH_DROP = 2.2;
+const MOUTH_DEPTH = 0.35;
+const LEVEL_NOSE_RATIO = 0.56;
+const NOSE_DROP = LEVEL_NOSE_RATIO * MOUTH_DROP;
+
+export const pitchDegreesOf = (landmarks: readonly Point[]): number => {
+  const [eyeA, eyeB, nose, mouth] = landmarks;
+  if (!mouth) return 0;
+  const angle = eyeAngle(landmarks);
+  const midX = (eyeA[0] + eyeB[0]) / 2;
+  const midY = (eyeA[1] + eyeB[1]) / 2;
+  // The component across the eye line (downwards in the levelled frame).
+  const drop = (point: Point) => -(point[0] - midX) * Math.sin(angle) + (point[1] - midY) * Math.cos(angle);
+  const mouthDrop = drop(mouth);
+  if (mouthDrop <= 0) return 0; // no mouth below the eyes: no face to read a tilt from
+  const ratio = drop(nose) / mouthDrop;
+  return (Math.atan2(NOSE_DROP - ratio * MOUTH_DROP, NOSE_DEPTH - ratio * MOUTH_DEPTH) * 180) / Math.PI;
+};
+
+/** How a face is lit: the mean grey level (0..1) of the inner half of an aligned crop (sizePx² RGB floats 0..255), where sharpnessOf measures. */
+export const luminanceOf = (crop: Float32Array, sizePx: number): number => {
+  const from = Math.floor(sizePx / 4);
+  const to = sizePx - from;
+  let sum = 0;
+  for (let y = from; y < to; y += 1)
+    for (let x = from; x < to; x += 1) {
+      const i = 3 * (y * sizePx + x);
+      sum += lumaOf(crop[i], crop[i + 1], crop[i + 2]);
+    }
+  const count = (to - from) ** 2;
+  return count > 0 ? sum / count / 255 : 0;
 };
 
 /**

@@ -47,6 +47,8 @@ import {
   decodeShrinkFor,
   detectorInput,
   letterboxOf,
+  luminanceOf,
+  pitchDegreesOf,
   type RgbImage,
   sampleRegion,
   sharpnessOf,
@@ -348,6 +350,8 @@ export const createOnnxFaceAnalyzer = (
         embedding: unitLength(embedding),
         sharpness: sharpnessOf(crop, EMBEDDING_SIZE_PX),
         yawDegrees: yawDegreesOf(candidate.landmarks),
+        pitchDegrees: pitchDegreesOf(candidate.landmarks),
+        luminance: luminanceOf(crop, EMBEDDING_SIZE_PX),
       });
     }
     return faces;

@@ -4,7 +4,7 @@
  * the same request to a GPU backend. Engines never see money, accounts or HTTP, and they do not say who
  * is in their outputs: recognition (recognition.ts) does, the same way after every engine.
  */
-import type { FaceKind } from '../faces';
+import type { FaceKind, FacePose, HeadPose } from '../faces';
 import { METRICS, type Meter } from '../shared/meter';
 
 export const OPERATIONS = ['edit', 'generate', 'enhance', 'remix'] as const;
@@ -77,8 +77,13 @@ export interface CandidateFace {
   kind: FaceKind;
   /** Unit length. */
   mean: number[];
-  /** Object keys of 3-6 aligned JPEG face crops, best first: what an engine shows a model of this subject. */
+  /**
+   * Object keys of aligned JPEG face crops, best first: what an engine shows a model of this subject (3-6;
+   * a Full Train profile's bank up to 8). Send them in the order reference-choice.ts gives.
+   */
   referenceKeys: string[];
+  /** The pose of each crop, in the order of `referenceKeys`, when training recorded them (a Full Train bank). */
+  referencePoses?: FacePose[];
 }
 
 /**
@@ -88,6 +93,11 @@ export interface CandidateFace {
 export interface CandidateProfile {
   profileId: string;
   face: CandidateFace | null;
+  /**
+   * The head pose of this subject's face in the request's input, where it was found there (edit, enhance,
+   * remix; identity.ts): the references closest to it are sent first. Absent: not looked for, or not found.
+   */
+  inputPose?: HeadPose;
   /**
    * The profile's LoRA, for a model that takes one (Full Train on a LoRA trainer, profiles/lora-training.ts):
    * the file's key in our bucket and the token it learned the subject as. Absent on every other profile.

@@ -13,8 +13,9 @@
  */
 import type { FaceKind } from '../faces';
 import type { CandidateLora, CandidateProfile, EngineRequest } from './engine';
+import { MAX_REFERENCES_PER_SUBJECT, referencesInOrder } from './reference-choice';
 
-/** The crops of one profile sent one by one, at most this many (the best first). */
+/** The crops of one profile sent one by one, at most this many (in reference-choice.ts's order). */
 export const CROPS_PER_PROFILE = 3;
 
 /** One reference image to send: a crop, or a contact sheet of several crops of one profile. */
@@ -95,7 +96,9 @@ export const planIdentity = (
     ...withCrops.filter((candidate) => !request.namedInPrompt.includes(candidate.profileId)),
   ];
   const room = Math.max(0, maxInputImages - request.images.length);
-  const oneByOne = ordered.map((candidate) => candidate.face.referenceKeys.slice(0, CROPS_PER_PROFILE));
+  // Which crops, and in which order: closest to the subject's pose in the input first (reference-choice.ts).
+  const inOrder = ordered.map((candidate) => referencesInOrder(candidate));
+  const oneByOne = inOrder.map((keys) => keys.slice(0, CROPS_PER_PROFILE));
   const total = oneByOne.reduce((sum, keys) => sum + keys.length, 0);
 
   const references: ReferenceImage[] = [];
@@ -111,7 +114,10 @@ export const planIdentity = (
       );
       next += crops.length;
     } else if (references.length < room) {
-      references.push({ profileId: candidate.profileId, keys: candidate.face.referenceKeys });
+      references.push({
+        profileId: candidate.profileId,
+        keys: (inOrder[index] ?? []).slice(0, MAX_REFERENCES_PER_SUBJECT),
+      });
       numbers.set(candidate.profileId, [next]);
       next += 1;
     }

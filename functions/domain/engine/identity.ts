@@ -7,7 +7,9 @@
  *    edit, every input; enhance, its `image`; remix, its `input_image` (never the `reference_image`, which
  *    is style). Only expected candidates become the engine's candidates: an absent one is sent no crop and
  *    no words, and cannot be recognised or billed in that request. Each input is analysed once, its faces
- *    largest first and only until every candidate is found.
+ *    largest first and only until every candidate is found. A candidate found keeps its face's head pose
+ *    (`inputPose`), and a named one whose references have poses (a Full Train bank) is looked for too:
+ *    the references closest to that pose are sent (reference-choice.ts).
  * 2. After the engine (`checkIdentity`): every output is recognised (recognition.ts); each output's entry
  *    in the identity report says which expected subjects it kept and which it is missing.
  * 3. With `identity_check: "retry"`, an output is made again (the same request, one image per output to
@@ -25,7 +27,7 @@
  *    neither delivered nor charged. The best attempts so far are then delivered, on the sync path as on
  *    the async one.
  */
-import type { DetectedFace, FaceAnalyzer } from '../faces';
+import type { DetectedFace, FaceAnalyzer, HeadPose } from '../faces';
 import {
   abortableRun,
   type CandidateProfile,
@@ -37,7 +39,14 @@ import {
   type KeepTicket,
   type Operation,
 } from './engine';
-import { facesToMatch, type Recognition, type RecognizedFace, recogniseFaces, recognitionOf } from './recognition';
+import {
+  faceMatches,
+  facesToMatch,
+  type Recognition,
+  type RecognizedFace,
+  recogniseFaces,
+  recognitionOf,
+} from './recognition';
 
 export const IDENTITY_CHECKS = ['report', 'retry', 'off'] as const;
 export type IdentityCheck = (typeof IDENTITY_CHECKS)[number];
@@ -121,25 +130,45 @@ export const expectedCandidates = async (
   const unnamed = request.candidates.filter(
     (candidate) => !request.namedInPrompt.includes(candidate.profileId) && checkable(candidate),
   );
-  const inputs = unnamed.length > 0 ? searchedInputs(request.operation, request.images) : [];
-  const present = new Set<string>();
-  const recognisedIn = (faces: readonly DetectedFace[]) =>
-    recogniseFaces(analyzer.modelId, [[...faces]], unnamed).map((face) => face.profileId);
+  // A named subject is looked for too when its references have poses (a Full Train bank): its face in the
+  // input picks which of them are sent (reference-choice.ts). Others named are not: nothing would change.
+  const hasPoses = (candidate: CandidateProfile) => (candidate.face?.referencePoses?.length ?? 0) > 0;
+  const posed = request.candidates.filter(
+    (candidate) => request.namedInPrompt.includes(candidate.profileId) && checkable(candidate) && hasPoses(candidate),
+  );
+  const sought = [...unnamed, ...posed];
+  const inputs = sought.length > 0 ? searchedInputs(request.operation, request.images) : [];
+  const present = new Map<string, HeadPose>();
+  // Presence follows the rule it always did (the unnamed among themselves); the named are matched apart.
+  const recognisedIn = (faces: readonly DetectedFace[]) => [
+    ...faceMatches(analyzer.modelId, [[...faces]], unnamed),
+    ...faceMatches(analyzer.modelId, [[...faces]], posed),
+  ];
   // Each candidate needs finding once: an input's faces are analysed largest first until every candidate
   // not yet found is, and inputs after the last one found are not analysed at all.
   const everyoneFound = (faces: readonly DetectedFace[]) => {
-    const found = new Set([...present, ...recognisedIn(faces)]);
-    return unnamed.every((candidate) => found.has(candidate.profileId));
+    const found = new Set([...present.keys(), ...recognisedIn(faces).map((match) => match.profileId)]);
+    return sought.every((candidate) => found.has(candidate.profileId));
   };
   for (const input of inputs) {
-    if (present.size === unnamed.length) break;
+    if (present.size === sought.length) break;
     signal?.throwIfAborted();
-    for (const id of recognisedIn(await analyzer.analyze(input.data, { enough: everyoneFound }))) present.add(id);
+    for (const { profileId, face } of recognisedIn(await analyzer.analyze(input.data, { enough: everyoneFound })))
+      if (!present.has(profileId))
+        present.set(profileId, { yawDegrees: face.yawDegrees, pitchDegrees: face.pitchDegrees });
   }
-  return request.candidates.filter(
-    (candidate) =>
-      request.namedInPrompt.includes(candidate.profileId) || present.has(candidate.profileId) || !checkable(candidate),
-  );
+  return request.candidates
+    .filter(
+      (candidate) =>
+        request.namedInPrompt.includes(candidate.profileId) ||
+        present.has(candidate.profileId) ||
+        !checkable(candidate),
+    )
+    .map((candidate) => {
+      // Kept only where it picks something: references with poses.
+      const inputPose = hasPoses(candidate) ? present.get(candidate.profileId) : undefined;
+      return inputPose ? { ...candidate, inputPose } : candidate;
+    });
 };
 
 /**

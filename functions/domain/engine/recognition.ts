@@ -15,6 +15,7 @@ import {
   type DetectedFace,
   type FaceAnalyzer,
   type FaceBox,
+  type FaceMatch,
   MAX_ANIMAL_FACE_CONFIDENCE,
   matchFaces,
   matchRules,
@@ -54,24 +55,30 @@ const readable = (face: DetectedFace): boolean =>
 /** The faces of one image as recognition reads them: each matched only with candidates of its kind. */
 export const facesToMatch = (faces: readonly DetectedFace[]): DetectedFace[] => faces.filter(readable);
 
+/** The faces of already-analysed images that recognition matches with the candidates, by the one rule. */
+export const faceMatches = (
+  modelId: string,
+  imagesFaces: readonly (readonly DetectedFace[])[],
+  candidates: readonly CandidateProfile[],
+): FaceMatch<DetectedFace>[] => {
+  const matchable = comparable(candidates);
+  if (matchable.length === 0) return [];
+  return matchFaces(imagesFaces.map(facesToMatch), matchable, matchRules(modelId));
+};
+
 /** Who is in already-analysed images: the matches, with their similarity and whether they bill. */
 export const recogniseFaces = (
   modelId: string,
   imagesFaces: readonly (readonly DetectedFace[])[],
   candidates: readonly CandidateProfile[],
-): RecognizedFace[] => {
-  const matchable = comparable(candidates);
-  if (matchable.length === 0) return [];
-  return matchFaces(imagesFaces.map(facesToMatch), matchable, matchRules(modelId)).map(
-    ({ outputIndex, profileId, face, similarity }) => ({
-      outputIndex,
-      profileId,
-      box: wholeBox(face.box),
-      similarity: Math.round(similarity * 1000) / 1000,
-      billed: face.kind === 'person' || ANIMAL_MATCHES_BILLED,
-    }),
-  );
-};
+): RecognizedFace[] =>
+  faceMatches(modelId, imagesFaces, candidates).map(({ outputIndex, profileId, face, similarity }) => ({
+    outputIndex,
+    profileId,
+    box: wholeBox(face.box),
+    similarity: Math.round(similarity * 1000) / 1000,
+    billed: face.kind === 'person' || ANIMAL_MATCHES_BILLED,
+  }));
 
 /** The counts `known_subjects` reports and the price follows: billed matches only. */
 export const recognitionOf = (recognizedFaces: RecognizedFace[]): Recognition => ({

@@ -37,6 +37,10 @@ export interface DetectedFace {
   sharpness: number;
   /** Head turn estimated from the landmarks: 0 frontal, ±90 profile (sign: towards the image's right is positive). */
   yawDegrees: number;
+  /** Head tilt estimated from the landmarks: 0 level, positive chin up (face-geometry.ts, pitchDegreesOf). */
+  pitchDegrees: number;
+  /** Mean grey level of the inner half of the aligned face crop, 0..1: how the face is lit. */
+  luminance: number;
 }
 
 export interface AnalyzeOptions {

@@ -15,7 +15,7 @@ import { type CeilingInputs, ceilingPrice, type PricedRequest } from '../catalog
 import type { CandidateProfile, Operation, OutputFormat, PreparedEngineRequest } from '../engine/engine';
 import { expectedCandidates, type IdentityCheck, MAX_IDENTITY_RETRIES } from '../engine/identity';
 import { CROPS_PER_PROFILE, instructedPrompt, planIdentity } from '../engine/identity-prompt';
-import { faceOfModel, type Profile, referenceKeysOf } from '../profiles/profile';
+import { faceOfModel, type Profile, posesOf, referenceKeysOf, referencePosesOf } from '../profiles/profile';
 import { templatesForRequest } from '../profiles/templates';
 import type { ImageCommand } from './command';
 import type { ImageDeps } from './deps';
@@ -170,10 +170,11 @@ const maxRetriedOutputs = (mode: IdentityCheck, candidates: CandidateProfile[], 
 
 /**
  * A profile as recognition and the engine see it: its template of face model `modelId` and its reference
- * crops. Without a template of that model, another model's (its crops are sent; recognition, which compares
- * only faces of one model, cannot match it: the subject is not checked), or none. A Full Train profile
- * whose LoRA training ended READY also carries its LoRA (a model that takes one may use it instead of its
- * crops: engine/identity-prompt.ts `loraCarried`); Quick Train profiles never have one.
+ * crops (with their poses, when training recorded them). Without a template of that model, another model's
+ * (its crops are sent; recognition, which compares only faces of one model, cannot match it: the subject is
+ * not checked), or none. A Full Train profile whose LoRA training ended READY also carries its LoRA (a model
+ * that takes one may use it instead of its crops: engine/identity-prompt.ts `loraCarried`); Quick Train
+ * profiles never have one.
  */
 export const candidateOf = (
   profile: Pick<Profile, 'profileId' | 'face' | 'moreFaces'> &
@@ -185,6 +186,8 @@ export const candidateOf = (
     profile.trainingTier === 'standard' && profile.lora && profile.loraToken
       ? { key: profile.lora.key, token: profile.loraToken }
       : undefined;
+  const own = face !== null && face.referenceKeys.length > 0;
+  const referencePoses = own ? posesOf(face) : referencePosesOf(profile);
   return {
     profileId: profile.profileId,
     ...(lora && { lora }),
@@ -193,7 +196,8 @@ export const candidateOf = (
           modelId: face.modelId,
           kind: face.kind,
           mean: face.mean,
-          referenceKeys: face.referenceKeys.length > 0 ? face.referenceKeys : referenceKeysOf(profile),
+          referenceKeys: own ? face.referenceKeys : referenceKeysOf(profile),
+          ...(referencePoses && { referencePoses }),
         }
       : null,
   };

@@ -24,7 +24,10 @@ export const submitAsync = async (
   const inputs = await deps.inputs.save(caller.accountId, jobId, prepared.engineRequest.images);
   const { images: _decoded, candidates, ...engine } = prepared.engineRequest;
   const job = newJob(jobId, caller, command, context, deps.clock(), 'async', {
-    engine: { ...engine, candidates: candidates.map(({ profileId }) => ({ profileId })) },
+    engine: {
+      ...engine,
+      candidates: candidates.map(({ profileId, inputPose }) => ({ profileId, ...(inputPose && { inputPose }) })),
+    },
     inputs,
     priced: prepared.priced,
     identityCheck: prepared.identityCheck,

@@ -62,7 +62,8 @@ export interface StoredInput {
  */
 export interface JobWork {
   engine: Omit<EngineRequest, 'images' | 'candidates' | 'workKey' | 'accountId'> & {
-    candidates: Pick<CandidateProfile, 'profileId'>[];
+    /** By id, with the subject's head pose in the input where it was found (absent on older jobs). */
+    candidates: Pick<CandidateProfile, 'profileId' | 'inputPose'>[];
   };
   inputs: StoredInput[];
   priced: PricedRequest;

@@ -1,5 +1,5 @@
 /** A profile: a learned representation of one subject, trained from reference photos. */
-import type { FaceKind } from '../faces';
+import type { FaceKind, FacePose } from '../faces';
 import type { ModelVersion } from '../shared/model-version';
 
 export const PROFILE_STATUSES = ['VALIDATING', 'QUEUING', 'IN_PROGRESS', 'READY', 'ERROR'] as const;
@@ -91,15 +91,37 @@ export interface ProfileFace {
   kind: FaceKind;
   mean: number[];
   referenceKeys: string[];
+  /**
+   * The pose and light of each reference crop, in the order of `referenceKeys`: a Full Train profile's
+   * reference bank (reference-bank.ts), from which each request picks the crops closest to the subject's
+   * pose. Absent (Quick Train, a profile trained before the bank): the crops are sent best first.
+   */
+  referencePoses?: FacePose[];
 }
 
 /** The profile's template of face model `modelId`, if it has one. */
 export const faceOfModel = (profile: Pick<Profile, 'face' | 'moreFaces'>, modelId: string): ProfileFace | undefined =>
   [profile.face, ...profile.moreFaces].find((face) => face?.modelId === modelId) ?? undefined;
 
+/** The template whose reference crops the profile has: any one's (the crops are images, not of a model). */
+const withReferences = (profile: Pick<Profile, 'face' | 'moreFaces'>): ProfileFace | undefined =>
+  [profile.face, ...profile.moreFaces].find((face) => face && face.referenceKeys.length > 0) ?? undefined;
+
 /** The profile's reference crops: those of any template (the crops are images, not of a model). */
 export const referenceKeysOf = (profile: Pick<Profile, 'face' | 'moreFaces'>): string[] =>
-  [profile.face, ...profile.moreFaces].find((face) => face && face.referenceKeys.length > 0)?.referenceKeys ?? [];
+  withReferences(profile)?.referenceKeys ?? [];
+
+/** The poses of `referenceKeysOf(profile)`, one per crop; undefined when they were not recorded. */
+export const referencePosesOf = (profile: Pick<Profile, 'face' | 'moreFaces'>): FacePose[] | undefined =>
+  posesOf(withReferences(profile));
+
+/** A template's reference poses when there is one per crop (anything else is read as none recorded). */
+export const posesOf = (
+  face: Pick<ProfileFace, 'referenceKeys' | 'referencePoses'> | undefined,
+): FacePose[] | undefined =>
+  face?.referencePoses && face.referencePoses.length === face.referenceKeys.length && face.referenceKeys.length > 0
+    ? face.referencePoses
+    : undefined;
 
 /** A profile's terminal state when training succeeded (settled). */
 export interface ProfileReady {

@@ -11,7 +11,14 @@ import type { FaceAnalyzer } from '../faces';
 import { buildTemplate } from '../faces';
 import { METRICS, type Meter } from '../shared/meter';
 import { faceProblemMessage, judgePhotoFaces } from './photo-faces';
-import { faceOfModel, MIN_USABLE_PHOTOS_BY_TIER, type Profile, type ProfileFace, referenceKeysOf } from './profile';
+import {
+  faceOfModel,
+  MIN_USABLE_PHOTOS_BY_TIER,
+  type Profile,
+  type ProfileFace,
+  referenceKeysOf,
+  referencePosesOf,
+} from './profile';
 import type { ProfilesRepository } from './profiles';
 
 export interface TemplateDeps {
@@ -57,6 +64,8 @@ export const embedProfile = async (
     };
   }
   const template = buildTemplate(deps.faces.modelId, used);
+  // The crops are images, not of a model: the new template shares them, and their poses.
+  const referencePoses = referencePosesOf(profile);
   return {
     ok: true,
     face: {
@@ -64,6 +73,7 @@ export const embedProfile = async (
       kind: template.kind,
       mean: template.mean,
       referenceKeys: referenceKeysOf(profile),
+      ...(referencePoses && { referencePoses }),
     },
   };
 };

@@ -6,8 +6,9 @@
  * them. Then the training proper, whatever the trainer: every photo's faces are analysed and judged
  * (photo-faces.ts: one usable face, the same subject as the majority); too few usable photos for the
  * tier (MIN_USABLE_PHOTOS_BY_TIER) end in ERROR naming each photo and why. Otherwise the face template
- * (per-photo embeddings, their normalised mean, the model id) is stored as template.json, the best 3-6
- * aligned face crops as reference images, the best one as the picture, the photos that taught the face
+ * (per-photo embeddings, their normalised mean, the model id) is stored as template.json, aligned face
+ * crops as reference images (Quick Train: the best 3-6; Full Train: a bank of up to 8 covering the
+ * subject's poses and lightings, each crop's pose stored beside its key: reference-bank.ts), the best one as the picture, the photos that taught the face
  * as JPEG (PNG and the rest transcoded at quality 95), and the profile's `face` written → QUEUING →
  * IN_PROGRESS (for as long as a test's TRAINING_DELAY_SECONDS, else at once) → READY, settled in the
  * same transaction, its message naming the photos not used; or ERROR, released in the same transaction. Steps are safe to retry: status
@@ -25,12 +26,20 @@ import type { CallbackMessage } from '../callbacks/deliver';
 import { TRAINING_PRICE_MICROS } from '../catalog/pricing';
 import type { DecodedImage } from '../engine/engine';
 import { DomainError } from '../errors';
-import { buildTemplate, type DetectedFace, type FaceAnalyzer, type FaceTemplate } from '../faces';
+import {
+  buildTemplate,
+  type DetectedFace,
+  type FaceAnalyzer,
+  type FacePose,
+  type FaceTemplate,
+  poseOf,
+} from '../faces';
 import type { Clock } from '../shared/clock';
 import type { ModelVersion } from '../shared/model-version';
 import { faceProblemMessage, judgePhotoFaces, referenceScore } from './photo-faces';
 import { MIN_USABLE_PHOTOS_BY_TIER, type Profile, type ProfileFace, type TrainingTier } from './profile';
 import { defaultMessage, type ProfilesRepository, releaseProfile, statusBody } from './profiles';
+import { chooseReferenceBank } from './reference-bank';
 
 export interface TrainingStep {
   accountId: string;
@@ -87,8 +96,15 @@ export interface RemoteTrainer {
 /** Photos smaller than this on their short side cannot teach a face. */
 export const MIN_PHOTO_EDGE_PX = 256;
 
-/** At most this many reference images (aligned face crops) are kept, the best first. */
+/** Quick Train keeps at most this many reference images (aligned face crops), the best first; Full Train a bank (reference-bank.ts). */
 export const MAX_REFERENCE_IMAGES = 6;
+
+/** A reference's pose as stored: a tenth of a degree and a thousandth of luminance are finer than the estimates. */
+const roundedPose = (face: FacePose): FacePose => ({
+  yawDegrees: Math.round(face.yawDegrees * 10) / 10,
+  pitchDegrees: Math.round(face.pitchDegrees * 10) / 10,
+  luminance: Math.round(face.luminance * 1000) / 1000,
+});
 /** The side of a reference image and of the profile picture, in pixels. */
 export const REFERENCE_SIZE_PX = 512;
 
@@ -151,9 +167,13 @@ export const trainFace = async (
     deps.faces.modelId,
     used.map((index) => faceOf(index)),
   );
-  const best = [...used]
-    .sort((a, b) => referenceScore(faceOf(b)) - referenceScore(faceOf(a)))
-    .slice(0, MAX_REFERENCE_IMAGES);
+  // Full Train keeps a bank covering the subject's poses and lightings; Quick Train its best faces.
+  const bank = target.tier === 'standard';
+  const best = bank
+    ? chooseReferenceBank(
+        used.map((index) => ({ pose: poseOf(faceOf(index)), quality: referenceScore(faceOf(index)) })),
+      ).map((position) => used[position])
+    : [...used].sort((a, b) => referenceScore(faceOf(b)) - referenceScore(faceOf(a))).slice(0, MAX_REFERENCE_IMAGES);
   const crops = await mapLimited(best, deps.settings.photoConcurrency, (index) =>
     deps.faces.crop(photos[index].data, faceOf(index), REFERENCE_SIZE_PX),
   );
@@ -164,7 +184,13 @@ export const trainFace = async (
   const pictureKey = await deps.photos.savePicture(target.accountId, target.profileId, crops[0]);
   return {
     ok: true,
-    face: { modelId: template.modelId, kind: template.kind, mean: template.mean, referenceKeys },
+    face: {
+      modelId: template.modelId,
+      kind: template.kind,
+      mean: template.mean,
+      referenceKeys,
+      ...(bank && { referencePoses: best.map((index) => roundedPose(faceOf(index))) }),
+    },
     pictureKey,
     used,
     notes,

@@ -168,9 +168,14 @@ export const runEngine = async (
       : [],
   ]);
   // A profile deleted since the submit is no longer READY (or gone): no longer a candidate.
+  const inputPoses = new Map(candidateIds.map(({ profileId, inputPose }) => [profileId, inputPose]));
   const candidates = profiles
     .filter((profile) => profile.status === 'READY')
-    .map((profile) => candidateOf(profile, deps.faces.modelId));
+    .map((profile) => {
+      const candidate = candidateOf(profile, deps.faces.modelId);
+      const inputPose = inputPoses.get(profile.profileId);
+      return inputPose ? { ...candidate, inputPose } : candidate;
+    });
   const request: EngineRequest = { ...work, candidates, images, workKey: job.jobId, accountId: job.accountId };
 
   // A provider that does not deduplicate is called once per job: the job is marked before the call, and a

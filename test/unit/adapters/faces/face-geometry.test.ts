@@ -1,10 +1,14 @@
 import {
   decodeShrinkFor,
   detectorInput,
+  luminanceOf,
   MIN_REGION_PX,
+  pitchDegreesOf,
   sampleRegion,
   toLuma,
+  yawDegreesOf,
 } from '../../../../functions/adapters/faces/face-geometry';
+import type { Point } from '../../../../functions/domain/faces';
 
 describe('decodeShrinkFor: how much smaller an image may be decoded for its faces', () => {
   it('keeps full resolution while quartering would leave the smallest face under the minimum', () => {
@@ -105,5 +109,83 @@ describe('toLuma: the embedding crop made grey', () => {
 
   it('leaves a grey pixel as it was', () => {
     expect(Array.from(toLuma(Float32Array.from([77, 77, 77])))).toEqual([77, 77, 77]);
+  });
+});
+
+/**
+ * Synthetic landmarks: a rigid head (units of half the eye distance, y down, z towards the camera; an
+ * adult's proportions, as the estimate assumes) tilted by `pitch` (chin up positive), turned by `yaw`,
+ * projected orthographically, then rolled, scaled and moved as a photo would place it.
+ */
+const HEAD: Record<'rightEye' | 'leftEye' | 'nose' | 'mouth' | 'rightEar' | 'leftEar', [number, number, number]> = {
+  rightEye: [-1, 0, 0],
+  leftEye: [1, 0, 0],
+  nose: [0, 0.56 * 2.2, 0.7],
+  mouth: [0, 2.2, 0.35],
+  rightEar: [-2.4, 0.6, -2.5],
+  leftEar: [2.4, 0.6, -2.5],
+};
+const radians = (degrees: number) => (degrees * Math.PI) / 180;
+const landmarksOf = (pose: { yaw: number; pitch: number; roll?: number; scale?: number; at?: Point }): Point[] => {
+  const [phi, theta, rho] = [radians(pose.pitch), radians(pose.yaw), radians(pose.roll ?? 0)];
+  const scale = pose.scale ?? 40;
+  const [atX, atY] = pose.at ?? [300, 200];
+  return Object.values(HEAD).map(([x, y, z]) => {
+    const tiltedY = y * Math.cos(phi) - z * Math.sin(phi);
+    const tiltedZ = y * Math.sin(phi) + z * Math.cos(phi);
+    const turnedX = x * Math.cos(theta) + tiltedZ * Math.sin(theta);
+    return [
+      atX + scale * (turnedX * Math.cos(rho) - tiltedY * Math.sin(rho)),
+      atY + scale * (turnedX * Math.sin(rho) + tiltedY * Math.cos(rho)),
+    ];
+  });
+};
+
+describe('pitchDegreesOf: the head tilt from the keypoints', () => {
+  it('reads 0 for a level face, whatever its size, place and roll', () => {
+    for (const roll of [-25, 0, 25])
+      for (const scale of [15, 80])
+        expect(pitchDegreesOf(landmarksOf({ yaw: 0, pitch: 0, roll, scale, at: [50, 900] }))).toBeCloseTo(0, 6);
+  });
+
+  it.each([-30, -15, -5, 5, 15, 30])('recovers a tilt of %i° (chin up positive) at any turn and roll', (pitch) => {
+    for (const yaw of [-35, 0, 20])
+      for (const roll of [-15, 0, 10]) expect(pitchDegreesOf(landmarksOf({ yaw, pitch, roll }))).toBeCloseTo(pitch, 6);
+  });
+
+  it('orders faces by tilt: a face looking down reads below a level one, which reads below one looking up', () => {
+    const [down, level, up] = [-20, 0, 20].map((pitch) => pitchDegreesOf(landmarksOf({ yaw: 10, pitch })));
+    expect(down).toBeLessThan(level);
+    expect(level).toBeLessThan(up);
+  });
+
+  it('reads 0 when no mouth is found below the eyes (nothing to read a tilt from)', () => {
+    const [eyeA, eyeB, nose] = landmarksOf({ yaw: 0, pitch: 0 });
+    expect(pitchDegreesOf([eyeA, eyeB, nose])).toBe(0);
+    expect(pitchDegreesOf([eyeA, eyeB, nose, [eyeA[0], eyeA[1] - 10]])).toBe(0);
+  });
+});
+
+describe('yawDegreesOf: the head turn from the keypoints', () => {
+  it.each([-40, -20, 0, 20, 40])('recovers a turn of %i° of a level face, at any roll', (yaw) => {
+    for (const roll of [-20, 0, 20]) expect(yawDegreesOf(landmarksOf({ yaw, pitch: 0, roll }))).toBeCloseTo(yaw, 6);
+  });
+});
+
+describe('luminanceOf: how the face is lit', () => {
+  const crop = (inner: number, outer: number, sizePx = 8) => {
+    const pixels = new Float32Array(sizePx * sizePx * 3);
+    for (let y = 0; y < sizePx; y += 1)
+      for (let x = 0; x < sizePx; x += 1) {
+        const inside = x >= sizePx / 4 && x < sizePx - sizePx / 4 && y >= sizePx / 4 && y < sizePx - sizePx / 4;
+        pixels.fill(inside ? inner : outer, 3 * (y * sizePx + x), 3 * (y * sizePx + x) + 3);
+      }
+    return pixels;
+  };
+
+  it('is the mean grey of the inner half (the face), 0 to 1, whatever the margin around it', () => {
+    expect(luminanceOf(crop(255, 0), 8)).toBeCloseTo(1, 6);
+    expect(luminanceOf(crop(0, 255), 8)).toBeCloseTo(0, 6);
+    expect(luminanceOf(crop(102, 0), 8)).toBeCloseTo(0.4, 6);
   });
 });

@@ -110,6 +110,52 @@ describe('who is expected', () => {
     );
     expect(expected.map((c) => c.profileId)).toEqual(['prf_a', 'prf_b']);
   });
+
+  describe('the subject’s pose in the input, which picks its references (reference-choice.ts)', () => {
+    const turned = (mean: number[]) => ({ ...fakeFace(mean), yawDegrees: 33, pitchDegrees: -6 });
+    const posedAnalyser = fakeFaceAnalyzer((data) => (data.toString() === 'a turned' ? [turned(A)] : []));
+    const withBank = (profileId: string, mean: number[]): CandidateProfile => {
+      const plain = candidate(profileId, mean);
+      if (!plain.face) throw new Error('a candidate with a face');
+      const referencePoses = [{ yawDegrees: 0, pitchDegrees: 0, luminance: 0.5 }];
+      return { ...plain, face: { ...plain.face, referencePoses } };
+    };
+
+    it('a subject present in the input keeps the head pose of its face there, when its references have poses', async () => {
+      const [a] = await expectedCandidates(
+        posedAnalyser,
+        request({ images: [image('a turned')], candidates: [withBank('prf_a', A)] }),
+      );
+      expect(a?.inputPose).toEqual({ yawDegrees: 33, pitchDegrees: -6 });
+      const [quick] = await expectedCandidates(
+        posedAnalyser,
+        request({ images: [image('a turned')], candidates: [candidate('prf_a', A)] }),
+      );
+      expect(quick).toEqual(candidate('prf_a', A));
+    });
+
+    it('a subject named in an edit is looked for when its references have poses, and not otherwise', async () => {
+      const named = { images: [image('a turned')], namedInPrompt: ['prf_a'] };
+      const [posed] = await expectedCandidates(
+        posedAnalyser,
+        request({ ...named, candidates: [withBank('prf_a', A)] }),
+      );
+      expect(posed?.inputPose).toEqual({ yawDegrees: 33, pitchDegrees: -6 });
+      const counting = fakeFaceAnalyzer(() => [turned(A)]);
+      const [plain] = await expectedCandidates(counting, request({ ...named, candidates: [candidate('prf_a', A)] }));
+      expect(plain?.inputPose).toBeUndefined();
+      expect(counting.analysed).toEqual([]);
+    });
+
+    it('a subject not in the input has no pose (its references go frontal first)', async () => {
+      const [a] = await expectedCandidates(
+        posedAnalyser,
+        request({ images: [image('someone else')], namedInPrompt: ['prf_a'], candidates: [withBank('prf_a', A)] }),
+      );
+      expect(a?.profileId).toBe('prf_a');
+      expect(a?.inputPose).toBeUndefined();
+    });
+  });
 });
 
 const BY_REFERENCES = { prf_a: 'references', prf_b: 'references' };

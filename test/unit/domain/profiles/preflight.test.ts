@@ -31,6 +31,8 @@ const face = (seed: number): DetectedFace => ({
   embedding: unit(seed),
   sharpness: 0.05,
   yawDegrees: 0,
+  pitchDegrees: 0,
+  luminance: 0.5,
 });
 
 /** A photo is its URL's last number: its pixels, measures and face depend on it only. */

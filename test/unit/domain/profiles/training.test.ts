@@ -19,6 +19,8 @@ const aFace = (subject: number, variant: number, changes: Partial<DetectedFace> 
     embedding: embedding.map((value) => value / norm),
     sharpness: 0.05,
     yawDegrees: 0,
+    pitchDegrees: 0,
+    luminance: 0.5,
     ...changes,
   };
 };
@@ -30,8 +32,11 @@ const fakeAnalyzer = (facesByPhoto: Record<string, DetectedFace[]>): FaceAnalyze
   crop: async (image) => Buffer.from(`crop of ${image.toString()}`),
 });
 
-const setup = (facesByPhoto: Record<string, DetectedFace[]>, options: { stillThere?: boolean } = {}) => {
-  const profile = aProfile('acc_1', { profileId: 'prf_1', status: 'VALIDATING', trainingTier: 'fast' });
+const setup = (
+  facesByPhoto: Record<string, DetectedFace[]>,
+  options: { stillThere?: boolean; tier?: Profile['trainingTier'] } = {},
+) => {
+  const profile = aProfile('acc_1', { profileId: 'prf_1', status: 'VALIDATING', trainingTier: options.tier ?? 'fast' });
   const calls: string[] = [];
   let patched: Partial<Profile> | undefined;
   const deps: Parameters<typeof validatePhotos>[0] = {
@@ -100,6 +105,36 @@ describe('training a face template', () => {
     expect(patched()?.face?.referenceKeys).toHaveLength(6);
     expect(calls).toContain('picture: crop of p5');
     expect(calls).toContain('reference 0: crop of p5');
+  });
+
+  it('Full Train keeps a bank of eight that covers the poses, each crop’s pose stored beside its key', async () => {
+    // Twelve sharp frontal photos, and four of the subject turned or tilted, less sharp.
+    const faces = Object.fromEntries(urls(16).map((url, index) => [url, [aFace(0, index % 4, { sharpness: 0.09 })]]));
+    const turns = [
+      { yawDegrees: 35, pitchDegrees: 0 },
+      { yawDegrees: -35, pitchDegrees: 0 },
+      { yawDegrees: 0, pitchDegrees: 20 },
+      { yawDegrees: 0, pitchDegrees: -20, luminance: 0.2 },
+    ];
+    turns.forEach((turn, offset) => {
+      faces[`p${12 + offset}`] = [aFace(0, offset, { sharpness: 0.02, ...turn })];
+    });
+    const { deps, calls, patched } = setup(faces, { tier: 'standard' });
+    await validatePhotos(deps, step(16));
+    const face = patched()?.face as ProfileFace;
+    expect(face.referenceKeys).toHaveLength(8);
+    expect(face.referencePoses).toHaveLength(8);
+    for (const turn of turns) expect(face.referencePoses).toContainEqual(expect.objectContaining(turn));
+    // Each pose is the one of the crop stored under its key.
+    const rank = face.referencePoses?.findIndex((pose) => pose.yawDegrees === 35) ?? -1;
+    expect(calls).toContain(`reference ${rank}: crop of p12`);
+    expect(calls).toContain('picture: crop of p0');
+  });
+
+  it('Quick Train keeps today’s best faces and records no poses', async () => {
+    const { deps, patched } = setup(goodSet());
+    await validatePhotos(deps, step(5));
+    expect(patched()?.face?.referencePoses).toBeUndefined();
   });
 
   it('drops and reports a photo of someone else', async () => {

@@ -448,6 +448,19 @@ describe('a synchronous engine', () => {
     expect(provider.submits).toEqual([]);
   });
 
+  it('gives the engine the subject’s pose in the input, as the submit stored it beside its id', async () => {
+    const engine = fakeEngine();
+    const inputPose = { yawDegrees: 38, pitchDegrees: -5 };
+    const base = await world(engine);
+    const work = base.job.work;
+    if (!work) throw new Error('the job has work');
+    const { round } = await world(engine, {
+      work: { ...work, engine: { ...work.engine, candidates: [{ profileId: 'prf_me', inputPose }] } },
+    });
+    await round();
+    expect(engine.requests.map((request) => request.candidates[0]?.inputPose)).toEqual([inputPose]);
+  });
+
   it('is not run again by a step retried after it succeeded', async () => {
     const engine = fakeEngine();
     const { saved, round } = await world(engine);

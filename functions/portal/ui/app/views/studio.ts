@@ -313,7 +313,7 @@ export const studioView = (): void => {
             })
           : h('p', {
               class: 'muted',
-              text: `The ${count} aligned face crops training kept, best first: what the engine receives as this subject's face.`,
+              text: `The ${count} aligned face crops training kept, best first: what the engine receives as this subject's face (from a Full Train bank, those closest to the subject's pose in each request).`,
             }),
         ...Array.from({ length: count }, (_, rank) =>
           h('img', {
