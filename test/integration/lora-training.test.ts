@@ -8,6 +8,7 @@
  * the charge released; Quick Train never calls the trainer. The state machines run at 1/20 of their seconds
  * (the status check every 60 s is 3 s).
  */
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { services } from '../../bin/local-aws/services';
 import { TRAINING_PRICE_MICROS } from '../../functions/domain/catalog/pricing';
 import { serveSubjectPhotos, startPhotoServer } from '../support/photos';
@@ -29,7 +30,7 @@ afterAll(async () => {
   await photos?.close();
 });
 
-type Status = { status: string; message: string; queue_position?: number };
+type Status = { status: string; message: string; queue_position?: number; eta_seconds: number | null };
 
 const statusOf = async (apiKey: string, profileId: string): Promise<Status> =>
   (await (await world.runtime.call('GET', `/v2/service/profiles/${profileId}/status`, { apiKey })).json()) as Status;
@@ -217,6 +218,42 @@ describe('the LoRA at request time', () => {
     expect(identityOf(answer).outputs).toEqual([
       expect.objectContaining({ carried_by: { [quick]: 'references', [full.profileId]: 'lora' } }),
     ]);
+  });
+});
+
+describe('the ETA of a training in progress', () => {
+  /** Holds the next training at fal until told, starts a Full Train and answers its status once IN_PROGRESS. */
+  const inProgress = async (apiKey: string) => {
+    world.doubles.fal.holdNext({ untilTold: { queuePosition: 1 } });
+    const next = world.doubles.fal.nextTraining();
+    const profileId = await startTraining(apiKey, 'standard');
+    const training = await next;
+    await statusUntil(apiKey, profileId, (status) => status.status === 'QUEUING');
+    world.doubles.fal.advance(training.requestId, 'IN_PROGRESS');
+    const running = await statusUntil(apiKey, profileId, (status) => status.status === 'IN_PROGRESS');
+    return { profileId, training, running };
+  };
+
+  it('is the published estimate before any training was measured, then the pace trainings measured', async () => {
+    // No measured training of fal's trainer yet (others in this file went from the queue straight to done).
+    await services().table.doc.send(
+      new DeleteCommand({ TableName: services().table.name, Key: { pk: 'TRAINER#fal-ai/flux-2-trainer', sk: 'PACE' } }),
+    );
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const first = await inProgress(account.apiKey);
+    // 60 s to start and 1.2 s a step at the default 300 steps: 420 s, less the moment it has run.
+    expect(first.running.eta_seconds).toBeGreaterThan(400);
+    expect(first.running.eta_seconds).toBeLessThanOrEqual(420);
+    world.doubles.fal.advance(first.training.requestId, 'COMPLETED');
+    await world.runtime.stepFunctions.waitForExecution(first.profileId);
+    expect((await statusOf(account.apiKey, first.profileId)).status).toBe('READY');
+
+    // The first took seconds here (the double trains at once when told): the next is expected to as well.
+    const second = await inProgress(account.apiKey);
+    expect(second.running.eta_seconds).toBeLessThan(60);
+    world.doubles.fal.advance(second.training.requestId, 'COMPLETED');
+    await world.runtime.stepFunctions.waitForExecution(second.profileId);
+    expect((await statusOf(account.apiKey, second.profileId)).status).toBe('READY');
   });
 });
 

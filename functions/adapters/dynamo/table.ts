@@ -30,6 +30,7 @@
  * | the top-up a Stripe payment credited    | pk STRIPE_PAYMENT#<payment intent id>  sk PAYMENT           | stripePayment   | none                         |
  * | a Stripe event acted on (exactly once)  | pk STRIPE_EVENT#<event id>  sk EVENT                        | stripeEvent     | at + 90 days + grace         |
  * | a face model's backfill (progress)      | pk FACE_MODEL#<model id>  sk REEMBED                        | reembedProgress | none                         |
+ * | a LoRA trainer's measured pace          | pk TRAINER#<trainer model>  sk PACE                         | trainerPace     | none                         |
  *
  * Record versions. Old and new code run side by side during a deploy (docs/deploy-aws.md, "Changing what is
  * stored"), so every family below is written with `v` (RECORD_VERSION: the shape its writer wrote) and read
@@ -141,6 +142,7 @@ export const ITEM_TYPE = {
   stripePayment: 'stripePayment',
   stripeEvent: 'stripeEvent',
   reembedProgress: 'reembedProgress',
+  trainerPace: 'trainerPace',
 } as const;
 
 export const keys = {
@@ -164,6 +166,7 @@ export const keys = {
     sk: `${SORT_KEY_PREFIX.profile}${profileId}`,
   }),
   reembedProgress: (modelId: string): ItemKey => ({ pk: `FACE_MODEL#${modelId}`, sk: 'REEMBED' }),
+  trainerPace: (model: string): ItemKey => ({ pk: `TRAINER#${model}`, sk: 'PACE' }),
   chargeOwner: (accountId: string, owner: ChargeOwner): ItemKey =>
     owner.kind === 'job' ? keys.job(accountId, owner.id) : keys.profile(accountId, owner.id),
   idempotency: (accountId: string, clientRequestId: string): ItemKey => ({

@@ -4,6 +4,7 @@
  * report, and the stop a deletion asks for. No image work: nothing here loads sharp.
  */
 import { SendTaskSuccessCommand } from '@aws-sdk/client-sfn';
+import { DynamoTrainerPace } from '../../adapters/dynamo/trainer-pace';
 import { falTrainer } from '../../adapters/engine/providers/fal/trainer';
 import { photoStore, profileSharedPrefix } from '../../adapters/s3/photo-store';
 import { providerWebhookUrl } from '../../deployment/api-paths';
@@ -18,7 +19,7 @@ import {
 import { checkedHttpsUrl } from '../../domain/shared/loopback';
 import { watchedLedger } from '../account/balance-watch';
 import { clock, log, once, settings } from '../core';
-import { ledger, profiles } from '../data';
+import { ledger, profiles, table } from '../data';
 import { enqueueCallback } from '../queues';
 import { downloadSecret, providerKey } from '../secrets';
 import { sfn } from '../state-machines';
@@ -64,6 +65,7 @@ export const loraTrainingDeps = once(
       return `${providerWebhookUrl(apiBaseUrl, 'fal')}?${query.toString()}`;
     },
     enqueueCallback,
+    pace: new DynamoTrainerPace(table()),
   }),
 );
 

@@ -58,14 +58,27 @@ export interface LoraTrainer {
 }
 
 /**
- * The trainer's seconds per step, measured on fal's flux-2-trainer and rounded up: fal's model page gives no
- * duration, so this is an estimate from the published "about 8 minutes" of the spec's Full Train at the default
- * steps, plus a fixed start (loading the model, reading the zip). A documented estimate, not a promise.
+ * The ETA of a training in progress comes from measured durations: each training that ends READY adds its
+ * steps and its seconds from IN_PROGRESS to READY to its trainer's pace (TrainerPaceStore), and a training
+ * is expected to take its steps at that pace (seconds per step, all measured trainings of the trainer
+ * together). Before a trainer's first measured training there is nothing to measure by, and the estimate
+ * is the spec's "about 8 minutes" for Full Train: a fixed start (loading the model, reading the zip) and
+ * a pace that gives 8 minutes at 350 steps, rounded up.
  */
 export const LORA_SECONDS_PER_STEP = 1.2;
 export const LORA_START_SECONDS = 60;
-export const loraTrainingSeconds = (steps: number): number =>
-  Math.ceil(LORA_START_SECONDS + steps * LORA_SECONDS_PER_STEP);
+export const loraTrainingSeconds = (steps: number, measuredSecondsPerStep?: number): number =>
+  measuredSecondsPerStep !== undefined && measuredSecondsPerStep > 0
+    ? Math.ceil(steps * measuredSecondsPerStep)
+    : Math.ceil(LORA_START_SECONDS + steps * LORA_SECONDS_PER_STEP);
+
+/** The measured pace of each trainer (its model, e.g. `fal-ai/flux-2-trainer`): adapters/dynamo/trainer-pace.ts. */
+export interface TrainerPaceStore {
+  /** Seconds per step over every training of `model` measured so far; undefined before the first. */
+  secondsPerStep(model: string): Promise<number | undefined>;
+  /** Adds one finished training: its steps and its seconds from IN_PROGRESS to READY. */
+  record(model: string, measured: { steps: number; seconds: number }, at: number): Promise<void>;
+}
 
 /** How often the trainer's status is read while no webhook came (AwaitLoraTraining's HeartbeatSeconds). */
 export const LORA_CHECK_SECONDS = 60;
@@ -111,6 +124,8 @@ export interface LoraTrainingDeps {
   /** Where the trainer reports: our generic provider webhook route for this profile, signed by us. */
   webhookUrl(step: LoraStep & { apiBaseUrl: string }): Promise<string>;
   enqueueCallback(message: CallbackMessage): Promise<void>;
+  /** The trainers' measured paces: read for an ETA, added to at READY. */
+  pace: TrainerPaceStore;
 }
 
 /** The error the check ends a failed training with: its cause is the message for the user. */
@@ -214,7 +229,7 @@ const NOTHING_CHARGED = 'Nothing was charged; please create the profile again.';
 
 /** CheckLoraTraining: the trainer's status, mapped onto the profile's; at the end the LoRA kept and READY. */
 export const checkLoraTraining = async (
-  deps: Pick<LoraTrainingDeps, 'clock' | 'profiles' | 'trainer' | 'ledger' | 'enqueueCallback'>,
+  deps: Pick<LoraTrainingDeps, 'clock' | 'profiles' | 'trainer' | 'ledger' | 'enqueueCallback' | 'pace'>,
   step: LoraStep,
 ): Promise<LoraCheck> => {
   const profile = await deps.profiles.get(step.accountId, step.profileId);
@@ -250,7 +265,7 @@ export const checkLoraTraining = async (
           message: defaultMessage('IN_PROGRESS'),
           queuePosition: null,
           trainingStartedAt: now,
-          trainingSeconds: loraTrainingSeconds(ticket.steps),
+          trainingSeconds: loraTrainingSeconds(ticket.steps, await deps.pace.secondsPerStep(ticket.model)),
         },
         now,
       );
@@ -269,6 +284,12 @@ export const checkLoraTraining = async (
   const key = await deps.trainer.keepLora(step.accountId, step.profileId, result.loraUrl);
   await deps.trainer.deleteCopies(ticket);
   await settleLoraReady(deps, step, profile, key);
+  // Measured only from a training seen IN_PROGRESS (one that went from the queue straight to COMPLETED
+  // between two checks has no start to measure from).
+  if (profile.status === 'IN_PROGRESS' && profile.trainingStartedAt !== null) {
+    const seconds = (deps.clock() - profile.trainingStartedAt) / 1000;
+    await deps.pace.record(ticket.model, { steps: ticket.steps, seconds }, deps.clock());
+  }
   return { done: true };
 };
 
