@@ -54,6 +54,28 @@ const dlqMessages = async () => {
   return Number(Attributes?.ApproximateNumberOfMessages ?? 0);
 };
 
+/**
+ * Messages still on the callback queue, visible, in flight or delayed. The poller deletes a message once its
+ * delivery is final (delivered, gone, or dead-lettered): at 0, no further attempt of any delivery can come.
+ */
+const callbackQueueHolds = async () => {
+  const { Attributes = {} } = await services().sqs.send(
+    new GetQueueAttributesCommand({
+      QueueUrl: runtime.queueUrls[CALLBACK_QUEUE.name],
+      AttributeNames: [
+        'ApproximateNumberOfMessages',
+        'ApproximateNumberOfMessagesNotVisible',
+        'ApproximateNumberOfMessagesDelayed',
+      ],
+    }),
+  );
+  return (
+    Number(Attributes.ApproximateNumberOfMessages ?? 0) +
+    Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0) +
+    Number(Attributes.ApproximateNumberOfMessagesDelayed ?? 0)
+  );
+};
+
 const until = (check: () => Promise<boolean>, timeoutMs = 15_000) => waitUntil(check, timeoutMs, 50);
 
 describe('callback delivery', () => {
@@ -92,7 +114,8 @@ describe('callback delivery', () => {
     const message = await enqueue(account.accountId, receiver.url);
     await receiver.waitFor(4);
     await until(async () => (await recordedAttempts(account.accountId, message.jobId)).length === 4);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The message is deleted once the success is final: no fifth attempt can follow.
+    await until(async () => (await callbackQueueHolds()) === 0);
     expect(receiver.received).toHaveLength(4);
     expect(new Set(receiver.received.map((r) => r.headers['x-service-delivery-id']))).toEqual(
       new Set([message.deliveryId]),
@@ -127,7 +150,8 @@ describe('callback delivery', () => {
     const account = await runtime.newAccount();
     const message = await enqueue(account.accountId, receiver.url);
     await until(async () => (await recordedAttempts(account.accountId, message.jobId)).length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The message is deleted once the 410 is final (a retry would keep it on the queue): no second attempt.
+    await until(async () => (await callbackQueueHolds()) === 0);
     expect(receiver.received).toHaveLength(1);
     await receiver.close();
   });

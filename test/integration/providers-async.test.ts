@@ -32,8 +32,12 @@ const WAIT_FOR_ENGINE_SECONDS = 5;
 // The doubles draw every output's faces with the face analyser: a call takes seconds, not milliseconds.
 jest.setTimeout(120_000);
 
-/** The state machines' time scale in this file (waits, heartbeats and retries; the test runtime's default). */
-const TIME_SCALE = 0.001;
+/**
+ * The state machines' time scale in this file (waits, heartbeats and retries): a fifth of the test runtime's
+ * default, so a round of fal's wait chain (the job's 1800 s budget in the workflow's seconds, checks at 30 s,
+ * 150 s and 630 s) takes 0.36 s: the job fal holds for 30 status polls goes round it several times.
+ */
+const TIME_SCALE = 0.0002;
 const world = useProviderRuntime({ CALLBACK_RETRY_SCALE: '0' }, {}, TIME_SCALE);
 
 /** Submits an asynchronous generate; answers the job id of the 202. */

@@ -7,7 +7,7 @@
  * workflow's time keeps the job waiting; every path that ends a job holding a fal ticket (the Catch's
  * release, a failed ticket store, a synchronous 504, the deadline, the budget) makes the double receive the
  * cancel of that request, and so does a cancel after a route change, which a job held at fal also outlives. The file's runtime shortens a provider attempt (1 s), the synchronous budget
- * (4 s) and the asynchronous one (10 s); the workflow's waits run at its time scale.
+ * (3 s) and the asynchronous one (6 s); the workflow's waits run at its time scale (TIME_SCALE).
  */
 import { resetComposition } from '../../functions/composition/core';
 import type { JobStepDeps } from '../../functions/composition/workflows/job-steps';
@@ -18,12 +18,22 @@ import { balanceOf, expectError } from './images/support';
 
 const OPENING_MICROS = 10_000_000;
 
-const world = useProviderRuntime({
-  CALLBACK_RETRY_SCALE: '0',
-  PROVIDER_ATTEMPT_TIMEOUT_SECONDS: '1',
-  SYNC_BUDGET_SECONDS: '4',
-  ASYNC_BUDGET_SECONDS: '10',
-});
+/**
+ * A fifth of the test runtime's default: a round of fal's wait chain (heartbeats of 30, 120 and 480 s in the
+ * workflow's seconds) takes 0.13 s, so the job whose status fails for twelve checks waits less than a second.
+ */
+const TIME_SCALE = 0.0002;
+
+const world = useProviderRuntime(
+  {
+    CALLBACK_RETRY_SCALE: '0',
+    PROVIDER_ATTEMPT_TIMEOUT_SECONDS: '1',
+    SYNC_BUDGET_SECONDS: '3',
+    ASYNC_BUDGET_SECONDS: '6',
+  },
+  {},
+  TIME_SCALE,
+);
 
 const spent = async (accountId: string) => OPENING_MICROS - (await balanceOf(accountId));
 
@@ -263,9 +273,11 @@ describe('nothing is left running at fal', () => {
     async () => {
       const account = await world.runtime.newAccount(OPENING_MICROS);
       const completing = world.doubles.fal.submissions.length;
-      world.doubles.fal.holdNext({ ms: 4_000 });
+      // Held at fal until told (below, once the new route's work and the other job's cancel are checked).
+      world.doubles.fal.holdNext({ untilTold: { queuePosition: 0 } });
       const completingJob = await submit(account.apiKey, { prompt: 'a harbour fal finishes', base_model: 'base-a-2' });
       await checked(completing);
+      const completingRequest = world.doubles.fal.submissions[completing]!.requestId;
       const canceled = world.doubles.fal.submissions.length;
       world.doubles.fal.holdNext({ queuedPolls: 1_000_000 });
       const canceledJob = await submit(account.apiKey, { prompt: 'a harbour canceled at fal', base_model: 'base-a-2' });
@@ -279,6 +291,8 @@ describe('nothing is left running at fal', () => {
       try {
         // The change came before fal finished: what follows runs under the new route, which new work takes.
         expect((await jobStatus(world.runtime, account.apiKey, completingJob)).status).not.toBe('succeeded');
+        // fal starts the held job's work (it answers IN_PROGRESS from now on).
+        world.doubles.fal.advance(completingRequest, 'IN_PROGRESS');
         const openAiCalls = world.doubles.openai.received.length;
         const body = { prompt: 'a harbour drawn by the new route', base_model: 'base-a-2' };
         expect((await call('generate', account.apiKey, body)).status).toBe(200);
@@ -291,6 +305,9 @@ describe('nothing is left running at fal', () => {
         expect((await falCancelsSoon(canceled)).length).toBeGreaterThanOrEqual(1);
         expect(await jobStatus(world.runtime, account.apiKey, canceledJob)).toMatchObject(failedRefunded('CANCELED'));
 
+        // fal finishes the held job now, under the new route, after the other job's cancel.
+        expect((await jobStatus(world.runtime, account.apiKey, completingJob)).status).not.toBe('succeeded');
+        world.doubles.fal.advance(completingRequest, 'COMPLETED');
         const done = await pollJob(world.runtime, account.apiKey, completingJob);
         expect(done).toMatchObject({ status: 'succeeded', error: null });
         expect(falCancels(completing)).toEqual([]);

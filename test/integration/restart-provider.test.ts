@@ -118,10 +118,12 @@ describe('a route change while jobs are held at fal', () => {
       return ((await response.json()) as { job_id: string }).job_id;
     };
     const completing = doubles.fal.submissions.length;
-    // Long enough to outlast the restart below (the test checks that it does): released by time, as fal would.
-    doubles.fal.holdNext({ ms: 45_000 });
+    // Held at fal until told (below, once the restart and the checks that need it unfinished are done): it
+    // outlasts the restart whatever the machine's speed, and then completes from fal as fal would.
+    doubles.fal.holdNext({ untilTold: { queuePosition: 0 } });
     const completingJob = await submit('a harbour finished by fal');
     expect(await until(checked(completing))).toBe(true);
+    const completingRequest = doubles.fal.submissions[completing]!.requestId;
     const canceled = doubles.fal.submissions.length;
     doubles.fal.holdNext({ queuedPolls: 1_000_000 });
     const canceledJob = await submit('a harbour canceled at fal');
@@ -141,6 +143,8 @@ describe('a route change while jobs are held at fal', () => {
     const accountId = runtime.devAccount!.accountId;
     // The restart came before fal finished: what follows runs under the new route, which new work takes.
     expect((await jobStatus(runtime, apiKey, completingJob)).status).not.toBe('succeeded');
+    // fal starts the held job's work (it answers IN_PROGRESS from now on).
+    doubles.fal.advance(completingRequest, 'IN_PROGRESS');
     const newWork = await runtime.call('POST', '/v2/service/generate', {
       apiKey,
       body: { prompt: 'a harbour drawn by the new route', base_model: 'base-a-2' },
@@ -155,6 +159,9 @@ describe('a route change while jobs are held at fal', () => {
     expect(refunded).toMatchObject({ status: 'failed', error: { code: 'CANCELED' }, cost: { final: '0.00' } });
     expect((await entriesOfJob(accountId, canceledJob)).map((entry) => entry.kind)).toEqual(['reserve', 'release']);
 
+    // fal finishes the held job now, after the restart, the new route's work and the other job's cancel.
+    expect((await jobStatus(runtime, apiKey, completingJob)).status).not.toBe('succeeded');
+    doubles.fal.advance(completingRequest, 'COMPLETED');
     const done = await pollJob(runtime, apiKey, completingJob, undefined, { timeoutMs: 60_000 });
     expect(done).toMatchObject({ status: 'succeeded', error: null });
     expect(done.result?.download_urls).toHaveLength(1);

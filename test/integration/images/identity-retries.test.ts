@@ -14,7 +14,7 @@ import { balanceOf, expectOk } from './support';
 
 const OPENING_MICROS = 10_000_000;
 /** The sync budget of this file: long enough for three quick attempts, short enough to make a slow retry miss it. */
-const SYNC_BUDGET_SECONDS = 20;
+const SYNC_BUDGET_SECONDS = 10;
 jest.setTimeout(180_000);
 
 const world = useProviderRuntime({ SYNC_BUDGET_SECONDS: String(SYNC_BUDGET_SECONDS) });
@@ -167,9 +167,10 @@ describe('identity retries are the caller’s', () => {
 describe('a synchronous call’s retries stop in time', () => {
   it('delivers its best attempt instead of a 504 when another retry would reach the deadline', async () => {
     const { account, profile } = await subject();
-    // Every OpenAI call takes 7 s: the first ends at ~7 s, a retry at ~14 s (inside the window, which
-    // closes 2 s before the 20 s deadline); a second would end at ~21 s, so it is not started.
-    world.doubles.openai.delayMs = 7_000;
+    // Every OpenAI call takes 3.5 s: the first ends at ~3.5 s, a retry at ~7 s (inside the window, which
+    // closes 1 s before the 10 s deadline); a second would end at ~10.5 s, so it is not started. (Three quick
+    // attempts, the first test's, take about 1.3 s.)
+    world.doubles.openai.delayMs = 3_500;
     try {
       const response = await call('generate', account.apiKey, {
         prompt: `[[${profile.profileId}]] on a bench [double:drift]`,
