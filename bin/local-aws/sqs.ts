@@ -178,6 +178,41 @@ export type QueueConsumer = (
 /** Batches in flight at once, as the event source mapping scales out: a slow batch holds up no other. */
 export const CONCURRENT_BATCHES = 5;
 
+const receive = (client: SQSClient, queueUrl: string, count: number, waitSeconds: number, signal: AbortSignal) =>
+  client
+    .send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: count,
+        WaitTimeSeconds: waitSeconds,
+        MessageSystemAttributeNames: ['All'],
+        MessageAttributeNames: ['All'],
+      }),
+      { abortSignal: signal },
+    )
+    .then((received) => received.Messages ?? []);
+
+/**
+ * Up to `batchSize` messages, answered as soon as there is one, as SQS's long poll answers. The emulator's
+ * long poll answers early only once it holds a full batch (a lone message waited out the whole second), so
+ * the wait asks for one message, and what else is visible then is taken without waiting.
+ */
+const receiveBatch = async (
+  client: SQSClient,
+  queueUrl: string,
+  batchSize: number,
+  signal: AbortSignal,
+): Promise<Message[]> => {
+  const first = await receive(client, queueUrl, 1, 1, signal);
+  if (first.length === 0 || batchSize <= 1) return first;
+  const { Attributes } = await client.send(
+    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages'] }),
+    { abortSignal: signal },
+  );
+  const visible = Math.min(Number(Attributes?.ApproximateNumberOfMessages ?? 0), batchSize - 1);
+  return visible > 0 ? [...first, ...(await receive(client, queueUrl, visible, 0, signal))] : first;
+};
+
 /**
  * The stand-in for a Lambda event source mapping with ReportBatchItemFailures. Like the mapping, it runs
  * several batches at once (up to `concurrentBatches`), so a batch that waits on a slow receiver delays
@@ -251,17 +286,12 @@ export const startQueuePoller = (options: {
           await Promise.race(inFlight);
           continue;
         }
-        const received = await options.client.send(
-          new ReceiveMessageCommand({
-            QueueUrl: options.queueUrl,
-            MaxNumberOfMessages: options.batchSize ?? 10,
-            WaitTimeSeconds: 1,
-            MessageSystemAttributeNames: ['All'],
-            MessageAttributeNames: ['All'],
-          }),
-          { abortSignal: controller.signal },
+        const messages = await receiveBatch(
+          options.client,
+          options.queueUrl,
+          options.batchSize ?? 10,
+          controller.signal,
         );
-        const messages = received.Messages ?? [];
         if (messages.length === 0) continue;
         const batch: Promise<void> = handle(messages, arn)
           .catch((error: unknown) => options.onError?.(error))
