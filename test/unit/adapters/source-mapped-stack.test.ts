@@ -23,7 +23,8 @@ beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mapped-stack-'));
   fs.writeFileSync(
     path.join(dir, 'thrower.ts'),
-    ['export const fail = (what: string): never => {', '  throw new Error(`no ${what}`);', '};', ''].join('\n'),
+    // The written file's own template literal, as source text.
+    ['export const fail = (what: string): never => {', '  throw new Error(`no $' + '{what}`);', '};', ''].join('\n'),
   );
   fs.writeFileSync(
     path.join(dir, 'entry.ts'),
