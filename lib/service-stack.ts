@@ -158,8 +158,8 @@ export class ServiceStack extends Stack {
       trainerUrl: this.node.tryGetContext('trainerUrl'),
       trainerCallbackUrl: this.node.tryGetContext('trainerCallbackUrl'),
       trainer: this.node.tryGetContext('trainer'),
-      falTrainerSteps: this.node.tryGetContext('falTrainerSteps'),
-      falTrainerLearningRate: this.node.tryGetContext('falTrainerLearningRate'),
+      loraTrainerSteps: this.node.tryGetContext('loraTrainerSteps'),
+      loraTrainerLearningRate: this.node.tryGetContext('loraTrainerLearningRate'),
       allowTrainingBelowCost: this.node.tryGetContext('allowTrainingBelowCost'),
       stripe: [true, 'true'].includes(this.node.tryGetContext('stripe')),
     });

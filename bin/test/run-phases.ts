@@ -108,7 +108,8 @@ const main = async () => {
           signal: stopped ? 'stopped' : (signal ?? undefined),
           jest: readTimings(phase),
         });
-        process.stdout.write(`\n━━ ${phase}: ${phaseCode === 0 ? 'passed' : 'FAILED'} in ${seconds.toFixed(1)} s ━━\n`);
+        const outcome = stopped ? 'stopped (another phase failed)' : phaseCode === 0 ? 'passed' : 'FAILED';
+        process.stdout.write(`\n━━ ${phase}: ${outcome} in ${seconds.toFixed(1)} s ━━\n`);
         process.stdout.write(fs.readFileSync(logFile(phase), 'utf8'));
         if (phaseCode !== 0 && !stopped && exitCode === 0) {
           exitCode = phaseCode;

@@ -22,8 +22,9 @@ export const stopImageJob = (jobId: string) =>
   });
 
 /**
- * The trainer a profile trains with: TRAINER's, except that a hosted LoRA trainer (TRAINER=fal) trains Full
- * Train only; Quick Train keeps the sandbox's face template and never calls it. `apiBaseUrl` is the API the
+ * The trainer a profile trains with: TRAINER's, except that a provider's LoRA trainer (TRAINER=<provider>, e.g.
+ * fal; the workflow's `lora` branch) trains Full Train only; Quick Train keeps the sandbox's face template and
+ * never calls it. `apiBaseUrl` is the API the
  * profile was created on, where the trainer's webhook reports.
  */
 export const startProfileTraining = ({
@@ -38,7 +39,7 @@ export const startProfileTraining = ({
 }) =>
   startExecution(sfn(), settings()[STATE_MACHINE_ARN_ENV['profile-training']], input.profileId, {
     ...input,
-    trainer: settings().TRAINER === 'fal' && trainingTier !== 'standard' ? 'sandbox' : settings().TRAINER,
+    trainer: settings().loraTrainer ? (trainingTier === 'standard' ? 'lora' : 'sandbox') : settings().TRAINER,
   });
 
 export const stopProfileTraining = (profileId: string) =>

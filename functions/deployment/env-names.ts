@@ -27,12 +27,10 @@ export const BACKEND_ENV = {
   trainerTokenSecretArn: 'TRAINER_TOKEN_SECRET_ARN',
   trainerCallbackUrl: 'TRAINER_CALLBACK_URL',
   /** TRAINER=fal (Full Train as a LoRA on fal-ai/flux-2-trainer): its steps and learning rate (lora-training.ts). */
-  falTrainerSteps: 'FAL_TRAINER_STEPS',
-  falTrainerLearningRate: 'FAL_TRAINER_LEARNING_RATE',
+  loraTrainerSteps: 'LORA_TRAINER_STEPS',
+  loraTrainerLearningRate: 'LORA_TRAINER_LEARNING_RATE',
   /** `true` lets a trainer whose list price exceeds the Full Train price start anyway (catalog/trainer-cost.ts). */
   allowTrainingBelowCost: 'ALLOW_TRAINING_BELOW_COST',
-  /** fal's platform API, where a request's files are deleted (a development double's loopback URL locally). */
-  falPlatformUrl: 'FAL_PLATFORM_URL',
 } as const;
 
 /**
@@ -115,10 +113,9 @@ export const LOCAL_ENV_SETTINGS = [
   BACKEND_ENV.trainer,
   BACKEND_ENV.trainerUrl,
   BACKEND_ENV.trainerCallbackUrl,
-  BACKEND_ENV.falTrainerSteps,
-  BACKEND_ENV.falTrainerLearningRate,
+  BACKEND_ENV.loraTrainerSteps,
+  BACKEND_ENV.loraTrainerLearningRate,
   BACKEND_ENV.allowTrainingBelowCost,
-  BACKEND_ENV.falPlatformUrl,
   PROVIDER_ENV.modelRoutes,
   PROVIDER_ENV.modelAliases,
   PROVIDER_ENV.providerKeyCacheSeconds,

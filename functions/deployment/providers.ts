@@ -30,6 +30,11 @@ export interface HostedProvider {
    * Inline providers answer within the call.
    */
   readonly queue?: QueuedProviderRow;
+  /**
+   * Present on a queued provider that also trains LoRAs (TRAINER=<id>: Full Train, docs/identity.md): its
+   * adapter then registers a trainer (providers/queued.ts `LORA_TRAINERS`), whose key is the provider's.
+   */
+  readonly trainer?: TrainerRow;
   /** Whether its answers report usage in tokens (a token-metered model may be routed to it). */
   readonly reportsTokens: boolean;
   /** The local double that speaks its wire format in tests and `npm start` examples (repository path). */
@@ -55,6 +60,14 @@ export interface QueuedProviderRow {
    * another user is refused (401). No default: unset, any user the provider signs for is accepted.
    */
   readonly webhookUserId: { readonly env: string; readonly context: string };
+}
+
+/** A LoRA trainer on a queued provider's queue. */
+export interface TrainerRow {
+  /** The trainer's app on the provider's queue (the key of its measured pace, lora-training.ts). */
+  readonly model: string;
+  /** The provider's API where a request's files are deleted: the setting and its default. */
+  readonly platformUrl: { readonly env: string; readonly default: string };
 }
 
 export const HOSTED_PROVIDERS = {
@@ -85,6 +98,11 @@ export const HOSTED_PROVIDERS = {
       webhookKeysUrl: { env: 'FAL_JWKS_URL', default: 'https://rest.alpha.fal.ai/.well-known/jwks.json' },
       // The X-Fal-Webhook-User-Id its deliveries are signed with (fal's webhooks page).
       webhookUserId: { env: 'FAL_USER_ID', context: 'falUserId' },
+    },
+    // https://fal.ai/models/fal-ai/flux-2-trainer; payloads deleted on https://fal.ai/docs/platform-apis/v1.
+    trainer: {
+      model: 'fal-ai/flux-2-trainer',
+      platformUrl: { env: 'FAL_PLATFORM_URL', default: 'https://api.fal.ai/v1' },
     },
     reportsTokens: false,
     double: 'test/support/providers/fal-double.ts',
@@ -136,10 +154,40 @@ export const QUEUED_PROVIDER_SECRETS: readonly ProviderSecretName[] = QUEUED_PRO
   (id) => HOSTED_PROVIDERS[id].key.secret,
 );
 
-/** The variables a queued provider's row adds: its media hosts, its webhook keys' address and its user id. */
+/** The providers whose row has a `trainer`: what TRAINER may name besides `sandbox` and `http`. */
+export type TrainerProviderId = {
+  [Id in HostedProviderId]: (typeof HOSTED_PROVIDERS)[Id] extends { trainer: TrainerRow } ? Id : never;
+}[HostedProviderId];
+
+/** A provider's LoRA trainer, or undefined for a provider that trains none. */
+export const trainerRow = (id: HostedProviderId): TrainerRow | undefined => {
+  const row: HostedProvider = HOSTED_PROVIDERS[id];
+  return row.trainer;
+};
+
+export const TRAINER_PROVIDER_IDS = HOSTED_PROVIDER_IDS.filter(
+  (id) => trainerRow(id) !== undefined,
+) as TrainerProviderId[];
+
+export const isTrainerProvider = (name: string): name is TrainerProviderId =>
+  (TRAINER_PROVIDER_IDS as readonly string[]).includes(name);
+
+/** The keys of the providers that train: what the training steps and a profile's deletion read. */
+export const TRAINER_PROVIDER_SECRETS: readonly ProviderSecretName[] = TRAINER_PROVIDER_IDS.map(
+  (id) => HOSTED_PROVIDERS[id].key.secret,
+);
+
+/**
+ * The variables a queued provider's row adds: its media hosts, its webhook keys' address and its user id;
+ * and its trainer's platform URL.
+ */
 export const queueVariables = (id: HostedProviderId): string[] => {
   const queue = queueRow(id);
-  return queue ? [queue.mediaHosts.env, queue.webhookKeysUrl.env, queue.webhookUserId.env] : [];
+  const trainer = trainerRow(id);
+  return [
+    ...(queue ? [queue.mediaHosts.env, queue.webhookKeysUrl.env, queue.webhookUserId.env] : []),
+    ...(trainer ? [trainer.platformUrl.env] : []),
+  ];
 };
 
 /** The variables a provider row reads: its base URL, its key by value and its key's secret ARN, and its queue's. */

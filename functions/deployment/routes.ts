@@ -6,7 +6,7 @@
 import type { ApiScope } from '../domain/accounts/scopes';
 import type { Access } from './access';
 import { API_VERSIONS, type ApiVersion, CURRENT_API_VERSION, PROVIDER_WEBHOOK_PATH, routePath } from './api-paths';
-import { ALL_PROVIDER_SECRETS, QUEUED_PROVIDER_SECRETS } from './providers';
+import { ALL_PROVIDER_SECRETS, QUEUED_PROVIDER_SECRETS, TRAINER_PROVIDER_SECRETS } from './providers';
 
 /** The docs page's renderer, Scalar's standalone browser build (served by the service: no CDN). */
 export const SCALAR_SCRIPT = '@scalar/api-reference/browser/standalone.js';
@@ -228,13 +228,13 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/profiles/{profile_id}',
     handler: 'profiles/profile-delete',
     scope: 'profiles',
-    // inputs: the profile's copies shown to a provider (inputs/shared/<account>/<profile>/); fal's key: a LoRA
-    // training at fal is cancelled and fal's copies deleted (TRAINER=fal).
+    // inputs: the profile's copies shown to a provider (inputs/shared/<account>/<profile>/); the training
+    // providers' keys: a LoRA training there is cancelled and the provider's copies deleted (TRAINER=<provider>).
     access: {
       table: 'write',
       stop: ['profile-training'],
       bucket: { delete: ['profiles', 'inputs'] },
-      secrets: ['falKey'],
+      secrets: TRAINER_PROVIDER_SECRETS,
     },
   },
   // The first read creates the account's secret.

@@ -5,13 +5,7 @@
  * which only the local runtimes set, from their own environment.
  */
 import * as v from 'valibot';
-import { FAL_PLATFORM_URL_DEFAULT } from '../adapters/engine/providers/fal/trainer-settings';
-import {
-  FAL_TRAINER_DEFAULT_LEARNING_RATE,
-  FAL_TRAINER_DEFAULT_STEPS,
-  falTrainerCostMicros,
-  listPriceOf,
-} from '../adapters/engine/providers/list-prices';
+import { listPriceOf, TRAINER_LIST_PRICES, trainerCostMicros } from '../adapters/engine/providers/list-prices';
 import { FACE_MODEL_IDS, MODEL_ID } from '../adapters/faces/face-models';
 import { parseModelAliases, parseModelRoutes } from '../domain/catalog/model-routes';
 import { checkRouteCosts } from '../domain/catalog/route-margins';
@@ -22,9 +16,13 @@ import {
   HOSTED_PROVIDER_IDS,
   HOSTED_PROVIDERS,
   type HostedProviderId,
+  isTrainerProvider,
   type QueuedProviderRow,
   queueRow,
   ROUTE_TARGETS,
+  TRAINER_PROVIDER_IDS,
+  type TrainerProviderId,
+  trainerRow,
 } from './providers';
 
 const flag = v.pipe(
@@ -132,30 +130,32 @@ export const ConfigSchema = v.object({
   [BACKEND_ENV.engineTokenSecretArn]: v.optional(v.string()),
   /**
    * The trainer: the sandbox (the face template is the training), a training backend over HTTPS that calls back
-   * (docs/trainer-contract.md), or fal (Full Train as a LoRA on fal-ai/flux-2-trainer; Quick Train stays the
-   * sandbox's: domain/profiles/lora-training.ts).
+   * (docs/trainer-contract.md), or a provider whose row has a `trainer` (Full Train as a LoRA on its queue,
+   * e.g. fal's flux-2-trainer; Quick Train stays the sandbox's: domain/profiles/lora-training.ts).
    */
-  [BACKEND_ENV.trainer]: v.optional(v.picklist(['sandbox', 'http', 'fal']), 'sandbox'),
-  /** TRAINER=fal: the steps of each training (fal's default 1 000 costs more than Full Train's price). */
-  [BACKEND_ENV.falTrainerSteps]: v.pipe(
-    v.optional(v.string(), String(FAL_TRAINER_DEFAULT_STEPS)),
-    v.transform(Number),
-    v.integer(`${BACKEND_ENV.falTrainerSteps}: a whole number of steps`),
-    v.minValue(1),
-    v.maxValue(10_000),
+  [BACKEND_ENV.trainer]: v.optional(v.picklist(['sandbox', 'http', ...TRAINER_PROVIDER_IDS]), 'sandbox'),
+  /** A LoRA trainer's steps a training (absent: its list's default, list-prices.ts TRAINER_LIST_PRICES). */
+  [BACKEND_ENV.loraTrainerSteps]: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform(Number),
+      v.integer(`${BACKEND_ENV.loraTrainerSteps}: a whole number of steps`),
+      v.minValue(1),
+      v.maxValue(10_000),
+    ),
   ),
-  /** TRAINER=fal: the learning rate (fal's default 5e-5). */
-  [BACKEND_ENV.falTrainerLearningRate]: v.pipe(
-    v.optional(v.string(), String(FAL_TRAINER_DEFAULT_LEARNING_RATE)),
-    v.transform(Number),
-    v.number(`${BACKEND_ENV.falTrainerLearningRate}: a number, e.g. 0.00005`),
-    v.minValue(0),
-    v.maxValue(0.01),
+  /** A LoRA trainer's learning rate (absent: its list's default). */
+  [BACKEND_ENV.loraTrainerLearningRate]: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform(Number),
+      v.number(`${BACKEND_ENV.loraTrainerLearningRate}: a number, e.g. 0.00005`),
+      v.minValue(0),
+      v.maxValue(0.01),
+    ),
   ),
   /** Train with a trainer whose list price exceeds the Full Train price (refused at start otherwise). */
   [BACKEND_ENV.allowTrainingBelowCost]: flag,
-  /** fal's platform API (FAL_PLATFORM_URL): where a training's files are deleted at fal. */
-  [BACKEND_ENV.falPlatformUrl]: v.optional(v.pipe(v.string(), v.url()), FAL_PLATFORM_URL_DEFAULT),
   [BACKEND_ENV.trainerUrl]: optionalUrl,
   /** Shared with the training backend: sent on our requests, and required on its callbacks. */
   [DEVELOPMENT_ENV.trainerToken]: v.optional(v.string(), ''),
@@ -239,6 +239,15 @@ export interface ProviderSettings {
   webhookKeysUrl?: string;
   /** A queued provider's: our user id its webhooks must be signed for; absent, any. */
   webhookUserId?: string;
+  /** A provider that trains (its row's `trainer`): its API where a request's files are deleted. */
+  platformUrl?: string;
+}
+
+/** TRAINER naming a provider that trains: which, and the training it runs (LORA_TRAINER_*, or its defaults). */
+export interface LoraTrainerSettings {
+  provider: TrainerProviderId;
+  steps: number;
+  learningRate: number;
 }
 
 /** Hosts, comma-separated in the variable, `*.example.com` for its subdomains. */
@@ -282,16 +291,40 @@ const providerSettings = (env: NodeJS.ProcessEnv, id: HostedProviderId): Provide
   const parsed = v.parse(schema, env) as Record<string, string | undefined>;
   const keySecretArn = parsed[row.key.secretArnEnv];
   const queue = queueRow(id);
+  const trainer = trainerRow(id);
   return {
     baseUrl: parsed[row.baseUrl.env] ?? row.baseUrl.default,
     key: parsed[row.key.env] ?? '',
     ...(keySecretArn !== undefined && { keySecretArn }),
     ...(queue && queueSettings(env, queue)),
+    ...(trainer && {
+      platformUrl: v.parse(
+        v.optional(v.pipe(v.string(), v.url(`${trainer.platformUrl.env}: a URL`)), trainer.platformUrl.default),
+        env[trainer.platformUrl.env],
+      ),
+    }),
   };
 };
 
 export type ServiceConfig = v.InferOutput<typeof ConfigSchema> & {
   readonly providers: Readonly<Record<HostedProviderId, ProviderSettings>>;
+  /** Set when TRAINER names a provider that trains. */
+  readonly loraTrainer?: LoraTrainerSettings;
+};
+
+/** The LoRA trainer TRAINER names, with its steps and learning rate (the trainer's list defaults when unset). */
+export const loraTrainerSettings = (
+  trainer: string,
+  steps: number | undefined,
+  learningRate: number | undefined,
+): LoraTrainerSettings | undefined => {
+  if (!isTrainerProvider(trainer)) return undefined;
+  const defaults = TRAINER_LIST_PRICES[trainer];
+  return {
+    provider: trainer,
+    steps: steps ?? defaults.defaultSteps,
+    learningRate: learningRate ?? defaults.defaultLearningRate,
+  };
 };
 
 /**
@@ -314,15 +347,21 @@ export const allowRoutesBelowCost = (env: NodeJS.ProcessEnv): boolean =>
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig => {
   const parsed = v.parse(ConfigSchema, env);
   checkRouteCosts(parsed[PROVIDER_ENV.modelRoutes], listPriceOf, parsed[PROVIDER_ENV.allowRoutesBelowCost]);
-  if (parsed[BACKEND_ENV.trainer] === 'fal')
+  const loraTrainer = loraTrainerSettings(
+    parsed[BACKEND_ENV.trainer],
+    parsed[BACKEND_ENV.loraTrainerSteps],
+    parsed[BACKEND_ENV.loraTrainerLearningRate],
+  );
+  if (loraTrainer)
     checkTrainerCost(
-      falTrainerCostMicros(parsed[BACKEND_ENV.falTrainerSteps]),
+      trainerCostMicros(loraTrainer.provider, loraTrainer.steps),
       parsed[BACKEND_ENV.allowTrainingBelowCost],
-      `${BACKEND_ENV.falTrainerSteps}=${parsed[BACKEND_ENV.falTrainerSteps]}`,
+      `${BACKEND_ENV.loraTrainerSteps}=${loraTrainer.steps}`,
       `${BACKEND_ENV.allowTrainingBelowCost}=true`,
     );
   return {
     ...parsed,
+    ...(loraTrainer && { loraTrainer }),
     providers: Object.fromEntries(HOSTED_PROVIDER_IDS.map((id) => [id, providerSettings(env, id)])) as Record<
       HostedProviderId,
       ProviderSettings

@@ -7,7 +7,7 @@
  */
 import type { Access } from '../deployment/access';
 import type { WorkflowName } from '../deployment/env-names';
-import { ALL_PROVIDER_SECRETS, QUEUED_PROVIDER_SECRETS } from '../deployment/providers';
+import { ALL_PROVIDER_SECRETS, QUEUED_PROVIDER_SECRETS, TRAINER_PROVIDER_SECRETS } from '../deployment/providers';
 
 export interface WorkflowDefinition {
   /** ASL file, relative to the repository root. */
@@ -99,7 +99,7 @@ export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
         access: {
           table: 'write',
           bucket: { read: ['profiles'], write: ['profiles'] },
-          secrets: ['downloadToken', 'falKey'],
+          secrets: ['downloadToken', ...TRAINER_PROVIDER_SECRETS],
         },
       },
       // Invoked by the `lambda:invoke.waitForTaskToken` Task AwaitLoraTraining: stores the token fal's webhook resumes.
@@ -112,7 +112,12 @@ export const WORKFLOWS: Readonly<Record<WorkflowName, WorkflowDefinition>> = {
       CheckLoraTrainingFunctionArn: {
         handler: 'functions/workflows/profile-training/check-lora-training',
         timeoutSeconds: 900,
-        access: { table: 'write', bucket: { write: ['profiles'] }, queues: ['callbacks'], secrets: ['falKey'] },
+        access: {
+          table: 'write',
+          bucket: { write: ['profiles'] },
+          queues: ['callbacks'],
+          secrets: TRAINER_PROVIDER_SECRETS,
+        },
       },
       FailTrainingFunctionArn: {
         handler: 'functions/workflows/profile-training/fail-training',

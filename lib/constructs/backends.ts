@@ -7,27 +7,29 @@
  *   npx cdk deploy -c engineUrl=https://gpu.example.com -c trainerUrl=https://train.example.com \
  *     -c trainerCallbackUrl=https://<api>/prod/v2/service/internal/trainer-callback
  *
- * Or context `trainer=fal` (Full Train as a LoRA on fal-ai/flux-2-trainer, docs/identity.md), with a model
- * routed to fal (its key is the trainer's), optional `falTrainerSteps`, `falTrainerLearningRate`, and
+ * Or context `trainer=<provider>` naming a provider whose row has a trainer (fal: Full Train as a LoRA on
+ * fal-ai/flux-2-trainer, docs/identity.md), with a model routed to that provider (its key is the trainer's),
+ * optional `loraTrainerSteps`, `loraTrainerLearningRate`, and
  * `allowTrainingBelowCost=true` to synthesise steps whose list price exceeds the Full Train price (the synth
  * stops otherwise, as every cold start would).
  */
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import {
-  FAL_TRAINER_DEFAULT_LEARNING_RATE,
-  FAL_TRAINER_DEFAULT_STEPS,
-  falTrainerCostMicros,
   listPriceOf,
+  TRAINER_LIST_PRICES,
+  trainerCostMicros,
 } from '../../functions/adapters/engine/providers/list-prices';
 import { BACKEND_ENV, PROVIDER_ENV, STRIPE_ENV } from '../../functions/deployment/env-names';
 import {
   HOSTED_PROVIDERS,
   type HostedProviderId,
   isHostedProvider,
+  isTrainerProvider,
   type ProviderSecretName,
   ROUTE_TARGETS,
   secretConstructId,
+  TRAINER_PROVIDER_IDS,
 } from '../../functions/deployment/providers';
 import { parseModelAliases, parseModelRoutes, routedProviders } from '../../functions/domain/catalog/model-routes';
 import { checkRouteCosts } from '../../functions/domain/catalog/route-margins';
@@ -53,12 +55,12 @@ export interface BackendsProps {
   readonly engineUrl?: string;
   readonly trainerUrl?: string;
   readonly trainerCallbackUrl?: string;
-  /** CDK context `trainer`: `fal` trains Full Train as a LoRA on fal (a model must be routed to fal). */
+  /** CDK context `trainer`: a provider that trains Full Train as a LoRA (e.g. `fal`; a model must be routed to it). */
   readonly trainer?: unknown;
-  /** CDK context `falTrainerSteps` / `falTrainerLearningRate` (trainer=fal): FAL_TRAINER_STEPS, FAL_TRAINER_LEARNING_RATE. */
-  readonly falTrainerSteps?: unknown;
-  readonly falTrainerLearningRate?: unknown;
-  /** CDK context `allowTrainingBelowCost=true`: ALLOW_TRAINING_BELOW_COST (trainer=fal). */
+  /** CDK context `loraTrainerSteps` / `loraTrainerLearningRate`: LORA_TRAINER_STEPS, LORA_TRAINER_LEARNING_RATE. */
+  readonly loraTrainerSteps?: unknown;
+  readonly loraTrainerLearningRate?: unknown;
+  /** CDK context `allowTrainingBelowCost=true`: ALLOW_TRAINING_BELOW_COST (with `trainer`). */
   readonly allowTrainingBelowCost?: unknown;
   /** CDK context `stripe=true`: top-ups through Stripe; the operator puts the keys in the two secrets (docs/billing.md). */
   readonly stripe?: boolean;
@@ -102,42 +104,41 @@ export class Backends extends Construct {
         [BACKEND_ENV.trainerCallbackUrl]: props.trainerCallbackUrl,
       });
     }
-    if (props.trainer !== undefined) this.falTrainer(props);
+    if (props.trainer !== undefined) this.loraTrainer(props);
   }
 
   /**
-   * TRAINER=fal: checked here as at cold start (a training whose steps list above the Full Train price fails
-   * the synth unless allowed), on fal's key (the secret of a model routed to fal).
+   * TRAINER=<provider>: checked here as at cold start (a training whose steps list above the Full Train price
+   * fails the synth unless allowed), on the provider's key (the secret of a model routed to it).
    */
-  private falTrainer(props: BackendsProps): void {
-    if (props.trainer !== 'fal') throw new Error(`context trainer: only "fal" is known, not ${String(props.trainer)}`);
-    if (props.trainerUrl) throw new Error('context trainer=fal and trainerUrl name two trainers: choose one');
-    if (!this.tokens.falKey)
-      throw new Error('context trainer=fal needs a model routed to fal in context modelRoutes (its key trains)');
+  private loraTrainer(props: BackendsProps): void {
+    const id = String(props.trainer);
+    if (!isTrainerProvider(id))
+      throw new Error(`context trainer: one of ${TRAINER_PROVIDER_IDS.join(', ')}, not ${id}`);
+    if (props.trainerUrl) throw new Error(`context trainer=${id} and trainerUrl name two trainers: choose one`);
+    if (!this.tokens[HOSTED_PROVIDERS[id].key.secret])
+      throw new Error(`context trainer=${id} needs a model routed to ${id} in context modelRoutes (its key trains)`);
+    const defaults = TRAINER_LIST_PRICES[id];
     const number = (value: unknown, fallback: number, name: string) => {
       const parsed = value === undefined ? fallback : Number(value);
       if (!Number.isFinite(parsed) || parsed <= 0)
         throw new Error(`context ${name}: a positive number, not ${String(value)}`);
       return parsed;
     };
-    const steps = number(props.falTrainerSteps, FAL_TRAINER_DEFAULT_STEPS, 'falTrainerSteps');
-    if (!Number.isInteger(steps)) throw new Error(`context falTrainerSteps: a whole number of steps, not ${steps}`);
-    const learningRate = number(
-      props.falTrainerLearningRate,
-      FAL_TRAINER_DEFAULT_LEARNING_RATE,
-      'falTrainerLearningRate',
-    );
+    const steps = number(props.loraTrainerSteps, defaults.defaultSteps, 'loraTrainerSteps');
+    if (!Number.isInteger(steps)) throw new Error(`context loraTrainerSteps: a whole number of steps, not ${steps}`);
+    const learningRate = number(props.loraTrainerLearningRate, defaults.defaultLearningRate, 'loraTrainerLearningRate');
     const allow = props.allowTrainingBelowCost === true || props.allowTrainingBelowCost === 'true';
     checkTrainerCost(
-      falTrainerCostMicros(steps),
+      trainerCostMicros(id, steps),
       allow,
-      `context falTrainerSteps=${steps}`,
+      `context loraTrainerSteps=${steps}`,
       'context allowTrainingBelowCost=true',
     );
     Object.assign(this.environment, {
-      [BACKEND_ENV.trainer]: 'fal',
-      [BACKEND_ENV.falTrainerSteps]: String(steps),
-      [BACKEND_ENV.falTrainerLearningRate]: String(learningRate),
+      [BACKEND_ENV.trainer]: id,
+      [BACKEND_ENV.loraTrainerSteps]: String(steps),
+      [BACKEND_ENV.loraTrainerLearningRate]: String(learningRate),
       ...(allow && { [BACKEND_ENV.allowTrainingBelowCost]: 'true' }),
     });
   }

@@ -122,19 +122,21 @@ describe('hosted providers in the stack', () => {
       (vars) => vars[PROVIDER_ENV.modelRoutes] !== undefined,
     );
     expect(trained.length).toBe(Object.keys(functions).length - 1);
-    expect(trained.every((vars) => vars.TRAINER === 'fal' && vars.FAL_TRAINER_STEPS === '300')).toBe(true);
+    expect(trained.every((vars) => vars.TRAINER === 'fal' && vars.LORA_TRAINER_STEPS === '300')).toBe(true);
     // 500 steps list at 3.20 USD, above the 2.90 USD Full Train price.
-    expect(() => stackWith({ modelRoutes, trainer: 'fal', falTrainerSteps: '500' })).toThrow(
-      /context falTrainerSteps=500: the trainer lists 3\.20 USD a training, more than the Full Train price \(2\.90 USD\).*context allowTrainingBelowCost=true/,
+    expect(() => stackWith({ modelRoutes, trainer: 'fal', loraTrainerSteps: '500' })).toThrow(
+      /context loraTrainerSteps=500: the trainer lists 3\.20 USD a training, more than the Full Train price \(2\.90 USD\).*context allowTrainingBelowCost=true/,
     );
     const allowed = variablesOf(
-      stackWith({ modelRoutes, trainer: 'fal', falTrainerSteps: '500', allowTrainingBelowCost: 'true' }),
+      stackWith({ modelRoutes, trainer: 'fal', loraTrainerSteps: '500', allowTrainingBelowCost: 'true' }),
     ).filter((vars) => vars[PROVIDER_ENV.modelRoutes] !== undefined);
-    expect(allowed.every((vars) => vars.ALLOW_TRAINING_BELOW_COST === 'true' && vars.FAL_TRAINER_STEPS === '500')).toBe(
-      true,
-    );
+    expect(
+      allowed.every((vars) => vars.ALLOW_TRAINING_BELOW_COST === 'true' && vars.LORA_TRAINER_STEPS === '500'),
+    ).toBe(true);
     expect(() => stackWith({ trainer: 'fal' })).toThrow(/context trainer=fal needs a model routed to fal/);
-    expect(() => stackWith({ modelRoutes, trainer: 'replicate' })).toThrow(/only "fal" is known/);
+    expect(() => stackWith({ modelRoutes, trainer: 'replicate' })).toThrow(
+      /context trainer: one of fal, not replicate/,
+    );
   });
 
   it('refuses a route table that names an unknown model or provider', () => {

@@ -1,14 +1,13 @@
 /**
- * Full Train on fal's LoRA trainer (TRAINER=fal; domain/profiles/lora-training.ts): the trainer built from
- * fal's row and the trainer settings, the training steps' dependencies, the webhook route's for a profile's
+ * Full Train on a queued provider's LoRA trainer (TRAINER=<provider>, e.g. fal; domain/profiles/lora-training.ts):
+ * the trainer built from the provider's row and the trainer settings, the training steps' dependencies, the webhook route's for a profile's
  * report, and the stop a deletion asks for. No image work: nothing here loads sharp.
  */
 import { SendTaskSuccessCommand } from '@aws-sdk/client-sfn';
 import { DynamoTrainerPace } from '../../adapters/dynamo/trainer-pace';
-import { falTrainer } from '../../adapters/engine/providers/fal/trainer';
+import { LORA_TRAINERS } from '../../adapters/engine/providers/queued';
 import { photoStore, profileSharedPrefix } from '../../adapters/s3/photo-store';
 import { providerWebhookUrl } from '../../deployment/api-paths';
-import { BACKEND_ENV } from '../../deployment/env-names';
 import { HOSTED_PROVIDERS } from '../../deployment/providers';
 import {
   type LoraReportDeps,
@@ -25,18 +24,26 @@ import { downloadSecret, providerKey } from '../secrets';
 import { sfn } from '../state-machines';
 import { objects } from '../storage';
 
-/** fal's trainer, from fal's row (its queue, key and media hosts) and FAL_TRAINER_STEPS / _LEARNING_RATE. */
+/** The trainer TRAINER names, from its provider's row (queue, key, media hosts, platform) and LORA_TRAINER_*. */
 export const loraTrainer = once((): LoraTrainer => {
   const config = settings();
-  const { baseUrl, mediaHosts } = config.providers.fal;
+  const trainer = config.loraTrainer;
+  if (!trainer) throw new Error(`TRAINER=${config.TRAINER} trains no LoRA`);
+  const id = trainer.provider;
+  const row = HOSTED_PROVIDERS[id];
+  const { baseUrl, mediaHosts, platformUrl } = config.providers[id];
   const allowLoopback = config.ALLOW_LOOPBACK_URLS;
-  return falTrainer({
-    apiKey: providerKey('fal', `the ${HOSTED_PROVIDERS.fal.title} API key`),
-    queueUrl: checkedHttpsUrl(baseUrl, 'The fal base URL', allowLoopback),
-    platformUrl: checkedHttpsUrl(config[BACKEND_ENV.falPlatformUrl], BACKEND_ENV.falPlatformUrl, allowLoopback),
-    steps: config[BACKEND_ENV.falTrainerSteps],
-    learningRate: config[BACKEND_ENV.falTrainerLearningRate],
-    media: { hosts: mediaHosts ?? HOSTED_PROVIDERS.fal.queue.mediaHosts.default, allowLoopback },
+  return LORA_TRAINERS[id]({
+    apiKey: providerKey(id, `the ${row.title} API key`),
+    queueUrl: checkedHttpsUrl(baseUrl, `The ${row.title} base URL`, allowLoopback),
+    platformUrl: checkedHttpsUrl(
+      platformUrl ?? row.trainer.platformUrl.default,
+      row.trainer.platformUrl.env,
+      allowLoopback,
+    ),
+    steps: trainer.steps,
+    learningRate: trainer.learningRate,
+    media: { hosts: mediaHosts ?? row.queue.mediaHosts.default, allowLoopback },
     clock,
     store: async (accountId, profileId, name, data, contentType) => {
       const key = `${profileSharedPrefix(accountId, profileId)}${name}`;
@@ -58,11 +65,14 @@ export const loraTrainingDeps = once(
       return loraTrainer();
     },
     photos: photoStore(objects()),
-    // fal reports to the generic provider route, on the API the profile was created on, naming the profile.
+    // The trainer's provider reports to the generic provider route, on the API the profile was created on,
+    // naming the profile.
     webhookUrl: async ({ accountId, profileId, apiBaseUrl }) => {
       const sig = profileReportToken(accountId, profileId, await downloadSecret()());
       const query = new URLSearchParams({ account: accountId, profile: profileId, sig });
-      return `${providerWebhookUrl(apiBaseUrl, 'fal')}?${query.toString()}`;
+      const provider = settings().loraTrainer?.provider;
+      if (!provider) throw new Error(`TRAINER=${settings().TRAINER} trains no LoRA`);
+      return `${providerWebhookUrl(apiBaseUrl, provider)}?${query.toString()}`;
     },
     enqueueCallback,
     pace: new DynamoTrainerPace(table()),

@@ -12,6 +12,7 @@ import {
   queueRow,
   ROUTE_TARGETS,
   secretConstructId,
+  trainerRow,
 } from '../../../functions/deployment/providers';
 import { loadConfig } from '../../../functions/deployment/settings';
 
@@ -67,6 +68,7 @@ describe('the provider table', () => {
     for (const id of HOSTED_PROVIDER_IDS) {
       const { baseUrl, key } = HOSTED_PROVIDERS[id];
       const queue = queueRow(id);
+      const trainer = trainerRow(id);
       expect(providers[id]).toEqual({
         baseUrl: environment[baseUrl.env],
         key: environment[key.env],
@@ -76,11 +78,13 @@ describe('the provider table', () => {
           webhookKeysUrl: environment[queue.webhookKeysUrl.env],
           webhookUserId: environment[queue.webhookUserId.env],
         }),
+        ...(trainer && { platformUrl: environment[trainer.platformUrl.env] }),
       });
       expect(loadConfig(required).providers[id]).toEqual({
         baseUrl: baseUrl.default,
         key: '',
         ...(queue && { mediaHosts: queue.mediaHosts.default, webhookKeysUrl: queue.webhookKeysUrl.default }),
+        ...(trainer && { platformUrl: trainer.platformUrl.default }),
       });
       // An empty user id pins nothing, as if unset.
       if (queue)

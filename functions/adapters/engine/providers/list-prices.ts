@@ -5,7 +5,7 @@
  * price tables, which are data (no adapter, no image library).
  */
 
-import type { HostedProviderId } from '../../../deployment/providers';
+import type { HostedProviderId, TrainerProviderId } from '../../../deployment/providers';
 import type { ListPrice } from '../../../domain/catalog/route-margins';
 import { falFamilyOf, falPossibleCostMicros } from './fal/families';
 import { GEMINI_IMAGE_PRICE_MICROS, imageSizeFor } from './gemini/prices';
@@ -73,13 +73,21 @@ export const listPriceOf = (provider: string, model: string): ListPrice | undefi
  * default of 1 000 steps costs more than the Full Train price (2.90 USD).
  */
 export const FAL_TRAINER_MICROS_PER_STEP = 6_400;
+
 /**
- * The steps a training runs unless FAL_TRAINER_STEPS says otherwise: 300 steps list at 1.92 USD, 66 % of the
- * Full Train price (at most 70 %: 317 steps). fal's default learning rate (5e-5) is kept.
+ * Each LoRA trainer's list price a step and the training it runs unless LORA_TRAINER_STEPS and
+ * LORA_TRAINER_LEARNING_RATE say otherwise. fal: 300 steps list at 1.92 USD, 66 % of the Full Train price
+ * (at most 70 %: 317 steps); fal's default learning rate (5e-5) is kept.
  */
-export const FAL_TRAINER_DEFAULT_STEPS = 300;
-export const FAL_TRAINER_DEFAULT_LEARNING_RATE = 0.00005;
-export const falTrainerCostMicros = (steps: number): number => steps * FAL_TRAINER_MICROS_PER_STEP;
+export const TRAINER_LIST_PRICES: Readonly<
+  Record<TrainerProviderId, { microsPerStep: number; defaultSteps: number; defaultLearningRate: number }>
+> = {
+  fal: { microsPerStep: FAL_TRAINER_MICROS_PER_STEP, defaultSteps: 300, defaultLearningRate: 0.00005 },
+};
+
+/** What a training of `steps` lists at on the trainer of provider `id`. */
+export const trainerCostMicros = (id: TrainerProviderId, steps: number): number =>
+  steps * TRAINER_LIST_PRICES[id].microsPerStep;
 
 /** FLUX.2 [dev] with a LoRA: its price is in the family's table (fal/families.ts). */
 export { FAL_LORA_MICROS_PER_MEGAPIXEL } from './fal/families';

@@ -18,6 +18,7 @@
  * say now.
  */
 import type { EngineQueue, EngineTicket, ImageEngine } from '../../../domain/engine/engine';
+import type { LoraTrainer } from '../../../domain/profiles/lora-training';
 import type { ApiKey } from './provider';
 import type { ProviderTransport } from './provider-http';
 
@@ -64,3 +65,25 @@ export interface QueuedProvider {
 
 /** A queued provider's registration (providers/queued.ts): its queue half, built from its access. */
 export type QueuedProviderAdapter = (access: QueueAccess) => QueuedProvider;
+
+/**
+ * What a queued provider's LoRA trainer is built with (its row's `trainer`; TRAINER=<id>): the provider's key,
+ * queue and platform API, the training's steps and learning rate, and where its files go in our bucket.
+ */
+export interface LoraTrainerOptions {
+  apiKey: ApiKey;
+  queueUrl: string;
+  platformUrl: string;
+  steps: number;
+  learningRate: number;
+  /** The provider's media hosts (the LoRA is downloaded only from them; loopback too with ALLOW_LOOPBACK_URLS). */
+  media: { hosts: readonly string[]; allowLoopback: boolean };
+  clock: () => number;
+  /** Stores a file of the profile's (profiles/shared/…, photo-store.ts) and answers its key. */
+  store(accountId: string, profileId: string, name: string, data: Buffer, contentType: string): Promise<string>;
+  presign(key: string, expiresInSeconds: number): Promise<string>;
+  log(message: string, fields: Record<string, unknown>): void;
+  transport?: Partial<ProviderTransport>;
+}
+
+export type LoraTrainerAdapter = (options: LoraTrainerOptions) => LoraTrainer;

@@ -3,10 +3,16 @@
  * no entry here, or an entry without such a row, fails the type check. Nothing here does image work, so the
  * functions that import this (the webhook route, AwaitEngine, the cancel route, the sweep) ship no sharp.
  */
-import type { QueuedProviderId } from '../../../deployment/providers';
+import type { QueuedProviderId, TrainerProviderId } from '../../../deployment/providers';
 import { falQueuedProvider } from './fal/queued';
-import type { QueuedProviderAdapter } from './queued-provider';
+import { falTrainer } from './fal/trainer';
+import type { LoraTrainerAdapter, QueuedProviderAdapter } from './queued-provider';
 
 export const QUEUED_PROVIDERS: Readonly<Record<QueuedProviderId, QueuedProviderAdapter>> = {
   fal: falQueuedProvider,
+};
+
+/** The LoRA trainer of each provider whose row has a `trainer` (TRAINER=<id>), by the same rule. */
+export const LORA_TRAINERS: Readonly<Record<TrainerProviderId, LoraTrainerAdapter>> = {
+  fal: falTrainer,
 };

@@ -21,8 +21,9 @@
 import * as v from 'valibot';
 import type { LoraTrainer, LoraTrainingResult, LoraTrainingTicket } from '../../../../domain/profiles/lora-training';
 import { safeRequest } from '../../../net/safe-http';
-import { type ApiKey, withApiKey } from '../provider';
-import { defaultTransport, type ProviderTransport, sendWithRetries } from '../provider-http';
+import { withApiKey } from '../provider';
+import { defaultTransport, sendWithRetries } from '../provider-http';
+import type { LoraTrainerAdapter } from '../queued-provider';
 import { parseAnswer, StatusAnswerSchema, SubmitAnswerSchema } from './answers';
 import { allowedMediaUrl } from './media';
 import { errorDetail, falHeaders, ok, onQueue, PROVIDER, providerError } from './queue';
@@ -42,23 +43,7 @@ const LORA_DOWNLOAD_TIMEOUT_MS = 600_000;
 const ZIP_URL_TTL_SECONDS = 6 * 3600;
 const CALL_TIMEOUT_MS = 30_000;
 
-export interface FalTrainerOptions {
-  apiKey: ApiKey;
-  queueUrl: string;
-  platformUrl: string;
-  steps: number;
-  learningRate: number;
-  /** fal's media hosts (the LoRA is downloaded only from them; loopback too with ALLOW_LOOPBACK_URLS). */
-  media: { hosts: readonly string[]; allowLoopback: boolean };
-  clock: () => number;
-  /** Stores a file of the profile's (profiles/shared/…, photo-store.ts) and answers its key. */
-  store(accountId: string, profileId: string, name: string, data: Buffer, contentType: string): Promise<string>;
-  presign(key: string, expiresInSeconds: number): Promise<string>;
-  log(message: string, fields: Record<string, unknown>): void;
-  transport?: Partial<ProviderTransport>;
-}
-
-export const falTrainer = (options: FalTrainerOptions): LoraTrainer => {
+export const falTrainer: LoraTrainerAdapter = (options): LoraTrainer => {
   const queueUrl = options.queueUrl.replace(/\/+$/, '');
   const transport = defaultTransport(options.transport);
   const call = (url: string, method: 'GET' | 'POST' | 'PUT', body?: string, notProcessed?: readonly number[]) =>
