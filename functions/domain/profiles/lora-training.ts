@@ -25,7 +25,8 @@ import type { FaceKind } from '../faces';
 import type { Clock } from '../shared/clock';
 import { hmacSha256, sameBytes } from '../shared/hmac';
 import type { LoraTrainingTicket, Profile } from './profile';
-import { defaultMessage, type ProfilesRepository, statusBody } from './profiles';
+import { defaultMessage, type ProfilesRepository } from './profiles';
+import { queueTrainingCallback } from './training';
 
 export type { LoraTrainingTicket };
 
@@ -317,15 +318,7 @@ const settleLoraReady = async (
     ends: { kind: 'profile', id: step.profileId, end: { status: 'READY', message, signature: null, updatedAt: at } },
     at,
   });
-  const ended = await deps.profiles.get(step.accountId, step.profileId);
-  if (!ended?.callbackUrl || ended.status !== 'READY') return;
-  await deps.enqueueCallback({
-    deliveryId: `dlv_${ended.profileId}`,
-    accountId: ended.accountId,
-    jobId: ended.profileId,
-    callbackUrl: ended.callbackUrl,
-    body: JSON.stringify(statusBody(ended, ended.updatedAt)),
-  });
+  await queueTrainingCallback(deps, step);
 };
 
 /** A deleted profile's training at the trainer: stopped and its copies deleted (best effort). */

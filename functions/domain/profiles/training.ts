@@ -314,7 +314,7 @@ const settleReady = async (
  * endpoint answers, under a delivery id fixed by the profile, so a step that runs again sends the same
  * delivery (receivers deduplicate by it). A deleted profile, or one without a callback_url, sends nothing.
  */
-const queueTrainingCallback = async (
+export const queueTrainingCallback = async (
   deps: Pick<TrainingDeps, 'profiles' | 'enqueueCallback'>,
   step: TrainingStep,
 ): Promise<void> => {
