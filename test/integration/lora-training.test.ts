@@ -111,6 +111,19 @@ describe('Full Train on fal’s LoRA trainer', () => {
     expect(await services().ledger.balance(account.accountId)).toBe(OPENING_MICROS);
   });
 
+  it('never asks fal twice when the answer to its submit is lost: one training at fal, ERROR, released', async () => {
+    const account = await world.runtime.newAccount(OPENING_MICROS);
+    const since = world.doubles.fal.trainings.length;
+    // fal queues the training, then answers 500: we never learn its request id.
+    world.doubles.fal.failNext(500, { afterWork: true });
+    const { final } = await train(account.apiKey, 'standard');
+    expect(world.doubles.fal.trainings.length - since).toBe(1);
+    expect(final.status).toBe('ERROR');
+    expect(final.message).toContain('not asked twice');
+    expect(final.message).toContain('Nothing was charged');
+    expect(await services().ledger.balance(account.accountId)).toBe(OPENING_MICROS);
+  });
+
   it('never calls the trainer for Quick Train', async () => {
     const account = await world.runtime.newAccount(OPENING_MICROS);
     const since = world.doubles.fal.trainings.length;

@@ -98,6 +98,7 @@ export const ProfileItem = v.object({
   trainingSeconds: v.optional(v.nullable(v.number()), null),
   // Full Train on a LoRA trainer (domain/profiles/lora-training.ts): absent on other and older profiles.
   loraToken: v.optional(v.nullable(v.string())),
+  loraSubmitAskedAt: v.optional(v.nullable(v.number())),
   loraTraining: v.optional(
     v.nullable(
       v.object({

@@ -26,7 +26,7 @@ import type { Clock } from '../shared/clock';
 import { hmacSha256, sameBytes } from '../shared/hmac';
 import type { LoraTrainingTicket, Profile } from './profile';
 import { defaultMessage, type ProfilesRepository } from './profiles';
-import { queueTrainingCallback } from './training';
+import { queueTrainingCallback, TRAINER_SUBMIT_UNCERTAIN_ERROR } from './training';
 
 export type { LoraTrainingTicket };
 
@@ -141,12 +141,16 @@ export const submitLoraTraining = async (
   if (!profile) throw new Error(`profile ${step.profileId} was deleted before training started`);
   // A retried step finds its submit: the trainer takes no idempotency key, so it is never asked twice.
   if (profile.loraTraining) return;
+  // Asked before, and its answer lost (a timeout, a 5xx after the work was queued, a crash before the ticket
+  // was stored): it may be training and billing already, so it is not asked again; the training ends.
+  if (profile.loraSubmitAskedAt) throw new TrainerSubmitUncertainError();
   const token = profile.loraToken ?? newLoraToken();
   if (!profile.loraToken) await deps.profiles.patch(step.accountId, step.profileId, { loraToken: token }, deps.clock());
   const data = await deps.photos.load(profile.photoKeys);
   // Names that say nothing of the profile: fal sees the photos, their captions and the token only.
   const photos = data.map((bytes, index) => ({ name: `photo-${String(index + 1).padStart(2, '0')}`, data: bytes }));
   const caption = loraCaption(token, profile.face?.kind);
+  await deps.profiles.patch(step.accountId, step.profileId, { loraSubmitAskedAt: deps.clock() }, deps.clock());
   const ticket = await deps.trainer.submit({
     accountId: step.accountId,
     profileId: step.profileId,
@@ -163,6 +167,14 @@ export const submitLoraTraining = async (
   // Deleted while it was submitted: nobody will use the work.
   if (!stored) await deps.trainer.cancel(ticket);
 };
+
+/** SubmitLoraTraining found the trainer asked before without its answer: not retried (statemachines' Retry). */
+export class TrainerSubmitUncertainError extends Error {
+  override name = TRAINER_SUBMIT_UNCERTAIN_ERROR;
+  constructor() {
+    super('the trainer was asked to train and its answer was lost: it is not asked twice');
+  }
+}
 
 /** AwaitLoraTraining ends at once: the report came before the token was stored, or nothing is trained. */
 export class NothingToAwaitError extends Error {

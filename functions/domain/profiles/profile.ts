@@ -72,6 +72,8 @@ export interface Profile {
    * webhook resumes and whether that webhook has come, and once READY the LoRA's key in our bucket.
    */
   loraToken?: string | null;
+  /** When the trainer was asked to train (before its answer): a retried submit that finds it never asks again. */
+  loraSubmitAskedAt?: number | null;
   loraTraining?: LoraTrainingTicket | null;
   queuePosition?: number | null;
   loraAwaitToken?: string | null;

@@ -37,6 +37,7 @@ export type ProfileChanges = Partial<
     | 'trainingStartedAt'
     | 'trainingSeconds'
     | 'loraToken'
+    | 'loraSubmitAskedAt'
     | 'loraTraining'
     | 'queuePosition'
     | 'loraAwaitToken'

@@ -378,6 +378,8 @@ export const acceptTraining = async (
 export const TRAINING_FAILED_ERROR = 'TrainingFailed';
 /** The error RequestTraining ends with when the backend could not be reached or kept failing. */
 export const TRAINER_UNAVAILABLE_ERROR = 'TrainerUnavailable';
+/** The error SubmitLoraTraining ends with when the trainer was asked before and its answer was lost. */
+export const TRAINER_SUBMIT_UNCERTAIN_ERROR = 'TrainerSubmitUncertain';
 
 const NOTHING_CHARGED = 'Nothing was charged; please create the profile again.';
 const asSentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
@@ -393,6 +395,8 @@ export const trainingFailureMessage = (failure: { Error?: string; Cause?: string
     return 'Training did not finish in time; nothing was charged. Please create the profile again.';
   if (failure?.Error === TRAINER_UNAVAILABLE_ERROR)
     return `Training could not start: the trainer is unavailable. ${NOTHING_CHARGED}`;
+  if (failure?.Error === TRAINER_SUBMIT_UNCERTAIN_ERROR)
+    return `Training could not start: the trainer did not answer our request, and it is not asked twice (a second request could be billed twice). ${NOTHING_CHARGED}`;
   return 'Training failed because of an internal error; nothing was charged. Please create the profile again.';
 };
 
